@@ -1,0 +1,527 @@
+/**
+ * Subscription kinds: each builds its WebSocket command, keeps the state it needs, and turns the server's
+ * messages into events. After a reconnect the first answer is compared with what was known, so only real
+ * changes come out (an alarm raised while the connection was down is reported once; nothing unchanged is
+ * re-emitted).
+ */
+import { TbError } from '../errors';
+import { flattenAlarm, flattenEntity, formatAlarms, formatEntities, PageInfo, pageInfo, parseValue, ResultFormat } from '../query/format';
+import type {
+  AlarmCountQuery,
+  AlarmData,
+  AlarmDataQuery,
+  EntityCountQuery,
+  EntityData,
+  EntityDataQuery,
+  EntityId,
+  EntityKey,
+  LatestValues,
+  PageData,
+  TsValue,
+} from '../query/types';
+import type { LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from './hub';
+
+export type LiveEvent =
+  | { event: 'snapshot'; items: unknown[]; page: PageInfo }
+  | { event: 'update'; id: string; item: unknown; changed: string[] }
+  | { event: 'added' | 'removed'; id: string; item: unknown }
+  | { event: 'timeseries'; id: string; item: unknown }
+  | { event: 'history'; items: unknown[] }
+  | { event: 'count'; count: number }
+  | { event: 'created' | 'acknowledged' | 'cleared' | 'updated'; id: string; item: unknown }
+  | { event: 'alarmStatus'; active: boolean; originator: EntityId };
+
+/** Where a subscription sends what it learns (the node maps it to messages and status). */
+export interface LiveSink {
+  event(ev: LiveEvent): void;
+  state(state: LiveState, info?: StateInfo): void;
+  error(err: TbError, fatal: boolean): void;
+}
+
+/** Default live window for alarm subscriptions (the server needs timeWindow > 0 to report new alarms). */
+export const DEFAULT_ALARM_WINDOW_MS = 24 * 3600 * 1000;
+
+abstract class Base implements Subscriber {
+  abstract readonly unsubscribeType: string;
+  constructor(protected readonly sink: LiveSink) {}
+  abstract command(): WsCommand;
+  abstract onMessage(msg: WsMessage): void;
+  onError(err: TbError, fatal: boolean): void {
+    this.sink.error(err, fatal);
+  }
+  onState(state: LiveState, info?: StateInfo): void {
+    this.sink.state(state, info);
+  }
+}
+
+// ---- entity data --------------------------------------------------------------------------------------
+
+export interface SeriesOptions {
+  keys: string[];
+  /** Live window in ms (tsCmd.timeWindow). */
+  windowMs: number;
+  limit: number;
+}
+
+export interface HistoryOptions {
+  keys: string[];
+  /** Range ending now, in ms. */
+  rangeMs: number;
+  /** Aggregation interval in ms (0 = raw values). */
+  intervalMs: number;
+  limit: number;
+  agg: 'NONE' | 'AVG' | 'MIN' | 'MAX' | 'SUM' | 'COUNT';
+}
+
+interface EntityState {
+  raw: EntityData;
+  /** What was last emitted for it (flat or raw). */
+  item: unknown;
+}
+
+const idOf = (e: { entityId: EntityId }): string => e.entityId.id;
+
+/** Live entity table: query + latestCmd (+ optional tsCmd) in one ENTITY_DATA command. */
+export class EntityDataSubscription extends Base {
+  readonly unsubscribeType = 'ENTITY_DATA_UNSUBSCRIBE';
+  private readonly known = new Map<string, EntityState>();
+  private snapshotSent = false;
+  private premature: EntityData[] = [];
+
+  constructor(
+    sink: LiveSink,
+    private readonly query: EntityDataQuery,
+    private readonly format: ResultFormat,
+    private readonly series?: SeriesOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    super(sink);
+  }
+
+  command(): WsCommand {
+    const latestValues: EntityKey[] = this.query.latestValues ?? [];
+    const cmd: WsCommand = {
+      type: 'ENTITY_DATA',
+      query: { ...this.query, latestValues },
+      latestCmd: { keys: latestValues },
+    };
+    if (this.series && this.series.keys.length) {
+      cmd.tsCmd = {
+        keys: this.series.keys,
+        startTs: this.now() - this.series.windowMs,
+        timeWindow: this.series.windowMs,
+        interval: 1000,
+        limit: this.series.limit,
+        agg: 'NONE',
+      };
+    }
+    return cmd;
+  }
+
+  onMessage(msg: WsMessage): void {
+    const data = msg.data as PageData<EntityData> | null | undefined;
+    if (data && Array.isArray(data.data)) this.onData(data);
+    const update = msg.update as EntityData[] | null | undefined;
+    if (Array.isArray(update)) {
+      for (const ed of update) {
+        if (!ed || !ed.entityId) continue;
+        if (!this.snapshotSent) {
+          if (this.premature.length < 10000) this.premature.push(ed);
+          continue;
+        }
+        this.onUpdate(ed);
+      }
+    }
+  }
+
+  private present(raw: EntityData): unknown {
+    return this.format === 'raw' ? raw : flattenEntity(raw);
+  }
+
+  private onData(page: PageData<EntityData>): void {
+    if (!this.snapshotSent) {
+      this.snapshotSent = true;
+      const items = this.format === 'raw' ? page.data : formatEntities(page.data, 'flat');
+      page.data.forEach((ed, i) => this.known.set(idOf(ed), { raw: ed, item: items[i] }));
+      this.sink.event({ event: 'snapshot', items, page: pageInfo(page, this.query.pageLink) });
+      this.emitSeries(page.data);
+      const early = this.premature;
+      this.premature = [];
+      for (const ed of early) this.onUpdate(ed);
+      return;
+    }
+    // A later page (dynamic re-query, or the first answer after a reconnect): report the difference.
+    const seen = new Set<string>();
+    for (const ed of page.data) {
+      const id = idOf(ed);
+      seen.add(id);
+      const prev = this.known.get(id);
+      if (!prev) {
+        const item = this.present(ed);
+        this.known.set(id, { raw: ed, item });
+        this.sink.event({ event: 'added', id, item });
+        continue;
+      }
+      const changed = changedKeys(prev.raw.latest ?? {}, ed.latest ?? {}, true);
+      if (changed.length) {
+        const item = this.present(ed);
+        this.known.set(id, { raw: ed, item });
+        this.sink.event({ event: 'update', id, item, changed });
+      } else {
+        prev.raw = ed;
+      }
+    }
+    for (const [id, state] of this.known) {
+      if (!seen.has(id)) {
+        this.known.delete(id);
+        this.sink.event({ event: 'removed', id, item: state.item });
+      }
+    }
+    this.emitSeries(page.data);
+  }
+
+  private onUpdate(ed: EntityData): void {
+    const id = idOf(ed);
+    const state = this.known.get(id);
+    if (!state) return; // not on our page
+    if (ed.latest) {
+      const changed: string[] = [];
+      const merged = mergeLatest(state.raw.latest ?? {}, ed.latest, changed);
+      if (changed.length) {
+        const raw: EntityData = { ...state.raw, latest: merged };
+        const item = this.present(raw);
+        state.raw = raw;
+        state.item = item;
+        this.sink.event({ event: 'update', id, item, changed });
+      }
+    }
+    if (ed.timeseries) this.emitSeries([ed]);
+  }
+
+  private emitSeries(items: EntityData[]): void {
+    if (!this.series) return;
+    for (const ed of items) {
+      const ts = ed.timeseries;
+      if (!ts) continue;
+      let any = false;
+      for (const k in ts) {
+        if (ts[k] && ts[k].length) {
+          any = true;
+          break;
+        }
+      }
+      if (!any) continue;
+      const item = this.format === 'raw' ? { entityId: ed.entityId, timeseries: ts } : { id: ed.entityId.id, entityType: ed.entityId.entityType, series: seriesValues(ts) };
+      this.sink.event({ event: 'timeseries', id: ed.entityId.id, item });
+    }
+  }
+}
+
+/** A one-off history fetch (ENTITY_DATA with historyCmd): one 'history' event, then it is done. */
+export class EntityHistoryFetch extends Base {
+  readonly unsubscribeType = 'ENTITY_DATA_UNSUBSCRIBE';
+  done = false;
+
+  constructor(
+    sink: LiveSink,
+    private readonly query: EntityDataQuery,
+    private readonly format: ResultFormat,
+    private readonly history: HistoryOptions,
+    private readonly onDone: () => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    super(sink);
+  }
+
+  command(): WsCommand {
+    const end = this.now();
+    return {
+      type: 'ENTITY_DATA',
+      query: { ...this.query, latestValues: this.query.latestValues ?? [] },
+      historyCmd: {
+        keys: this.history.keys,
+        startTs: end - this.history.rangeMs,
+        endTs: end,
+        interval: this.history.intervalMs > 0 ? this.history.intervalMs : 1000,
+        limit: this.history.limit,
+        agg: this.history.intervalMs > 0 ? this.history.agg : 'NONE',
+      },
+    };
+  }
+
+  onMessage(msg: WsMessage): void {
+    if (this.done) return;
+    const data = msg.data as PageData<EntityData> | null | undefined;
+    const update = msg.update as EntityData[] | null | undefined;
+    const list = data && Array.isArray(data.data) ? data.data : Array.isArray(update) ? update : undefined;
+    if (!list) return;
+    this.done = true;
+    const items = this.format === 'raw'
+      ? list.map((ed) => ({ entityId: ed.entityId, timeseries: ed.timeseries ?? {} }))
+      : list.map((ed) => ({ id: ed.entityId.id, entityType: ed.entityId.entityType, series: seriesValues(ed.timeseries ?? {}) }));
+    this.sink.event({ event: 'history', items });
+    this.onDone();
+  }
+}
+
+function seriesValues(ts: Record<string, TsValue[]>): Record<string, Array<{ ts: number; value: unknown }>> {
+  const out: Record<string, Array<{ ts: number; value: unknown }>> = {};
+  for (const k in ts) {
+    const list = ts[k] ?? [];
+    const vals = new Array<{ ts: number; value: unknown }>(list.length);
+    for (let i = 0; i < list.length; i++) vals[i] = { ts: list[i].ts, value: parseValue(list[i]) };
+    out[k] = vals;
+  }
+  return out;
+}
+
+/** Same value? REST/initial pages print a double 23.0 as "23", live updates as "23.0": both are 23. */
+function sameValue(a: TsValue, b: TsValue): boolean {
+  if (a.value === b.value) return true;
+  const pa = parseValue(a);
+  return typeof pa === 'number' && pa === parseValue(b);
+}
+
+/**
+ * Merges an update's latest values into a copy of `base` (copy-on-write: objects already emitted are never
+ * changed). Names of keys whose value or timestamp changed are pushed to `changed`. Older values are ignored,
+ * except a deletion ({ts:0, value:""}).
+ */
+function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): LatestValues {
+  let out: LatestValues | undefined;
+  for (const type in upd) {
+    const keys = upd[type as keyof LatestValues];
+    if (!keys) continue;
+    const prevGroup = base[type as keyof LatestValues];
+    let group: Record<string, TsValue> | undefined;
+    for (const key in keys) {
+      const tv = keys[key];
+      const prev = prevGroup ? prevGroup[key] : undefined;
+      if (prev) {
+        if (tv.ts === prev.ts && sameValue(tv, prev)) continue;
+        if (tv.ts !== 0 && tv.ts < prev.ts) continue;
+      }
+      if (!group) group = { ...(prevGroup ?? {}) };
+      group[key] = tv;
+      changed.push(key);
+    }
+    if (group) {
+      if (!out) out = { ...base };
+      out[type as keyof LatestValues] = group;
+    }
+  }
+  return out ?? base;
+}
+
+/** Keys whose value differs between two `latest` maps (entity fields by value only: their ts is query time). */
+function changedKeys(a: LatestValues, b: LatestValues, compareTs: boolean): string[] {
+  const out: string[] = [];
+  for (const type in b) {
+    const bg = b[type as keyof LatestValues];
+    if (!bg) continue;
+    const ag = a[type as keyof LatestValues];
+    const byValueOnly = type === 'ENTITY_FIELD' || !compareTs;
+    for (const key in bg) {
+      const bv = bg[key];
+      const av = ag ? ag[key] : undefined;
+      if (!av) {
+        out.push(key);
+        continue;
+      }
+      if (!sameValue(av, bv) || (!byValueOnly && av.ts !== bv.ts)) out.push(key);
+    }
+  }
+  return out;
+}
+
+// ---- alarm data ---------------------------------------------------------------------------------------
+
+/** Looks up an alarm that left the page (was it cleared, acknowledged, deleted?). null = it no longer exists. */
+export type AlarmLookup = (id: string) => Promise<AlarmData | null>;
+
+const ALARM_FIELDS_COMPARED = ['severity', 'status', 'details', 'endTs', 'assigneeId', 'type', 'propagate', 'originatorName', 'originatorLabel'] as const;
+
+/** Which event a change of one alarm is, or undefined when nothing a user cares about changed. */
+export function classifyAlarm(prev: AlarmData, now: AlarmData): 'cleared' | 'acknowledged' | 'updated' | undefined {
+  if (!prev.cleared && now.cleared) return 'cleared';
+  if (!prev.acknowledged && now.acknowledged) return 'acknowledged';
+  for (const f of ALARM_FIELDS_COMPARED) {
+    const a = prev[f as keyof AlarmData];
+    const b = now[f as keyof AlarmData];
+    if (a === b) continue;
+    if (a && b && typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b)) continue;
+    return 'updated';
+  }
+  return undefined;
+}
+
+/** Live alarm table (ALARM_DATA): snapshot, then created / acknowledged / cleared / updated / removed. */
+export class AlarmDataSubscription extends Base {
+  readonly unsubscribeType = 'ALARM_DATA_UNSUBSCRIBE';
+  private readonly known = new Map<string, { raw: AlarmData; item: unknown }>();
+  private snapshotSent = false;
+  private premature: AlarmData[] = [];
+  private readonly query: AlarmDataQuery;
+
+  constructor(
+    sink: LiveSink,
+    query: AlarmDataQuery,
+    private readonly format: ResultFormat,
+    private readonly lookup: AlarmLookup,
+  ) {
+    super(sink);
+    this.query = withLiveWindow(query);
+  }
+
+  command(): WsCommand {
+    return { type: 'ALARM_DATA', query: this.query };
+  }
+
+  private present(raw: AlarmData): unknown {
+    return this.format === 'raw' ? raw : flattenAlarm(raw);
+  }
+
+  onMessage(msg: WsMessage): void {
+    const data = msg.data as PageData<AlarmData> | null | undefined;
+    if (data && Array.isArray(data.data)) this.onData(data);
+    const update = msg.update as AlarmData[] | null | undefined;
+    if (Array.isArray(update)) {
+      for (const a of update) {
+        if (!a || !a.id) continue;
+        if (!this.snapshotSent) this.premature.push(a);
+        else this.onAlarm(a);
+      }
+    }
+  }
+
+  private onData(page: PageData<AlarmData>): void {
+    if (!this.snapshotSent) {
+      this.snapshotSent = true;
+      const items = this.format === 'raw' ? page.data : formatAlarms(page.data, 'flat');
+      page.data.forEach((a, i) => this.known.set(a.id.id, { raw: a, item: items[i] }));
+      this.sink.event({ event: 'snapshot', items, page: pageInfo(page, this.query.pageLink) });
+      const early = this.premature;
+      this.premature = [];
+      for (const a of early) this.onAlarm(a);
+      return;
+    }
+    const seen = new Set<string>();
+    for (const a of page.data) {
+      seen.add(a.id.id);
+      this.onAlarm(a);
+    }
+    for (const [id, state] of this.known) {
+      if (seen.has(id)) continue;
+      this.known.delete(id);
+      void this.vanished(id, state.raw);
+    }
+  }
+
+  private onAlarm(a: AlarmData): void {
+    const id = a.id.id;
+    const prev = this.known.get(id);
+    if (!prev) {
+      const item = this.present(a);
+      this.known.set(id, { raw: a, item });
+      this.sink.event({ event: 'created', id, item });
+      return;
+    }
+    const kind = classifyAlarm(prev.raw, a);
+    if (!kind) {
+      prev.raw = a;
+      return;
+    }
+    const item = this.present(a);
+    this.known.set(id, { raw: a, item });
+    this.sink.event({ event: kind, id, item });
+  }
+
+  /** An alarm left the page: find out why (cleared and filtered out, acknowledged, deleted, pushed off). */
+  private async vanished(id: string, prev: AlarmData): Promise<void> {
+    let now: AlarmData | null;
+    try {
+      now = await this.lookup(id);
+    } catch {
+      now = null;
+    }
+    if (now) {
+      // Keep what the page knew about the matched entity (entityId, latest) on the fresh alarm.
+      const merged: AlarmData = { ...prev, ...now, entityId: prev.entityId, latest: prev.latest };
+      const kind = classifyAlarm(prev, merged);
+      if (kind) {
+        this.sink.event({ event: kind, id, item: this.present(merged) });
+        return;
+      }
+      this.sink.event({ event: 'removed', id, item: this.present(merged) });
+      return;
+    }
+    this.sink.event({ event: 'removed', id, item: this.present(prev) });
+  }
+}
+
+/** A live alarm query needs timeWindow > 0 (the server only reports alarms newer than now - timeWindow). */
+export function withLiveWindow(query: AlarmDataQuery): AlarmDataQuery {
+  const pl = query.pageLink;
+  if ((pl.timeWindow ?? 0) > 0 || (pl.startTs ?? 0) > 0 || (pl.endTs ?? 0) > 0) return query;
+  return { ...query, pageLink: { ...pl, timeWindow: DEFAULT_ALARM_WINDOW_MS } };
+}
+
+// ---- counts and alarm status --------------------------------------------------------------------------
+
+/** ENTITY_COUNT / ALARM_COUNT: the number at start and on each change. */
+export class CountSubscription extends Base {
+  readonly unsubscribeType: string;
+  private last: number | undefined;
+
+  constructor(
+    sink: LiveSink,
+    private readonly kind: 'ENTITY_COUNT' | 'ALARM_COUNT',
+    private readonly query: EntityCountQuery | AlarmCountQuery,
+  ) {
+    super(sink);
+    this.unsubscribeType = `${kind}_UNSUBSCRIBE`;
+  }
+
+  command(): WsCommand {
+    return { type: this.kind, query: this.query };
+  }
+
+  onMessage(msg: WsMessage): void {
+    const count = msg.count;
+    if (typeof count !== 'number' || count === this.last) return;
+    this.last = count;
+    this.sink.event({ event: 'count', count });
+  }
+}
+
+/** ALARM_STATUS for one originator: true/false at start and on each change. */
+export class AlarmStatusSubscription extends Base {
+  readonly unsubscribeType = 'ALARM_STATUS_UNSUBSCRIBE';
+  private last: boolean | undefined;
+
+  constructor(
+    sink: LiveSink,
+    readonly originator: EntityId,
+    private readonly typeList: string[],
+    private readonly severityList: string[],
+  ) {
+    super(sink);
+  }
+
+  command(): WsCommand {
+    // null, not []: an empty list matches nothing on the server.
+    return {
+      type: 'ALARM_STATUS',
+      originatorId: { entityType: this.originator.entityType, id: this.originator.id },
+      typeList: this.typeList.length ? this.typeList : null,
+      severityList: this.severityList.length ? this.severityList : null,
+    };
+  }
+
+  onMessage(msg: WsMessage): void {
+    const active = msg.active;
+    if (typeof active !== 'boolean' || active === this.last) return;
+    this.last = active;
+    this.sink.event({ event: 'alarmStatus', active, originator: this.originator });
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Plumbing shared by the node files: status texts, error-to-status mapping, the config-node lookup, and the
+ * input-handler contract (exactly one send+done or done(err) per message; never an unhandled rejection).
+ */
+import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { TbApiError, TbConfigError, TbError } from '../../errors';
+import type { TbConnectionNode } from './connection';
+
+/** Runtime strings live in the tb-connection catalog; every node of the module reads them from there. */
+const STATUS_NS = 'node-red-contrib-thingsboard-query/tb-connection:tb-connection.status.';
+
+export type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
+export type DoneFn = (err?: Error) => void;
+
+export type StatusKey =
+  | 'requesting'
+  | 'found'
+  | 'truncated'
+  | 'count'
+  | 'keys'
+  | 'invalidInput'
+  | 'noConnection'
+  | 'configError'
+  | 'authFailed'
+  | 'needsApiKey'
+  | 'tokenExpired'
+  | 'rateLimited'
+  | 'retrying'
+  | 'unreachable'
+  | 'timeout'
+  | 'httpError'
+  | 'error'
+  | 'connecting'
+  | 'subscribed'
+  | 'subscribedCount'
+  | 'disconnected'
+  | 'refused'
+  | 'reconnecting'
+  | 'idle'
+  | 'unsubscribed'
+  | 'watching'
+  | 'active'
+  | 'inactive'
+  | 'building'
+  | 'queued'
+  | 'rows';
+
+export function text(RED: NodeAPI, key: StatusKey, vars?: Record<string, string | number>): string {
+  return RED._(STATUS_NS + key, vars);
+}
+
+export function status(RED: NodeAPI, fill: NodeStatus["fill"], shape: NodeStatus["shape"], key: StatusKey, vars?: Record<string, string | number>): NodeStatus {
+  return { fill, shape, text: text(RED, key, vars) };
+}
+
+/** The status that shows an error: red dot for what needs the user to fix a setting, red ring otherwise. */
+export function errorStatus(RED: NodeAPI, err: unknown): NodeStatus {
+  const code = err instanceof TbError ? err.code : undefined;
+  switch (code) {
+    case 'TB_INVALID_INPUT':
+      return status(RED, 'red', 'ring', 'invalidInput');
+    case 'TB_CONFIG':
+      return status(RED, 'red', 'dot', 'configError');
+    case 'TB_AUTH_FAILED':
+      return status(RED, 'red', 'dot', 'authFailed');
+    case 'TB_2FA_REQUIRED':
+      return status(RED, 'red', 'dot', 'needsApiKey');
+    case 'TB_TOKEN_EXPIRED':
+      return status(RED, 'red', 'dot', 'tokenExpired');
+    case 'TB_RATE_LIMITED':
+      return status(RED, 'red', 'ring', 'rateLimited');
+    case 'TB_UNREACHABLE':
+      return status(RED, 'red', 'ring', 'unreachable');
+    case 'TB_TIMEOUT':
+      return status(RED, 'red', 'ring', 'timeout');
+    default:
+      if (err instanceof TbApiError) return status(RED, 'red', 'ring', 'httpError', { status: err.status });
+      return status(RED, 'red', 'ring', 'error');
+  }
+}
+
+/** Makes sure what reaches done() is an Error (a Catch node gets `msg.error.message = err.toString()`). */
+export function asError(err: unknown): Error {
+  if (err instanceof Error) return err;
+  return new Error(typeof err === 'string' ? err : 'Unexpected error');
+}
+
+/**
+ * Looks up the connection config node. Returns undefined (after a red-dot status and one log line) when the
+ * node has none, so that the caller can reject each message with `done(err)` instead of throwing.
+ */
+export function lookupConnection(RED: NodeAPI, node: Node, id: string | undefined): TbConnectionNode | undefined {
+  const conn = id ? (RED.nodes.getNode(id) as TbConnectionNode | null) : null;
+  if (!conn) {
+    node.status(status(RED, 'red', 'dot', 'noConnection'));
+    node.error(noConnectionError().message);
+    return undefined;
+  }
+  return conn;
+}
+
+export function noConnectionError(): TbConfigError {
+  return new TbConfigError('No ThingsBoard connection is selected (or it is disabled): open the node and choose a connection');
+}
+
+/**
+ * Tracks requests in flight for one node: a blue dot while any is in flight, and the outcome of the last
+ * one once none is left (so a burst of messages does not flood the editor with status events).
+ */
+export class Activity {
+  private inflight = 0;
+  private last: NodeStatus | undefined;
+
+  constructor(private readonly RED: NodeAPI, private readonly node: Node) {}
+
+  start(): void {
+    if (this.inflight++ === 0) this.node.status(status(this.RED, 'blue', 'dot', 'requesting'));
+  }
+
+  /** Shows a status now (e.g. "retry 2 (429)") without ending the request. */
+  show(s: NodeStatus): void {
+    this.node.status(s);
+  }
+
+  end(outcome: NodeStatus): void {
+    this.last = outcome;
+    if (--this.inflight <= 0) {
+      this.inflight = 0;
+      this.node.status(outcome);
+    }
+  }
+
+  /** An outcome that does not come from a request (bad input): shown at once. */
+  immediate(outcome: NodeStatus): void {
+    this.last = outcome;
+    if (this.inflight === 0) this.node.status(outcome);
+  }
+
+  get lastStatus(): NodeStatus | undefined {
+    return this.last;
+  }
+}
+
+/**
+ * Attaches an async input handler with the Node-RED contract: the handler either resolves (it has called
+ * send itself) and done() is called, or rejects and done(err) is called. Errors never escape.
+ */
+export function onInput(node: Node, handler: (msg: NodeMessageInFlow, send: SendFn) => Promise<void>): void {
+  node.on('input', (msg, send, done) => {
+    let p: Promise<void>;
+    try {
+      p = handler(msg, send);
+    } catch (err) {
+      done(asError(err));
+      return;
+    }
+    p.then(
+      () => done(),
+      (err: unknown) => done(asError(err)),
+    );
+  });
+}

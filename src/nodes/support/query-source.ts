@@ -1,0 +1,104 @@
+/**
+ * Where a node's query comes from: the `query` property with its TypedInput type (json | msg | flow | global
+ * | jsonata). A `json` query is parsed and validated once, at deploy; the other kinds are read and validated
+ * for each message. `prepare` is one of the src/query prepare functions: it validates and returns the
+ * wire-ready query, or throws a TbInputError naming the field.
+ */
+import type { Node, NodeAPI, NodeMessage } from 'node-red';
+import { TbConfigError, TbError, TbInputError } from '../../errors';
+
+export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
+export type Prepare<T> = (input: unknown, field: string) => T;
+
+const QUERY_TYPES: readonly string[] = ['json', 'msg', 'flow', 'global', 'jsonata'];
+
+type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']>;
+
+export class QuerySource<T> {
+  readonly type: QueryType;
+  private readonly value: string;
+  private readonly field: string;
+  private fixed: T | undefined;
+  /** A problem with the node's own setting (bad JSON, bad expression): every message is rejected with it. */
+  private configError: TbError | undefined;
+  private expr: JsonataExpr | undefined;
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly node: Node,
+    value: string | undefined,
+    type: string | undefined,
+    private readonly prepare: Prepare<T>,
+  ) {
+    const t = (type || 'json') as QueryType;
+    this.type = t;
+    this.value = value ?? '';
+    if (!QUERY_TYPES.includes(t)) {
+      this.field = 'queryType';
+      this.configError = new TbConfigError(`queryType must be one of ${QUERY_TYPES.join(', ')} (got "${String(type)}")`);
+      return;
+    }
+    if (t === 'msg') {
+      this.value = this.value || 'payload';
+      this.field = `msg.${this.value}`;
+    } else if (t === 'flow' || t === 'global') {
+      this.field = `${t}.${this.value}`;
+    } else if (t === 'jsonata') {
+      this.field = 'query (JSONata result)';
+      try {
+        this.expr = RED.util.prepareJSONataExpression(this.value, node);
+      } catch (err) {
+        this.configError = new TbConfigError(`The query's JSONata expression is not valid: ${(err as Error).message}`);
+      }
+    } else {
+      this.field = 'query';
+      try {
+        this.fixed = prepare(this.value.trim() === '' ? undefined : this.value, 'query');
+      } catch (err) {
+        this.configError = err instanceof TbError ? err : new TbConfigError(String(err));
+      }
+    }
+  }
+
+  /** The setting problem found at deploy, if any (for a red-dot status and a log line). */
+  get problem(): TbError | undefined {
+    return this.configError;
+  }
+
+  /** The validated query for this message (synchronous for json and msg, the hot paths). */
+  resolve(msg: NodeMessage): T | Promise<T> {
+    if (this.configError) throw this.configError;
+    switch (this.type) {
+      case 'json':
+        return this.fixed as T;
+      case 'msg': {
+        const input: unknown = this.RED.util.getMessageProperty(msg, this.value);
+        if (input === undefined) throw new TbInputError(this.field, `${this.field} must hold the query (it is empty)`);
+        return this.prepare(input, this.field);
+      }
+      case 'jsonata':
+        return new Promise<T>((resolve, reject) => {
+          this.RED.util.evaluateJSONataExpression(this.expr as JsonataExpr, msg, (err: Error | null, result: unknown) => {
+            if (err) return reject(new TbInputError(this.field, `The query's JSONata expression failed: ${err.message}`));
+            try {
+              resolve(this.prepare(result, this.field));
+            } catch (e) {
+              reject(e);
+            }
+          });
+        });
+      default:
+        return new Promise<T>((resolve, reject) => {
+          this.RED.util.evaluateNodeProperty(this.value, this.type, this.node, msg, (err: Error | null, result: unknown) => {
+            if (err) return reject(new TbInputError(this.field, `Cannot read ${this.field}: ${err.message}`));
+            if (result === undefined) return reject(new TbInputError(this.field, `${this.field} must hold the query (it is empty)`));
+            try {
+              resolve(this.prepare(result, this.field));
+            } catch (e) {
+              reject(e);
+            }
+          });
+        });
+    }
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * The common life of the three REST query nodes (tb-entity-query, tb-entity-count, tb-alarm-query):
+ * resolve and validate the query, call the platform client, format the answer into the message(s), keep
+ * the status, and honour the input contract. Each node file only says which operation it runs.
+ */
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import type { PlatformClient, CallOptions } from '../../platform/client';
+import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
+import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
+import { Activity, errorStatus, lookupConnection, noConnectionError, onInput, SendFn, status } from './common';
+import type { TbConnectionNode } from './connection';
+import { QuerySource, Prepare } from './query-source';
+
+export interface RestNodeDef extends NodeDef {
+  connection: string;
+  query: string;
+  queryType: string;
+  format?: string;
+  allPages?: boolean | string;
+  maxItems?: number | string;
+  split?: boolean | string;
+}
+
+export type Format = 'flat' | 'raw';
+
+/** What a node does with its validated query. `ctx` carries the per-message helpers. */
+export type Operation<Q> = (q: Q, msg: NodeMessageInFlow, ctx: OperationContext) => Promise<void>;
+
+export interface OperationContext {
+  client: PlatformClient;
+  send: SendFn;
+  activity: Activity;
+  call: CallOptions;
+}
+
+export function flag(v: unknown): boolean {
+  return v === true || v === 'true';
+}
+
+export function intSetting(v: unknown, fallback: number): number {
+  const n = typeof v === 'number' ? v : parseInt(String(v ?? ''), 10);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/**
+ * Sets up a REST node: connection lookup, query source, the input handler and close handling.
+ * `setup` returns the operation to run for each message.
+ */
+export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepare: Prepare<Q>, operation: Operation<Q>): void {
+  const conn = lookupConnection(RED, node, config.connection);
+  const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare);
+  const activity = new Activity(RED, node);
+  if (source.problem) {
+    node.status({ ...errorStatus(RED, source.problem), shape: 'dot' });
+    node.error(source.problem.message);
+  }
+  if (conn) conn.register(node);
+
+  onInput(node, async (msg, send) => {
+    let query: Q;
+    let client: PlatformClient;
+    try {
+      const q = source.resolve(msg);
+      query = q instanceof Promise ? await q : q;
+      client = usableClient(conn);
+    } catch (err) {
+      // Nothing was sent: show it at once (bad query, no connection, bad setting).
+      activity.immediate(errorStatus(RED, err));
+      throw err;
+    }
+    activity.start();
+    try {
+      await operation(query, msg, {
+        client,
+        send,
+        activity,
+        call: { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) },
+      });
+    } catch (err) {
+      activity.end(errorStatus(RED, err));
+      throw err;
+    }
+  });
+
+  node.on('close', (_removed: boolean, done: () => void) => {
+    conn?.deregister(node);
+    node.status({});
+    done();
+  });
+}
+
+function usableClient(conn: TbConnectionNode | undefined): PlatformClient {
+  if (!conn) throw noConnectionError();
+  if (conn.configError) throw conn.configError;
+  if (!conn.platform) throw noConnectionError();
+  return conn.platform;
+}
+
+/** Find: one page (or every page with allPages), as one message or one message per item (split). */
+export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
+  RED: NodeAPI,
+  config: RestNodeDef,
+  kind: 'entity' | 'alarm',
+): Operation<Q> {
+  const format: Format = config.format === 'raw' ? 'raw' : 'flat';
+  const allPages = flag(config.allPages);
+  const split = flag(config.split);
+  const maxItems = intSetting(config.maxItems, 10000);
+  const fmt = (items: Array<EntityData | AlarmData>): unknown[] =>
+    kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format);
+  const fetchOne = (client: PlatformClient, q: Q, call: CallOptions): Promise<PageData<EntityData | AlarmData>> =>
+    kind === 'entity' ? client.findEntityData(q as EntityDataQuery, call) : client.findAlarmData(q as AlarmDataQuery, call);
+
+  return async (q, msg, { client, send, activity, call }) => {
+    if (!allPages) {
+      const page = await fetchOne(client, q, call);
+      const items = fmt(page.data);
+      const info = pageInfo(page, q.pageLink as { page: number; pageSize: number });
+      if (split) sendSplit(RED, msg, send, items, info);
+      else {
+        msg.payload = items;
+        msg.page = info;
+        send(msg);
+      }
+      activity.end(status(RED, 'green', 'dot', 'found', { count: items.length, total: page.totalElements }));
+      return;
+    }
+
+    // Every page: only one page is held at a time; with split the items go out as the pages arrive.
+    const startPage = q.pageLink.page ?? 0;
+    const pageSize = q.pageLink.pageSize;
+    const all: unknown[] = [];
+    const seq = split ? new SplitSequence(RED, msg, send) : undefined;
+    let last: PageData<unknown> | undefined;
+    let truncated = false;
+    let pages = 0;
+    for await (const chunk of client.pages<EntityData | AlarmData>(kind, q, maxItems, call)) {
+      pages++;
+      last = chunk.page;
+      truncated = chunk.truncated;
+      const items = fmt(chunk.items);
+      if (seq) {
+        if (pages === 1) seq.expect(Math.min(maxItems, Math.max(0, chunk.page.totalElements - startPage * pageSize)));
+        for (const item of items) seq.push(item, { page: startPage, pageSize, totalPages: chunk.page.totalPages, totalElements: chunk.page.totalElements, hasNext: false });
+      } else {
+        for (const item of items) all.push(item);
+      }
+    }
+    const totalElements = last ? last.totalElements : 0;
+    const info: Record<string, unknown> = {
+      page: startPage,
+      pageSize,
+      totalPages: last ? last.totalPages : 0,
+      totalElements,
+      hasNext: truncated,
+      pages,
+    };
+    if (truncated) info.truncated = true;
+    let count: number;
+    if (seq) {
+      count = seq.finish(truncated);
+    } else {
+      msg.payload = all;
+      msg.page = info;
+      send(msg);
+      count = all.length;
+    }
+    activity.end(
+      truncated
+        ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements })
+        : status(RED, 'green', 'dot', 'found', { count, total: totalElements }),
+    );
+  };
+}
+
+/** One message per item with msg.parts, so that a Join node in automatic mode rebuilds the array. */
+function sendSplit(RED: NodeAPI, msg: NodeMessageInFlow, send: SendFn, items: unknown[], info: object): void {
+  const seq = new SplitSequence(RED, msg, send);
+  seq.expect(items.length);
+  for (const item of items) seq.push(item, info);
+  seq.finish(false);
+}
+
+/**
+ * Emits a message sequence whose length may only be known at the end: each item is held back until the
+ * next one arrives, so the last message always carries the exact `parts.count`.
+ */
+class SplitSequence {
+  private readonly id: string;
+  private index = 0;
+  private expected = 0;
+  private pending: { payload: unknown; info: object } | undefined;
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly msg: NodeMessageInFlow,
+    private readonly send: SendFn,
+  ) {
+    this.id = RED.util.generateId();
+  }
+
+  expect(n: number): void {
+    this.expected = n;
+  }
+
+  push(payload: unknown, info: object): void {
+    if (this.pending) this.emit(this.pending, this.expected);
+    this.pending = { payload, info };
+  }
+
+  /** Sends the held item with the final count; returns how many messages were sent. */
+  finish(truncated: boolean): number {
+    if (this.pending) {
+      const count = this.index + 1;
+      const info = truncated ? { ...this.pending.info, truncated: true, hasNext: true } : this.pending.info;
+      this.emit({ payload: this.pending.payload, info }, count);
+      this.pending = undefined;
+    }
+    return this.index;
+  }
+
+  private emit(item: { payload: unknown; info: object }, count: number): void {
+    const m = this.RED.util.cloneMessage(this.msg) as NodeMessage;
+    m.payload = item.payload;
+    m.page = { ...item.info };
+    const parts: Record<string, unknown> = { id: this.id, index: this.index, count: Math.max(count, this.index + 1), type: 'array', len: 1 };
+    if (this.msg.parts) parts.parts = this.msg.parts;
+    m.parts = parts;
+    this.index++;
+    this.send(m);
+  }
+}

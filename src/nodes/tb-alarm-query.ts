@@ -1,0 +1,27 @@
+/** tb-alarm-query: find alarms (POST /api/alarmsQuery/find) or count them (POST /api/alarmsQuery/count). */
+import type { Node, NodeAPI } from 'node-red';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../query/validate';
+import type { AlarmCountQuery, AlarmDataQuery } from '../query/types';
+import { status } from './support/common';
+import { findOperation, restNode, RestNodeDef } from './support/rest-node';
+
+interface AlarmQueryDef extends RestNodeDef {
+  operation?: string;
+}
+
+export default function (RED: NodeAPI): void {
+  function TbAlarmQuery(this: Node, config: AlarmQueryDef) {
+    RED.nodes.createNode(this, config);
+    if (config.operation === 'count') {
+      restNode<AlarmCountQuery>(RED, this, config, prepareAlarmCountQuery, async (q, msg, { client, send, activity, call }) => {
+        const n = await client.countAlarms(q, call);
+        msg.payload = n;
+        send(msg);
+        activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
+      });
+    } else {
+      restNode<AlarmDataQuery>(RED, this, config, prepareAlarmDataQuery, findOperation<AlarmDataQuery>(RED, config, 'alarm'));
+    }
+  }
+  RED.nodes.registerType('tb-alarm-query', TbAlarmQuery);
+}

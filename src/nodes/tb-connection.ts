@@ -1,0 +1,120 @@
+/**
+ * tb-connection: the config node that owns everything about one ThingsBoard server.
+ * Wiring only: the HTTP client, token lifecycle and (later) the shared WebSocket live in src/platform and
+ * src/live.
+ */
+import type https from 'node:https';
+import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
+import { TbConfigError, TbError } from '../errors';
+import { AuthMode } from '../platform/auth';
+import { PlatformClient } from '../platform/client';
+import { errorStatus } from './support/common';
+import { setting, TbConnectionNode, TbCredentials } from './support/connection';
+
+interface TbConnectionDef extends NodeDef {
+  url: string;
+  authMode: string;
+  tls?: string;
+  timeout?: string | number;
+  analyticsUrl?: string;
+  analyticsAuth?: string;
+  reportConcurrency?: string | number;
+  reportTimeout?: string | number;
+}
+
+interface TlsConfigNode extends Node {
+  addTLSOptions(opts: https.AgentOptions): https.AgentOptions;
+}
+
+const AUTH_MODES: readonly string[] = ['password', 'apiKey', 'token'];
+
+function positive(v: unknown, fallback: number): number {
+  const n = typeof v === 'number' ? v : parseFloat(String(v ?? ''));
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+export default function (RED: NodeAPI): void {
+  function TbConnection(this: TbConnectionNode, config: TbConnectionDef) {
+    RED.nodes.createNode(this, config);
+    const node = this;
+    node.users = {};
+    node.platform = undefined;
+    node.configError = undefined;
+    let refusal: TbError | undefined;
+
+    const creds: TbCredentials = node.credentials || {};
+    const url = (config.url || '').trim();
+    const authMode = (config.authMode || 'password') as AuthMode;
+    try {
+      if (!/^https?:\/\/[^\s/]+/i.test(url)) {
+        throw new TbConfigError(`url must be the http(s) address of the ThingsBoard platform, e.g. http://localhost:8080 (got "${url}")`);
+      }
+      if (!AUTH_MODES.includes(authMode)) {
+        throw new TbConfigError(`authMode must be one of ${AUTH_MODES.join(', ')} (got "${String(config.authMode)}")`);
+      }
+      let tls: https.AgentOptions | undefined;
+      if (config.tls) {
+        const tlsNode = RED.nodes.getNode(config.tls) as TlsConfigNode | null;
+        if (tlsNode) tls = tlsNode.addTLSOptions({});
+      }
+      node.platform = new PlatformClient({
+        url,
+        authMode,
+        credentials: { username: creds.username, password: creds.password, apiKey: creds.apiKey, token: creds.token },
+        timeoutMs: positive(config.timeout, 30) * 1000,
+        tls,
+        retry: {
+          retries: setting(RED, 'tbConnectionRetryCount', 3),
+          initialMs: setting(RED, 'tbConnectionRetryInitialMs', 1000),
+          maxMs: setting(RED, 'tbConnectionRetryMaxMs', 30000),
+          jitter: 0.2,
+        },
+        auth: {
+          refusalCooldownMs: setting(RED, 'tbConnectionRefusalCooldownMs', 5000),
+          onRefused: (err) => {
+            refusal = err;
+            const s = errorStatus(RED, err);
+            for (const id in node.users) node.users[id].status(s);
+          },
+          onAccepted: () => {
+            refusal = undefined;
+          },
+        },
+      });
+      node.platform.auth.checkConfig();
+    } catch (err) {
+      node.configError = err instanceof TbError ? err : new TbConfigError(String(err));
+      node.error(node.configError.message);
+    }
+
+    node.register = (user: Node) => {
+      node.users[user.id] = user;
+      const s = node.connectionStatus();
+      if (s) user.status(s);
+    };
+    node.deregister = (user: Node) => {
+      delete node.users[user.id];
+    };
+    node.connectionStatus = (): NodeStatus | undefined => {
+      if (node.configError) return errorStatus(RED, node.configError);
+      if (refusal) return errorStatus(RED, refusal);
+      return undefined;
+    };
+
+    node.on('close', (_removed: boolean, done: () => void) => {
+      node.platform?.close();
+      done();
+    });
+  }
+
+  RED.nodes.registerType('tb-connection', TbConnection as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
+    credentials: {
+      username: { type: 'text' },
+      password: { type: 'password' },
+      apiKey: { type: 'password' },
+      token: { type: 'password' },
+      analyticsUsername: { type: 'text' },
+      analyticsPassword: { type: 'password' },
+    },
+  });
+}

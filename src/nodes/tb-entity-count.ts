@@ -1,0 +1,19 @@
+/** tb-entity-count: count entities (POST /api/entitiesQuery/count). Wiring only. */
+import type { Node, NodeAPI } from 'node-red';
+import { prepareEntityCountQuery } from '../query/validate';
+import type { EntityCountQuery } from '../query/types';
+import { status } from './support/common';
+import { restNode, RestNodeDef } from './support/rest-node';
+
+export default function (RED: NodeAPI): void {
+  function TbEntityCount(this: Node, config: RestNodeDef) {
+    RED.nodes.createNode(this, config);
+    restNode<EntityCountQuery>(RED, this, config, prepareEntityCountQuery, async (q, msg, { client, send, activity, call }) => {
+      const n = await client.countEntities(q, call);
+      msg.payload = n;
+      send(msg);
+      activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
+    });
+  }
+  RED.nodes.registerType('tb-entity-count', TbEntityCount);
+}

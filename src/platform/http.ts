@@ -1,0 +1,228 @@
+/**
+ * One keep-alive HTTP client per server (platform or analytics), built on axios and tuned for throughput:
+ * a keep-alive agent, no redirect follower (`maxRedirects: 0` skips follow-redirects, ~20 % of the cost of a
+ * small request), the body read as a Buffer and parsed once by us, and no AxiosError on non-2xx answers
+ * (`validateStatus` accepts every status; we map errors ourselves).
+ *
+ * It owns the 429 policy (capped exponential backoff with jitter, honouring Retry-After) and the mapping of
+ * failures to our error classes. It knows nothing about tokens: the caller passes the auth header.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import axios, { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
+import { TbApiError, TbError, TbErrorCode, TbNetworkError } from '../errors';
+import { backoffDelay, BackoffOptions, parseRetryAfter } from './backoff';
+
+export interface RetryPolicy extends BackoffOptions {
+  /** How many times a 429 answer is retried before it becomes an error. */
+  retries: number;
+}
+
+/** Defaults of the official ThingsBoard clients: 3 retries, 1 s initial, 30 s cap, ±20 % jitter. */
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, initialMs: 1000, maxMs: 30000, jitter: 0.2 };
+
+export interface HttpClientOptions {
+  /** Base URL, e.g. http://host:8080 (a trailing slash is fine). */
+  baseUrl: string;
+  /** Per-request timeout in ms (0 = none). */
+  timeoutMs: number;
+  /** Extra TLS options (from a core tls-config node) for https URLs. */
+  tls?: https.AgentOptions;
+  retry?: RetryPolicy;
+  /** What to call the server in error messages ("ThingsBoard", "the analytics service"). */
+  serviceName?: string;
+}
+
+export interface RequestOptions {
+  /** Query-string parameters. */
+  params?: Record<string, string | number | boolean>;
+  /** Called before each 429 retry, e.g. to show "retry 2 (429)" in a node status. */
+  onRetry?: (attempt: number, delayMs: number) => void;
+  /** Override the per-request timeout (ms). */
+  timeoutMs?: number;
+  /** Override the retry policy for this request. */
+  retry?: RetryPolicy;
+}
+
+export interface HttpResult {
+  status: number;
+  /** Parsed JSON body (undefined for an empty body). */
+  data: unknown;
+  headers: Record<string, unknown>;
+}
+
+/** The body of a ThingsBoard error answer. */
+interface TbErrorBody {
+  status?: number;
+  message?: string;
+  errorCode?: number;
+}
+
+const NOT_JSON = Symbol('not-json');
+
+function parseBody(raw: unknown): unknown {
+  if (raw === undefined || raw === null) return undefined;
+  let text: string;
+  if (Buffer.isBuffer(raw)) {
+    if (raw.length === 0) return undefined;
+    text = raw.toString('utf8');
+  } else if (typeof raw === 'string') {
+    if (raw.length === 0) return undefined;
+    text = raw;
+  } else {
+    return raw;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** Removes user:password@ from a URL so that it can appear in an error message. */
+export function safeUrl(url: string): string {
+  return url.replace(/\/\/[^/@]*@/, '//');
+}
+
+function codeForStatus(status: number): TbErrorCode {
+  if (status === 400) return 'TB_BAD_REQUEST';
+  if (status === 401) return 'TB_AUTH_FAILED';
+  if (status === 403) return 'TB_PERMISSION';
+  if (status === 404) return 'TB_NOT_FOUND';
+  if (status === 429) return 'TB_RATE_LIMITED';
+  if (status >= 500) return 'TB_SERVER_ERROR';
+  return 'TB_HTTP_ERROR';
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly serviceName: string;
+  private readonly ax: AxiosInstance;
+  private readonly retry: RetryPolicy;
+  private readonly agent: http.Agent;
+  private closed = false;
+  private readonly abort = new AbortController();
+  private readonly waits = new Set<{ timer: NodeJS.Timeout; reject: (e: Error) => void }>();
+
+  constructor(opts: HttpClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.serviceName = opts.serviceName ?? 'ThingsBoard';
+    this.retry = opts.retry ?? DEFAULT_RETRY;
+    const isHttps = this.baseUrl.startsWith('https:');
+    this.agent = isHttps
+      ? new https.Agent({ keepAlive: true, ...(opts.tls ?? {}) })
+      : new http.Agent({ keepAlive: true });
+    const config: AxiosRequestConfig = {
+      baseURL: this.baseUrl,
+      timeout: opts.timeoutMs,
+      maxRedirects: 0,
+      responseType: 'arraybuffer',
+      transformResponse: [],
+      validateStatus: () => true,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      signal: this.abort.signal,
+    };
+    if (isHttps) config.httpsAgent = this.agent;
+    else config.httpAgent = this.agent;
+    this.ax = axios.create(config);
+  }
+
+  /**
+   * Sends one request; retries 429 answers; resolves with any other answer (2xx or not).
+   * Rejects only with TbNetworkError (unreachable, timeout, closed) or TbApiError (429 after every retry).
+   * `body` is sent as JSON (a string is sent as is).
+   */
+  async send(method: 'GET' | 'POST', path: string, body: unknown, authHeader: string | undefined, opts?: RequestOptions): Promise<HttpResult> {
+    const policy = opts?.retry ?? this.retry;
+    const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const config: AxiosRequestConfig = { method, url: path, data };
+    if (authHeader !== undefined) config.headers = { 'X-Authorization': authHeader };
+    if (opts?.params) config.params = opts.params;
+    if (opts?.timeoutMs !== undefined) config.timeout = opts.timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      if (this.closed) throw this.closedError();
+      let res: AxiosResponse;
+      try {
+        res = await this.ax.request(config);
+      } catch (err) {
+        throw this.networkError(err, method, path);
+      }
+      if (res.status === 429 && attempt < policy.retries) {
+        const retryAfter = parseRetryAfter(res.headers['retry-after']);
+        const delay = retryAfter !== undefined ? Math.min(retryAfter, policy.maxMs) : backoffDelay(attempt + 1, policy);
+        opts?.onRetry?.(attempt + 1, delay);
+        await this.wait(delay);
+        continue;
+      }
+      const parsed = parseBody(res.data);
+      if (res.status === 429) {
+        throw this.apiError(res.status, parsed, method, path, ` (gave up after ${policy.retries} retries)`);
+      }
+      if (parsed === NOT_JSON && res.status >= 200 && res.status < 300) {
+        throw new TbError('TB_BAD_RESPONSE', `${this.serviceName} answered ${method} ${path} with a body that is not JSON`);
+      }
+      return { status: res.status, data: parsed === NOT_JSON ? undefined : parsed, headers: res.headers as Record<string, unknown> };
+    }
+  }
+
+  /** Builds the error for a non-2xx answer; `suffix` is appended to the message. */
+  apiError(status: number, body: unknown, method: string, path: string, suffix = ''): TbApiError {
+    const b: TbErrorBody = body && typeof body === 'object' ? (body as TbErrorBody) : {};
+    const serverMessage = typeof b.message === 'string' ? b.message : typeof body === 'string' ? body : undefined;
+    const errorCode = typeof b.errorCode === 'number' ? b.errorCode : undefined;
+    const what = serverMessage ? `: ${serverMessage}` : '';
+    const codeText = errorCode !== undefined ? `, errorCode ${errorCode}` : '';
+    return new TbApiError(
+      codeForStatus(status),
+      status,
+      errorCode,
+      serverMessage,
+      `${this.serviceName} answered HTTP ${status}${codeText}${what} (${method} ${path})${suffix}`,
+    );
+  }
+
+  private networkError(err: unknown, method: string, path: string): TbError {
+    if (this.closed || axios.isCancel(err)) return this.closedError();
+    const e = err as { code?: string; message?: string };
+    const where = `${this.serviceName} at ${safeUrl(this.baseUrl)}`;
+    if (e.code === 'ECONNABORTED' || e.code === 'ETIMEDOUT') {
+      return new TbNetworkError('TB_TIMEOUT', `No answer from ${where} in time (${method} ${path}): ${e.message ?? 'timeout'}`);
+    }
+    return new TbNetworkError('TB_UNREACHABLE', `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`);
+  }
+
+  private closedError(): TbError {
+    return new TbNetworkError('TB_CLOSED', `The connection to ${this.serviceName} was closed (redeploy or shutdown) before the request finished`);
+  }
+
+  /** A wait that `close()` cuts short (so no timer outlives a redeploy). */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const entry = {
+        timer: setTimeout(() => {
+          this.waits.delete(entry);
+          resolve();
+        }, ms),
+        reject,
+      };
+      this.waits.add(entry);
+    });
+  }
+
+  /** Aborts in-flight requests and pending retries, and closes idle keep-alive sockets. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    for (const w of this.waits) {
+      clearTimeout(w.timer);
+      w.reject(this.closedError());
+    }
+    this.waits.clear();
+    this.agent.destroy();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Test support for node tests: the real Node-RED runtime (node-red-node-test-helper) with our node
+ * modules, against the simulator over loopback. Waits are on events, never on sleeps.
+ */
+import helper from 'node-red-node-test-helper';
+import type { Node, NodeMessage } from 'node-red';
+
+helper.init(require.resolve('node-red'));
+
+export { helper };
+
+export type Msg = NodeMessage & Record<string, unknown>;
+
+/** Node-RED's `RED._` is the identity function in tests: status texts are the catalog keys. */
+export const STATUS_NS = 'node-red-contrib-thingsboard-query/tb-connection:tb-connection.status.';
+export const key = (k: string): string => STATUS_NS + k;
+
+export function connectionNode(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: 'c1', type: 'tb-connection', name: 'sim', url, authMode: 'password', timeout: 10, ...extra };
+}
+
+export const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
+
+/** A flow on tab "t": the given nodes plus a catch node wired to helper "caught". */
+export function flow(...nodes: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return [
+    { id: 't', type: 'tab', label: 'test' },
+    ...nodes.map((n) => (n.type === 'tb-connection' ? n : { z: 't', ...n })),
+    { id: 'catch', type: 'catch', z: 't', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper', z: 't' },
+    { id: 'out', type: 'helper', z: 't' },
+  ];
+}
+
+/** Resolves with the next `n` messages that reach a helper node (rejects after `ms`). */
+export function messages(id: string, n: number, ms = 8000): Promise<Msg[]> {
+  const node = helper.getNode(id) as unknown as Node;
+  return new Promise((resolve, reject) => {
+    const got: Msg[] = [];
+    const timer = setTimeout(() => {
+      node.removeListener('input', onInput);
+      reject(new Error(`timed out waiting for ${n} message(s) at "${id}" (got ${got.length})`));
+    }, ms);
+    function onInput(msg: Msg) {
+      got.push(msg);
+      if (got.length === n) {
+        clearTimeout(timer);
+        node.removeListener('input', onInput);
+        resolve(got);
+      }
+    }
+    node.on('input', onInput);
+  });
+}
+
+export async function message(id: string, ms?: number): Promise<Msg> {
+  return (await messages(id, 1, ms))[0];
+}
+
+/** Resolves when node `id` sets a status matching `pred` (the helper re-emits each call as call:status). */
+export function statusWhere(id: string, pred: (s: { fill?: string; shape?: string; text?: string }) => boolean, ms = 8000): Promise<{ fill?: string; shape?: string; text?: string }> {
+  const node = helper.getNode(id) as unknown as Node;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      node.removeListener('call:status', on);
+      reject(new Error(`timed out waiting for a status on "${id}"`));
+    }, ms);
+    function on(call: { args: Array<{ fill?: string; shape?: string; text?: string }> }) {
+      const s = call.args[0];
+      if (s && pred(s)) {
+        clearTimeout(timer);
+        node.removeListener('call:status', on);
+        resolve(s);
+      }
+    }
+    node.on('call:status', on);
+  });
+}
+
+/** Sends a message into node `id`. */
+export function inject(id: string, msg: Msg): void {
+  (helper.getNode(id) as unknown as Node).receive(msg);
+}
+
+/** Every status set on node `id` so far (from the helper's spy). */
+export function statuses(id: string): Array<{ fill?: string; shape?: string; text?: string }> {
+  const n = helper.getNode(id) as unknown as { status: { args: Array<Array<{ fill?: string; shape?: string; text?: string }>> } };
+  return n.status.args.map((a) => a[0]);
+}
