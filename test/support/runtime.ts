@@ -3,6 +3,7 @@
  * modules, against the simulator over loopback. Waits are on events, never on sleeps.
  */
 import helper from 'node-red-node-test-helper';
+import type { EventEmitter } from 'node:events';
 import type { Node, NodeMessage } from 'node-red';
 
 helper.init(require.resolve('node-red'));
@@ -59,7 +60,7 @@ export async function message(id: string, ms?: number): Promise<Msg> {
 
 /** Resolves when node `id` sets a status matching `pred` (the helper re-emits each call as call:status). */
 export function statusWhere(id: string, pred: (s: { fill?: string; shape?: string; text?: string }) => boolean, ms = 8000): Promise<{ fill?: string; shape?: string; text?: string }> {
-  const node = helper.getNode(id) as unknown as Node;
+  const node = helper.getNode(id) as unknown as EventEmitter;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       node.removeListener('call:status', on);

@@ -1,0 +1,379 @@
+/**
+ * Turning server results into message payloads.
+ *
+ * Two formats per item:
+ * - `raw`: the items exactly as the server sent them (same objects, untouched);
+ * - `flat`: one plain object per entity / alarm, values parsed (see {@link parseValue}).
+ *
+ * Flat entity ({@link flattenEntity}):
+ * ```
+ * { id, entityType, <entity fields>, <attribute values>, <time-series values>, ts: { <key>: <ms> } }
+ * ```
+ * - entity fields (ENTITY_FIELD) come first and stay strings as the server sent them, except `createdTime`,
+ *   which becomes a number (`null` when empty);
+ * - attribute values (ATTRIBUTE, SERVER_ATTRIBUTE, SHARED_ATTRIBUTE, CLIENT_ATTRIBUTE, in that order) come next,
+ *   then time series (TIME_SERIES). A later one overwrites an earlier one of the same name (so time series win
+ *   over attributes), except that a missing value (`{ts:0, value:""}`, parsed to `null`) never hides a present
+ *   one. Neither ever overwrites an entity field;
+ * - `id`, `entityType` and `ts` are never overwritten by a key of the same name (such keys are left out);
+ * - `ts[key]` is the timestamp (ms) of each attribute / time-series value in the object, `0` for a missing one.
+ *   Entity fields have no entry (their server ts is just the query time);
+ * - aggregated values (`aggLatest`) and time-series arrays (`timeseries`) are not part of the flat form; use
+ *   `raw` for them.
+ *
+ * Flat alarm ({@link flattenAlarm}):
+ * ```
+ * { id, type, severity, status, acknowledged, cleared, createdTime, startTs, endTs, ackTs, clearTs, assignTs,
+ *   originator: {id, entityType}, originatorName, originatorLabel, originatorDisplayName,
+ *   assignee: {id, firstName, lastName, email} | null, details, propagate, propagateToOwner, propagateToTenant,
+ *   propagateRelationTypes, entity: {id, entityType}, <entity fields and latest values>, ts: {…} }
+ * ```
+ * `id` is the alarm UUID; `entity` is the queried entity the alarm matched (AlarmData.entityId). The entity fields
+ * and latest values of `AlarmData.latest` follow the flat-entity rules and never overwrite an alarm field (so an
+ * entity field `type` is left out: the alarm's `type` stays).
+ */
+
+import { TbInputError } from '../errors';
+import {
+  ATTRIBUTE_KEY_TYPES,
+  ATTRIBUTE_SCOPES,
+  type AlarmData,
+  type AlarmSeverity,
+  type AlarmStatus,
+  type AttributeScope,
+  type AvailableEntityKeys,
+  type AvailableEntityKeysV2,
+  type EntityData,
+  type EntityType,
+  type LatestValues,
+  type PageData,
+  type TsValue,
+} from './types';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Values
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A plain decimal number as Postgres or Java print it: no leading zeros, no spaces, no sign other than "-". */
+const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The JS value of a TsValue:
+ * - `{ts: 0, value: ""}` (no value stored) -> `null`;
+ * - a plain decimal number (`"23"`, `"23.0"`, `"-1.5"`, `"1e+20"`, `"1.0E20"`) -> number. Strings with leading
+ *   zeros (`"007"`), spaces, a `+` sign, hex, `"NaN"`, `"Infinity"` stay strings, and so do integers too big to
+ *   be exact in a double (`"12345678901234567890"`);
+ * - `"true"` / `"false"` -> boolean;
+ * - anything else (text, JSON text) stays a string.
+ */
+export function parseValue(v: TsValue | null | undefined): unknown {
+  if (v == null) return null;
+  const s = v.value;
+  if (typeof s !== 'string') return s === undefined ? null : s;
+  if (s.length === 0) return v.ts === 0 ? null : s;
+  const c = s.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || c === 45) {
+    // digit or "-"
+    if (NUMBER_RE.test(s)) {
+      const n = +s;
+      if (Number.isFinite(n) && (s.length < 16 || Number.isSafeInteger(n) || !isIntegerText(s))) return n;
+    }
+    return s;
+  }
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  return s;
+}
+
+function isIntegerText(s: string): boolean {
+  return s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Flat entities and alarms
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface FlatEntity {
+  /** Entity UUID. */
+  id: string;
+  entityType: EntityType;
+  /** Timestamp (ms) of each attribute / time-series value; 0 for a missing one. */
+  ts: Record<string, number>;
+  [key: string]: unknown;
+}
+
+export interface FlatAlarm {
+  /** Alarm UUID. */
+  id: string;
+  type: string;
+  severity: AlarmSeverity;
+  status: AlarmStatus;
+  acknowledged: boolean;
+  cleared: boolean;
+  createdTime: number;
+  startTs: number;
+  endTs: number;
+  ackTs: number;
+  clearTs: number;
+  assignTs: number;
+  originator: { id: string; entityType: EntityType } | null;
+  originatorName: string | null;
+  originatorLabel: string | null;
+  originatorDisplayName: string | null;
+  assignee: { id: string | null; firstName: string | null; lastName: string | null; email: string | null } | null;
+  details: unknown;
+  propagate: boolean;
+  propagateToOwner: boolean;
+  propagateToTenant: boolean;
+  propagateRelationTypes: string[];
+  /** The queried entity this alarm matched. */
+  entity: { id: string; entityType: EntityType } | null;
+  ts: Record<string, number>;
+  [key: string]: unknown;
+}
+
+type Bag = Record<string, unknown>;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Sets an own property, also for the key "__proto__" (which plain assignment would treat as the prototype). */
+function put(o: Bag, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+function createdTimeValue(tv: TsValue | null | undefined): unknown {
+  const s = tv == null ? undefined : tv.value;
+  if (s == null || s === '') return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : s;
+}
+
+/** Attribute or time-series values of one key type. */
+function addValues(out: Bag, group: Record<string, TsValue> | null | undefined, ts: Record<string, number>): void {
+  if (group == null) return;
+  const keys = Object.keys(group);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k === 'ts') continue;
+    const seen = hasOwn.call(ts, k);
+    if (!seen && hasOwn.call(out, k)) continue; // id, entityType, an entity field or an alarm field
+    const tv = group[k];
+    const t = tv == null || typeof tv.ts !== 'number' ? 0 : tv.ts;
+    const value = parseValue(tv);
+    if (seen && value === null && t === 0 && out[k] !== null) continue; // a missing value never hides a present one
+    put(out, k, value);
+    put(ts, k, t);
+  }
+}
+
+/** Adds the entity fields and latest values of `latest` to `out` (see the module comment for the rules). */
+function mergeLatest(out: Bag, latest: LatestValues | null | undefined, ts: Record<string, number>): void {
+  if (latest == null) return;
+  const ef = latest.ENTITY_FIELD;
+  if (ef != null) {
+    const keys = Object.keys(ef);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (k === 'ts' || hasOwn.call(out, k)) continue;
+      const tv = ef[k];
+      put(out, k, k === 'createdTime' ? createdTimeValue(tv) : tv == null ? null : tv.value);
+    }
+  }
+  for (let i = 0; i < ATTRIBUTE_KEY_TYPES.length; i++) addValues(out, latest[ATTRIBUTE_KEY_TYPES[i]], ts);
+  addValues(out, latest.TIME_SERIES, ts);
+}
+
+/** One entity as a flat object (rules in the module comment). */
+export function flattenEntity(ed: EntityData): FlatEntity {
+  const eid = ed.entityId;
+  const out: Bag = { id: eid.id, entityType: eid.entityType };
+  const ts: Record<string, number> = {};
+  mergeLatest(out, ed.latest, ts);
+  out.ts = ts;
+  return out as FlatEntity;
+}
+
+/** One alarm as a flat object (rules in the module comment). */
+export function flattenAlarm(ad: AlarmData): FlatAlarm {
+  const o = ad.originator;
+  const a = ad.assignee;
+  const e = ad.entityId;
+  const out: Bag = {
+    id: ad.id == null ? null : ad.id.id,
+    type: ad.type,
+    severity: ad.severity,
+    status: ad.status,
+    acknowledged: ad.acknowledged,
+    cleared: ad.cleared,
+    createdTime: ad.createdTime,
+    startTs: ad.startTs,
+    endTs: ad.endTs,
+    ackTs: ad.ackTs,
+    clearTs: ad.clearTs,
+    assignTs: ad.assignTs,
+    originator: o == null ? null : { id: o.id, entityType: o.entityType },
+    originatorName: ad.originatorName,
+    originatorLabel: ad.originatorLabel,
+    originatorDisplayName: ad.originatorDisplayName,
+    assignee:
+      a == null
+        ? null
+        : { id: a.id == null ? null : a.id.id, firstName: a.firstName, lastName: a.lastName, email: a.email },
+    details: ad.details,
+    propagate: ad.propagate,
+    propagateToOwner: ad.propagateToOwner,
+    propagateToTenant: ad.propagateToTenant,
+    propagateRelationTypes: ad.propagateRelationTypes,
+    entity: e == null ? null : { id: e.id, entityType: e.entityType },
+  };
+  const ts: Record<string, number> = {};
+  mergeLatest(out, ad.latest, ts);
+  out.ts = ts;
+  return out as FlatAlarm;
+}
+
+export const RESULT_FORMATS = ['flat', 'raw'] as const;
+export type ResultFormat = (typeof RESULT_FORMATS)[number];
+
+function badFormat(format: unknown): never {
+  throw new TbInputError('format', `format must be one of flat, raw (got ${JSON.stringify(format)})`);
+}
+
+/** `raw`: the same array, untouched; `flat`: a new array of {@link flattenEntity} results. */
+export function formatEntities(items: EntityData[], format: 'raw'): EntityData[];
+export function formatEntities(items: EntityData[], format: 'flat'): FlatEntity[];
+export function formatEntities(items: EntityData[], format: ResultFormat): EntityData[] | FlatEntity[];
+export function formatEntities(items: EntityData[], format: ResultFormat): EntityData[] | FlatEntity[] {
+  if (format === 'raw') return items;
+  if (format !== 'flat') badFormat(format);
+  const out: FlatEntity[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) out[i] = flattenEntity(items[i]);
+  return out;
+}
+
+/** `raw`: the same array, untouched; `flat`: a new array of {@link flattenAlarm} results. */
+export function formatAlarms(items: AlarmData[], format: 'raw'): AlarmData[];
+export function formatAlarms(items: AlarmData[], format: 'flat'): FlatAlarm[];
+export function formatAlarms(items: AlarmData[], format: ResultFormat): AlarmData[] | FlatAlarm[];
+export function formatAlarms(items: AlarmData[], format: ResultFormat): AlarmData[] | FlatAlarm[] {
+  if (format === 'raw') return items;
+  if (format !== 'flat') badFormat(format);
+  const out: FlatAlarm[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) out[i] = flattenAlarm(items[i]);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paging
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface PageInfo {
+  page: number;
+  pageSize: number;
+  totalPages: number;
+  totalElements: number;
+  hasNext: boolean;
+}
+
+/** Paging metadata of one answer: the page asked for plus the server's totals. */
+export function pageInfo(pd: PageData<unknown>, pageLink: { page: number; pageSize: number }): PageInfo {
+  return {
+    page: pageLink.page,
+    pageSize: pageLink.pageSize,
+    totalPages: pd.totalPages,
+    totalElements: pd.totalElements,
+    hasNext: pd.hasNext,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Key discovery
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * The one output shape of both key discovery endpoints:
+ * ```
+ * { entityTypes: string[],                 // entity types of the matched entities
+ *   timeseries: string[],                  // time-series keys
+ *   attributes: { SERVER_SCOPE?: string[], SHARED_SCOPE?: string[], CLIENT_SCOPE?: string[], ANY?: string[] } }
+ * ```
+ * Every list is sorted and free of duplicates. A scope appears in `attributes` only when it has at least one key
+ * (so v1 and v2 answers look alike whatever scopes were asked for). `ANY` holds v1 attribute keys fetched without
+ * a scope (the server does not say which scope they belong to). Samples (v2 `includeSamples`) are not kept.
+ */
+export interface NormalizedKeys {
+  entityTypes: string[];
+  timeseries: string[];
+  attributes: Partial<Record<AttributeScope | 'ANY', string[]>>;
+}
+/** Alias of {@link NormalizedKeys}: what the key discovery operation returns. */
+export type KeysResult = NormalizedKeys;
+
+function sortedUnique(a: string[]): string[] {
+  if (a.length < 2) return a.slice();
+  const out = Array.from(new Set(a));
+  out.sort();
+  return out;
+}
+
+function keyNames(list: Array<{ key: string }> | null | undefined): string[] {
+  if (list == null) return [];
+  const out: string[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = list[i].key;
+  return out;
+}
+
+/** Normalises a v2 answer (`POST /api/v2/entitiesQuery/find/keys`). */
+export function fromKeysV2(resp: AvailableEntityKeysV2): NormalizedKeys {
+  const attributes: NormalizedKeys['attributes'] = {};
+  const attrs = resp.attributes;
+  if (attrs != null) {
+    const scopes = Object.keys(attrs).sort() as AttributeScope[];
+    for (const scope of scopes) {
+      if (scope === ('__proto__' as string)) continue;
+      const list = keyNames(attrs[scope]);
+      if (list.length > 0) attributes[scope] = sortedUnique(list);
+    }
+  }
+  return {
+    entityTypes: sortedUnique(resp.entityTypes ?? []),
+    timeseries: sortedUnique(keyNames(resp.timeseries)),
+    attributes,
+  };
+}
+
+/**
+ * Normalises v1 answers (`POST /api/entitiesQuery/find/keys`), which filter attributes by one scope per call:
+ * pass one `{scope, resp}` per call (`scope: null` for a call without a scope; its attribute keys, if any, go to
+ * `attributes.ANY`).
+ * Time-series keys come from `timeseriesResp` when given, otherwise from the union of the per-scope answers.
+ * Entity types are the union of all answers.
+ */
+export function fromKeysV1(
+  perScope: Array<{ scope: AttributeScope | null; resp: AvailableEntityKeys }>,
+  timeseriesResp?: AvailableEntityKeys | null,
+): NormalizedKeys {
+  const entityTypes: string[] = [];
+  const timeseries: string[] = [];
+  const byScope: Partial<Record<AttributeScope | 'ANY', string[]>> = {};
+  for (const { scope, resp } of perScope) {
+    if (resp.entityTypes != null) entityTypes.push(...resp.entityTypes);
+    if (timeseriesResp == null && resp.timeseries != null) timeseries.push(...resp.timeseries);
+    if (resp.attribute != null && resp.attribute.length > 0) {
+      const name = scope ?? 'ANY';
+      const list = byScope[name] ?? (byScope[name] = []);
+      list.push(...resp.attribute);
+    }
+  }
+  if (timeseriesResp != null) {
+    if (timeseriesResp.entityTypes != null) entityTypes.push(...timeseriesResp.entityTypes);
+    if (timeseriesResp.timeseries != null) timeseries.push(...timeseriesResp.timeseries);
+  }
+  const attributes: NormalizedKeys['attributes'] = {};
+  for (const scope of ATTRIBUTE_SCOPES) {
+    const list = byScope[scope];
+    if (list !== undefined) attributes[scope] = sortedUnique(list);
+  }
+  if (byScope.ANY !== undefined) attributes.ANY = sortedUnique(byScope.ANY);
+  return { entityTypes: sortedUnique(entityTypes), timeseries: sortedUnique(timeseries), attributes };
+}

@@ -1,0 +1,745 @@
+/**
+ * Validation and normalisation of queries into wire-ready copies.
+ *
+ * Each `prepare*` function checks its input and returns a **new** object holding only fields the server knows,
+ * at every level (query, entityFilter, pageLink, sortOrder, keyFilter, predicate, value, EntityKey). That matters on
+ * the WebSocket, where an unknown field outside `query`/`entityFilter` makes the server reject the whole message
+ * (protocol §6.9). The input is never modified.
+ *
+ * Every failure throws `TbInputError(fieldPath, message)`; the message names the full path and what is allowed,
+ * e.g. `query.pageLink.pageSize must be a positive integer (got 0)`.
+ *
+ * Defaults and forgiving rules:
+ * - a JSON string is parsed first;
+ * - data queries without `pageLink` get `{page: 0, pageSize: 100}`; a pageLink without `page`/`pageSize` gets
+ *   those same defaults;
+ * - `sortOrder.direction` defaults to `"ASC"` (the server would sort DESC for entities and NPE for alarms);
+ * - `keyFilters`, `entityFields`, `latestValues` (and `alarmFields` for alarm queries) are always arrays;
+ * - a bare scalar predicate value (`value: 20`) becomes `{defaultValue: 20}`;
+ * - a missing `keyFilter.valueType` is taken from the predicate type (STRING / NUMERIC / BOOLEAN; the first simple
+ *   predicate of a COMPLEX one);
+ * - the deprecated singular `deviceType` / `assetType` / `edgeType` / `entityViewType` becomes the plural list;
+ * - `assigneeId` (and apiUsageState's `customerId`) may be a bare UUID string;
+ * - `null` in an optional field counts as absent.
+ * Enum values are compared exactly (as the server does); when only the case differs the message suggests the value.
+ */
+
+import { TbInputError } from '../errors';
+import {
+  ALARM_SEARCH_STATUSES,
+  ALARM_SEVERITIES,
+  ALIAS_ENTITY_TYPES,
+  ATTRIBUTE_SCOPES,
+  BOOLEAN_OPERATIONS,
+  COMPLEX_OPERATIONS,
+  DYNAMIC_VALUE_SOURCE_TYPES,
+  ENTITY_FILTER_TYPES,
+  ENTITY_KEY_TYPES,
+  ENTITY_KEY_VALUE_TYPES,
+  ENTITY_TYPES,
+  FILTER_PREDICATE_TYPES,
+  KEY_FILTERS_OPERATIONS,
+  NON_ALARM_KEY_TYPES,
+  NUMERIC_OPERATIONS,
+  RELATION_DIRECTIONS,
+  SORT_DIRECTIONS,
+  STRING_OPERATIONS,
+  type AlarmCountQuery,
+  type AlarmDataPageLink,
+  type AlarmDataQuery,
+  type AlarmFilterFields,
+  type AlarmSeverity,
+  type AliasEntityId,
+  type AttributeScope,
+  type DynamicValue,
+  type EntityCountQuery,
+  type EntityDataPageLink,
+  type EntityDataQuery,
+  type EntityDataSortOrder,
+  type EntityFilter,
+  type EntityId,
+  type EntityKey,
+  type EntityKeyValueType,
+  type EntityType,
+  type FilterPredicateValue,
+  type KeyFilter,
+  type KeyFilterPredicate,
+  type RelationEntityTypeFilter,
+  type RelationsQueryFilter,
+  type UserId,
+} from './types';
+
+type Obj = Record<string, unknown>;
+
+/** Page size used when a data query has no pageLink (or no pageSize). */
+export const DEFAULT_PAGE_SIZE = 100;
+/** How deep COMPLEX predicates may nest (guards against cyclic objects). */
+const MAX_PREDICATE_DEPTH = 32;
+
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const objToString = Object.prototype.toString;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+interface EnumSpec<T extends string> {
+  readonly set: ReadonlySet<string>;
+  /** Lower-cased value -> the exact value, for "did you mean". */
+  readonly lower: ReadonlyMap<string, T>;
+  /** "A, B, C" for messages. */
+  readonly text: string;
+}
+
+function enumSpec<T extends string>(values: readonly T[], text?: string): EnumSpec<T> {
+  const lower = new Map<string, T>();
+  for (const v of values) lower.set(v.toLowerCase(), v);
+  return { set: new Set<string>(values), lower, text: text ?? values.join(', ') };
+}
+
+const FILTER_TYPE = enumSpec(ENTITY_FILTER_TYPES);
+const KEY_TYPE = enumSpec(ENTITY_KEY_TYPES);
+const NON_ALARM_KEY_TYPE = enumSpec(NON_ALARM_KEY_TYPES);
+const VALUE_TYPE = enumSpec(ENTITY_KEY_VALUE_TYPES);
+const PREDICATE_TYPE = enumSpec(FILTER_PREDICATE_TYPES);
+const STRING_OP = enumSpec(STRING_OPERATIONS);
+const NUMERIC_OP = enumSpec(NUMERIC_OPERATIONS);
+const BOOLEAN_OP = enumSpec(BOOLEAN_OPERATIONS);
+const COMPLEX_OP = enumSpec(COMPLEX_OPERATIONS);
+const KEY_FILTERS_OP = enumSpec(KEY_FILTERS_OPERATIONS);
+const SOURCE_TYPE = enumSpec(DYNAMIC_VALUE_SOURCE_TYPES);
+const DIRECTION = enumSpec(SORT_DIRECTIONS);
+const RELATION_DIRECTION = enumSpec(RELATION_DIRECTIONS);
+const STATUS = enumSpec(ALARM_SEARCH_STATUSES);
+const SEVERITY = enumSpec(ALARM_SEVERITIES);
+const SCOPE = enumSpec(ATTRIBUTE_SCOPES);
+const ENTITY_TYPE = enumSpec(
+  ENTITY_TYPES,
+  'an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, USER, DASHBOARD, TENANT, EDGE',
+);
+const ALIAS_TYPE = enumSpec(ALIAS_ENTITY_TYPES);
+const ENTITY_OR_ALIAS_TYPE_TEXT = `${ENTITY_TYPE.text}, or an alias ${ALIAS_TYPE.text}`;
+
+function fail(path: string, message: string): never {
+  throw new TbInputError(path, message);
+}
+
+/** Short description of a wrong value for "(got …)". */
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(v);
+    case 'object':
+      return Array.isArray(v) ? (v.length === 0 ? '[]' : 'an array') : 'an object';
+    default:
+      return `a ${typeof v}`;
+  }
+}
+
+/** "(missing)" or "(got <value>)". */
+function got(v: unknown): string {
+  return v === undefined ? '(missing)' : `(got ${describe(v)})`;
+}
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && objToString.call(v) === '[object Object]';
+}
+
+function obj(v: unknown, path: string, what = 'an object'): Obj {
+  if (isObject(v)) return v;
+  return fail(path, `${path} must be ${what} ${got(v)}`);
+}
+
+function oneOf<T extends string>(v: unknown, spec: EnumSpec<T>, path: string, what?: string): T {
+  if (typeof v === 'string' && spec.set.has(v)) return v as T;
+  const allowed = what ?? `one of ${spec.text}`;
+  if (typeof v === 'string') {
+    const hint = spec.lower.get(v.toLowerCase());
+    if (hint !== undefined) fail(path, `${path} must be ${allowed} (got ${describe(v)}; did you mean "${hint}"?)`);
+  }
+  return fail(path, `${path} must be ${allowed} ${got(v)}`);
+}
+
+function str(v: unknown, path: string): string {
+  if (typeof v === 'string') return v;
+  return fail(path, `${path} must be a string ${got(v)}`);
+}
+
+function nonEmptyStr(v: unknown, path: string): string {
+  if (typeof v === 'string' && v.length > 0) return v;
+  return fail(path, `${path} must be a non-empty string ${got(v)}`);
+}
+
+function bool(v: unknown, path: string): boolean {
+  if (typeof v === 'boolean') return v;
+  return fail(path, `${path} must be true or false ${got(v)}`);
+}
+
+function nonNegInt(v: unknown, path: string): number {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  return fail(path, `${path} must be an integer >= 0 ${got(v)}`);
+}
+
+function posInt(v: unknown, path: string): number {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  return fail(path, `${path} must be a positive integer ${got(v)}`);
+}
+
+function uuid(v: unknown, path: string): string {
+  if (typeof v === 'string' && UUID_RE.test(v)) return v;
+  return fail(path, `${path} must be a UUID like "784f394c-42b6-435a-983c-b7beff2784f9" ${got(v)}`);
+}
+
+function arr(v: unknown, path: string, what: string): unknown[] {
+  if (Array.isArray(v)) return v;
+  return fail(path, `${path} must be ${what} ${got(v)}`);
+}
+
+function stringArray(v: unknown, path: string): string[] {
+  const a = arr(v, path, 'an array of strings');
+  const out: string[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = str(a[i], `${path}[${i}]`);
+  return out;
+}
+
+function uuidArray(v: unknown, path: string): string[] {
+  const a = arr(v, path, 'a non-empty array of UUID strings');
+  if (a.length === 0) fail(path, `${path} must be a non-empty array of UUID strings (got [])`);
+  const out: string[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = uuid(a[i], `${path}[${i}]`);
+  return out;
+}
+
+function enumArray<T extends string>(v: unknown, spec: EnumSpec<T>, path: string): T[] {
+  const a = arr(v, path, `an array of ${spec.text}`);
+  const out: T[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = oneOf(a[i], spec, `${path}[${i}]`);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ids
+// ---------------------------------------------------------------------------------------------------------------
+
+function entityType(v: unknown, path: string): EntityType {
+  return oneOf(v, ENTITY_TYPE, path, ENTITY_TYPE.text);
+}
+
+function entityTypeArray(v: unknown, path: string): EntityType[] {
+  const a = arr(v, path, 'an array of entity types');
+  const out: EntityType[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = entityType(a[i], `${path}[${i}]`);
+  return out;
+}
+
+/** Validates a plain entity id `{entityType, id}` (e.g. an ALARM_STATUS originator) and returns a clean copy. */
+export function prepareEntityId(v: unknown, path = 'entityId'): EntityId {
+  const o = obj(v, path, 'an entity id {"entityType": "DEVICE", "id": "<uuid>"}');
+  return { entityType: entityType(o.entityType, `${path}.entityType`), id: uuid(o.id, `${path}.id`) };
+}
+
+/** An entity id, or one of the aliases CURRENT_USER, CURRENT_TENANT, CURRENT_CUSTOMER, CURRENT_USER_OWNER. */
+function aliasEntityId(v: unknown, path: string): AliasEntityId {
+  const o = obj(v, path, 'an entity id {"entityType": "DEVICE", "id": "<uuid>"} or {"entityType": "CURRENT_USER"}');
+  const et = o.entityType;
+  if (typeof et === 'string') {
+    if (ALIAS_TYPE.set.has(et)) {
+      const aliasType = et as (typeof ALIAS_ENTITY_TYPES)[number];
+      return o.id == null ? { entityType: aliasType } : { entityType: aliasType, id: uuid(o.id, `${path}.id`) };
+    }
+    if (ENTITY_TYPE.set.has(et)) return { entityType: et, id: uuid(o.id, `${path}.id`) };
+    const lc = et.toLowerCase();
+    const hint = ALIAS_TYPE.lower.get(lc) ?? ENTITY_TYPE.lower.get(lc);
+    if (hint !== undefined) {
+      fail(`${path}.entityType`, `${path}.entityType must be ${ENTITY_OR_ALIAS_TYPE_TEXT} (got ${describe(et)}; did you mean "${hint}"?)`);
+    }
+  }
+  return fail(`${path}.entityType`, `${path}.entityType must be ${ENTITY_OR_ALIAS_TYPE_TEXT} ${got(et)}`);
+}
+
+/** `{entityType: <expected>, id}`; a bare UUID string is accepted, and a missing entityType is filled in. */
+function typedId<T extends string>(v: unknown, path: string, expected: T): EntityId<T> {
+  if (typeof v === 'string') return { entityType: expected, id: uuid(v, path) };
+  const o = obj(v, path, `a ${expected} id {"entityType": "${expected}", "id": "<uuid>"} or a UUID string`);
+  if (o.entityType != null && o.entityType !== expected) {
+    fail(`${path}.entityType`, `${path}.entityType must be ${expected} ${got(o.entityType)}`);
+  }
+  return { entityType: expected, id: uuid(o.id, `${path}.id`) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Entity filter
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The plural `<x>Types` list, falling back to the deprecated singular `<x>Type`. */
+function typeList(o: Obj, plural: string, singular: string, path: string, required: boolean): string[] | undefined {
+  let list: string[] | undefined;
+  if (o[plural] != null) {
+    list = stringArray(o[plural], `${path}.${plural}`);
+    if (list.length > 0) return list;
+  }
+  const single = o[singular];
+  if (single != null && single !== '') return [str(single, `${path}.${singular}`)];
+  if (required) {
+    fail(`${path}.${plural}`, `${path}.${plural} must be a non-empty array of type names, e.g. ["thermostat"] ${got(o[plural])}`);
+  }
+  return list;
+}
+
+function optStr(o: Obj, name: string, path: string, out: Obj): void {
+  const v = o[name];
+  if (v != null) out[name] = str(v, `${path}.${name}`);
+}
+
+function optBool(o: Obj, name: string, path: string, out: Obj): void {
+  const v = o[name];
+  if (v != null) out[name] = bool(v, `${path}.${name}`);
+}
+
+function relationFilters(v: unknown, path: string): RelationEntityTypeFilter[] {
+  if (v == null) return [];
+  const a = arr(v, path, 'an array of {relationType, entityTypes, negate}');
+  const out: RelationEntityTypeFilter[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const p = `${path}[${i}]`;
+    const f = obj(a[i], p, 'an object {relationType, entityTypes, negate}');
+    const r: RelationEntityTypeFilter = {};
+    if (f.relationType != null) r.relationType = str(f.relationType, `${p}.relationType`);
+    if (f.entityTypes != null) r.entityTypes = entityTypeArray(f.entityTypes, `${p}.entityTypes`);
+    if (f.negate != null) r.negate = bool(f.negate, `${p}.negate`);
+    out[i] = r;
+  }
+  return out;
+}
+
+/** Fields shared by relationsQuery and the *SearchQuery filters. */
+function relationCommon(o: Obj, path: string, out: Obj): void {
+  out.direction = oneOf(o.direction, RELATION_DIRECTION, `${path}.direction`);
+  if (o.maxLevel != null) out.maxLevel = nonNegInt(o.maxLevel, `${path}.maxLevel`);
+  optBool(o, 'fetchLastLevelOnly', path, out);
+  optBool(o, 'rootStateEntity', path, out);
+  if (o.defaultStateEntity != null) out.defaultStateEntity = aliasEntityId(o.defaultStateEntity, `${path}.defaultStateEntity`);
+}
+
+const SEARCH_QUERY_TYPES: Readonly<Record<string, string>> = {
+  assetSearchQuery: 'assetTypes',
+  deviceSearchQuery: 'deviceTypes',
+  entityViewSearchQuery: 'entityViewTypes',
+  edgeSearchQuery: 'edgeTypes',
+};
+
+function entityFilter(v: unknown, path: string): EntityFilter {
+  const o = obj(v, path, 'an entity filter object with a "type"');
+  const type = oneOf(o.type, FILTER_TYPE, `${path}.type`);
+  switch (type) {
+    case 'singleEntity':
+      return { type, singleEntity: aliasEntityId(o.singleEntity, `${path}.singleEntity`) };
+    case 'entityList':
+      return {
+        type,
+        entityType: entityType(o.entityType, `${path}.entityType`),
+        entityList: uuidArray(o.entityList, `${path}.entityList`),
+      };
+    case 'entityName':
+      return {
+        type,
+        entityType: entityType(o.entityType, `${path}.entityType`),
+        entityNameFilter: str(o.entityNameFilter, `${path}.entityNameFilter`),
+      };
+    case 'entityType':
+      return { type, entityType: entityType(o.entityType, `${path}.entityType`) };
+    case 'assetType': {
+      const out: Obj = { type, assetTypes: typeList(o, 'assetTypes', 'assetType', path, true) };
+      optStr(o, 'assetNameFilter', path, out);
+      return out as unknown as EntityFilter;
+    }
+    case 'deviceType': {
+      const out: Obj = { type, deviceTypes: typeList(o, 'deviceTypes', 'deviceType', path, true) };
+      optStr(o, 'deviceNameFilter', path, out);
+      return out as unknown as EntityFilter;
+    }
+    case 'edgeType': {
+      const out: Obj = { type, edgeTypes: typeList(o, 'edgeTypes', 'edgeType', path, true) };
+      optStr(o, 'edgeNameFilter', path, out);
+      return out as unknown as EntityFilter;
+    }
+    case 'entityViewType': {
+      const out: Obj = { type, entityViewTypes: typeList(o, 'entityViewTypes', 'entityViewType', path, true) };
+      optStr(o, 'entityViewNameFilter', path, out);
+      return out as unknown as EntityFilter;
+    }
+    case 'apiUsageState':
+      return o.customerId == null ? { type } : { type, customerId: typedId(o.customerId, `${path}.customerId`, 'CUSTOMER') };
+    case 'relationsQuery': {
+      const out: Obj = { type };
+      const multiRoot = o.multiRoot == null ? false : bool(o.multiRoot, `${path}.multiRoot`);
+      if (o.multiRoot != null) out.multiRoot = multiRoot;
+      if (multiRoot) {
+        out.multiRootEntitiesType = entityType(o.multiRootEntitiesType, `${path}.multiRootEntitiesType`);
+        out.multiRootEntityIds = uuidArray(o.multiRootEntityIds, `${path}.multiRootEntityIds`);
+        if (o.rootEntity != null) out.rootEntity = aliasEntityId(o.rootEntity, `${path}.rootEntity`);
+      } else if (o.rootEntity == null) {
+        fail(
+          `${path}.rootEntity`,
+          `${path}.rootEntity must be an entity id {"entityType": "DEVICE", "id": "<uuid>"} (missing; or set multiRoot: true with multiRootEntitiesType and multiRootEntityIds)`,
+        );
+      } else {
+        out.rootEntity = aliasEntityId(o.rootEntity, `${path}.rootEntity`);
+      }
+      relationCommon(o, path, out);
+      out.filters = relationFilters(o.filters, `${path}.filters`);
+      optBool(o, 'negate', path, out);
+      return out as unknown as RelationsQueryFilter;
+    }
+    default: {
+      // assetSearchQuery, deviceSearchQuery, entityViewSearchQuery, edgeSearchQuery
+      const out: Obj = { type, rootEntity: aliasEntityId(o.rootEntity, `${path}.rootEntity`) };
+      optStr(o, 'relationType', path, out);
+      relationCommon(o, path, out);
+      const plural = SEARCH_QUERY_TYPES[type];
+      const list = typeList(o, plural, plural.slice(0, -1), path, false);
+      if (list !== undefined) out[plural] = list;
+      return out as unknown as EntityFilter;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Keys and key filters
+// ---------------------------------------------------------------------------------------------------------------
+
+function entityKey(v: unknown, path: string, allowAlarmField: boolean): EntityKey {
+  const o = obj(v, path, 'a key {"type": "TIME_SERIES", "key": "<name>"}');
+  const t = o.type;
+  let type: EntityKey['type'];
+  if (allowAlarmField) {
+    type = oneOf(t, KEY_TYPE, `${path}.type`);
+  } else if (t === 'ALARM_FIELD') {
+    fail(
+      `${path}.type`,
+      `${path}.type must be one of ${NON_ALARM_KEY_TYPE.text} (got "ALARM_FIELD", which is only allowed in an alarm query's alarmFields and sort order)`,
+    );
+  } else {
+    type = oneOf(t, NON_ALARM_KEY_TYPE, `${path}.type`);
+  }
+  return { type, key: nonEmptyStr(o.key, `${path}.key`) };
+}
+
+function entityKeys(v: unknown, path: string, allowAlarmField: boolean): EntityKey[] {
+  if (v == null) return [];
+  const a = arr(v, path, 'an array of keys {"type", "key"}');
+  const out: EntityKey[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = entityKey(a[i], `${path}[${i}]`, allowAlarmField);
+  return out;
+}
+
+type ValueKind = 'string' | 'number' | 'boolean';
+const KIND_TEXT: Readonly<Record<ValueKind, string>> = {
+  string: 'a string',
+  number: 'a finite number',
+  boolean: 'true or false',
+};
+
+function isKind(v: unknown, kind: ValueKind): boolean {
+  return kind === 'number' ? typeof v === 'number' && Number.isFinite(v) : typeof v === kind;
+}
+
+function dynamicValue(v: unknown, path: string): DynamicValue {
+  const o = obj(v, path, 'an object {sourceType, sourceAttribute, inherit}');
+  const out: DynamicValue = {
+    sourceType: oneOf(o.sourceType, SOURCE_TYPE, `${path}.sourceType`),
+    sourceAttribute: nonEmptyStr(o.sourceAttribute, `${path}.sourceAttribute`),
+  };
+  if (o.inherit != null) out.inherit = bool(o.inherit, `${path}.inherit`);
+  return out;
+}
+
+/** FilterPredicateValue, or a bare scalar that becomes `{defaultValue}`. */
+function predicateValue(v: unknown, path: string, kind: ValueKind): FilterPredicateValue<unknown> {
+  if (isKind(v, kind)) return { defaultValue: v };
+  if (!isObject(v)) {
+    return fail(path, `${path} must be ${KIND_TEXT[kind]} or an object {defaultValue, userValue, dynamicValue} ${got(v)}`);
+  }
+  const out: FilterPredicateValue<unknown> = { defaultValue: null };
+  const dyn = v.dynamicValue == null ? undefined : dynamicValue(v.dynamicValue, `${path}.dynamicValue`);
+  const def = v.defaultValue;
+  if (def != null || dyn === undefined) {
+    if (!isKind(def, kind)) fail(`${path}.defaultValue`, `${path}.defaultValue must be ${KIND_TEXT[kind]} ${got(def)}`);
+    out.defaultValue = def;
+  }
+  if (v.userValue != null) {
+    if (!isKind(v.userValue, kind)) fail(`${path}.userValue`, `${path}.userValue must be ${KIND_TEXT[kind]} ${got(v.userValue)}`);
+    out.userValue = v.userValue;
+  }
+  if (dyn !== undefined) out.dynamicValue = dyn;
+  return out;
+}
+
+function predicate(v: unknown, path: string, depth: number): KeyFilterPredicate {
+  const o = obj(v, path, 'a predicate object with a "type"');
+  const type = oneOf(o.type, PREDICATE_TYPE, `${path}.type`);
+  switch (type) {
+    case 'STRING': {
+      const out: Obj = {
+        type,
+        operation: oneOf(o.operation, STRING_OP, `${path}.operation`),
+        value: predicateValue(o.value, `${path}.value`, 'string'),
+      };
+      optBool(o, 'ignoreCase', path, out);
+      return out as unknown as KeyFilterPredicate;
+    }
+    case 'NUMERIC':
+      return {
+        type,
+        operation: oneOf(o.operation, NUMERIC_OP, `${path}.operation`),
+        value: predicateValue(o.value, `${path}.value`, 'number') as FilterPredicateValue<number>,
+      };
+    case 'BOOLEAN':
+      return {
+        type,
+        operation: oneOf(o.operation, BOOLEAN_OP, `${path}.operation`),
+        value: predicateValue(o.value, `${path}.value`, 'boolean') as FilterPredicateValue<boolean>,
+      };
+    default: {
+      const operation = oneOf(o.operation, COMPLEX_OP, `${path}.operation`);
+      const p = `${path}.predicates`;
+      const a = arr(o.predicates, p, 'a non-empty array of predicates');
+      if (a.length === 0) fail(p, `${p} must be a non-empty array of predicates (got [])`);
+      if (depth >= MAX_PREDICATE_DEPTH) fail(p, `${p} nests COMPLEX predicates deeper than ${MAX_PREDICATE_DEPTH} levels`);
+      const predicates: KeyFilterPredicate[] = new Array(a.length);
+      for (let i = 0; i < a.length; i++) predicates[i] = predicate(a[i], `${p}[${i}]`, depth + 1);
+      return { type: 'COMPLEX', operation, predicates };
+    }
+  }
+}
+
+/** valueType implied by a predicate: its own type, or that of the first simple predicate inside a COMPLEX one. */
+function impliedValueType(p: KeyFilterPredicate): EntityKeyValueType {
+  while (p.type === 'COMPLEX') p = p.predicates[0];
+  return p.type;
+}
+
+function keyFilters(v: unknown, path: string): KeyFilter[] {
+  if (v == null) return [];
+  const a = arr(v, path, 'an array of key filters {key, valueType, predicate}');
+  const out: KeyFilter[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const p = `${path}[${i}]`;
+    const o = obj(a[i], p, 'a key filter {key, valueType, predicate}');
+    const key = entityKey(o.key, `${p}.key`, false);
+    const pred = predicate(o.predicate, `${p}.predicate`, 0);
+    const valueType = o.valueType == null ? impliedValueType(pred) : oneOf(o.valueType, VALUE_TYPE, `${p}.valueType`);
+    out[i] = { key, valueType, predicate: pred };
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Page links
+// ---------------------------------------------------------------------------------------------------------------
+
+function sortOrder(v: unknown, path: string, alarm: boolean): EntityDataSortOrder {
+  const o = obj(v, path, 'an object {key, direction}');
+  return {
+    key: entityKey(o.key, `${path}.key`, alarm),
+    direction: o.direction == null ? 'ASC' : oneOf(o.direction, DIRECTION, `${path}.direction`),
+  };
+}
+
+/** Copies the alarm filter fields of `o` (validated) into `out`. */
+function alarmFilterFields(o: Obj, path: string, out: AlarmFilterFields): void {
+  if (o.startTs != null) out.startTs = nonNegInt(o.startTs, `${path}.startTs`);
+  if (o.endTs != null) out.endTs = nonNegInt(o.endTs, `${path}.endTs`);
+  if (o.timeWindow != null) out.timeWindow = nonNegInt(o.timeWindow, `${path}.timeWindow`);
+  if (o.typeList != null) out.typeList = stringArray(o.typeList, `${path}.typeList`);
+  if (o.statusList != null) out.statusList = enumArray(o.statusList, STATUS, `${path}.statusList`);
+  if (o.severityList != null) out.severityList = enumArray(o.severityList, SEVERITY, `${path}.severityList`);
+  if (o.searchPropagatedAlarms != null) {
+    out.searchPropagatedAlarms = bool(o.searchPropagatedAlarms, `${path}.searchPropagatedAlarms`);
+  }
+  if (o.assigneeId != null) out.assigneeId = typedId(o.assigneeId, `${path}.assigneeId`, 'USER') as UserId;
+}
+
+function pageLink(v: unknown, path: string, alarm: boolean): EntityDataPageLink | AlarmDataPageLink {
+  if (v == null) return { page: 0, pageSize: DEFAULT_PAGE_SIZE };
+  const o = obj(v, path, 'an object {page, pageSize, textSearch, sortOrder, dynamic}');
+  const out: AlarmDataPageLink = {
+    page: o.page == null ? 0 : nonNegInt(o.page, `${path}.page`),
+    pageSize: o.pageSize == null ? DEFAULT_PAGE_SIZE : posInt(o.pageSize, `${path}.pageSize`),
+  };
+  if (o.textSearch === null) out.textSearch = null;
+  else if (o.textSearch !== undefined) out.textSearch = str(o.textSearch, `${path}.textSearch`);
+  if (o.sortOrder != null) out.sortOrder = sortOrder(o.sortOrder, `${path}.sortOrder`, alarm);
+  if (o.dynamic != null) out.dynamic = bool(o.dynamic, `${path}.dynamic`);
+  if (alarm) alarmFilterFields(o, path, out);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A plain object, or a JSON string holding one. */
+function parseInput(input: unknown, field: string): Obj {
+  let v = input;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch (e) {
+      fail(field, `${field} is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  return obj(v, field, 'an object (or a JSON string of one)');
+}
+
+function countPart(q: Obj, field: string, out: EntityCountQuery | AlarmCountQuery): void {
+  out.keyFilters = keyFilters(q.keyFilters, `${field}.keyFilters`);
+  if (q.keyFiltersOperation != null) {
+    out.keyFiltersOperation = oneOf(q.keyFiltersOperation, KEY_FILTERS_OP, `${field}.keyFiltersOperation`);
+  }
+}
+
+/** Validates an EntityDataQuery (`POST /api/entitiesQuery/find`, WS ENTITY_DATA) and returns a wire-ready copy. */
+export function prepareEntityDataQuery(input: unknown, field = 'query'): EntityDataQuery {
+  const q = parseInput(input, field);
+  const out = { entityFilter: entityFilter(q.entityFilter, `${field}.entityFilter`) } as EntityDataQuery;
+  countPart(q, field, out);
+  out.entityFields = entityKeys(q.entityFields, `${field}.entityFields`, false);
+  out.latestValues = entityKeys(q.latestValues, `${field}.latestValues`, false);
+  out.pageLink = pageLink(q.pageLink, `${field}.pageLink`, false);
+  return out;
+}
+
+/**
+ * Validates an EntityCountQuery (`POST /api/entitiesQuery/count`, WS ENTITY_COUNT). An entity data query is
+ * accepted too: its pageLink, entityFields and latestValues are dropped (and not validated).
+ */
+export function prepareEntityCountQuery(input: unknown, field = 'query'): EntityCountQuery {
+  const q = parseInput(input, field);
+  const out: EntityCountQuery = { entityFilter: entityFilter(q.entityFilter, `${field}.entityFilter`) };
+  countPart(q, field, out);
+  return out;
+}
+
+/**
+ * Validates an AlarmDataQuery (`POST /api/alarmsQuery/find`, WS ALARM_DATA). `alarmFields`, `entityFields`,
+ * `latestValues` and `keyFilters` are always arrays (the server NPEs without `alarmFields`).
+ */
+export function prepareAlarmDataQuery(input: unknown, field = 'query'): AlarmDataQuery {
+  const q = parseInput(input, field);
+  const out = { entityFilter: entityFilter(q.entityFilter, `${field}.entityFilter`) } as AlarmDataQuery;
+  countPart(q, field, out);
+  out.entityFields = entityKeys(q.entityFields, `${field}.entityFields`, false);
+  out.latestValues = entityKeys(q.latestValues, `${field}.latestValues`, false);
+  out.alarmFields = entityKeys(q.alarmFields, `${field}.alarmFields`, true);
+  out.pageLink = pageLink(q.pageLink, `${field}.pageLink`, true) as AlarmDataPageLink;
+  return out;
+}
+
+/**
+ * Validates an AlarmCountQuery (`POST /api/alarmsQuery/count`, WS ALARM_COUNT); `entityFilter` is optional.
+ * An alarm *data* query is accepted too: the filter fields of its pageLink (statusList, severityList, typeList,
+ * timeWindow, startTs, endTs, searchPropagatedAlarms, assigneeId) are lifted to the flat count fields; a field
+ * given at the top level wins over the same field in pageLink. Everything else is dropped.
+ */
+export function prepareAlarmCountQuery(input: unknown, field = 'query'): AlarmCountQuery {
+  const q = parseInput(input, field);
+  const out: AlarmCountQuery = {};
+  if (q.entityFilter != null) out.entityFilter = entityFilter(q.entityFilter, `${field}.entityFilter`);
+  countPart(q, field, out);
+  if (q.pageLink != null) {
+    const p = `${field}.pageLink`;
+    alarmFilterFields(obj(q.pageLink, p), p, out);
+  }
+  alarmFilterFields(q, field, out);
+  return out;
+}
+
+/** Options of the key discovery endpoints, validated. */
+export interface KeysOptions {
+  includeTimeseries: boolean;
+  includeAttributes: boolean;
+  /** Empty = let the server choose (v2: all three scopes when a device matched; v1: all scopes). */
+  scopes: AttributeScope[];
+}
+
+/**
+ * An array, or a comma-separated string, of names (each one of `spec` when given); blanks are skipped and
+ * duplicates removed, order kept. `null` / `undefined` / `""` give `[]`.
+ */
+function nameList<T extends string>(v: unknown, path: string, spec?: EnumSpec<T>): T[] {
+  const out: T[] = [];
+  if (v == null) return out;
+  if (typeof v === 'string') {
+    const parts = v.split(',');
+    for (let i = 0; i < parts.length; i++) {
+      const name = parts[i].trim();
+      if (name === '') continue;
+      const item = (spec ? oneOf(name, spec, path) : name) as T;
+      if (!out.includes(item)) out.push(item);
+    }
+    return out;
+  }
+  const what = spec ? spec.text : 'names';
+  const a = arr(v, path, `an array (or a comma-separated string) of ${what}`);
+  for (let i = 0; i < a.length; i++) {
+    const p = `${path}[${i}]`;
+    const item = (spec ? oneOf(a[i], spec, p) : str(a[i], p).trim()) as T;
+    if (item !== '' && !out.includes(item)) out.push(item);
+  }
+  return out;
+}
+
+function flag(v: unknown, path: string): boolean {
+  if (v == null || v === '') return true;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return bool(v, path);
+}
+
+/**
+ * Validates the key discovery options: `timeseries` and `attributes` default to true, at least one must be true;
+ * `scopes` is an array or a comma-separated string of SERVER_SCOPE, SHARED_SCOPE, CLIENT_SCOPE (duplicates
+ * removed, order kept).
+ */
+export function prepareKeysOptions(
+  input: { timeseries?: unknown; attributes?: unknown; scopes?: unknown } | null | undefined,
+  field = 'keys',
+): KeysOptions {
+  const o = input == null ? {} : obj(input, field, 'an object {timeseries, attributes, scopes}');
+  const includeTimeseries = flag(o.timeseries, `${field}.timeseries`);
+  const includeAttributes = flag(o.attributes, `${field}.attributes`);
+  if (!includeTimeseries && !includeAttributes) {
+    fail(field, `${field}: at least one of timeseries or attributes must be true (both are false)`);
+  }
+  const scopes = nameList(o.scopes, `${field}.scopes`, SCOPE);
+  return { includeTimeseries, includeAttributes, scopes };
+}
+
+/** Validated lists of an ALARM_STATUS subscription. Empty means "any" (send `null` on the wire, not `[]`). */
+export interface AlarmStatusOptions {
+  typeList: string[];
+  severityList: AlarmSeverity[];
+}
+
+/**
+ * Validates the alarm type and severity lists of an alarm status watch: each an array or a comma-separated string
+ * (blanks skipped, duplicates removed); severities must be CRITICAL, MAJOR, MINOR, WARNING or INDETERMINATE.
+ * Paths are `typeList` / `severityList`, prefixed with `field.` when `field` is given.
+ */
+export function prepareAlarmStatusOptions(
+  input: { typeList?: unknown; severityList?: unknown } | null | undefined,
+  field = '',
+): AlarmStatusOptions {
+  const prefix = field ? `${field}.` : '';
+  const o = input == null ? {} : obj(input, field || 'options', 'an object {typeList, severityList}');
+  return {
+    typeList: nameList<string>(o.typeList, `${prefix}typeList`),
+    severityList: nameList(o.severityList, `${prefix}severityList`, SEVERITY),
+  };
+}

@@ -1,0 +1,329 @@
+import assert from 'node:assert/strict';
+import { prepareEntityCountQuery } from '../../src/query/validate';
+import {
+  BOOLEAN_OPERATIONS,
+  DYNAMIC_VALUE_SOURCE_TYPES,
+  NUMERIC_OPERATIONS,
+  STRING_OPERATIONS,
+  type KeyFilter,
+} from '../../src/query/types';
+import { throwsInput } from './helpers';
+
+const entityFilter = { type: 'entityType', entityType: 'DEVICE' };
+const TEMP = { type: 'TIME_SERIES', key: 'temperature' };
+const K = 'query.keyFilters';
+
+function keyFilters(kf: unknown): KeyFilter[] {
+  return prepareEntityCountQuery({ entityFilter, keyFilters: kf }).keyFilters as KeyFilter[];
+}
+function one(kf: unknown): KeyFilter {
+  return keyFilters([kf])[0];
+}
+function pred(predicate: unknown, valueType = 'NUMERIC'): KeyFilter {
+  return one({ key: TEMP, valueType, predicate });
+}
+
+describe('query/validate: key filters', () => {
+  it('defaults to an empty array and keeps keyFiltersOperation', () => {
+    assert.deepEqual(prepareEntityCountQuery({ entityFilter }), { entityFilter, keyFilters: [] });
+    assert.deepEqual(prepareEntityCountQuery({ entityFilter, keyFilters: null, keyFiltersOperation: 'OR' }), {
+      entityFilter,
+      keyFilters: [],
+      keyFiltersOperation: 'OR',
+    });
+    throwsInput(() => prepareEntityCountQuery({ entityFilter, keyFiltersOperation: 'XOR' }), 'query.keyFiltersOperation', 'one of AND, OR', '(got "XOR")');
+    throwsInput(() => prepareEntityCountQuery({ entityFilter, keyFiltersOperation: 'or' }), 'query.keyFiltersOperation', 'did you mean "OR"?');
+    throwsInput(() => prepareEntityCountQuery({ entityFilter, keyFilters: {} }), K, 'must be an array of key filters');
+  });
+
+  it('strips unknown fields from the key filter, key, predicate and value', () => {
+    const kf = keyFilters([
+      {
+        key: { ...TEMP, label: 'Temperature' },
+        valueType: 'NUMERIC',
+        value: 20, // UI-only field
+        predicate: {
+          type: 'NUMERIC',
+          operation: 'GREATER',
+          value: { defaultValue: 20, userValue: null, dynamicValue: null, extra: 1 },
+          ignoreCase: true, // only STRING predicates have ignoreCase
+        },
+      },
+    ]);
+    assert.deepEqual(kf, [
+      { key: TEMP, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20 } } },
+    ]);
+  });
+
+  describe('key and valueType', () => {
+    it('checks the key', () => {
+      throwsInput(() => one({ valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }), `${K}[0].key`, 'must be a key', '(missing)');
+      throwsInput(
+        () => one({ key: { type: 'TELEMETRY', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }),
+        `${K}[0].key.type`,
+        'one of ATTRIBUTE, CLIENT_ATTRIBUTE, SHARED_ATTRIBUTE, SERVER_ATTRIBUTE, TIME_SERIES, ENTITY_FIELD',
+        '(got "TELEMETRY")',
+      );
+      throwsInput(
+        () => one({ key: { type: 'time_series', key: 't' }, predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }),
+        `${K}[0].key.type`,
+        'did you mean "TIME_SERIES"?',
+      );
+      throwsInput(
+        () => one({ key: { type: 'ALARM_FIELD', key: 'severity' }, predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' } }),
+        `${K}[0].key.type`,
+        'ALARM_FIELD',
+        'only allowed in an alarm query',
+      );
+      throwsInput(() => one({ key: { type: 'TIME_SERIES', key: '' }, predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }), `${K}[0].key.key`, 'non-empty string', '(got "")');
+      throwsInput(() => one({ key: { type: 'TIME_SERIES' }, predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }), `${K}[0].key.key`, '(missing)');
+    });
+
+    it('checks valueType and accepts all four', () => {
+      for (const vt of ['STRING', 'NUMERIC', 'BOOLEAN', 'DATE_TIME']) {
+        assert.equal(pred({ type: 'NUMERIC', operation: 'EQUAL', value: 1 }, vt).valueType, vt);
+      }
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: 1 }, 'NUMBER'), `${K}[0].valueType`, 'one of STRING, NUMERIC, BOOLEAN, DATE_TIME', '(got "NUMBER")');
+    });
+
+    it('takes a missing valueType from the predicate', () => {
+      assert.equal(one({ key: TEMP, predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }).valueType, 'NUMERIC');
+      assert.equal(one({ key: TEMP, predicate: { type: 'STRING', operation: 'EQUAL', value: 'a' } }).valueType, 'STRING');
+      assert.equal(one({ key: TEMP, predicate: { type: 'BOOLEAN', operation: 'EQUAL', value: true } }).valueType, 'BOOLEAN');
+      assert.equal(
+        one({
+          key: TEMP,
+          predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'BOOLEAN', operation: 'EQUAL', value: false }] }] },
+        }).valueType,
+        'BOOLEAN',
+      );
+    });
+
+    it('accepts every non-alarm key type', () => {
+      for (const t of ['ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD']) {
+        assert.deepEqual(one({ key: { type: t, key: 'k' }, predicate: { type: 'STRING', operation: 'EQUAL', value: 'v' } }).key, { type: t, key: 'k' });
+      }
+    });
+  });
+
+  describe('STRING predicates', () => {
+    it('accepts every operation, with ignoreCase kept', () => {
+      for (const op of STRING_OPERATIONS) {
+        assert.deepEqual(pred({ type: 'STRING', operation: op, value: { defaultValue: 'abc' }, ignoreCase: true }, 'STRING').predicate, {
+          type: 'STRING',
+          operation: op,
+          value: { defaultValue: 'abc' },
+          ignoreCase: true,
+        });
+      }
+      assert.equal(STRING_OPERATIONS.length, 8);
+    });
+
+    it('needs a string value and a valid operation', () => {
+      throwsInput(
+        () => pred({ type: 'STRING', operation: 'LIKE', value: 'a' }),
+        `${K}[0].predicate.operation`,
+        'one of EQUAL, NOT_EQUAL, STARTS_WITH, ENDS_WITH, CONTAINS, NOT_CONTAINS, IN, NOT_IN',
+        '(got "LIKE")',
+      );
+      throwsInput(() => pred({ type: 'STRING', operation: 'contains', value: 'a' }), `${K}[0].predicate.operation`, 'did you mean "CONTAINS"?');
+      throwsInput(() => pred({ type: 'STRING', value: 'a' }), `${K}[0].predicate.operation`, '(missing)');
+      throwsInput(() => pred({ type: 'STRING', operation: 'EQUAL', value: 5 }), `${K}[0].predicate.value`, 'must be a string or an object {defaultValue', '(got 5)');
+      throwsInput(() => pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: 5 } }), `${K}[0].predicate.value.defaultValue`, 'must be a string', '(got 5)');
+      throwsInput(() => pred({ type: 'STRING', operation: 'EQUAL' }), `${K}[0].predicate.value`, '(missing)');
+      throwsInput(() => pred({ type: 'STRING', operation: 'EQUAL', value: 'a', ignoreCase: 'yes' }), `${K}[0].predicate.ignoreCase`, 'true or false');
+    });
+
+    it('accepts the empty string', () => {
+      assert.deepEqual(pred({ type: 'STRING', operation: 'EQUAL', value: '' }).predicate, { type: 'STRING', operation: 'EQUAL', value: { defaultValue: '' } });
+    });
+  });
+
+  describe('NUMERIC predicates', () => {
+    it('accepts every operation', () => {
+      for (const op of NUMERIC_OPERATIONS) {
+        assert.deepEqual(pred({ type: 'NUMERIC', operation: op, value: { defaultValue: -1.5 } }).predicate, {
+          type: 'NUMERIC',
+          operation: op,
+          value: { defaultValue: -1.5 },
+        });
+      }
+      assert.equal(NUMERIC_OPERATIONS.length, 6);
+    });
+
+    it('needs a finite number', () => {
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'CONTAINS', value: 1 }), `${K}[0].predicate.operation`, 'one of EQUAL, NOT_EQUAL, GREATER, LESS, GREATER_OR_EQUAL, LESS_OR_EQUAL', '(got "CONTAINS")');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: '20' }), `${K}[0].predicate.value`, 'a finite number', '(got "20")');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: Number.NaN }), `${K}[0].predicate.value`, 'a finite number', '(got NaN)');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: Infinity } }), `${K}[0].predicate.value.defaultValue`, '(got Infinity)');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { userValue: 3 } }), `${K}[0].predicate.value.defaultValue`, '(missing)');
+    });
+  });
+
+  describe('BOOLEAN predicates', () => {
+    it('accepts every operation', () => {
+      for (const op of BOOLEAN_OPERATIONS) {
+        assert.deepEqual(pred({ type: 'BOOLEAN', operation: op, value: false }, 'BOOLEAN').predicate, {
+          type: 'BOOLEAN',
+          operation: op,
+          value: { defaultValue: false },
+        });
+      }
+    });
+
+    it('needs a boolean', () => {
+      throwsInput(() => pred({ type: 'BOOLEAN', operation: 'GREATER', value: true }), `${K}[0].predicate.operation`, 'one of EQUAL, NOT_EQUAL', '(got "GREATER")');
+      throwsInput(() => pred({ type: 'BOOLEAN', operation: 'EQUAL', value: 'true' }), `${K}[0].predicate.value`, 'true or false', '(got "true")');
+      throwsInput(() => pred({ type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: 1 } }), `${K}[0].predicate.value.defaultValue`, 'true or false', '(got 1)');
+    });
+  });
+
+  describe('predicate type', () => {
+    it('must be one of the four', () => {
+      throwsInput(() => pred({ operation: 'EQUAL', value: 1 }), `${K}[0].predicate.type`, 'one of STRING, NUMERIC, BOOLEAN, COMPLEX', '(missing)');
+      throwsInput(() => pred({ type: 'numeric', operation: 'EQUAL', value: 1 }), `${K}[0].predicate.type`, 'did you mean "NUMERIC"?');
+      throwsInput(() => one({ key: TEMP, valueType: 'NUMERIC' }), `${K}[0].predicate`, 'must be a predicate', '(missing)');
+    });
+  });
+
+  describe('FilterPredicateValue', () => {
+    it('turns a bare scalar into {defaultValue}', () => {
+      assert.deepEqual(pred({ type: 'NUMERIC', operation: 'GREATER', value: 20 }).predicate, {
+        type: 'NUMERIC',
+        operation: 'GREATER',
+        value: { defaultValue: 20 },
+      });
+      assert.deepEqual(pred({ type: 'STRING', operation: 'EQUAL', value: 'x' }).predicate, { type: 'STRING', operation: 'EQUAL', value: { defaultValue: 'x' } });
+    });
+
+    it('keeps userValue and a dynamicValue, drops resolvedValue and nulls', () => {
+      assert.deepEqual(
+        pred({
+          type: 'NUMERIC',
+          operation: 'GREATER',
+          value: {
+            defaultValue: 20,
+            userValue: 25,
+            dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', inherit: false, resolvedValue: 30, extra: 1 },
+          },
+        }).predicate,
+        {
+          type: 'NUMERIC',
+          operation: 'GREATER',
+          value: { defaultValue: 20, userValue: 25, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', inherit: false } },
+        },
+      );
+      assert.deepEqual(pred({ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, userValue: null, dynamicValue: null } }).predicate, {
+        type: 'NUMERIC',
+        operation: 'GREATER',
+        value: { defaultValue: 1 },
+      });
+    });
+
+    it('allows a missing defaultValue when a dynamicValue is given', () => {
+      assert.deepEqual(pred({ type: 'NUMERIC', operation: 'LESS', value: { dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } } }).predicate, {
+        type: 'NUMERIC',
+        operation: 'LESS',
+        value: { defaultValue: null, dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } },
+      });
+    });
+
+    it('accepts every dynamic source type and checks the dynamic value', () => {
+      for (const st of DYNAMIC_VALUE_SOURCE_TYPES) {
+        const p = pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: st, sourceAttribute: 'a' } } }).predicate as {
+          value: { dynamicValue: { sourceType: string } };
+        };
+        assert.equal(p.value.dynamicValue.sourceType, st);
+      }
+      const P = `${K}[0].predicate.value.dynamicValue`;
+      throwsInput(
+        () => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, dynamicValue: { sourceType: 'TENANT', sourceAttribute: 'a' } } }),
+        `${P}.sourceType`,
+        'one of CURRENT_TENANT, CURRENT_CUSTOMER, CURRENT_USER, CURRENT_DEVICE',
+        '(got "TENANT")',
+      );
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER' } } }), `${P}.sourceAttribute`, 'non-empty string', '(missing)');
+      throwsInput(
+        () => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', inherit: 'no' } } }),
+        `${P}.inherit`,
+        'true or false',
+      );
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, dynamicValue: 'CURRENT_USER' } }), P, 'must be an object');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, userValue: 'x' } }), `${K}[0].predicate.value.userValue`, 'a finite number', '(got "x")');
+    });
+  });
+
+  describe('COMPLEX predicates', () => {
+    const gt = { type: 'NUMERIC', operation: 'GREATER', value: 20 };
+    const lt = { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 30 } };
+
+    it('nests to any depth and cleans every level', () => {
+      const out = pred({
+        type: 'COMPLEX',
+        operation: 'OR',
+        junk: 1,
+        predicates: [gt, { type: 'COMPLEX', operation: 'AND', predicates: [lt, { type: 'COMPLEX', operation: 'OR', predicates: [{ ...gt, extra: 1 }] }] }],
+      }).predicate;
+      assert.deepEqual(out, {
+        type: 'COMPLEX',
+        operation: 'OR',
+        predicates: [
+          { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20 } },
+          {
+            type: 'COMPLEX',
+            operation: 'AND',
+            predicates: [
+              { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 30 } },
+              { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20 } }] },
+            ],
+          },
+        ],
+      });
+    });
+
+    it('needs AND|OR and a non-empty predicates array', () => {
+      const P = `${K}[0].predicate`;
+      throwsInput(() => pred({ type: 'COMPLEX', operation: 'XOR', predicates: [gt] }), `${P}.operation`, 'one of AND, OR', '(got "XOR")');
+      throwsInput(() => pred({ type: 'COMPLEX', operation: 'and', predicates: [gt] }), `${P}.operation`, 'did you mean "AND"?');
+      throwsInput(() => pred({ type: 'COMPLEX', operation: 'AND' }), `${P}.predicates`, 'non-empty array of predicates', '(missing)');
+      throwsInput(() => pred({ type: 'COMPLEX', operation: 'AND', predicates: [] }), `${P}.predicates`, '(got [])');
+      throwsInput(() => pred({ type: 'COMPLEX', operation: 'AND', predicates: gt }), `${P}.predicates`, '(got an object)');
+    });
+
+    it('reports nested errors with deep paths', () => {
+      throwsInput(
+        () =>
+          keyFilters([
+            { key: TEMP, valueType: 'NUMERIC', predicate: gt },
+            { key: TEMP, valueType: 'NUMERIC', predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'NUMERIC', operation: 'BIGGER', value: 1 }] } },
+          ]),
+        `${K}[1].predicate.predicates[0].operation`,
+        'GREATER_OR_EQUAL',
+        '(got "BIGGER")',
+      );
+      throwsInput(
+        () =>
+          pred({
+            type: 'COMPLEX',
+            operation: 'AND',
+            predicates: [gt, { type: 'COMPLEX', operation: 'OR', predicates: [lt, { type: 'STRING', operation: 'EQUAL', value: { defaultValue: 3 } }] }],
+          }),
+        `${K}[0].predicate.predicates[1].predicates[1].value.defaultValue`,
+        'must be a string',
+        '(got 3)',
+      );
+      throwsInput(
+        () => pred({ type: 'COMPLEX', operation: 'AND', predicates: [gt, { type: 'COMPLEX', operation: 'OR', predicates: [] }] }),
+        `${K}[0].predicate.predicates[1].predicates`,
+        '(got [])',
+      );
+    });
+
+    it('refuses absurd nesting (e.g. a cyclic object) with a clear error', () => {
+      const cyc: Record<string, unknown> = { type: 'COMPLEX', operation: 'AND' };
+      cyc.predicates = [cyc];
+      const err = throwsInput(() => pred(cyc), `${K}[0].predicate${'.predicates[0]'.repeat(32)}.predicates`, 'deeper than 32');
+      assert.ok(err.message.length < 1000);
+    });
+  });
+});
