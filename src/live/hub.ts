@@ -72,6 +72,8 @@ export interface LiveHubOptions {
   batchSize?: number;
   /** Called with hub-level problems (malformed frames, unroutable errors) for the config node to log. */
   log?: (level: 'warn' | 'debug', text: string) => void;
+  /** The server closed with 1007 (credentials rejected): the token should be dropped before the next try. */
+  onAuthRejected?: () => void;
   /** Connection-level state for the config node (first user of the status fan-out). */
   onHubState?: (state: LiveState, info?: StateInfo) => void;
 }
@@ -94,6 +96,8 @@ export class LiveHub {
   private open = false;
   private closing = false;
   private attempts = 0;
+  /** 1007 closes in a row: the first may be a token that just expired, a second one means refused. */
+  private authRejects = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private flushScheduled = false;
@@ -286,8 +290,11 @@ export class LiveHub {
     }
     const why = `closed ${code}${reason ? `: ${reason}` : ''}`;
     if (code === 1007) {
-      // Bad credentials (or a message the server could not read before auth): do not hammer.
-      this.scheduleReconnect('auth', why, new TbError('TB_AUTH_FAILED', `ThingsBoard refused the WebSocket authentication (${why})`));
+      // Credentials rejected. Once may be a token that expired on the server's clock: retry soon with a
+      // fresh one. Twice in a row is a refusal: back off for long, do not hammer.
+      this.opts.onAuthRejected?.();
+      if (++this.authRejects === 1) this.scheduleReconnect('normal', why);
+      else this.scheduleReconnect('auth', why, new TbError('TB_AUTH_FAILED', `ThingsBoard refused the WebSocket authentication (${why})`));
     } else if (code === 1008) {
       this.scheduleReconnect('policy', why);
     } else {
@@ -429,7 +436,10 @@ export class LiveHub {
       return;
     }
     this.stats.messages++;
-    if (this.attempts !== 0) this.attempts = 0; // the server talks to us: auth worked, reset the backoff
+    if (this.attempts !== 0 || this.authRejects !== 0) {
+      this.attempts = 0; // the server talks to us: auth worked, reset the backoff
+      this.authRejects = 0;
+    }
     const cmdId = msg.cmdId;
     if (typeof cmdId === 'number') {
       const entry = this.byCmdId.get(cmdId);

@@ -8,6 +8,8 @@ import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../errors';
 import { AuthMode } from '../platform/auth';
 import { PlatformClient } from '../platform/client';
+import { LiveHub } from '../live/hub';
+import { AnalyticsClient } from '../analytics/client';
 import { errorStatus } from './support/common';
 import { setting, TbConnectionNode, TbCredentials } from './support/connection';
 
@@ -41,6 +43,9 @@ export default function (RED: NodeAPI): void {
     node.platform = undefined;
     node.configError = undefined;
     let refusal: TbError | undefined;
+    let hub: LiveHub | undefined;
+    let analytics: AnalyticsClient | undefined;
+    let tls: https.AgentOptions | undefined;
 
     const creds: TbCredentials = node.credentials || {};
     const url = (config.url || '').trim();
@@ -52,7 +57,6 @@ export default function (RED: NodeAPI): void {
       if (!AUTH_MODES.includes(authMode)) {
         throw new TbConfigError(`authMode must be one of ${AUTH_MODES.join(', ')} (got "${String(config.authMode)}")`);
       }
-      let tls: https.AgentOptions | undefined;
       if (config.tls) {
         const tlsNode = RED.nodes.getNode(config.tls) as TlsConfigNode | null;
         if (tlsNode) tls = tlsNode.addTLSOptions({});
@@ -95,6 +99,58 @@ export default function (RED: NodeAPI): void {
     node.deregister = (user: Node) => {
       delete node.users[user.id];
     };
+    node.live = (): LiveHub => {
+      if (node.configError) throw node.configError;
+      const platform = node.platform as PlatformClient;
+      if (!hub) {
+        hub = new LiveHub({
+          url,
+          auth: () => platform.wsAuth(),
+          onAuthRejected: () => platform.auth.invalidate(),
+          tls,
+          backoff: {
+            initialMs: setting(RED, 'tbConnectionReconnectInitialMs', 1000),
+            maxMs: setting(RED, 'tbConnectionReconnectMaxMs', 60000),
+            jitter: 0.2,
+          },
+          policyBackoffMs: setting(RED, 'tbConnectionPolicyBackoffMs', 60000),
+          authBackoffMs: setting(RED, 'tbConnectionAuthBackoffMs', 30000),
+          pingIntervalMs: setting(RED, 'tbConnectionPingIntervalMs', 20000),
+          handshakeTimeoutMs: setting(RED, 'tbConnectionHandshakeTimeoutMs', 15000),
+          log: (level, text) => (level === 'warn' ? node.warn(text) : node.debug(text)),
+        });
+      }
+      return hub;
+    };
+    node.analytics = (): AnalyticsClient => {
+      if (analytics) return analytics;
+      const aUrl = (config.analyticsUrl || '').trim();
+      if (!aUrl) {
+        throw new TbConfigError('The connection has no analytics URL: open the connection and set it (e.g. http://host:8888/apiTrendz/ or <platform url>/apiTrendz/)');
+      }
+      if (!/^https?:\/\/[^\s/]+/i.test(aUrl)) {
+        throw new TbConfigError(`analyticsUrl must be an http(s) address such as http://host:8888/apiTrendz/ (got "${aUrl}")`);
+      }
+      const own = config.analyticsAuth === 'own';
+      const username = own ? creds.analyticsUsername : creds.username;
+      const password = own ? creds.analyticsPassword : creds.password;
+      if (!username || !password) {
+        throw new TbConfigError(
+          own
+            ? 'The connection needs the analytics username and password (analytics authentication "own")'
+            : 'The analytics service needs a username and password: set them on the connection, or choose separate analytics credentials',
+        );
+      }
+      analytics = new AnalyticsClient({
+        url: aUrl,
+        username,
+        password,
+        timeoutMs: positive(config.reportTimeout, 300) * 1000,
+        concurrency: Math.min(10, Math.max(1, Math.floor(positive(config.reportConcurrency, 2)))),
+        tls,
+      });
+      return analytics;
+    };
     node.connectionStatus = (): NodeStatus | undefined => {
       if (node.configError) return errorStatus(RED, node.configError);
       if (refusal) return errorStatus(RED, refusal);
@@ -103,7 +159,11 @@ export default function (RED: NodeAPI): void {
 
     node.on('close', (_removed: boolean, done: () => void) => {
       node.platform?.close();
-      done();
+      analytics?.close();
+      analytics = undefined;
+      const closing = hub ? hub.close(2000) : Promise.resolve();
+      hub = undefined;
+      closing.then(done, done);
     });
   }
 

@@ -24,6 +24,15 @@ export interface Credentials {
 }
 
 export interface AuthOptions {
+  /** Login and refresh endpoints (defaults: the platform's /api/auth/login and /api/auth/token). */
+  loginPath?: string;
+  refreshPath?: string;
+  /** What to call the server in messages. */
+  serviceName?: string;
+  /** Does this error answer mean "the access token is no longer good, get a new one and retry once"? */
+  isExpired?: (err: TbApiError) => boolean;
+  /** Lifetime assumed for a token whose expiry cannot be read (ms). */
+  defaultLifetimeMs?: number;
   /** Refresh this long before expiry (ms); capped at 10 % of the token's lifetime for short-lived tokens. */
   refreshMarginMs?: number;
   /** First cool-down after a refusal (ms). */
@@ -45,8 +54,8 @@ interface TokenPair {
   scope?: unknown;
 }
 
-const LOGIN_PATH = '/api/auth/login';
-const REFRESH_PATH = '/api/auth/token';
+/** The platform's rule: a 401 with errorCode 11 (JWT_TOKEN_EXPIRED); any other 401 is shown to the user. */
+const platformExpired = (err: TbApiError): boolean => err.status === 401 && err.errorCode === 11;
 
 export class AuthManager {
   readonly mode: AuthMode;
@@ -57,6 +66,13 @@ export class AuthManager {
   private readonly cooldownMaxMs: number;
   private readonly onRefused?: (err: TbError) => void;
   private readonly onAccepted?: () => void;
+  private readonly loginPath: string;
+  private readonly refreshPath: string;
+  private readonly serviceName: string;
+  private readonly isExpired: (err: TbApiError) => boolean;
+  private readonly defaultLifetimeMs: number;
+  /** The server has no refresh endpoint (404/405): log in again instead. */
+  private refreshUnsupported = false;
 
   private headerValue: string | undefined;
   private token: string | undefined;
@@ -79,6 +95,11 @@ export class AuthManager {
     this.cooldownMaxMs = opts.refusalCooldownMaxMs ?? 300000;
     this.onRefused = opts.onRefused;
     this.onAccepted = opts.onAccepted;
+    this.loginPath = opts.loginPath ?? '/api/auth/login';
+    this.refreshPath = opts.refreshPath ?? '/api/auth/token';
+    this.serviceName = opts.serviceName ?? 'ThingsBoard';
+    this.isExpired = opts.isExpired ?? platformExpired;
+    this.defaultLifetimeMs = opts.defaultLifetimeMs ?? 15 * 60000;
     if (mode === 'apiKey' && creds.apiKey) {
       this.headerValue = `ApiKey ${creds.apiKey}`;
       this.refreshAt = Number.POSITIVE_INFINITY;
@@ -126,7 +147,7 @@ export class AuthManager {
    * fresh header (expired access token in password mode); otherwise returns the error to throw.
    */
   async onUnauthorized(usedHeader: string, err: TbApiError): Promise<true | TbError> {
-    if (this.mode === 'password' && err.errorCode === 11) {
+    if (this.mode === 'password' && this.isExpired(err)) {
       if (this.headerValue === usedHeader) {
         this.headerValue = undefined;
         this.token = undefined;
@@ -150,6 +171,17 @@ export class AuthManager {
       );
     }
     return err;
+  }
+
+  /**
+   * The server rejected the current access token (e.g. the WebSocket closed with 1007): drop it so the next
+   * use refreshes it (or logs in again).
+   */
+  invalidate(): void {
+    if (this.mode !== 'password') return;
+    this.headerValue = undefined;
+    this.token = undefined;
+    this.refreshAt = 0;
   }
 
   /** Forget tokens (e.g. after the server was restarted); the next request logs in again. */
@@ -206,17 +238,18 @@ export class AuthManager {
   private async loginOrRefresh(): Promise<string> {
     const now = Date.now();
     if (this.refusal && now < this.refusedUntil) throw this.refusal;
-    if (this.refreshToken && now < this.refreshTokenExpiresAt) {
-      const res = await this.http.send('POST', REFRESH_PATH, { refreshToken: this.refreshToken }, undefined);
+    if (this.refreshToken && now < this.refreshTokenExpiresAt && !this.refreshUnsupported) {
+      const res = await this.http.send('POST', this.refreshPath, { refreshToken: this.refreshToken }, undefined);
       if (res.status === 200) {
         const h = this.accept(res.data, 'refresh');
         if (h) return h;
       }
+      if (res.status === 404 || res.status === 405) this.refreshUnsupported = true;
       // A refused or unreadable refresh: fall back to a full login below.
       this.refreshToken = undefined;
     }
     this.checkConfig();
-    const res = await this.http.send('POST', LOGIN_PATH, { username: this.creds.username, password: this.creds.password }, undefined);
+    const res = await this.http.send('POST', this.loginPath, { username: this.creds.username, password: this.creds.password }, undefined);
     if (res.status === 200) {
       const body = (res.data ?? {}) as TokenPair;
       if (typeof body.scope === 'string' && !body.refreshToken) {
@@ -226,15 +259,15 @@ export class AuthManager {
             200,
             undefined,
             `scope ${body.scope}`,
-            'This ThingsBoard account uses two-factor authentication, which a flow cannot answer. Create an API key for the account (ThingsBoard 4.3+) and choose the "API key" authentication mode',
+            `This account uses two-factor authentication, which a flow cannot answer (${this.serviceName} login). Create an API key for the account (ThingsBoard 4.3+) and choose the "API key" authentication mode`,
           ),
         );
       }
       const h = this.accept(res.data, 'login');
       if (h) return h;
-      throw new TbError('TB_BAD_RESPONSE', 'ThingsBoard answered the login without a token');
+      throw new TbError('TB_BAD_RESPONSE', `${this.serviceName} answered the login without a token`);
     }
-    const apiErr = this.http.apiError(res.status, res.data, 'POST', LOGIN_PATH);
+    const apiErr = this.http.apiError(res.status, res.data, 'POST', this.loginPath);
     if (res.status === 401 || res.status === 403) {
       throw this.refuse(
         new TbAuthError(
@@ -242,7 +275,7 @@ export class AuthManager {
           res.status,
           apiErr.errorCode,
           apiErr.serverMessage,
-          `ThingsBoard refused the username/password (HTTP ${res.status}: ${apiErr.serverMessage ?? 'unauthorized'}). Check the credentials of the connection`,
+          `${this.serviceName} refused the username/password (HTTP ${res.status}: ${apiErr.serverMessage ?? 'unauthorized'}). Check the credentials of the connection`,
         ),
       );
     }
@@ -256,7 +289,7 @@ export class AuthManager {
     const now = Date.now();
     const claims = decodeJwt(body.token);
     const iatMs = typeof claims?.iat === 'number' ? claims.iat * 1000 : now;
-    const expMs = typeof claims?.exp === 'number' ? claims.exp * 1000 : now + 15 * 60000;
+    const expMs = typeof claims?.exp === 'number' ? claims.exp * 1000 : now + this.defaultLifetimeMs;
     // Server clock minus local clock: `iat` is the server's "now" when it issued the token.
     const skew = iatMs - now;
     const lifetime = Math.max(0, expMs - iatMs);

@@ -20,6 +20,7 @@ import { fromKeysV1, fromKeysV2, KeysResult } from '../query/format';
 import type { KeysOptions } from '../query/validate';
 import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth';
 import { DEFAULT_RETRY, HttpClient, RequestOptions, RetryPolicy } from './http';
+import { Session } from './session';
 
 export interface PlatformOptions {
   url: string;
@@ -58,6 +59,7 @@ export interface PageChunk<T> {
 export class PlatformClient {
   readonly http: HttpClient;
   readonly auth: AuthManager;
+  private readonly session: Session;
   /** Which key-discovery endpoint the server has; learnt on first use. */
   private keysApi: 'v2' | 'v1' | undefined;
 
@@ -70,6 +72,7 @@ export class PlatformClient {
       serviceName: 'ThingsBoard',
     });
     this.auth = new AuthManager(this.http, opts.authMode, opts.credentials, opts.auth);
+    this.session = new Session(this.http, this.auth);
   }
 
   get baseUrl(): string {
@@ -77,24 +80,24 @@ export class PlatformClient {
   }
 
   /** POST with auth; returns the parsed body of a 2xx answer or throws our error. */
-  async post(path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
-    let header = this.auth.header();
-    if (typeof header !== 'string') header = await header;
-    let res = await this.http.send('POST', path, body, header, opts);
-    if (res.status === 401) {
-      const verdict = await this.auth.onUnauthorized(header, this.http.apiError(401, res.data, 'POST', path));
-      if (verdict !== true) throw verdict;
-      header = this.auth.header();
-      if (typeof header !== 'string') header = await header;
-      res = await this.http.send('POST', path, body, header, opts);
-      if (res.status === 401) {
-        const again = await this.auth.onUnauthorized(header, this.http.apiError(401, res.data, 'POST', path));
-        throw again === true ? this.http.apiError(401, res.data, 'POST', path) : again;
-      }
+  post(path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+    return this.request('POST', path, body, opts);
+  }
+
+  /** A request with auth; retried once with a fresh token after 401 "token expired" (errorCode 11). */
+  request(method: 'GET' | 'POST', path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+    return this.session.request(method, path, body, opts);
+  }
+
+  /** One alarm by id (GET /api/alarm/info/{id}); null when it no longer exists. */
+  async getAlarmInfo(id: string): Promise<AlarmData | null> {
+    try {
+      const body = await this.request('GET', `/api/alarm/info/${encodeURIComponent(id)}`, undefined);
+      return checkObject<AlarmData>(body, '/api/alarm/info');
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) return null;
+      throw err;
     }
-    if (res.status >= 300) throw this.http.apiError(res.status, res.data, 'POST', path);
-    this.auth.noteSuccess();
-    return res.data;
   }
 
   async findEntityData(query: EntityDataQuery, opts?: CallOptions): Promise<PageData<EntityData>> {
@@ -190,7 +193,7 @@ export class PlatformClient {
   }
 
   close(): void {
-    this.http.close();
+    this.session.close();
   }
 }
 

@@ -16,6 +16,8 @@ import { backoffDelay, BackoffOptions, parseRetryAfter } from './backoff';
 export interface RetryPolicy extends BackoffOptions {
   /** How many times a 429 answer is retried before it becomes an error. */
   retries: number;
+  /** Give up early when the waits would add up to more than this (ms). */
+  maxTotalMs?: number;
 }
 
 /** Defaults of the official ThingsBoard clients: 3 retries, 1 s initial, 30 s cap, ±20 % jitter. */
@@ -58,7 +60,10 @@ interface TbErrorBody {
   errorCode?: number;
 }
 
-const NOT_JSON = Symbol('not-json');
+/** Marks a body that is not JSON; `text` keeps the start of it for error messages. */
+class NotJson {
+  constructor(readonly text: string) {}
+}
 
 function parseBody(raw: unknown): unknown {
   if (raw === undefined || raw === null) return undefined;
@@ -75,7 +80,7 @@ function parseBody(raw: unknown): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return NOT_JSON;
+    return new NotJson(text.length > 200 ? `${text.slice(0, 200)}…` : text);
   }
 }
 
@@ -139,6 +144,7 @@ export class HttpClient {
     if (authHeader !== undefined) config.headers = { 'X-Authorization': authHeader };
     if (opts?.params) config.params = opts.params;
     if (opts?.timeoutMs !== undefined) config.timeout = opts.timeoutMs;
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw this.closedError();
       let res: AxiosResponse;
@@ -150,18 +156,25 @@ export class HttpClient {
       if (res.status === 429 && attempt < policy.retries) {
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
         const delay = retryAfter !== undefined ? Math.min(retryAfter, policy.maxMs) : backoffDelay(attempt + 1, policy);
-        opts?.onRetry?.(attempt + 1, delay);
-        await this.wait(delay);
-        continue;
+        if (policy.maxTotalMs === undefined || waited + delay <= policy.maxTotalMs) {
+          waited += delay;
+          opts?.onRetry?.(attempt + 1, delay);
+          await this.wait(delay);
+          continue;
+        }
       }
       const parsed = parseBody(res.data);
       if (res.status === 429) {
-        throw this.apiError(res.status, parsed, method, path, ` (gave up after ${policy.retries} retries)`);
+        const why = attempt === 0 && policy.retries === 0 ? '' : ` (gave up after ${attempt} retr${attempt === 1 ? 'y' : 'ies'}, ${Math.round(waited / 100) / 10} s of waiting)`;
+        throw this.apiError(res.status, parsed, method, path, why);
       }
-      if (parsed === NOT_JSON && res.status >= 200 && res.status < 300) {
-        throw new TbError('TB_BAD_RESPONSE', `${this.serviceName} answered ${method} ${path} with a body that is not JSON`);
+      if (parsed instanceof NotJson) {
+        if (res.status >= 200 && res.status < 300) {
+          throw new TbError('TB_BAD_RESPONSE', `${this.serviceName} answered ${method} ${path} with a body that is not JSON`);
+        }
+        return { status: res.status, data: parsed.text, headers: res.headers as Record<string, unknown> };
       }
-      return { status: res.status, data: parsed === NOT_JSON ? undefined : parsed, headers: res.headers as Record<string, unknown> };
+      return { status: res.status, data: parsed, headers: res.headers as Record<string, unknown> };
     }
   }
 

@@ -74,15 +74,23 @@ export function parseValue(v: TsValue | null | undefined): unknown {
   const c = s.charCodeAt(0);
   if ((c >= 48 && c <= 57) || c === 45) {
     // digit or "-"
-    if (NUMBER_RE.test(s)) {
-      const n = +s;
-      if (Number.isFinite(n) && (s.length < 16 || Number.isSafeInteger(n) || !isIntegerText(s))) return n;
-    }
-    return s;
+    const n = numberFromText(s);
+    return n === undefined ? s : n;
   }
   if (s === 'true') return true;
   if (s === 'false') return false;
   return s;
+}
+
+/**
+ * The number a plain decimal text stands for ("23", "23.0", "-1.5", "1e+20"), or undefined for anything else
+ * (leading zeros, spaces, "+", hex, NaN/Infinity, integers too big to be exact in a double).
+ */
+export function numberFromText(s: string): number | undefined {
+  if (!NUMBER_RE.test(s)) return undefined;
+  const n = +s;
+  if (Number.isFinite(n) && (s.length < 16 || Number.isSafeInteger(n) || !isIntegerText(s))) return n;
+  return undefined;
 }
 
 function isIntegerText(s: string): boolean {

@@ -7,6 +7,8 @@
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import type { TbError } from '../../errors';
 import type { PlatformClient } from '../../platform/client';
+import type { LiveHub } from '../../live/hub';
+import type { AnalyticsClient } from '../../analytics/client';
 
 export interface TbCredentials {
   username?: string;
@@ -26,6 +28,10 @@ export interface TbConnectionNode extends Node<TbCredentials> {
   register(user: Node): void;
   /** A flow node stops using it (from its close handler). */
   deregister(user: Node): void;
+  /** The shared WebSocket of this connection (created on first use; throws the config error if unusable). */
+  live(): LiveHub;
+  /** The analytics client (created on first use; throws a config error when no analytics URL is set). */
+  analytics(): AnalyticsClient;
   /** The status a new or idle user should show for the connection's state, if any (e.g. auth refused). */
   connectionStatus(): NodeStatus | undefined;
 }

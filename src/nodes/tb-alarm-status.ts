@@ -1,0 +1,121 @@
+/**
+ * tb-alarm-status: live "does this entity have an active alarm?" (ALARM_STATUS) for one or more
+ * originators, over the connection's shared WebSocket. Wiring only.
+ */
+import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
+import { TbInputError } from '../errors';
+import { AlarmStatusSubscription } from '../live/subscriptions';
+import type { EntityId } from '../query/types';
+import { prepareAlarmStatusOptions, prepareEntityId } from '../query/validate';
+import { errorStatus, lookupConnection, noConnectionError, onInput, status } from './support/common';
+import { NodeSink } from './support/live-node';
+
+interface AlarmStatusDef extends NodeDef {
+  connection: string;
+  originatorType?: string;
+  originatorId?: string;
+  typeList?: string;
+  severityList?: string;
+}
+
+export default function (RED: NodeAPI): void {
+  function TbAlarmStatus(this: Node, config: AlarmStatusDef) {
+    RED.nodes.createNode(this, config);
+    const node = this;
+    const conn = lookupConnection(RED, node, config.connection);
+    const watched = new Map<string, { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean }>();
+    let lists: { typeList: string[]; severityList: string[] } | undefined;
+    let listsProblem: Error | undefined;
+    try {
+      lists = prepareAlarmStatusOptions({ typeList: config.typeList, severityList: config.severityList });
+    } catch (err) {
+      listsProblem = err as Error;
+      node.status({ ...errorStatus(RED, err), shape: 'dot' });
+      node.error(listsProblem.message);
+    }
+
+    const overall = (): NodeStatus => {
+      if (watched.size === 1) {
+        const only = watched.values().next().value;
+        if (only?.active === true) return status(RED, 'yellow', 'dot', 'active');
+        if (only?.active === false) return status(RED, 'green', 'dot', 'inactive');
+      }
+      return status(RED, 'green', 'dot', 'watching', { count: watched.size });
+    };
+
+    function watch(originator: EntityId): void {
+      if (!conn) throw noConnectionError();
+      if (listsProblem || !lists) throw listsProblem;
+      const hub = conn.live();
+      const key = `${originator.entityType}:${originator.id}`;
+      if (watched.has(key)) return; // already watched: its value is sent on change
+      const entry: { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean } = {} as never;
+      entry.sink = new NodeSink(RED, node, originator.id, (ev) => {
+        if (ev && ev.event === 'alarmStatus') entry.active = ev.active;
+        return overall();
+      });
+      entry.sub = new AlarmStatusSubscription(entry.sink, originator, lists.typeList, lists.severityList);
+      watched.set(key, entry);
+      hub.subscribe(entry.sub);
+    }
+
+    function unwatch(originator: EntityId | undefined): void {
+      if (!conn) return;
+      for (const [key, entry] of watched) {
+        if (originator && key !== `${originator.entityType}:${originator.id}`) continue;
+        entry.sink.active = false;
+        conn.live().unsubscribe(entry.sub);
+        watched.delete(key);
+      }
+    }
+
+    function originatorOf(payload: unknown, field: string): EntityId {
+      if (typeof payload === 'string') return prepareEntityId({ entityType: config.originatorType || 'DEVICE', id: payload.trim() }, field);
+      return prepareEntityId(payload, field);
+    }
+
+    if (conn) conn.register(node);
+    if (!listsProblem && conn && config.originatorId && config.originatorId.trim()) {
+      try {
+        watch(originatorOf(config.originatorId, 'originatorId'));
+      } catch (err) {
+        node.status({ ...errorStatus(RED, err), shape: 'dot' });
+        node.error((err as Error).message);
+      }
+    } else if (!listsProblem) {
+      node.status(status(RED, 'grey', 'ring', 'idle'));
+    }
+
+    onInput(node, async (msg) => {
+      try {
+        if (msg.action === 'unsubscribe') {
+          unwatch(msg.payload === undefined || msg.payload === null || msg.payload === '' ? undefined : originatorOf(msg.payload, 'msg.payload'));
+          node.status(watched.size ? overall() : status(RED, 'grey', 'ring', 'unsubscribed'));
+          return;
+        }
+        if (msg.action !== undefined && msg.action !== 'subscribe') {
+          throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${JSON.stringify(msg.action)})`);
+        }
+        if (msg.payload === undefined || msg.payload === null || msg.payload === '') {
+          throw new TbInputError('msg.payload', 'msg.payload must be the entity to watch: { "entityType": "DEVICE", "id": "<uuid>" } or a UUID string');
+        }
+        watch(originatorOf(msg.payload, 'msg.payload'));
+      } catch (err) {
+        node.status(errorStatus(RED, err));
+        throw err;
+      }
+    });
+
+    node.on('close', (_removed: boolean, done: () => void) => {
+      try {
+        unwatch(undefined);
+      } catch {
+        /* the connection is unusable: nothing to unsubscribe */
+      }
+      conn?.deregister(node);
+      node.status({});
+      done();
+    });
+  }
+  RED.nodes.registerType('tb-alarm-status', TbAlarmStatus);
+}

@@ -1,0 +1,37 @@
+/**
+ * An authenticated session with one server: the keep-alive HTTP client plus the token manager, and the
+ * rule that a request whose token was rejected as expired is retried once with a fresh one. The platform
+ * client and the analytics client both sit on it.
+ */
+import { HttpClient, RequestOptions } from './http';
+import { AuthManager } from './auth';
+
+export class Session {
+  constructor(
+    readonly http: HttpClient,
+    readonly auth: AuthManager,
+    /** Statuses that may mean "token no longer good" (the platform: 401; the analytics service: 401, 403). */
+    private readonly authStatuses: readonly number[] = [401],
+  ) {}
+
+  /** Sends a request with auth; returns the parsed body of a 2xx answer or throws our error. */
+  async request(method: 'GET' | 'POST', path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+    let header = this.auth.header();
+    if (typeof header !== 'string') header = await header;
+    let res = await this.http.send(method, path, body, header, opts);
+    if (this.authStatuses.includes(res.status)) {
+      const verdict = await this.auth.onUnauthorized(header, this.http.apiError(res.status, res.data, method, path));
+      if (verdict !== true) throw verdict;
+      header = this.auth.header();
+      if (typeof header !== 'string') header = await header;
+      res = await this.http.send(method, path, body, header, opts);
+    }
+    if (res.status >= 300) throw this.http.apiError(res.status, res.data, method, path);
+    this.auth.noteSuccess();
+    return res.data;
+  }
+
+  close(): void {
+    this.http.close();
+  }
+}
