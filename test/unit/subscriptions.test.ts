@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import {
+  AlarmDataSubscription,
+  AlarmStatusSubscription,
+  classifyAlarm,
+  CountSubscription,
+  DEFAULT_ALARM_WINDOW_MS,
+  EntityDataSubscription,
+  LiveEvent,
+  LiveSink,
+} from '../../src/live/subscriptions';
+import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
+import type { AlarmData, EntityData } from '../../src/query/types';
+
+class Sink implements LiveSink {
+  events: LiveEvent[] = [];
+  event(ev: LiveEvent): void {
+    this.events.push(ev);
+  }
+  state(): void {}
+  error(): void {}
+  take(): LiveEvent[] {
+    const e = this.events;
+    this.events = [];
+    return e;
+  }
+}
+
+const dev = (id: string, temp: string, ts = 1000, name = `D${id}`): EntityData => ({
+  entityId: { entityType: 'DEVICE', id },
+  latest: { ENTITY_FIELD: { name: { ts: 5, value: name } }, TIME_SERIES: { temperature: { ts, value: temp } } },
+  timeseries: {},
+  aggLatest: {},
+});
+const page = <T>(data: T[]) => ({ data, totalPages: 1, totalElements: data.length, hasNext: false });
+const upd = (id: string, key: string, value: string, ts: number): EntityData => ({
+  entityId: { entityType: 'DEVICE', id },
+  latest: { TIME_SERIES: { [key]: { ts, value } } },
+  timeseries: null as unknown as Record<string, never>,
+  aggLatest: null as unknown as Record<string, never>,
+});
+
+const query = prepareEntityDataQuery({
+  entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+  latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
+  pageLink: { page: 0, pageSize: 10 },
+});
+
+describe('live subscription kinds (state and events, no socket)', () => {
+  it('entity data: one command with the query and a latestCmd for its latest values', () => {
+    const cmd = new EntityDataSubscription(new Sink(), query, 'flat').command();
+    assert.equal(cmd.type, 'ENTITY_DATA');
+    assert.deepEqual((cmd.latestCmd as { keys: unknown }).keys, [{ type: 'TIME_SERIES', key: 'temperature' }]);
+    assert.ok(Array.isArray((cmd.query as { latestValues: unknown }).latestValues));
+  });
+
+  it('entity data: snapshot first; updates arriving before it are applied after it', () => {
+    const sink = new Sink();
+    const s = new EntityDataSubscription(sink, query, 'flat');
+    s.onMessage({ cmdId: 1, update: [upd('a', 'temperature', '21.5', 2000)] });
+    assert.equal(sink.events.length, 0);
+    s.onMessage({ cmdId: 1, data: page([dev('a', '20'), dev('b', '30')]) });
+    const [snap, u] = sink.take();
+    assert.equal(snap.event, 'snapshot');
+    assert.equal((snap as { items: unknown[] }).items.length, 2);
+    assert.equal(u.event, 'update');
+    assert.deepEqual((u as { changed: string[] }).changed, ['temperature']);
+    assert.equal(((u as { item: Record<string, unknown> }).item).temperature, 21.5);
+    assert.equal(((u as { item: Record<string, unknown> }).item).name, 'Da', 'full state: the entity field is kept');
+  });
+
+  it('entity data: duplicates, older values and "23" vs "23.0" make no event; a deletion does', () => {
+    const sink = new Sink();
+    const s = new EntityDataSubscription(sink, query, 'flat');
+    s.onMessage({ cmdId: 1, data: page([dev('a', '23', 1000)]) });
+    sink.take();
+    s.onMessage({ cmdId: 1, update: [upd('a', 'temperature', '23.0', 1000)] });
+    s.onMessage({ cmdId: 1, update: [upd('a', 'temperature', '19', 500)] });
+    s.onMessage({ cmdId: 1, update: [upd('zzz', 'temperature', '1', 5000)] });
+    assert.equal(sink.take().length, 0);
+    s.onMessage({ cmdId: 1, update: [upd('a', 'temperature', '', 0)] });
+    const [del] = sink.take();
+    assert.equal(((del as { item: Record<string, unknown> }).item).temperature, null);
+  });
+
+  it('entity data: emitted items are never changed afterwards (copy on write)', () => {
+    const sink = new Sink();
+    const s = new EntityDataSubscription(sink, query, 'raw');
+    s.onMessage({ cmdId: 1, data: page([dev('a', '20', 1000)]) });
+    const snapItem = (sink.take()[0] as { items: EntityData[] }).items[0];
+    s.onMessage({ cmdId: 1, update: [upd('a', 'temperature', '25', 2000)] });
+    assert.equal(snapItem.latest.TIME_SERIES!.temperature.value, '20');
+    const u = sink.take()[0] as { item: EntityData };
+    assert.equal(u.item.latest.TIME_SERIES!.temperature.value, '25');
+  });
+
+  it('entity data: a later page (reconnect or dynamic) yields only the differences', () => {
+    const sink = new Sink();
+    const s = new EntityDataSubscription(sink, query, 'flat');
+    s.onMessage({ cmdId: 1, data: page([dev('a', '20'), dev('b', '30')]) });
+    sink.take();
+    s.onResubscribe?.();
+    // b is gone, c is new, a changed; entity-field timestamps differ but values do not
+    s.onMessage({ cmdId: 7, data: page([{ ...dev('a', '22', 3000), latest: { ...dev('a', '22', 3000).latest, ENTITY_FIELD: { name: { ts: 99, value: 'Da' } } } }, dev('c', '40')]) });
+    const evs = sink.take().map((e) => `${e.event}:${(e as { id?: string }).id}`);
+    assert.deepEqual(evs.sort(), ['added:c', 'removed:b', 'update:a']);
+    s.onMessage({ cmdId: 7, data: page([dev('a', '22', 3000), dev('c', '40')]) });
+    assert.equal(sink.take().length, 0, 'nothing unchanged is re-emitted');
+  });
+
+  const alarm = (id: string, over: Partial<AlarmData> = {}): AlarmData =>
+    ({
+      id: { entityType: 'ALARM', id },
+      type: 'High Temperature',
+      severity: 'CRITICAL',
+      status: 'ACTIVE_UNACK',
+      acknowledged: false,
+      cleared: false,
+      createdTime: 1,
+      originator: { entityType: 'DEVICE', id: 'd1' },
+      entityId: { entityType: 'DEVICE', id: 'd1' },
+      latest: {},
+      ...over,
+    }) as AlarmData;
+
+  it('alarm data: the live query gets a time window when it has none', () => {
+    const q = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } });
+    const cmd = new AlarmDataSubscription(new Sink(), q, 'flat', async () => null).command();
+    assert.equal((cmd.query as AlarmData & { pageLink: { timeWindow: number } }).pageLink.timeWindow, DEFAULT_ALARM_WINDOW_MS);
+    const q2 = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10, timeWindow: 5000 } });
+    const cmd2 = new AlarmDataSubscription(new Sink(), q2, 'flat', async () => null).command();
+    assert.equal((cmd2.query as { pageLink: { timeWindow: number } }).pageLink.timeWindow, 5000);
+  });
+
+  it('alarm data: created, acknowledged, cleared and updated events', () => {
+    const sink = new Sink();
+    const q = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } });
+    const s = new AlarmDataSubscription(sink, q, 'flat', async () => null);
+    s.onMessage({ cmdId: 1, data: page([alarm('x')]) });
+    assert.equal(sink.take()[0].event, 'snapshot');
+    s.onMessage({ cmdId: 1, update: [alarm('y')] });
+    s.onMessage({ cmdId: 1, update: [alarm('x', { acknowledged: true, status: 'ACTIVE_ACK' })] });
+    s.onMessage({ cmdId: 1, update: [alarm('x', { acknowledged: true, cleared: true, status: 'CLEARED_ACK' })] });
+    s.onMessage({ cmdId: 1, update: [alarm('y', { severity: 'MAJOR' })] });
+    s.onMessage({ cmdId: 1, update: [alarm('y', { severity: 'MAJOR' })] });
+    assert.deepEqual(sink.take().map((e) => `${e.event}:${(e as { id: string }).id}`), ['created:y', 'acknowledged:x', 'cleared:x', 'updated:y']);
+  });
+
+  it('alarm data: an alarm that leaves the page is looked up to tell cleared from removed', async () => {
+    const sink = new Sink();
+    const q = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10, statusList: ['ACTIVE'] } });
+    const fates: Record<string, AlarmData | null> = { x: alarm('x', { cleared: true, status: 'CLEARED_UNACK' }), y: null };
+    const s = new AlarmDataSubscription(sink, q, 'flat', async (id) => fates[id]);
+    s.onMessage({ cmdId: 1, data: page([alarm('x'), alarm('y'), alarm('z')]) });
+    sink.take();
+    s.onMessage({ cmdId: 1, data: page([alarm('z')]) });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(sink.take().map((e) => `${e.event}:${(e as { id: string }).id}`).sort(), ['cleared:x', 'removed:y']);
+  });
+
+  it('classifies alarm changes', () => {
+    assert.equal(classifyAlarm(alarm('a'), alarm('a')), undefined);
+    assert.equal(classifyAlarm(alarm('a'), alarm('a', { details: { x: 1 } })), 'updated');
+    assert.equal(classifyAlarm(alarm('a', { details: { x: 1 } }), alarm('a', { details: { x: 1 } })), undefined);
+  });
+
+  it('counts and alarm status emit only on change; alarm status sends null for "any"', () => {
+    const sink = new Sink();
+    const c = new CountSubscription(sink, 'ENTITY_COUNT', { entityFilter: { type: 'entityType', entityType: 'DEVICE' } });
+    for (const n of [5, 5, 6, 6, 5]) c.onMessage({ cmdId: 1, count: n });
+    assert.deepEqual(sink.take().map((e) => (e as { count: number }).count), [5, 6, 5]);
+    const st = new AlarmStatusSubscription(sink, { entityType: 'DEVICE', id: 'd1' }, [], ['CRITICAL']);
+    assert.deepEqual(st.command(), { type: 'ALARM_STATUS', originatorId: { entityType: 'DEVICE', id: 'd1' }, typeList: null, severityList: ['CRITICAL'] });
+    for (const a of [false, false, true, true, false]) st.onMessage({ cmdId: 2, active: a });
+    assert.deepEqual(sink.take().map((e) => (e as { active: boolean }).active), [false, true, false]);
+  });
+});
