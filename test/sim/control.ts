@@ -1,0 +1,237 @@
+/**
+ * The `/__sim/…` control API: the in-process hooks over HTTP, for benchmarks and the demo running the
+ * simulator in another process. No authentication. JSON in, JSON out; errors are `400 {"error": "…"}`.
+ */
+import type { ServerResponse } from 'node:http';
+import type { AuthService } from './auth';
+import type { AddEntitySpec, CreateAlarmSpec, Dataset, KeyScope, SimEntity } from './dataset';
+import type { FaultSpec, Faults, RequestLog } from './hooks';
+import type { AttributeScope, EntityRef, EntityType } from './types';
+import { DoubleValue, LongValue, type KvInput } from './values';
+
+export interface ControlTarget {
+  readonly data: Dataset;
+  readonly faults: Faults;
+  readonly requests: RequestLog;
+  readonly auth: AuthService;
+  readonly url: string;
+  readonly version: string;
+  now(): number;
+  expireAllTokens(): void;
+  revokeRefreshTokens(): void;
+  setTokenLifetime(sec: number): void;
+  setRefreshTokenLifetime(sec: number): void;
+  setLatency(ms: number): void;
+  setVersion(version: string): void;
+  setNow(now: (() => number) | null): void;
+}
+
+class ControlError extends Error {}
+
+type Obj = Record<string, unknown>;
+
+function obj(v: unknown): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ControlError('a JSON object body is required');
+  return v as Obj;
+}
+
+function ref(v: unknown): EntityRef {
+  if (typeof v === 'string') return v;
+  const o = obj(v);
+  if (typeof o.id !== 'string' || typeof o.entityType !== 'string') throw new ControlError('entityId must be a UUID or {entityType,id}');
+  return { entityType: o.entityType, id: o.id };
+}
+
+/** JSON values; `{"$double": 23}` / `{"$long": 5}` force the stored type (JSON cannot tell 23.0 from 23). */
+function values(v: unknown): Record<string, KvInput> {
+  const o = obj(v);
+  const out: Record<string, KvInput> = {};
+  for (const [k, x] of Object.entries(o)) {
+    if (typeof x === 'object' && x !== null && !Array.isArray(x)) {
+      const w = x as Obj;
+      if (typeof w.$double === 'number') {
+        out[k] = new DoubleValue(w.$double);
+        continue;
+      }
+      if (typeof w.$long === 'number') {
+        out[k] = new LongValue(w.$long);
+        continue;
+      }
+    }
+    if (x === null || x === undefined) throw new ControlError(`value of ${k} must not be null`);
+    out[k] = x as KvInput;
+  }
+  return out;
+}
+
+function entityJson(e: SimEntity): Obj {
+  return {
+    id: { entityType: e.entityType, id: e.id }, name: e.name, type: e.type, label: e.label,
+    customerId: e.customerId, tenantId: e.tenantId, createdTime: e.createdTime,
+  };
+}
+
+export class ControlApi {
+  constructor(private readonly sim: ControlTarget) {}
+
+  handle(method: string, path: string, query: string, body: Buffer, res: ServerResponse): void {
+    let status = 200;
+    let out: unknown;
+    try {
+      const json: unknown = body.length ? JSON.parse(body.toString('utf8')) : undefined;
+      out = this.dispatch(method, path.slice('/__sim'.length) || '/', new URLSearchParams(query), json);
+    } catch (e) {
+      status = e instanceof ControlError || e instanceof SyntaxError || e instanceof Error ? 400 : 500;
+      out = { error: e instanceof Error ? e.message : String(e) };
+    }
+    if (out === undefined) {
+      status = status === 200 ? 404 : status;
+      out = { error: `no such control endpoint: ${method} ${path}` };
+    }
+    const s = JSON.stringify(out);
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(s) });
+    res.end(s);
+  }
+
+  private dispatch(method: string, p: string, q: URLSearchParams, body: unknown): unknown {
+    const sim = this.sim;
+    const d = sim.data;
+    const seg = p.split('/').filter((x) => x !== '');
+    const route = `${method} /${seg.join('/')}`;
+    switch (route) {
+      case 'GET /':
+      case 'GET /health':
+        return { ok: true, url: sim.url, version: sim.version, now: sim.now(), dataVersion: d.version, cpuUsage: process.cpuUsage(), memory: process.memoryUsage().heapUsed };
+      case 'GET /requests': {
+        const limit = Number(q.get('limit') ?? 100);
+        return { total: sim.requests.total, counts: sim.requests.countsByPath(), entries: sim.requests.entries(limit) };
+      }
+      case 'GET /requests/count': {
+        const regex = q.get('regex');
+        const match = regex !== null ? new RegExp(regex) : q.get('prefix') ?? '/';
+        return { count: sim.requests.count(match, q.get('method') ?? undefined) };
+      }
+      case 'POST /requests/reset':
+      case 'DELETE /requests':
+        sim.requests.reset();
+        return { ok: true };
+      case 'GET /faults':
+        return sim.faults.list().map((f) => ({ ...f, path: f.path instanceof RegExp ? { regex: f.path.source } : f.path, remaining: Number.isFinite(f.remaining) ? f.remaining : null }));
+      case 'POST /faults': {
+        const o = obj(body);
+        const spec: FaultSpec = { ...(o as FaultSpec) };
+        if (typeof o.pathRegex === 'string') spec.path = new RegExp(o.pathRegex);
+        if (o.times === null) spec.times = Infinity;
+        return { id: sim.faults.add(spec) };
+      }
+      case 'DELETE /faults':
+        sim.faults.clear();
+        return { ok: true };
+      case 'POST /tokens/expire':
+        sim.expireAllTokens();
+        return { ok: true };
+      case 'POST /tokens/revoke-refresh':
+        sim.revokeRefreshTokens();
+        return { ok: true };
+      case 'POST /token-lifetime':
+        sim.setTokenLifetime(Number(obj(body).seconds));
+        return { ok: true };
+      case 'POST /refresh-lifetime':
+        sim.setRefreshTokenLifetime(Number(obj(body).seconds));
+        return { ok: true };
+      case 'POST /latency':
+        sim.setLatency(Number(obj(body).ms));
+        return { ok: true };
+      case 'POST /version':
+        sim.setVersion(String(obj(body).version));
+        return { ok: true };
+      case 'POST /clock': {
+        const n = obj(body).now;
+        if (n === null) sim.setNow(null);
+        else if (typeof n === 'number') sim.setNow(() => n);
+        else throw new ControlError('now must be a number or null');
+        return { ok: true, now: sim.now() };
+      }
+      case 'GET /users':
+        return {
+          users: sim.auth.users.map((u) => ({
+            email: u.email, password: u.password, authority: u.authority, userId: u.userId, customerId: u.customerId,
+            enabled: u.enabled, mfa: u.mfa,
+          })),
+        };
+      case 'GET /entities': {
+        const type = (q.get('type') ?? 'DEVICE') as EntityType;
+        const name = q.get('name');
+        if (name !== null) {
+          const e = d.findByName(type, name);
+          return e ? [entityJson(e)] : [];
+        }
+        const limit = Number(q.get('limit') ?? 1000);
+        const out: Obj[] = [];
+        for (const e of d.entitiesOfType(type)) {
+          if (out.length >= limit) break;
+          out.push(entityJson(e));
+        }
+        return out;
+      }
+      case 'POST /entities':
+        return entityJson(d.addEntity(obj(body) as unknown as AddEntitySpec));
+      case 'POST /telemetry': {
+        const o = obj(body);
+        d.setTelemetry(ref(o.entityId), values(o.values), typeof o.ts === 'number' ? o.ts : undefined);
+        return { ok: true };
+      }
+      case 'POST /attributes': {
+        const o = obj(body);
+        d.setAttributes(ref(o.entityId), String(o.scope) as AttributeScope, values(o.values), typeof o.ts === 'number' ? o.ts : undefined);
+        return { ok: true };
+      }
+      case 'POST /keys/delete': {
+        const o = obj(body);
+        d.deleteKey(ref(o.entityId), String(o.scope) as KeyScope, Array.isArray(o.keys) ? o.keys.map(String) : String(o.keys));
+        return { ok: true };
+      }
+      case 'POST /relations': {
+        const o = obj(body);
+        d.addRelation(ref(o.from), ref(o.to), String(o.type));
+        return { ok: true };
+      }
+      case 'POST /relations/delete': {
+        const o = obj(body);
+        return { removed: d.removeRelation(ref(o.from), ref(o.to), String(o.type)) };
+      }
+      case 'GET /alarms':
+        return d.alarms().map((a) => d.alarmInfo(a));
+      case 'POST /alarms': {
+        const o = obj(body);
+        const spec = { ...o, originator: ref(o.originator) } as unknown as CreateAlarmSpec;
+        return d.alarmInfo(d.createAlarm(spec));
+      }
+      default:
+        break;
+    }
+    // parameterised paths
+    if (seg[0] === 'faults' && seg.length === 2 && method === 'DELETE') return { removed: sim.faults.remove(Number(seg[1])) };
+    if (seg[0] === 'entities' && seg.length === 2 && method === 'DELETE') {
+      d.removeEntity(seg[1]);
+      return { ok: true };
+    }
+    if (seg[0] === 'alarms' && seg.length === 2 && method === 'DELETE') return { removed: d.deleteAlarm(seg[1]) };
+    if (seg[0] === 'alarms' && seg.length === 3 && method === 'POST') {
+      const id = seg[1];
+      switch (seg[2]) {
+        case 'ack':
+          return d.alarmInfo(d.ackAlarm(id));
+        case 'clear':
+          return d.alarmInfo(d.clearAlarm(id));
+        case 'assign':
+          return d.alarmInfo(d.assignAlarm(id, String(obj(body).userId)));
+        case 'unassign':
+          return d.alarmInfo(d.unassignAlarm(id));
+        default:
+          break;
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * A ThingsBoard-compatible simulator for tests, benchmarks and the demo (see test/sim/README.md).
+ *
+ *   const sim = new Simulator();
+ *   const url = await sim.start();          // http://127.0.0.1:PORT
+ *   …
+ *   await sim.stop();
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { AuthService, type JwtPair } from './auth';
+import { ControlApi } from './control';
+import { Dataset, type DatasetOptions } from './dataset';
+import { Faults, RequestLog, type FaultSpec } from './hooks';
+import { AlarmQueryEngine } from './query/alarms';
+import { EntityQueryEngine } from './query/entities';
+import { seedDataset, type SeedInfo } from './seed';
+import { HttpFront } from './server';
+
+export interface SimOptions {
+  /** default 127.0.0.1 */
+  host?: string;
+  /** default 0 (a free port) */
+  port?: number;
+  /** access-token lifetime in seconds (default 9000) */
+  tokenLifetimeSec?: number;
+  /** refresh-token lifetime in seconds (default 604800) */
+  refreshLifetimeSec?: number;
+  /**
+   * server version to imitate (default '4.3.1.3'): below 4.3.1.2 the v2 keys endpoint is an unknown path (404),
+   * below 4.3 API keys are not accepted, below 3.5 there is no /api/alarmsQuery/count.
+   */
+  version?: string;
+  /** dataset options, e.g. `{ extraDevices: 100000 }` */
+  dataset?: DatasetOptions;
+  /** the clock (default Date.now); stored data never depends on it */
+  now?: () => number;
+  /** artificial latency added to every /api response (default 0) */
+  latencyMs?: number;
+  /** HS512 secret (default: a fixed development secret) */
+  jwtSecret?: string;
+  /** see EngineOptions.filterKeysInLatest (default 'server') */
+  filterKeysInLatest?: 'server' | 'always';
+  /** request log ring size (default 1000) */
+  requestLogSize?: number;
+  /** entities considered per alarm query (server.ws.max_entities_per_alarm_subscription, default 10000) */
+  maxAlarmEntities?: number;
+}
+
+const DEFAULT_SECRET = 'thingsboard-simulator-development-secret-not-for-production-use-0123456789';
+
+export class Simulator {
+  readonly data: Dataset;
+  readonly faults = new Faults();
+  readonly requests: RequestLog;
+  readonly auth: AuthService;
+  readonly entityQuery: EntityQueryEngine;
+  readonly alarmQuery: AlarmQueryEngine;
+  readonly seed: SeedInfo;
+  readonly control: ControlApi;
+  /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
+  httpServer: Server | null = null;
+
+  private readonly opts: SimOptions;
+  private clock: () => number;
+  private latency: number;
+  private ver: string;
+  private readonly front: HttpFront;
+  private readonly sockets = new Set<Socket>();
+  private url_ = '';
+  private port_ = 0;
+
+  constructor(opts: SimOptions = {}) {
+    this.opts = opts;
+    this.clock = opts.now ?? Date.now;
+    this.latency = opts.latencyMs ?? 0;
+    this.ver = opts.version ?? '4.3.1.3';
+    const now = (): number => this.clock();
+    this.data = new Dataset(now, opts.dataset);
+    this.seed = seedDataset(this.data, opts.dataset ?? {});
+    this.requests = new RequestLog(opts.requestLogSize ?? 1000);
+    this.auth = new AuthService(this.seed.users, this.seed.apiKeys, {
+      tokenLifetimeSec: opts.tokenLifetimeSec ?? 9000,
+      refreshLifetimeSec: opts.refreshLifetimeSec ?? 604800,
+      version: this.ver,
+      now,
+      secret: Buffer.from(opts.jwtSecret ?? DEFAULT_SECRET),
+    });
+    this.entityQuery = new EntityQueryEngine(this.data, { filterKeysInLatest: opts.filterKeysInLatest });
+    this.alarmQuery = new AlarmQueryEngine(this.data, this.entityQuery, opts.maxAlarmEntities);
+    this.control = new ControlApi(this);
+    this.front = new HttpFront({
+      data: this.data,
+      auth: this.auth,
+      faults: this.faults,
+      requests: this.requests,
+      entityQuery: this.entityQuery,
+      alarmQuery: this.alarmQuery,
+      control: this.control,
+      now,
+      latencyMs: () => this.latency,
+      version: () => this.ver,
+    });
+  }
+
+  /** Base URL, e.g. http://127.0.0.1:34567 (empty before start). */
+  get url(): string {
+    return this.url_;
+  }
+  get port(): number {
+    return this.port_;
+  }
+  get version(): string {
+    return this.ver;
+  }
+
+  /** The simulator clock. */
+  now(): number {
+    return this.clock();
+  }
+
+  /** Replaces the clock (null = back to the `now` option or Date.now). */
+  setNow(now: (() => number) | null): void {
+    this.clock = now ?? this.opts.now ?? Date.now;
+  }
+
+  async start(): Promise<string> {
+    if (this.httpServer) return this.url_;
+    this.front.resume();
+    const server = createServer(this.front.onRequest);
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.setNoDelay(true);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.httpServer = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address() as AddressInfo;
+    this.port_ = addr.port;
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    this.url_ = `http://${host}:${addr.port}`;
+    return this.url_;
+  }
+
+  /** Closes the server, every keep-alive socket and every pending timer. */
+  async stop(): Promise<void> {
+    const server = this.httpServer;
+    if (!server) return;
+    this.httpServer = null;
+    this.front.shutdown();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await closed;
+  }
+
+  // --- hooks ---------------------------------------------------------------------------------------------------
+
+  /** Requests (arrived) whose path starts with the prefix or matches the RegExp; optionally one method. */
+  countRequests(match: string | RegExp, method?: string): number {
+    return this.requests.count(match, method);
+  }
+  resetRequests(): void {
+    this.requests.reset();
+  }
+  /** Shorthand for `sim.faults.add(spec)`. */
+  addFault(spec: FaultSpec): number {
+    return this.faults.add(spec);
+  }
+  /** Lifetime of access tokens issued from now on. */
+  setTokenLifetime(sec: number): void {
+    this.auth.setTokenLifetime(sec);
+  }
+  setRefreshTokenLifetime(sec: number): void {
+    this.auth.setRefreshLifetime(sec);
+  }
+  /** Every access token issued so far answers 401 code 11 "Token has expired". */
+  expireAllTokens(): void {
+    this.auth.expireAllTokens();
+  }
+  /** Every refresh token issued so far answers 401 code 10 "Token is outdated". */
+  revokeRefreshTokens(): void {
+    this.auth.revokeRefreshTokens();
+  }
+  setLatency(ms: number): void {
+    this.latency = Math.max(0, ms);
+  }
+  setVersion(version: string): void {
+    this.ver = version;
+    this.auth.setVersion(version);
+  }
+  /** A token pair for a built-in user without going through HTTP. */
+  tokensFor(email: string): JwtPair {
+    return this.auth.tokensFor(email);
+  }
+}
+
+/** Creates and starts a simulator. */
+export async function startSimulator(opts: SimOptions = {}): Promise<Simulator> {
+  const sim = new Simulator(opts);
+  await sim.start();
+  return sim;
+}
+
+export { BASE_TIME, HOUR, Dataset } from './dataset';
+export type { ChangeEvent, SimAlarm, SimEntity, SimRelation, DatasetOptions, CreateAlarmSpec, AddEntitySpec } from './dataset';
+export { TENANT_API_KEY, DISABLED_API_KEY, EXPIRED_API_KEY, CUSTOMER_API_KEY } from './seed';
+export type { UserAccount } from './seed';
+export { dbl, long, javaValueString, sqlValueString } from './values';
+export type { KvInput } from './values';
+export type { FaultSpec, Fault, RequestLogEntry } from './hooks';
+export type { JwtPair } from './auth';
+export * from './types';

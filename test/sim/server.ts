@@ -1,0 +1,413 @@
+/**
+ * The HTTP front of the simulator: routing of the ThingsBoard REST endpoints (auth, queries, key discovery),
+ * fault injection, artificial latency, the request log, and the unauthenticated `/__sim/…` control API.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthService, Principal } from './auth';
+import { versionAtLeast } from './auth';
+import type { Dataset } from './dataset';
+import { ApiError, forbidden, jsonParseError, SpringError, general } from './errors';
+import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
+import type { AlarmQueryEngine } from './query/alarms';
+import type { EntityQueryEngine } from './query/entities';
+import { findKeysV1, findKeysV2 } from './query/keys';
+import {
+  parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery,
+} from './query/parse';
+import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
+import type { ControlApi } from './control';
+
+/** What the HTTP front needs from the simulator. */
+export interface FrontContext {
+  readonly data: Dataset;
+  readonly auth: AuthService;
+  readonly faults: Faults;
+  readonly requests: RequestLog;
+  readonly entityQuery: EntityQueryEngine;
+  readonly alarmQuery: AlarmQueryEngine;
+  readonly control: ControlApi;
+  now(): number;
+  latencyMs(): number;
+  version(): string;
+}
+
+interface Req {
+  method: string;
+  path: string;
+  query: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+  principal: Principal | null;
+}
+
+interface Result {
+  status: number;
+  /** undefined = empty body; a string is sent as text only when `text` is set */
+  body?: unknown;
+  text?: boolean;
+  /** an already serialised JSON body */
+  json?: string;
+  headers?: Record<string, string>;
+}
+
+type Handler = (r: Req) => Result;
+
+interface Route {
+  auth: boolean;
+  /** allowed authorities; undefined = any authenticated principal */
+  authorities?: readonly Authority[];
+  /** endpoint exists only from this server version */
+  since?: string;
+  handler: Handler;
+}
+
+const ALL_USERS: readonly Authority[] = ['SYS_ADMIN', 'TENANT_ADMIN', 'CUSTOMER_USER'];
+const TENANT_AND_CUSTOMER: readonly Authority[] = ['TENANT_ADMIN', 'CUSTOMER_USER'];
+const MAX_BODY = 16 * 1024 * 1024;
+const SPRING_ERRORS: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed' };
+
+/** Spring's boolean conversion for request parameters. */
+function springBool(v: string, name: string): boolean {
+  const s = v.trim().toLowerCase();
+  if (s === 'true' || s === 'on' || s === 'yes' || s === '1') return true;
+  if (s === 'false' || s === 'off' || s === 'no' || s === '0' || s === '') return false;
+  throw general(`Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [${v}]`);
+}
+
+function requiredBool(params: URLSearchParams, name: string): boolean {
+  const v = params.get(name);
+  if (v === null) throw general(`Required request parameter '${name}' for method parameter type boolean is not present`);
+  return springBool(v, name);
+}
+
+function parseScope(v: string): AttributeScope {
+  if ((ATTRIBUTE_SCOPES as readonly string[]).includes(v)) return v as AttributeScope;
+  throw general(`Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.AttributeScope'; No enum constant ${v}`);
+}
+
+export class HttpFront {
+  private readonly routes = new Map<string, Map<string, Route>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly versionMemo = new Map<string, boolean>();
+  private stopped = false;
+
+  constructor(private readonly ctx: FrontContext) {
+    this.defineRoutes();
+  }
+
+  /** Accepts requests again (after a stop, on the next start). */
+  resume(): void {
+    this.stopped = false;
+  }
+
+  /** Cancels pending latency timers (on stop). */
+  shutdown(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private add(method: string, path: string, route: Route): void {
+    let m = this.routes.get(path);
+    if (!m) {
+      m = new Map();
+      this.routes.set(path, m);
+    }
+    m.set(method, route);
+  }
+
+  private json(r: Req): unknown {
+    if (r.body.length === 0) throw general('Required request body is missing');
+    try {
+      return JSON.parse(r.body.toString('utf8'));
+    } catch (e) {
+      throw jsonParseError((e as Error).message);
+    }
+  }
+
+  private caller(r: Req): Caller {
+    const p = r.principal as Principal;
+    return { authority: p.authority as Authority, userId: p.userId, tenantId: p.tenantId, customerId: p.customerId };
+  }
+
+  private defineRoutes(): void {
+    const c = this.ctx;
+    this.add('POST', '/api/auth/login', {
+      auth: false,
+      handler: (r) => {
+        let body: unknown;
+        try {
+          body = r.body.length ? JSON.parse(r.body.toString('utf8')) : undefined;
+        } catch {
+          body = undefined;
+        }
+        return { status: 200, body: c.auth.login(body) };
+      },
+    });
+    this.add('POST', '/api/auth/token', {
+      auth: false,
+      handler: (r) => {
+        let body: unknown;
+        try {
+          body = r.body.length ? JSON.parse(r.body.toString('utf8')) : undefined;
+        } catch {
+          body = undefined;
+        }
+        return { status: 200, body: c.auth.refresh(body) };
+      },
+    });
+    this.add('POST', '/api/auth/logout', {
+      auth: true,
+      handler: (r) => {
+        c.auth.logout(r.principal as Principal);
+        return { status: 200 };
+      },
+    });
+    this.add('GET', '/api/auth/user', {
+      auth: true,
+      authorities: ALL_USERS,
+      handler: (r) => {
+        const p = r.principal as Principal;
+        const e = c.data.get(p.userId);
+        const acc = c.auth.users.find((u) => u.userId === p.userId);
+        return {
+          status: 200,
+          body: {
+            id: { entityType: 'USER', id: p.userId },
+            createdTime: e?.createdTime ?? 0,
+            tenantId: { entityType: 'TENANT', id: p.tenantId },
+            customerId: { entityType: 'CUSTOMER', id: p.customerId ?? '13814000-1dd2-11b2-8080-808080808080' },
+            email: acc?.email ?? e?.name ?? '',
+            authority: p.authority,
+            firstName: acc?.firstName ?? null,
+            lastName: acc?.lastName ?? null,
+            name: acc?.email ?? e?.name ?? '',
+          },
+        };
+      },
+    });
+    this.add('POST', '/api/entitiesQuery/find', {
+      auth: true,
+      authorities: ALL_USERS,
+      handler: (r) => ({ status: 200, json: c.entityQuery.findJson(this.caller(r), parseEntityDataQuery(this.json(r)), c.now()) }),
+    });
+    this.add('POST', '/api/entitiesQuery/count', {
+      auth: true,
+      authorities: ALL_USERS,
+      handler: (r) => ({ status: 200, body: c.entityQuery.count(this.caller(r), parseEntityCountQuery(this.json(r))) }),
+    });
+    this.add('POST', '/api/alarmsQuery/find', {
+      auth: true,
+      authorities: TENANT_AND_CUSTOMER,
+      handler: (r) => ({ status: 200, body: c.alarmQuery.find(this.caller(r), parseAlarmDataQuery(this.json(r)), c.now()) }),
+    });
+    this.add('POST', '/api/alarmsQuery/count', {
+      auth: true,
+      authorities: TENANT_AND_CUSTOMER,
+      since: '3.5',
+      handler: (r) => ({ status: 200, body: c.alarmQuery.count(this.caller(r), parseAlarmCountQuery(this.json(r)), c.now()) }),
+    });
+    this.add('POST', '/api/entitiesQuery/find/keys', {
+      auth: true,
+      authorities: TENANT_AND_CUSTOMER,
+      since: '3.4',
+      handler: (r) => {
+        const params = new URLSearchParams(r.query);
+        const timeseries = requiredBool(params, 'timeseries');
+        const attributes = requiredBool(params, 'attributes');
+        const scopeParam = params.get('scope');
+        const scope = scopeParam ? parseScope(scopeParam) : null;
+        const q = parseEntityDataQuery(this.json(r));
+        return { status: 200, body: findKeysV1(c.data, c.entityQuery, this.caller(r), q, { timeseries, attributes, scope }) };
+      },
+    });
+    this.add('POST', '/api/v2/entitiesQuery/find/keys', {
+      auth: true,
+      authorities: TENANT_AND_CUSTOMER,
+      since: '4.3.1.2',
+      handler: (r) => {
+        const params = new URLSearchParams(r.query);
+        const flag = (name: string, dflt: boolean): boolean => {
+          const v = params.get(name);
+          return v === null ? dflt : springBool(v, name);
+        };
+        const scopes = params.getAll('scopes').flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '').map(parseScope);
+        const q = parseEntityDataQuery(this.json(r));
+        return {
+          status: 200,
+          body: findKeysV2(c.data, c.entityQuery, this.caller(r), q, {
+            includeTimeseries: flag('includeTimeseries', true),
+            includeAttributes: flag('includeAttributes', true),
+            scopes: scopes.length > 0 ? scopes : null,
+            includeSamples: flag('includeSamples', false),
+          }),
+        };
+      },
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+
+  /** The node:http request listener. */
+  readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const qi = url.indexOf('?');
+    const path = qi < 0 ? url : url.slice(0, qi);
+    const query = qi < 0 ? '' : url.slice(qi + 1);
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (path.startsWith('/__sim')) {
+      this.readBody(req, res, (body) => this.ctx.control.handle(method, path, query, body, res));
+      return;
+    }
+    const arrival = this.ctx.now();
+    const started = Date.now();
+    this.ctx.requests.arrive(method, path);
+    const fault = this.ctx.faults.take(method, path);
+    this.readBody(req, res, (body) => {
+      const delay = this.ctx.latencyMs() + (fault?.delayMs ?? 0);
+      const go = (): void => {
+        if (this.stopped) return;
+        const status = this.respond({ method, path, query, headers: req.headers, body, principal: null }, res, fault, req);
+        this.ctx.requests.record({ method, path, query, status, time: arrival, durationMs: Date.now() - started });
+      };
+      if (delay > 0) {
+        const t = setTimeout(() => {
+          this.timers.delete(t);
+          go();
+        }, delay);
+        this.timers.add(t);
+      } else {
+        go();
+      }
+    });
+  };
+
+  private readBody(req: IncomingMessage, res: ServerResponse, done: (body: Buffer) => void): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let aborted = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY && !aborted) {
+        aborted = true;
+        this.send(res, 413, { status: 413, message: 'Request body is too large', errorCode: 2, timestamp: this.ctx.now() });
+        req.destroy();
+        return;
+      }
+      if (!aborted) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!aborted) done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    req.on('error', () => {
+      aborted = true;
+    });
+  }
+
+  /** Answers one request; returns the status sent (0 = connection dropped). */
+  private respond(r: Req, res: ServerResponse, fault: Fault | undefined, req: IncomingMessage): number {
+    if (fault) {
+      const headers: Record<string, string> = { ...(fault.headers ?? {}) };
+      if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
+      if (fault.dropConnection) {
+        req.socket.destroy();
+        return 0;
+      }
+      if (fault.malformed) {
+        const status = fault.status ?? 200;
+        this.sendRaw(res, status, '{"data":[{"entityId":{"entityType":"DEVICE","id":"', 'application/json', headers);
+        return status;
+      }
+      if (fault.status !== undefined || fault.body !== undefined) {
+        const status = fault.status ?? 500;
+        const body = fault.body === undefined ? defaultFaultBody(status, this.ctx.now()) : fault.body;
+        if (typeof body === 'string') this.sendRaw(res, status, body, 'text/plain;charset=UTF-8', headers);
+        else this.send(res, status, body, headers);
+        return status;
+      }
+    }
+    let result: Result;
+    try {
+      result = this.route(r);
+    } catch (e) {
+      result = this.errorResult(e, r.path);
+    }
+    if (result.json !== undefined) this.sendRaw(res, result.status, result.json, 'application/json', result.headers ?? {});
+    else if (result.text && typeof result.body === 'string') this.sendRaw(res, result.status, result.body, 'text/plain', result.headers ?? {});
+    else this.send(res, result.status, result.body, result.headers);
+    return result.status;
+  }
+
+  private versionOk(since: string | undefined): boolean {
+    if (!since) return true;
+    const v = this.ctx.version();
+    const k = `${v}|${since}`;
+    let ok = this.versionMemo.get(k);
+    if (ok === undefined) {
+      ok = versionAtLeast(v, since);
+      this.versionMemo.set(k, ok);
+    }
+    return ok;
+  }
+
+  private route(r: Req): Result {
+    const byMethod = this.routes.get(r.path);
+    let route = byMethod?.get(r.method);
+    if (route && !this.versionOk(route.since)) route = undefined;
+    if (!route) {
+      const exists = byMethod !== undefined && [...byMethod.values()].some((x) => this.versionOk(x.since));
+      if (r.path === '/api/auth/login') throw new ApiError(401, 10, 'Authentication method not supported');
+      if (r.path.startsWith('/api/') && r.path !== '/api/auth/token') {
+        r.principal = this.ctx.auth.authenticate(header(r.headers['x-authorization']), header(r.headers.authorization));
+      }
+      throw new SpringError(exists ? 405 : 404, exists ? 'Method Not Allowed' : 'Not Found');
+    }
+    if (route.auth) {
+      r.principal = this.ctx.auth.authenticate(header(r.headers['x-authorization']), header(r.headers.authorization));
+      const authority = r.principal.authority;
+      if (route.authorities && (authority === null || !route.authorities.includes(authority))) throw forbidden();
+    }
+    return route.handler(r);
+  }
+
+  private errorResult(e: unknown, path: string): Result {
+    if (e instanceof ApiError) {
+      return {
+        status: e.status,
+        body: { status: e.status, message: e.message, errorCode: e.errorCode, timestamp: this.ctx.now() },
+        headers: e.headers,
+      };
+    }
+    if (e instanceof SpringError) {
+      return {
+        status: e.status,
+        body: { timestamp: new Date(this.ctx.now()).toISOString().replace('Z', '+00:00'), status: e.status, error: SPRING_ERRORS[e.status] ?? e.error, path },
+      };
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    return { status: 500, body: { status: 500, message: msg, errorCode: 2, timestamp: this.ctx.now() } };
+  }
+
+  send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    if (res.headersSent || res.destroyed) return;
+    if (body === undefined) {
+      res.writeHead(status, { ...headers, 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    const buf = Buffer.from(JSON.stringify(body), 'utf8');
+    res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': buf.length });
+    res.end(buf);
+  }
+
+  sendRaw(res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string>): void {
+    if (res.headersSent || res.destroyed) return;
+    const buf = Buffer.from(text, 'utf8');
+    res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': buf.length });
+    res.end(buf);
+  }
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
