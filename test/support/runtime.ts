@@ -3,6 +3,7 @@
  * modules, against the simulator over loopback. Waits are on events, never on sleeps.
  */
 import helper from 'node-red-node-test-helper';
+type TestFlows = Parameters<typeof helper.load>[1];
 import type { EventEmitter } from 'node:events';
 import type { Node, NodeMessage } from 'node-red';
 
@@ -23,14 +24,15 @@ export function connectionNode(url: string, extra: Record<string, unknown> = {})
 export const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 
 /** A flow on tab "t": the given nodes plus a catch node wired to helper "caught". */
-export function flow(...nodes: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+export function flow(...nodes: Array<Record<string, unknown>>): TestFlows {
   return [
     { id: 't', type: 'tab', label: 'test' },
-    ...nodes.map((n) => (n.type === 'tb-connection' ? n : { z: 't', ...n })),
-    { id: 'catch', type: 'catch', z: 't', scope: null, uncaught: false, wires: [['caught']] },
-    { id: 'caught', type: 'helper', z: 't' },
-    { id: 'out', type: 'helper', z: 't' },
-  ];
+    // The runtime treats a node on a tab without x/y as a config node: give every flow node a position.
+    ...nodes.map((n) => (n.type === 'tb-connection' ? n : { z: 't', x: 100, y: 100, wires: [], ...n })),
+    { id: 'catch', type: 'catch', z: 't', x: 100, y: 200, scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper', z: 't', x: 300, y: 200, wires: [] },
+    { id: 'out', type: 'helper', z: 't', x: 300, y: 100, wires: [] },
+  ] as unknown as TestFlows;
 }
 
 /** Resolves with the next `n` messages that reach a helper node (rejects after `ms`). */
