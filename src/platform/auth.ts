@@ -105,10 +105,10 @@ export class AuthManager {
       this.refreshAt = Number.POSITIVE_INFINITY;
     }
     if (mode === 'token' && creds.token) {
+      // Used as is until the server says it has expired (our clock may not agree with the server's).
       this.token = creds.token;
       this.headerValue = `Bearer ${creds.token}`;
-      const claims = decodeJwt(creds.token);
-      this.refreshAt = typeof claims?.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
+      this.refreshAt = Number.POSITIVE_INFINITY;
     }
   }
 
@@ -157,6 +157,7 @@ export class AuthManager {
       return true;
     }
     if (this.mode === 'token' && err.errorCode === 11) {
+      this.refreshAt = 0; // from now on answered locally: the token will not get better
       return this.expiredTokenError();
     }
     if (this.mode === 'apiKey') {

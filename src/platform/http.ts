@@ -7,6 +7,7 @@
  * It owns the 429 policy (capped exponential backoff with jitter, honouring Retry-After) and the mapping of
  * failures to our error classes. It knows nothing about tokens: the caller passes the auth header.
  */
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import axios, { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
@@ -113,6 +114,8 @@ export class HttpClient {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.serviceName = opts.serviceName ?? 'ThingsBoard';
     this.retry = opts.retry ?? DEFAULT_RETRY;
+    // Every request listens on the one abort signal (close() aborts them all): no listener limit.
+    setMaxListeners(0, this.abort.signal);
     const isHttps = this.baseUrl.startsWith('https:');
     this.agent = isHttps
       ? new https.Agent({ keepAlive: true, ...(opts.tls ?? {}) })
