@@ -28,7 +28,7 @@ export function flow(...nodes: Array<Record<string, unknown>>): TestFlows {
   return [
     { id: 't', type: 'tab', label: 'test' },
     // The runtime treats a node on a tab without x/y as a config node: give every flow node a position.
-    ...nodes.map((n) => (n.type === 'tb-connection' ? n : { z: 't', x: 100, y: 100, wires: [], ...n })),
+    ...nodes.map((n) => (n.type === 'tb-connection' || n.type === 'tls-config' ? n : { z: 't', x: 100, y: 100, wires: [], ...n })),
     { id: 'catch', type: 'catch', z: 't', x: 100, y: 200, scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', type: 'helper', z: 't', x: 300, y: 200, wires: [] },
     { id: 'out', type: 'helper', z: 't', x: 300, y: 100, wires: [] },
