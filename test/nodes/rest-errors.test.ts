@@ -212,6 +212,22 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), 4, 'the request and 3 retries');
   });
 
+  it('a request that takes longer than the connection\'s timeout fails with a clear error', async () => {
+    await load(TENANT, { timeout: 0.3 });
+    let got = message('out');
+    inject('q', { payload: GOOD });
+    await got;
+    sim.faults.add({ path: '/api/entitiesQuery/find', status: 200, delayMs: 1500 });
+    const caught = message('caught');
+    inject('q', { payload: GOOD });
+    const error = (await caught).error as Rec;
+    assert.equal(error.code, 'TB_TIMEOUT');
+    assert.match(error.message as string, /No answer from ThingsBoard at http:\/\/127\.0\.0\.1:\d+ in time \(POST \/api\/entitiesQuery\/find\)/);
+    got = message('out');
+    inject('q', { payload: GOOD });
+    assert.equal(((await got).payload as unknown[]).length, 5, 'the next message works');
+  });
+
   it('5xx and malformed answers become clear errors', async () => {
     await load(TENANT);
     sim.faults.add({ path: '/api/entitiesQuery/find', status: 500, body: { status: 500, message: 'Database error', errorCode: 46 } });
