@@ -86,9 +86,6 @@ export default function (RED: NodeAPI): void {
         rangeEndTs = p.rangeEndTs;
         startField = 'msg.payload.rangeStartTs';
         endField = 'msg.payload.rangeEndTs';
-        if (rangeStartTs === undefined && rangeEndTs === undefined) {
-          throw new TbInputError(startField, `${startField} and ${endField} must be set (ms since 1970) when the time range comes from the message`);
-        }
       }
       let filters: unknown;
       const filtersField = filtersType === 'msg' ? `msg.${config.filters}` : 'filters';
@@ -103,10 +100,14 @@ export default function (RED: NodeAPI): void {
       } else {
         filters = config.filters && config.filters.trim() ? config.filters : undefined;
       }
-      return prepareReportRequest(
+      const req = prepareReportRequest(
         { viewConfigId, rangeStartTs, rangeEndTs, filters },
         { viewConfigId: viewField, rangeStartTs: startField, rangeEndTs: endField, filters: filtersField },
       );
+      if (range === 'msg' && req.rangeStartTs === undefined) {
+        throw new TbInputError(startField, `${startField} and ${endField} must be set (ms since 1970) when the time range comes from the message`);
+      }
+      return req;
     }
 
     onInput(node, async (msg, send: SendFn) => {

@@ -7,6 +7,7 @@
  *   await sim.stop();
  */
 import { createServer, type Server } from 'node:http';
+import { AnalyticsService, type AnalyticsOptions } from './analytics';
 import type { AddressInfo, Socket } from 'node:net';
 import { AuthService, type JwtPair } from './auth';
 import { ControlApi } from './control';
@@ -16,8 +17,11 @@ import { AlarmQueryEngine } from './query/alarms';
 import { EntityQueryEngine } from './query/entities';
 import { seedDataset, type SeedInfo } from './seed';
 import { HttpFront } from './server';
+import { ControlWithWs, WsControl, WsServer } from './ws';
 
 export interface SimOptions {
+  /** The analytics (Trendz) service mounted at /apiTrendz/ (see analytics/README.md). */
+  analytics?: AnalyticsOptions;
   /** default 127.0.0.1 */
   host?: string;
   /** default 0 (a free port) */
@@ -45,6 +49,31 @@ export interface SimOptions {
   requestLogSize?: number;
   /** entities considered per alarm query (server.ws.max_entities_per_alarm_subscription, default 10000) */
   maxAlarmEntities?: number;
+  // --- WebSocket API (/api/ws, see README "WebSocket API") ---
+  /** a session without authCmd is closed 1008 after this (default 10000) */
+  wsAuthTimeoutMs?: number;
+  /** the server pings a session that sent no pong for this long (default 10000) */
+  wsPingIntervalMs?: number;
+  /** and closes it with 4500 after this long without a pong (default 30000) */
+  wsPongTimeoutMs?: number;
+  /** pending outbound messages per session before close 1008 "Max pending updates limit reached!" (default 1000) */
+  wsMaxQueue?: number;
+  /** refresh interval of dynamic page links, counts and alarm counters (default 60000) */
+  wsDynamicRefreshMs?: number;
+  /** alarm re-fetches per refresh interval (default 10) */
+  wsMaxAlarmQueriesPerRefresh?: number;
+  /** allowedEntities of ENTITY_DATA updates (default 10000) */
+  wsMaxEntitiesPerDataSubscription?: number;
+  /** per-session update rate limit, tenant-profile format "10:1,300:60" (default none) */
+  wsUpdatesRateLimit?: string | null;
+  /** accept authCmd.apiKey (default: version >= 4.4) */
+  wsApiKeyAuth?: boolean;
+  /** authenticated sessions per tenant; more close 1008 (default 0 = unlimited) */
+  wsMaxSessionsPerTenant?: number;
+  /** incoming frames above this close 1009 (default 32768) */
+  wsMaxMessageBytes?: number;
+  /** entries kept in sim.ws.commandsReceived() (default 1000) */
+  wsCommandLogSize?: number;
 }
 
 const DEFAULT_SECRET = 'thingsboard-simulator-development-secret-not-for-production-use-0123456789';
@@ -58,6 +87,10 @@ export class Simulator {
   readonly alarmQuery: AlarmQueryEngine;
   readonly seed: SeedInfo;
   readonly control: ControlApi;
+  /** the WebSocket API and its test hooks (`sim.ws.connections()`, `dropAll()`, `pushTelemetryBurst()`, …) */
+  readonly ws: WsServer;
+  /** The analytics (Trendz) service, mounted at `<url>/apiTrendz/`. */
+  readonly analytics: AnalyticsService;
   /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
   httpServer: Server | null = null;
 
@@ -78,6 +111,7 @@ export class Simulator {
     const now = (): number => this.clock();
     this.data = new Dataset(now, opts.dataset);
     this.seed = seedDataset(this.data, opts.dataset ?? {});
+    this.analytics = new AnalyticsService({ ...opts.analytics, data: this.data, users: this.seed.users, now });
     this.requests = new RequestLog(opts.requestLogSize ?? 1000);
     this.auth = new AuthService(this.seed.users, this.seed.apiKeys, {
       tokenLifetimeSec: opts.tokenLifetimeSec ?? 9000,
@@ -88,7 +122,23 @@ export class Simulator {
     });
     this.entityQuery = new EntityQueryEngine(this.data, { filterKeysInLatest: opts.filterKeysInLatest });
     this.alarmQuery = new AlarmQueryEngine(this.data, this.entityQuery, opts.maxAlarmEntities);
-    this.control = new ControlApi(this);
+    this.ws = new WsServer(
+      {
+        data: this.data, entityQuery: this.entityQuery, alarmQuery: this.alarmQuery, auth: this.auth, now,
+        secret: Buffer.from(opts.jwtSecret ?? DEFAULT_SECRET), version: () => this.ver,
+      },
+      {
+        authTimeoutMs: opts.wsAuthTimeoutMs, pingIntervalMs: opts.wsPingIntervalMs, pongTimeoutMs: opts.wsPongTimeoutMs,
+        maxQueue: opts.wsMaxQueue, dynamicRefreshMs: opts.wsDynamicRefreshMs,
+        maxAlarmQueriesPerRefresh: opts.wsMaxAlarmQueriesPerRefresh,
+        maxEntitiesPerDataSubscription: opts.wsMaxEntitiesPerDataSubscription,
+        maxEntitiesPerAlarmSubscription: opts.maxAlarmEntities, updatesRateLimit: opts.wsUpdatesRateLimit,
+        apiKeyAuth: opts.wsApiKeyAuth, maxSessionsPerTenant: opts.wsMaxSessionsPerTenant,
+        maxMessageBytes: opts.wsMaxMessageBytes, commandLogSize: opts.wsCommandLogSize,
+      },
+    );
+    const wsControl = new WsControl(this.ws);
+    this.control = new ControlWithWs(this, () => wsControl);
     this.front = new HttpFront({
       data: this.data,
       auth: this.auth,
@@ -127,7 +177,11 @@ export class Simulator {
   async start(): Promise<string> {
     if (this.httpServer) return this.url_;
     this.front.resume();
-    const server = createServer(this.front.onRequest);
+    // The analytics service answers /apiTrendz/... and /__sim/analytics/...; the front everything else.
+    const server = createServer((req, res) => {
+      if (this.analytics.handle(req, res)) return;
+      this.front.onRequest(req, res);
+    });
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
     server.on('connection', (s: Socket) => {
@@ -136,9 +190,11 @@ export class Simulator {
       s.on('close', () => this.sockets.delete(s));
     });
     this.httpServer = server;
+    this.ws.attach(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
+      // a restart reuses the port of the previous run, so clients can reconnect to the same URL
+      server.listen(this.port_ > 0 ? this.port_ : this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
         server.off('error', reject);
         resolve();
       });
@@ -155,7 +211,9 @@ export class Simulator {
     const server = this.httpServer;
     if (!server) return;
     this.httpServer = null;
+    this.ws.detach();
     this.front.shutdown();
+    this.analytics.shutdown();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     for (const s of this.sockets) s.destroy();
@@ -219,4 +277,17 @@ export { dbl, long, javaValueString, sqlValueString } from './values';
 export type { KvInput } from './values';
 export type { FaultSpec, Fault, RequestLogEntry } from './hooks';
 export type { JwtPair } from './auth';
+export type { WsOptions, BurstOptions, BurstResult, WsCommandLogEntry, WsConnections, WsSessionInfo } from './ws';
 export * from './types';
+export {
+  AnalyticsService,
+  startAnalyticsServer,
+  attachAnalytics,
+  DEMO_VIEW_ID,
+  VIEW_IDS,
+  VIEW_ENERGY_PER_BUILDING_PER_DAY,
+  VIEW_ENERGY_PER_BUILDING_PER_HOUR,
+  VIEW_DEVICE_TEMPERATURE,
+  VIEW_TOP_ALARMED_DEVICES,
+} from './analytics';
+export type { AnalyticsOptions, AnalyticsStats, ViewSpec, TelemetryViewSpec } from './analytics';

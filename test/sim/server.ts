@@ -6,13 +6,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthService, Principal } from './auth';
 import { versionAtLeast } from './auth';
 import type { Dataset } from './dataset';
-import { ApiError, forbidden, jsonParseError, SpringError, general } from './errors';
+import { ApiError, badRequest, forbidden, jsonParseError, notFound, SpringError, general } from './errors';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
 import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
 import {
-  parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery,
+  isUuid, parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery,
 } from './query/parse';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
 import type { ControlApi } from './control';
@@ -87,6 +87,8 @@ function parseScope(v: string): AttributeScope {
 
 export class HttpFront {
   private readonly routes = new Map<string, Map<string, Route>>();
+  /** routes with a path parameter at the end: `prefix` + one segment */
+  private readonly prefixRoutes: { method: string; prefix: string; route: Route }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly versionMemo = new Map<string, boolean>();
   private stopped = false;
@@ -184,6 +186,26 @@ export class HttpFront {
             name: acc?.email ?? e?.name ?? '',
           },
         };
+      },
+    });
+    // AlarmController#getAlarmInfoById
+    this.prefixRoutes.push({
+      method: 'GET',
+      prefix: '/api/alarm/info/',
+      route: {
+        auth: true,
+        authorities: TENANT_AND_CUSTOMER,
+        handler: (r) => {
+          const id = decodeURIComponent(r.path.slice('/api/alarm/info/'.length));
+          if (!isUuid(id)) throw badRequest(`Invalid UUID string: ${id}`);
+          const a = c.data.getAlarm(id.toLowerCase());
+          if (!a) throw notFound();
+          const caller = this.caller(r);
+          if (a.tenantId !== caller.tenantId || (caller.authority === 'CUSTOMER_USER' && a.customerId !== caller.customerId)) {
+            throw forbidden();
+          }
+          return { status: 200, body: c.data.alarmInfo(a) };
+        },
       },
     });
     this.add('POST', '/api/entitiesQuery/find', {
@@ -351,7 +373,12 @@ export class HttpFront {
   }
 
   private route(r: Req): Result {
-    const byMethod = this.routes.get(r.path);
+    let byMethod = this.routes.get(r.path);
+    if (!byMethod) {
+      const rest = (p: string): string => r.path.slice(p.length);
+      const hits = this.prefixRoutes.filter((x) => r.path.startsWith(x.prefix) && rest(x.prefix) !== '' && !rest(x.prefix).includes('/'));
+      if (hits.length > 0) byMethod = new Map(hits.map((x) => [x.method, x.route]));
+    }
     let route = byMethod?.get(r.method);
     if (route && !this.versionOk(route.since)) route = undefined;
     if (!route) {
