@@ -90,3 +90,42 @@ export function statuses(id: string): Array<{ fill?: string; shape?: string; tex
   const n = helper.getNode(id) as unknown as { status: { args: Array<Array<{ fill?: string; shape?: string; text?: string }>> } };
   return n.status.args.map((a) => a[0]);
 }
+
+/** Records every message that reaches a helper node; `until` waits for one matching a predicate. */
+export class Collector {
+  readonly all: Msg[] = [];
+  private waiters: Array<{ pred: (m: Msg) => boolean; resolve: (m: Msg) => void; from: number }> = [];
+
+  constructor(id: string) {
+    const node = helper.getNode(id) as unknown as Node;
+    node.on('input', (msg: Msg) => {
+      this.all.push(msg);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.pred(msg)) return true;
+        w.resolve(msg);
+        return false;
+      });
+    });
+  }
+
+  /** The next message (from now on, or already received when `past` is true) that matches. */
+  until(pred: (m: Msg) => boolean, ms = 8000, past = false): Promise<Msg> {
+    if (past) {
+      const hit = this.all.find(pred);
+      if (hit) return Promise.resolve(hit);
+    }
+    return new Promise((resolve, reject) => {
+      const w = { pred, resolve: (m: Msg) => (clearTimeout(t), resolve(m)), from: this.all.length };
+      const t = setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        reject(new Error(`timed out waiting for a matching message (got ${this.all.length}: ${this.all.map((m) => m.event ?? m.payload).slice(-5).join(', ')})`));
+      }, ms);
+      this.waiters.push(w);
+    });
+  }
+
+  /** Messages received since index `from`. */
+  since(from: number): Msg[] {
+    return this.all.slice(from);
+  }
+}

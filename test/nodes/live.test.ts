@@ -1,0 +1,358 @@
+/**
+ * tb-subscribe and tb-alarm-status in the real runtime against the simulator's WebSocket API over loopback:
+ * one socket per connection, snapshots and updates, counts, alarm events, alarm status, control messages,
+ * close/redeploy hygiene, reconnects (drop, restart, expired token, 1008), dead peers, malformed frames.
+ */
+import assert from 'node:assert/strict';
+import tbConnection from '../../src/nodes/tb-connection';
+import tbSubscribe from '../../src/nodes/tb-subscribe';
+import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
+import type { TbConnectionNode } from '../../src/nodes/support/connection';
+import { BASE_TIME, HOUR, Simulator } from '../sim';
+import { Collector, connectionNode, flow, helper, inject, key, message, Msg, statuses, statusWhere, TENANT } from '../support/runtime';
+
+const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];
+type Rec = Record<string, unknown>;
+const NOW = BASE_TIME + HOUR;
+
+const THERMOSTATS = {
+  entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+  latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
+  pageLink: { page: 0, pageSize: 100, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
+};
+const ACTIVE_ALARMS = {
+  entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+  pageLink: { page: 0, pageSize: 100, statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
+};
+
+function sub(id: string, kind: string, query: unknown, extra: Rec = {}): Rec {
+  return { id, type: 'tb-subscribe', connection: 'c1', kind, queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['out']], ...extra };
+}
+
+describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebSocket)', function () {
+  let sim: Simulator;
+  let ts = NOW;
+  const nextTs = () => ++ts;
+
+  before(async () => {
+    helper.settings({
+      tbConnectionReconnectInitialMs: 20,
+      tbConnectionReconnectMaxMs: 200,
+      tbConnectionPolicyBackoffMs: 500,
+      tbConnectionAuthBackoffMs: 500,
+      tbConnectionRefusalCooldownMs: 60000,
+    } as Record<string, unknown>);
+    sim = new Simulator({ now: () => NOW, wsDynamicRefreshMs: 100 });
+    await sim.start();
+  });
+  after(async () => {
+    helper.settings({});
+    await sim.stop();
+  });
+  afterEach(async () => {
+    await helper.unload();
+    sim.ws.refuseAuth(false);
+    sim.ws.pauseFrames(false);
+  });
+
+  const load = (nodes: Rec[], creds: Rec = TENANT) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
+  const hub = () => (helper.getNode('c1') as unknown as TbConnectionNode).live();
+  const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
+
+  it('three subscribe nodes on one connection share one socket; snapshots and counts arrive', async () => {
+    const before = sim.ws.connections().total;
+    await load([sub('s1', 'entityData', THERMOSTATS), sub('s2', 'entityCount', { entityFilter: THERMOSTATS.entityFilter }), sub('s3', 'alarmCount', { statusList: ['ACTIVE'] })]);
+    const c = new Collector('out');
+    const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
+    assert.equal((snap.payload as unknown[]).length, 20);
+    assert.deepEqual(snap.page, { page: 0, pageSize: 100, totalPages: 1, totalElements: 20, hasNext: false });
+    await c.until((m) => m.event === 'count' && m.payload === 20, 8000, true);
+    await c.until((m) => m.event === 'count' && m.payload === 10, 8000, true);
+    assert.equal(sim.ws.connections().total - before, 1, 'exactly one WebSocket');
+    assert.equal(sim.ws.connections().open, 1);
+    assert.equal(hub().stats.sockets, 1);
+    await waitFor(() => statuses('s1').some((s) => s.fill === 'green' && s.text === key('subscribedCount')));
+  });
+
+  it('entity data: a snapshot, then one update per change with the full state and the changed keys', async () => {
+    await load([sub('s', 'entityData', THERMOSTATS)]);
+    const c = new Collector('out');
+    await c.until((m) => m.event === 'snapshot', 8000, true);
+    const a101 = dev('Thermo A-101');
+    sim.data.setTelemetry(a101.id, { temperature: 30.5 }, nextTs());
+    const u = await c.until((m) => m.event === 'update');
+    assert.equal(u.topic, a101.id);
+    assert.deepEqual(u.changed, ['temperature']);
+    assert.equal((u.payload as Rec).temperature, 30.5);
+    assert.equal((u.payload as Rec).name, 'Thermo A-101');
+    assert.equal((u.payload as Rec).id, a101.id);
+  });
+
+  it('entity data: dynamic pages report entities added and removed; series and history come as their own events', async () => {
+    await load([
+      sub('s', 'entityData', { ...THERMOSTATS, pageLink: { ...THERMOSTATS.pageLink, dynamic: true } }, {
+        tsKeys: 'temperature',
+        tsWindow: 400, // the simulator's data lives around 2026-01-01; the node counts back from the real clock
+        tsWindowUnit: 'days',
+        tsLimit: 5,
+        history: true,
+        historyKeys: 'humidity',
+        historyRange: 400,
+        historyRangeUnit: 'days',
+        historyLimit: 100,
+        historyAgg: 'NONE',
+      }),
+    ]);
+    const c = new Collector('out');
+    await c.until((m) => m.event === 'snapshot', 8000, true);
+    const hist = await c.until((m) => m.event === 'history', 8000, true);
+    const first = (hist.payload as Array<{ series: Record<string, unknown[]> }>)[0];
+    assert.ok(Array.isArray(first.series.humidity) && first.series.humidity.length > 0);
+    const e = sim.data.addEntity({ entityType: 'DEVICE', name: 'Thermo New', type: 'thermostat' });
+    const added = await c.until((m) => m.event === 'added');
+    assert.equal(added.topic, e.id);
+    const a102 = dev('Thermo A-102');
+    sim.data.setTelemetry(a102.id, { temperature: 19.5 }, nextTs());
+    const series = await c.until((m) => m.event === 'timeseries' && m.topic === a102.id);
+    assert.deepEqual(((series.payload as Rec).series as Rec).temperature, [{ ts, value: 19.5 }]);
+    sim.data.removeEntity(e.id);
+    const removed = await c.until((m) => m.event === 'removed');
+    assert.equal(removed.topic, e.id);
+  });
+
+  it('counts: the number at start and again only when it changes', async () => {
+    await load([sub('s', 'entityCount', { entityFilter: { type: 'deviceType', deviceTypes: ['meter'] } })]);
+    const c = new Collector('out');
+    await c.until((m) => m.payload === 6, 8000, true);
+    const e = sim.data.addEntity({ entityType: 'DEVICE', name: 'Meter New', type: 'meter' });
+    await c.until((m) => m.payload === 7);
+    sim.data.removeEntity(e.id);
+    await c.until((m) => m.payload === 6);
+    assert.deepEqual(c.all.map((m) => m.payload), [6, 7, 6]);
+  });
+
+  it('alarm data: created, acknowledged and cleared, each once', async () => {
+    await load([sub('s', 'alarmData', ACTIVE_ALARMS)]);
+    const c = new Collector('out');
+    const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
+    assert.equal((snap.payload as unknown[]).length, 9, 'the active alarms of devices in the last 24 h');
+    const a = sim.data.createAlarm({ originator: dev('Thermo A-103').id, type: 'Filter Clogged', severity: 'MAJOR' });
+    const created = await c.until((m) => m.event === 'created');
+    assert.equal(created.topic, a.id);
+    assert.equal((created.payload as Rec).type, 'Filter Clogged');
+    assert.equal((created.payload as Rec).severity, 'MAJOR');
+    const mark = c.all.length;
+    sim.data.ackAlarm(a.id);
+    const acked = await c.until((m) => m.event === 'acknowledged');
+    assert.equal((acked.payload as Rec).acknowledged, true);
+    sim.data.clearAlarm(a.id);
+    const cleared = await c.until((m) => m.event === 'cleared');
+    assert.equal(cleared.topic, a.id);
+    assert.equal((cleared.payload as Rec).cleared, true);
+    assert.deepEqual(c.since(mark).map((m) => m.event), ['acknowledged', 'cleared']);
+  });
+
+  it('alarm status: false/true transitions per watched entity; several entities; unsubscribe by message', async () => {
+    const a103 = dev('Thermo A-103');
+    const g103 = dev('Thermo G-103');
+    await load([{ id: 'as', type: 'tb-alarm-status', connection: 'c1', originatorType: 'DEVICE', originatorId: a103.id, typeList: '', severityList: 'CRITICAL,MAJOR', wires: [['out']] }]);
+    const c = new Collector('out');
+    const first = await c.until(() => true, 8000, true);
+    assert.equal(first.payload, false);
+    assert.deepEqual(first.originator, { entityType: 'DEVICE', id: a103.id });
+    const alarm = sim.data.createAlarm({ originator: a103.id, type: 'Overheat', severity: 'CRITICAL' });
+    assert.equal((await c.until((m) => m.topic === a103.id && m.payload === true)).payload, true);
+    sim.data.createAlarm({ originator: a103.id, type: 'Minor thing', severity: 'MINOR' });
+    inject('as', { payload: { entityType: 'DEVICE', id: g103.id } });
+    const g = await c.until((m) => m.topic === g103.id);
+    assert.equal(g.payload, false);
+    sim.data.clearAlarm(alarm.id);
+    await c.until((m) => m.topic === a103.id && m.payload === false);
+    assert.deepEqual(c.all.filter((m) => m.topic === a103.id).map((m) => m.payload), [false, true, false], 'the MINOR alarm changed nothing');
+    const before = sim.ws.commandsReceived().length;
+    inject('as', { payload: a103.id, action: 'unsubscribe' });
+    await waitFor(() => sim.ws.commandsReceived().slice(before).some((x) => x.type === 'ALARM_STATUS_UNSUBSCRIBE'));
+    sim.data.createAlarm({ originator: a103.id, type: 'After', severity: 'CRITICAL' });
+    sim.data.createAlarm({ originator: g103.id, type: 'Marker', severity: 'CRITICAL' });
+    await c.until((m) => m.topic === g103.id && m.payload === true);
+    assert.deepEqual(c.all.filter((m) => m.topic === a103.id).map((m) => m.payload), [false, true, false], 'A-103 is no longer watched');
+  });
+
+  it('a message replaces the running subscription; msg.action "unsubscribe" stops it and the socket closes', async () => {
+    await load([{ ...sub('s', 'entityData', THERMOSTATS), queryType: 'msg', query: 'payload' }]);
+    const c = new Collector('out');
+    inject('s', { payload: { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A' } } });
+    const s1 = await c.until((m) => m.event === 'snapshot');
+    assert.equal((s1.payload as unknown[]).length, 6);
+    inject('s', { payload: { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo G' } } });
+    const s2 = await c.until((m) => m.event === 'snapshot');
+    assert.equal((s2.payload as unknown[]).length, 6);
+    assert.ok(sim.ws.commandsReceived().some((x) => x.type === 'ENTITY_DATA_UNSUBSCRIBE'), 'the old one was unsubscribed');
+    const mark = c.all.length;
+    sim.data.setTelemetry(dev('Thermo A-101').id, { temperature: 11 }, nextTs());
+    sim.data.setTelemetry(dev('Thermo G-101').id, { temperature: 12 }, nextTs());
+    await c.until((m) => m.event === 'update' && (m.payload as Rec).name === 'Thermo G-101');
+    assert.deepEqual(c.since(mark).map((m) => (m.payload as Rec).name), ['Thermo G-101'], 'nothing from the old query');
+    inject('s', { action: 'unsubscribe' });
+    await statusWhere('s', (s) => s.text === key('unsubscribed'));
+    await waitFor(() => sim.ws.connections().open === 0);
+  });
+
+  it('close and redeploy send the unsubscribe commands and leave no socket', async () => {
+    await load([sub('s1', 'entityData', THERMOSTATS), sub('s2', 'alarmCount', { statusList: ['ACTIVE'] })]);
+    const c = new Collector('out');
+    await c.until((m) => m.event === 'snapshot', 8000, true);
+    await c.until((m) => m.event === 'count', 8000, true);
+    // redeploy without s2 ("modified nodes"): s2 closes, its subscription goes, the socket stays for s1
+    const mark = sim.ws.commandsReceived().length;
+    await helper.setFlows(flow(connectionNode(sim.url), sub('s1', 'entityData', THERMOSTATS)) as never, 'nodes');
+    await waitFor(() => sim.ws.commandsReceived().slice(mark).some((x) => x.type === 'ALARM_COUNT_UNSUBSCRIBE'));
+    assert.equal(sim.ws.connections().open, 1);
+    await helper.unload();
+    await waitFor(() => sim.ws.commandsReceived().slice(mark).some((x) => x.type === 'ENTITY_DATA_UNSUBSCRIBE'));
+    await waitFor(() => sim.ws.connections().open === 0);
+  });
+
+  it('after the connection drops, it resubscribes and reports what changed meanwhile, exactly once', async () => {
+    await load([sub('e', 'entityData', THERMOSTATS), sub('a', 'alarmData', ACTIVE_ALARMS, { wires: [['alarms']] }), { id: 'alarms', type: 'helper', wires: [] }]);
+    const c = new Collector('out');
+    const ca = new Collector('alarms');
+    await c.until((m) => m.event === 'snapshot', 8000, true);
+    await ca.until((m) => m.event === 'snapshot', 8000, true);
+    const total = sim.ws.connections().total;
+    sim.ws.pauseFrames(true); // nothing reaches the client while we change the data
+    const a201 = dev('Thermo A-201');
+    sim.data.setTelemetry(a201.id, { temperature: 33.3 }, nextTs());
+    const alarm = sim.data.createAlarm({ originator: a201.id, type: 'While Away', severity: 'MINOR' });
+    sim.ws.dropAll(); // abrupt: the held frames are lost
+    sim.ws.pauseFrames(false);
+    const u = await c.until((m) => m.event === 'update');
+    assert.equal(u.topic, a201.id);
+    assert.equal((u.payload as Rec).temperature, 33.3);
+    const created = await ca.until((m) => m.event === 'created');
+    assert.equal(created.topic, alarm.id);
+    assert.equal(sim.ws.connections().total, total + 1, 'reconnected once');
+    // a marker change proves nothing else came: no second snapshot, no repeated update
+    const mark = c.all.length;
+    sim.data.setTelemetry(dev('Thermo G-203').id, { temperature: 1 }, nextTs());
+    await c.until((m) => m.event === 'update' && (m.payload as Rec).name === 'Thermo G-203');
+    assert.deepEqual(c.since(mark - 1).map((m) => `${m.event}:${(m.payload as Rec).name}`), ['update:Thermo A-201', 'update:Thermo G-203']);
+    assert.deepEqual(ca.all.map((m) => m.event), ['snapshot', 'created']);
+  });
+
+  it('survives a simulator restart: reconnects to the same address and reports the differences', async () => {
+    await load([sub('e', 'entityData', THERMOSTATS)]);
+    const c = new Collector('out');
+    await c.until((m) => m.event === 'snapshot', 8000, true);
+    await sim.stop();
+    sim.data.setTelemetry(dev('Thermo B-203').id, { temperature: 44 }, nextTs());
+    await statusWhere('e', (s) => s.fill === 'red' && s.text === key('reconnecting'));
+    await sim.start();
+    const u = await c.until((m) => m.event === 'update');
+    assert.equal((u.payload as Rec).name, 'Thermo B-203');
+    assert.equal(c.all.filter((m) => m.event === 'snapshot').length, 1);
+  });
+
+  it('a token that expired while the socket was open is refreshed before reconnecting', async () => {
+    await load([sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })]);
+    const c = new Collector('out');
+    await c.until(() => true, 8000, true);
+    sim.resetRequests();
+    sim.expireAllTokens();
+    const total = sim.ws.connections().total;
+    const n = statuses('e').length;
+    sim.ws.dropAll();
+    await waitFor(() => sim.ws.connections().total >= total + 1 && sim.ws.connections().authenticated === 1);
+    assert.equal(sim.countRequests('/api/auth/token'), 1, 'refreshed once');
+    await waitFor(() => statuses('e').slice(n).some((s) => s.fill === 'green'));
+  });
+
+  it('a 1008 (session limit) close waits the long policy backoff; refused auth shows red and backs off', async () => {
+    await load([sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })]);
+    const c = new Collector('out');
+    await c.until(() => true, 8000, true);
+    sim.ws.dropAll(1008, 'Max tenant sessions limit reached!');
+    await statusWhere('e', (s) => s.fill === 'red' && s.text === key('reconnecting'));
+    assert.ok((hub().info?.retryInMs ?? 0) >= 500, `waits at least the policy backoff (${hub().info?.retryInMs})`);
+    await waitFor(() => sim.ws.connections().authenticated === 1, 5000);
+
+    sim.ws.refuseAuth(true);
+    const total = sim.ws.connections().total;
+    sim.ws.dropAll();
+    await statusWhere('e', (s) => s.fill === 'red' && s.text === key('authFailed'), 5000);
+    assert.ok((hub().info?.retryInMs ?? 0) >= 500, 'long wait after a refusal');
+    assert.ok(sim.ws.connections().total - total <= 2, 'no reconnect storm');
+    sim.ws.refuseAuth(false);
+    await waitFor(() => sim.ws.connections().authenticated === 1, 5000);
+  });
+
+  it('wrong credentials: red status, no socket, no login storm', async () => {
+    const total = sim.ws.connections().total;
+    sim.resetRequests();
+    await load([sub('e', 'entityData', THERMOSTATS)], { username: 'tenant@thingsboard.org', password: 'nope' });
+    await statusWhere('e', (s) => s.fill === 'red' && s.text === key('authFailed'));
+    assert.equal(sim.ws.connections().total, total);
+    assert.equal(sim.countRequests('/api/auth/login'), 1);
+  });
+
+  it('a dead peer (no pong) is detected and replaced by a new connection', async () => {
+    helper.settings({ tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200, tbConnectionPingIntervalMs: 100 } as Record<string, unknown>);
+    try {
+      await load([sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })]);
+      const c = new Collector('out');
+      await c.until(() => true, 8000, true);
+      const total = sim.ws.connections().total;
+      sim.ws.pauseFrames(true);
+      await waitFor(() => sim.ws.connections().total > total, 5000);
+      sim.ws.pauseFrames(false);
+      await waitFor(() => sim.ws.connections().authenticated === 1, 5000);
+    } finally {
+      helper.settings({ tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200, tbConnectionPolicyBackoffMs: 500, tbConnectionAuthBackoffMs: 500, tbConnectionRefusalCooldownMs: 60000 } as Record<string, unknown>);
+    }
+  });
+
+  it('malformed frames are ignored; server errors reach a Catch node', async () => {
+    await load([sub('e', 'entityData', THERMOSTATS, { history: true, historyKeys: 'humidity', historyRange: 2, historyRangeUnit: 'hours' })]);
+    const c = new Collector('out');
+    await c.until((m) => m.event === 'snapshot', 8000, true);
+    sim.ws.sendRaw('{not json');
+    sim.ws.sendRaw('[1,2,3]');
+    sim.ws.sendRaw('{"cmdId": 987654, "data": null}');
+    sim.data.setTelemetry(dev('Thermo A-101').id, { temperature: 5 }, nextTs());
+    await c.until((m) => m.event === 'update');
+    assert.equal(hub().stats.malformed, 2);
+    assert.ok(hub().stats.dropped >= 1, 'an unknown cmdId is dropped, not misrouted');
+
+    await helper.unload();
+    sim.ws.failHistoryFetch(1);
+    await load([sub('e', 'entityData', THERMOSTATS, { history: true, historyKeys: 'humidity', historyRange: 2, historyRangeUnit: 'hours' })]);
+    const caught: Msg = await message('caught');
+    const error = caught.error as Rec;
+    assert.equal(error.code, 'TB_SUBSCRIPTION');
+    assert.match(error.message as string, /errorCode 1\): Failed to fetch historical data!/);
+  });
+
+  it('bad input: a bad query from a message is refused before anything is sent', async () => {
+    await load([{ ...sub('s', 'alarmData', ACTIVE_ALARMS), queryType: 'msg', query: 'payload' }]);
+    const before = sim.ws.commandsReceived().length;
+    const caught = message('caught');
+    inject('s', { payload: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 5, severityList: ['HUGE'] } } });
+    const error = (await caught).error as Rec;
+    assert.equal(error.code, 'TB_INVALID_INPUT');
+    assert.match(error.message as string, /msg\.payload\.pageLink\.severityList\[0\] must be one of CRITICAL/);
+    assert.equal(sim.ws.commandsReceived().length, before);
+    const caught2 = message('caught');
+    inject('s', { action: 'pause' });
+    assert.match(((await caught2).error as Rec).message as string, /msg\.action must be "subscribe" or "unsubscribe"/);
+  });
+});
+
+/** Polls a condition on the event loop (no fixed sleeps); rejects after `ms`. */
+async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
