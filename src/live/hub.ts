@@ -113,7 +113,9 @@ export class LiveHub {
   private lastState: LiveState = 'closed';
   private stateInfo: StateInfo | undefined;
   /** Counters for tests and benchmarks. */
-  readonly stats = { sockets: 0, messages: 0, dropped: 0, malformed: 0, sent: 0 };
+  readonly stats = { sockets: 0, messages: 0, dropped: 0, malformed: 0, sent: 0, pings: 0 };
+  /** How the current socket authenticated (decides what a 1007 means). */
+  private authKind: 'token' | 'apiKey' = 'token';
 
   constructor(opts: LiveHubOptions) {
     this.opts = opts;
@@ -247,7 +249,8 @@ export class LiveHub {
       this.alive = true;
     });
     ws.on('ping', () => {
-      this.alive = true;
+      this.alive = true; // ws answers with a pong by itself
+      this.stats.pings++;
     });
     ws.on('error', (err: Error) => {
       this.opts.log?.('debug', `WebSocket error: ${err.message}`);
@@ -268,6 +271,7 @@ export class LiveHub {
       entry.sub.onResubscribe?.();
       this.enqueue(entry, false);
     }
+    this.authKind = 'apiKey' in auth ? 'apiKey' : 'token';
     const authCmd = 'apiKey' in auth ? { cmdId: 0, apiKey: auth.apiKey } : { cmdId: 0, token: auth.token };
     this.flushNow(authCmd);
     this.startPing(ws);
@@ -292,6 +296,18 @@ export class LiveHub {
     if (code === 1007) {
       // Credentials rejected. Once may be a token that expired on the server's clock: retry soon with a
       // fresh one. Twice in a row is a refusal: back off for long, do not hammer.
+      if (this.authKind === 'apiKey') {
+        // An API key does not get better by retrying; servers before 4.4 do not know authCmd.apiKey at all.
+        this.scheduleReconnect(
+          'auth',
+          why,
+          new TbError(
+            'TB_AUTH_FAILED',
+            `ThingsBoard refused the WebSocket authentication with the API key (${why}). Live subscriptions with an API key need ThingsBoard 4.4 or later; with an older server use the "password" mode for live nodes`,
+          ),
+        );
+        return;
+      }
       this.opts.onAuthRejected?.();
       if (++this.authRejects === 1) this.scheduleReconnect('normal', why);
       else this.scheduleReconnect('auth', why, new TbError('TB_AUTH_FAILED', `ThingsBoard refused the WebSocket authentication (${why})`));

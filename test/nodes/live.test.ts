@@ -8,7 +8,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
-import { BASE_TIME, HOUR, Simulator } from '../sim';
+import { BASE_TIME, HOUR, Simulator, TENANT_API_KEY } from '../sim';
 import { Collector, connectionNode, flow, helper, inject, key, message, Msg, statuses, statusWhere, TENANT } from '../support/runtime';
 
 const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];
@@ -72,6 +72,7 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.equal(sim.ws.connections().total - before, 1, 'exactly one WebSocket');
     assert.equal(sim.ws.connections().open, 1);
     assert.equal(hub().stats.sockets, 1);
+    assert.equal(hub().stats.sent, 1, 'the auth command and the three subscriptions went out in one message');
     await waitFor(() => statuses('s1').some((s) => s.fill === 'green' && s.text === key('subscribedCount')));
   });
 
@@ -285,6 +286,39 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.ok(sim.ws.connections().total - total <= 2, 'no reconnect storm');
     sim.ws.refuseAuth(false);
     await waitFor(() => sim.ws.connections().authenticated === 1, 5000);
+  });
+
+  it('answers the server\'s pings, so a quiet session is never dropped for a missing pong', async () => {
+    await load([sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })]);
+    const c = new Collector('out');
+    await c.until(() => true, 8000, true);
+    sim.ws.configure({ pingIntervalMs: 20, pongTimeoutMs: 100 });
+    try {
+      const total = sim.ws.connections().total;
+      await waitFor(() => hub().stats.pings >= 8); // well past the pong timeout
+      assert.equal(sim.ws.connections().total, total, 'no reconnect');
+      assert.equal(sim.ws.connections().authenticated, 1);
+    } finally {
+      sim.ws.configure({ pingIntervalMs: 10000, pongTimeoutMs: 30000 });
+    }
+  });
+
+  it('API key mode: authCmd.apiKey on servers that know it (4.4+), a clear refusal on older ones', async () => {
+    sim.setVersion('4.4.0');
+    try {
+      await helper.load(NODES, flow(connectionNode(sim.url, { authMode: 'apiKey' }), sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })), { c1: { apiKey: TENANT_API_KEY } });
+      const c = new Collector('out');
+      assert.equal((await c.until(() => true, 8000, true)).payload, 20);
+      assert.ok(sim.ws.sessionList().some((x) => x.authenticated));
+      await helper.unload();
+      sim.setVersion('4.3.1.3');
+      await helper.load(NODES, flow(connectionNode(sim.url, { authMode: 'apiKey' }), sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })), { c1: { apiKey: TENANT_API_KEY } });
+      await statusWhere('e', (s) => s.fill === 'red' && s.text === key('authFailed'));
+      assert.match(hub().info?.error?.message ?? '', /need ThingsBoard 4\.4 or later/);
+      assert.ok((hub().info?.retryInMs ?? 0) >= 500);
+    } finally {
+      sim.setVersion('4.3.1.3');
+    }
   });
 
   it('wrong credentials: red status, no socket, no login storm', async () => {
