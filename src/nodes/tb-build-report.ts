@@ -6,7 +6,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'nod
 import { TbConfigError, TbInputError } from '../errors';
 import { prepareReportRequest, reportCsv, ReportFormat, reportRows, REPORT_FORMATS, ReportRequest } from '../query/report';
 import { Activity, errorStatus, lookupConnection, noConnectionError, onInput, SendFn, status } from './support/common';
-import { flag, intSetting } from './support/rest-node';
+import { flag, intSetting, sendSplit } from './support/rest-node';
 
 interface BuildReportDef extends NodeDef {
   connection: string;
@@ -141,15 +141,7 @@ export default function (RED: NodeAPI): void {
         } else {
           const rows = reportRows(table, parseNumbers);
           if (split) {
-            const id = RED.util.generateId();
-            rows.forEach((row, index) => {
-              const m = RED.util.cloneMessage(msg) as NodeMessage;
-              m.payload = row;
-              const parts: Record<string, unknown> = { id, index, count: rows.length, type: 'array', len: 1 };
-              if (msg.parts) parts.parts = msg.parts;
-              m.parts = parts;
-              send(m);
-            });
+            sendSplit(RED, msg, send, rows);
           } else {
             msg.payload = rows;
             send(msg);

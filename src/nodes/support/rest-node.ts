@@ -173,8 +173,11 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
   };
 }
 
-/** One message per item with msg.parts, so that a Join node in automatic mode rebuilds the array. */
-function sendSplit(RED: NodeAPI, msg: NodeMessageInFlow, send: SendFn, items: unknown[], info: object): void {
+/**
+ * One message per item with msg.parts, so that a Join node in automatic mode rebuilds the array.
+ * `info` (optional) goes to `msg.page` of each message.
+ */
+export function sendSplit(RED: NodeAPI, msg: NodeMessageInFlow, send: SendFn, items: unknown[], info?: object): void {
   const seq = new SplitSequence(RED, msg, send);
   seq.expect(items.length);
   for (const item of items) seq.push(item, info);
@@ -189,7 +192,7 @@ class SplitSequence {
   private readonly id: string;
   private index = 0;
   private expected = 0;
-  private pending: { payload: unknown; info: object } | undefined;
+  private pending: { payload: unknown; info: object | undefined } | undefined;
 
   constructor(
     private readonly RED: NodeAPI,
@@ -203,7 +206,7 @@ class SplitSequence {
     this.expected = n;
   }
 
-  push(payload: unknown, info: object): void {
+  push(payload: unknown, info: object | undefined): void {
     if (this.pending) this.emit(this.pending, this.expected);
     this.pending = { payload, info };
   }
@@ -212,17 +215,17 @@ class SplitSequence {
   finish(truncated: boolean): number {
     if (this.pending) {
       const count = this.index + 1;
-      const info = truncated ? { ...this.pending.info, truncated: true, hasNext: true } : this.pending.info;
+      const info = truncated && this.pending.info ? { ...this.pending.info, truncated: true, hasNext: true } : this.pending.info;
       this.emit({ payload: this.pending.payload, info }, count);
       this.pending = undefined;
     }
     return this.index;
   }
 
-  private emit(item: { payload: unknown; info: object }, count: number): void {
+  private emit(item: { payload: unknown; info: object | undefined }, count: number): void {
     const m = this.RED.util.cloneMessage(this.msg) as NodeMessage;
     m.payload = item.payload;
-    m.page = { ...item.info };
+    if (item.info) m.page = { ...item.info };
     const parts: Record<string, unknown> = { id: this.id, index: this.index, count: Math.max(count, this.index + 1), type: 'array', len: 1 };
     if (this.msg.parts) parts.parts = this.msg.parts;
     m.parts = parts;
