@@ -45,8 +45,20 @@ export type StatusKey =
   | 'queued'
   | 'rows';
 
+/** Every variable a status text may hold, as markers that survive translation. */
+const MARKERS: Record<string, string> = { count: '\u0001count\u0001', total: '\u0001total\u0001', status: '\u0001status\u0001', n: '\u0001n\u0001', s: '\u0001s\u0001' };
+const MARKER_RE = /\u0001(\w+)\u0001/g;
+/** Translated templates by key: i18next is far too slow to run for every message's status. */
+const templates = new Map<string, string>();
+
 export function text(RED: NodeAPI, key: StatusKey, vars?: Record<string, string | number>): string {
-  return RED._(STATUS_NS + key, vars);
+  let tpl = templates.get(key);
+  if (tpl === undefined) {
+    tpl = RED._(STATUS_NS + key, MARKERS);
+    templates.set(key, tpl);
+  }
+  if (tpl.indexOf('\u0001') < 0) return tpl;
+  return tpl.replace(MARKER_RE, (_m, name: string) => String(vars?.[name] ?? ''));
 }
 
 export function status(RED: NodeAPI, fill: NodeStatus["fill"], shape: NodeStatus["shape"], key: StatusKey, vars?: Record<string, string | number>): NodeStatus {
