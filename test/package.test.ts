@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import * as acorn from 'acorn';
 
 // semver is a dependency of node-red (a devDependency here); no type package is installed for it.
@@ -134,16 +135,112 @@ function i18nKeys(html: string): string[] {
   return keys;
 }
 
-/** Keys passed to the editor-side t('…') helper (a namespaced RED._). */
-function tKeys(html: string): string[] {
+/**
+ * Catalog keys named in the editor scripts: the ones passed to the namespaced t('…') helper, and every string
+ * literal that starts with "<type>." (the message keys given to the shared validators).
+ */
+function tKeys(html: string, type: string): string[] {
   const keys: string[] = [];
   for (const block of scriptBlocks(html)) {
     const re = /\bt\(\s*'([^']+)'/g;
     let m: RegExpExecArray | null;
     while ((m = re.exec(block)) !== null) keys.push(m[1]);
+    walk(acorn.parse(block, { ecmaVersion: 2020 }), (n) => {
+      if (n.type === 'Literal' && typeof n.value === 'string' && n.value.startsWith(`${type}.`) && !/\.(svg|png)$/.test(n.value)) {
+        keys.push(n.value);
+      }
+    });
   }
-  return keys;
+  return Array.from(new Set(keys));
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The shared editor script (resources/tb-editor.js) and a sandbox that runs the node definitions against it.
+
+const SHARED_SCRIPT = 'resources/tb-editor.js';
+const SHARED_SRC = `resources/${pkg.name}/tb-editor.js`;
+
+interface Sandbox {
+  defs: Record<string, any>;
+  /** Editor form inputs by id: present while "the dialog is open". */
+  form: Record<string, { value: unknown; checkbox?: boolean }>;
+  /** Config nodes RED.nodes.node() knows. */
+  configs: Record<string, unknown>;
+  /** Keys passed to RED._, namespace included. */
+  keys: string[];
+  window: Record<string, any>;
+  run(code: string): void;
+}
+
+/** A minimal editor (RED, $ and window) in a vm context, enough to register nodes and run their validators. */
+function editorSandbox(): Sandbox {
+  const sb: Sandbox = { defs: {}, form: {}, configs: {}, keys: [], window: {}, run: () => undefined };
+  const $ = (selector: string) => {
+    const m = /^#([\w-]+)$/.exec(selector);
+    if (!m) throw new Error(`the sandbox only selects by id (${selector})`);
+    const input = sb.form[m[1]];
+    return {
+      length: input ? 1 : 0,
+      is: (what: string) => !!(input && input.checkbox && what === ':checkbox'),
+      prop: () => input && input.value,
+      val: () => input && input.value,
+    };
+  };
+  const RED = {
+    _: (key: string, opts?: Record<string, unknown>) => {
+      sb.keys.push(key);
+      return opts ? `${key} ${JSON.stringify(opts)}` : key;
+    },
+    nodes: {
+      node: (id: string) => sb.configs[id],
+      registerType: (type: string, def: unknown) => {
+        sb.defs[type] = def;
+      },
+    },
+    validators: { typedInput: () => (v: unknown, opt: unknown) => true },
+  };
+  const context = vm.createContext({ RED, $, window: sb.window });
+  sb.run = (code: string) => {
+    vm.runInContext(code, context);
+    // In a browser, window properties are globals.
+    for (const k of Object.keys(sb.window)) (context as Record<string, unknown>)[k] = sb.window[k];
+  };
+  return sb;
+}
+
+/** A seeded PRNG (mulberry32), so that a failure can be replayed. */
+function prng(seed: number): (n: number) => number {
+  return (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+/** Values to try on every property: types, enums, numbers, lists, ids, URLs and queries, good and bad. */
+const UUID_SAMPLE = '0f8fad5b-d9cb-469f-a165-70867728950e';
+const VALUE_CORPUS: unknown[] = [
+  undefined, null, '', ' ', 'x', true, false, 'true', 'false', 0, 1, 5, 10, 11, -1, 1.5, '0', '1', '24', '-3', '11', '1e3',
+  'find', 'keys', 'count', 'flat', 'raw', 'json', 'msg', 'flow', 'global', 'jsonata', 'env', 'str', 'entityData',
+  'entityCount', 'alarmData', 'alarmCount', 'minutes', 'hours', 'weeks', 'NONE', 'AVG', 'password', 'apiKey', 'token',
+  'same', 'own', 'view', 'last', 'fixed', 'rows', 'csv', 'DEVICE', 'TENANT', 'SERVER_SCOPE, CLIENT_SCOPE',
+  'SERVER_SCOPE,BAD', 'a,,b', 'a, b', 'CRITICAL,MAJOR', 'CRITICAL,FOO', UUID_SAMPLE, 'http://tb:8080', 'ftp://x',
+  'Bearer abc', '1767225600000', '1767312000000', 'c-ok', 'c-invalid', 'c-no-analytics', 'missing', '_ADD_', 'tls-ok', 'tls-bad',
+  '{', '[]', '{}', '{"entityFilter":{"type":"x"}}', '{"entityFilter":1}', '{"entityFilter":{"type":"x"},"pageLink":[]}',
+  '{"entityFilter":{"type":"x"},"pageLink":{"pageSize":0}}', '{"entityFilter":{"type":"x"},"pageLink":{"page":-1}}',
+  '{"statusList":["X"]}', '{"severityList":["FOO"]}', '{"entityFilter":{"type":"x"},"statusList":["X"]}',
+  '{"entityFilter":{"type":"x"},"pageLink":{"severityList":["FOO"]}}', '{"pageLink":{"statusList":["X"]}}', '{"entityFilter":{"type":"x"},"keyFilters":{}}',
+  '{"a":[1]}', '{"a":1}',
+];
+const CHECKBOXES = new Set(['allPages', 'split', 'keysTimeseries', 'keysAttributes', 'history', 'parseNumbers', 'usetls']);
+const SANDBOX_CONFIGS = {
+  'c-ok': { type: CONFIG_TYPE, valid: true, analyticsUrl: 'http://tb:8888/apiTrendz/' },
+  'c-invalid': { type: CONFIG_TYPE, valid: false },
+  'c-no-analytics': { type: CONFIG_TYPE, valid: true, analyticsUrl: '' },
+  'tls-ok': { type: 'tls-config', valid: true },
+  'tls-bad': { type: 'tls-config', valid: false },
+};
 
 const htmlFiles = fs.readdirSync(path.join(root, 'nodes')).filter((f) => f.endsWith('.html'));
 const htmlTypes = htmlFiles.map((f) => f.replace(/\.html$/, ''));
@@ -289,6 +386,39 @@ describe('package scorecard (offline node-red-dev validate)', function () {
     assert.equal(new Set(icons).size, icons.length);
   });
 
+  describe('shared editor script (resources/tb-editor.js)', function () {
+    it('parses as an ES5 script (every editor browser runs it as is)', function () {
+      assert.ok(exists(SHARED_SCRIPT), `${SHARED_SCRIPT} is missing`);
+      acorn.parse(readText(SHARED_SCRIPT), { ecmaVersion: 5 });
+    });
+
+    it('is shipped: package.json "files" lists resources/', function () {
+      assert.ok((pkg.files as string[]).some((f) => f.replace(/\/$/, '') === 'resources'));
+    });
+
+    it('defines window.TbEditor once: a second run keeps the first', function () {
+      const sb = editorSandbox();
+      sb.run(readText(SHARED_SCRIPT));
+      const first = sb.window.TbEditor;
+      assert.equal(typeof first, 'object');
+      assert.equal(typeof first.forType, 'function');
+      sb.run(readText(SHARED_SCRIPT));
+      assert.equal(sb.window.TbEditor, first);
+    });
+
+    it('every node html includes it once, by a relative URL, before its definition script', function () {
+      for (const file of htmlFiles) {
+        const html = readText(`nodes/${file}`);
+        const tags = html.match(/<script\b[^>]*\bsrc=[^>]*>/g) || [];
+        assert.deepEqual(tags, [`<script src="${SHARED_SRC}">`], `${file}: one <script src="${SHARED_SRC}">`);
+        // The editor waits for relative script URLs (resources/...) before it runs the inline scripts.
+        const at = html.indexOf(tags[0]!);
+        const definition = html.search(/<script type="text\/javascript">/);
+        assert.ok(definition > at, `${file}: the shared script comes before the definition`);
+      }
+    });
+  });
+
   for (const type of allTypes) {
     describe(type, function () {
       const listed = listedTypes.includes(type);
@@ -381,11 +511,73 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         const catalog = readJson(`nodes/locales/en-US/${type}.json`);
         const missing: string[] = [];
         for (const key of i18nKeys(html)) if (typeof lookup(catalog, key) !== 'string') missing.push(key);
-        for (const key of tKeys(html)) {
+        for (const key of tKeys(html, type)) {
           const v = lookup(catalog, key);
           if (key.endsWith('.') ? !(v && typeof v === 'object') : typeof v !== 'string') missing.push(key);
         }
         assert.deepEqual(missing, []);
+      });
+
+      it('runs in an editor sandbox: (v, opt) validators, valid defaults, every editor message from its catalog', function () {
+        const sb = editorSandbox();
+        Object.assign(sb.configs, SANDBOX_CONFIGS);
+        sb.run(readText(SHARED_SCRIPT));
+        for (const block of scriptBlocks(readText(`nodes/${type}.html`))) sb.run(block);
+        const def = sb.defs[type];
+        assert.ok(def, 'registerType ran');
+        const props: Array<[string, string]> = [];
+        for (const kind of ['defaults', 'credentials']) for (const p of Object.keys(def[kind] || {})) props.push([kind, p]);
+        for (const [kind, p] of props) {
+          // Node-RED shows the returned string only for a validator declared with two parameters.
+          assert.equal(def[kind][p].validate.length, 2, `${kind}.${p}.validate is function (v, opt)`);
+        }
+
+        // The defaults are valid once the fields a user must fill in are filled in (dialog closed).
+        const node: Record<string, unknown> = { type };
+        for (const p of Object.keys(def.defaults)) node[p] = def.defaults[p].value;
+        Object.assign(node, { connection: 'c-ok', url: 'http://tb:8080', viewConfigId: UUID_SAMPLE });
+        for (const p of Object.keys(def.defaults)) {
+          assert.equal(def.defaults[p].validate.call(node, node[p], {}), true, `the default of ${p} is valid`);
+        }
+
+        const check = (self: Record<string, unknown>, kind: string, p: string, v: unknown) => {
+          const r = def[kind][p].validate.call(self, v, { label: def[kind][p].label });
+          assert.ok(r === true || (typeof r === 'string' && r !== ''), `${p}=${JSON.stringify(v)} gave ${JSON.stringify(r)}`);
+        };
+        // Every value of the corpus on every property, the dialog closed.
+        sb.form = {};
+        for (const [kind, p] of props) for (const v of VALUE_CORPUS) check(node, kind, p, v);
+
+        // Random dialog states (open or closed), every property each time. Fields mostly hold a value they
+        // accept, so that conditions such as "the auth mode is API key" come up.
+        const prefix = type === CONFIG_TYPE ? 'node-config-input-' : 'node-input-';
+        const accepted: Record<string, unknown[]> = {};
+        for (const [kind, p] of props) {
+          accepted[p] = VALUE_CORPUS.filter((v) => v !== undefined && def[kind][p].validate.call(node, v, {}) === true);
+        }
+        const rnd = prng(20260101);
+        const pick = <T>(a: T[]): T => a[rnd(a.length)];
+        const someValue = (p: string) => (rnd(4) > 0 && accepted[p] && accepted[p].length ? pick(accepted[p]) : pick(VALUE_CORPUS));
+        for (let i = 0; i < 3000; i++) {
+          const open = rnd(4) > 0;
+          const self: Record<string, unknown> = { type };
+          sb.form = {};
+          for (const p of [...props.map(([, q]) => q), 'usetls']) {
+            if (open && CHECKBOXES.has(p)) sb.form[prefix + p] = { checkbox: true, value: rnd(2) === 0 };
+            else if (open && rnd(4) > 0) sb.form[prefix + p] = { value: someValue(p) };
+            if (rnd(2)) self[p] = someValue(p);
+          }
+          for (const [kind, p] of props) check(self, kind, p, someValue(p));
+        }
+
+        const ns = `${pkg.name}/${type}:`;
+        const catalog = readJson(`nodes/locales/en-US/${type}.json`);
+        const keys = Array.from(new Set(sb.keys));
+        const unknown = keys.filter((k) => !k.startsWith(ns) || typeof lookup(catalog, k.slice(ns.length)) !== 'string');
+        assert.deepEqual(unknown, [], 'keys missing from the catalog');
+        // And every message of the catalog's errors section is one the editor can show.
+        const reached = keys.filter((k) => k.startsWith(`${ns}${type}.errors.`)).map((k) => k.slice(`${ns}${type}.errors.`.length));
+        assert.deepEqual(reached.sort().join(' '), Object.keys(catalog[type].errors || {}).sort().join(' '), 'errors the sandbox reached');
       });
 
       it('has an edit template with an input for each default', function () {
