@@ -1,0 +1,23 @@
+/** The agent's task table: name -> function(args) run inside the agent process. */
+import { axiosLarge, axiosLoad, nodeLarge, nodeLoad } from './query-load';
+import { burst, deployAndWait, dropAndWait, hubStats, rawClose, rawOpen, simWs } from './live';
+import { reportLoad, axiosReports } from './reports';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Task = (args: any) => Promise<unknown>;
+
+export const TASKS: Record<string, Task> = {
+  nodeLoad,
+  axiosLoad,
+  nodeLarge,
+  axiosLarge,
+  deployAndWait,
+  rawOpen,
+  rawClose,
+  burst,
+  dropAndWait,
+  hubStats,
+  simWs,
+  reportLoad,
+  axiosReports,
+};

@@ -1,0 +1,15 @@
+/** The scenarios of issue 5, by number. */
+import type { RunOptions, ScenarioResult } from '../lib/common';
+import { scenario1 } from './s1-query';
+import { scenario2 } from './s2-live';
+import { scenario3 } from './s3-scale';
+import { scenario4 } from './s4-large';
+import { scenario5 } from './s5-reports';
+
+export const SCENARIOS: Record<number, { title: string; run: (o: RunOptions) => Promise<ScenarioResult> }> = {
+  1: { title: 'Query throughput and latency', run: scenario1 },
+  2: { title: 'Live update throughput', run: scenario2 },
+  3: { title: 'Scale: subscriptions on one connection', run: scenario3 },
+  4: { title: 'Large results (allPages)', run: scenario4 },
+  5: { title: 'Reports against a bounded queue', run: scenario5 },
+};
