@@ -5,7 +5,7 @@
  * re-emitted).
  */
 import { TbError } from '../errors';
-import { flattenAlarm, flattenEntity, formatAlarms, formatEntities, PageInfo, pageInfo, parseValue, ResultFormat } from '../query/format';
+import { flattenAlarm, flattenEntity, formatAlarms, formatEntities, PageInfo, pageInfo, parseValue, ResultFormat, updateFlatEntity, FlatEntity } from '../query/format';
 import type {
   AlarmCountQuery,
   AlarmData,
@@ -189,7 +189,8 @@ export class EntityDataSubscription extends Base {
       const merged = mergeLatest(state.raw.latest ?? {}, ed.latest, changed);
       if (changed.length) {
         const raw: EntityData = { ...state.raw, latest: merged };
-        const item = this.present(raw);
+        // flat: recompute only the changed keys of the last flat form (the whole entity costs far more)
+        const item = this.format === 'raw' ? raw : updateFlatEntity(state.item as FlatEntity, merged, changed);
         state.raw = raw;
         state.item = item;
         this.sink.event({ event: 'update', id, item, changed });

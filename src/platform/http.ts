@@ -85,6 +85,11 @@ function parseBody(raw: unknown): unknown {
   }
 }
 
+function hasProxyEnv(): boolean {
+  const e = process.env;
+  return Boolean(e.http_proxy || e.HTTP_PROXY || e.https_proxy || e.HTTPS_PROXY || e.all_proxy || e.ALL_PROXY);
+}
+
 /** Removes user:password@ from a URL so that it can appear in an error message. */
 export function safeUrl(url: string): string {
   return url.replace(/\/\/[^/@]*@/, '//');
@@ -121,6 +126,9 @@ export class HttpClient {
       ? new https.Agent({ keepAlive: true, ...(opts.tls ?? {}) })
       : new http.Agent({ keepAlive: true });
     const config: AxiosRequestConfig = {
+      // Without a proxy in the environment, tell axios so once: it otherwise looks the environment up on
+      // every request. With one, axios keeps honouring http_proxy / https_proxy / no_proxy as usual.
+      ...(hasProxyEnv() ? {} : { proxy: false as const }),
       baseURL: this.baseUrl,
       timeout: opts.timeoutMs,
       maxRedirects: 0,
@@ -144,7 +152,7 @@ export class HttpClient {
     const policy = opts?.retry ?? this.retry;
     const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const config: AxiosRequestConfig = { method, url: path, data };
-    if (authHeader !== undefined) config.headers = { 'X-Authorization': authHeader };
+    if (authHeader !== undefined) config.headers = this.authHeaders(authHeader);
     if (opts?.params) config.params = opts.params;
     if (opts?.timeoutMs !== undefined) config.timeout = opts.timeoutMs;
     let waited = 0;
@@ -179,6 +187,17 @@ export class HttpClient {
       }
       return { status: res.status, data: parsed, headers: res.headers as Record<string, unknown> };
     }
+  }
+
+  private lastAuth: { value: string; headers: Record<string, string> } | undefined;
+
+  /** The header object for a token, reused while the token stays the same (one object less per request). */
+  private authHeaders(value: string): Record<string, string> {
+    const last = this.lastAuth;
+    if (last && last.value === value) return last.headers;
+    const headers = { 'X-Authorization': value };
+    this.lastAuth = { value, headers };
+    return headers;
   }
 
   /** Builds the error for a non-2xx answer; `suffix` is appended to the message. */

@@ -169,8 +169,13 @@ function addValues(out: Bag, group: Record<string, TsValue> | null | undefined, 
     const t = tv == null || typeof tv.ts !== 'number' ? 0 : tv.ts;
     const value = parseValue(tv);
     if (seen && value === null && t === 0 && out[k] !== null) continue; // a missing value never hides a present one
-    put(out, k, value);
-    put(ts, k, t);
+    if (k === '__proto__') {
+      put(out, k, value);
+      put(ts, k, t);
+    } else {
+      out[k] = value;
+      ts[k] = t;
+    }
   }
 }
 
@@ -197,6 +202,44 @@ export function flattenEntity(ed: EntityData): FlatEntity {
   const out: Bag = { id: eid.id, entityType: eid.entityType };
   const ts: Record<string, number> = {};
   mergeLatest(out, ed.latest, ts);
+  out.ts = ts;
+  return out as FlatEntity;
+}
+
+const VALUE_GROUPS = [...ATTRIBUTE_KEY_TYPES, 'TIME_SERIES'] as const;
+
+/**
+ * The flat form of an entity after some of its latest values changed, built from the previous flat form:
+ * only the `changed` keys are recomputed, with the same rules as {@link flattenEntity} (entity fields and
+ * id/entityType/ts protected, time series over attributes, a missing value never hiding a present one).
+ * `latest` is the entity's whole, merged `latest`. Equal to `flattenEntity` of the merged entity, for a
+ * fraction of the work on the live update path.
+ */
+export function updateFlatEntity(prev: FlatEntity, latest: LatestValues, changed: readonly string[]): FlatEntity {
+  const out: Bag = { ...prev };
+  const ts: Record<string, number> = { ...prev.ts };
+  const ef = latest.ENTITY_FIELD;
+  for (let c = 0; c < changed.length; c++) {
+    const k = changed[c];
+    if (k === 'id' || k === 'entityType' || k === 'ts' || (ef != null && hasOwn.call(ef, k))) continue;
+    let value: unknown = null;
+    let t = 0;
+    let found = false;
+    for (let g = 0; g < VALUE_GROUPS.length; g++) {
+      const group = latest[VALUE_GROUPS[g]];
+      if (group == null || !hasOwn.call(group, k)) continue;
+      const tv = group[k];
+      const tt = tv == null || typeof tv.ts !== 'number' ? 0 : tv.ts;
+      const v = parseValue(tv);
+      if (found && v === null && tt === 0 && value !== null) continue;
+      value = v;
+      t = tt;
+      found = true;
+    }
+    if (!found) continue;
+    put(out, k, value);
+    put(ts, k, t);
+  }
   out.ts = ts;
   return out as FlatEntity;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  updateFlatEntity,
   flattenAlarm,
   flattenEntity,
   formatAlarms,
@@ -406,5 +407,41 @@ describe('query/format', () => {
     it('fromKeysV1: nothing matched', () => {
       assert.deepEqual(fromKeysV1([]), { entityTypes: [], timeseries: [], attributes: {} });
     });
+  });
+});
+
+describe('updateFlatEntity (the live update path)', () => {
+  const tv = (value: string, ts = 5) => ({ ts, value });
+  it('equals flattenEntity of the merged entity, for every kind of change', () => {
+    const base = {
+      entityId: { entityType: 'DEVICE', id: 'e1' },
+      latest: {
+        ENTITY_FIELD: { name: tv('Dev'), temperature: tv('entity field wins') },
+        SERVER_ATTRIBUTE: { mode: tv('eco'), shared: tv('1'), gone: tv('x') },
+        SHARED_ATTRIBUTE: { shared: tv('2') },
+        TIME_SERIES: { t: tv('21.5'), mode: tv('', 0), hum: tv('40') },
+      },
+      timeseries: {},
+      aggLatest: {},
+    } as never;
+    const changes: Array<[string, string, { ts: number; value: string }]> = [
+      ['TIME_SERIES', 't', tv('22.0', 9)],
+      ['SERVER_ATTRIBUTE', 'mode', tv('boost', 9)],
+      ['TIME_SERIES', 'mode', tv('manual', 9)],
+      ['SHARED_ATTRIBUTE', 'shared', tv('3', 9)],
+      ['TIME_SERIES', 'hum', tv('', 0)],
+      ['TIME_SERIES', 'temperature', tv('99', 9)],
+      ['SERVER_ATTRIBUTE', 'newKey', tv('true', 9)],
+      ['SERVER_ATTRIBUTE', 'gone', tv('', 0)],
+    ];
+    let entity = base as { latest: Record<string, Record<string, unknown>> };
+    let flat = flattenEntity(entity as never);
+    for (const [type, key, value] of changes) {
+      entity = { ...entity, latest: { ...entity.latest, [type]: { ...(entity.latest[type] ?? {}), [key]: value } } };
+      flat = updateFlatEntity(flat, entity.latest as never, [key]);
+      assert.deepEqual(flat, flattenEntity(entity as never), `after ${type}.${key}`);
+    }
+    assert.equal(flat.temperature, 'entity field wins');
+    assert.equal(flat.mode, 'manual');
   });
 });
