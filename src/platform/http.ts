@@ -85,6 +85,11 @@ function parseBody(raw: unknown): unknown {
   }
 }
 
+function isResetOfReusedSocket(err: unknown): boolean {
+  const e = err as { code?: string; request?: { reusedSocket?: boolean } };
+  return e.code === 'ECONNRESET' && e.request?.reusedSocket === true;
+}
+
 function hasProxyEnv(): boolean {
   const e = process.env;
   return Boolean(e.http_proxy || e.HTTP_PROXY || e.https_proxy || e.HTTPS_PROXY || e.all_proxy || e.ALL_PROXY);
@@ -122,9 +127,10 @@ export class HttpClient {
     // Every request listens on the one abort signal (close() aborts them all): no listener limit.
     setMaxListeners(0, this.abort.signal);
     const isHttps = this.baseUrl.startsWith('https:');
-    this.agent = isHttps
-      ? new https.Agent({ keepAlive: true, ...(opts.tls ?? {}) })
-      : new http.Agent({ keepAlive: true });
+    // Idle keep-alive sockets are closed after 15 s, before a server's own idle timeout can close them under
+    // a new request (Tomcat's default is 20 s; a Keep-Alive hint from the server shortens it further).
+    const agentOptions = { keepAlive: true, timeout: 15000 };
+    this.agent = isHttps ? new https.Agent({ ...agentOptions, ...(opts.tls ?? {}) }) : new http.Agent(agentOptions);
     const config: AxiosRequestConfig = {
       // Without a proxy in the environment, tell axios so once: it otherwise looks the environment up on
       // every request. With one, axios keeps honouring http_proxy / https_proxy / no_proxy as usual.
@@ -156,12 +162,19 @@ export class HttpClient {
     if (opts?.params) config.params = opts.params;
     if (opts?.timeoutMs !== undefined) config.timeout = opts.timeoutMs;
     let waited = 0;
+    let resetRetried = false;
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw this.closedError();
       let res: AxiosResponse;
       try {
         res = await this.ax.request(config);
       } catch (err) {
+        // The server closed an idle keep-alive socket just as we reused it: nothing was processed, send again once.
+        if (!resetRetried && isResetOfReusedSocket(err)) {
+          resetRetried = true;
+          attempt--;
+          continue;
+        }
         throw this.networkError(err, method, path);
       }
       if (res.status === 429 && attempt < policy.retries) {

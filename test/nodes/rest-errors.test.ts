@@ -228,6 +228,23 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     assert.equal(((await got).payload as unknown[]).length, 5, 'the next message works');
   });
 
+  it('a keep-alive connection the server drops under a request is retried once, on a new connection', async () => {
+    await load(TENANT);
+    let got = message('out');
+    inject('q', { payload: GOOD });
+    await got; // the socket is now idle in the keep-alive pool
+    sim.resetRequests();
+    sim.faults.add({ path: '/api/entitiesQuery/find', dropConnection: true, times: 1 });
+    got = message('out');
+    inject('q', { payload: GOOD });
+    assert.equal(((await got).payload as unknown[]).length, 5);
+    assert.equal(sim.countRequests('/api/entitiesQuery/find'), 2);
+    sim.faults.add({ path: '/api/entitiesQuery/find', dropConnection: true, times: 2 });
+    const caught = message('caught');
+    inject('q', { payload: GOOD });
+    assert.equal(((await caught).error as Rec).code, 'TB_UNREACHABLE', 'only once: a server that keeps dropping is an error');
+  });
+
   it('5xx and malformed answers become clear errors', async () => {
     await load(TENANT);
     sim.faults.add({ path: '/api/entitiesQuery/find', status: 500, body: { status: 500, message: 'Database error', errorCode: 46 } });
