@@ -267,6 +267,23 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     assert.equal(sim.analytics.countRequests('/apiTrendz/publicApi/auth/token') + sim.analytics.countRequests('/apiTrendz/publicApi/auth/login'), 2);
   });
 
+  it('a service that answers 403 for an expired token is treated the same way (re-authenticate once)', async () => {
+    sim.analytics.setAuthErrorStatus(403);
+    try {
+      await load(reportNode());
+      let got = message('out');
+      inject('r', { payload: 1 });
+      await got;
+      sim.analytics.expireAllTokens();
+      got = message('out');
+      inject('r', { payload: 1 });
+      assert.equal(((await got).payload as Rec[]).length, 3);
+      assert.equal(sim.analytics.countRequests('/apiTrendz/publicApi/buildReport'), 3);
+    } finally {
+      sim.analytics.setAuthErrorStatus(401);
+    }
+  });
+
   it('logs in again before expiry when the service has no refresh endpoint', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     sim.analytics.setRefreshEnabled(false);

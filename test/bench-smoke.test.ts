@@ -1,0 +1,27 @@
+/**
+ * Keeps the benchmark suite working: a quick run of every scenario with our nodes only (small counts, one
+ * round). It asserts that each scenario ran and produced its table — never a timing.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '..');
+
+describe('benchmark suite (smoke run)', function () {
+  this.timeout(120000);
+
+  it('runs every scenario in quick mode and prints its table', async () => {
+    const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+    const child = spawn(tsx, ['bench/run.ts', '--quick', '--only', 'ours'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 0, out.slice(-3000));
+    for (const title of ['## 1. Query throughput', '## 2. Live update throughput', '## 3. Scale', '## 4. Large results', '## 5. Reports']) {
+      assert.ok(out.includes(title), `${title} missing:\n${out.slice(-2000)}`);
+    }
+    assert.match(out, /\| ours/);
+  });
+});
