@@ -148,11 +148,7 @@ export class AuthManager {
    */
   async onUnauthorized(usedHeader: string, err: TbApiError): Promise<true | TbError> {
     if (this.mode === 'password' && this.isExpired(err)) {
-      if (this.headerValue === usedHeader) {
-        this.headerValue = undefined;
-        this.token = undefined;
-        this.refreshAt = 0;
-      }
+      if (this.headerValue === usedHeader) this.invalidate(); // else another request already renewed it
       await this.header();
       return true;
     }
@@ -183,16 +179,6 @@ export class AuthManager {
     this.headerValue = undefined;
     this.token = undefined;
     this.refreshAt = 0;
-  }
-
-  /** Forget tokens (e.g. after the server was restarted); the next request logs in again. */
-  reset(): void {
-    if (this.mode !== 'password') return;
-    this.headerValue = undefined;
-    this.token = undefined;
-    this.refreshAt = 0;
-    this.refreshToken = undefined;
-    this.refreshTokenExpiresAt = 0;
   }
 
   private obtain(): Promise<string> {
@@ -242,7 +228,7 @@ export class AuthManager {
     if (this.refreshToken && now < this.refreshTokenExpiresAt && !this.refreshUnsupported) {
       const res = await this.http.send('POST', this.refreshPath, { refreshToken: this.refreshToken }, undefined);
       if (res.status === 200) {
-        const h = this.accept(res.data, 'refresh');
+        const h = this.accept(res.data);
         if (h) return h;
       }
       if (res.status === 404 || res.status === 405) this.refreshUnsupported = true;
@@ -264,7 +250,7 @@ export class AuthManager {
           ),
         );
       }
-      const h = this.accept(res.data, 'login');
+      const h = this.accept(res.data);
       if (h) return h;
       throw new TbError('TB_BAD_RESPONSE', `${this.serviceName} answered the login without a token`);
     }
@@ -284,7 +270,7 @@ export class AuthManager {
   }
 
   /** Stores a token pair; returns the new header, or undefined when the body holds no token. */
-  private accept(data: unknown, _how: 'login' | 'refresh'): string | undefined {
+  private accept(data: unknown): string | undefined {
     const body = (data ?? {}) as TokenPair;
     if (typeof body.token !== 'string') return undefined;
     const now = Date.now();
@@ -329,10 +315,5 @@ export class AuthManager {
       this.refusedUntil = 0;
       this.onAccepted?.();
     }
-  }
-
-  /** True while a refusal is cooling down (requests are answered locally). */
-  get refused(): boolean {
-    return this.refusal !== undefined && Date.now() < this.refusedUntil;
   }
 }
