@@ -74,8 +74,6 @@ export interface LiveHubOptions {
   log?: (level: 'warn' | 'debug', text: string) => void;
   /** The server closed with 1007 (credentials rejected): the token should be dropped before the next try. */
   onAuthRejected?: () => void;
-  /** Connection-level state for the config node (first user of the status fan-out). */
-  onHubState?: (state: LiveState, info?: StateInfo) => void;
 }
 
 interface Entry {
@@ -131,15 +129,6 @@ export class LiveHub {
     return this.stateInfo;
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** True when a socket exists (open or opening). */
-  get hasSocket(): boolean {
-    return this.ws !== undefined;
-  }
-
   /** Registers a subscription; it is sent at once if the socket is open, else when it opens. */
   subscribe(sub: Subscriber): void {
     if (this.closing || this.entries.has(sub)) return;
@@ -170,18 +159,6 @@ export class LiveHub {
     } else {
       this.scheduleFlush();
     }
-  }
-
-  /** Re-sends one subscription's command with a fresh cmdId (e.g. to restart it). */
-  resend(sub: Subscriber): void {
-    const entry = this.entries.get(sub);
-    if (!entry) return;
-    if (entry.cmdId) {
-      this.byCmdId.delete(entry.cmdId);
-      if (this.open) this.queue.push({ type: sub.unsubscribeType, cmdId: entry.cmdId });
-      entry.cmdId = 0;
-    }
-    if (this.open) this.enqueue(entry);
   }
 
   /** Unsubscribes everything and closes the socket; resolves within `timeoutMs`. */
@@ -383,7 +360,6 @@ export class LiveHub {
   private setState(state: LiveState, info?: StateInfo): void {
     this.lastState = state;
     this.stateInfo = info;
-    this.opts.onHubState?.(state, info);
     if (state === 'subscribed') return; // per subscription, on its first answer
     for (const entry of this.entries.values()) entry.sub.onState(state, info);
   }

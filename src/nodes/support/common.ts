@@ -121,7 +121,6 @@ export function noConnectionError(): TbConfigError {
  */
 export class Activity {
   private inflight = 0;
-  private last: NodeStatus | undefined;
 
   constructor(private readonly RED: NodeAPI, private readonly node: Node) {}
 
@@ -135,7 +134,6 @@ export class Activity {
   }
 
   end(outcome: NodeStatus): void {
-    this.last = outcome;
     if (--this.inflight <= 0) {
       this.inflight = 0;
       this.node.status(outcome);
@@ -144,13 +142,9 @@ export class Activity {
 
   /** An outcome that does not come from a request (bad input): shown at once. */
   immediate(outcome: NodeStatus): void {
-    this.last = outcome;
     if (this.inflight === 0) this.node.status(outcome);
   }
 
-  get lastStatus(): NodeStatus | undefined {
-    return this.last;
-  }
 }
 
 /**
