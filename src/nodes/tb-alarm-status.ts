@@ -7,7 +7,7 @@ import { TbInputError } from '../errors';
 import { AlarmStatusSubscription } from '../live/subscriptions';
 import type { EntityId } from '../query/types';
 import { prepareAlarmStatusOptions, prepareEntityId } from '../query/validate';
-import { errorStatus, lookupConnection, noConnectionError, onInput, status } from './support/common';
+import { errorStatus, lookupConnection, noConnectionError, onClose, onInput, status } from './support/common';
 import { NodeSink } from './support/live-node';
 
 interface AlarmStatusDef extends NodeDef {
@@ -106,16 +106,7 @@ export default function (RED: NodeAPI): void {
       }
     });
 
-    node.on('close', (_removed: boolean, done: () => void) => {
-      try {
-        unwatch(undefined);
-      } catch {
-        /* the connection is unusable: nothing to unsubscribe */
-      }
-      conn?.deregister(node);
-      node.status({});
-      done();
-    });
+    onClose(node, conn, () => unwatch(undefined));
   }
   RED.nodes.registerType('tb-alarm-status', TbAlarmStatus);
 }

@@ -5,7 +5,7 @@
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { TbConfigError, TbInputError } from '../errors';
 import { prepareReportRequest, reportCsv, ReportFormat, reportRows, REPORT_FORMATS, ReportRequest } from '../query/report';
-import { Activity, errorStatus, lookupConnection, noConnectionError, onInput, SendFn, status } from './support/common';
+import { Activity, errorStatus, lookupConnection, noConnectionError, onClose, onInput, SendFn, status, tracked } from './support/common';
 import { flag, intSetting, sendSplit } from './support/rest-node';
 
 interface BuildReportDef extends NodeDef {
@@ -123,42 +123,25 @@ export default function (RED: NodeAPI): void {
         activity.immediate(errorStatus(RED, err));
         throw err;
       }
-      activity.start();
-      activity.show(status(RED, 'blue', 'dot', 'building'));
-      try {
+      await tracked(RED, activity, async () => {
+        activity.show(status(RED, 'blue', 'dot', 'building'));
         const table = await client.buildReport(req, {
           retry: { retries: maxRetries, initialMs: 1000, maxMs: 30000, jitter: 0.2, maxTotalMs: maxWaitMs },
           onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'queued', { n })),
           onQueue: (state) => activity.show(status(RED, state === 'waiting' ? 'yellow' : 'blue', 'dot', state === 'waiting' ? 'queued' : 'building', { n: 0 })),
         });
         msg.columns = table.columnLabels;
-        if (format === 'table') {
-          msg.payload = table;
-          send(msg);
-        } else if (format === 'csv') {
-          msg.payload = reportCsv(table, parseNumbers);
-          send(msg);
+        if (split) {
+          sendSplit(RED, msg, send, reportRows(table, parseNumbers));
         } else {
-          const rows = reportRows(table, parseNumbers);
-          if (split) {
-            sendSplit(RED, msg, send, rows);
-          } else {
-            msg.payload = rows;
-            send(msg);
-          }
+          msg.payload = format === 'table' ? table : format === 'csv' ? reportCsv(table, parseNumbers) : reportRows(table, parseNumbers);
+          send(msg);
         }
         activity.end(status(RED, 'green', 'dot', 'rows', { count: table.dataTable.length }));
-      } catch (err) {
-        activity.end(errorStatus(RED, err));
-        throw err;
-      }
+      });
     });
 
-    node.on('close', (_removed: boolean, done: () => void) => {
-      conn?.deregister(node);
-      node.status({});
-      done();
-    });
+    onClose(node, conn);
   }
   RED.nodes.registerType('tb-build-report', TbBuildReport);
 }

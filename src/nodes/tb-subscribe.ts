@@ -16,7 +16,7 @@ import {
   LiveEvent,
   SeriesOptions,
 } from '../live/subscriptions';
-import { errorStatus, lookupConnection, noConnectionError, onInput, status } from './support/common';
+import { errorStatus, lookupConnection, noConnectionError, onClose, onInput, status } from './support/common';
 import { NodeSink } from './support/live-node';
 import { QuerySource, Prepare } from './support/query-source';
 import { intSetting, flag } from './support/rest-node';
@@ -165,16 +165,7 @@ export default function (RED: NodeAPI): void {
       }
     });
 
-    node.on('close', (_removed: boolean, done: () => void) => {
-      try {
-        stop();
-      } catch {
-        /* the connection is unusable: nothing to unsubscribe */
-      }
-      conn?.deregister(node);
-      node.status({});
-      done();
-    });
+    onClose(node, conn, stop);
   }
   RED.nodes.registerType('tb-subscribe', TbSubscribe);
 }

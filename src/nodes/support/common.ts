@@ -166,3 +166,34 @@ export function onInput(node: Node, handler: (msg: NodeMessageInFlow, send: Send
     );
   });
 }
+
+/**
+ * Runs one request of a node under its Activity: blue while in flight; on failure the error status, then
+ * the error goes on to done(err). The operation sets the success status itself (activity.end).
+ */
+export async function tracked(RED: NodeAPI, activity: Activity, work: () => Promise<void>): Promise<void> {
+  activity.start();
+  try {
+    await work();
+  } catch (err) {
+    activity.end(errorStatus(RED, err));
+    throw err;
+  }
+}
+
+/**
+ * The close handler every flow node shares: `stop` drops what the node holds (subscriptions), then the node
+ * leaves the connection's users and clears its status. Never throws (the runtime waits for done()).
+ */
+export function onClose(node: Node, conn: TbConnectionNode | undefined, stop?: () => void): void {
+  node.on('close', (_removed: boolean, done: () => void) => {
+    try {
+      stop?.();
+    } catch {
+      /* the connection is unusable: nothing left to release */
+    }
+    conn?.deregister(node);
+    node.status({});
+    done();
+  });
+}

@@ -7,7 +7,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'nod
 import type { PlatformClient, CallOptions } from '../../platform/client';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
 import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
-import { Activity, errorStatus, lookupConnection, noConnectionError, onInput, SendFn, status } from './common';
+import { Activity, errorStatus, lookupConnection, noConnectionError, onClose, onInput, SendFn, status, tracked } from './common';
 import type { TbConnectionNode } from './connection';
 import { QuerySource, Prepare } from './query-source';
 
@@ -68,25 +68,17 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
       activity.immediate(errorStatus(RED, err));
       throw err;
     }
-    activity.start();
-    try {
-      await operation(query, msg, {
+    await tracked(RED, activity, () =>
+      operation(query, msg, {
         client,
         send,
         activity,
         call: { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) },
-      });
-    } catch (err) {
-      activity.end(errorStatus(RED, err));
-      throw err;
-    }
+      }),
+    );
   });
 
-  node.on('close', (_removed: boolean, done: () => void) => {
-    conn?.deregister(node);
-    node.status({});
-    done();
-  });
+  onClose(node, conn);
 }
 
 function usableClient(conn: TbConnectionNode | undefined): PlatformClient {
