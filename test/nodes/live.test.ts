@@ -9,7 +9,7 @@ import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import { BASE_TIME, HOUR, Simulator, TENANT_API_KEY } from '../sim';
-import { Collector, connectionNode, flow, helper, inject, key, message, Msg, statuses, statusWhere, TENANT } from '../support/runtime';
+import { Collector, connectionNode, flow, helper, inject, key, message, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
 
 const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];
 type Rec = Record<string, unknown>;
@@ -363,7 +363,7 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await load([sub('e', 'entityData', THERMOSTATS, { history: true, historyKeys: 'humidity', historyRange: 2, historyRangeUnit: 'hours' })]);
     const caught: Msg = await message('caught');
     const error = caught.error as Rec;
-    assert.equal(error.code, 'TB_SUBSCRIPTION');
+    assertCode(error, 'TB_SUBSCRIPTION');
     assert.match(error.message as string, /errorCode 1\): Failed to fetch historical data!/);
   });
 
@@ -373,7 +373,7 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     const caught = message('caught');
     inject('s', { payload: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 5, severityList: ['HUGE'] } } });
     const error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_INVALID_INPUT');
+    assertCode(error, 'TB_INVALID_INPUT');
     assert.match(error.message as string, /msg\.payload\.pageLink\.severityList\[0\] must be one of CRITICAL/);
     assert.equal(sim.ws.commandsReceived().length, before);
     const caught2 = message('caught');

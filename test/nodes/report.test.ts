@@ -8,7 +8,7 @@ import sinon from 'sinon';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbBuildReport from '../../src/nodes/tb-build-report';
 import { BASE_TIME, HOUR, Simulator, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../sim';
-import { connectionNode, flow, helper, inject, key, message, messages, statuses, TENANT } from '../support/runtime';
+import { connectionNode, flow, helper, inject, key, message, messages, statuses, TENANT, assertCode } from '../support/runtime';
 
 const NODES = [tbConnection, tbBuildReport];
 type Rec = Record<string, unknown>;
@@ -175,7 +175,7 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     for (const [payload] of cases) inject('r', { payload });
     (await caught).forEach((m, i) => {
       const e = m.error as Rec;
-      assert.equal(e.code, 'TB_INVALID_INPUT');
+      assertCode(e, 'TB_INVALID_INPUT');
       assert.match(e.message as string, cases[i][1]);
     });
     assert.equal(sim.analytics.countRequests('/'), 0, 'nothing sent, not even a login');
@@ -187,7 +187,7 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     const caught = message('caught');
     inject('r', { payload: 1 });
     const e = (await caught).error as Rec;
-    assert.equal(e.code, 'TB_BAD_REQUEST');
+    assertCode(e, 'TB_BAD_REQUEST');
     assert.match(e.message as string, new RegExp(`rejected the report for view ${unknown} \\(HTTP 400: View config not found`));
     assert.equal(sim.analytics.countRequests('/apiTrendz/publicApi/buildReport'), 1);
   });
@@ -206,7 +206,7 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     const caught = message('caught');
     inject('r', { payload: 1 });
     const e = (await caught).error as Rec;
-    assert.equal(e.code, 'TB_RATE_LIMITED');
+    assertCode(e, 'TB_RATE_LIMITED');
     assert.match(e.message as string, /report queue stayed full for view .* \(gave up after 2 retries/);
     assert.equal(sim.analytics.countRequests('/apiTrendz/publicApi/buildReport'), 3);
     got = message('out');
@@ -245,13 +245,13 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     let caught = message('caught');
     inject('r', { payload: 1 });
     let e = (await caught).error as Rec;
-    assert.equal(e.code, 'TB_REPORT_FAILED');
+    assertCode(e, 'TB_REPORT_FAILED');
     assert.match(e.message as string, /failed to build the report for view .* \(HTTP 500: Report computation failed: boom\)/);
     sim.analytics.faults.add({ path: 'publicApi/buildReport', delayMs: 2000 });
     caught = message('caught');
     inject('r', { payload: 1 });
     e = (await caught).error as Rec;
-    assert.equal(e.code, 'TB_TIMEOUT');
+    assertCode(e, 'TB_TIMEOUT');
   });
 
   it('an expired token is renewed once (401) and the report retried', async () => {
@@ -311,7 +311,7 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     const caught = message('caught');
     inject('r', { payload: 1 });
     const e = (await caught).error as Rec;
-    assert.equal(e.code, 'TB_CONFIG');
+    assertCode(e, 'TB_CONFIG');
     assert.match(e.message as string, /no analytics URL/);
   });
 });

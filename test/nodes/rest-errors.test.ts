@@ -10,7 +10,7 @@ import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
 import { BASE_TIME, Simulator, TENANT_API_KEY, DISABLED_API_KEY } from '../sim';
-import { connectionNode, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT } from '../support/runtime';
+import { connectionNode, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery];
 type Rec = Record<string, unknown>;
@@ -117,7 +117,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     await fan;
     for (const e of errs) {
       const error = e.error as Rec;
-      assert.equal(error.code, 'TB_AUTH_FAILED');
+      assertCode(error, 'TB_AUTH_FAILED');
       assert.match(error.message as string, /^TbAuthError: ThingsBoard refused the username\/password \(HTTP 401: Invalid username or password\)/);
       assert.doesNotMatch(error.message as string, /wrong-secret-pw/);
     }
@@ -132,7 +132,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     const caught = message('caught');
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_2FA_REQUIRED');
+    assertCode(error, 'TB_2FA_REQUIRED');
     assert.match(error.message as string, /two-factor.*API key/);
   });
 
@@ -147,7 +147,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     const caught = message('caught');
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_AUTH_FAILED');
+    assertCode(error, 'TB_AUTH_FAILED');
     assert.match(error.message as string, /refused the API key \(HTTP 401: User account is not active\)/);
     assert.ok(!(error.message as string).includes(DISABLED_API_KEY));
   });
@@ -170,7 +170,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     inject('q', { payload: GOOD });
     for (const m of [m1, await second]) {
       const error = m.error as Rec;
-      assert.equal(error.code, 'TB_TOKEN_EXPIRED');
+      assertCode(error, 'TB_TOKEN_EXPIRED');
       assert.match(error.message as string, /pre-issued token of the connection expired at 1970-01-01T00:00:02\.000Z/);
     }
     assert.equal(sim.countRequests('/api'), 1, 'once the server said so, the token is not sent again');
@@ -183,7 +183,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     const caught = message('caught');
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_UNREACHABLE');
+    assertCode(error, 'TB_UNREACHABLE');
     assert.match(error.message as string, /Cannot reach ThingsBoard at http:\/\/127\.0\.0\.1:1 \(POST \/api\/auth\/login\): ECONNREFUSED/);
     const st = statuses('q');
     assert.deepEqual(st[st.length - 1], { fill: 'red', shape: 'ring', text: key('unreachable') });
@@ -207,7 +207,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     const caught = message('caught');
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_RATE_LIMITED');
+    assertCode(error, 'TB_RATE_LIMITED');
     assert.match(error.message as string, /HTTP 429, errorCode 33: Too many requests for current tenant! .*gave up after 3 retries/);
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), 4, 'the request and 3 retries');
   });
@@ -221,7 +221,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     const caught = message('caught');
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_TIMEOUT');
+    assertCode(error, 'TB_TIMEOUT');
     assert.match(error.message as string, /No answer from ThingsBoard at http:\/\/127\.0\.0\.1:\d+ in time \(POST \/api\/entitiesQuery\/find\)/);
     got = message('out');
     inject('q', { payload: GOOD });
@@ -242,7 +242,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     sim.faults.add({ path: '/api/entitiesQuery/find', dropConnection: true, times: 2 });
     const caught = message('caught');
     inject('q', { payload: GOOD });
-    assert.equal(((await caught).error as Rec).code, 'TB_UNREACHABLE', 'only once: a server that keeps dropping is an error');
+    assertCode((await caught).error as Rec, 'TB_UNREACHABLE', 'only once: a server that keeps dropping is an error');
   });
 
   it('5xx and malformed answers become clear errors', async () => {
@@ -251,18 +251,18 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     let caught = message('caught');
     inject('q', { payload: GOOD });
     let error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_SERVER_ERROR');
+    assertCode(error, 'TB_SERVER_ERROR');
     assert.match(error.message as string, /HTTP 500, errorCode 46: Database error/);
     sim.faults.add({ path: '/api/entitiesQuery/find', status: 200, malformed: true });
     caught = message('caught');
     inject('q', { payload: GOOD });
     error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_BAD_RESPONSE');
+    assertCode(error, 'TB_BAD_RESPONSE');
     // the server's own validation errors come through with its message
     caught = message('caught');
     inject('q', { payload: { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'x' }, pageLink: { page: 0, pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'bad key!' }, direction: 'ASC' } } } });
     error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_BAD_REQUEST');
+    assertCode(error, 'TB_BAD_REQUEST');
     assert.match(error.message as string, /HTTP 400.*Invalid entity data page link sort property/);
   });
 
@@ -294,7 +294,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     const errs = await caught;
     errs.forEach((e, i) => {
       const error = e.error as Rec;
-      assert.equal(error.code, 'TB_INVALID_INPUT', `case ${i}`);
+      assertCode(error, 'TB_INVALID_INPUT', `case ${i}`);
       assert.match(error.message as string, bad[i][1], `case ${i}: ${error.message}`);
       assert.match(error.message as string, /^TbInputError: /);
     });
@@ -332,7 +332,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     assert.match(by('aq').message as string, /msg\.payload\.pageLink\.statusList\[0\] must be one of ANY, ACTIVE, CLEARED, ACK, UNACK \(got "OPEN"\)/);
     assert.match(by('cq').message as string, /msg\.payload\.severityList\[0\] must be one of CRITICAL, MAJOR, MINOR, WARNING, INDETERMINATE/);
     assert.match(by('jq').message as string, /query is not valid JSON/);
-    assert.equal(by('nq').code, 'TB_CONFIG');
+    assertCode(by('nq') as Record<string, unknown>, 'TB_CONFIG');
     assert.match(by('nq').message as string, /No ThingsBoard connection is selected/);
     assert.equal(sim.countRequests('/api'), 0);
     const jq = statuses('jq');
@@ -344,7 +344,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     const caught = message('caught');
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
-    assert.equal(error.code, 'TB_CONFIG');
+    assertCode(error, 'TB_CONFIG');
     assert.match(error.message as string, /needs a username and a password/);
     assert.equal(sim.countRequests('/api'), 0);
   });

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import { Simulator } from '../sim';
-import { connectionNode, flow, helper, inject, message, TENANT } from '../support/runtime';
+import { connectionNode, flow, helper, inject, message, TENANT, assertCode } from '../support/runtime';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the core tls-config node
 const tlsNode = require('@node-red/nodes/core/network/05-tls.js');
@@ -69,7 +69,7 @@ describe('HTTPS through the core tls-config node', () => {
     const caught = message('caught');
     inject('n', { payload: 1 });
     const error = (await caught).error as Record<string, string>;
-    assert.equal(error.code, 'TB_UNREACHABLE');
+    assertCode(error, 'TB_UNREACHABLE');
     assert.match(error.message, /Cannot reach ThingsBoard at https:\/\/127\.0\.0\.1:\d+ .*SELF_SIGNED/);
   });
 });

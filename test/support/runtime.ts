@@ -7,7 +7,9 @@ type TestFlows = Parameters<typeof helper.load>[1];
 import type { EventEmitter } from 'node:events';
 import type { Node, NodeMessage } from 'node-red';
 
-helper.init(require.resolve('node-red'));
+// TB_TEST_NODE_RED=<path to another node-red package's red.js> runs the node tests on another Node-RED
+// version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
+helper.init(process.env.TB_TEST_NODE_RED || require.resolve('node-red'));
 
 export { helper };
 
@@ -128,4 +130,32 @@ export class Collector {
   since(from: number): Msg[] {
     return this.all.slice(from);
   }
+}
+
+/** Node-RED copies an error's own `code` into msg.error from 4.1 on; older runtimes pass only the message. */
+const runtimeVersion: string = require(require('node:path').join(require('node:path').dirname(process.env.TB_TEST_NODE_RED || require.resolve('node-red')), '..', 'package.json')).version;
+const [major, minor] = runtimeVersion.split('.').map(Number);
+export const RUNTIME_COPIES_CODE = major > 4 || (major === 4 && minor >= 1);
+
+const CLASS_OF_CODE: Record<string, string> = {
+  TB_INVALID_INPUT: 'TbInputError',
+  TB_CONFIG: 'TbConfigError',
+  TB_AUTH_FAILED: 'TbAuthError',
+  TB_2FA_REQUIRED: 'TbAuthError',
+  TB_TOKEN_EXPIRED: 'TbAuthError',
+  TB_UNREACHABLE: 'TbNetworkError',
+  TB_TIMEOUT: 'TbNetworkError',
+};
+
+/**
+ * The error a Catch node received has this code: `msg.error.code` on Node-RED 4.1+, and on older runtimes
+ * (which drop it) at least the error class that stands for it at the start of the message.
+ */
+export function assertCode(error: Record<string, unknown>, code: string, what?: string): void {
+  if (RUNTIME_COPIES_CODE) {
+    if (error.code !== code) throw new Error(`${what ? `${what}: ` : ''}expected code ${code}, got ${String(error.code)} (${String(error.message)})`);
+    return;
+  }
+  const cls = CLASS_OF_CODE[code] ?? 'Tb';
+  if (!String(error.message).startsWith(cls)) throw new Error(`${what ? `${what}: ` : ''}expected a ${cls} for ${code}, got ${String(error.message)}`);
 }
