@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Simulator } from '../test/sim';
 import { REPO_ROOT, startNodeRed } from './embedded';
+import { startDemoActivity } from './demo-activity';
 
 type FlowNode = Record<string, unknown> & { id: string; type: string; z?: string };
 
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(userDir, { recursive: true });
   const sim = new Simulator({ port: Number(process.env.SIM_PORT ?? 0) });
   const simUrl = await sim.start();
+  const stopActivity = startDemoActivity(sim);
   const nr = await startNodeRed({
     userDir,
     port: Number(process.env.PORT ?? 1880),
@@ -67,12 +69,14 @@ async function main(): Promise<void> {
   if (!res.ok) throw new Error(`deploying the demo flows failed: HTTP ${res.status} ${await res.text()}`);
   process.stdout.write(
     `\nThingsBoard simulator: ${simUrl} (tenant@thingsboard.org / tenant)\nNode-RED editor:       ${nr.url}/\n` +
-      'Every example flow is deployed on its own tab. Press Ctrl-C to stop.\n\n',
+      'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' +
+      'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n',
   );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    stopActivity();
     await nr.stop().catch(() => undefined);
     await sim.stop().catch(() => undefined);
     process.exit(0);
