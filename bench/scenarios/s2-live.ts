@@ -7,7 +7,7 @@
 import { AgentPool } from '../lib/agent';
 import { benchFlow, login, RunOptions, roundsText, ScenarioResult, Target } from '../lib/common';
 import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../lib/live-flows';
-import { passText, table } from '../lib/markdown';
+import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../lib/sim';
 import { fmt, fmtMs, fmtRatio, ratio } from '../lib/stats';
@@ -136,11 +136,7 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         '',
         table(['contender', 'entities', 'updates/s', 'client CPU µs/update', 'simulator CPU %', `delay p50 ms @${rate}/s`, `delay p99 ms @${rate}/s`], rows),
         '',
-        table(
-          ['target', 'goal', 'measured', 'result'],
-          targets.map((t) => [t.what, t.goal, t.measured, passText(t.pass)]),
-          ['l', 'l', 'r', 'l'],
-        ),
+        targetsTable(targets),
       ].join('\n');
       return { id: 2, title: 'Live update throughput', markdown, targets, notes };
     } finally {

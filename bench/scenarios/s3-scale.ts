@@ -7,7 +7,7 @@
 import { Agent, AgentPool } from '../lib/agent';
 import { benchFlow, FlowNode, login, RunOptions, roundsText, ScenarioResult, Target } from '../lib/common';
 import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../lib/live-flows';
-import { passText, table } from '../lib/markdown';
+import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../lib/sim';
 import { fmt } from '../lib/stats';
@@ -177,11 +177,7 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
         '',
         table(['contender', 'sockets opened', 'all subscribed ms', 'of which deploy ms', 'resubscribed after drop ms', 'heap KB / subscription'], rows),
         '',
-        table(
-          ['target', 'goal', 'measured', 'result'],
-          targets.map((t) => [t.what, t.goal, t.measured, passText(t.pass)]),
-          ['l', 'l', 'r', 'l'],
-        ),
+        targetsTable(targets),
       ].join('\n');
       return { id: 3, title: 'Scale: subscriptions on one connection', markdown, targets, notes };
     } finally {

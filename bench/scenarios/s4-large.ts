@@ -7,7 +7,7 @@
  */
 import { startAgent } from '../lib/agent';
 import { benchFlow, benchQuery, FlowNode, functionNode, httpRequestNode, login, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
-import { passText, table } from '../lib/markdown';
+import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../lib/sim';
 import { fmt, fmtMs } from '../lib/stats';
@@ -156,11 +156,7 @@ export async function scenario4(opts: RunOptions): Promise<ScenarioResult> {
       '',
       table(['contender', 'total ms', 'items/s', 'messages', 'peak RSS MB', 'peak − base MB', 'client CPU ms'], rows),
       '',
-      table(
-        ['target', 'goal', 'measured', 'result'],
-        targets.map((t) => [t.what, t.goal, t.measured, passText(t.pass)]),
-        ['l', 'l', 'r', 'l'],
-      ),
+      targetsTable(targets),
     ].join('\n');
     return { id: 4, title: 'Large results (allPages)', markdown, targets, notes };
   } finally {

@@ -7,7 +7,7 @@
  */
 import { AgentPool } from '../lib/agent';
 import { benchFlow, FlowNode, functionNode, httpRequestNode, RunOptions, roundsText, ScenarioResult, sink, Target, TENANT } from '../lib/common';
-import { passText, table } from '../lib/markdown';
+import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim, SimProcess } from '../lib/sim';
 import { fmt, fmtRatio } from '../lib/stats';
@@ -182,11 +182,7 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
         '',
         table(['contender', 'workers + queue', 'total ms', 'queue limit ms', 'total ÷ limit', 'requests', '429', 'succeeded'], rows),
         '',
-        table(
-          ['target', 'goal', 'measured', 'result'],
-          targets.map((t) => [t.what, t.goal, t.measured, passText(t.pass)]),
-          ['l', 'l', 'r', 'l'],
-        ),
+        targetsTable(targets),
       ].join('\n');
       return { id: 5, title: 'Reports against a bounded queue', markdown, targets, notes };
     } finally {

@@ -113,14 +113,9 @@ export const ENTITY_KEY_TYPES = [
 export type EntityKeyType = (typeof ENTITY_KEY_TYPES)[number];
 
 /** Key types allowed outside alarm fields: everything but ALARM_FIELD. */
-export const NON_ALARM_KEY_TYPES = [
-  'ATTRIBUTE',
-  'CLIENT_ATTRIBUTE',
-  'SHARED_ATTRIBUTE',
-  'SERVER_ATTRIBUTE',
-  'TIME_SERIES',
-  'ENTITY_FIELD',
-] as const satisfies readonly EntityKeyType[];
+export const NON_ALARM_KEY_TYPES: readonly Exclude<EntityKeyType, 'ALARM_FIELD'>[] = ENTITY_KEY_TYPES.filter(
+  (t): t is Exclude<EntityKeyType, 'ALARM_FIELD'> => t !== 'ALARM_FIELD',
+);
 
 /** Attribute key types, in the order the flat format merges them. */
 export const ATTRIBUTE_KEY_TYPES = ['ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE'] as const;
