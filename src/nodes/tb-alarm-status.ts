@@ -7,7 +7,7 @@ import { TbInputError } from '../errors';
 import { AlarmStatusSubscription } from '../live/subscriptions';
 import type { EntityId } from '../query/types';
 import { prepareAlarmStatusOptions, prepareEntityId } from '../query/validate';
-import { errorStatus, lookupConnection, noConnectionError, onClose, onInput, status } from './support/common';
+import { errorStatus, lookupConnection, noConnectionError, onClose, onInput, setupProblem, status } from './support/common';
 import { NodeSink } from './support/live-node';
 
 interface AlarmStatusDef extends NodeDef {
@@ -30,8 +30,7 @@ export default function (RED: NodeAPI): void {
       lists = prepareAlarmStatusOptions({ typeList: config.typeList, severityList: config.severityList });
     } catch (err) {
       listsProblem = err as Error;
-      node.status({ ...errorStatus(RED, err), shape: 'dot' });
-      node.error(listsProblem.message);
+      setupProblem(RED, node, err);
     }
 
     const overall = (): NodeStatus => {
@@ -79,8 +78,7 @@ export default function (RED: NodeAPI): void {
       try {
         watch(originatorOf(config.originatorId, 'originatorId'));
       } catch (err) {
-        node.status({ ...errorStatus(RED, err), shape: 'dot' });
-        node.error((err as Error).message);
+        setupProblem(RED, node, err);
       }
     } else if (!listsProblem) {
       node.status(status(RED, 'grey', 'ring', 'idle'));

@@ -5,8 +5,8 @@
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { TbConfigError, TbInputError } from '../errors';
 import { prepareReportRequest, reportCsv, ReportFormat, reportRows, REPORT_FORMATS, ReportRequest } from '../query/report';
-import { Activity, errorStatus, lookupConnection, noConnectionError, onClose, onInput, SendFn, status, tracked } from './support/common';
-import { flag, intSetting, sendSplit } from './support/rest-node';
+import { Activity, errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, SendFn, setupProblem, status, tracked } from './support/common';
+import { sendSplit } from './support/rest-node';
 
 interface BuildReportDef extends NodeDef {
   connection: string;
@@ -52,8 +52,7 @@ export default function (RED: NodeAPI): void {
       if (range === 'last' && !(Number(config.last) > 0)) throw new TbConfigError(`last must be a positive number of ${config.lastUnit || 'hours'} (got "${String(config.last)}")`);
     } catch (err) {
       problem = err instanceof TbConfigError ? err : new TbConfigError(`The filters JSONata expression is not valid: ${(err as Error).message}`);
-      node.status({ ...errorStatus(RED, problem), shape: 'dot' });
-      node.error(problem.message);
+      setupProblem(RED, node, problem);
     }
     if (conn) conn.register(node);
 

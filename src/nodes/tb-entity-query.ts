@@ -2,8 +2,8 @@
 import type { Node, NodeAPI } from 'node-red';
 import { prepareEntityDataQuery, prepareKeysOptions } from '../query/validate';
 import type { EntityDataQuery } from '../query/types';
-import { status } from './support/common';
-import { findOperation, flag, Operation, restNode, RestNodeDef } from './support/rest-node';
+import { flag, status } from './support/common';
+import { findOperation, Operation, restNode, RestNodeDef } from './support/rest-node';
 
 interface EntityQueryDef extends RestNodeDef {
   operation?: string;

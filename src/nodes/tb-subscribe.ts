@@ -16,10 +16,9 @@ import {
   LiveEvent,
   SeriesOptions,
 } from '../live/subscriptions';
-import { errorStatus, lookupConnection, noConnectionError, onClose, onInput, status } from './support/common';
+import { errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, setupProblem, status } from './support/common';
 import { NodeSink } from './support/live-node';
 import { QuerySource, Prepare } from './support/query-source';
-import { intSetting, flag } from './support/rest-node';
 import { TbInputError } from '../errors';
 
 type Kind = 'entityData' | 'entityCount' | 'alarmData' | 'alarmCount';
@@ -134,14 +133,12 @@ export default function (RED: NodeAPI): void {
 
     if (conn) conn.register(node);
     if (source.problem) {
-      node.status({ ...errorStatus(RED, source.problem), shape: 'dot' });
-      node.error(source.problem.message);
+      setupProblem(RED, node, source.problem);
     } else if (source.type === 'json' && conn) {
       try {
         start(source.resolve({}) as AnyQuery);
       } catch (err) {
-        node.status(errorStatus(RED, err));
-        node.error((err as Error).message);
+        setupProblem(RED, node, err); // the connection's own configuration problem
       }
     } else {
       node.status(status(RED, 'grey', 'ring', 'idle'));

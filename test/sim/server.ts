@@ -118,6 +118,15 @@ export class HttpFront {
     m.set(method, route);
   }
 
+  /** The body for the auth endpoints: unreadable or empty is `undefined` ("Authentication failed" there). */
+  private lenientJson(r: Req): unknown {
+    try {
+      return r.body.length ? JSON.parse(r.body.toString('utf8')) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private json(r: Req): unknown {
     if (r.body.length === 0) throw general('Required request body is missing');
     try {
@@ -136,27 +145,11 @@ export class HttpFront {
     const c = this.ctx;
     this.add('POST', '/api/auth/login', {
       auth: false,
-      handler: (r) => {
-        let body: unknown;
-        try {
-          body = r.body.length ? JSON.parse(r.body.toString('utf8')) : undefined;
-        } catch {
-          body = undefined;
-        }
-        return { status: 200, body: c.auth.login(body) };
-      },
+      handler: (r) => ({ status: 200, body: c.auth.login(this.lenientJson(r)) }),
     });
     this.add('POST', '/api/auth/token', {
       auth: false,
-      handler: (r) => {
-        let body: unknown;
-        try {
-          body = r.body.length ? JSON.parse(r.body.toString('utf8')) : undefined;
-        } catch {
-          body = undefined;
-        }
-        return { status: 200, body: c.auth.refresh(body) };
-      },
+      handler: (r) => ({ status: 200, body: c.auth.refresh(this.lenientJson(r)) }),
     });
     this.add('POST', '/api/auth/logout', {
       auth: true,

@@ -197,3 +197,20 @@ export function onClose(node: Node, conn: TbConnectionNode | undefined, stop?: (
     done();
   });
 }
+
+/** A checkbox setting ("true" in older flows). */
+export function flag(v: unknown): boolean {
+  return v === true || v === 'true';
+}
+
+/** A positive whole-number setting, or the fallback. */
+export function intSetting(v: unknown, fallback: number): number {
+  const n = typeof v === 'number' ? v : parseInt(String(v ?? ''), 10);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** A problem with the node's own settings, found at deploy: a red dot and one log line (never a throw). */
+export function setupProblem(RED: NodeAPI, node: Node, err: unknown): void {
+  node.status({ ...errorStatus(RED, err), shape: 'dot' });
+  node.error((err as Error).message);
+}

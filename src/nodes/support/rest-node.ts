@@ -7,7 +7,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'nod
 import type { PlatformClient, CallOptions } from '../../platform/client';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
 import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
-import { Activity, errorStatus, lookupConnection, noConnectionError, onClose, onInput, SendFn, status, tracked } from './common';
+import { Activity, errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, SendFn, setupProblem, status, tracked } from './common';
 import type { TbConnectionNode } from './connection';
 import { QuerySource, Prepare } from './query-source';
 
@@ -33,27 +33,16 @@ export interface OperationContext {
   call: CallOptions;
 }
 
-export function flag(v: unknown): boolean {
-  return v === true || v === 'true';
-}
-
-export function intSetting(v: unknown, fallback: number): number {
-  const n = typeof v === 'number' ? v : parseInt(String(v ?? ''), 10);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
 /**
- * Sets up a REST node: connection lookup, query source, the input handler and close handling.
- * `setup` returns the operation to run for each message.
+ * Sets up a REST node: connection lookup, query source, the input handler and close handling; `operation`
+ * runs for each message with its validated query.
  */
 export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepare: Prepare<Q>, operation: Operation<Q>): void {
   const conn = lookupConnection(RED, node, config.connection);
   const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare);
   const activity = new Activity(RED, node);
-  if (source.problem) {
-    node.status({ ...errorStatus(RED, source.problem), shape: 'dot' });
-    node.error(source.problem.message);
-  }
+  const call: CallOptions = { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
+  if (source.problem) setupProblem(RED, node, source.problem);
   if (conn) conn.register(node);
 
   onInput(node, async (msg, send) => {
@@ -68,14 +57,7 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
       activity.immediate(errorStatus(RED, err));
       throw err;
     }
-    await tracked(RED, activity, () =>
-      operation(query, msg, {
-        client,
-        send,
-        activity,
-        call: { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) },
-      }),
-    );
+    await tracked(RED, activity, () => operation(query, msg, { client, send, activity, call }));
   });
 
   onClose(node, conn);
