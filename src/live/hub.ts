@@ -82,6 +82,8 @@ interface Entry {
   cmdId: number;
   /** True once the server answered on the current socket. */
   answered: boolean;
+  /** Its command is still in the queue, not yet sent. */
+  queued: boolean;
 }
 
 const MAX_FRAME_BYTES = 30000; // the server closes frames over 32768 bytes with 1009
@@ -132,7 +134,7 @@ export class LiveHub {
   /** Registers a subscription; it is sent at once if the socket is open, else when it opens. */
   subscribe(sub: Subscriber): void {
     if (this.closing || this.entries.has(sub)) return;
-    const entry: Entry = { sub, cmdId: 0, answered: false };
+    const entry: Entry = { sub, cmdId: 0, answered: false, queued: false };
     this.entries.set(sub, entry);
     if (this.open) {
       this.enqueue(entry);
@@ -149,10 +151,12 @@ export class LiveHub {
     if (!entry) return;
     this.entries.delete(sub);
     if (entry.cmdId) {
-      this.byCmdId.delete(entry.cmdId);
-      if (this.open) this.queue.push({ type: sub.unsubscribeType, cmdId: entry.cmdId });
+      const cmdId = entry.cmdId;
+      this.byCmdId.delete(cmdId);
+      // Never sent: drop the command, there is nothing to undo on the server. Sent: unsubscribe.
+      if (entry.queued) this.queue = this.queue.filter((c) => c.cmdId !== cmdId);
+      else if (this.open) this.queue.push({ type: sub.unsubscribeType, cmdId });
     }
-    this.queue = this.queue.filter((c) => c.cmdId !== entry.cmdId || c.type === sub.unsubscribeType);
     if (this.entries.size === 0) {
       this.flushNow();
       this.shutdownSocket(1000, 'no subscriptions');
@@ -371,6 +375,7 @@ export class LiveHub {
     if (this.nextCmdId > 2000000000) this.nextCmdId = 1;
     entry.cmdId = cmdId;
     entry.answered = false;
+    entry.queued = true;
     this.byCmdId.set(cmdId, entry);
     this.queue.push({ ...entry.sub.command(), cmdId });
     if (flush) this.scheduleFlush();
@@ -402,6 +407,8 @@ export class LiveHub {
         if (cmds.length > 0 && bytes + json.length > MAX_FRAME_BYTES) break;
         cmds.push(json);
         bytes += json.length + 1;
+        const sent = this.byCmdId.get(queue[i].cmdId as number);
+        if (sent) sent.queued = false;
         i++;
       }
       if (cmds.length === 0 && !first) break;
