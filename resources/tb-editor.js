@@ -15,9 +15,9 @@
  * `true` or a translated sentence. A property missing from a flow saved by an older version (undefined) is
  * valid wherever the runtime has a default for it, so most validators accept undefined.
  * Messages name a catalog key of the node; the conventional ones are read from `<type>.errors.<name>`:
- * connection, connectionInvalid, version, boolean (with __field__), and for query checks queryType, queryEmpty,
- * queryJson (with __error__), queryObject, entityFilter, pageLink, pageSize, page, statusList, severityList,
- * keyFilters.
+ * connection, connectionInvalid, version, boolean (with __field__), and for the query TypedInput queryType,
+ * queryEmpty, queryJson (with __error__). A JSON query itself is checked by the runtime's own validation
+ * (TbBuilder.validateText, from resources/tb-builder.js).
  */
 (function (window) {
     'use strict';
@@ -25,7 +25,6 @@
 
     var MODULE = 'node-red-contrib-thingsboard-query';
     var QUERY_TYPES = ['json', 'msg', 'flow', 'global', 'jsonata'];
-    var ALARM_STATUSES = ['ANY', 'ACTIVE', 'CLEARED', 'ACK', 'UNACK'];
     var ALARM_SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INDETERMINATE'];
 
     // ---- predicates -------------------------------------------------------------------------------------
@@ -41,10 +40,6 @@
     }
     function isOn(v) {
         return v === true || v === 'true';
-    }
-    function allIn(list, allowed) {
-        return list === undefined || list === null ||
-            (Array.isArray(list) && list.every(function (x) { return allowed.indexOf(x) !== -1; }));
     }
     /** "a, b" -> ['a', 'b'] */
     function items(v) {
@@ -179,7 +174,7 @@
 
         /**
          * The query TypedInput (json, msg, flow, global, jsonata, type in `queryType`); a JSON query is
-         * given to `check(text, node)`.
+         * given to `check(text, node)` (the runtime's validation, through TbBuilder.validateText).
          */
         E.query = function (check) {
             return function (v, opt) {
@@ -193,25 +188,6 @@
         };
         E.queryType = function () {
             return E.oneOf(QUERY_TYPES, type + '.errors.queryType');
-        };
-
-        /**
-         * A light check of a query typed in the node (the runtime checks it fully and names the field): it
-         * must be a JSON object; then the steps run in the order given:
-         * 'entityFilter' (required), 'entityFilter?' (checked when present), 'pageLink' (an object when
-         * present), 'pageSize' (>= 1), 'page' (>= 0), 'alarmLists' (statusList/severityList at the top level
-         * and in pageLink), 'keyFilters' (an array when present).
-         */
-        E.checkQuery = function (text, steps) {
-            var q;
-            try { q = JSON.parse(text); } catch (e) { return err('queryJson', { error: e.message }); }
-            if (!isPlainObject(q)) { return err('queryObject'); }
-            var pageLink = isPlainObject(q.pageLink) ? q.pageLink : undefined;
-            for (var i = 0; i < steps.length; i++) {
-                var r = STEPS[steps[i]](q, pageLink);
-                if (r !== true) { return err(r); }
-            }
-            return true;
         };
 
         // -- dialog --
@@ -272,38 +248,6 @@
 
         return E;
     }
-
-    // Query check steps: true or the name of the error.
-    var STEPS = {
-        'entityFilter': function (q) {
-            return (isPlainObject(q.entityFilter) && typeof q.entityFilter.type === 'string') ? true : 'entityFilter';
-        },
-        'entityFilter?': function (q) {
-            return q.entityFilter === undefined ? true : STEPS.entityFilter(q);
-        },
-        'pageLink': function (q) {
-            return (q.pageLink === undefined || isPlainObject(q.pageLink)) ? true : 'pageLink';
-        },
-        'pageSize': function (q, pageLink) {
-            var size = pageLink && pageLink.pageSize;
-            return (!pageLink || size === undefined || (Number.isInteger(size) && size >= 1)) ? true : 'pageSize';
-        },
-        'page': function (q, pageLink) {
-            var page = pageLink && pageLink.page;
-            return (!pageLink || page === undefined || (Number.isInteger(page) && page >= 0)) ? true : 'page';
-        },
-        'alarmLists': function (q, pageLink) {
-            var filters = [q, pageLink || {}];
-            for (var i = 0; i < filters.length; i++) {
-                if (!allIn(filters[i].statusList, ALARM_STATUSES)) { return 'statusList'; }
-                if (!allIn(filters[i].severityList, ALARM_SEVERITIES)) { return 'severityList'; }
-            }
-            return true;
-        },
-        'keyFilters': function (q) {
-            return (q.keyFilters === undefined || q.keyFilters === null || Array.isArray(q.keyFilters)) ? true : 'keyFilters';
-        }
-    };
 
     window.TbEditor = {
         QUERY_TYPES: QUERY_TYPES,

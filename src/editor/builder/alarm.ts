@@ -1,0 +1,169 @@
+/**
+ * The alarm filter part (alarm queries, counts and live alarm tables): status and severity check boxes,
+ * alarm type chips, assignee, propagated alarms, and the time (any time, the last N, or from / to). The
+ * fields live in `pageLink` for alarm data queries and at the top level for alarm counts.
+ */
+import { MODE_SCHEMA } from '../../query/schema';
+import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../query/types';
+import { checkbox, fromLocalInput, numberValue, row, select, t, textInput, toLocalInput } from './dom';
+import { isObj, str, type Ctx, type Path } from './model';
+import { chips, completions, entityPicker } from './widgets';
+
+type TimeMode = 'any' | 'last' | 'range';
+const UNITS: ReadonlyArray<{ unit: string; ms: number }> = [
+  { unit: 'days', ms: 86400000 },
+  { unit: 'hours', ms: 3600000 },
+  { unit: 'minutes', ms: 60000 },
+];
+const FIELDS = ['statusList', 'severityList', 'typeList', 'assigneeId', 'searchPropagatedAlarms', 'timeWindow', 'startTs', 'endTs'];
+
+/** The time mode a person chose in this dialog (kept across re-draws even before a value is typed). */
+const chosenTime = new WeakMap<Ctx['model'], TimeMode>();
+
+function base(ctx: Ctx): Path {
+  return MODE_SCHEMA[ctx.mode].alarmBase === 'pageLink' ? ['pageLink'] : [];
+}
+
+function prefix(ctx: Ctx): string {
+  const b = base(ctx);
+  return b.length ? `${b.join('.')}.` : '';
+}
+
+export function coveredAlarm(ctx: Ctx): string[] {
+  const p = prefix(ctx);
+  const out: string[] = [];
+  for (const f of FIELDS) out.push(`${p}${f}`, `${p}${f}.*`);
+  out.push(`${p}assigneeId.entityType`, `${p}assigneeId.id`);
+  return out;
+}
+
+function timeMode(ctx: Ctx): TimeMode {
+  const b = base(ctx);
+  const tw = ctx.model.get([...b, 'timeWindow']);
+  const start = ctx.model.get([...b, 'startTs']);
+  const end = ctx.model.get([...b, 'endTs']);
+  const found: TimeMode = typeof tw === 'number' && tw > 0 ? 'last' : (typeof start === 'number' && start > 0) || (typeof end === 'number' && end > 0) ? 'range' : 'any';
+  const chosen = chosenTime.get(ctx.model);
+  return found === 'any' && chosen ? chosen : found;
+}
+
+export function renderAlarm(ctx: Ctx): JQuery {
+  const m = ctx.model;
+  const b = base(ctx);
+  const p = prefix(ctx);
+  const section = $('<div class="tb-b-section" data-tb-part="alarm">');
+  $('<div class="tb-b-title">').text(t('part.alarm')).appendTo(section);
+
+  section.append(row(t('alarm.status'), enumChecks(ctx, [...b, 'statusList'], ALARM_SEARCH_STATUSES, 'alarmStatus')));
+  section.append(row(t('alarm.severity'), enumChecks(ctx, [...b, 'severityList'], ALARM_SEVERITIES, 'alarmSeverity')));
+
+  const types = m.list([...b, 'typeList']);
+  section.append(
+    row(
+      t('alarm.types'),
+      chips({
+        field: `${p}typeList`,
+        items: types.map((v) => ({ value: str(v) })),
+        placeholder: t('addAlarmType'),
+        suggest: async (text) => completions(await ctx.lookups.alarmTypes(text)),
+        known: async (i) => {
+          const all = await ctx.lookups.alarmTypes('');
+          return all ? all.includes(str(types[i])) : null;
+        },
+        add: (v) => {
+          m.push([...b, 'typeList'], v);
+          ctx.rerender();
+        },
+        remove: (i) => {
+          m.removeAt([...b, 'typeList'], i);
+          ctx.rerender();
+        },
+      }),
+    ),
+  );
+
+  const assignee = m.get([...b, 'assigneeId']);
+  section.append(
+    row(
+      t('alarm.assignee'),
+      entityPicker({
+        field: `${p}assigneeId`,
+        entityType: () => 'USER',
+        id: isObj(assignee) ? assignee.id : assignee,
+        entities: (et, s) => ctx.lookups.entities(et, s),
+        names: (et, ids) => ctx.lookups.names(et, ids),
+        placeholder: t('anyAssignee'),
+        change: (id) => m.set([...b, 'assigneeId'], id === undefined ? undefined : { entityType: 'USER', id }),
+      }),
+    ),
+  );
+
+  const prop = checkbox(`${p}searchPropagatedAlarms`, m.get([...b, 'searchPropagatedAlarms']) === true, t('searchPropagated'));
+  prop.find('input').on('change', (e) => m.set([...b, 'searchPropagatedAlarms'], $(e.target).prop('checked') === true));
+  section.append(row('', prop));
+
+  section.append(row(t('alarm.time'), timeControls(ctx, b, p)));
+  return section;
+}
+
+/** One check box per enum value; the list keeps its order, a value is appended or removed. */
+function enumChecks(ctx: Ctx, path: Path, values: readonly string[], labelNs: string): JQuery {
+  const m = ctx.model;
+  const wrap = $('<span class="tb-b-controls">');
+  const current = m.list(path);
+  for (const v of values) {
+    const c = checkbox(path.join('.'), current.includes(v), t(`${labelNs}.${v}`), v).appendTo(wrap);
+    c.find('input').on('change', (e) => {
+      const list = m.list(path).slice();
+      const on = $(e.target).prop('checked') === true;
+      const at = list.indexOf(v);
+      if (on && at < 0) list.push(v);
+      if (!on && at >= 0) list.splice(at, 1);
+      m.set(path, list);
+    });
+  }
+  return wrap;
+}
+
+function timeControls(ctx: Ctx, b: Path, p: string): JQuery {
+  const m = ctx.model;
+  const mode = timeMode(ctx);
+  const wrap = $('<div>').css('flex', '1');
+  const radios = $('<div class="tb-b-controls">').appendTo(wrap);
+  const name = `tb-b-time-${Math.random().toString(36).slice(2)}`;
+  for (const tm of ['any', 'last', 'range'] as const) {
+    const l = $('<label class="tb-b-check">').appendTo(radios);
+    $('<input type="radio">').attr('name', name).attr('data-tb-time', tm).prop('checked', tm === mode).appendTo(l)
+      .on('change', () => {
+        chosenTime.set(m, tm);
+        m.delete([...b, 'timeWindow']);
+        m.delete([...b, 'startTs']);
+        m.delete([...b, 'endTs']);
+        if (tm === 'last') m.set([...b, 'timeWindow'], 86400000);
+        ctx.rerender();
+      });
+    $('<span>').text(t(`time.${tm}`)).appendTo(l);
+  }
+  if (mode === 'last') {
+    const tw = m.get([...b, 'timeWindow']);
+    const ms = typeof tw === 'number' ? tw : 0;
+    const unit = UNITS.find((u) => ms > 0 && ms % u.ms === 0) ?? UNITS[UNITS.length - 1];
+    const n = textInput(`${p}timeWindow`, ms ? ms / unit.ms : '', '24').addClass('tb-b-num');
+    const u = select(`${p}timeWindow.unit`, UNITS.map((x) => ({ value: x.unit, label: t(`unit.${x.unit}`) })), unit.unit);
+    const write = () => {
+      const v = numberValue(String(n.val() ?? ''));
+      const factor = UNITS.find((x) => x.unit === String(u.val()))?.ms ?? 3600000;
+      m.set([...b, 'timeWindow'], typeof v === 'number' ? Math.round(v * factor) : v);
+    };
+    n.on('change input', write);
+    u.on('change', write);
+    $('<div class="tb-b-controls">').append($('<span>').text(t('time.lastN')), n, u).appendTo(wrap);
+  } else if (mode === 'range') {
+    const from = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}startTs`).val(toLocalInput(m.get([...b, 'startTs'])));
+    const to = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}endTs`).val(toLocalInput(m.get([...b, 'endTs'])));
+    from.on('change', () => m.set([...b, 'startTs'], fromLocalInput(String(from.val() ?? ''))));
+    to.on('change', () => m.set([...b, 'endTs'], fromLocalInput(String(to.val() ?? ''))));
+    $('<div class="tb-b-controls">').append($('<span>').text(t('time.from')), from, $('<span>').text(t('time.to')), to).appendTo(wrap);
+  }
+  return wrap;
+}

@@ -1,0 +1,331 @@
+/**
+ * The query builder of a node's dialog: "Builder" and "JSON" views of one query object, kept in sync both
+ * ways, for the JSON source of the node's query TypedInput (msg / flow / global / JSONata keep the TypedInput
+ * as it is). Under the query: a plain-language summary, the fields the builder holds without a control, the
+ * runtime's own validation message, and the preview.
+ *
+ * The query text in the node (the TypedInput's value) is rewritten on every edit, in its one-line form; an
+ * invalid JSON text stays as typed (never reset) and keeps the JSON view.
+ */
+import { compactQuery, formatQuery, locatePath, parseJsonText } from '../../query/json-text';
+import { heldPaths } from '../../query/paths';
+import { defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../../query/schema';
+import { summarize } from '../../query/summary';
+import { button, ensureStyle, t } from './dom';
+import { coveredAlarm, renderAlarm } from './alarm';
+import { coveredEntityFilter, renderEntityFilter } from './entity-filter';
+import { coveredFields, coveredPage, renderFields, renderPage } from './fields-page';
+import { JsonView } from './json-view';
+import { coveredKeyFilters, renderKeyFilters } from './key-filters';
+import { Lookups } from './lookups';
+import { isObj, Model, type Ctx, type Query } from './model';
+import { previewPanel } from './preview';
+import { validateQuery, type QueryError } from './validation';
+
+export interface AttachOptions {
+  /** The node type (for the preview). */
+  nodeType: string;
+  /** The query TypedInput, e.g. '#node-input-query' (already a TypedInput). */
+  input: string;
+  /** Where the builder goes (an empty div of the dialog). */
+  container: string;
+  /** The query kind for the node's current settings. */
+  mode(): QueryMode;
+  /** The node's operation (or subscription kind), sent with the preview. */
+  operation(): string;
+  /** The selected connection's id. */
+  connection(): string | undefined;
+  /** A live subscription (tb-subscribe). */
+  live?: boolean;
+}
+
+export interface Builder {
+  /** The node's settings changed the kind of query (operation or subscription kind). */
+  modeChanged(): void;
+  resize(): void;
+  /** Writes the query into the node's input (save) and releases the code editor. */
+  close(): void;
+  readonly model: Model;
+}
+
+const VIEW_KEY = 'tb-query-builder-view';
+type View = 'builder' | 'json';
+
+function preferredView(): View {
+  try {
+    return window.localStorage.getItem(VIEW_KEY) === 'json' ? 'json' : 'builder';
+  } catch {
+    return 'builder';
+  }
+}
+
+function rememberView(v: View): void {
+  try {
+    window.localStorage.setItem(VIEW_KEY, v);
+  } catch {
+    /* private mode: not remembered */
+  }
+}
+
+/** Moves the alarm filter fields between the page link (alarm data) and the top level (alarm counts). */
+function moveAlarmFields(q: Query, to: 'pageLink' | ''): void {
+  const fields = ['statusList', 'severityList', 'typeList', 'assigneeId', 'searchPropagatedAlarms', 'timeWindow', 'startTs', 'endTs'];
+  const pl = isObj(q.pageLink) ? q.pageLink : undefined;
+  for (const f of fields) {
+    if (to === '' && pl && pl[f] !== undefined && q[f] === undefined) {
+      q[f] = pl[f];
+      delete pl[f];
+    } else if (to === 'pageLink' && q[f] !== undefined) {
+      if (!isObj(q.pageLink)) q.pageLink = {};
+      const target = q.pageLink as Record<string, unknown>;
+      if (target[f] === undefined) target[f] = q[f];
+      delete q[f];
+    }
+  }
+}
+
+export function attach(o: AttachOptions): Builder {
+  ensureStyle();
+  const input = $(o.input);
+  const host = $(o.container).empty().addClass('tb-b');
+  const lookups = new Lookups(o.connection);
+  let mode = o.mode();
+  let view: View = preferredView();
+  let writing = false;
+  /** The JSON text does not parse: the builder view waits until it does. */
+  let jsonProblem: ReturnType<typeof parseJsonText> | undefined;
+
+  // ---- layout --------------------------------------------------------------------------------------------
+  const bar = $('<div class="tb-b-bar">').appendTo(host);
+  const views = $('<span class="tb-b-views red-ui-button-group">').appendTo(bar);
+  const builderBtn = button('view-builder', t('view.builder'), 'fa-sliders').attr('data-tb-view', 'builder').removeAttr('data-tb-action').appendTo(views);
+  const jsonBtn = button('view-json', t('view.json'), 'fa-code').attr('data-tb-view', 'json').removeAttr('data-tb-action').appendTo(views);
+  const summary = $('<div class="tb-b-summary" data-tb-summary>').appendTo(host);
+  const held = $('<div class="tb-b-held" data-tb-held>').hide().appendTo(host);
+  const problem = $('<div class="tb-b-hint" data-tb-lookup-problem>').hide().appendTo(host);
+  const form = $('<div class="tb-b-form" data-tb-builder>').appendTo(host);
+  const json = new JsonView(host, onJsonText);
+  const error = $('<div class="tb-b-error" data-tb-error>').hide().appendTo(host);
+  host.append(
+    previewPanel(lookups, () => {
+      const c = o.connection();
+      if (!c || c === '_ADD_') return { problem: t('previewNoConnection') };
+      if (jsonProblem && !jsonProblem.ok) return { problem: t('previewFixJson') };
+      return { node: o.nodeType, operation: o.operation(), query: model.query };
+    }),
+  );
+
+  lookups.onProblem((p) => {
+    if (!p) problem.hide();
+    else problem.text(p.status === 404 || p.code === 'TB_NOT_DEPLOYED' ? t('lookupDeployFirst') : t('lookupFailed', { message: p.message })).show();
+  });
+
+  // ---- the model -----------------------------------------------------------------------------------------
+  const initial = parseJsonText(String(input.typedInput('value') ?? ''));
+  const blank = String(input.typedInput('value') ?? '').trim() === '';
+  const model = new Model(blank ? defaultQuery(mode) : initial.ok && isObj(initial.value) ? (initial.value as Query) : {});
+  if (!blank && (!initial.ok || !isObj(initial.value))) {
+    jsonProblem = initial.ok ? { ok: false, message: t('notAnObject'), line: 1, column: 1 } : initial;
+    view = 'json';
+  }
+  const ctx: Ctx = { model, mode, live: !!o.live, lookups, rerender: renderForm };
+
+  model.onChange(() => {
+    writeInput(compactQuery(model.query));
+    refreshInfo();
+  });
+
+  function writeInput(text: string): void {
+    writing = true;
+    try {
+      input.typedInput('value', text);
+    } finally {
+      writing = false;
+    }
+  }
+
+  // ---- views ---------------------------------------------------------------------------------------------
+  function setView(v: View): void {
+    if (v === 'builder' && jsonProblem && !jsonProblem.ok) {
+      RED.notify(t('fixJsonFirst'), { type: 'warning', timeout: 3000 });
+      return;
+    }
+    view = v;
+    rememberView(v);
+    builderBtn.toggleClass('selected', v === 'builder');
+    jsonBtn.toggleClass('selected', v === 'json');
+    if (v === 'builder') {
+      json.hide();
+      renderForm();
+      form.show();
+    } else {
+      form.hide();
+      json.show(jsonProblem && !jsonProblem.ok ? String(input.typedInput('value') ?? '') : formatQuery(model.query), jsonSchema(mode));
+    }
+    refreshInfo();
+  }
+  builderBtn.on('click', () => setView('builder'));
+  jsonBtn.on('click', () => setView('json'));
+
+  function onJsonText(text: string): void {
+    const parsed = parseJsonText(text);
+    if (parsed.ok && isObj(parsed.value)) {
+      jsonProblem = undefined;
+      model.replace(parsed.value as Query);
+    } else {
+      jsonProblem = parsed.ok ? { ok: false, message: t('notAnObject'), line: 1, column: 1 } : parsed;
+      // Kept exactly as typed: the node holds the text, and its validation shows the error.
+      writeInput(text);
+      refreshInfo();
+    }
+    builderBtn.prop('disabled', !!jsonProblem);
+  }
+
+  function renderForm(): void {
+    ctx.mode = mode;
+    const parts = MODE_SCHEMA[mode].parts;
+    form.empty();
+    for (const part of parts) {
+      if (part === 'entityFilter') form.append(renderEntityFilter(ctx));
+      else if (part === 'keyFilters') form.append(renderKeyFilters(ctx));
+      else if (part === 'fields') form.append(renderFields(ctx));
+      else if (part === 'page') form.append(renderPage(ctx));
+      else if (part === 'alarm') form.append(renderAlarm(ctx));
+    }
+    refreshInfo();
+  }
+
+  function covered(): string[] {
+    const parts = MODE_SCHEMA[mode].parts;
+    const out: string[] = [];
+    if (parts.includes('entityFilter')) out.push('entityFilter', ...coveredEntityFilter(ctx));
+    if (parts.includes('keyFilters')) out.push('keyFilters', ...coveredKeyFilters(ctx));
+    if (parts.includes('fields')) out.push(...coveredFields(ctx));
+    if (parts.includes('page')) out.push(...coveredPage(ctx));
+    if (parts.includes('alarm')) out.push(...coveredAlarm(ctx));
+    return out;
+  }
+
+  // ---- summary, held fields, validation ------------------------------------------------------------------
+  function refreshInfo(): void {
+    if (jsonProblem && !jsonProblem.ok) {
+      summary.text('');
+      held.hide();
+      const where = t('lineColumn', { line: jsonProblem.line, column: jsonProblem.column });
+      error.text(`${t('jsonError', { error: jsonProblem.message })} ${where}`).show();
+      json.mark({ line: jsonProblem.line, column: jsonProblem.column, message: jsonProblem.message });
+      return;
+    }
+    summary.text(summarize(mode, model.query));
+    const extra = heldPaths(model.query, covered()).filter((p) => !isNullAt(model.query, p));
+    if (extra.length) {
+      held.empty().append($('<span>').text(`${t('held')} `));
+      extra.forEach((p, i) => {
+        if (i) held.append(', ');
+        $('<code>').text(p).appendTo(held);
+      });
+      held.show();
+    } else {
+      held.hide();
+    }
+    showError(validateQuery(mode, model.query));
+  }
+
+  function showError(e: QueryError | undefined): void {
+    host.find('.tb-b-invalid').removeClass('tb-b-invalid');
+    if (!e) {
+      error.hide();
+      json.mark(undefined);
+      return;
+    }
+    let where = '';
+    if (view === 'json') {
+      const at = locatePath(json.text(), e.field);
+      if (at) {
+        where = ` ${t('lineColumn', { line: at.line, column: at.column })}`;
+        json.mark({ line: at.line, column: at.column, message: e.message });
+      }
+    } else {
+      // The control of the field (or of its nearest parent that has one).
+      let path = e.path;
+      while (path) {
+        const el = form.find(`[data-tb-field="${path}"]`);
+        if (el.length) {
+          el.addClass('tb-b-invalid');
+          break;
+        }
+        path = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
+      }
+    }
+    error.text(e.message + where).show();
+  }
+
+  // ---- the TypedInput: the builder serves the JSON source ------------------------------------------------
+  const container = input.closest('.red-ui-typedInput-container');
+  function onSource(): void {
+    const json = input.typedInput('type') === 'json';
+    container.toggleClass('tb-query-builder-on', json);
+    host.toggle(json);
+    if (json) setView(view);
+  }
+  input.on('change', () => {
+    if (writing) return;
+    // The source type changed, or someone put a new text in (e.g. a flow import): read it again.
+    if (input.typedInput('type') === 'json') {
+      const text = String(input.typedInput('value') ?? '');
+      if (text !== compactQuery(model.query)) onJsonTextFromInput(text);
+    }
+    onSource();
+  });
+  function onJsonTextFromInput(text: string): void {
+    const parsed = parseJsonText(text);
+    if (text.trim() === '') {
+      jsonProblem = undefined;
+      model.replace(defaultQuery(mode));
+    } else if (parsed.ok && isObj(parsed.value)) {
+      jsonProblem = undefined;
+      model.replace(parsed.value as Query);
+    } else {
+      jsonProblem = parsed.ok ? { ok: false, message: t('notAnObject'), line: 1, column: 1 } : parsed;
+      view = 'json';
+    }
+  }
+  if (blank) writeInput(compactQuery(model.query));
+  onSource();
+
+  return {
+    model,
+    modeChanged(): void {
+      const next = o.mode();
+      if (next === mode) return;
+      const untouched = compactQuery(model.query) === compactQuery(defaultQuery(mode));
+      if (untouched) {
+        model.query = defaultQuery(next);
+      } else if (MODE_SCHEMA[next].alarmBase !== MODE_SCHEMA[mode].alarmBase && (next.startsWith('alarm') && mode.startsWith('alarm'))) {
+        moveAlarmFields(model.query, MODE_SCHEMA[next].alarmBase);
+      }
+      mode = next;
+      ctx.mode = next;
+      writeInput(compactQuery(model.query));
+      if (view === 'builder') renderForm();
+      else json.show(formatQuery(model.query), jsonSchema(mode));
+      refreshInfo();
+    },
+    resize(): void {
+      json.resize();
+    },
+    close(): void {
+      if (input.typedInput('type') === 'json' && !(jsonProblem && !jsonProblem.ok)) writeInput(compactQuery(model.query));
+      json.destroy();
+    },
+  };
+}
+
+function isNullAt(q: Query, dotted: string): boolean {
+  let cur: unknown = q;
+  for (const seg of dotted.split('.')) {
+    if (cur === null || typeof cur !== 'object') return false;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur === null;
+}

@@ -1,0 +1,144 @@
+/**
+ * The parts for what comes back and how much of it: entity fields, latest values and alarm fields as chips
+ * (with a key type selector where several types apply), and the page (size, number, sort key and direction,
+ * text search, and "dynamic" for live entity tables).
+ */
+import { MODE_SCHEMA } from '../../query/schema';
+import { NON_ALARM_KEY_TYPES, SORT_DIRECTIONS } from '../../query/types';
+import { checkbox, intValue, row, select, t, textInput } from './dom';
+import { keyNames, keySuggest, markUnknownKey } from './keys';
+import { isObj, str, type Ctx, type Path } from './model';
+import { chips, suggest } from './widgets';
+
+type ListName = 'entityFields' | 'latestValues' | 'alarmFields';
+
+/** Which key types each list takes, the first being what a new chip gets. */
+const LIST_TYPES: Readonly<Record<ListName, readonly string[]>> = {
+  entityFields: ['ENTITY_FIELD'],
+  latestValues: ['TIME_SERIES', 'ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'ENTITY_FIELD'],
+  alarmFields: ['ALARM_FIELD'],
+};
+
+function lists(ctx: Ctx): readonly ListName[] {
+  return MODE_SCHEMA[ctx.mode].lists as readonly ListName[];
+}
+
+export function coveredFields(ctx: Ctx): string[] {
+  const out: string[] = [];
+  for (const name of lists(ctx)) {
+    out.push(name);
+    ctx.model.list([name]).forEach((_k, i) => out.push(`${name}.${i}`, `${name}.${i}.type`, `${name}.${i}.key`));
+  }
+  return out;
+}
+
+export function renderFields(ctx: Ctx): JQuery {
+  const section = $('<div class="tb-b-section" data-tb-part="fields">');
+  $('<div class="tb-b-title">').text(t('part.fields')).appendTo(section);
+  for (const name of lists(ctx)) section.append(row(t(`list.${name}`), keyChips(ctx, [name], LIST_TYPES[name])));
+  return section;
+}
+
+/** Keys `{type, key}` as chips; a key type selector before the entry box when the list takes several types. */
+function keyChips(ctx: Ctx, path: Path, types: readonly string[]): JQuery {
+  const m = ctx.model;
+  const items = m.list(path);
+  const field = path.join('.');
+  let typeSelect: JQuery | undefined;
+  if (types.length > 1) {
+    typeSelect = select(`${field}.type`, types.map((v) => ({ value: v, label: t(`keyType.${v}`) })), types[0]);
+  }
+  const chosenType = () => (typeSelect ? String(typeSelect.val()) : types[0]);
+  return chips({
+    field,
+    items: items.map((k) => {
+      const key = isObj(k) ? k : {};
+      const type = str(key.type);
+      return { value: str(key.key), tag: types.length > 1 || type !== types[0] ? t(`keyType.${type}`) : undefined };
+    }),
+    before: typeSelect,
+    placeholder: t('addKey'),
+    suggest: keySuggest(ctx, chosenType),
+    known: async (i) => {
+      const key = items[i];
+      if (!isObj(key)) return null;
+      const names = await keyNames(ctx, str(key.type));
+      return names && names.length ? names.includes(str(key.key)) : null;
+    },
+    add: (v) => {
+      m.push(path, { type: chosenType(), key: v });
+      ctx.rerender();
+    },
+    remove: (i) => {
+      m.removeAt(path, i);
+      ctx.rerender();
+    },
+  });
+}
+
+export function coveredPage(ctx: Ctx): string[] {
+  const out = ['pageLink', 'pageLink.pageSize', 'pageLink.page', 'pageLink.textSearch', 'pageLink.sortOrder'];
+  out.push('pageLink.sortOrder.key', 'pageLink.sortOrder.key.type', 'pageLink.sortOrder.key.key', 'pageLink.sortOrder.direction');
+  if (showDynamic(ctx)) out.push('pageLink.dynamic');
+  return out;
+}
+
+function showDynamic(ctx: Ctx): boolean {
+  return ctx.live && ctx.mode === 'entityData';
+}
+
+export function renderPage(ctx: Ctx): JQuery {
+  const m = ctx.model;
+  const section = $('<div class="tb-b-section" data-tb-part="page">');
+  $('<div class="tb-b-title">').text(t('part.page')).appendTo(section);
+  const size = textInput('pageLink.pageSize', m.get(['pageLink', 'pageSize']), '100').addClass('tb-b-num');
+  size.on('change input', () => m.set(['pageLink', 'pageSize'], intValue(String(size.val() ?? ''))));
+  const page = textInput('pageLink.page', m.get(['pageLink', 'page']), '0').addClass('tb-b-num');
+  page.on('change input', () => m.set(['pageLink', 'page'], intValue(String(page.val() ?? ''))));
+  section.append(row(t('pageSize'), size, $('<span>').text(t('pageNumber')), page));
+
+  const sort = m.get(['pageLink', 'sortOrder']);
+  const sortKey = isObj(sort) && isObj(sort.key) ? sort.key : {};
+  const keyTypes: string[] = [...NON_ALARM_KEY_TYPES];
+  if (ctx.mode === 'alarmData') keyTypes.unshift('ALARM_FIELD');
+  const typeSel = select(
+    'pageLink.sortOrder.key.type',
+    [{ value: '', label: t('noSort') }, ...keyTypes.map((v) => ({ value: v, label: t(`keyType.${v}`) }))],
+    isObj(sort) ? str(sortKey.type) : '',
+  );
+  typeSel.on('change', () => {
+    const v = String(typeSel.val() ?? '');
+    if (v === '') m.delete(['pageLink', 'sortOrder']);
+    else {
+      m.set(['pageLink', 'sortOrder', 'key', 'type'], v);
+      if (m.get(['pageLink', 'sortOrder', 'key', 'key']) === undefined) m.set(['pageLink', 'sortOrder', 'key', 'key'], '');
+      if (m.get(['pageLink', 'sortOrder', 'direction']) === undefined) m.set(['pageLink', 'sortOrder', 'direction'], 'ASC');
+    }
+    ctx.rerender();
+  });
+  const controls: JQuery[] = [typeSel];
+  if (isObj(sort)) {
+    const keyName = textInput('pageLink.sortOrder.key.key', sortKey.key, t('keyName'));
+    keyName.on('change input', () => m.set(['pageLink', 'sortOrder', 'key', 'key'], String(keyName.val() ?? '')));
+    suggest(keyName, keySuggest(ctx, () => String(typeSel.val())));
+    markUnknownKey(ctx, keyName, () => String(typeSel.val()), (name) => t('unknownKey', { name }));
+    const dir = select('pageLink.sortOrder.direction', SORT_DIRECTIONS.map((v) => ({ value: v, label: t(`direction.${v}`) })), str(sort.direction));
+    dir.on('change', () => m.set(['pageLink', 'sortOrder', 'direction'], String(dir.val())));
+    controls.push(keyName, dir);
+  }
+  section.append(row(t('sortBy'), ...controls));
+
+  const search = textInput('pageLink.textSearch', m.get(['pageLink', 'textSearch']), t('textSearchPlaceholder')).addClass('tb-b-wide');
+  search.on('change input', () => {
+    const v = String(search.val() ?? '');
+    m.set(['pageLink', 'textSearch'], v === '' ? undefined : v);
+  });
+  section.append(row(t('textSearch'), search));
+
+  if (showDynamic(ctx)) {
+    const dyn = checkbox('pageLink.dynamic', m.get(['pageLink', 'dynamic']) === true, t('dynamic'));
+    dyn.find('input').on('change', (e) => m.set(['pageLink', 'dynamic'], $(e.target).prop('checked') === true));
+    section.append(row('', dyn));
+  }
+  return section;
+}

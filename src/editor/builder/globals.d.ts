@@ -1,0 +1,53 @@
+/**
+ * What the query builder uses of the Node-RED editor page: jQuery (with Node-RED's widgets) and the `RED`
+ * global. Only the members the builder calls are declared, with the shapes Node-RED 3.1, 4.1 and 5.x share.
+ */
+
+/** One suggestion of Node-RED's autoComplete widget. */
+interface TbCompletion {
+  value: string;
+  label: string | JQuery;
+}
+
+interface JQuery {
+  typedInput(method: 'type'): string;
+  typedInput(method: 'value'): string;
+  typedInput(method: 'type' | 'value', value: string): JQuery;
+  typedInput(method: 'width', value: string | number): JQuery;
+  typedInput(method: 'validate'): boolean;
+  typedInput(options: Record<string, unknown>): JQuery;
+  autoComplete(options: { search: (value: string, done: (items: TbCompletion[]) => void) => void; minLength?: number }): JQuery;
+  autoComplete(method: 'destroy'): JQuery;
+}
+
+/** The editor's code editor (monaco or ace behind one API). */
+interface TbCodeEditor {
+  getValue(): string;
+  setValue(text: string, cursor?: number): void;
+  on(event: 'change' | 'blur' | 'focus', cb: () => void): void;
+  resize(): void;
+  destroy(): void;
+  focus(): void;
+  gotoLine?(row: number, column: number): void;
+  /** Monaco only. */
+  getModel?(): { uri: { toString(): string } } | null;
+  /** ace only. */
+  getSession?(): { setAnnotations?(a: Array<{ row: number; column: number; text: string; type: string }>): void };
+}
+
+interface TbRed {
+  _(key: string, options?: Record<string, unknown>): string;
+  nodes: {
+    node(id: string): { id: string; type: string; changed?: boolean; name?: string; _def?: { category?: string } } | null;
+    eachConfig(cb: (n: { id: string; type: string; d?: boolean }) => boolean | void): void;
+    dirty(): boolean;
+  };
+  editor: {
+    createEditor(options: { element?: HTMLElement; id?: string; mode: string; value: string; stateId?: boolean | string }): TbCodeEditor;
+  };
+  notify(text: string, options?: string | Record<string, unknown>): void;
+  popover?: { tooltip(target: JQuery, content: string): unknown };
+  settings: { get(name: string, fallback?: unknown): unknown };
+}
+
+declare const RED: TbRed;

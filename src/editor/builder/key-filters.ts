@@ -1,0 +1,279 @@
+/**
+ * The key filters part: one row per key filter (key type and name, value type) with its predicate, and one
+ * recursive widget for predicates, so COMPLEX "all of / any of" groups nest as deep as needed.
+ */
+import { dynamicSourceTypes } from '../../query/schema';
+import {
+  BOOLEAN_OPERATIONS,
+  ENTITY_KEY_VALUE_TYPES,
+  NON_ALARM_KEY_TYPES,
+  NUMERIC_OPERATIONS,
+  STRING_OPERATIONS,
+} from '../../query/types';
+import { button, checkbox, fromLocalInput, numberValue, pathText, removeButton, row, select, t, textInput, toLocalInput } from './dom';
+import { keySuggest, markUnknownKey } from './keys';
+import { isObj, str, type Ctx, type Path } from './model';
+import { suggest } from './widgets';
+
+const BASE: Path = ['keyFilters'];
+type PredType = 'STRING' | 'NUMERIC' | 'BOOLEAN';
+
+const OPERATIONS: Readonly<Record<PredType | 'COMPLEX', readonly string[]>> = {
+  STRING: STRING_OPERATIONS,
+  NUMERIC: NUMERIC_OPERATIONS,
+  BOOLEAN: BOOLEAN_OPERATIONS,
+  COMPLEX: ['AND', 'OR'],
+};
+const DEFAULT_OPERATION: Readonly<Record<PredType, string>> = { STRING: 'EQUAL', NUMERIC: 'GREATER', BOOLEAN: 'EQUAL' };
+
+/** The predicate type a key filter's value type calls for (DATE_TIME compares epoch ms with NUMERIC). */
+function predTypeOf(valueType: unknown): PredType {
+  return valueType === 'STRING' ? 'STRING' : valueType === 'BOOLEAN' ? 'BOOLEAN' : 'NUMERIC';
+}
+
+function emptyValue(type: PredType): unknown {
+  return type === 'STRING' ? '' : type === 'BOOLEAN' ? true : null;
+}
+
+/** A new simple predicate of a type. */
+function simple(type: PredType): Record<string, unknown> {
+  const p: Record<string, unknown> = { type, operation: DEFAULT_OPERATION[type], value: { defaultValue: emptyValue(type) } };
+  if (type === 'STRING') p.ignoreCase = false;
+  return p;
+}
+
+/** The predicate tree converted to another value type (a person changed the value type). */
+function convert(p: unknown, type: PredType): unknown {
+  if (!isObj(p)) return simple(type);
+  if (p.type === 'COMPLEX') {
+    return { ...p, predicates: Array.isArray(p.predicates) ? p.predicates.map((c) => convert(c, type)) : [] };
+  }
+  if (p.type === type) return p;
+  const out: Record<string, unknown> = { ...p, type };
+  if (!OPERATIONS[type].includes(str(p.operation))) out.operation = DEFAULT_OPERATION[type];
+  if (type === 'STRING') out.ignoreCase = p.ignoreCase === true;
+  else delete out.ignoreCase;
+  const v = isObj(p.value) ? { ...p.value } : { defaultValue: p.value };
+  const d = v.defaultValue;
+  if (type === 'STRING') v.defaultValue = d === null || d === undefined ? '' : String(d);
+  else if (type === 'NUMERIC') v.defaultValue = typeof d === 'number' ? d : d === '' || d === null || d === undefined ? null : Number.isFinite(Number(d)) ? Number(d) : null;
+  else v.defaultValue = d === true || d === 'true';
+  out.value = v;
+  return out;
+}
+
+export function coveredKeyFilters(ctx: Ctx): string[] {
+  const out = ['keyFiltersOperation'];
+  ctx.model.list(BASE).forEach((_f, i) => {
+    const p = `keyFilters.${i}`;
+    out.push(p, `${p}.key`, `${p}.key.type`, `${p}.key.key`, `${p}.valueType`);
+    coveredPredicate(ctx.model.get([...BASE, i, 'predicate']), `${p}.predicate`, out);
+  });
+  return out;
+}
+
+function coveredPredicate(p: unknown, path: string, out: string[]): void {
+  out.push(path, `${path}.type`, `${path}.operation`);
+  if (!isObj(p)) return;
+  if (p.type === 'COMPLEX') {
+    out.push(`${path}.predicates`);
+    if (Array.isArray(p.predicates)) p.predicates.forEach((c, j) => coveredPredicate(c, `${path}.predicates.${j}`, out));
+    return;
+  }
+  out.push(`${path}.ignoreCase`, `${path}.value`, `${path}.value.defaultValue`, `${path}.value.dynamicValue`);
+  out.push(`${path}.value.dynamicValue.sourceType`, `${path}.value.dynamicValue.sourceAttribute`);
+}
+
+export function renderKeyFilters(ctx: Ctx): JQuery {
+  const m = ctx.model;
+  const section = $('<div class="tb-b-section" data-tb-part="keyFilters">');
+  $('<div class="tb-b-title">').text(t('part.keyFilters')).appendTo(section);
+  const filters = m.list(BASE);
+  if (filters.length === 0) $('<div class="tb-b-hint">').text(t('noKeyFilters')).appendTo(section);
+  if (filters.length > 1 || m.get(['keyFiltersOperation']) !== undefined) {
+    const op = str(m.get(['keyFiltersOperation'])) || 'AND';
+    const s = select('keyFiltersOperation', [
+      { value: 'AND', label: t('matchAll') },
+      { value: 'OR', label: t('matchAny') },
+    ], op);
+    s.on('change', () => {
+      const v = String(s.val());
+      // AND is what the server does without the field: only write it when it was there already.
+      m.set(['keyFiltersOperation'], v === 'AND' && m.get(['keyFiltersOperation']) === undefined ? undefined : v);
+    });
+    section.append(row(t('match'), s));
+  }
+  filters.forEach((f, i) => section.append(keyFilterRow(ctx, f, i)));
+  const actions = $('<div class="tb-b-actions">').appendTo(section);
+  button('add-key-filter', t('addKeyFilter'), 'fa-plus')
+    .on('click', () => {
+      m.push(BASE, { key: { type: 'TIME_SERIES', key: '' }, valueType: 'NUMERIC', predicate: simple('NUMERIC') });
+      ctx.rerender();
+    })
+    .appendTo(actions);
+  button('add-group', t('addGroup'), 'fa-object-group')
+    .on('click', () => {
+      m.push(BASE, {
+        key: { type: 'TIME_SERIES', key: '' },
+        valueType: 'NUMERIC',
+        predicate: { type: 'COMPLEX', operation: 'AND', predicates: [simple('NUMERIC')] },
+      });
+      ctx.rerender();
+    })
+    .appendTo(actions);
+  return section;
+}
+
+function keyFilterRow(ctx: Ctx, f: unknown, i: number): JQuery {
+  const m = ctx.model;
+  const base: Path = [...BASE, i];
+  const kf = isObj(f) ? f : {};
+  const key = isObj(kf.key) ? kf.key : {};
+  const box = $('<div class="tb-b-kf">').attr('data-tb-key-filter', i);
+  const line = $('<div class="tb-b-pred">').appendTo(box);
+  const keyType = select(
+    pathText([...base, 'key', 'type']),
+    NON_ALARM_KEY_TYPES.map((v) => ({ value: v, label: t(`keyType.${v}`) })),
+    str(key.type),
+  ).appendTo(line);
+  keyType.on('change', () => m.set([...base, 'key', 'type'], String(keyType.val())));
+  const keyName = textInput(pathText([...base, 'key', 'key']), key.key, t('keyName')).appendTo(line);
+  keyName.on('change input', () => m.set([...base, 'key', 'key'], String(keyName.val() ?? '')));
+  suggest(keyName, keySuggest(ctx, () => String(keyType.val())));
+  markUnknownKey(ctx, keyName, () => String(keyType.val()), (name) => t('unknownKey', { name }));
+  const valueType = str(kf.valueType);
+  const vtOptions = ENTITY_KEY_VALUE_TYPES.map((v) => ({ value: v, label: t(`valueType.${v}`) }));
+  // Without a value type the runtime takes it from the predicate: say so rather than show a wrong one.
+  if (valueType === '') vtOptions.unshift({ value: '', label: t('valueType.auto') });
+  const vt = select(pathText([...base, 'valueType']), vtOptions, valueType).appendTo(line);
+  vt.on('change', () => {
+    const next = String(vt.val());
+    m.set([...base, 'valueType'], next);
+    m.set([...base, 'predicate'], convert(m.get([...base, 'predicate']), predTypeOf(next)));
+    ctx.rerender();
+  });
+  removeButton('remove-key-filter', t('remove'))
+    .on('click', () => {
+      m.removeAt(BASE, i);
+      ctx.rerender();
+    })
+    .appendTo(line);
+  box.append(predicate(ctx, [...base, 'predicate'], valueType || predTypeFromTree(kf.predicate), undefined));
+  return box;
+}
+
+/** A value type for a filter that has none (the runtime takes it from the predicate). */
+function predTypeFromTree(p: unknown): string {
+  let cur = p;
+  while (isObj(cur) && cur.type === 'COMPLEX' && Array.isArray(cur.predicates)) cur = cur.predicates[0];
+  return isObj(cur) ? str(cur.type) : 'NUMERIC';
+}
+
+/** One predicate: a COMPLEX group (recursive) or a simple comparison. `remove` is set inside a group. */
+function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void) | undefined): JQuery {
+  const m = ctx.model;
+  const p = m.get(path);
+  const type = predTypeOf(valueType);
+  if (isObj(p) && p.type === 'COMPLEX') {
+    const group = $('<div class="tb-b-group">').attr('data-tb-group', pathText(path));
+    const head = $('<div class="tb-b-pred">').appendTo(group);
+    const op = select(pathText([...path, 'operation']), [
+      { value: 'AND', label: t('groupAnd') },
+      { value: 'OR', label: t('groupOr') },
+    ], str(p.operation)).appendTo(head);
+    op.on('change', () => m.set([...path, 'operation'], String(op.val())));
+    if (remove) removeButton('remove-group', t('remove')).on('click', remove).appendTo(head);
+    const children = Array.isArray(p.predicates) ? p.predicates : [];
+    children.forEach((_c, j) => {
+      group.append(
+        predicate(ctx, [...path, 'predicates', j], valueType, () => {
+          m.removeAt([...path, 'predicates'], j);
+          ctx.rerender();
+        }),
+      );
+    });
+    const actions = $('<div class="tb-b-actions">').appendTo(group);
+    button('add-condition', t('addCondition'), 'fa-plus')
+      .on('click', () => {
+        m.push([...path, 'predicates'], simple(type));
+        ctx.rerender();
+      })
+      .appendTo(actions);
+    button('add-group', t('addGroup'), 'fa-object-group')
+      .on('click', () => {
+        m.push([...path, 'predicates'], { type: 'COMPLEX', operation: 'OR', predicates: [simple(type)] });
+        ctx.rerender();
+      })
+      .appendTo(actions);
+    return group;
+  }
+  const pred = isObj(p) ? p : {};
+  const own = (str(pred.type) || type) as PredType;
+  const line = $('<div class="tb-b-pred">').attr('data-tb-predicate', pathText(path));
+  const ops = OPERATIONS[own] ?? OPERATIONS.NUMERIC;
+  const op = select(pathText([...path, 'operation']), ops.map((v) => ({ value: v, label: t(`op.${v}`) })), str(pred.operation)).appendTo(line);
+  op.on('change', () => m.set([...path, 'operation'], String(op.val())));
+  const bare = !isObj(pred.value);
+  const value = isObj(pred.value) ? pred.value : {};
+  const valuePath: Path = bare ? [...path, 'value'] : [...path, 'value', 'defaultValue'];
+  const current = bare ? pred.value : value.defaultValue;
+  const dyn = isObj(value.dynamicValue) ? value.dynamicValue : undefined;
+  if (dyn) $('<span>').text(t('ifMissing')).appendTo(line);
+  line.append(valueControl(ctx, valuePath, own, valueType, current));
+  if (own === 'STRING') {
+    const ic = checkbox(pathText([...path, 'ignoreCase']), pred.ignoreCase === true, t('ignoreCase')).appendTo(line);
+    ic.find('input').on('change', (e) => m.set([...path, 'ignoreCase'], $(e.target).prop('checked') === true));
+  }
+  const sources = dynamicSourceTypes(ctx.mode, ctx.live) as readonly string[];
+  const source = dyn ? str(dyn.sourceType) : '';
+  const srcSelect = select(
+    pathText([...path, 'value', 'dynamicValue', 'sourceType']),
+    [{ value: '', label: t('source.fixed') }, ...sources.map((s) => ({ value: s, label: t(`source.${s}`) }))],
+    source,
+  ).appendTo(line);
+  srcSelect.on('change', () => {
+    const s = String(srcSelect.val() ?? '');
+    if (s === '') {
+      m.delete([...path, 'value', 'dynamicValue']);
+    } else {
+      if (bare) m.set([...path, 'value'], { defaultValue: pred.value === undefined ? null : pred.value });
+      m.set([...path, 'value', 'dynamicValue'], { ...(dyn ?? {}), sourceType: s, sourceAttribute: dyn ? str(dyn.sourceAttribute) : '' });
+    }
+    ctx.rerender();
+  });
+  if (dyn) {
+    const attr = textInput(pathText([...path, 'value', 'dynamicValue', 'sourceAttribute']), dyn.sourceAttribute, t('sourceAttribute')).appendTo(line);
+    attr.on('change input', () => m.set([...path, 'value', 'dynamicValue', 'sourceAttribute'], String(attr.val() ?? '')));
+  }
+  if (remove) removeButton('remove-condition', t('remove')).on('click', remove).appendTo(line);
+  return line;
+}
+
+function valueControl(ctx: Ctx, path: Path, type: PredType, valueType: string, current: unknown): JQuery {
+  const m = ctx.model;
+  const field = pathText(path);
+  if (type === 'BOOLEAN') {
+    const s = select(field, [
+      { value: 'true', label: t('true') },
+      { value: 'false', label: t('false') },
+    ], current === false ? 'false' : current === true ? 'true' : str(current));
+    s.on('change', () => m.set(path, String(s.val()) === 'true'));
+    return s;
+  }
+  if (type === 'NUMERIC' && valueType === 'DATE_TIME') {
+    const i = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', field).val(toLocalInput(current));
+    i.on('change', () => m.set(path, fromLocalInput(String(i.val() ?? '')) ?? null));
+    return i;
+  }
+  if (type === 'NUMERIC') {
+    const i = textInput(field, current, t('number')).addClass('tb-b-num');
+    i.on('change input', () => {
+      const v = numberValue(String(i.val() ?? ''));
+      m.set(path, v === undefined ? null : v);
+    });
+    return i;
+  }
+  const i = textInput(field, current, t('text'));
+  i.on('change input', () => m.set(path, String(i.val() ?? '')));
+  return i;
+}

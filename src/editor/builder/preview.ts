@@ -1,0 +1,112 @@
+/**
+ * The preview: runs the query once on the server through the deployed connection (never subscribing) and
+ * shows the first rows as a small table (flat form), the count, the keys, or the error text.
+ */
+import { button, t } from './dom';
+import type { Answer, Lookups } from './lookups';
+
+const MAX_ROWS = 20;
+const MAX_COLUMNS = 12;
+
+export interface PreviewRequest {
+  node: string;
+  operation: string;
+  query: unknown;
+}
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+function table(rows: unknown[]): JQuery {
+  const columns: string[] = [];
+  for (const r of rows.slice(0, MAX_ROWS)) {
+    if (r && typeof r === 'object' && !Array.isArray(r)) {
+      for (const k of Object.keys(r)) if (!columns.includes(k) && columns.length < MAX_COLUMNS) columns.push(k);
+    }
+  }
+  const tbl = $('<table>');
+  const head = $('<tr>').appendTo($('<thead>').appendTo(tbl));
+  for (const c of columns) $('<th>').text(c).appendTo(head);
+  const body = $('<tbody>').appendTo(tbl);
+  for (const r of rows.slice(0, MAX_ROWS)) {
+    const tr = $('<tr>').appendTo(body);
+    const o = (r && typeof r === 'object' ? r : { value: r }) as Record<string, unknown>;
+    for (const c of columns) {
+      const text = cell(o[c]);
+      $('<td>').text(text).attr('title', text).appendTo(tr);
+    }
+  }
+  return tbl;
+}
+
+export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; page?: Record<string, unknown> }>): void {
+  area.empty();
+  if (!answer.ok) {
+    area.attr('data-tb-preview', 'error');
+    const e = answer.error;
+    $('<div class="tb-b-error">').text(e.status === 404 || e.code === 'TB_NOT_DEPLOYED' ? t('previewDeployFirst') : `${e.message}${e.code ? ` (${e.code})` : ''}`).appendTo(area);
+    return;
+  }
+  const { payload, page } = answer.value;
+  if (typeof payload === 'number') {
+    area.attr('data-tb-preview', 'count');
+    $('<div class="tb-b-count">').text(String(payload)).appendTo(area);
+    if (payload === 0) $('<div class="tb-b-hint">').text(t('previewNoMatch')).appendTo(area);
+    return;
+  }
+  if (Array.isArray(payload)) {
+    const total = page && typeof page.totalElements === 'number' ? page.totalElements : payload.length;
+    if (payload.length === 0) {
+      area.attr('data-tb-preview', 'empty');
+      $('<div class="tb-b-hint">').text(total > 0 ? t('previewPastEnd', { total }) : t('previewNoMatch')).appendTo(area);
+      return;
+    }
+    area.attr('data-tb-preview', 'rows');
+    $('<div class="tb-b-hint">').text(t('previewRows', { shown: Math.min(payload.length, MAX_ROWS), count: payload.length, total })).appendTo(area);
+    area.append(table(payload));
+    return;
+  }
+  if (payload && typeof payload === 'object') {
+    area.attr('data-tb-preview', 'keys');
+    const k = payload as { timeseries?: unknown; attributes?: Record<string, unknown> };
+    const lines: string[] = [];
+    if (Array.isArray(k.timeseries)) lines.push(`${t('keyType.TIME_SERIES')}: ${k.timeseries.join(', ') || '-'}`);
+    if (k.attributes && typeof k.attributes === 'object') {
+      for (const s of Object.keys(k.attributes)) {
+        const list = k.attributes[s];
+        lines.push(`${s}: ${Array.isArray(list) ? list.join(', ') || '-' : ''}`);
+      }
+    }
+    for (const l of lines) $('<div>').text(l).appendTo(area);
+    return;
+  }
+  area.attr('data-tb-preview', 'other');
+  $('<pre>').text(JSON.stringify(payload, null, 2)).appendTo(area);
+}
+
+/** The Preview button and its result area. `request()` gives what to run, or a reason it cannot run yet. */
+export function previewPanel(lookups: Lookups, request: () => PreviewRequest | { problem: string }): JQuery {
+  const wrap = $('<div class="tb-b-preview-wrap">');
+  const btn = button('preview', t('preview'), 'fa-play').appendTo(wrap);
+  const area = $('<div class="tb-b-preview">').attr('data-tb-preview', 'idle').appendTo(wrap);
+  let seq = 0;
+  btn.on('click', () => {
+    const req = request();
+    area.empty();
+    if ('problem' in req) {
+      area.attr('data-tb-preview', 'error');
+      $('<div class="tb-b-error">').text(req.problem).appendTo(area);
+      return;
+    }
+    const mine = ++seq;
+    area.attr('data-tb-preview', 'running');
+    $('<div class="tb-b-hint">').text(t('previewRunning')).appendTo(area);
+    void lookups.preview({ ...req, format: 'flat' }).then((answer) => {
+      if (mine === seq) renderAnswer(area, answer);
+    });
+  });
+  return wrap;
+}

@@ -1,0 +1,48 @@
+/**
+ * The dialog's validation is the runtime's: the same prepare functions of src/query/validate.ts (bundled into
+ * the editor), so a wrong filter type, operation or enum is flagged before deploy in the runtime's words.
+ */
+import { TbInputError } from '../../errors';
+import { parseJsonText } from '../../query/json-text';
+import type { QueryMode } from '../../query/schema';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../query/validate';
+import { t } from './dom';
+
+const PREPARE: Readonly<Record<QueryMode, (input: unknown, field: string) => unknown>> = {
+  entityData: prepareEntityDataQuery,
+  entityCount: prepareEntityCountQuery,
+  alarmData: prepareAlarmDataQuery,
+  alarmCount: prepareAlarmCountQuery,
+};
+
+export interface QueryError {
+  /** The runtime's field path, e.g. `query.keyFilters[0].predicate.operation`. */
+  field: string;
+  /** The same as a builder path: `keyFilters.0.predicate.operation`. */
+  path: string;
+  message: string;
+}
+
+/** `query.keyFilters[0].key` -> `keyFilters.0.key`. */
+export function builderPath(field: string): string {
+  return field.replace(/^query\.?/, '').replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
+}
+
+/** The runtime's verdict on a query object: undefined when it is accepted. */
+export function validateQuery(mode: QueryMode, query: unknown): QueryError | undefined {
+  try {
+    PREPARE[mode](query, 'query');
+    return undefined;
+  } catch (err) {
+    const field = err instanceof TbInputError ? err.field : 'query';
+    return { field, path: builderPath(field), message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** For a node's `validate`: true, or the message (a JSON error with its line and column). */
+export function validateText(mode: QueryMode, text: string): true | string {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return `${t('jsonError', { error: parsed.message })} ${t('lineColumn', { line: parsed.line, column: parsed.column })}`;
+  const e = validateQuery(mode, parsed.value);
+  return e ? e.message : true;
+}
