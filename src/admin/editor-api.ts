@@ -123,7 +123,7 @@ export class EditorApi {
   /** `{items: [{name}]}`: device/asset profile names or entity view/edge types, sorted, `search` = contains. */
   async profiles(params: Params): Promise<Items<{ name: string }>> {
     const entityType = oneOfParam(params.entityType, PROFILE_ENTITY_TYPES, 'entityType');
-    const search = stringParam(params, 'search') ?? '';
+    const search = (stringParam(params, 'search') ?? '').trim();
     // The whole list is small and cached once per type: typing filters it here, without a request.
     const names = await this.cache.get(`profiles\n${entityType}`, () => this.lookups.profileNames(entityType));
     return { items: containing(names, search).map((name) => ({ name })) };
