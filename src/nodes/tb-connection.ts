@@ -12,6 +12,7 @@ import { LiveHub } from '../live/hub';
 import { AnalyticsClient } from '../analytics/client';
 import { errorStatus } from './support/common';
 import { setting, TbConnectionNode, TbCredentials } from './support/connection';
+import { registerEditorEndpoints } from '../admin/routes';
 
 interface TbConnectionDef extends NodeDef {
   url: string;
@@ -36,6 +37,7 @@ function positive(v: unknown, fallback: number): number {
 }
 
 export default function (RED: NodeAPI): void {
+  registerEditorEndpoints(RED);
   function TbConnection(this: TbConnectionNode, config: TbConnectionDef) {
     RED.nodes.createNode(this, config);
     const node = this;

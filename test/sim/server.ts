@@ -11,6 +11,7 @@ import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './ho
 import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
+import { alarmTypes, entityTypes, profileInfos, profileNames, systemInfo } from './lookups';
 import {
   isUuid, parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery,
 } from './query/parse';
@@ -259,6 +260,27 @@ export class HttpFront {
         };
       },
     });
+    this.defineLookupRoutes();
+  }
+
+  /** The editor look-ups of §12 (test/sim/lookups.ts). */
+  private defineLookupRoutes(): void {
+    const c = this.ctx;
+    const params = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const lookup = (path: string, since: string | undefined, authorities: readonly Authority[], body: (r: Req) => unknown): void =>
+      this.add('GET', path, { auth: true, authorities, since, handler: (r) => ({ status: 200, body: body(r) }) });
+    lookup('/api/deviceProfileInfos', undefined, TENANT_AND_CUSTOMER, (r) => profileInfos(c.data, this.caller(r), params(r), 'DEVICE'));
+    lookup('/api/assetProfileInfos', '3.5', TENANT_AND_CUSTOMER, (r) => profileInfos(c.data, this.caller(r), params(r), 'ASSET'));
+    const activeOnly = (r: Req): boolean => {
+      const v = params(r).get('activeOnly');
+      return v === null ? false : springBool(v, 'activeOnly');
+    };
+    lookup('/api/deviceProfile/names', '3.6.2', TENANT_AND_CUSTOMER, (r) => profileNames(c.data, this.caller(r), activeOnly(r), 'DEVICE'));
+    lookup('/api/assetProfile/names', '3.6.2', TENANT_AND_CUSTOMER, (r) => profileNames(c.data, this.caller(r), activeOnly(r), 'ASSET'));
+    lookup('/api/entityView/types', undefined, TENANT_AND_CUSTOMER, (r) => entityTypes(c.data, this.caller(r), 'ENTITY_VIEW'));
+    lookup('/api/edge/types', undefined, TENANT_AND_CUSTOMER, (r) => entityTypes(c.data, this.caller(r), 'EDGE'));
+    lookup('/api/alarm/types', '3.6', TENANT_AND_CUSTOMER, (r) => alarmTypes(c.data, this.caller(r), params(r)));
+    lookup('/api/system/info', '3.3.3', ALL_USERS, () => systemInfo(c.version(), versionAtLeast(c.version(), '4.0')));
   }
 
   // -------------------------------------------------------------------------------------------------------------

@@ -1,0 +1,246 @@
+/**
+ * What the editor asks a deployed connection for: picker suggestions (profiles, entities, keys, alarm types),
+ * a preview of a node's query, and a connection test. One EditorApi per platform client, so a redeployed
+ * connection (a new client) starts with an empty cache. No Node-RED in here: parameters come in as a plain
+ * object, answers go out as JSON-ready values, failures as our errors (bad parameters as TbInputError naming the
+ * parameter). src/admin/routes.ts puts it behind the admin HTTP API.
+ *
+ * Look-ups are cached (see LookupCache); preview and test never are. Queries are validated by the same src/query
+ * prepare functions the nodes use, and sent with the same PlatformClient calls.
+ */
+import { TbError, TbInputError } from '../errors';
+import type { PlatformClient } from '../platform/client';
+import { lookupsFor, type PlatformLookups } from '../platform/lookups';
+import { formatAlarms, formatEntities, pageInfo, RESULT_FORMATS, type KeysResult, type PageInfo, type ResultFormat } from '../query/format';
+import {
+  entityNames,
+  entityNamesQuery,
+  entitySearchQuery,
+  LOOKUP_ENTITY_TYPES,
+  literalTextSearch,
+  nameListParam,
+  oneOfParam,
+  parseIds,
+  PROFILE_ENTITY_TYPES,
+  profileKeysQuery,
+} from '../query/lookups';
+import type { EntityId } from '../query/types';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+  prepareKeysOptions,
+} from '../query/validate';
+import { LookupCache } from './cache';
+
+/** Query-string parameters as a web framework hands them over (a value may be repeated or nested). */
+export type Params = Record<string, unknown>;
+
+export interface EditorApiOptions {
+  /** How long look-up answers are reused (ms). */
+  cacheMs: number;
+  /** How many look-up answers are kept. */
+  cacheSize: number;
+}
+
+export const DEFAULT_EDITOR_OPTIONS: EditorApiOptions = { cacheMs: 30000, cacheSize: 200 };
+
+/** Alarm types offered per search (one page of the server's list). */
+export const ALARM_TYPES_LIMIT = 100;
+const MAX_SEARCH_LENGTH = 200;
+
+export interface Items<T> {
+  items: T[];
+}
+
+export interface PreviewResult {
+  payload: unknown;
+  page?: PageInfo;
+}
+
+export type TestResult =
+  | { ok: true; user: string; authority: string; serverVersion: string | null }
+  | { ok: false; code: string; message: string };
+
+/** The operations the preview can run, per node type (the first one is the node's default). */
+export const PREVIEW_OPERATIONS = {
+  'tb-entity-query': ['find', 'keys'],
+  'tb-entity-count': ['count'],
+  'tb-alarm-query': ['find', 'count'],
+  'tb-subscribe': ['entityData', 'entityCount', 'alarmData', 'alarmCount'],
+} as const;
+type PreviewNode = keyof typeof PREVIEW_OPERATIONS;
+const PREVIEW_NODES = Object.keys(PREVIEW_OPERATIONS) as PreviewNode[];
+
+type Run = 'entityFind' | 'entityCount' | 'entityKeys' | 'alarmFind' | 'alarmCount';
+/** What each node/operation runs over REST (tb-subscribe's kinds as their REST find or count: never a subscription). */
+const RUNS: Record<string, Run> = {
+  'tb-entity-query/find': 'entityFind',
+  'tb-entity-query/keys': 'entityKeys',
+  'tb-entity-count/count': 'entityCount',
+  'tb-alarm-query/find': 'alarmFind',
+  'tb-alarm-query/count': 'alarmCount',
+  'tb-subscribe/entityData': 'entityFind',
+  'tb-subscribe/entityCount': 'entityCount',
+  'tb-subscribe/alarmData': 'alarmFind',
+  'tb-subscribe/alarmCount': 'alarmCount',
+};
+
+/** Names sorted the way the server sorts them (Java String order), then filtered by a case-insensitive "contains". */
+function containing(names: readonly string[], search: string): string[] {
+  const needle = search.toLowerCase();
+  const out = needle === '' ? names.slice() : names.filter((n) => n.toLowerCase().includes(needle));
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** An optional single string parameter. */
+function stringParam(params: Params, name: string, maxLength = MAX_SEARCH_LENGTH): string | undefined {
+  const v = params[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new TbInputError(name, `${name} must be given once, as text`);
+  if (v.length > maxLength) throw new TbInputError(name, `${name} may be at most ${maxLength} characters long (got ${v.length})`);
+  return v;
+}
+
+function asObject(body: unknown): Params {
+  if (body && typeof body === 'object' && !Array.isArray(body)) return body as Params;
+  throw new TbInputError('body', 'The request body must be a JSON object {node, operation, query, format}');
+}
+
+export class EditorApi {
+  private readonly cache: LookupCache;
+  private readonly lookups: PlatformLookups;
+
+  constructor(
+    private readonly client: PlatformClient,
+    opts: EditorApiOptions = DEFAULT_EDITOR_OPTIONS,
+  ) {
+    this.cache = new LookupCache({ ttlMs: opts.cacheMs, maxEntries: opts.cacheSize });
+    this.lookups = lookupsFor(client);
+  }
+
+  /** `{items: [{name}]}`: device/asset profile names or entity view/edge types, sorted, `search` = contains. */
+  async profiles(params: Params): Promise<Items<{ name: string }>> {
+    const entityType = oneOfParam(params.entityType, PROFILE_ENTITY_TYPES, 'entityType');
+    const search = (stringParam(params, 'search') ?? '').trim();
+    // The whole list is small and cached once per type: typing filters it here, without a request.
+    const names = await this.cache.get(`profiles\n${entityType}`, () => this.lookups.profileNames(entityType));
+    return { items: containing(names, search).map((name) => ({ name })) };
+  }
+
+  /**
+   * `{items: [{id, name}]}`: entities of a type whose name contains `search` (at most 50, by name), or the names
+   * of the entities in `ids` (those that exist and the user may see).
+   */
+  async entities(params: Params): Promise<Items<{ id: EntityId; name: string }>> {
+    const entityType = oneOfParam(params.entityType, LOOKUP_ENTITY_TYPES, 'entityType');
+    const search = stringParam(params, 'search');
+    if (params.ids !== undefined) {
+      if (search !== undefined) throw new TbInputError('ids', 'Give either ids (to resolve names) or search, not both');
+      const ids = parseIds(params.ids, 'ids');
+      if (ids.length === 0) return { items: [] };
+      const key = `names\n${entityType}\n${[...ids].sort().join(',')}`;
+      return this.cache.get(key, async () => ({ items: entityNames((await this.client.findEntityData(entityNamesQuery(entityType, ids))).data) }));
+    }
+    const text = (search ?? '').trim();
+    return this.cache.get(`entities\n${entityType}\n${text.toLowerCase()}`, async () => ({
+      items: entityNames((await this.client.findEntityData(entitySearchQuery(entityType, text))).data),
+    }));
+  }
+
+  /**
+   * The keys of the entities of a type, of the given profiles (`profiles=a,b`, device/asset profiles or entity
+   * view/edge types) or all of them: the runtime's keys shape `{entityTypes, timeseries, attributes}`.
+   */
+  async keys(params: Params): Promise<KeysResult> {
+    const entityType = oneOfParam(params.entityType, LOOKUP_ENTITY_TYPES, 'entityType');
+    const profiles = nameListParam(params.profiles, 'profiles');
+    if (profiles.length > 0 && !(PROFILE_ENTITY_TYPES as readonly string[]).includes(entityType)) {
+      throw new TbInputError('profiles', `profiles can only be given with entityType ${PROFILE_ENTITY_TYPES.join(', ')} (got entityType ${entityType})`);
+    }
+    const key = `keys\n${entityType}\n${[...profiles].sort().join('\n')}`;
+    return this.cache.get(key, () => this.client.findKeys(profileKeysQuery(entityType, profiles), prepareKeysOptions(undefined)));
+  }
+
+  /** `{items: ["High Temperature", …]}`: the tenant's alarm types whose name contains `search` (at most 100). */
+  async alarmTypes(params: Params): Promise<Items<string>> {
+    const search = (stringParam(params, 'search') ?? '').trim();
+    return this.cache.get(`alarmTypes\n${search.toLowerCase()}`, async () => {
+      const page = await this.lookups.alarmTypes({ pageSize: ALARM_TYPES_LIMIT, page: 0, textSearch: search ? literalTextSearch(search) : undefined });
+      return { items: page.data.map((t) => t.type) };
+    });
+  }
+
+  /**
+   * Runs a node's query once, as the node would send it, and answers the first page (`{payload, page}`), the
+   * count (`{payload: n}`) or the keys (`{payload: keys}`). tb-subscribe's kinds run as their REST find or count.
+   */
+  async preview(body: unknown): Promise<PreviewResult> {
+    const b = asObject(body);
+    const node = oneOfParam(b.node, PREVIEW_NODES, 'node');
+    const operations: readonly string[] = PREVIEW_OPERATIONS[node];
+    const operation = b.operation === undefined || b.operation === null || b.operation === '' ? operations[0] : oneOfParam(b.operation, operations, 'operation');
+    const format: ResultFormat = b.format === undefined || b.format === null || b.format === '' ? 'flat' : oneOfParam(b.format, RESULT_FORMATS, 'format');
+    // A node treats an empty query text as no query (QuerySource): so does the preview.
+    const input = typeof b.query === 'string' && b.query.trim() === '' ? undefined : b.query;
+    switch (RUNS[`${node}/${operation}`]) {
+      case 'entityFind': {
+        const q = prepareEntityDataQuery(input, 'query');
+        const page = await this.client.findEntityData(q);
+        return { payload: formatEntities(page.data, format), page: pageInfo(page, q.pageLink) };
+      }
+      case 'alarmFind': {
+        const q = prepareAlarmDataQuery(input, 'query');
+        const page = await this.client.findAlarmData(q);
+        return { payload: formatAlarms(page.data, format), page: pageInfo(page, q.pageLink) };
+      }
+      case 'entityCount':
+        return { payload: await this.client.countEntities(prepareEntityCountQuery(input, 'query')) };
+      case 'alarmCount':
+        return { payload: await this.client.countAlarms(prepareAlarmCountQuery(input, 'query')) };
+      case 'entityKeys':
+        return { payload: await this.client.findKeys(prepareEntityDataQuery(input, 'query'), prepareKeysOptions(undefined)) };
+      default:
+        // Unreachable: every node/operation pair above has a run.
+        throw new TbError('TB_BAD_REQUEST', `No preview for ${node} ${operation}`);
+    }
+  }
+
+  /** Logs in (if needed) and reads the current user and the server version. Never throws. */
+  async test(): Promise<TestResult> {
+    try {
+      const user = await this.lookups.currentUser();
+      let serverVersion: string | null;
+      try {
+        serverVersion = await this.lookups.serverVersion();
+      } catch {
+        serverVersion = null; // the version is optional: the connection itself works
+      }
+      return { ok: true, user: typeof user.email === 'string' ? user.email : '', authority: user.authority, serverVersion };
+    } catch (err) {
+      if (err instanceof TbError) return { ok: false, code: err.code, message: err.message };
+      return { ok: false, code: 'TB_ERROR', message: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** Forgets every cached look-up. */
+  clearCache(): void {
+    this.cache.clear();
+  }
+}
+
+const perClient = new WeakMap<PlatformClient, EditorApi>();
+
+/**
+ * The EditorApi of a platform client, created on first use with `opts`. A redeployed connection has a new client
+ * and so a new, empty cache.
+ */
+export function editorApiFor(client: PlatformClient, opts: EditorApiOptions = DEFAULT_EDITOR_OPTIONS): EditorApi {
+  let api = perClient.get(client);
+  if (!api) {
+    api = new EditorApi(client, opts);
+    perClient.set(client, api);
+  }
+  return api;
+}

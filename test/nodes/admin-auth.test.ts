@@ -1,0 +1,139 @@
+/**
+ * Permissions of the tb-connection admin endpoints in a real Node-RED with adminAuth (the test helper runs
+ * without it): Node-RED started embedded with this package (scripts/embedded.ts, in a child process, loading
+ * the build in dist/), a connection deployed through POST /flows, and requests with no token, a "read" user's
+ * token and a "*" user's token. Node-RED answers a missing permission with 401 (editor-api
+ * `auth.needsPermission`), whatever the reason.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Simulator } from '../sim';
+import { TENANT } from '../support/runtime';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+// bcryptjs ships with node-red (its password hashes); typed loosely here.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const bcrypt = require('bcryptjs') as { hashSync(pw: string, rounds: number): string };
+
+describe('tb-connection admin endpoints: permissions (embedded Node-RED with adminAuth)', function () {
+  this.timeout(60000);
+
+  let sim: Simulator;
+  let child: ChildProcess | undefined;
+  let userDir: string;
+  let url: string;
+  const tokens: Record<string, string> = {};
+
+  async function startChild(): Promise<string> {
+    const settings = {
+      adminAuth: {
+        type: 'credentials',
+        users: [
+          { username: 'admin', password: bcrypt.hashSync('admin-pw', 8), permissions: '*' },
+          { username: 'reader', password: bcrypt.hashSync('reader-pw', 8), permissions: 'read' },
+        ],
+      },
+    };
+    const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+    const proc = spawn(tsx, [path.join(ROOT, 'test', 'support', 'embedded-child.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, TB_EMBEDDED_OPTIONS: JSON.stringify({ userDir, port: 0, logLevel: 'error', settings }) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child = proc;
+    let err = '';
+    proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    return new Promise((resolve, reject) => {
+      let out = '';
+      proc.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        const line = out.split('\n').find((l) => l.startsWith('{'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url);
+      });
+      proc.on('exit', (code) => reject(new Error(`embedded Node-RED exited with ${code}: ${err.slice(-2000)}`)));
+    });
+  }
+
+  async function token(username: string, password: string, scope: string): Promise<string> {
+    const res = await fetch(`${url}/auth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: 'node-red-editor', grant_type: 'password', scope, username, password }),
+    });
+    assert.equal(res.status, 200, `token for ${username}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  async function call(method: 'GET' | 'POST', p: string, who?: string, body?: unknown): Promise<{ status: number; text: string; json: () => Record<string, unknown> }> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (who) headers.Authorization = `Bearer ${tokens[who]}`;
+    const res = await fetch(url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
+  }
+
+  before(async () => {
+    assert.ok(fs.existsSync(path.join(ROOT, 'dist', 'nodes', 'tb-connection.js')), 'dist/ is missing: run `npm run build` (npm test does)');
+    sim = new Simulator();
+    await sim.start();
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-admin-auth-'));
+    url = await startChild();
+    tokens.admin = await token('admin', 'admin-pw', '*');
+    tokens.reader = await token('reader', 'reader-pw', 'read');
+    const deploy = await fetch(`${url}/flows`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.admin}`, 'Node-RED-Deployment-Type': 'full' },
+      body: JSON.stringify([{ id: 'c1', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, credentials: TENANT }]),
+    });
+    assert.ok(deploy.status === 200 || deploy.status === 204, `deploy: ${deploy.status} ${await deploy.text()}`);
+  });
+
+  after(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child?.once('exit', () => resolve()));
+      child.stdin?.end();
+      await exited;
+    }
+    await sim?.stop();
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  const GETS = ['/tb-connection/c1/profiles?entityType=DEVICE', '/tb-connection/c1/entities?entityType=DEVICE&search=meter', '/tb-connection/c1/keys?entityType=ASSET', '/tb-connection/c1/alarm-types'];
+  const PREVIEW = { node: 'tb-entity-count', query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } } };
+
+  it('no token: 401 on every endpoint, nothing sent to ThingsBoard', async () => {
+    sim.resetRequests();
+    for (const p of GETS) assert.equal((await call('GET', p)).status, 401, p);
+    assert.equal((await call('POST', '/tb-connection/c1/preview', undefined, PREVIEW)).status, 401);
+    assert.equal((await call('POST', '/tb-connection/c1/test')).status, 401);
+    assert.equal(sim.requests.entries(100).length, 0);
+  });
+
+  it('a "read" user: the look-ups answer, preview and test are refused (401)', async () => {
+    for (const p of GETS) {
+      const r = await call('GET', p, 'reader');
+      assert.equal(r.status, 200, `${p}: ${r.text}`);
+    }
+    assert.deepEqual((await call('GET', GETS[0], 'reader')).json(), { items: [{ name: 'default' }, { name: 'meter' }, { name: 'thermostat' }] });
+    sim.resetRequests();
+    assert.equal((await call('POST', '/tb-connection/c1/preview', 'reader', PREVIEW)).status, 401);
+    assert.equal((await call('POST', '/tb-connection/c1/test', 'reader')).status, 401);
+    assert.equal(sim.requests.entries(100).length, 0);
+  });
+
+  it('a "*" user: everything answers; an unknown connection is a JSON 404', async () => {
+    for (const p of GETS) assert.equal((await call('GET', p, 'admin')).status, 200, p);
+    let r = await call('POST', '/tb-connection/c1/preview', 'admin', PREVIEW);
+    assert.deepEqual([r.status, r.json()], [200, { payload: 20 }]);
+    r = await call('POST', '/tb-connection/c1/test', 'admin');
+    assert.deepEqual([r.status, r.json()], [200, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: '4.3.1.3' }]);
+    r = await call('GET', '/tb-connection/nope/alarm-types', 'admin');
+    assert.equal(r.status, 404);
+    assert.equal(r.json().code, 'TB_NOT_DEPLOYED');
+    for (const t of Object.values(tokens)) assert.ok(!r.text.includes(t));
+  });
+});
