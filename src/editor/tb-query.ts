@@ -6,7 +6,6 @@
  * code the nodes run, so the editor flags a query with the runtime's wording. No DOM, no Node-RED, no I/O.
  */
 
-import { TbError, TbInputError } from '../errors';
 import {
   DEFAULT_PAGE_SIZE,
   UUID_PATTERN,
@@ -103,11 +102,19 @@ export interface ErrorInfo {
   code: string;
 }
 
-/** The parts of a thrown error the dialog shows. */
+/**
+ * The parts of a thrown error the dialog shows. Read by shape (message, field, code), so that an error from another
+ * realm (an iframe, a test's vm context) reads the same as one of this bundle's TbInputError.
+ */
 export function errorInfo(err: unknown): ErrorInfo {
-  if (err instanceof TbInputError) return { field: err.field, message: err.message, code: err.code };
-  if (err instanceof TbError) return { field: '', message: err.message, code: err.code };
-  if (err instanceof Error) return { field: '', message: err.message, code: '' };
+  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') {
+    const e = err as { message: string; field?: unknown; code?: unknown };
+    return {
+      field: typeof e.field === 'string' ? e.field : '',
+      message: e.message,
+      code: typeof e.code === 'string' ? e.code : '',
+    };
+  }
   return { field: '', message: String(err), code: '' };
 }
 

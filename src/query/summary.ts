@@ -249,7 +249,7 @@ function relationsQuery(f: Obj, notes: Notes): string {
     if (type === undefined) root = `any of ${notes.missing()}`;
     else if (ids.length === 0) {
       notes.hint('no root entities: no match possible');
-      root = `no ${entityTypeName(type, 2)}`;
+      root = `no ${entityTypeName(type, 1)}`;
     } else root = entityRefs(type, ids, notes);
   } else {
     root = entityRef(f.rootEntity, notes);
