@@ -12,6 +12,11 @@ import * as acorn from 'acorn';
 import * as runtime from '../../src/query';
 import { TbInputError } from '../../src/errors';
 import { summarize } from '../../src/query/summary';
+import * as schemaModule from '../../src/query/schema';
+import * as summaryModule from '../../src/query/summary';
+import * as jsonTextModule from '../../src/query/json-text';
+import * as pathsModule from '../../src/query/paths';
+import * as typesModule from '../../src/query/types';
 import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query/schema';
 import { U1, U2 } from '../query/helpers';
 
@@ -143,6 +148,17 @@ describe('editor bundle (resources/tb-query.js)', function () {
       assert.ok(api[name] && typeof api[name] === 'object', name);
     }
     assert.equal(api.DEFAULT_PAGE_SIZE, runtime.DEFAULT_PAGE_SIZE);
+  });
+
+  it('exports everything of schema, summary, json-text and paths, and the enum lists of types', function () {
+    for (const [file, mod] of Object.entries({ schemaModule, summaryModule, jsonTextModule, pathsModule })) {
+      for (const name of Object.keys(mod)) assert.ok(name in api, `${file}.${name}`);
+    }
+    // The query enum lists (the WebSocket command lists are not the builder's business).
+    const wsOnly = new Set(['WS_CMD_TYPES', 'UNSUBSCRIBE_CMD_TYPES', 'AGGREGATIONS', 'INTERVAL_TYPES', 'CMD_UPDATE_TYPES']);
+    for (const [name, value] of Object.entries(typesModule)) {
+      if (Array.isArray(value) && !wsOnly.has(name)) assert.deepEqual([...(api[name] ?? [])], value, name);
+    }
   });
 
   it('loading it twice is harmless', function () {
