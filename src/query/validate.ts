@@ -76,7 +76,9 @@ export const DEFAULT_PAGE_SIZE = 100;
 /** How deep COMPLEX predicates may nest (guards against cyclic objects). */
 const MAX_PREDICATE_DEPTH = 32;
 
-const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** What the validator accepts as a UUID (any case), as a pattern string for the JSON schema of the editor. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID_RE = new RegExp(UUID_PATTERN);
 const objToString = Object.prototype.toString;
 
 // ---------------------------------------------------------------------------------------------------------------

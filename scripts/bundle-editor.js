@@ -1,0 +1,32 @@
+'use strict';
+// Build step: bundle the editor's query helpers (src/editor/tb-query.ts, which pulls in the runtime's own
+// src/query modules) into resources/tb-query.js, a plain browser script that defines the global TbQuery.
+// The output is git-ignored and shipped through the "files" list (resources/).
+const path = require('path');
+const esbuild = require('esbuild');
+
+const root = path.join(__dirname, '..');
+
+esbuild
+  .build({
+    entryPoints: [path.join(root, 'src', 'editor', 'tb-query.ts')],
+    outfile: path.join(root, 'resources', 'tb-query.js'),
+    bundle: true,
+    format: 'iife',
+    globalName: 'TbQuery',
+    platform: 'browser',
+    // Node-RED 3.1's supported browsers.
+    target: 'es2019',
+    // Readable for debugging in the browser; no source map (the sources are not shipped).
+    minify: false,
+    sourcemap: false,
+    legalComments: 'none',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    banner: {
+      js:
+        '/* node-red-contrib-thingsboard-query: the query builder helpers (window.TbQuery), bundled from src/query\n' +
+        ' * by scripts/bundle-editor.js. Generated file: do not edit. */',
+    },
+    logLevel: 'warning',
+  })
+  .catch(() => process.exit(1));
