@@ -429,10 +429,26 @@ describe('query/schema: modes and default queries', () => {
     assert.deepEqual(heldPaths(q, builderCoverage('entityData', q)), [
       'entityFilter.rootStateEntity',
       'entityFilter.resolveMultiple',
+      'keyFilters.0.predicate.value.resolvedValue',
       'keyFilters.0.note',
+      'pageLink.dynamic',
       'pageLink.statusList.0',
       'extra.a.0',
     ]);
+    // A live subscription has the "dynamic" control.
+    assert.ok(!heldPaths(q, builderCoverage('entityData', q, { live: true })).includes('pageLink.dynamic'));
+    // Nested groups: every level's operation and values are covered, a userValue is held.
+    const nested = {
+      ...defaultQuery('entityCount'),
+      keyFilters: [{
+        key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC',
+        predicate: { type: 'COMPLEX', operation: 'OR', predicates: [
+          { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 0 } },
+          { type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 5, userValue: 6 } }] },
+        ] },
+      }],
+    };
+    assert.deepEqual(heldPaths(nested, builderCoverage('entityCount', nested)), ['keyFilters.0.predicate.predicates.1.predicates.0.value.userValue']);
     // An entity count shows no page or fields; a multiRoot relation query does not show rootEntity.
     const count = { ...q, entityFilter: { ...q.entityFilter, multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [U1] } };
     const held = heldPaths(count, builderCoverage('entityCount', count));
