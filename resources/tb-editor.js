@@ -183,7 +183,10 @@
                 if (type === 'json' && blank(v)) { return err('queryEmpty'); }
                 var r = RED.validators.typedInput('queryType').call(this, v, opt);
                 if (r !== true) { return r || err('queryJson', { error: '' }); }
-                return type === 'json' ? check(v, this) : true;
+                if (type !== 'json') { return true; }
+                // Where the JSON breaks, by line and column of the text (TbBuilder comes from tb-query.js).
+                var problem = window.TbBuilder && window.TbBuilder.jsonProblem(v);
+                return problem ? err('queryJson', { error: problem }) : check(v, this);
             };
         };
         E.queryType = function () {

@@ -159,6 +159,11 @@ function tKeys(html: string, type: string): string[] {
 
 const SHARED_SCRIPT = 'resources/tb-editor.js';
 const SHARED_SRC = `resources/${pkg.name}/tb-editor.js`;
+/** The query builder and the runtime's query module for the editor (built by npm run build). */
+const BUILDER_SCRIPT = 'resources/tb-query.js';
+const BUILDER_SRC = `resources/${pkg.name}/tb-query.js`;
+/** The builder's texts live in the tb-connection catalog, under "builder". */
+const BUILDER_NS = `${pkg.name}/${CONFIG_TYPE}:${CONFIG_TYPE}.builder.`;
 
 interface Sandbox {
   defs: Record<string, any>;
@@ -406,15 +411,15 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       assert.equal(sb.window.TbEditor, first);
     });
 
-    it('every node html includes it once, by a relative URL, before its definition script', function () {
+    it('every node html includes it and the builder once, by relative URLs, before its definition script', function () {
       for (const file of htmlFiles) {
         const html = readText(`nodes/${file}`);
         const tags = html.match(/<script\b[^>]*\bsrc=[^>]*>/g) || [];
-        assert.deepEqual(tags, [`<script src="${SHARED_SRC}">`], `${file}: one <script src="${SHARED_SRC}">`);
+        assert.deepEqual(tags, [`<script src="${SHARED_SRC}">`, `<script src="${BUILDER_SRC}">`], `${file}: the two shared scripts`);
         // The editor waits for relative script URLs (resources/...) before it runs the inline scripts.
-        const at = html.indexOf(tags[0]!);
+        const at = html.indexOf(tags[1]!);
         const definition = html.search(/<script type="text\/javascript">/);
-        assert.ok(definition > at, `${file}: the shared script comes before the definition`);
+        assert.ok(definition > at, `${file}: the shared scripts come before the definition`);
       }
     });
   });
@@ -522,6 +527,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         const sb = editorSandbox();
         Object.assign(sb.configs, SANDBOX_CONFIGS);
         sb.run(readText(SHARED_SCRIPT));
+        sb.run(readText(BUILDER_SCRIPT));
         for (const block of scriptBlocks(readText(`nodes/${type}.html`))) sb.run(block);
         const def = sb.defs[type];
         assert.ok(def, 'registerType ran');
@@ -573,7 +579,12 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         const ns = `${pkg.name}/${type}:`;
         const catalog = readJson(`nodes/locales/en-US/${type}.json`);
         const keys = Array.from(new Set(sb.keys));
-        const unknown = keys.filter((k) => !k.startsWith(ns) || typeof lookup(catalog, k.slice(ns.length)) !== 'string');
+        const builderCatalog = readJson(`nodes/locales/en-US/${CONFIG_TYPE}.json`)[CONFIG_TYPE].builder;
+        const known = (k: string) =>
+          k.startsWith(ns)
+            ? typeof lookup(catalog, k.slice(ns.length)) === 'string'
+            : k.startsWith(BUILDER_NS) && typeof lookup(builderCatalog, k.slice(BUILDER_NS.length)) === 'string';
+        const unknown = keys.filter((k) => !known(k));
         assert.deepEqual(unknown, [], 'keys missing from the catalog');
         // And every message of the catalog's errors section is one the editor can show.
         const reached = keys.filter((k) => k.startsWith(`${ns}${type}.errors.`)).map((k) => k.slice(`${ns}${type}.errors.`.length));

@@ -86,46 +86,7 @@ export {
   prepareKeysOptions,
 };
 
-/** The runtime's validators by query mode: each returns the wire-ready copy or throws a TbInputError. */
-export const prepare: Readonly<Record<QueryMode, (input: unknown, field?: string) => object>> = {
-  entityData: prepareEntityDataQuery,
-  entityCount: prepareEntityCountQuery,
-  alarmData: prepareAlarmDataQuery,
-  alarmCount: prepareAlarmCountQuery,
-};
+export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from '../query/check';
 
-export interface ErrorInfo {
-  /** The offending field's path for a TbInputError (e.g. "query.pageLink.pageSize"), else "". */
-  field: string;
-  message: string;
-  /** The TbError code (e.g. "TB_INVALID_INPUT"), else "". */
-  code: string;
-}
-
-/**
- * The parts of a thrown error the dialog shows. Read by shape (message, field, code), so that an error from another
- * realm (an iframe, a test's vm context) reads the same as one of this bundle's TbInputError.
- */
-export function errorInfo(err: unknown): ErrorInfo {
-  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') {
-    const e = err as { message: string; field?: unknown; code?: unknown };
-    return {
-      field: typeof e.field === 'string' ? e.field : '',
-      message: e.message,
-      code: typeof e.code === 'string' ? e.code : '',
-    };
-  }
-  return { field: '', message: String(err), code: '' };
-}
-
-export type CheckResult = { ok: true; value: object } | ({ ok: false } & ErrorInfo);
-
-/** Runs the mode's validator without throwing: the wire-ready copy, or the error's field, message and code. */
-export function check(mode: QueryMode, input: unknown, field = 'query'): CheckResult {
-  if (!isQueryMode(mode)) return { ok: false, field: '', message: `unknown query mode ${JSON.stringify(mode)}`, code: '' };
-  try {
-    return { ok: true, value: prepare[mode](input, field) };
-  } catch (e) {
-    return { ok: false, ...errorInfo(e) };
-  }
-}
+// The dialog side of the query builder (window.TbBuilder) travels in the same file.
+import './builder';

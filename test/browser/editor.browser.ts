@@ -292,8 +292,9 @@ describe('editor (browser)', function () {
     await page.locator('#eqBadJson .red-ui-flow-node-error').waitFor({ state: 'visible', timeout: WAIT });
     assert.ok((await tooltipOf(page.locator('#eqBadJson .red-ui-flow-node-error'))).includes(badJson[0]));
 
+    // The runtime's own validation, in its own words.
     const noFilter = await page.evaluate(() => RED.nodes.node('eqNoFilter').validationErrors);
-    assert.deepEqual(noFilter, [catalog('tb-entity-query').errors.entityFilter]);
+    assert.deepEqual(noFilter, ['query.entityFilter must be an entity filter object with a "type" (missing)']);
     await page.locator('#eqNoFilter .red-ui-flow-node-error').waitFor({ state: 'visible', timeout: WAIT });
 
     // The dialog marks the query input, and clears the mark once the query is fixed.

@@ -15,26 +15,17 @@ const UNITS: ReadonlyArray<{ unit: string; ms: number }> = [
   { unit: 'hours', ms: 3600000 },
   { unit: 'minutes', ms: 60000 },
 ];
-const FIELDS = ['statusList', 'severityList', 'typeList', 'assigneeId', 'searchPropagatedAlarms', 'timeWindow', 'startTs', 'endTs'];
 
 /** The time mode a person chose in this dialog (kept across re-draws even before a value is typed). */
 const chosenTime = new WeakMap<Ctx['model'], TimeMode>();
 
 function base(ctx: Ctx): Path {
-  return MODE_SCHEMA[ctx.mode].alarmBase === 'pageLink' ? ['pageLink'] : [];
+  return MODE_SCHEMA[ctx.mode].alarmFilterAt === 'pageLink' ? ['pageLink'] : [];
 }
 
 function prefix(ctx: Ctx): string {
   const b = base(ctx);
   return b.length ? `${b.join('.')}.` : '';
-}
-
-export function coveredAlarm(ctx: Ctx): string[] {
-  const p = prefix(ctx);
-  const out: string[] = [];
-  for (const f of FIELDS) out.push(`${p}${f}`, `${p}${f}.*`);
-  out.push(`${p}assigneeId.entityType`, `${p}assigneeId.id`);
-  return out;
 }
 
 function timeMode(ctx: Ctx): TimeMode {

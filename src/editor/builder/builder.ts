@@ -9,14 +9,14 @@
  */
 import { compactQuery, formatQuery, locatePath, parseJsonText } from '../../query/json-text';
 import { heldPaths } from '../../query/paths';
-import { defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../../query/schema';
+import { builderCoverage, defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../../query/schema';
 import { summarize } from '../../query/summary';
 import { button, ensureStyle, t } from './dom';
-import { coveredAlarm, renderAlarm } from './alarm';
-import { coveredEntityFilter, renderEntityFilter } from './entity-filter';
-import { coveredFields, coveredPage, renderFields, renderPage } from './fields-page';
+import { renderAlarm } from './alarm';
+import { renderEntityFilter } from './entity-filter';
+import { renderFields, renderPage } from './fields-page';
 import { JsonView } from './json-view';
-import { coveredKeyFilters, renderKeyFilters } from './key-filters';
+import { renderKeyFilters } from './key-filters';
 import { Lookups } from './lookups';
 import { isObj, Model, type Ctx, type Query } from './model';
 import { previewPanel } from './preview';
@@ -92,14 +92,17 @@ export function attach(o: AttachOptions): Builder {
   let mode = o.mode();
   let view: View = preferredView();
   let writing = false;
-  /** The JSON text does not parse: the builder view waits until it does. */
-  let jsonProblem: ReturnType<typeof parseJsonText> | undefined;
+  /** The JSON text does not parse (or is not an object): the builder view waits until it does. */
+  let jsonProblem: { message: string; line: number; column: number } | undefined;
+  const notAnObject = () => ({ message: t('notAnObject'), line: 1, column: 1 });
+  /** The problem of a parsed text, if any. */
+  const problemOf = (p: ReturnType<typeof parseJsonText>) => (!p.ok ? p : isObj(p.value) ? undefined : notAnObject());
 
   // ---- layout --------------------------------------------------------------------------------------------
   const bar = $('<div class="tb-b-bar">').appendTo(host);
   const views = $('<span class="tb-b-views red-ui-button-group">').appendTo(bar);
-  const builderBtn = button('view-builder', t('view.builder'), 'fa-sliders').attr('data-tb-view', 'builder').removeAttr('data-tb-action').appendTo(views);
-  const jsonBtn = button('view-json', t('view.json'), 'fa-code').attr('data-tb-view', 'json').removeAttr('data-tb-action').appendTo(views);
+  const builderBtn = button('view-builder', t('view.builder'), 'fa-sliders').attr('data-tb-view', 'builder').removeAttr('data-tb-action').removeClass('red-ui-button-small').appendTo(views);
+  const jsonBtn = button('view-json', t('view.json'), 'fa-code').attr('data-tb-view', 'json').removeAttr('data-tb-action').removeClass('red-ui-button-small').appendTo(views);
   const summary = $('<div class="tb-b-summary" data-tb-summary>').appendTo(host);
   const held = $('<div class="tb-b-held" data-tb-held>').hide().appendTo(host);
   const problem = $('<div class="tb-b-hint" data-tb-lookup-problem>').hide().appendTo(host);
@@ -110,11 +113,12 @@ export function attach(o: AttachOptions): Builder {
     previewPanel(lookups, () => {
       const c = o.connection();
       if (!c || c === '_ADD_') return { problem: t('previewNoConnection') };
-      if (jsonProblem && !jsonProblem.ok) return { problem: t('previewFixJson') };
+      if (jsonProblem) return { problem: t('previewFixJson') };
       return { node: o.nodeType, operation: o.operation(), query: model.query };
     }),
   );
 
+  lookups.onNames(() => refreshInfo());
   lookups.onProblem((p) => {
     if (!p) problem.hide();
     else problem.text(p.status === 404 || p.code === 'TB_NOT_DEPLOYED' ? t('lookupDeployFirst') : t('lookupFailed', { message: p.message })).show();
@@ -125,7 +129,7 @@ export function attach(o: AttachOptions): Builder {
   const blank = String(input.typedInput('value') ?? '').trim() === '';
   const model = new Model(blank ? defaultQuery(mode) : initial.ok && isObj(initial.value) ? (initial.value as Query) : {});
   if (!blank && (!initial.ok || !isObj(initial.value))) {
-    jsonProblem = initial.ok ? { ok: false, message: t('notAnObject'), line: 1, column: 1 } : initial;
+    jsonProblem = problemOf(initial);
     view = 'json';
   }
   const ctx: Ctx = { model, mode, live: !!o.live, lookups, rerender: renderForm };
@@ -146,7 +150,7 @@ export function attach(o: AttachOptions): Builder {
 
   // ---- views ---------------------------------------------------------------------------------------------
   function setView(v: View): void {
-    if (v === 'builder' && jsonProblem && !jsonProblem.ok) {
+    if (v === 'builder' && jsonProblem) {
       RED.notify(t('fixJsonFirst'), { type: 'warning', timeout: 3000 });
       return;
     }
@@ -160,7 +164,7 @@ export function attach(o: AttachOptions): Builder {
       form.show();
     } else {
       form.hide();
-      json.show(jsonProblem && !jsonProblem.ok ? String(input.typedInput('value') ?? '') : formatQuery(model.query), jsonSchema(mode));
+      json.show(jsonProblem ? String(input.typedInput('value') ?? '') : formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
     }
     refreshInfo();
   }
@@ -173,7 +177,7 @@ export function attach(o: AttachOptions): Builder {
       jsonProblem = undefined;
       model.replace(parsed.value as Query);
     } else {
-      jsonProblem = parsed.ok ? { ok: false, message: t('notAnObject'), line: 1, column: 1 } : parsed;
+      jsonProblem = problemOf(parsed);
       // Kept exactly as typed: the node holds the text, and its validation shows the error.
       writeInput(text);
       refreshInfo();
@@ -195,20 +199,9 @@ export function attach(o: AttachOptions): Builder {
     refreshInfo();
   }
 
-  function covered(): string[] {
-    const parts = MODE_SCHEMA[mode].parts;
-    const out: string[] = [];
-    if (parts.includes('entityFilter')) out.push('entityFilter', ...coveredEntityFilter(ctx));
-    if (parts.includes('keyFilters')) out.push('keyFilters', ...coveredKeyFilters(ctx));
-    if (parts.includes('fields')) out.push(...coveredFields(ctx));
-    if (parts.includes('page')) out.push(...coveredPage(ctx));
-    if (parts.includes('alarm')) out.push(...coveredAlarm(ctx));
-    return out;
-  }
-
   // ---- summary, held fields, validation ------------------------------------------------------------------
   function refreshInfo(): void {
-    if (jsonProblem && !jsonProblem.ok) {
+    if (jsonProblem) {
       summary.text('');
       held.hide();
       const where = t('lineColumn', { line: jsonProblem.line, column: jsonProblem.column });
@@ -216,8 +209,8 @@ export function attach(o: AttachOptions): Builder {
       json.mark({ line: jsonProblem.line, column: jsonProblem.column, message: jsonProblem.message });
       return;
     }
-    summary.text(summarize(mode, model.query));
-    const extra = heldPaths(model.query, covered()).filter((p) => !isNullAt(model.query, p));
+    summary.text(summarize(mode, model.query, { live: ctx.live, nameOf: (e) => lookups.knownName(e.id) }));
+    const extra = heldPaths(model.query, builderCoverage(mode, model.query, { live: ctx.live })).filter((p) => !isNullAt(model.query, p));
     if (extra.length) {
       held.empty().append($('<span>').text(`${t('held')} `));
       extra.forEach((p, i) => {
@@ -261,7 +254,8 @@ export function attach(o: AttachOptions): Builder {
   }
 
   // ---- the TypedInput: the builder serves the JSON source ------------------------------------------------
-  const container = input.closest('.red-ui-typedInput-container');
+  // The TypedInput draws its own box right after the original input.
+  const container = input.nextAll('.red-ui-typedInput-container').first();
   function onSource(): void {
     const json = input.typedInput('type') === 'json';
     container.toggleClass('tb-query-builder-on', json);
@@ -286,7 +280,7 @@ export function attach(o: AttachOptions): Builder {
       jsonProblem = undefined;
       model.replace(parsed.value as Query);
     } else {
-      jsonProblem = parsed.ok ? { ok: false, message: t('notAnObject'), line: 1, column: 1 } : parsed;
+      jsonProblem = problemOf(parsed);
       view = 'json';
     }
   }
@@ -301,21 +295,22 @@ export function attach(o: AttachOptions): Builder {
       const untouched = compactQuery(model.query) === compactQuery(defaultQuery(mode));
       if (untouched) {
         model.query = defaultQuery(next);
-      } else if (MODE_SCHEMA[next].alarmBase !== MODE_SCHEMA[mode].alarmBase && (next.startsWith('alarm') && mode.startsWith('alarm'))) {
-        moveAlarmFields(model.query, MODE_SCHEMA[next].alarmBase);
+      } else {
+        const to = MODE_SCHEMA[next].alarmFilterAt;
+        if (to !== null && MODE_SCHEMA[mode].alarmFilterAt !== null && to !== MODE_SCHEMA[mode].alarmFilterAt) moveAlarmFields(model.query, to);
       }
       mode = next;
       ctx.mode = next;
       writeInput(compactQuery(model.query));
       if (view === 'builder') renderForm();
-      else json.show(formatQuery(model.query), jsonSchema(mode));
+      else json.show(formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
       refreshInfo();
     },
     resize(): void {
       json.resize();
     },
     close(): void {
-      if (input.typedInput('type') === 'json' && !(jsonProblem && !jsonProblem.ok)) writeInput(compactQuery(model.query));
+      if (input.typedInput('type') === 'json' && !(jsonProblem)) writeInput(compactQuery(model.query));
       json.destroy();
     },
   };

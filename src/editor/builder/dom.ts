@@ -134,6 +134,8 @@ const CSS = `
 .tb-b-group { border: 1px dashed var(--red-ui-secondary-border-color, #bbb); border-radius: 4px; padding: 4px 6px; margin: 4px 0; }
 .tb-b-pred { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin: 3px 0; }
 .tb-b-actions { display: flex; gap: 6px; margin-top: 4px; }
+.tb-b .tb-b-button i { margin-right: 5px; }
+.tb-b-preview-wrap { margin-top: 8px; }
 .tb-b-json { height: 300px; min-height: 200px; }
 .tb-b-preview { margin-top: 6px; max-height: 260px; overflow: auto; }
 .tb-b-preview table { border-collapse: collapse; font-size: 0.9em; }

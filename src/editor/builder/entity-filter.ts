@@ -2,8 +2,8 @@
  * The entity filter part: a type drop-down and, for the chosen type, the fields the schema table lists
  * (one table for every filter type, no form per type).
  */
-import { ENTITY_FILTER_SCHEMA, type FieldSpec } from '../../query/schema';
-import { ALIAS_ENTITY_TYPES, ENTITY_FILTER_TYPES, QUERYABLE_ENTITY_TYPES } from '../../query/types';
+import { ENTITY_FILTER_SCHEMA, entityTypeName, newEntityFilter, visibleFields, type FieldSpec } from '../../query/schema';
+import { ALIAS_ENTITY_TYPES, ENTITY_FILTER_TYPES, QUERYABLE_ENTITY_TYPES, type EntityFilterType } from '../../query/types';
 import { button, checkbox, intValue, removeButton, row, select, t, textInput } from './dom';
 import { isObj, str, type Ctx, type Path } from './model';
 import { chips, completions, entityPicker, fromList, isUuid } from './widgets';
@@ -14,59 +14,14 @@ const COMMON_RELATION_TYPES = ['Contains', 'Manages', 'Uses', 'Created', 'ToEdge
 /** Filters the user left while switching types, to bring them back if they switch back (this dialog only). */
 const stash = new WeakMap<Ctx['model'], Map<string, Record<string, unknown>>>();
 
+/** "Device", "Entity view": an entity type's name for a select. */
+export function typeLabel(type: string): string {
+  const n = entityTypeName(type, 1);
+  return n.charAt(0).toUpperCase() + n.slice(1);
+}
+
 function entityTypeOptions(): Array<{ value: string; label: string }> {
-  return QUERYABLE_ENTITY_TYPES.map((v) => ({ value: v, label: t(`entityType.${v}`) }));
-}
-
-/** The entity type a filter is about (for pickers and key suggestions). */
-export function filterEntityType(filter: unknown): string {
-  if (!isObj(filter)) return 'DEVICE';
-  switch (filter.type) {
-    case 'singleEntity':
-      return isObj(filter.singleEntity) ? str(filter.singleEntity.entityType) || 'DEVICE' : 'DEVICE';
-    case 'assetType':
-    case 'assetSearchQuery':
-      return 'ASSET';
-    case 'entityViewType':
-    case 'entityViewSearchQuery':
-      return 'ENTITY_VIEW';
-    case 'edgeType':
-    case 'edgeSearchQuery':
-      return 'EDGE';
-    case 'apiUsageState':
-      return 'API_USAGE_STATE';
-    case 'deviceType':
-    case 'deviceSearchQuery':
-      return 'DEVICE';
-    case 'relationsQuery': {
-      const f = Array.isArray(filter.filters) ? filter.filters : [];
-      const types = f.flatMap((x) => (isObj(x) && Array.isArray(x.entityTypes) ? x.entityTypes : []));
-      return types.length === 1 ? str(types[0]) : 'DEVICE';
-    }
-    default:
-      return str(filter.entityType) || 'DEVICE';
-  }
-}
-
-/** Profile names a filter restricts to (for key suggestions). */
-export function filterProfiles(filter: unknown): string[] {
-  if (!isObj(filter)) return [];
-  for (const k of ['deviceTypes', 'assetTypes', 'entityViewTypes', 'edgeTypes']) {
-    const v = filter[k];
-    if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string' && x !== '');
-  }
-  return [];
-}
-
-/** The paths this part has controls for. */
-export function coveredEntityFilter(ctx: Ctx): string[] {
-  const f = ctx.model.get(BASE);
-  if (!isObj(f)) return [];
-  const spec = ENTITY_FILTER_SCHEMA[f.type as keyof typeof ENTITY_FILTER_SCHEMA];
-  const out = ['entityFilter.type'];
-  if (!spec) return out;
-  for (const field of spec.fields) out.push(`entityFilter.${field.name}`, `entityFilter.${field.name}.**`);
-  return out;
+  return QUERYABLE_ENTITY_TYPES.map((v) => ({ value: v, label: typeLabel(v) }));
 }
 
 export function renderEntityFilter(ctx: Ctx): JQuery {
@@ -76,7 +31,7 @@ export function renderEntityFilter(ctx: Ctx): JQuery {
   const filter = m.get(BASE);
   const optional = ctx.mode === 'alarmCount';
   const type = isObj(filter) ? str(filter.type) : '';
-  const options = ENTITY_FILTER_TYPES.map((v) => ({ value: v, label: ENTITY_FILTER_SCHEMA[v].label }));
+  const options: Array<{ value: string; label: string }> = ENTITY_FILTER_TYPES.map((v) => ({ value: v, label: ENTITY_FILTER_SCHEMA[v].label }));
   if (optional) options.unshift({ value: '', label: t('noEntityFilter') });
   const typeSelect = select('entityFilter.type', options, type);
   typeSelect.on('change', () => {
@@ -87,8 +42,7 @@ export function renderEntityFilter(ctx: Ctx): JQuery {
   if (filter !== undefined && !isObj(filter)) return section;
   const spec = ENTITY_FILTER_SCHEMA[type as keyof typeof ENTITY_FILTER_SCHEMA];
   if (!spec || !isObj(filter)) return section;
-  for (const field of spec.fields) {
-    if (field.when && filter[field.when.field] !== field.when.equals && !(field.when.equals === false && filter[field.when.field] === undefined)) continue;
+  for (const field of visibleFields(spec, filter)) {
     const control = fieldControl(ctx, field, filter);
     const r = row(field.label + (field.required ? ' *' : ''), control);
     if (field.help) $('<div class="tb-b-hint">').text(field.help).appendTo(r.find('.tb-b-controls'));
@@ -116,11 +70,12 @@ function changeType(ctx: Ctx, type: string): void {
     m.set(BASE, before);
     return;
   }
-  const spec = ENTITY_FILTER_SCHEMA[type as keyof typeof ENTITY_FILTER_SCHEMA];
-  const next: Record<string, unknown> = { type };
-  for (const field of spec.fields) {
-    if (isObj(old) && old[field.name] !== undefined) next[field.name] = old[field.name];
-    else if (field.default !== undefined) next[field.name] = JSON.parse(JSON.stringify(field.default));
+  const next = newEntityFilter(type as EntityFilterType);
+  // Fields of the same name carry over (an entity type, a root entity, a direction...).
+  if (isObj(old)) {
+    for (const field of ENTITY_FILTER_SCHEMA[type as EntityFilterType].fields) {
+      if (old[field.name] !== undefined) next[field.name] = old[field.name];
+    }
   }
   m.set(BASE, next);
 }
@@ -220,7 +175,7 @@ function entityTypeChips(ctx: Ctx, path: Path, name: string): JQuery {
   const list = ctx.model.list(path);
   return chips({
     field: name,
-    items: list.map((v) => ({ value: str(v), label: t(`entityType.${str(v)}`) })),
+    items: list.map((v) => ({ value: str(v), label: typeLabel(str(v)) })),
     placeholder: t('addEntityType'),
     suggest: fromList(() => QUERYABLE_ENTITY_TYPES),
     add: (v) => {
@@ -276,7 +231,7 @@ function aliasEntity(ctx: Ctx, path: Path, name: string, value: unknown): JQuery
   const v = isObj(value) ? value : {};
   const type = str(v.entityType);
   const options = [
-    ...QUERYABLE_ENTITY_TYPES.map((x) => ({ value: x, label: t(`entityType.${x}`) })),
+    ...entityTypeOptions(),
     ...ALIAS_ENTITY_TYPES.map((x) => ({ value: x, label: t(`alias.${x}`) })),
   ];
   if (type === '') options.unshift({ value: '', label: t('choose') });

@@ -3,50 +3,28 @@
  * (with a key type selector where several types apply), and the page (size, number, sort key and direction,
  * text search, and "dynamic" for live entity tables).
  */
-import { MODE_SCHEMA } from '../../query/schema';
-import { NON_ALARM_KEY_TYPES, SORT_DIRECTIONS } from '../../query/types';
+import { KEY_TYPE_LABELS, KEY_TYPES_FOR, MODE_SCHEMA, type FieldList } from '../../query/schema';
+import { SORT_DIRECTIONS, type EntityKeyType } from '../../query/types';
 import { checkbox, intValue, row, select, t, textInput } from './dom';
 import { keyNames, keySuggest, markUnknownKey } from './keys';
 import { isObj, str, type Ctx, type Path } from './model';
 import { chips, suggest } from './widgets';
 
-type ListName = 'entityFields' | 'latestValues' | 'alarmFields';
-
-/** Which key types each list takes, the first being what a new chip gets. */
-const LIST_TYPES: Readonly<Record<ListName, readonly string[]>> = {
-  entityFields: ['ENTITY_FIELD'],
-  latestValues: ['TIME_SERIES', 'ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'ENTITY_FIELD'],
-  alarmFields: ['ALARM_FIELD'],
-};
-
-function lists(ctx: Ctx): readonly ListName[] {
-  return MODE_SCHEMA[ctx.mode].lists as readonly ListName[];
-}
-
-export function coveredFields(ctx: Ctx): string[] {
-  const out: string[] = [];
-  for (const name of lists(ctx)) {
-    out.push(name);
-    ctx.model.list([name]).forEach((_k, i) => out.push(`${name}.${i}`, `${name}.${i}.type`, `${name}.${i}.key`));
-  }
-  return out;
-}
-
 export function renderFields(ctx: Ctx): JQuery {
   const section = $('<div class="tb-b-section" data-tb-part="fields">');
   $('<div class="tb-b-title">').text(t('part.fields')).appendTo(section);
-  for (const name of lists(ctx)) section.append(row(t(`list.${name}`), keyChips(ctx, [name], LIST_TYPES[name])));
+  for (const name of MODE_SCHEMA[ctx.mode].fieldLists) section.append(row(t(`list.${name}`), keyChips(ctx, [name], KEY_TYPES_FOR[name as FieldList])));
   return section;
 }
 
 /** Keys `{type, key}` as chips; a key type selector before the entry box when the list takes several types. */
-function keyChips(ctx: Ctx, path: Path, types: readonly string[]): JQuery {
+function keyChips(ctx: Ctx, path: Path, types: readonly EntityKeyType[]): JQuery {
   const m = ctx.model;
   const items = m.list(path);
   const field = path.join('.');
   let typeSelect: JQuery | undefined;
   if (types.length > 1) {
-    typeSelect = select(`${field}.type`, types.map((v) => ({ value: v, label: t(`keyType.${v}`) })), types[0]);
+    typeSelect = select(`${field}.type`, types.map((v) => ({ value: v, label: KEY_TYPE_LABELS[v] })), types[0]);
   }
   const chosenType = () => (typeSelect ? String(typeSelect.val()) : types[0]);
   return chips({
@@ -54,7 +32,7 @@ function keyChips(ctx: Ctx, path: Path, types: readonly string[]): JQuery {
     items: items.map((k) => {
       const key = isObj(k) ? k : {};
       const type = str(key.type);
-      return { value: str(key.key), tag: types.length > 1 || type !== types[0] ? t(`keyType.${type}`) : undefined };
+      return { value: str(key.key), tag: types.length > 1 || type !== types[0] ? keyTypeLabel(type) : undefined };
     }),
     before: typeSelect,
     placeholder: t('addKey'),
@@ -76,11 +54,9 @@ function keyChips(ctx: Ctx, path: Path, types: readonly string[]): JQuery {
   });
 }
 
-export function coveredPage(ctx: Ctx): string[] {
-  const out = ['pageLink', 'pageLink.pageSize', 'pageLink.page', 'pageLink.textSearch', 'pageLink.sortOrder'];
-  out.push('pageLink.sortOrder.key', 'pageLink.sortOrder.key.type', 'pageLink.sortOrder.key.key', 'pageLink.sortOrder.direction');
-  if (showDynamic(ctx)) out.push('pageLink.dynamic');
-  return out;
+/** A key type's label; a type the tables do not know is shown as it is. */
+export function keyTypeLabel(type: string): string {
+  return (KEY_TYPE_LABELS as Record<string, string>)[type] ?? type;
 }
 
 function showDynamic(ctx: Ctx): boolean {
@@ -99,11 +75,9 @@ export function renderPage(ctx: Ctx): JQuery {
 
   const sort = m.get(['pageLink', 'sortOrder']);
   const sortKey = isObj(sort) && isObj(sort.key) ? sort.key : {};
-  const keyTypes: string[] = [...NON_ALARM_KEY_TYPES];
-  if (ctx.mode === 'alarmData') keyTypes.unshift('ALARM_FIELD');
   const typeSel = select(
     'pageLink.sortOrder.key.type',
-    [{ value: '', label: t('noSort') }, ...keyTypes.map((v) => ({ value: v, label: t(`keyType.${v}`) }))],
+    [{ value: '', label: t('noSort') }, ...MODE_SCHEMA[ctx.mode].sortKeyTypes.map((v) => ({ value: v, label: KEY_TYPE_LABELS[v] }))],
     isObj(sort) ? str(sortKey.type) : '',
   );
   typeSel.on('change', () => {

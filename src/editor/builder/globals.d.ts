@@ -43,7 +43,7 @@ interface TbRed {
     dirty(): boolean;
   };
   editor: {
-    createEditor(options: { element?: HTMLElement; id?: string; mode: string; value: string; stateId?: boolean | string }): TbCodeEditor;
+    createEditor(options: { element?: HTMLElement; id?: string; mode: string; value: string; stateId?: boolean | string; minimap?: { enabled: boolean } }): TbCodeEditor;
   };
   notify(text: string, options?: string | Record<string, unknown>): void;
   popover?: { tooltip(target: JQuery, content: string): unknown };

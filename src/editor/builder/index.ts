@@ -3,7 +3,7 @@
  * lines — the query builder, and the small server-backed helpers of the other dialogs (connection test,
  * entity picker, view link). Loaded by every node's html from resources/ (built by scripts/bundle-editor.js).
  */
-import { compactQuery } from '../../query/json-text';
+import { compactQuery, parseJsonText } from '../../query/json-text';
 import { defaultQuery, type QueryMode } from '../../query/schema';
 import { attach, type Builder } from './builder';
 import { button, ensureStyle, t } from './dom';
@@ -21,24 +21,13 @@ function onlyConnection(): string | undefined {
 }
 
 /**
- * Preselects the connection of a new node when exactly one exists (Node-RED leaves it at "add new" when the
- * node's default is empty). `select` is the config node select of the dialog.
+ * A new node (dropped from the palette, or pasted without one) gets the connection when exactly one exists:
+ * called from the node definitions' `onadd`, with the node as `this`.
  */
-function preselectConnection(select: string, current: string | undefined): void {
-  if (current) return;
+function addConnection(this: { connection?: string }): void {
+  if (this.connection) return;
   const only = onlyConnection();
-  if (!only) return;
-  const el = $(select);
-  // The config select is filled by the editor after oneditprepare starts: wait for the option.
-  let tries = 0;
-  const apply = () => {
-    if (el.find(`option[value="${only}"]`).length) {
-      el.val(only).trigger('change');
-    } else if (tries++ < 20) {
-      setTimeout(apply, 50);
-    }
-  };
-  apply();
+  if (only) this.connection = only;
 }
 
 interface TestAnswer {
@@ -104,12 +93,10 @@ function viewIdFromLink(text: string): string {
 let current: Builder | undefined;
 
 /**
- * Opens the builder in a query node's dialog: preselects the only connection for a new node, and attaches
- * the builder to `#node-input-query` (already a TypedInput) in the dialog's `#tb-builder` div.
+ * Opens the builder in a query node's dialog: attaches the builder to `#node-input-query` (already a TypedInput) in the dialog's `#tb-builder` div.
  */
-function open(o: { nodeType: string; connection: string | undefined; mode(): QueryMode; operation(): string; live?: boolean }): Builder {
+function open(o: { nodeType: string; mode(): QueryMode; operation(): string; live?: boolean }): Builder {
   close();
-  preselectConnection('#node-input-connection', o.connection);
   current = attach({
     nodeType: o.nodeType,
     input: '#node-input-query',
@@ -128,7 +115,14 @@ function close(): void {
   current = undefined;
 }
 
+/** Where a JSON text breaks ("Unexpected token … (line 3, column 7)"), or undefined when it parses. */
+function jsonProblem(text: string): string | undefined {
+  const p = parseJsonText(String(text));
+  return p.ok ? undefined : `${p.message} ${t('lineColumn', { line: p.line, column: p.column })}`;
+}
+
 const api = {
+  jsonProblem,
   attach,
   open,
   close,
@@ -136,7 +130,7 @@ const api = {
   modeChanged: () => current?.modeChanged(),
   validateText: (mode: QueryMode, text: string) => validateText(mode, text),
   defaultText: (mode: QueryMode) => compactQuery(defaultQuery(mode)),
-  preselectConnection,
+  addConnection,
   connectionTest,
   entityInput,
   viewIdFromLink,

@@ -41,7 +41,7 @@ export class JsonView {
     this.element.show();
     if (!this.editor) {
       const box = $('<div class="tb-b-json">').appendTo(this.element);
-      this.editor = RED.editor.createEditor({ element: box[0], mode: 'ace/mode/json', value: text, stateId: false });
+      this.editor = RED.editor.createEditor({ element: box[0], mode: 'ace/mode/json', value: text, stateId: false, minimap: { enabled: false } });
       this.editor.on('change', () => {
         if (!this.muted && this.editor) this.onText(this.editor.getValue());
       });

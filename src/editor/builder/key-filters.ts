@@ -2,44 +2,34 @@
  * The key filters part: one row per key filter (key type and name, value type) with its predicate, and one
  * recursive widget for predicates, so COMPLEX "all of / any of" groups nest as deep as needed.
  */
-import { dynamicSourceTypes } from '../../query/schema';
 import {
-  BOOLEAN_OPERATIONS,
-  ENTITY_KEY_VALUE_TYPES,
-  NON_ALARM_KEY_TYPES,
-  NUMERIC_OPERATIONS,
-  STRING_OPERATIONS,
-} from '../../query/types';
+  dynamicSourceTypes,
+  KEY_TYPE_LABELS,
+  KEY_TYPES_FOR,
+  newKeyFilter,
+  newPredicate,
+  OPERATION_LABELS,
+  PREDICATE_OPERATIONS,
+  VALUE_TYPE_PREDICATES,
+  type SimplePredicateType,
+} from '../../query/schema';
+import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../query/types';
 import { button, checkbox, fromLocalInput, numberValue, pathText, removeButton, row, select, t, textInput, toLocalInput } from './dom';
 import { keySuggest, markUnknownKey } from './keys';
 import { isObj, str, type Ctx, type Path } from './model';
 import { suggest } from './widgets';
 
 const BASE: Path = ['keyFilters'];
-type PredType = 'STRING' | 'NUMERIC' | 'BOOLEAN';
-
-const OPERATIONS: Readonly<Record<PredType | 'COMPLEX', readonly string[]>> = {
-  STRING: STRING_OPERATIONS,
-  NUMERIC: NUMERIC_OPERATIONS,
-  BOOLEAN: BOOLEAN_OPERATIONS,
-  COMPLEX: ['AND', 'OR'],
-};
-const DEFAULT_OPERATION: Readonly<Record<PredType, string>> = { STRING: 'EQUAL', NUMERIC: 'GREATER', BOOLEAN: 'EQUAL' };
+type PredType = SimplePredicateType;
 
 /** The predicate type a key filter's value type calls for (DATE_TIME compares epoch ms with NUMERIC). */
 function predTypeOf(valueType: unknown): PredType {
-  return valueType === 'STRING' ? 'STRING' : valueType === 'BOOLEAN' ? 'BOOLEAN' : 'NUMERIC';
-}
-
-function emptyValue(type: PredType): unknown {
-  return type === 'STRING' ? '' : type === 'BOOLEAN' ? true : null;
+  return VALUE_TYPE_PREDICATES[valueType as EntityKeyValueType] ?? 'NUMERIC';
 }
 
 /** A new simple predicate of a type. */
 function simple(type: PredType): Record<string, unknown> {
-  const p: Record<string, unknown> = { type, operation: DEFAULT_OPERATION[type], value: { defaultValue: emptyValue(type) } };
-  if (type === 'STRING') p.ignoreCase = false;
-  return p;
+  return newPredicate(type);
 }
 
 /** The predicate tree converted to another value type (a person changed the value type). */
@@ -50,7 +40,7 @@ function convert(p: unknown, type: PredType): unknown {
   }
   if (p.type === type) return p;
   const out: Record<string, unknown> = { ...p, type };
-  if (!OPERATIONS[type].includes(str(p.operation))) out.operation = DEFAULT_OPERATION[type];
+  if (!PREDICATE_OPERATIONS[type].includes(str(p.operation))) out.operation = (simple(type) as { operation: string }).operation;
   if (type === 'STRING') out.ignoreCase = p.ignoreCase === true;
   else delete out.ignoreCase;
   const v = isObj(p.value) ? { ...p.value } : { defaultValue: p.value };
@@ -60,28 +50,6 @@ function convert(p: unknown, type: PredType): unknown {
   else v.defaultValue = d === true || d === 'true';
   out.value = v;
   return out;
-}
-
-export function coveredKeyFilters(ctx: Ctx): string[] {
-  const out = ['keyFiltersOperation'];
-  ctx.model.list(BASE).forEach((_f, i) => {
-    const p = `keyFilters.${i}`;
-    out.push(p, `${p}.key`, `${p}.key.type`, `${p}.key.key`, `${p}.valueType`);
-    coveredPredicate(ctx.model.get([...BASE, i, 'predicate']), `${p}.predicate`, out);
-  });
-  return out;
-}
-
-function coveredPredicate(p: unknown, path: string, out: string[]): void {
-  out.push(path, `${path}.type`, `${path}.operation`);
-  if (!isObj(p)) return;
-  if (p.type === 'COMPLEX') {
-    out.push(`${path}.predicates`);
-    if (Array.isArray(p.predicates)) p.predicates.forEach((c, j) => coveredPredicate(c, `${path}.predicates.${j}`, out));
-    return;
-  }
-  out.push(`${path}.ignoreCase`, `${path}.value`, `${path}.value.defaultValue`, `${path}.value.dynamicValue`);
-  out.push(`${path}.value.dynamicValue.sourceType`, `${path}.value.dynamicValue.sourceAttribute`);
 }
 
 export function renderKeyFilters(ctx: Ctx): JQuery {
@@ -107,17 +75,13 @@ export function renderKeyFilters(ctx: Ctx): JQuery {
   const actions = $('<div class="tb-b-actions">').appendTo(section);
   button('add-key-filter', t('addKeyFilter'), 'fa-plus')
     .on('click', () => {
-      m.push(BASE, { key: { type: 'TIME_SERIES', key: '' }, valueType: 'NUMERIC', predicate: simple('NUMERIC') });
+      m.push(BASE, newKeyFilter());
       ctx.rerender();
     })
     .appendTo(actions);
   button('add-group', t('addGroup'), 'fa-object-group')
     .on('click', () => {
-      m.push(BASE, {
-        key: { type: 'TIME_SERIES', key: '' },
-        valueType: 'NUMERIC',
-        predicate: { type: 'COMPLEX', operation: 'AND', predicates: [simple('NUMERIC')] },
-      });
+      m.push(BASE, { ...newKeyFilter(), predicate: newPredicate('COMPLEX') });
       ctx.rerender();
     })
     .appendTo(actions);
@@ -133,7 +97,7 @@ function keyFilterRow(ctx: Ctx, f: unknown, i: number): JQuery {
   const line = $('<div class="tb-b-pred">').appendTo(box);
   const keyType = select(
     pathText([...base, 'key', 'type']),
-    NON_ALARM_KEY_TYPES.map((v) => ({ value: v, label: t(`keyType.${v}`) })),
+    KEY_TYPES_FOR.keyFilters.map((v) => ({ value: v, label: KEY_TYPE_LABELS[v] })),
     str(key.type),
   ).appendTo(line);
   keyType.on('change', () => m.set([...base, 'key', 'type'], String(keyType.val())));
@@ -142,7 +106,7 @@ function keyFilterRow(ctx: Ctx, f: unknown, i: number): JQuery {
   suggest(keyName, keySuggest(ctx, () => String(keyType.val())));
   markUnknownKey(ctx, keyName, () => String(keyType.val()), (name) => t('unknownKey', { name }));
   const valueType = str(kf.valueType);
-  const vtOptions = ENTITY_KEY_VALUE_TYPES.map((v) => ({ value: v, label: t(`valueType.${v}`) }));
+  const vtOptions: Array<{ value: string; label: string }> = ENTITY_KEY_VALUE_TYPES.map((v) => ({ value: v, label: t(`valueType.${v}`) }));
   // Without a value type the runtime takes it from the predicate: say so rather than show a wrong one.
   if (valueType === '') vtOptions.unshift({ value: '', label: t('valueType.auto') });
   const vt = select(pathText([...base, 'valueType']), vtOptions, valueType).appendTo(line);
@@ -177,10 +141,7 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
   if (isObj(p) && p.type === 'COMPLEX') {
     const group = $('<div class="tb-b-group">').attr('data-tb-group', pathText(path));
     const head = $('<div class="tb-b-pred">').appendTo(group);
-    const op = select(pathText([...path, 'operation']), [
-      { value: 'AND', label: t('groupAnd') },
-      { value: 'OR', label: t('groupOr') },
-    ], str(p.operation)).appendTo(head);
+    const op = select(pathText([...path, 'operation']), opOptions('COMPLEX'), str(p.operation)).appendTo(head);
     op.on('change', () => m.set([...path, 'operation'], String(op.val())));
     if (remove) removeButton('remove-group', t('remove')).on('click', remove).appendTo(head);
     const children = Array.isArray(p.predicates) ? p.predicates : [];
@@ -201,7 +162,7 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
       .appendTo(actions);
     button('add-group', t('addGroup'), 'fa-object-group')
       .on('click', () => {
-        m.push([...path, 'predicates'], { type: 'COMPLEX', operation: 'OR', predicates: [simple(type)] });
+        m.push([...path, 'predicates'], newPredicate('COMPLEX', type));
         ctx.rerender();
       })
       .appendTo(actions);
@@ -210,8 +171,7 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
   const pred = isObj(p) ? p : {};
   const own = (str(pred.type) || type) as PredType;
   const line = $('<div class="tb-b-pred">').attr('data-tb-predicate', pathText(path));
-  const ops = OPERATIONS[own] ?? OPERATIONS.NUMERIC;
-  const op = select(pathText([...path, 'operation']), ops.map((v) => ({ value: v, label: t(`op.${v}`) })), str(pred.operation)).appendTo(line);
+  const op = select(pathText([...path, 'operation']), opOptions(own), str(pred.operation)).appendTo(line);
   op.on('change', () => m.set([...path, 'operation'], String(op.val())));
   const bare = !isObj(pred.value);
   const value = isObj(pred.value) ? pred.value : {};
@@ -247,6 +207,11 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
   }
   if (remove) removeButton('remove-condition', t('remove')).on('click', remove).appendTo(line);
   return line;
+}
+
+function opOptions(type: keyof typeof PREDICATE_OPERATIONS): Array<{ value: string; label: string }> {
+  const ops = PREDICATE_OPERATIONS[type] ?? PREDICATE_OPERATIONS.NUMERIC;
+  return ops.map((v) => ({ value: v, label: OPERATION_LABELS[type]?.[v] ?? v }));
 }
 
 function valueControl(ctx: Ctx, path: Path, type: PredType, valueType: string, current: unknown): JQuery {

@@ -3,8 +3,8 @@
  * server, through the connection), entity fields of the filter's entity type and alarm fields (from the
  * schema table). Shared by the key filters, the field chips and the sort key.
  */
-import { ALARM_FIELD_NAMES, entityFieldNames } from '../../query/schema';
-import { filterEntityType, filterProfiles } from './entity-filter';
+import { ALARM_FIELD_NAMES, entityFieldNames, filterEntityType } from '../../query/schema';
+import { isObj } from './model';
 import type { Ctx } from './model';
 import type { KeysAnswer } from './lookups';
 import type { Suggest } from './widgets';
@@ -27,10 +27,9 @@ function namesOf(keys: KeysAnswer, type: string): string[] {
 /** Key names of one key type; `null` when the server cannot be asked (then anything may be typed). */
 export async function keyNames(ctx: Ctx, type: string): Promise<string[] | null> {
   const filter = ctx.model.get(['entityFilter']);
-  const entityType = filterEntityType(filter);
-  if (type === 'ENTITY_FIELD') return [...entityFieldNames(entityType)];
+  if (type === 'ENTITY_FIELD') return [...entityFieldNames(filter)];
   if (type === 'ALARM_FIELD') return [...ALARM_FIELD_NAMES];
-  const keys = await ctx.lookups.keys(entityType, filterProfiles(filter));
+  const keys = await ctx.lookups.keys(filterEntityType(filter) ?? 'DEVICE', filterProfiles(filter));
   return keys ? namesOf(keys, type) : null;
 }
 
@@ -58,4 +57,14 @@ export function markUnknownKey(ctx: Ctx, input: JQuery, type: () => string, mess
   };
   input.on('change', check);
   check();
+}
+
+/** Profile names a filter restricts to (for key suggestions of those profiles only). */
+function filterProfiles(filter: unknown): string[] {
+  if (!isObj(filter)) return [];
+  for (const k of ['deviceTypes', 'assetTypes', 'entityViewTypes', 'edgeTypes']) {
+    const v = filter[k];
+    if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string' && x !== '');
+  }
+  return [];
 }

@@ -28,6 +28,8 @@ export type Answer<T> = { ok: true; value: T } | { ok: false; error: AdminError 
 
 const TTL_MS = 30000;
 const cache = new Map<string, { at: number; answer: Promise<Answer<unknown>> }>();
+/** Names of the entities the pickers have seen, by id (for the summary line). */
+const entityNames = new Map<string, string>();
 
 /** One admin request; errors come back as `{ ok: false, error }`, never as an exception. */
 export function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<T>> {
@@ -89,8 +91,31 @@ export class Lookups {
 
   constructor(private readonly connectionId: () => string | undefined) {}
 
+  private readonly nameListeners: Array<() => void> = [];
+
   onProblem(fn: (p: AdminError | undefined) => void): void {
     this.listeners.push(fn);
+  }
+
+  /** Called when new entity names are known (the summary can then name entities). */
+  onNames(fn: () => void): void {
+    this.nameListeners.push(fn);
+  }
+
+  /** The name of an entity seen in a look-up, if any. */
+  knownName(id: string): string | undefined {
+    return entityNames.get(id);
+  }
+
+  private learn(items: EntityItem[]): void {
+    let news = false;
+    for (const i of items) {
+      if (entityNames.get(i.id.id) !== i.name) {
+        entityNames.set(i.id.id, i.name);
+        news = true;
+      }
+    }
+    if (news) for (const fn of this.nameListeners) fn();
   }
 
   private base(): string | undefined {
@@ -121,6 +146,7 @@ export class Lookups {
 
   async entities(entityType: string, search = ''): Promise<EntityItem[] | null> {
     const r = await this.get<{ items: EntityItem[] }>('entities', { entityType, search });
+    if (r) this.learn(r.items);
     return r ? r.items : null;
   }
 
@@ -129,7 +155,10 @@ export class Lookups {
     const out = new Map<string, string>();
     if (ids.length === 0) return out;
     const r = await this.get<{ items: EntityItem[] }>('entities', { entityType, ids: ids.join(',') });
-    if (r) for (const i of r.items) out.set(i.id.id, i.name);
+    if (r) {
+      for (const i of r.items) out.set(i.id.id, i.name);
+      this.learn(r.items);
+    }
     return out;
   }
 

@@ -1,19 +1,12 @@
 /**
  * The dialog's validation is the runtime's: the same prepare functions of src/query/validate.ts (bundled into
- * the editor), so a wrong filter type, operation or enum is flagged before deploy in the runtime's words.
+ * the editor, through src/query/check.ts), so a wrong filter type, operation or enum is flagged before deploy in
+ * the runtime's words.
  */
-import { TbInputError } from '../../errors';
+import { check } from '../../query/check';
 import { parseJsonText } from '../../query/json-text';
 import type { QueryMode } from '../../query/schema';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../query/validate';
 import { t } from './dom';
-
-const PREPARE: Readonly<Record<QueryMode, (input: unknown, field: string) => unknown>> = {
-  entityData: prepareEntityDataQuery,
-  entityCount: prepareEntityCountQuery,
-  alarmData: prepareAlarmDataQuery,
-  alarmCount: prepareAlarmCountQuery,
-};
 
 export interface QueryError {
   /** The runtime's field path, e.g. `query.keyFilters[0].predicate.operation`. */
@@ -30,13 +23,8 @@ export function builderPath(field: string): string {
 
 /** The runtime's verdict on a query object: undefined when it is accepted. */
 export function validateQuery(mode: QueryMode, query: unknown): QueryError | undefined {
-  try {
-    PREPARE[mode](query, 'query');
-    return undefined;
-  } catch (err) {
-    const field = err instanceof TbInputError ? err.field : 'query';
-    return { field, path: builderPath(field), message: err instanceof Error ? err.message : String(err) };
-  }
+  const r = check(mode, query, 'query');
+  return r.ok ? undefined : { field: r.field || 'query', path: builderPath(r.field), message: r.message };
 }
 
 /** For a node's `validate`: true, or the message (a JSON error with its line and column). */
