@@ -256,9 +256,11 @@ export function attach(o: AttachOptions): Builder {
   // ---- the TypedInput: the builder serves the JSON source ------------------------------------------------
   // The TypedInput draws its own box right after the original input.
   const container = input.nextAll('.red-ui-typedInput-container').first();
+  const sourceHint = $('<span class="tb-b-source-hint" data-tb-source-hint>').text(t('builtBelow')).insertAfter(container);
   function onSource(): void {
     const json = input.typedInput('type') === 'json';
     container.toggleClass('tb-query-builder-on', json);
+    sourceHint.toggle(json);
     host.toggle(json);
     if (json) setView(view);
   }
@@ -312,6 +314,8 @@ export function attach(o: AttachOptions): Builder {
     close(): void {
       if (input.typedInput('type') === 'json' && !(jsonProblem)) writeInput(compactQuery(model.query));
       json.destroy();
+      sourceHint.remove();
+      container.removeClass('tb-query-builder-on');
     },
   };
 }

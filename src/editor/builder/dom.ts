@@ -145,6 +145,8 @@ const CSS = `
 .tb-b-sub { margin-left: 16px; }
 .tb-b-entity-id { font-family: monospace; font-size: 0.85em; color: var(--red-ui-secondary-text-color, #777); }
 .tb-query-builder-on .red-ui-typedInput-input-wrap, .tb-query-builder-on .red-ui-typedInput-option-expand { display: none !important; }
+.red-ui-typedInput-container.tb-query-builder-on { width: auto !important; }
+.tb-b-source-hint { margin-left: 8px; color: var(--red-ui-secondary-text-color, #777); font-style: italic; }
 `;
 
 let styled = false;

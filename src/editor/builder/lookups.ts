@@ -8,6 +8,8 @@
  * plain text fields, and `problem` says why, for a hint in the dialog.
  */
 
+import { t } from './dom';
+
 export interface EntityItem {
   id: { entityType: string; id: string };
   name: string;
@@ -50,10 +52,12 @@ export function request<T>(method: 'GET' | 'POST', path: string, body?: unknown)
         const message =
           r && typeof r.message === 'string'
             ? r.message
-            : status === 0
-              ? 'Node-RED did not answer'
-              : `HTTP ${status}${xhr.statusText ? ` ${xhr.statusText}` : ''}`;
-        resolve({ ok: false, error: { status, code: (r && r.code) || (status === 403 ? 'FORBIDDEN' : 'HTTP_ERROR'), message } });
+            : status === 401 || status === 403
+              ? t('notPermitted')
+              : status === 0
+                ? t('noAnswer')
+                : `HTTP ${status}${xhr.statusText ? ` ${xhr.statusText}` : ''}`;
+        resolve({ ok: false, error: { status, code: (r && r.code) || (status === 401 || status === 403 ? 'NOT_PERMITTED' : 'HTTP_ERROR'), message } });
       });
   });
 }

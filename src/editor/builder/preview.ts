@@ -90,7 +90,7 @@ export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; pa
 /** The Preview button and its result area. `request()` gives what to run, or a reason it cannot run yet. */
 export function previewPanel(lookups: Lookups, request: () => PreviewRequest | { problem: string }): JQuery {
   const wrap = $('<div class="tb-b-preview-wrap">');
-  const btn = button('preview', t('preview'), 'fa-play').appendTo(wrap);
+  const btn = button('preview', t('preview'), 'fa-play').removeClass('red-ui-button-small').appendTo(wrap);
   const area = $('<div class="tb-b-preview">').attr('data-tb-preview', 'idle').appendTo(wrap);
   let seq = 0;
   btn.on('click', () => {
