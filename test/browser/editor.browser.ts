@@ -345,8 +345,8 @@ describe('editor (browser)', function () {
     await waitForStatus('count1', new RegExp(`^${thermostats}$`));
   });
 
-  it('tb-subscribe: shows a green "subscribed" status', async function () {
-    await waitForStatus('sub1', new RegExp(`^subscribed(: ${thermostats})?$`));
+  it('tb-subscribe: shows a green "watching N entities" status, translated', async function () {
+    await waitForStatus('sub1', new RegExp(`^watching ${thermostats} entities$`));
   });
 
   it('imports an example, sets up its connection in the dialog, and deploys it', async function () {

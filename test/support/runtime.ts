@@ -87,10 +87,25 @@ export function inject(id: string, msg: Msg): void {
   (helper.getNode(id) as unknown as Node).receive(msg);
 }
 
+type SpiedCall<A> = { thisValue: unknown; args: A[] };
+
+/** The calls of one spied Node method made by node `id` (the helper's spies sit on Node.prototype: every node's calls). */
+function callsOf<A>(id: string, method: 'status' | 'error' | 'warn'): A[][] {
+  const n = helper.getNode(id) as unknown as Record<string, { getCalls(): Array<SpiedCall<A>> }>;
+  return n[method]
+    .getCalls()
+    .filter((c) => c.thisValue === n)
+    .map((c) => c.args);
+}
+
 /** Every status set on node `id` so far (from the helper's spy). */
 export function statuses(id: string): Array<{ fill?: string; shape?: string; text?: string }> {
-  const n = helper.getNode(id) as unknown as { status: { args: Array<Array<{ fill?: string; shape?: string; text?: string }>> } };
-  return n.status.args.map((a) => a[0]);
+  return callsOf<{ fill?: string; shape?: string; text?: string }>(id, 'status').map((a) => a[0]);
+}
+
+/** Every node.error(…) of node `id` so far: the first argument of each (an Error or a text). */
+export function errorsLogged(id: string): unknown[] {
+  return callsOf<unknown>(id, 'error').map((a) => a[0]);
 }
 
 /** Records every message that reaches a helper node; `until` waits for one matching a predicate. */
