@@ -7,9 +7,12 @@ type TestFlows = Parameters<typeof helper.load>[1];
 import type { EventEmitter } from 'node:events';
 import type { Node, NodeMessage } from 'node-red';
 
-// TB_TEST_NODE_RED=<path to another node-red package's red.js> runs the node tests on another Node-RED
-// version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
-helper.init(process.env.TB_TEST_NODE_RED || require.resolve('node-red'));
+import { nodeRedMain } from '../../scripts/embedded';
+
+// TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs the node tests on another
+// Node-RED version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
+const NODE_RED_MAIN = nodeRedMain();
+helper.init(NODE_RED_MAIN);
 
 export { helper };
 
@@ -148,7 +151,7 @@ export class Collector {
 }
 
 /** Node-RED copies an error's own `code` into msg.error from 4.1 on; older runtimes pass only the message. */
-const runtimeVersion: string = require(require('node:path').join(require('node:path').dirname(process.env.TB_TEST_NODE_RED || require.resolve('node-red')), '..', 'package.json')).version;
+const runtimeVersion: string = require(require('node:path').join(require('node:path').dirname(NODE_RED_MAIN), '..', 'package.json')).version;
 const [major, minor] = runtimeVersion.split('.').map(Number);
 export const RUNTIME_COPIES_CODE = major > 4 || (major === 4 && minor >= 1);
 
