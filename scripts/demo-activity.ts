@@ -30,6 +30,8 @@ export function startDemoActivity(sim: Simulator): () => void {
 
   let tick = 0;
   const alarms: Array<{ id: string; step: number }> = [];
+  // One alarm from the start, so the alarm examples have something to show at their first run.
+  alarms.push({ id: sim.data.createAlarm({ originator: thermostats[0].id, type: 'Demo Overheat', severity: 'CRITICAL' }).id, step: 0 });
   const timer = setInterval(() => {
     tick++;
     for (let k = 0; k < 3; k++) {

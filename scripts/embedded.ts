@@ -2,13 +2,39 @@
  * Starts Node-RED embedded (express + RED.init), with this repository loaded as a module through
  * `nodesDir`, on 127.0.0.1 and a port of your choice (0 = any free port). Used by `npm start` (the demo),
  * the browser tests and the benchmarks.
+ *
+ * TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs it on that Node-RED
+ * instead of the devDependency, as the node tests do (test/support/runtime.ts).
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import express from 'express';
 
 // node-red has no bundled types for its embedding API beyond @types/node-red.
-import RED from 'node-red';
+type NodeRed = typeof import('node-red');
+
+/**
+ * The main module (lib/red.js) of the node-red package that holds `file` (its lib/red.js, its CLI red.js or
+ * any file inside it), or of the devDependency when `file` is not given.
+ */
+export function nodeRedMain(file: string | undefined = process.env.TB_TEST_NODE_RED): string {
+  if (!file) return require.resolve('node-red');
+  for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
+    const pkgFile = path.join(dir, 'package.json');
+    if (fs.existsSync(pkgFile)) {
+      const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { name?: string; main?: string };
+      if (pkg.name === 'node-red') return path.join(dir, pkg.main ?? 'lib/red.js');
+    }
+    if (path.dirname(dir) === dir) throw new Error(`TB_TEST_NODE_RED=${file} is not inside a node-red package`);
+  }
+}
+
+/** The Node-RED runtime to embed (loaded on first use, so that importing this file costs nothing). */
+export function loadNodeRed(): NodeRed {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(nodeRedMain()) as NodeRed;
+}
 
 export interface EmbeddedOptions {
   userDir: string;
@@ -25,12 +51,13 @@ export interface Embedded {
   url: string;
   port: number;
   stop(): Promise<void>;
-  RED: typeof RED;
+  RED: NodeRed;
 }
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
 export async function startNodeRed(o: EmbeddedOptions): Promise<Embedded> {
+  const RED = loadNodeRed();
   const app = express();
   const server = http.createServer(app);
   const settings = {

@@ -1,39 +1,134 @@
 /**
- * `npm start`: the demo. Starts the ThingsBoard simulator and Node-RED (embedded, with this package loaded
- * from the working copy) and deploys every flow in examples/ against the simulator, with demo credentials,
- * in a git-ignored `.demo/` user directory. Ctrl-C stops both.
+ * `npm start`: the demo. Starts Node-RED (embedded, with this package loaded from the working copy) in a
+ * git-ignored `.demo/` user directory and deploys every flow in examples/, each on its own tab, with one
+ * shared connection. Ctrl-C stops everything.
  *
- * Options (environment): PORT (Node-RED port, default 1880), SIM_PORT (simulator port, default 0 = any).
+ * By default the connection points at the ThingsBoard simulator, started here with demo data that keeps
+ * changing. With TB_URL set, no simulator starts and the connection points at that server instead.
+ *
+ * Options (environment):
+ *   PORT                 Node-RED port (default 1880; 0 = any free port)
+ *   SIM_PORT             simulator port (default 0 = any)
+ *   TB_URL               a real ThingsBoard server, e.g. https://thingsboard.example.com
+ *   TB_USERNAME, TB_PASSWORD   sign in with a username and password, or
+ *   TB_API_KEY           sign in with an API key (ThingsBoard 4.3+; 4.4+ for the live nodes)
+ *   TB_ANALYTICS_URL     optional Trendz analytics URL (e.g. http://host:8888/apiTrendz/)
+ *   TB_ANALYTICS_USERNAME, TB_ANALYTICS_PASSWORD   optional own analytics sign-in (needed with an API key)
+ *
+ * Credentials only ever go to Node-RED's credentials store (the deployed connection's `credentials`); they are
+ * never printed. For a real server that store is encrypted with a secret generated once in `.demo/.secret`
+ * (the simulator demo keeps its fake credentials in plain text, `credentialSecret: false`).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Simulator } from '../test/sim';
 import { REPO_ROOT, startNodeRed } from './embedded';
-import { startDemoActivity } from './demo-activity';
 
 type FlowNode = Record<string, unknown> & { id: string; type: string; z?: string };
 
 const DEMO_CONNECTION = 'tb-demo-connection';
+export const SIMULATOR_CREDENTIALS = { username: 'tenant@thingsboard.org', password: 'tenant' } as const;
 
-/** All examples as one deployable flow: a tab per example, one shared connection with demo credentials. */
-export function demoFlows(simUrl: string): FlowNode[] {
+/** Where the demo connection points, and how the deployed flows are stored. */
+export interface DemoServer {
+  /** The tb-connection node to deploy (with its `credentials`, which go to the credentials store). */
+  connection: FlowNode;
+  /** True for TB_URL (a real server), false for the simulator. */
+  real: boolean;
+  /** What to print: the URL without any user info, and how the connection signs in (never the credentials). */
+  description: string;
+}
+
+/** A problem with the TB_* variables: printed as is, without a stack. */
+export class DemoConfigError extends Error {}
+
+const COMMON = { timeout: 30, reportConcurrency: 2, reportTimeout: 300, version: 1 };
+
+/** An http(s) URL without user info, path or query kept as given (for printing too). */
+function serverUrl(name: string, value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    throw new DemoConfigError(`${name} must be an http:// or https:// address, e.g. https://thingsboard.example.com`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new DemoConfigError(`${name} must be an http:// or https:// address (got ${u.protocol})`);
+  if (u.username || u.password) throw new DemoConfigError(`${name} must not contain a user name or password: use TB_USERNAME and TB_PASSWORD, or TB_API_KEY`);
+  return value.trim().replace(/\/+$/, '');
+}
+
+/**
+ * The demo connection for an environment: the simulator at `simUrl` when TB_URL is not set, otherwise the
+ * server at TB_URL with TB_USERNAME + TB_PASSWORD or TB_API_KEY (and optionally TB_ANALYTICS_URL).
+ * Throws a DemoConfigError when the variables do not make one way to sign in.
+ */
+export function demoServer(env: Record<string, string | undefined>, simUrl?: string): DemoServer {
+  const set = (k: string): string | undefined => (env[k] !== undefined && env[k]!.trim() !== '' ? env[k] : undefined);
+  if (!set('TB_URL')) {
+    if (!simUrl) throw new Error('the simulator URL is needed when TB_URL is not set');
+    return {
+      real: false,
+      description: `ThingsBoard simulator: ${simUrl} (${SIMULATOR_CREDENTIALS.username} / ${SIMULATOR_CREDENTIALS.password})`,
+      connection: {
+        id: DEMO_CONNECTION,
+        type: 'tb-connection',
+        name: 'Demo (simulator)',
+        url: simUrl,
+        authMode: 'password',
+        analyticsUrl: `${simUrl}/apiTrendz/`,
+        analyticsAuth: 'same',
+        ...COMMON,
+        credentials: { ...SIMULATOR_CREDENTIALS },
+      },
+    };
+  }
+
+  const url = serverUrl('TB_URL', set('TB_URL')!);
+  const username = set('TB_USERNAME');
+  const password = env.TB_PASSWORD; // a password may be anything but empty
+  const apiKey = set('TB_API_KEY');
+  if (apiKey && (username || password)) {
+    throw new DemoConfigError('TB_URL is set with both TB_API_KEY and TB_USERNAME/TB_PASSWORD: set only one way to sign in');
+  }
+  if (!apiKey && !(username && password)) {
+    throw new DemoConfigError('TB_URL is set: also set TB_USERNAME and TB_PASSWORD, or TB_API_KEY (ThingsBoard 4.3 or newer)');
+  }
+  const analyticsUrl = set('TB_ANALYTICS_URL') ? serverUrl('TB_ANALYTICS_URL', set('TB_ANALYTICS_URL')!) + '/' : '';
+  const aUser = set('TB_ANALYTICS_USERNAME');
+  const aPassword = env.TB_ANALYTICS_PASSWORD || undefined;
+  if (!!aUser !== !!aPassword) throw new DemoConfigError('Set both TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD, or neither');
+  if (aUser && !analyticsUrl) throw new DemoConfigError('TB_ANALYTICS_USERNAME/TB_ANALYTICS_PASSWORD need TB_ANALYTICS_URL');
+  if (analyticsUrl && apiKey && !aUser) {
+    throw new DemoConfigError('TB_ANALYTICS_URL with TB_API_KEY: the analytics service signs in with a username and password: set TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD');
+  }
+
+  const credentials: Record<string, string> = apiKey ? { apiKey } : { username: username!, password: password! };
+  if (aUser) Object.assign(credentials, { analyticsUsername: aUser, analyticsPassword: aPassword! });
+  const host = new URL(url).host;
+  return {
+    real: true,
+    description:
+      `ThingsBoard server:    ${url} (signed in with ${apiKey ? 'an API key' : 'a username and password'})` +
+      (analyticsUrl ? `\nAnalytics:             ${analyticsUrl}` : ''),
+    connection: {
+      id: DEMO_CONNECTION,
+      type: 'tb-connection',
+      name: `Demo (${host})`,
+      url,
+      authMode: apiKey ? 'apiKey' : 'password',
+      analyticsUrl,
+      analyticsAuth: aUser ? 'own' : 'same',
+      ...COMMON,
+      credentials,
+    },
+  };
+}
+
+/** All examples as one deployable flow: a tab per example, all using the one demo `connection`. */
+export function demoFlows(connection: FlowNode): FlowNode[] {
   const dir = path.join(REPO_ROOT, 'examples');
-  const out: FlowNode[] = [];
+  const out: FlowNode[] = [connection];
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  out.push({
-    id: DEMO_CONNECTION,
-    type: 'tb-connection',
-    name: 'Demo (simulator)',
-    url: simUrl,
-    authMode: 'password',
-    timeout: 30,
-    analyticsUrl: `${simUrl}/apiTrendz/`,
-    analyticsAuth: 'same',
-    reportConcurrency: 2,
-    reportTimeout: 300,
-    version: 1,
-    credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-  });
   for (const file of files) {
     const nodes = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as FlowNode[];
     const connIds = new Set(nodes.filter((n) => n.type === 'tb-connection').map((n) => n.id));
@@ -42,35 +137,68 @@ export function demoFlows(simUrl: string): FlowNode[] {
     for (const n of nodes) {
       if (n.type === 'tb-connection') continue;
       const copy: FlowNode = { ...n };
-      if (typeof copy.connection === 'string' && connIds.has(copy.connection)) copy.connection = DEMO_CONNECTION;
+      if (typeof copy.connection === 'string' && connIds.has(copy.connection)) copy.connection = connection.id;
       out.push(copy);
     }
   }
   return out;
 }
 
+/**
+ * The secret that encrypts the credentials of a real server in `.demo/`: generated once, kept in
+ * `.demo/.secret` (readable by the owner only).
+ */
+export function demoSecret(userDir: string): string {
+  const file = path.join(userDir, '.secret');
+  try {
+    const s = fs.readFileSync(file, 'utf8').trim();
+    if (s) return s;
+  } catch {
+    /* not there yet */
+  }
+  const s = crypto.randomBytes(32).toString('hex');
+  fs.writeFileSync(file, `${s}\n`, { mode: 0o600 });
+  return s;
+}
+
 async function main(): Promise<void> {
   const userDir = path.join(REPO_ROOT, '.demo');
   fs.mkdirSync(userDir, { recursive: true });
-  const sim = new Simulator({ port: Number(process.env.SIM_PORT ?? 0) });
-  const simUrl = await sim.start();
-  const stopActivity = startDemoActivity(sim);
+  const real = !!(process.env.TB_URL && process.env.TB_URL.trim());
+  let sim: import('../test/sim').Simulator | undefined;
+  let stopActivity: () => void = () => undefined;
+  let server: DemoServer;
+  if (real) {
+    server = demoServer(process.env); // checked before anything starts
+  } else {
+    const { Simulator } = await import('../test/sim');
+    const { startDemoActivity } = await import('./demo-activity');
+    sim = new Simulator({ port: Number(process.env.SIM_PORT ?? 0) });
+    const simUrl = await sim.start();
+    stopActivity = startDemoActivity(sim);
+    server = demoServer(process.env, simUrl);
+  }
   const nr = await startNodeRed({
     userDir,
     port: Number(process.env.PORT ?? 1880),
     logLevel: 'info',
-    credentialSecret: false, // demo only: credentials are stored in plain text in .demo/
+    // A real server's credentials are encrypted, in their own flow file; the simulator's fake ones are stored
+    // in plain text (credentialSecret false, demo only).
+    flowFile: server.real ? 'flows-server.json' : 'flows.json',
+    credentialSecret: server.real ? demoSecret(userDir) : false,
   });
   const res = await fetch(`${nr.url}/flows`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
-    body: JSON.stringify(demoFlows(simUrl)),
+    body: JSON.stringify(demoFlows(server.connection)),
   });
   if (!res.ok) throw new Error(`deploying the demo flows failed: HTTP ${res.status} ${await res.text()}`);
   process.stdout.write(
-    `\nThingsBoard simulator: ${simUrl} (tenant@thingsboard.org / tenant)\nNode-RED editor:       ${nr.url}/\n` +
-      'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' +
-      'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n',
+    `\n${server.description}\nNode-RED editor:       ${nr.url}/\n` +
+      (server.real
+        ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C to stop.\n\n'
+        : 'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' +
+          'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n'),
   );
   let stopping = false;
   const stop = async () => {
@@ -78,7 +206,7 @@ async function main(): Promise<void> {
     stopping = true;
     stopActivity();
     await nr.stop().catch(() => undefined);
-    await sim.stop().catch(() => undefined);
+    await sim?.stop().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGINT', stop);
@@ -87,7 +215,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err) => {
-    process.stderr.write(`${(err as Error).stack ?? err}\n`);
+    process.stderr.write(err instanceof DemoConfigError ? `npm start: ${err.message}\n` : `${(err as Error).stack ?? err}\n`);
     process.exit(1);
   });
 }

@@ -30,13 +30,19 @@ const listedTypes = Object.keys(nodesMap);
 const CONFIG_TYPE = 'tb-connection';
 const CATEGORY = 'ThingsBoard';
 
-/** Runtime status keys the node files pass to RED._ (they live in the tb-connection catalog). */
-const STATUS_KEYS = [
-  'requesting', 'found', 'truncated', 'count', 'keys', 'invalidInput', 'noConnection', 'configError',
-  'authFailed', 'needsApiKey', 'tokenExpired', 'rateLimited', 'retrying', 'unreachable', 'timeout', 'httpError',
-  'error', 'connecting', 'subscribed', 'subscribedCount', 'disconnected', 'refused', 'reconnecting', 'idle',
-  'unsubscribed', 'watching', 'active', 'inactive', 'building', 'queued', 'rows',
-];
+/** Runtime status keys the node files pass to RED._ (they live in the tb-connection catalog): the StatusKey union. */
+const STATUS_KEYS: string[] = (() => {
+  const src = readText('src/nodes/support/common.ts');
+  const union = /export type StatusKey =([^;]+);/.exec(src);
+  assert.ok(union, 'StatusKey union in src/nodes/support/common.ts');
+  return Array.from(union![1].matchAll(/'(\w+)'/g), (m) => m[1]);
+})();
+/**
+ * Status texts allowed past the 20-character aim (with 5-digit numbers filled in), up to 26: a whole phrase
+ * reads better than a clipped one, and with everyday numbers (up to 2 digits) they still fit in 20, except
+ * "watching, no alarms yet" (23), the wording the query-builder issue asked for.
+ */
+const LONG_STATUS_KEYS = new Set(['watchingEntities', 'noAlarmsYet', 'alarmOnSome', 'noAlarmOnAll']);
 
 /** Core node types an example may use (no third-party nodes in examples). */
 const CORE_TYPES = new Set([
@@ -368,10 +374,18 @@ describe('package scorecard (offline node-red-dev validate)', function () {
     for (const key of STATUS_KEYS) {
       const v = lookup(catalog, `tb-connection.status.${key}`);
       assert.equal(typeof v, 'string', `tb-connection.status.${key} is missing`);
-      // Status texts stay within 20 characters with 5-digit numbers filled in.
+      // Status texts stay within 20 characters with 5-digit numbers filled in (a few phrases within 26).
       const shown = (v as string).replace(/__\w+__/g, '12345');
-      assert.ok(shown.length > 0 && shown.length <= 20, `tb-connection.status.${key} is empty or longer than 20 ("${shown}")`);
+      const max = LONG_STATUS_KEYS.has(key) ? 26 : 20;
+      assert.ok(shown.length > 0 && shown.length <= max, `tb-connection.status.${key} is empty or longer than ${max} ("${shown}")`);
+      if (LONG_STATUS_KEYS.has(key) && key !== 'noAlarmsYet') {
+        const everyday = (v as string).replace(/__\w+__/g, '99');
+        assert.ok(everyday.length <= 20, `tb-connection.status.${key} is longer than 20 with 2-digit numbers ("${everyday}")`);
+      }
     }
+    // ...and the catalog holds no status text that no code uses any more.
+    const unused = Object.keys(lookup(catalog, 'tb-connection.status') as object).filter((k) => !STATUS_KEYS.includes(k));
+    assert.deepEqual(unused, [], 'status texts no StatusKey names');
   });
 
   it('every node type has a colour, and all share one colour', function () {

@@ -26,8 +26,12 @@ let userDir: string | undefined;
 
 function installStatusHook(): void {
   // Every node's status calls, in-process, without a status node in the flow (no extra message traffic).
+  // The Node class of the Node-RED that runs (TB_TEST_NODE_RED may choose another one than the devDependency).
   // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const NodeCtor = require('@node-red/runtime/lib/nodes/Node') as { prototype: { status(s: unknown): void; id: string } };
+  const { nodeRedMain } = require('../../scripts/embedded') as typeof import('../../scripts/embedded');
+  const nodeModule = require.resolve('@node-red/runtime/lib/nodes/Node', { paths: [path.dirname(nodeRedMain())] });
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const NodeCtor = require(nodeModule) as { prototype: { status(s: unknown): void; id: string } };
   const original = NodeCtor.prototype.status;
   NodeCtor.prototype.status = function (this: { id: string }, s: unknown) {
     const f = hooks.status;

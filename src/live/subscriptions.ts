@@ -98,6 +98,11 @@ export class EntityDataSubscription extends Base {
     super(sink);
   }
 
+  /** How many entities are watched now (the current page); 0 before the snapshot. */
+  get size(): number {
+    return this.known.size;
+  }
+
   command(): WsCommand {
     const latestValues: EntityKey[] = this.query.latestValues ?? [];
     const cmd: WsCommand = {
@@ -372,6 +377,11 @@ export class AlarmDataSubscription extends Base {
   ) {
     super(sink);
     this.query = withLiveWindow(query);
+  }
+
+  /** How many alarms are on the page now; 0 before the snapshot. */
+  get size(): number {
+    return this.known.size;
   }
 
   command(): WsCommand {

@@ -24,6 +24,15 @@ export default function (RED: NodeAPI): void {
     const node = this;
     const conn = lookupConnection(RED, node, config.connection);
     const watched = new Map<string, { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean }>();
+    /** Of the watched entities: how many answered so far, and how many have an active alarm. */
+    let known = 0;
+    let active = 0;
+    /** The node's one status, shared by the sinks of all its entities. */
+    const memo: { shown?: NodeStatus } = {};
+    const count = (v: boolean | undefined, sign: 1 | -1): void => {
+      if (v !== undefined) known += sign;
+      if (v === true) active += sign;
+    };
     let lists: { typeList: string[]; severityList: string[] } | undefined;
     let listsProblem: Error | undefined;
     try {
@@ -33,13 +42,16 @@ export default function (RED: NodeAPI): void {
       setupProblem(RED, node, err);
     }
 
+    /**
+     * One entity: "alarm active" / "no alarm". Several: "alarm on 2 of 5" / "no alarm on all 5". Until every
+     * answer is in (and nothing is active yet): "watching 5 entities".
+     */
     const overall = (): NodeStatus => {
-      if (watched.size === 1) {
-        const only = watched.values().next().value;
-        if (only?.active === true) return status(RED, 'yellow', 'dot', 'active');
-        if (only?.active === false) return status(RED, 'green', 'dot', 'inactive');
-      }
-      return status(RED, 'green', 'dot', 'watching', { count: watched.size });
+      const total = watched.size;
+      if (total === 1 && known === 1) return active ? status(RED, 'yellow', 'dot', 'alarmActive') : status(RED, 'green', 'dot', 'noAlarm');
+      if (active > 0) return status(RED, 'yellow', 'dot', 'alarmOnSome', { count: active, total });
+      if (known === total && total > 0) return status(RED, 'green', 'dot', 'noAlarmOnAll', { count: total });
+      return total === 1 ? status(RED, 'green', 'dot', 'watchingEntity') : status(RED, 'green', 'dot', 'watchingEntities', { count: total });
     };
 
     function watch(originator: EntityId): void {
@@ -50,9 +62,13 @@ export default function (RED: NodeAPI): void {
       if (watched.has(key)) return; // already watched: its value is sent on change
       const entry: { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean } = {} as never;
       entry.sink = new NodeSink(RED, node, originator.id, (ev) => {
-        if (ev && ev.event === 'alarmStatus') entry.active = ev.active;
+        if (ev && ev.event === 'alarmStatus') {
+          count(entry.active, -1);
+          entry.active = ev.active;
+          count(entry.active, 1);
+        }
         return overall();
-      });
+      }, undefined, memo);
       entry.sub = new AlarmStatusSubscription(entry.sink, originator, lists.typeList, lists.severityList);
       watched.set(key, entry);
       hub.subscribe(entry.sub);
@@ -64,6 +80,7 @@ export default function (RED: NodeAPI): void {
         if (originator && key !== `${originator.entityType}:${originator.id}`) continue;
         entry.sink.active = false;
         conn.live().unsubscribe(entry.sub);
+        count(entry.active, -1);
         watched.delete(key);
       }
     }
@@ -88,7 +105,8 @@ export default function (RED: NodeAPI): void {
       try {
         if (msg.action === 'unsubscribe') {
           unwatch(msg.payload === undefined || msg.payload === null || msg.payload === '' ? undefined : originatorOf(msg.payload, 'msg.payload'));
-          node.status(watched.size ? overall() : status(RED, 'grey', 'ring', 'unsubscribed'));
+          memo.shown = watched.size ? overall() : undefined;
+          node.status(memo.shown ?? status(RED, 'grey', 'ring', 'unsubscribed'));
           return;
         }
         if (msg.action !== undefined && msg.action !== 'subscribe') {
@@ -99,6 +117,7 @@ export default function (RED: NodeAPI): void {
         }
         watch(originatorOf(msg.payload, 'msg.payload'));
       } catch (err) {
+        memo.shown = undefined; // the next answer shows the watching status again
         node.status(errorStatus(RED, err));
         throw err;
       }

@@ -136,7 +136,8 @@ export default function (RED: NodeAPI): void {
           msg.payload = format === 'table' ? table : format === 'csv' ? reportCsv(table, parseNumbers) : reportRows(table, parseNumbers);
           send(msg);
         }
-        activity.end(status(RED, 'green', 'dot', 'rows', { count: table.dataTable.length }));
+        const rows = table.dataTable.length;
+        activity.end(rows === 0 ? status(RED, 'green', 'dot', 'noRows') : status(RED, 'green', 'dot', 'rows', { count: rows }));
       });
     });
 

@@ -17,9 +17,9 @@ import {
   SeriesOptions,
 } from '../live/subscriptions';
 import { errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, setupProblem, status } from './support/common';
-import { NodeSink } from './support/live-node';
+import { droppedEvents, NodeSink } from './support/live-node';
 import { QuerySource, Prepare } from './support/query-source';
-import { TbInputError } from '../errors';
+import { TbError, TbInputError } from '../errors';
 
 type Kind = 'entityData' | 'entityCount' | 'alarmData' | 'alarmCount';
 type AnyQuery = EntityDataQuery | EntityCountQuery | AlarmDataQuery | AlarmCountQuery;
@@ -41,6 +41,8 @@ interface SubscribeDef extends NodeDef {
   historyInterval?: string | number;
   historyLimit?: string | number;
   historyAgg?: string;
+  /** Comma-separated events to send (entity data / alarm data); missing or empty = all. */
+  events?: string | string[];
 }
 
 const KINDS: readonly string[] = ['entityData', 'entityCount', 'alarmData', 'alarmCount'];
@@ -86,15 +88,36 @@ export default function (RED: NodeAPI): void {
           }
         : undefined;
 
+    let drop: ReadonlySet<string> | undefined;
+    let eventsProblem: TbError | undefined;
+    try {
+      drop = droppedEvents(kind, config.events);
+    } catch (err) {
+      eventsProblem = err as TbError;
+    }
+
     const conn = lookupConnection(RED, node, config.connection);
     const source = new QuerySource<AnyQuery>(RED, node, config.query, config.queryType, PREPARE[kind]);
+    const problem: TbError | undefined = eventsProblem ?? source.problem;
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
 
-    const subscribedStatus = (ev: LiveEvent | undefined): NodeStatus | undefined => {
+    /**
+     * The status after an event (sent or not: the status follows them all), for the page being watched
+     * (`table`) or a count; undefined = unchanged.
+     */
+    const statusAfter = (table: { readonly size: number } | undefined, ev: LiveEvent | undefined, shown: NodeStatus | undefined): NodeStatus | undefined => {
       if (!ev) return status(RED, 'green', 'dot', 'subscribed');
-      if (ev.event === 'snapshot') return status(RED, 'green', 'dot', 'subscribedCount', { count: ev.items.length });
-      if (ev.event === 'count') return status(RED, 'green', 'dot', 'subscribedCount', { count: ev.count });
-      return undefined;
+      if (ev.event === 'count') return status(RED, 'green', 'dot', 'liveCount', { count: ev.count });
+      // A one-off history can come before the page; updates and series leave the number of items as it is
+      // (they only bring the status back after another one, such as a bad message's, replaced it).
+      if (!table || ev.event === 'history' || ((ev.event === 'update' || ev.event === 'timeseries') && shown)) return undefined;
+      const n = table.size;
+      if (kind === 'alarmData') {
+        if (n === 0) return status(RED, 'green', 'dot', 'noAlarmsYet');
+        return n === 1 ? status(RED, 'green', 'dot', 'oneAlarm') : status(RED, 'green', 'dot', 'alarms', { count: n });
+      }
+      if (n === 0) return status(RED, 'green', 'dot', 'watchingNone');
+      return n === 1 ? status(RED, 'green', 'dot', 'watchingEntity') : status(RED, 'green', 'dot', 'watchingEntities', { count: n });
     };
 
     function stop(): void {
@@ -109,10 +132,13 @@ export default function (RED: NodeAPI): void {
       if (!conn) throw noConnectionError();
       const hub = conn.live(); // throws the connection's config error, if any
       stop();
-      const sink = new NodeSink(RED, node, kind, subscribedStatus);
+      let table: { readonly size: number } | undefined;
+      const sink: NodeSink = new NodeSink(RED, node, kind, (ev) => statusAfter(table, ev, sink.memo.shown), drop);
       const subs: Subscriber[] = [];
       if (kind === 'entityData') {
-        subs.push(new EntityDataSubscription(sink, query as EntityDataQuery, format, series));
+        const live = new EntityDataSubscription(sink, query as EntityDataQuery, format, series);
+        table = live;
+        subs.push(live);
         if (history) {
           const fetch: EntityHistoryFetch = new EntityHistoryFetch(sink, query as EntityDataQuery, format, history, () => {
             setImmediate(() => hub.unsubscribe(fetch));
@@ -121,9 +147,9 @@ export default function (RED: NodeAPI): void {
         }
       } else if (kind === 'alarmData') {
         const platform = conn.platform;
-        subs.push(
-          new AlarmDataSubscription(sink, query as AlarmDataQuery, format, (id) => (platform ? platform.getAlarmInfo(id) : Promise.resolve(null))),
-        );
+        const live = new AlarmDataSubscription(sink, query as AlarmDataQuery, format, (id) => (platform ? platform.getAlarmInfo(id) : Promise.resolve(null)));
+        table = live;
+        subs.push(live);
       } else {
         subs.push(new CountSubscription(sink, kind === 'entityCount' ? 'ENTITY_COUNT' : 'ALARM_COUNT', query as EntityCountQuery | AlarmCountQuery));
       }
@@ -132,8 +158,8 @@ export default function (RED: NodeAPI): void {
     }
 
     if (conn) conn.register(node);
-    if (source.problem) {
-      setupProblem(RED, node, source.problem);
+    if (problem) {
+      setupProblem(RED, node, problem);
     } else if (source.type === 'json' && conn) {
       try {
         start(source.resolve({}) as AnyQuery);
@@ -146,6 +172,7 @@ export default function (RED: NodeAPI): void {
 
     onInput(node, async (msg) => {
       try {
+        if (problem) throw problem; // the node's own setting: every message is refused until it is fixed
         if (msg.action === 'unsubscribe') {
           stop();
           node.status(status(RED, 'grey', 'ring', 'unsubscribed'));
@@ -157,7 +184,8 @@ export default function (RED: NodeAPI): void {
         const q = source.resolve(msg);
         start(q instanceof Promise ? await q : q);
       } catch (err) {
-        node.status(errorStatus(RED, err));
+        if (current) current.sink.memo.shown = undefined; // a running subscription shows its status again on its next event
+        node.status(err === problem ? { ...errorStatus(RED, err), shape: 'dot' } : errorStatus(RED, err));
         throw err;
       }
     });

@@ -2,26 +2,24 @@
  * Browser tests of the editor side: Debian chromium (playwright-core) against Node-RED started embedded with
  * this repository (scripts/embedded.ts) and the simulator, both in this process on port 0.
  *
- * Run with `npm run test:browser` (not part of `npm test`: it needs /usr/bin/chromium). Every wait is on a
- * condition or a response, never a sleep; a page error fails the test that caused it.
+ * Part of `npm test`; `npm run test:browser` runs the browser tests alone. They need Debian's chromium at
+ * /usr/bin/chromium (a missing one fails them, saying how to install it). Every wait is on a condition or a
+ * response, never a sleep; a page error fails the test that caused it.
  */
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { startNodeRed, REPO_ROOT, type Embedded } from '../../scripts/embedded';
+import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
+import { sharedNodeRed } from './nodered';
 import { Simulator } from '../sim';
+import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
 declare const $: any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
-];
 const MODULE = 'node-red-contrib-thingsboard-query';
 const CATEGORY = 'ThingsBoard';
 const TYPES = ['tb-connection', 'tb-entity-query', 'tb-entity-count', 'tb-alarm-query', 'tb-subscribe', 'tb-alarm-status', 'tb-build-report'];
@@ -47,7 +45,6 @@ describe('editor (browser)', function () {
   let nr: Embedded;
   let context: BrowserContext;
   let page: Page;
-  let userDir: string;
   let profileDir: string;
   let thermostats: number;
   const pageErrors: string[] = [];
@@ -170,17 +167,14 @@ describe('editor (browser)', function () {
   }
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`);
-    }
+    requireChromium();
     sim = new Simulator();
     const simUrl = await sim.start();
     thermostats = sim.data.devices().filter((d) => d.type === 'thermostat').length;
     assert.ok(thermostats > 0);
 
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-nr-'));
     profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-profile-'));
-    nr = await startNodeRed({ userDir, port: 0, logLevel: 'off' });
+    ({ nr } = await sharedNodeRed()); // one Node-RED per process, shared with the other browser tests
     await admin('POST', '/flows', testFlow(simUrl), { 'Node-RED-Deployment-Type': 'full' });
 
     context = await chromium.launchPersistentContext(profileDir, {
@@ -215,9 +209,9 @@ describe('editor (browser)', function () {
 
   after(async function () {
     await context?.close().catch(() => undefined);
-    await nr?.stop().catch(() => undefined);
+    if (nr) await admin('POST', '/flows', [], { 'Node-RED-Deployment-Type': 'full' }).catch(() => undefined); // let go of the simulator
     await sim?.stop().catch(() => undefined);
-    for (const dir of [userDir, profileDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
   });
 
   it('loads the shared editor script once, before the node definitions', async function () {
@@ -346,8 +340,8 @@ describe('editor (browser)', function () {
     await waitForStatus('count1', new RegExp(`^${thermostats}$`));
   });
 
-  it('tb-subscribe: shows a green "subscribed" status', async function () {
-    await waitForStatus('sub1', new RegExp(`^subscribed(: ${thermostats})?$`));
+  it('tb-subscribe: shows a green "watching N entities" status, translated', async function () {
+    await waitForStatus('sub1', new RegExp(`^watching ${thermostats} entities$`));
   });
 
   it('imports an example, sets up its connection in the dialog, and deploys it', async function () {

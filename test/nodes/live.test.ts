@@ -9,7 +9,7 @@ import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import { BASE_TIME, HOUR, Simulator, TENANT_API_KEY } from '../sim';
-import { Collector, connectionNode, flow, helper, inject, key, message, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
+import { Collector, connectionNode, errorsLogged, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
 
 const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];
 type Rec = Record<string, unknown>;
@@ -73,7 +73,9 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.equal(sim.ws.connections().open, 1);
     assert.equal(hub().stats.sockets, 1);
     assert.equal(hub().stats.sent, 1, 'the auth command and the three subscriptions went out in one message');
-    await waitFor(() => statuses('s1').some((s) => s.fill === 'green' && s.text === key('subscribedCount')));
+    await waitFor(() => statuses('s1').some((s) => s.fill === 'green' && s.text === key('watchingEntities')));
+    await waitFor(() => statuses('s2').some((s) => s.fill === 'green' && s.text === key('liveCount')));
+    await waitFor(() => statuses('s3').some((s) => s.fill === 'green' && s.text === key('liveCount')));
   });
 
   it('entity data: a snapshot, then one update per change with the full state and the changed keys', async () => {
@@ -178,6 +180,141 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     sim.data.createAlarm({ originator: g103.id, type: 'Marker', severity: 'CRITICAL' });
     await c.until((m) => m.topic === g103.id && m.payload === true);
     assert.deepEqual(c.all.filter((m) => m.topic === a103.id).map((m) => m.payload), [false, true, false], 'A-103 is no longer watched');
+  });
+
+  it('events: entity data sends only the chosen events, and the status still counts what is watched', async () => {
+    const nothingYet = { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo Z' }, pageLink: { ...THERMOSTATS.pageLink, dynamic: true } };
+    await load([
+      sub('u', 'entityData', THERMOSTATS, { events: 'update' }),
+      sub('a', 'entityData', nothingYet, { events: ' added ', wires: [['added']] }),
+      { id: 'added', type: 'helper', wires: [] },
+    ]);
+    const c = new Collector('out');
+    const ca = new Collector('added');
+    // No snapshot is sent, but the node knows its 20 thermostats and the empty page.
+    await statusWhere('u', (s) => s.fill === 'green' && s.text === key('watchingEntities'));
+    await waitFor(() => statuses('a').some((s) => s.text === key('watchingNone')));
+    const a101 = dev('Thermo A-101');
+    sim.data.setTelemetry(a101.id, { temperature: 31.5 }, nextTs());
+    const u = await c.until((m) => m.event === 'update');
+    assert.equal(u.topic, a101.id);
+
+    const z1 = sim.data.addEntity({ entityType: 'DEVICE', name: 'Thermo Z-1', type: 'thermostat' });
+    assert.equal((await ca.until((m) => m.event === 'added')).topic, z1.id);
+    await waitFor(() => statuses('a').slice(-1)[0].text === key('watchingEntity'));
+    const z2 = sim.data.addEntity({ entityType: 'DEVICE', name: 'Thermo Z-2', type: 'thermostat' });
+    await ca.until((m) => m.event === 'added' && m.topic === z2.id);
+    await waitFor(() => statuses('a').slice(-1)[0].text === key('watchingEntities'));
+    // Removals are not sent, but the status follows them.
+    sim.data.removeEntity(z1.id);
+    await statusWhere('a', (s) => s.text === key('watchingEntity'));
+    sim.data.removeEntity(z2.id);
+    await statusWhere('a', (s) => s.text === key('watchingNone'));
+    assert.deepEqual(ca.all.map((m) => m.event), ['added', 'added']);
+    assert.deepEqual(c.all.map((m) => m.event), ['update'], 'the update node sent its update only');
+    assert.ok(statuses('u').every((s) => s.text !== key('watchingNone')), 'the count was right without the snapshot being sent');
+  });
+
+  it('events: "created" only on a CRITICAL alarm list = one message each time a critical alarm is raised', async () => {
+    const critical = { ...ACTIVE_ALARMS, pageLink: { ...ACTIVE_ALARMS.pageLink, severityList: ['CRITICAL'], typeList: ['Raised In Test'] } };
+    await load([sub('s', 'alarmData', critical, { events: 'created' })]);
+    const c = new Collector('out');
+    await statusWhere('s', (s) => s.fill === 'green' && s.text === key('noAlarmsYet'));
+    const t103 = dev('Thermo A-103').id;
+    sim.data.createAlarm({ originator: t103, type: 'Raised In Test', severity: 'MAJOR' }); // not on the page
+    const a1 = sim.data.createAlarm({ originator: t103, type: 'Raised In Test', severity: 'CRITICAL' });
+    assert.equal((await c.until((m) => m.event === 'created')).topic, a1.id);
+    await waitFor(() => statuses('s').slice(-1)[0].text === key('oneAlarm'));
+    const a2 = sim.data.createAlarm({ originator: dev('Thermo G-103').id, type: 'Raised In Test', severity: 'CRITICAL' });
+    assert.equal((await c.until((m) => m.event === 'created' && m.topic === a2.id)).topic, a2.id);
+    await waitFor(() => statuses('s').slice(-1)[0].text === key('alarms'));
+    // Acknowledged and cleared are not sent; the status still follows the page.
+    sim.data.ackAlarm(a1.id);
+    sim.data.clearAlarm(a1.id);
+    await statusWhere('s', (s) => s.text === key('oneAlarm'));
+    sim.data.clearAlarm(a2.id);
+    await statusWhere('s', (s) => s.text === key('noAlarmsYet'));
+    assert.deepEqual(c.all.map((m) => `${m.event}:${m.topic}`), [`created:${a1.id}`, `created:${a2.id}`]);
+  });
+
+  it('events: missing, empty or every name = all events; counts ignore the setting', async () => {
+    const all = 'snapshot, update,added ,removed';
+    await load([
+      sub('s1', 'entityData', THERMOSTATS),
+      sub('s2', 'entityData', THERMOSTATS, { events: '' }),
+      sub('s3', 'entityData', THERMOSTATS, { events: ' , ' }),
+      sub('s4', 'entityData', THERMOSTATS, { events: all, wires: [['all']] }),
+      sub('s5', 'alarmData', ACTIVE_ALARMS, { events: ['snapshot', 'created'], wires: [['alarms']] }),
+      sub('s6', 'alarmCount', { statusList: ['ACTIVE'] }, { events: 'snapshot', wires: [['count']] }),
+      { id: 'all', type: 'helper', wires: [] },
+      { id: 'alarms', type: 'helper', wires: [] },
+      { id: 'count', type: 'helper', wires: [] },
+    ]);
+    const c = new Collector('out');
+    const call = new Collector('all');
+    const calarms = new Collector('alarms');
+    const ccount = new Collector('count');
+    await waitFor(() => c.all.filter((m) => m.event === 'snapshot').length === 3, 8000);
+    await call.until((m) => m.event === 'snapshot', 8000, true);
+    await calarms.until((m) => m.event === 'snapshot', 8000, true);
+    assert.equal(typeof (await ccount.until((m) => m.event === 'count', 8000, true)).payload, 'number');
+    sim.data.setTelemetry(dev('Thermo A-102').id, { temperature: 27.5 }, nextTs());
+    await waitFor(() => c.all.filter((m) => m.event === 'update').length === 3);
+    await call.until((m) => m.event === 'update', 8000, true);
+  });
+
+  it('events: an unknown name, or one of the other kind, is a configuration problem: red dot, log line, every message refused', async () => {
+    const before = sim.ws.commandsReceived().length;
+    await load([
+      sub('e', 'entityData', THERMOSTATS, { events: 'snapshot,created' }),
+      sub('a', 'alarmData', ACTIVE_ALARMS, { events: 'created, bogus, Cleared' }),
+      sub('n', 'entityData', THERMOSTATS, { events: 42 }),
+    ]);
+    for (const [id, re] of [
+      ['e', /^events: "created" is not an event of entity data; choose from snapshot, update, added, removed \(empty = all; counts, time series and history are always sent\)$/],
+      ['a', /^events: "bogus", "Cleared" are not events of alarm data; choose from snapshot, created, acknowledged, cleared, updated, removed /],
+      ['n', /^events must be a comma-separated list of entity data events: choose from snapshot, update, added, removed/],
+    ] as const) {
+      assert.deepEqual(statuses(id), [{ fill: 'red', shape: 'dot', text: key('configError') }], id);
+      const logged = errorsLogged(id).map(String);
+      assert.equal(logged.length, 1, `${id}: one log line`);
+      assert.match(logged[0], re);
+    }
+    const caught = messages('caught', 3);
+    inject('e', { payload: 'go' });
+    inject('a', { action: 'unsubscribe' });
+    inject('n', { payload: THERMOSTATS });
+    const errs = (await caught).map((m) => m.error as Rec);
+    for (const e of errs) {
+      assertCode(e, 'TB_CONFIG');
+      assert.match(e.message as string, /^TbConfigError: events/);
+    }
+    assert.equal(sim.ws.commandsReceived().length, before, 'nothing was subscribed');
+    assert.equal(statuses('e').slice(-1)[0].shape, 'dot');
+  });
+
+  it('alarm status: "no alarm" / "alarm active" for one entity, "alarm on 1 of 2" / "no alarm on all 2" for several', async () => {
+    const a103 = dev('Thermo A-103');
+    const g103 = dev('Thermo G-103');
+    await load([{ id: 'as', type: 'tb-alarm-status', connection: 'c1', originatorType: 'DEVICE', originatorId: a103.id, typeList: 'Status Test', severityList: '', wires: [['out']] }]);
+    const c = new Collector('out');
+    await statusWhere('as', (s) => s.fill === 'green' && s.text === key('noAlarm'));
+    const alarm = sim.data.createAlarm({ originator: a103.id, type: 'Status Test', severity: 'MINOR' });
+    await statusWhere('as', (s) => s.fill === 'yellow' && s.text === key('alarmActive'));
+    inject('as', { payload: g103.id });
+    await c.until((m) => m.topic === g103.id);
+    await waitFor(() => statuses('as').slice(-1)[0].text === key('alarmOnSome'));
+    assert.equal(statuses('as').slice(-1)[0].fill, 'yellow');
+    sim.data.clearAlarm(alarm.id);
+    await statusWhere('as', (s) => s.fill === 'green' && s.text === key('noAlarmOnAll'));
+    inject('as', { payload: { nope: true } }); // bad input: red ring, then the next answer shows the state again
+    await statusWhere('as', (s) => s.text === key('invalidInput'));
+    sim.data.createAlarm({ originator: g103.id, type: 'Status Test', severity: 'MINOR' });
+    await statusWhere('as', (s) => s.fill === 'yellow' && s.text === key('alarmOnSome'));
+    inject('as', { payload: a103.id, action: 'unsubscribe' });
+    await statusWhere('as', (s) => s.fill === 'yellow' && s.text === key('alarmActive'));
+    inject('as', { payload: g103.id, action: 'unsubscribe' });
+    await statusWhere('as', (s) => s.text === key('unsubscribed'));
   });
 
   it('a message replaces the running subscription; msg.action "unsubscribe" stops it and the socket closes', async () => {

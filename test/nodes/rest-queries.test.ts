@@ -233,6 +233,35 @@ describe('REST query nodes (runtime + simulator)', function () {
     }
   });
 
+  it('an empty result says why: "no match" when nothing matched, "0 of N" past the last page, a bare 0 for a count', async () => {
+    const none = thermostats(10, { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'No such device' } });
+    for (const props of [{}, { allPages: true }, { split: true }]) {
+      await loadQueryNode(props, [{ id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] }]);
+      const last = () => statuses('q')[statuses('q').length - 1];
+      let done = statusWhere('q', (s) => s.fill === 'green');
+      inject('q', { payload: none });
+      await done;
+      assert.deepEqual(last(), { fill: 'green', shape: 'dot', text: key('noMatch') }, JSON.stringify(props));
+      if (!props.allPages) {
+        done = statusWhere('q', (s) => s.fill === 'green');
+        inject('q', { payload: { ...thermostats(10), pageLink: { page: 5, pageSize: 10 } } });
+        await done;
+        assert.deepEqual(last(), { fill: 'green', shape: 'dot', text: key('found') }, 'a page past the end: something matched');
+      }
+      done = statusWhere('q', (s) => s.fill === 'green');
+      inject('q', { payload: thermostats(3) });
+      await done;
+      assert.deepEqual(last(), { fill: 'green', shape: 'dot', text: key('found') });
+      await helper.unload();
+    }
+    await loadQueryNode({}, [{ id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] }]);
+    const got = message('out');
+    const counted = statusWhere('ec', (s) => s.fill === 'green');
+    inject('ec', { payload: { entityFilter: none.entityFilter } });
+    assert.equal((await got).payload, 0);
+    assert.deepEqual(await counted, { fill: 'green', shape: 'dot', text: key('count') });
+  });
+
   it('counts entities and alarms (bare numbers), and accepts a find query for an alarm count', async () => {
     await helper.load(
       NODES,

@@ -7,9 +7,12 @@ type TestFlows = Parameters<typeof helper.load>[1];
 import type { EventEmitter } from 'node:events';
 import type { Node, NodeMessage } from 'node-red';
 
-// TB_TEST_NODE_RED=<path to another node-red package's red.js> runs the node tests on another Node-RED
-// version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
-helper.init(process.env.TB_TEST_NODE_RED || require.resolve('node-red'));
+import { nodeRedMain } from '../../scripts/embedded';
+
+// TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs the node tests on another
+// Node-RED version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
+const NODE_RED_MAIN = nodeRedMain();
+helper.init(NODE_RED_MAIN);
 
 export { helper };
 
@@ -87,10 +90,25 @@ export function inject(id: string, msg: Msg): void {
   (helper.getNode(id) as unknown as Node).receive(msg);
 }
 
+type SpiedCall<A> = { thisValue: unknown; args: A[] };
+
+/** The calls of one spied Node method made by node `id` (the helper's spies sit on Node.prototype: every node's calls). */
+function callsOf<A>(id: string, method: 'status' | 'error' | 'warn'): A[][] {
+  const n = helper.getNode(id) as unknown as Record<string, { getCalls(): Array<SpiedCall<A>> }>;
+  return n[method]
+    .getCalls()
+    .filter((c) => c.thisValue === n)
+    .map((c) => c.args);
+}
+
 /** Every status set on node `id` so far (from the helper's spy). */
 export function statuses(id: string): Array<{ fill?: string; shape?: string; text?: string }> {
-  const n = helper.getNode(id) as unknown as { status: { args: Array<Array<{ fill?: string; shape?: string; text?: string }>> } };
-  return n.status.args.map((a) => a[0]);
+  return callsOf<{ fill?: string; shape?: string; text?: string }>(id, 'status').map((a) => a[0]);
+}
+
+/** Every node.error(…) of node `id` so far: the first argument of each (an Error or a text). */
+export function errorsLogged(id: string): unknown[] {
+  return callsOf<unknown>(id, 'error').map((a) => a[0]);
 }
 
 /** Records every message that reaches a helper node; `until` waits for one matching a predicate. */
@@ -133,7 +151,7 @@ export class Collector {
 }
 
 /** Node-RED copies an error's own `code` into msg.error from 4.1 on; older runtimes pass only the message. */
-const runtimeVersion: string = require(require('node:path').join(require('node:path').dirname(process.env.TB_TEST_NODE_RED || require.resolve('node-red')), '..', 'package.json')).version;
+const runtimeVersion: string = require(require('node:path').join(require('node:path').dirname(NODE_RED_MAIN), '..', 'package.json')).version;
 const [major, minor] = runtimeVersion.split('.').map(Number);
 export const RUNTIME_COPIES_CODE = major > 4 || (major === 4 && minor >= 1);
 

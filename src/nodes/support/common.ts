@@ -15,9 +15,11 @@ export type DoneFn = (err?: Error) => void;
 export type StatusKey =
   | 'requesting'
   | 'found'
+  | 'noMatch'
   | 'truncated'
   | 'count'
   | 'keys'
+  | 'noKeys'
   | 'invalidInput'
   | 'noConnection'
   | 'configError'
@@ -32,18 +34,26 @@ export type StatusKey =
   | 'error'
   | 'connecting'
   | 'subscribed'
-  | 'subscribedCount'
+  | 'watchingEntities'
+  | 'watchingEntity'
+  | 'watchingNone'
+  | 'alarms'
+  | 'oneAlarm'
+  | 'noAlarmsYet'
+  | 'liveCount'
   | 'disconnected'
   | 'refused'
   | 'reconnecting'
   | 'idle'
   | 'unsubscribed'
-  | 'watching'
-  | 'active'
-  | 'inactive'
+  | 'alarmActive'
+  | 'noAlarm'
+  | 'alarmOnSome'
+  | 'noAlarmOnAll'
   | 'building'
   | 'queued'
-  | 'rows';
+  | 'rows'
+  | 'noRows';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = { count: '\u0001count\u0001', total: '\u0001total\u0001', status: '\u0001status\u0001', n: '\u0001n\u0001', s: '\u0001s\u0001' };

@@ -3,10 +3,45 @@
  * states into status, and server errors into errors a Catch node receives.
  */
 import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
-import type { TbError } from '../../errors';
+import { TbConfigError, type TbError } from '../../errors';
 import type { LiveState, StateInfo } from '../../live/hub';
 import type { LiveEvent, LiveSink } from '../../live/subscriptions';
 import { errorStatus, status } from './common';
+
+/**
+ * The events a tb-subscribe node may choose to send, per kind of subscription. Counts, time series and history
+ * are not in these lists: they are always sent (each has its own setting that turns it on).
+ */
+export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData', readonly string[]>> = {
+  entityData: ['snapshot', 'update', 'added', 'removed'],
+  alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
+};
+const KIND_LABEL: Record<string, string> = { entityData: 'entity data', alarmData: 'alarm data' };
+
+/**
+ * Reads the `events` setting of a tb-subscribe node: a comma-separated list of event names (an array of names
+ * is accepted too). Returns the events NOT to send, or undefined to send every event (missing or empty
+ * setting, every name listed, or a count subscription, which only ever sends its count). A name that is not
+ * an event of this kind throws a TbConfigError naming the field and the allowed names.
+ */
+export function droppedEvents(kind: string, value: unknown): ReadonlySet<string> | undefined {
+  const allowed = kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : undefined;
+  if (!allowed || value === undefined || value === null) return undefined;
+  const help = () => `choose from ${allowed.join(', ')} (empty = all; counts, time series and history are always sent)`;
+  let names: string[];
+  if (typeof value === 'string') names = value.split(',');
+  else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) names = value as string[];
+  else throw new TbConfigError(`events must be a comma-separated list of ${KIND_LABEL[kind]} events: ${help()}`);
+  names = names.map((n) => n.trim()).filter((n) => n.length > 0);
+  if (names.length === 0) return undefined;
+  const unknown = names.filter((n) => !allowed.includes(n));
+  if (unknown.length) {
+    const what = unknown.map((n) => JSON.stringify(n)).join(', ');
+    throw new TbConfigError(`events: ${what} ${unknown.length > 1 ? 'are not events' : 'is not an event'} of ${KIND_LABEL[kind]}; ${help()}`);
+  }
+  const drop = new Set(allowed.filter((n) => !names.includes(n)));
+  return drop.size ? drop : undefined;
+}
 
 /** Turns one live event into the message the node sends (a new message each time). */
 export function eventMessage(ev: LiveEvent, topic: string): NodeMessage {
@@ -47,22 +82,34 @@ export function stateStatus(RED: NodeAPI, state: LiveState, info?: StateInfo): N
 export class NodeSink implements LiveSink {
   /** False once the node dropped this subscription: late events are ignored. */
   active = true;
-  private subscribedText: NodeStatus | undefined;
 
   constructor(
     private readonly RED: NodeAPI,
     private readonly node: Node,
     private readonly topic: string,
-    /** The status to show while subscribed, from the last event (e.g. "subscribed: 12"). */
+    /**
+     * The status to show while subscribed, after each event (e.g. "watching 12 entities"); undefined when the
+     * event changes nothing in it. Called for every event, sent or not, so the status always follows the state.
+     */
     private readonly subscribedStatus: (ev: LiveEvent | undefined) => NodeStatus | undefined,
+    /** Events not to send (the node's `events` setting); undefined sends all. */
+    private readonly drop?: ReadonlySet<string>,
+    /**
+     * The subscribed status last shown, so that an unchanged one is not set again. Sinks that share one
+     * node's status (tb-alarm-status: one sink per entity) share this; the node clears it (`shown =
+     * undefined`) when it sets another status itself.
+     */
+    readonly memo: { shown?: NodeStatus } = {},
   ) {}
 
   event(ev: LiveEvent): void {
     if (!this.active) return;
-    this.node.send(eventMessage(ev, this.topic));
+    // Filtered before the message is built: a dropped event costs one set lookup.
+    if (this.drop === undefined || !this.drop.has(ev.event)) this.node.send(eventMessage(ev, this.topic));
     const s = this.subscribedStatus(ev);
-    if (s && (s.text !== this.subscribedText?.text || s.fill !== this.subscribedText?.fill)) {
-      this.subscribedText = s;
+    const shown = this.memo.shown;
+    if (s && (s.text !== shown?.text || s.fill !== shown?.fill)) {
+      this.memo.shown = s;
       this.node.status(s);
     }
   }
@@ -70,7 +117,7 @@ export class NodeSink implements LiveSink {
   state(state: LiveState, info?: StateInfo): void {
     if (!this.active) return;
     if (state === 'subscribed') {
-      const s = this.subscribedText ?? this.subscribedStatus(undefined);
+      const s = this.memo.shown ?? this.subscribedStatus(undefined);
       if (s) this.node.status(s);
       return;
     }
@@ -81,7 +128,7 @@ export class NodeSink implements LiveSink {
   error(err: TbError, fatal: boolean): void {
     if (!this.active) return;
     this.node.status(errorStatus(this.RED, err));
-    this.subscribedText = undefined;
+    this.memo.shown = undefined;
     const msg: NodeMessage = { topic: this.topic, event: 'error', payload: err.message, fatal };
     this.node.error(err, msg);
   }

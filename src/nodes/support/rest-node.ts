@@ -3,7 +3,7 @@
  * resolve and validate the query, call the platform client, format the answer into the message(s), keep
  * the status, and honour the input contract. Each node file only says which operation it runs.
  */
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient, CallOptions } from '../../platform/client';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
 import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
@@ -96,7 +96,7 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
         msg.page = info;
         send(msg);
       }
-      activity.end(status(RED, 'green', 'dot', 'found', { count: items.length, total: page.totalElements }));
+      activity.end(foundStatus(RED, items.length, page.totalElements));
       return;
     }
 
@@ -142,9 +142,14 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
     activity.end(
       truncated
         ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements })
-        : status(RED, 'green', 'dot', 'found', { count, total: totalElements }),
+        : foundStatus(RED, count, totalElements),
     );
   };
+}
+
+/** "12 of 340", or "no match" when nothing matched (a page past the end still says "0 of 340"). */
+function foundStatus(RED: NodeAPI, count: number, total: number): NodeStatus {
+  return count === 0 && total === 0 ? status(RED, 'green', 'dot', 'noMatch') : status(RED, 'green', 'dot', 'found', { count, total });
 }
 
 /**

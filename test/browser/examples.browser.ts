@@ -1,0 +1,125 @@
+/**
+ * The `npm start` demo in a browser: every example deployed as scripts/start.ts deploys it (its flow builder,
+ * against the simulator), then each tab looked at as a person would: the live nodes show their translated
+ * status, and no node sits where a status text is drawn.
+ *
+ * Part of `npm test` (and `npm run test:browser`): it needs Debian's chromium at /usr/bin/chromium.
+ */
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
+import { demoFlows, demoServer } from '../../scripts/start';
+import { Simulator } from '../sim';
+import { launchChromium, requireChromium } from './chromium';
+import { deployFlows, sharedNodeRed } from './nodered';
+
+declare const RED: any;
+
+const WAIT = 15000;
+/** Types whose nodes show a status text under them in the examples (ours; no example's function sets one). */
+const STATUS_TYPES = /^tb-/;
+/** Room a status needs under its node: the dot and up to ~26 characters of 10 px text. */
+const STATUS_BOX = { gap: 2, height: 22, width: 170 };
+
+describe('npm start demo (browser)', function () {
+  this.timeout(60000);
+
+  let sim: Simulator;
+  let nr: Embedded;
+  let context: BrowserContext;
+  let page: Page;
+  let userDir: string;
+  let flows: Array<Record<string, any>>;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    sim = new Simulator();
+    const simUrl = await sim.start();
+    requireChromium();
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-demo-'));
+    ({ nr } = await sharedNodeRed());
+    flows = demoFlows(demoServer({}, simUrl).connection);
+    // The CSV example writes a file when it starts: into the temporary directory here.
+    for (const n of flows) if (n.type === 'file') n.filename = path.join(userDir, 'report.csv');
+    await deployFlows(nr, flows);
+    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    page.on('pageerror', (err) => {
+      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
+    });
+    await page.goto(nr.url);
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.workspaces && RED.nodes.workspace && RED.nodes.dirty() === false && RED.nodes.filterNodes({}).length > 0, undefined, { timeout: 30000 });
+  });
+
+  afterEach(function () {
+    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
+  });
+
+  after(async function () {
+    await context?.close().catch(() => undefined);
+    if (nr) await deployFlows(nr, []).catch(() => undefined); // its nodes let go of the simulator
+    await sim?.stop().catch(() => undefined);
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  const examples = fs.readdirSync(path.join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
+
+  it('deploys every example on its own tab', async function () {
+    const tabs: string[] = await page.evaluate(() => {
+      const t: string[] = [];
+      RED.nodes.eachWorkspace((w: any) => t.push(w.label));
+      return t;
+    });
+    assert.deepEqual([...tabs].sort(), examples.map((f) => f.replace(/\.json$/, '')));
+  });
+
+  for (const file of examples) {
+    const label = file.replace(/\.json$/, '');
+    it(`${label}: no node hides a status text`, async function () {
+      const tab = flows.find((n) => n.type === 'tab' && n.label === label)!;
+      // Draw the tab, then measure every node as the editor laid it out.
+      await page.evaluate((id) => RED.workspaces.show(id), tab.id);
+      await page.waitForFunction((id) => RED.nodes.filterNodes({ z: id }).every((n: any) => n.w > 0 && document.getElementById(n.id)), tab.id, { timeout: WAIT });
+      const boxes: Array<{ id: string; type: string; name: string; x: number; y: number; w: number; h: number }> = await page.evaluate(
+        (id) => RED.nodes.filterNodes({ z: id }).map((n: any) => ({ id: n.id, type: n.type, name: n.name || n.type, x: n.x - n.w / 2, y: n.y - n.h / 2, w: n.w, h: n.h })),
+        tab.id,
+      );
+      const overlaps: string[] = [];
+      for (const b of boxes.filter((n) => STATUS_TYPES.test(n.type))) {
+        const s = { x: b.x, y: b.y + b.h + STATUS_BOX.gap, w: STATUS_BOX.width, h: STATUS_BOX.height };
+        for (const o of boxes) {
+          if (o === b) continue;
+          const hit = o.x < s.x + s.w && o.x + o.w > s.x && o.y < s.y + s.h && o.y + o.h > s.y;
+          if (hit) overlaps.push(`"${o.name}" (${o.type}) covers the status of "${b.name}"`);
+        }
+      }
+      assert.deepEqual(overlaps, []);
+    });
+  }
+
+  it('the live nodes show their status in words, and the debug node that prints every event starts off', async function () {
+    const live = flows.filter((n) => n.type === 'tb-subscribe');
+    assert.ok(live.length > 0);
+    for (const n of live) {
+      await page.evaluate((z) => RED.workspaces.show(z), n.z);
+      const text = n.kind === 'alarmData' ? /^(\d+ alarms|1 alarm|watching, no alarms yet)$/ : n.kind === 'entityData' ? /^(watching \d+ entities|watching 1 entity|watching, none match)$/ : /^count: \d+$/;
+      await page.waitForFunction(
+        ([id, re]) => {
+          const el = document.getElementById(id);
+          const label = el && el.querySelector('.red-ui-flow-node-status-label');
+          return !!label && new RegExp(re).test(label.textContent || '');
+        },
+        [n.id, text.source] as const,
+        { timeout: WAIT },
+      ).catch(async () => assert.fail(`${n.name}: no status matching ${text} (${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`));
+    }
+    const everyEvent = flows.filter((n) => n.type === 'debug' && live.some((s) => (s.wires as string[][]).some((port) => port.includes(n.id))));
+    assert.ok(everyEvent.length > 0, 'a debug node wired straight to a subscribe node');
+    for (const d of everyEvent) {
+      assert.equal(d.active, false, `debug "${d.name}" prints every live event: it starts off`);
+      assert.equal(await page.evaluate((id) => RED.nodes.node(id).active, d.id), false);
+    }
+  });
+});
