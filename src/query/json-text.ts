@@ -299,3 +299,18 @@ export function compactQuery(value: unknown): string {
   const s = JSON.stringify(value);
   return s === undefined ? '' : s;
 }
+
+/**
+ * An engine's JSON.parse message in one short line for a person, without the engine's own position and text
+ * excerpt (the dialog gives the line and column itself): `Unexpected token 'D', "…" is not valid JSON` becomes
+ * `Unexpected token 'D'`, `Unexpected end of JSON input` stays, ` at position 5` and `(line 2 column 3)` go.
+ */
+export function shortJsonMessage(message: string): string {
+  const short = String(message)
+    .replace(/,\s*(\.\.\.)?"[\s\S]*"(\.\.\.)?\s+is not valid JSON\s*$/, '')
+    .replace(/\s*\(line \d+ column \d+\)/, '')
+    .replace(/\s+at (position \d+|line \d+ column \d+ of the JSON data)/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return short || String(message);
+}

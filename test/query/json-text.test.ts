@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { compactQuery, formatQuery, locatePath, offsetAt, parseJsonText, positionAt } from '../../src/query/json-text';
+import { compactQuery, formatQuery, locatePath, offsetAt, parseJsonText, positionAt, shortJsonMessage } from '../../src/query/json-text';
 import { defaultQuery } from '../../src/query/schema';
 import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
@@ -179,3 +179,13 @@ describe('query/json-text', () => {
 function pick(p: { line: number; column: number } | undefined): { line: number; column: number } | undefined {
   return p && { line: p.line, column: p.column };
 }
+
+describe('shortJsonMessage', () => {
+  it('drops the engine\'s excerpt and position, keeps what is wrong', () => {
+    assert.equal(shortJsonMessage('Unexpected token \'D\', ..."ityType": DEVICE\n  }"... is not valid JSON'), "Unexpected token 'D'");
+    assert.equal(shortJsonMessage('Unexpected token } in JSON at position 15'), 'Unexpected token } in JSON');
+    assert.equal(shortJsonMessage('Expected property name or \'}\' in JSON at position 1 (line 1 column 2)'), "Expected property name or '}' in JSON");
+    assert.equal(shortJsonMessage('JSON.parse: unexpected character at line 2 column 3 of the JSON data'), 'JSON.parse: unexpected character');
+    assert.equal(shortJsonMessage('Unexpected end of JSON input'), 'Unexpected end of JSON input');
+  });
+});

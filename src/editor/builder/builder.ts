@@ -7,7 +7,7 @@
  * The query text in the node (the TypedInput's value) is rewritten on every edit, in its one-line form; an
  * invalid JSON text stays as typed (never reset) and keeps the JSON view.
  */
-import { compactQuery, formatQuery, locatePath, parseJsonText } from '../../query/json-text';
+import { compactQuery, formatQuery, locatePath, parseJsonText, shortJsonMessage } from '../../query/json-text';
 import { heldPaths } from '../../query/paths';
 import { builderCoverage, defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../../query/schema';
 import { summarize } from '../../query/summary';
@@ -37,6 +37,11 @@ export interface AttachOptions {
   connection(): string | undefined;
   /** A live subscription (tb-subscribe). */
   live?: boolean;
+  /**
+   * The node's saved query text. The TypedInput keeps one line of it; a text kept as typed (invalid JSON) has
+   * its lines only here.
+   */
+  text?: string;
 }
 
 export interface Builder {
@@ -96,7 +101,7 @@ export function attach(o: AttachOptions): Builder {
   let jsonProblem: { message: string; line: number; column: number } | undefined;
   const notAnObject = () => ({ message: t('notAnObject'), line: 1, column: 1 });
   /** The problem of a parsed text, if any. */
-  const problemOf = (p: ReturnType<typeof parseJsonText>) => (!p.ok ? p : isObj(p.value) ? undefined : notAnObject());
+  const problemOf = (p: ReturnType<typeof parseJsonText>) => (!p.ok ? { ...p, message: shortJsonMessage(p.message) } : isObj(p.value) ? undefined : notAnObject());
 
   // ---- layout --------------------------------------------------------------------------------------------
   const bar = $('<div class="tb-b-bar">').appendTo(host);
@@ -125,8 +130,11 @@ export function attach(o: AttachOptions): Builder {
   });
 
   // ---- the model -----------------------------------------------------------------------------------------
-  const initial = parseJsonText(String(input.typedInput('value') ?? ''));
-  const blank = String(input.typedInput('value') ?? '').trim() === '';
+  // The saved text, when it is what the input holds apart from its line breaks.
+  const saved = typeof o.text === 'string' && o.text.replace(/[\r\n]/g, '') === String(input.val() ?? '').replace(/[\r\n]/g, '') ? o.text : undefined;
+  if (saved !== undefined && saved !== input.val()) input.val(saved);
+  const initial = parseJsonText(String(input.val() ?? ''));
+  const blank = String(input.val() ?? '').trim() === '';
   const model = new Model(blank ? defaultQuery(mode) : initial.ok && isObj(initial.value) ? (initial.value as Query) : {});
   if (!blank && (!initial.ok || !isObj(initial.value))) {
     jsonProblem = problemOf(initial);
@@ -139,14 +147,22 @@ export function attach(o: AttachOptions): Builder {
     refreshInfo();
   });
 
+  /**
+   * Puts a query text into the node's input. The TypedInput's own box is one line, so a text that is kept as
+   * typed (invalid JSON, several lines) also goes straight into the node's (hidden) input, which the editor
+   * saves: its lines, and so the line numbers of its error, stay as they were.
+   */
   function writeInput(text: string): void {
     writing = true;
     try {
       input.typedInput('value', text);
+      if (input.val() !== text) input.val(text);
     } finally {
       writing = false;
     }
   }
+  /** The node's query text as saved (with its lines). */
+  const storedText = (): string => String(input.val() ?? '');
 
   // ---- views ---------------------------------------------------------------------------------------------
   function setView(v: View): void {
@@ -164,7 +180,7 @@ export function attach(o: AttachOptions): Builder {
       form.show();
     } else {
       form.hide();
-      json.show(jsonProblem ? String(input.typedInput('value') ?? '') : formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
+      json.show(jsonProblem ? storedText() : formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
     }
     refreshInfo();
   }
@@ -268,7 +284,7 @@ export function attach(o: AttachOptions): Builder {
     if (writing) return;
     // The source type changed, or someone put a new text in (e.g. a flow import): read it again.
     if (input.typedInput('type') === 'json') {
-      const text = String(input.typedInput('value') ?? '');
+      const text = storedText();
       if (text !== compactQuery(model.query)) onJsonTextFromInput(text);
     }
     onSource();

@@ -3,7 +3,7 @@
  * lines — the query builder, and the small server-backed helpers of the other dialogs (connection test,
  * entity picker, view link). Loaded by every node's html from resources/ (built by scripts/bundle-editor.js).
  */
-import { compactQuery, parseJsonText } from '../../query/json-text';
+import { compactQuery, parseJsonText, shortJsonMessage } from '../../query/json-text';
 import { defaultQuery, type QueryMode } from '../../query/schema';
 import { attach, type Builder } from './builder';
 import { button, ensureStyle, t } from './dom';
@@ -95,7 +95,7 @@ let current: Builder | undefined;
 /**
  * Opens the builder in a query node's dialog: attaches the builder to `#node-input-query` (already a TypedInput) in the dialog's `#tb-builder` div.
  */
-function open(o: { nodeType: string; mode(): QueryMode; operation(): string; live?: boolean }): Builder {
+function open(o: { nodeType: string; query?: string; mode(): QueryMode; operation(): string; live?: boolean }): Builder {
   close();
   current = attach({
     nodeType: o.nodeType,
@@ -105,6 +105,7 @@ function open(o: { nodeType: string; mode(): QueryMode; operation(): string; liv
     operation: o.operation,
     connection: () => String($('#node-input-connection').val() ?? '') || undefined,
     live: o.live,
+    text: o.query,
   });
   return current;
 }
@@ -118,7 +119,7 @@ function close(): void {
 /** Where a JSON text breaks ("Unexpected token … (line 3, column 7)"), or undefined when it parses. */
 function jsonProblem(text: string): string | undefined {
   const p = parseJsonText(String(text));
-  return p.ok ? undefined : `${p.message} ${t('lineColumn', { line: p.line, column: p.column })}`;
+  return p.ok ? undefined : `${shortJsonMessage(p.message)} ${t('lineColumn', { line: p.line, column: p.column })}`;
 }
 
 const api = {

@@ -45,6 +45,8 @@ export class JsonView {
       this.editor.on('change', () => {
         if (!this.muted && this.editor) this.onText(this.editor.getValue());
       });
+      // The browser tests reach the code editor through this element (a stable hook, like data-tb-*).
+      this.element.data('tb-editor', this.editor);
       const model = this.editor.getModel ? this.editor.getModel() : null;
       this.modelUri = model ? model.uri.toString() : undefined;
     } else {

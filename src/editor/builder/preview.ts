@@ -20,13 +20,33 @@ function cell(v: unknown): string {
   return String(v);
 }
 
+/** Columns a person looks at first; the ids and the less telling times and flags come last. */
+const FIRST = ['name', 'originatorName', 'label', 'originatorLabel', 'type', 'severity', 'status', 'createdTime', 'assignee'];
+const LAST = [
+  'id', 'entityType', 'startTs', 'endTs', 'ackTs', 'clearTs', 'assignTs', 'acknowledged', 'cleared', 'originator',
+  'originatorDisplayName', 'details', 'propagate', 'propagateToOwner', 'propagateToTenant', 'propagateRelationTypes', 'entity', 'ts',
+];
+
+function rank(key: string): number {
+  const f = FIRST.indexOf(key);
+  if (f >= 0) return f;
+  const l = LAST.indexOf(key);
+  return l >= 0 ? 1000 + l : 100;
+}
+
 function table(rows: unknown[]): JQuery {
-  const columns: string[] = [];
+  const keys: string[] = [];
   for (const r of rows.slice(0, MAX_ROWS)) {
     if (r && typeof r === 'object' && !Array.isArray(r)) {
-      for (const k of Object.keys(r)) if (!columns.includes(k) && columns.length < MAX_COLUMNS) columns.push(k);
+      for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
     }
   }
+  // Stable: keys of the same rank keep the order the rows have them in.
+  const columns = keys
+    .map((k, i) => ({ k, i }))
+    .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
+    .slice(0, MAX_COLUMNS)
+    .map((x) => x.k);
   const tbl = $('<table>');
   const head = $('<tr>').appendTo($('<thead>').appendTo(tbl));
   for (const c of columns) $('<th>').text(c).appendTo(head);

@@ -4,7 +4,7 @@
  * the runtime's words.
  */
 import { check } from '../../query/check';
-import { parseJsonText } from '../../query/json-text';
+import { parseJsonText, shortJsonMessage } from '../../query/json-text';
 import type { QueryMode } from '../../query/schema';
 import { t } from './dom';
 
@@ -30,7 +30,7 @@ export function validateQuery(mode: QueryMode, query: unknown): QueryError | und
 /** For a node's `validate`: true, or the message (a JSON error with its line and column). */
 export function validateText(mode: QueryMode, text: string): true | string {
   const parsed = parseJsonText(text);
-  if (!parsed.ok) return `${t('jsonError', { error: parsed.message })} ${t('lineColumn', { line: parsed.line, column: parsed.column })}`;
+  if (!parsed.ok) return `${t('jsonError', { error: shortJsonMessage(parsed.message) })} ${t('lineColumn', { line: parsed.line, column: parsed.column })}`;
   const e = validateQuery(mode, parsed.value);
   return e ? e.message : true;
 }

@@ -47,6 +47,36 @@ export function suggest(input: JQuery, source: Suggest): JQuery {
   return input;
 }
 
+/**
+ * A 'change' handler that waits while the suggestion menu is open: a click on a suggestion first blurs the box
+ * (a 'change' with the text as typed), then puts the suggestion in and fires 'change' again, and the menu closes;
+ * only then does the handler run, once, with what the box holds. Without the menu it runs at once. While it
+ * waits the box carries `data-tb-pending` (the browser tests wait for it to go).
+ */
+function afterSuggestions(input: JQuery, handler: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const menuOpen = () => $('.red-ui-autoComplete-container:visible').length > 0;
+  return () => {
+    if (timer) return; // already waiting: the handler will read the box when the menu is gone
+    if (!menuOpen()) {
+      handler();
+      return;
+    }
+    input.attr('data-tb-pending', '');
+    const started = Date.now();
+    const wait = () => {
+      if (menuOpen() && Date.now() - started < 5000) {
+        timer = setTimeout(wait, 30);
+        return;
+      }
+      timer = undefined;
+      input.removeAttr('data-tb-pending');
+      handler();
+    };
+    timer = setTimeout(wait, 30);
+  };
+}
+
 export interface ChipItem {
   value: string;
   label?: string;
@@ -98,7 +128,7 @@ export function chips(o: ChipsOptions): JQuery {
       setTimeout(commit, 0);
     }
   });
-  input.on('change', commit);
+  input.on('change', afterSuggestions(input, commit));
   if (o.suggest) suggest(input, o.suggest);
   if (o.known) {
     const known = o.known;
@@ -156,7 +186,7 @@ export function entityPicker(o: EntityPickerOptions): JQuery {
     for (const e of list) labels.set(e.id.id, e.name);
     return list.map((e) => ({ value: e.id.id, label: e.name }));
   });
-  input.on('change', () => {
+  input.on('change', afterSuggestions(input, () => {
     const v = String(input.val() ?? '').trim();
     if (v === '') {
       o.change(undefined);
@@ -172,7 +202,7 @@ export function entityPicker(o: EntityPickerOptions): JQuery {
     input.attr('data-tb-id', isUuid(id) ? id : '');
     o.change(id);
     show(id);
-  });
+  }));
   input.attr('data-tb-id', isUuid(o.id) ? o.id : '');
   return wrap;
 }
