@@ -38,9 +38,6 @@ export interface LiveSink {
   error(err: TbError, fatal: boolean): void;
 }
 
-/** Default live window for alarm subscriptions (the server needs timeWindow > 0 to report new alarms). */
-export const DEFAULT_ALARM_WINDOW_MS = 24 * 3600 * 1000;
-
 abstract class Base implements Subscriber {
   abstract readonly unsubscribeType: string;
   constructor(protected readonly sink: LiveSink) {}
@@ -367,16 +364,15 @@ export class AlarmDataSubscription extends Base {
   private readonly known = new Map<string, { raw: AlarmData; item: unknown }>();
   private snapshotSent = false;
   private premature: AlarmData[] = [];
-  private readonly query: AlarmDataQuery;
 
   constructor(
     sink: LiveSink,
-    query: AlarmDataQuery,
+    private readonly query: AlarmDataQuery,
     private readonly format: ResultFormat,
     private readonly lookup: AlarmLookup,
+    private readonly now: () => number = Date.now,
   ) {
     super(sink);
-    this.query = withLiveWindow(query);
   }
 
   /** How many alarms are on the page now; 0 before the snapshot. */
@@ -384,8 +380,9 @@ export class AlarmDataSubscription extends Base {
     return this.known.size;
   }
 
+  /** Built anew for every (re)subscription, so a reconnect sends a window reaching back to the epoch again. */
   command(): WsCommand {
-    return { type: 'ALARM_DATA', query: this.query };
+    return { type: 'ALARM_DATA', query: withLiveWindow(this.query, this.now()) };
   }
 
   private present(raw: AlarmData): unknown {
@@ -470,11 +467,42 @@ export class AlarmDataSubscription extends Base {
   }
 }
 
-/** A live alarm query needs timeWindow > 0 (the server only reports alarms newer than now - timeWindow). */
-export function withLiveWindow(query: AlarmDataQuery): AlarmDataQuery {
+/**
+ * The pageLink sent for a live alarm query (ALARM_DATA). A query with its own timeWindow, startTs or endTs is sent
+ * as written. One without any of them ("alarms of any age") gets `timeWindow = now`: a window that reaches back to
+ * the epoch, so the snapshot keeps every alarm the query asks for and new alarms still stream. Why, in ThingsBoard's
+ * code (HEAD dfe65d5, line numbers identical in v4.3.1.3; the same logic since v3.3):
+ *
+ * - Live updates need timeWindow > 0. `TbAlarmDataSubCtx#filter` (TbAlarmDataSubCtx.java:256-262) drops every
+ *   alarm event with `createdTime < System.currentTimeMillis() - timeWindow`, so with 0 new alarms never appear,
+ *   and the refresh task that resets the re-fetch counter (10 per interval) is only scheduled when timeWindow > 0
+ *   (DefaultTbEntityDataSubscriptionService.java:431-436). That is why a window must be sent at all.
+ * - The snapshot and every re-fetch use the same window: `DefaultAlarmQueryRepository#findAlarmDataByQueryForEntities`
+ *   (DefaultAlarmQueryRepository.java:209-242), timeWindow > 0 and startTs 0 gives `startTs = now - timeWindow`,
+ *   `endTs = now`, and the lower bound is only applied `if (startTs > 0)`. With timeWindow = our now the lower bound
+ *   is the clock difference between server and client: absent when the client's clock is ahead, that difference
+ *   after 1970-01-01 when it is behind (only a clock decades behind would miss an alarm). Every real alarm passes (the old 24 h default lost
+ *   active alarms raised more than a day ago). The upper bound `created_time <= now` is taken at each fetch, so
+ *   new alarms are in the re-fetches.
+ * - The live filter (TbAlarmDataSubCtx.java:258) and the periodic pruning `cleanupOldAlarms`
+ *   (TbAlarmDataSubCtx.java:242-254, run by the refresh task through `checkAndResetInvocationCounter`, :302-310)
+ *   compare createdTime with `now - timeWindow`, which stays near the epoch (it grows by the time since the
+ *   command was sent): every alarm passes the filter, and nothing is ever pruned, so the timer causes no extra
+ *   re-fetches. `createAlarmSubscriptions` stores `now - timeWindow` in TbAlarmsSubscription.ts, which nothing reads.
+ * - No overflow or validation: timeWindow is a Java long (AlarmDataPageLink.java) and only ever subtracted from
+ *   currentTimeMillis; `startTs + timeWindow` (DefaultAlarmQueryRepository.java:214) is only computed when startTs
+ *   > 0, which this window never sends; `validateEntityDataPageLink` checks paging and sorting, not times.
+ * - `command()` builds it each time, so a reconnect sends the window anew (an old one would still work: its lower
+ *   bound only moves by the time since it was computed).
+ *
+ * ALARM_COUNT needs nothing of the kind: TbAlarmCountSubCtx re-counts on every alarm event of its entities and on the
+ * refresh task, which is scheduled whatever the window (DefaultTbEntityDataSubscriptionService.java:457-465), and
+ * `countAlarmsByQuery` without a window counts alarms of any age (DefaultAlarmQueryRepository.java:362-386).
+ */
+export function withLiveWindow(query: AlarmDataQuery, now: number = Date.now()): AlarmDataQuery {
   const pl = query.pageLink;
   if ((pl.timeWindow ?? 0) > 0 || (pl.startTs ?? 0) > 0 || (pl.endTs ?? 0) > 0) return query;
-  return { ...query, pageLink: { ...pl, timeWindow: DEFAULT_ALARM_WINDOW_MS } };
+  return { ...query, pageLink: { ...pl, timeWindow: Math.max(1, Math.floor(now)) } };
 }
 
 // ---- counts and alarm status --------------------------------------------------------------------------

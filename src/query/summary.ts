@@ -564,8 +564,22 @@ function alarmDataText(q: Obj, notes: Notes): string {
   parts.push(pageText(pageLink));
   const ts = textSearchText(q, pageLink, true);
   if (ts) parts.push(ts);
-  if (notes.options.live && !(posInt(pageLink.timeWindow) > 0)) notes.hint('live: new alarms only appear with a time window');
+  if (notes.options.live) liveAlarmHint(pageLink, notes);
   return parts.join(', ');
+}
+
+/**
+ * What a live subscription (ALARM_DATA) does with the query's times (TbAlarmDataSubCtx: the live filter and the
+ * refresh timer use only timeWindow). No window at all is fine: tb-subscribe sends one reaching back to the epoch
+ * (src/live/subscriptions.ts#withLiveWindow), so "any time" holds and new alarms stream. startTs/endTs without a
+ * window are sent as written: timeWindow 0 passes no alarm event (§9.12). A fixed range (startTs + timeWindow)
+ * re-fetches that range only, so alarms raised after its end never show.
+ */
+function liveAlarmHint(pageLink: Obj, notes: Notes): void {
+  const window = posInt(pageLink.timeWindow);
+  const fixed = posInt(pageLink.startTs) > 0 || posInt(pageLink.endTs) > 0;
+  if (!(window > 0) && fixed) notes.hint('live: with startTs/endTs but no timeWindow, new alarms never appear');
+  else if (window > 0 && posInt(pageLink.startTs) > 0) notes.hint('live: no new alarms once that range has ended');
 }
 
 function alarmCountText(q: Obj, notes: Notes): string {

@@ -139,7 +139,7 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await load([sub('s', 'alarmData', ACTIVE_ALARMS)]);
     const c = new Collector('out');
     const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
-    assert.equal((snap.payload as unknown[]).length, 9, 'the active alarms of devices in the last 24 h');
+    assert.equal((snap.payload as unknown[]).length, 9, 'every active alarm of the devices');
     const a = sim.data.createAlarm({ originator: dev('Thermo A-103').id, type: 'Filter Clogged', severity: 'MAJOR' });
     const created = await c.until((m) => m.event === 'created');
     assert.equal(created.topic, a.id);
@@ -154,6 +154,76 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.equal(cleared.topic, a.id);
     assert.equal((cleared.payload as Rec).cleared, true);
     assert.deepEqual(c.since(mark).map((m) => m.event), ['acknowledged', 'cleared']);
+  });
+
+  // The server's clock is the real one here, so the stored alarms (2026-01-01) are months old: a 24 h live window
+  // would have none of them. Without a window the node sends timeWindow = now (withLiveWindow), back to the epoch.
+  it('alarm data without a time window: alarms of any age in the snapshot, then created, acknowledged, cleared, also after a reconnect', async () => {
+    sim.setNow(Date.now);
+    try {
+      const mark = sim.ws.commandsReceived().length;
+      const sentAt = Date.now();
+      const devices = { type: 'entityType', entityType: 'DEVICE' };
+      await load([
+        sub('s', 'alarmData', ACTIVE_ALARMS),
+        sub('n', 'alarmCount', { entityFilter: devices, statusList: ['ACTIVE'] }, { wires: [['count']] }),
+        { id: 'count', type: 'helper', wires: [] },
+      ]);
+      const c = new Collector('out');
+      const cc = new Collector('count');
+      const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
+      const items = snap.payload as Rec[];
+      assert.equal(items.length, 9, 'every active alarm of the devices');
+      const dayAgo = sim.now() - 24 * HOUR;
+      assert.ok(items.every((a) => (a.createdTime as number) < dayAgo), 'all raised more than 24 h ago');
+      assert.ok(items.some((a) => a.originatorName === 'Thermo G-101' && a.createdTime === BASE_TIME - 12 * HOUR));
+      const alarmCmds = () => sim.ws.commandsReceived().slice(mark).filter((x) => x.type === 'ALARM_DATA');
+      const pageLink = (i: number) => (alarmCmds()[i].cmd.query as Rec).pageLink as Rec;
+      const window1 = pageLink(0).timeWindow as number;
+      assert.ok(window1 >= sentAt && window1 <= Date.now(), `timeWindow = the client's now (${window1})`);
+      assert.equal(pageLink(0).startTs ?? 0, 0);
+      assert.equal(pageLink(0).endTs ?? 0, 0);
+      await cc.until((m) => m.payload === 9, 8000, true); // a count without a window counts alarms of any age
+      const a = sim.data.createAlarm({ originator: dev('Thermo A-103').id, type: 'Filter Clogged', severity: 'MAJOR' });
+      const created = await c.until((m) => m.event === 'created');
+      assert.equal(created.topic, a.id);
+      await waitFor(() => cc.all.length === 2);
+      sim.data.ackAlarm(a.id);
+      assert.equal(((await c.until((m) => m.event === 'acknowledged')).payload as Rec).acknowledged, true);
+      // a reconnect sends the window anew, from the client's clock at that moment
+      sim.ws.dropAll();
+      await waitFor(() => alarmCmds().length === 2);
+      assert.ok((pageLink(1).timeWindow as number) >= window1);
+      sim.data.clearAlarm(a.id);
+      const cleared = await c.until((m) => m.event === 'cleared');
+      assert.equal(cleared.topic, a.id);
+      await waitFor(() => cc.all.length === 3);
+      assert.deepEqual(c.all.map((m) => m.event), ['snapshot', 'created', 'acknowledged', 'cleared']);
+      assert.deepEqual(cc.all.map((m) => m.payload), [9, 10, 9]);
+    } finally {
+      sim.setNow(null);
+    }
+  });
+
+  it('alarm data with its own timeWindow is sent as written: the last 24 h of the real clock hold no stored alarm; new ones still come', async () => {
+    sim.setNow(Date.now);
+    try {
+      const mark = sim.ws.commandsReceived().length;
+      const query = { ...ACTIVE_ALARMS, pageLink: { ...ACTIVE_ALARMS.pageLink, timeWindow: 24 * HOUR } };
+      await load([sub('s', 'alarmData', query)]);
+      const c = new Collector('out');
+      const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
+      assert.deepEqual(snap.payload, []);
+      const sent = sim.ws.commandsReceived().slice(mark).find((x) => x.type === 'ALARM_DATA');
+      assert.equal(((sent?.cmd.query as Rec).pageLink as Rec).timeWindow, 24 * HOUR);
+      const a = sim.data.createAlarm({ originator: dev('Thermo A-103').id, type: 'Filter Clogged', severity: 'MAJOR' });
+      assert.equal((await c.until((m) => m.event === 'created')).topic, a.id);
+      sim.data.clearAlarm(a.id);
+      assert.equal((await c.until((m) => m.event === 'cleared')).topic, a.id);
+      assert.deepEqual(c.all.map((m) => m.event), ['snapshot', 'created', 'cleared']);
+    } finally {
+      sim.setNow(null);
+    }
   });
 
   it('alarm status: false/true transitions per watched entity; several entities; unsubscribe by message', async () => {

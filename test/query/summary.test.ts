@@ -313,12 +313,26 @@ describe('query/summary', () => {
       assert.equal(alarms({ textSearch: 'fire' }, { alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }] }), "alarms of any status and severity on all devices, any time, first 100, with 'fire' in the listed fields");
     });
 
-    it('live subscriptions need a time window to see new alarms (§9.12)', () => {
-      assert.equal(
-        alarms({ statusList: ['ACTIVE'] }, {}, { live: true }),
-        'active alarms of any severity on all devices, any time, first 100 (live: new alarms only appear with a time window)',
-      );
+    it('live: no hint without any time (sent with a window back to the epoch), hints when the times stop new alarms (§9.12)', () => {
+      // tb-subscribe sends timeWindow = now when the query has no time of its own: every alarm, then the new ones
+      assert.equal(alarms({ statusList: ['ACTIVE'] }, {}, { live: true }), 'active alarms of any severity on all devices, any time, first 100');
       assert.equal(alarms({ statusList: ['ACTIVE'], timeWindow: 60_000 }, {}, { live: true }), 'active alarms of any severity on all devices, last minute, first 100');
+      // startTs/endTs without a window are sent as written: timeWindow 0 lets no alarm event through
+      assert.equal(
+        alarms({ statusList: ['ACTIVE'], startTs: Date.UTC(2026, 0, 1) }, {}, { live: true }),
+        'active alarms of any severity on all devices, since 2026-01-01 00:00 UTC, first 100 (live: with startTs/endTs but no timeWindow, new alarms never appear)',
+      );
+      assert.equal(
+        alarms({ endTs: Date.UTC(2026, 0, 1) }, {}, { live: true }),
+        'alarms of any status and severity on all devices, until 2026-01-01 00:00 UTC, first 100 (live: with startTs/endTs but no timeWindow, new alarms never appear)',
+      );
+      // a fixed range: the re-fetches read that range only
+      assert.equal(
+        alarms({ startTs: Date.UTC(2026, 0, 1), timeWindow: 86_400_000 }, {}, { live: true }),
+        'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC for 24 hours, first 100 (live: no new alarms once that range has ended)',
+      );
+      // not live: none of these hints
+      assert.equal(alarms({ startTs: Date.UTC(2026, 0, 1) }), 'alarms of any status and severity on all devices, since 2026-01-01 00:00 UTC, first 100');
     });
 
     it('alarm counts: no entity filter = every alarm of the tenant/customer; key filters need one', () => {

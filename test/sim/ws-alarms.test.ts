@@ -107,6 +107,54 @@ describe('simulator ws: alarms and counts', function () {
       assert.deepEqual(await ws.probe(), [], 'the 11th change: nothing (the counter is never reset)');
     });
 
+    it('timeWindow = now (a window back to the epoch): every alarm in the first page, new ones stream, the timer prunes nothing', async () => {
+      // What tb-subscribe sends for a query without a window, months after the stored alarms (BASE_TIME).
+      c.clock.now = BASE_TIME + 200 * DAY;
+      const tenant = await login(c.url, 'tenant@thingsboard.org', 'tenant');
+      const noWindow = await tenant.ok('/api/alarmsQuery/find', alarmQuery({ timeWindow: 0 }));
+      assert.equal(noWindow.data.length, 9);
+      const ws = await c.connect([
+        { type: 'ALARM_DATA', cmdId: 5, query: alarmQuery({ timeWindow: c.clock.now }) },
+        { type: 'ALARM_DATA', cmdId: 6, query: alarmQuery({ timeWindow: DAY }) },
+        // the client's clock an hour ahead of the server's (now - timeWindow < 0: no lower bound) or behind it
+        { type: 'ALARM_DATA', cmdId: 7, query: alarmQuery({ timeWindow: c.clock.now + HOUR }) },
+        { type: 'ALARM_DATA', cmdId: 8, query: alarmQuery({ timeWindow: c.clock.now - HOUR }) },
+      ]);
+      const first = await ws.forCmd(5);
+      assert.deepEqual(first.data, noWindow, 'the same page as a query without any window');
+      assert.equal((await ws.forCmd(6)).data.data.length, 0, 'the old 24 h default: every alarm is months old');
+      assert.deepEqual((await ws.forCmd(7)).data, noWindow);
+      assert.deepEqual((await ws.forCmd(8)).data, noWindow);
+      ws.cmds({ type: 'ALARM_DATA_UNSUBSCRIBE', cmdId: 7 }, { type: 'ALARM_DATA_UNSUBSCRIBE', cmdId: 8 });
+      // a new alarm passes the live filter (createdTime >= now - timeWindow, near the epoch) and is re-fetched
+      const a = c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'New', severity: 'MAJOR' });
+      const page = await ws.forCmd(5);
+      assert.equal(page.data.data[0].id.id, a.id);
+      assert.equal(page.data.data.length, 10);
+      c.sim.data.ackAlarm(a.id);
+      const u = await ws.forCmd(5);
+      assert.equal(u.update[0].id.id, a.id);
+      assert.equal(u.update[0].status, 'ACTIVE_ACK');
+      c.sim.data.clearAlarm(a.id);
+      assert.ok(!ids((await ws.forCmd(5)).data).includes(a.id), 'cleared: re-fetched without it');
+      // even an alarm raised with an old createdTime passes
+      const old = c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'Old', severity: 'MAJOR', createdTime: BASE_TIME - 30 * DAY });
+      assert.ok(ids((await ws.forCmd(5)).data).includes(old.id));
+      // the refresh timer runs (timeWindow > 0) and, a month later, prunes nothing: nothing on the page is older than
+      // now - timeWindow; the 24 h subscription's timer re-fetches to drop its expired alarm
+      const b = c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'Stays', severity: 'MINOR' });
+      assert.ok(ids((await ws.forCmd(5)).data).includes(b.id));
+      assert.deepEqual(ids((await ws.forCmd(6)).data), [b.id]);
+      assert.deepEqual(await ws.probe(), []);
+      const [r5, r6] = [refreshOf(c, 'ALARM_DATA', 5), refreshOf(c, 'ALARM_DATA', 6)];
+      c.clock.now += 30 * DAY;
+      assert.equal((await r5).changed, false);
+      assert.equal((await r6).changed, true);
+      const after = await ws.probe();
+      assert.deepEqual(after.filter((m) => m.cmdId === 5), [], 'no re-fetch of the epoch window');
+      assert.deepEqual(after.filter((m) => m.cmdId === 6).map((m) => m.data.data.length), [0], 'the 24 h window lost it');
+    });
+
     it('latest values of an entity are merged into all its alarms on the page (Java formatting)', async () => {
       const { ws, first } = await alarmTable(alarmQuery({}, { latestValues: [tsKey('temperature')] }));
       const onA101 = first.data.data.filter((a: Msg) => a.entityId.id === dev('Thermo A-101').id);

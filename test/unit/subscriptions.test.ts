@@ -4,10 +4,10 @@ import {
   AlarmStatusSubscription,
   classifyAlarm,
   CountSubscription,
-  DEFAULT_ALARM_WINDOW_MS,
   EntityDataSubscription,
   LiveEvent,
   LiveSink,
+  withLiveWindow,
 } from '../../src/live/subscriptions';
 import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import type { AlarmData, EntityData } from '../../src/query/types';
@@ -123,13 +123,28 @@ describe('live subscription kinds (state and events, no socket)', () => {
       ...over,
     }) as AlarmData;
 
-  it('alarm data: the live query gets a time window when it has none', () => {
-    const q = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } });
-    const cmd = new AlarmDataSubscription(new Sink(), q, 'flat', async () => null).command();
-    assert.equal((cmd.query as AlarmData & { pageLink: { timeWindow: number } }).pageLink.timeWindow, DEFAULT_ALARM_WINDOW_MS);
-    const q2 = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10, timeWindow: 5000 } });
-    const cmd2 = new AlarmDataSubscription(new Sink(), q2, 'flat', async () => null).command();
-    assert.equal((cmd2.query as { pageLink: { timeWindow: number } }).pageLink.timeWindow, 5000);
+  it('alarm data: a query without a window is sent with one reaching back to the epoch (timeWindow = now), rebuilt per command', () => {
+    type Cmd = { query: { pageLink: { timeWindow?: number; startTs?: number; endTs?: number } } };
+    const devices = { type: 'entityType', entityType: 'DEVICE' };
+    const q = prepareAlarmDataQuery({ entityFilter: devices, pageLink: { pageSize: 10, statusList: ['ACTIVE'] } });
+    let now = 1_790_000_000_000;
+    const s = new AlarmDataSubscription(new Sink(), q, 'flat', async () => null, () => now);
+    const first = s.command() as unknown as Cmd;
+    assert.equal(first.query.pageLink.timeWindow, 1_790_000_000_000);
+    assert.equal(first.query.pageLink.startTs ?? 0, 0, 'no startTs: the server takes [now - timeWindow, now]');
+    assert.equal(first.query.pageLink.endTs ?? 0, 0);
+    assert.equal(q.pageLink.timeWindow ?? 0, 0, 'the query itself is not changed');
+    now += 3_600_000; // a reconnect an hour later sends the window anew
+    assert.equal((s.command() as unknown as Cmd).query.pageLink.timeWindow, 1_790_003_600_000);
+    // a query with its own window, start or end is sent as written
+    for (const own of [{ timeWindow: 5000 }, { startTs: 1_700_000_000_000 }, { endTs: 1_700_000_000_000 }, { startTs: 1_700_000_000_000, timeWindow: 86_400_000 }]) {
+      const qo = prepareAlarmDataQuery({ entityFilter: devices, pageLink: { pageSize: 10, ...own } });
+      const cmd = new AlarmDataSubscription(new Sink(), qo, 'flat', async () => null, () => now).command() as unknown as Cmd;
+      assert.deepEqual(cmd.query.pageLink, qo.pageLink, JSON.stringify(own));
+    }
+    // the window is a whole number of ms (a Java long on the server) and never 0
+    assert.equal(withLiveWindow(q, 1_790_000_000_000.7).pageLink.timeWindow, 1_790_000_000_000);
+    assert.equal(withLiveWindow(q, 0).pageLink.timeWindow, 1);
   });
 
   it('alarm data: created, acknowledged, cleared and updated events', () => {
