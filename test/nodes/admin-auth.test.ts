@@ -6,67 +6,17 @@
  * `auth.needsPermission`), whatever the reason.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Simulator } from '../sim';
+import { adminAuthSettings, startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 import { TENANT } from '../support/runtime';
-
-const ROOT = path.join(__dirname, '..', '..');
-
-// bcryptjs ships with node-red (its password hashes); typed loosely here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const bcrypt = require('bcryptjs') as { hashSync(pw: string, rounds: number): string };
 
 describe('tb-connection admin endpoints: permissions (embedded Node-RED with adminAuth)', function () {
   this.timeout(60000);
 
   let sim: Simulator;
-  let child: ChildProcess | undefined;
-  let userDir: string;
+  let child: ChildNodeRed;
   let url: string;
   const tokens: Record<string, string> = {};
-
-  async function startChild(): Promise<string> {
-    const settings = {
-      adminAuth: {
-        type: 'credentials',
-        users: [
-          { username: 'admin', password: bcrypt.hashSync('admin-pw', 8), permissions: '*' },
-          { username: 'reader', password: bcrypt.hashSync('reader-pw', 8), permissions: 'read' },
-        ],
-      },
-    };
-    const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-    const proc = spawn(tsx, [path.join(ROOT, 'test', 'support', 'embedded-child.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, TB_EMBEDDED_OPTIONS: JSON.stringify({ userDir, port: 0, logLevel: 'error', settings }) },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    child = proc;
-    let err = '';
-    proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    return new Promise((resolve, reject) => {
-      let out = '';
-      proc.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const line = out.split('\n').find((l) => l.startsWith('{'));
-        if (line) resolve((JSON.parse(line) as { url: string }).url);
-      });
-      proc.on('exit', (code) => reject(new Error(`embedded Node-RED exited with ${code}: ${err.slice(-2000)}`)));
-    });
-  }
-
-  async function token(username: string, password: string, scope: string): Promise<string> {
-    const res = await fetch(`${url}/auth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ client_id: 'node-red-editor', grant_type: 'password', scope, username, password }),
-    });
-    assert.equal(res.status, 200, `token for ${username}`);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
 
   async function call(method: 'GET' | 'POST', p: string, who?: string, body?: unknown): Promise<{ status: number; text: string; json: () => Record<string, unknown> }> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
@@ -77,13 +27,12 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
   }
 
   before(async () => {
-    assert.ok(fs.existsSync(path.join(ROOT, 'dist', 'nodes', 'tb-connection.js')), 'dist/ is missing: run `npm run build` (npm test does)');
     sim = new Simulator();
     await sim.start();
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-admin-auth-'));
-    url = await startChild();
-    tokens.admin = await token('admin', 'admin-pw', '*');
-    tokens.reader = await token('reader', 'reader-pw', 'read');
+    child = await startChildNodeRed(adminAuthSettings());
+    url = child.url;
+    tokens.admin = await child.token('admin', 'admin-pw', '*');
+    tokens.reader = await child.token('reader', 'reader-pw', 'read');
     const deploy = await fetch(`${url}/flows`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.admin}`, 'Node-RED-Deployment-Type': 'full' },
@@ -93,13 +42,8 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
   });
 
   after(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise<void>((resolve) => child?.once('exit', () => resolve()));
-      child.stdin?.end();
-      await exited;
-    }
+    await child?.stop();
     await sim?.stop();
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
   const GETS = ['/tb-connection/c1/profiles?entityType=DEVICE', '/tb-connection/c1/entities?entityType=DEVICE&search=meter', '/tb-connection/c1/keys?entityType=ASSET', '/tb-connection/c1/alarm-types'];
