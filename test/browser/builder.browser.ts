@@ -77,6 +77,8 @@ describe('query builder (browser)', function () {
     ({ nr } = await sharedNodeRed());
     await deployFlows(nr, flows());
     ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    // Tall enough that a dialog's screenshot shows the whole builder.
+    await page.setViewportSize({ width: 1500, height: 1500 });
     page.on('pageerror', (err) => {
       if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
     });

@@ -20,7 +20,8 @@ import { renderKeyFilters } from './key-filters';
 import { Lookups } from './lookups';
 import { isObj, Model, type Ctx, type Query } from './model';
 import { previewPanel } from './preview';
-import { validateQuery, type QueryError } from './validation';
+import { check } from '../../query/check';
+import { builderPath, type QueryError } from './validation';
 
 export interface AttachOptions {
   /** The node type (for the preview). */
@@ -226,18 +227,24 @@ export function attach(o: AttachOptions): Builder {
       return;
     }
     summary.text(summarize(mode, model.query, { live: ctx.live, nameOf: (e) => lookups.knownName(e.id) }));
+    const checked = check(mode, model.query, 'query');
     const extra = heldPaths(model.query, builderCoverage(mode, model.query, { live: ctx.live })).filter((p) => !isNullAt(model.query, p));
-    if (extra.length) {
-      held.empty().append($('<span>').text(`${t('held')} `));
-      extra.forEach((p, i) => {
-        if (i) held.append(', ');
-        $('<code>').text(p).appendTo(held);
+    // Whole parts this kind of query does not send (e.g. a find query's page after switching to count).
+    const sent = checked.ok ? (checked.value as Record<string, unknown>) : undefined;
+    const unused = sent ? [...new Set(extra.map((p) => p.split('.')[0]))].filter((top) => !(top in sent)) : [];
+    const kept = extra.filter((p) => !unused.includes(p.split('.')[0]));
+    held.empty();
+    const list = (label: string, items: string[]) => {
+      const line = $('<div>').append($('<span>').text(`${label} `)).appendTo(held);
+      items.forEach((p, i) => {
+        if (i) line.append(', ');
+        $('<code>').text(p).appendTo(line);
       });
-      held.show();
-    } else {
-      held.hide();
-    }
-    showError(validateQuery(mode, model.query));
+    };
+    if (kept.length) list(t('held'), kept);
+    if (unused.length) list(t('unused'), unused);
+    held.toggle(kept.length + unused.length > 0);
+    showError(checked.ok ? undefined : { field: checked.field || 'query', path: builderPath(checked.field), message: checked.message });
   }
 
   function showError(e: QueryError | undefined): void {

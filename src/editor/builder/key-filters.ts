@@ -178,12 +178,7 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
   const valuePath: Path = bare ? [...path, 'value'] : [...path, 'value', 'defaultValue'];
   const current = bare ? pred.value : value.defaultValue;
   const dyn = isObj(value.dynamicValue) ? value.dynamicValue : undefined;
-  if (dyn) $('<span>').text(t('ifMissing')).appendTo(line);
-  line.append(valueControl(ctx, valuePath, own, valueType, current));
-  if (own === 'STRING') {
-    const ic = checkbox(pathText([...path, 'ignoreCase']), pred.ignoreCase === true, t('ignoreCase')).appendTo(line);
-    ic.find('input').on('change', (e) => m.set([...path, 'ignoreCase'], $(e.target).prop('checked') === true));
-  }
+  // Reads as a sentence: "> [fixed value] 25" or "> [tenant attribute] tempThreshold, if missing: 25".
   const sources = dynamicSourceTypes(ctx.mode, ctx.live) as readonly string[];
   const source = dyn ? str(dyn.sourceType) : '';
   const srcSelect = select(
@@ -204,6 +199,12 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
   if (dyn) {
     const attr = textInput(pathText([...path, 'value', 'dynamicValue', 'sourceAttribute']), dyn.sourceAttribute, t('sourceAttribute')).appendTo(line);
     attr.on('change input', () => m.set([...path, 'value', 'dynamicValue', 'sourceAttribute'], String(attr.val() ?? '')));
+    $('<span>').text(t('ifMissing')).appendTo(line);
+  }
+  line.append(valueControl(ctx, valuePath, own, valueType, current));
+  if (own === 'STRING') {
+    const ic = checkbox(pathText([...path, 'ignoreCase']), pred.ignoreCase === true, t('ignoreCase')).appendTo(line);
+    ic.find('input').on('change', (e) => m.set([...path, 'ignoreCase'], $(e.target).prop('checked') === true));
   }
   if (remove) removeButton('remove-condition', t('remove')).on('click', remove).appendTo(line);
   return line;
