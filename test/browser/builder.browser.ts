@@ -5,8 +5,7 @@
  * pickers and the preview use the deployed connection's admin endpoints, and the other dialogs' helpers
  * (connection test, entity picker, view link, the only connection for a new node) are checked.
  *
- * Screenshots of the dialogs go to $TB_SCREENSHOTS_DIR (default .screenshots/, git-ignored); the README's
- * pictures are these, taken with TB_SCREENSHOTS_DIR=docs/images.
+ * Screenshots of the dialogs go to screenshotDir() (see chromium.ts); the README shows them.
  */
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
@@ -15,7 +14,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { Simulator } from '../sim';
-import { launchChromium, requireChromium } from './chromium';
+import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
@@ -24,7 +23,6 @@ declare const $: any;
 
 const WAIT = 15000;
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
-const SHOTS = path.resolve(REPO_ROOT, process.env.TB_SCREENSHOTS_DIR || '.screenshots');
 
 interface CorpusEntry {
   id: string;
@@ -83,7 +81,6 @@ describe('query builder (browser)', function () {
       if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
     });
     await loadEditor();
-    fs.mkdirSync(SHOTS, { recursive: true });
   });
 
   afterEach(async function () {
@@ -166,7 +163,7 @@ describe('query builder (browser)', function () {
   }
 
   async function shot(name: string): Promise<void> {
-    await tray().screenshot({ path: path.join(SHOTS, `${name}.png`) });
+    await tray().screenshot({ path: path.join(screenshotDir(), `${name}.png`) });
   }
 
   const simId = (type: string, name: string) => sim.data.mustFindByName(type as never, name).id;

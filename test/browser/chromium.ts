@@ -3,6 +3,7 @@
  * with the command that installs it: the browser tests are never skipped.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -32,4 +33,14 @@ export async function launchChromium(profileDir: string): Promise<{ context: Bro
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page };
+}
+
+/**
+ * Where the browser tests save their screenshots: $TB_SCREENSHOTS_DIR, relative to the repository, or
+ * .screenshots/ (git-ignored). The README's pictures are taken with TB_SCREENSHOTS_DIR=docs/images.
+ */
+export function screenshotDir(): string {
+  const dir = path.resolve(__dirname, '..', '..', process.env.TB_SCREENSHOTS_DIR || '.screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }

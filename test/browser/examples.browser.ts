@@ -13,7 +13,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { demoFlows, demoServer } from '../../scripts/start';
 import { Simulator } from '../sim';
-import { launchChromium, requireChromium } from './chromium';
+import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
@@ -115,6 +115,32 @@ describe('npm start demo (browser)', function () {
         { timeout: WAIT },
       ).catch(async () => assert.fail(`${n.name}: no status matching ${text} (${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`));
     }
+    // The README's pictures of live flows: the tab's nodes with their statuses, palette and sidebar out of the way.
+    await page.evaluate(() => {
+      RED.menu.setSelected('menu-item-palette', false);
+      RED.menu.setSelected('menu-item-sidebar', false);
+    });
+    for (const [label, file] of [['Live telemetry table', 'live-flow'], ['Alarm to notification pipeline', 'alarm-flow']]) {
+      const tab = flows.find((n) => n.type === 'tab' && n.label === label);
+      if (!tab) continue;
+      await page.evaluate((id) => RED.workspaces.show(id), tab.id);
+      await page.waitForFunction(
+        (id) => RED.nodes.filterNodes({ z: id, type: 'tb-subscribe' }).every((n: any) => /watching|alarm|count/.test(document.getElementById(n.id)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '')),
+        tab.id,
+        { timeout: WAIT },
+      );
+      const clip = await page.evaluate((id) => {
+        const boxes = RED.nodes.filterNodes({ z: id }).map((n: any) => document.getElementById(n.id)?.getBoundingClientRect()).filter(Boolean);
+        const x = Math.min(...boxes.map((b: DOMRect) => b.left)) - 20;
+        const y = Math.min(...boxes.map((b: DOMRect) => b.top)) - 20;
+        return { x, y, width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x, height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y };
+      }, tab.id);
+      await page.screenshot({ path: path.join(screenshotDir(), `${file}.png`), clip });
+    }
+    await page.evaluate(() => {
+      RED.menu.setSelected('menu-item-palette', true);
+      RED.menu.setSelected('menu-item-sidebar', true);
+    });
     const everyEvent = flows.filter((n) => n.type === 'debug' && live.some((s) => (s.wires as string[][]).some((port) => port.includes(n.id))));
     assert.ok(everyEvent.length > 0, 'a debug node wired straight to a subscribe node');
     for (const d of everyEvent) {
