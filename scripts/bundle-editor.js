@@ -1,6 +1,7 @@
 'use strict';
-// Build step: bundle the editor's query helpers (src/editor/tb-query.ts, which pulls in the runtime's own
-// src/query modules) into resources/tb-query.js, a plain browser script that defines the global TbQuery.
+// Build step: bundle the editor's query module and builder (src/editor/tb-query.ts, which pulls in the runtime's
+// own src/query modules and src/editor/builder) into resources/tb-query.js, a plain browser script that defines
+// the globals TbQuery and TbBuilder.
 // The output is git-ignored and shipped through the "files" list (resources/).
 const path = require('path');
 const esbuild = require('esbuild');
@@ -22,11 +23,15 @@ esbuild
     sourcemap: false,
     legalComments: 'none',
     tsconfig: path.join(root, 'tsconfig.json'),
+    // Every node set of the module includes this file, so it runs several times: only the first run defines
+    // the globals (a re-declared global `var` keeps its value).
     banner: {
       js:
-        '/* node-red-contrib-thingsboard-query: the query builder helpers (window.TbQuery), bundled from src/query\n' +
-        ' * by scripts/bundle-editor.js. Generated file: do not edit. */',
+        '/* node-red-contrib-thingsboard-query: the query builder (window.TbQuery: the runtime\'s query module;\n' +
+        ' * window.TbBuilder: the dialogs), bundled from src/ by scripts/bundle-editor.js. Generated file: do not edit. */\n' +
+        'if (typeof window === "undefined" || !window.TbQuery) {',
     },
+    footer: { js: '}' },
     logLevel: 'warning',
   })
   .catch(() => process.exit(1));

@@ -509,6 +509,18 @@ describe('query builder (browser)', function () {
     assert.match(await errorText(), /Not valid JSON: .*\(line 4, column 19\)/);
     assert.equal(await tray().locator('[data-tb-view="builder"]').isDisabled(), true);
     await shot('builder-json-error');
+    // Valid JSON, a wrong enum: the runtime's message with the line of the text, and the code editor's schema
+    // (generated from the builder's tables) marks it too.
+    await page.evaluate(() => $('[data-tb-json]').data('tb-editor').setValue('{\n  "entityFilter": {\n    "type": "entityType",\n    "entityType": "DEVIC"\n  }\n}'));
+    await page.waitForFunction(() => /got "DEVIC"/.test($('[data-tb-error]').text()), undefined, { timeout: WAIT });
+    assert.match(await errorText(), /^query\.entityFilter\.entityType must be .* \(got "DEVIC"\) \(line 4, column 19\)$/);
+    await page.waitForFunction(
+      () => (window as any).monaco.editor.getModelMarkers({}).some((m: any) => m.owner === 'json' && m.startLineNumber === 4 && /Value is not accepted/.test(m.message)),
+      undefined,
+      { timeout: WAIT },
+    );
+    await page.evaluate((text) => $('[data-tb-json]').data('tb-editor').setValue(text), broken);
+    await page.waitForFunction(() => /line 4, column 19/.test($('[data-tb-error]').text()) && /JSON/.test($('[data-tb-error]').text()), undefined, { timeout: WAIT });
     await done();
     assert.equal(await page.evaluate(() => RED.nodes.node('ecB').query), broken, 'the text is kept as typed');
     assert.equal(await page.evaluate(() => RED.nodes.node('ecB').valid), false);
