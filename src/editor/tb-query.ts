@@ -2,22 +2,10 @@
  * Entry of the editor's browser bundle: `resources/tb-query.js` (built by scripts/bundle-editor.js with esbuild,
  * IIFE, global name TbQuery), loaded by the node dialogs, which use it as `window.TbQuery`.
  *
- * Everything here is the runtime's own pure query module (src/query): the validators the dialog runs are the very
- * code the nodes run, so the editor flags a query with the runtime's wording. No DOM, no Node-RED, no I/O.
+ * TbQuery is the runtime's own pure query module (src/query): the validators the dialog runs are the very code the
+ * nodes run, so the editor flags a query with the runtime's wording. The dialogs' code (src/editor/builder, with
+ * jQuery and Node-RED's widgets) comes along and defines window.TbBuilder.
  */
-
-import {
-  DEFAULT_PAGE_SIZE,
-  UUID_PATTERN,
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareAlarmStatusOptions,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-  prepareEntityId,
-  prepareKeysOptions,
-} from '../query/validate';
-import { isQueryMode, type QueryMode } from '../query/schema';
 
 export {
   ALARM_SEARCH_STATUSES,
@@ -84,7 +72,7 @@ export {
   prepareEntityDataQuery,
   prepareEntityId,
   prepareKeysOptions,
-};
+} from '../query/validate';
 
 export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from '../query/check';
 

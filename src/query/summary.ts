@@ -8,7 +8,7 @@
  * Pure: no DOM, no Node-RED, no I/O.
  */
 
-import { ENTITY_FILTER_SCHEMA, entityTypeName, isQueryMode, FILTER_RESULT_TYPES, type QueryMode } from './schema';
+import { ENTITY_FILTER_SCHEMA, entityTypeName, isQueryMode, FILTER_RESULT_TYPES, OPERATION_LABELS, type QueryMode } from './schema';
 import type { EntityFilterType } from './types';
 
 export interface SummaryOptions {
@@ -51,25 +51,8 @@ const SOURCE_PHRASES: Readonly<Record<string, string>> = {
   CURRENT_DEVICE: "the device's",
 };
 
-const NUMERIC_SYMBOLS: Readonly<Record<string, string>> = {
-  EQUAL: '=',
-  NOT_EQUAL: '!=',
-  GREATER: '>',
-  LESS: '<',
-  GREATER_OR_EQUAL: '>=',
-  LESS_OR_EQUAL: '<=',
-};
-
-const STRING_PHRASES: Readonly<Record<string, string>> = {
-  EQUAL: 'is',
-  NOT_EQUAL: 'is not',
-  STARTS_WITH: 'starts with',
-  ENDS_WITH: 'ends with',
-  CONTAINS: 'contains',
-  NOT_CONTAINS: 'does not contain',
-  IN: 'is one of',
-  NOT_IN: 'is none of',
-};
+/** The select's labels, with "is" / "is not" reading better in a sentence. */
+const STRING_PHRASES: Readonly<Record<string, string>> = { ...OPERATION_LABELS.STRING, EQUAL: 'is', NOT_EQUAL: 'is not' };
 
 /** What the summary found out while it was written. */
 class Notes {
@@ -394,7 +377,7 @@ function predicateText(key: string, p: unknown, dateTime: boolean, depth: number
       return `${key} ${op} ${value.text}${anyCase}`;
     }
     case 'NUMERIC': {
-      const op = typeof p.operation === 'string' ? NUMERIC_SYMBOLS[p.operation] : undefined;
+      const op = typeof p.operation === 'string' ? OPERATION_LABELS.NUMERIC[p.operation] : undefined;
       const value = predicateValue(p.value, (x) => (dateTime && typeof x === 'number' ? date(x) : String(x)), notes);
       return `${key} ${op ?? notes.missing()} ${value.text}`;
     }
