@@ -535,6 +535,26 @@ describe('query builder (browser)', function () {
     });
   });
 
+  it('msg, flow, global and JSONata keep the TypedInput; coming back, the builder has its query again', async function () {
+    const q = { entityFilter: { type: 'deviceType', deviceTypes: ['meter'] }, keyFilters: [] };
+    await open('ecB', q);
+    assert.equal(await tray().locator('[data-tb-builder]').isVisible(), true);
+    await page.evaluate(() => $('#node-input-query').typedInput('type', 'msg'));
+    await page.waitForFunction(() => $('#node-input-query').typedInput('value') === 'payload', undefined, { timeout: WAIT });
+    assert.equal(await tray().locator('.tb-b').isVisible(), false, 'no builder for a msg property');
+    assert.equal(await tray().locator('.red-ui-typedInput-input-wrap').first().isVisible(), true);
+    await page.evaluate(() => $('#node-input-query').typedInput('type', 'json'));
+    await page.waitForFunction(() => $('[data-tb-builder]').is(':visible'), undefined, { timeout: WAIT });
+    assert.deepEqual(await dialogQuery(), q);
+    await page.evaluate(() => $('#node-input-query').typedInput('type', 'msg'));
+    await page.evaluate(() => $('#node-input-query').typedInput('value', 'query'));
+    await done();
+    assert.deepEqual(await page.evaluate(() => [RED.nodes.node('ecB').queryType, RED.nodes.node('ecB').query]), ['msg', 'query']);
+    await page.evaluate(() => {
+      RED.nodes.node('ecB').queryType = 'json';
+    });
+  });
+
   it('flags a wrong value with the runtime\'s own message at its control', async function () {
     await open('eqB', { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } });
     await field('pageLink.pageSize').fill('ten');

@@ -287,12 +287,25 @@ export function attach(o: AttachOptions): Builder {
     host.toggle(json);
     if (json) setView(view);
   }
+  let lastType = input.typedInput('type');
   input.on('change', () => {
     if (writing) return;
-    // The source type changed, or someone put a new text in (e.g. a flow import): read it again.
-    if (input.typedInput('type') === 'json') {
+    const type = input.typedInput('type');
+    const switched = type !== lastType;
+    const from = lastType;
+    lastType = type;
+    if (switched && from === 'json' && !jsonProblem && storedText() === compactQuery(model.query)) {
+      // Leaving the builder: the query text is no message property or context key; start that box empty (msg
+      // then fills in "payload"). The builder keeps its query for a way back.
+      input.typedInput('value', '');
+      onSource();
+      return;
+    }
+    if (type === 'json') {
       const text = storedText();
-      if (text !== compactQuery(model.query)) onJsonTextFromInput(text);
+      // Back to the builder: a text typed for msg / flow / global / JSONata is not a query; the builder's is.
+      if (switched && !parseJsonText(text).ok) writeInput(compactQuery(model.query));
+      else if (text !== compactQuery(model.query)) onJsonTextFromInput(text);
     }
     onSource();
   });
