@@ -24,11 +24,13 @@ import {
   isAlarmInfo,
   isAlreadyDone,
   isCreated,
+  raiseWireBody,
   type AlarmActionRequest,
   type AlarmOperation,
   type AssigneeRef,
 } from '../query/alarm-actions';
-import type { Alarm, AlarmComment, AlarmCreateBody, AlarmInfo, EntityId, PageData, UserEmailInfo } from '../query/types';
+import type { Alarm, AlarmComment, AlarmCreateBody, AlarmData, AlarmInfo, EntityId, PageData, UserEmailInfo } from '../query/types';
+import { lookupsFor, type PlatformUser } from './lookups';
 import type { CallOptions, PlatformClient } from './client';
 import type { HttpMethod } from './http';
 
@@ -112,6 +114,7 @@ function checkObject<T>(body: unknown, path: string, ok: (b: unknown) => boolean
 export class AlarmActions {
   /** The tail of the raises in flight per originator and type. */
   private readonly raising = new Map<string, Promise<unknown>>();
+  private me: Promise<PlatformUser> | undefined;
 
   constructor(private readonly client: PlatformClient) {}
 
@@ -179,10 +182,22 @@ export class AlarmActions {
     return checkObject<PageData<UserEmailInfo>>(body, path, (b) => !!b && typeof b === 'object' && Array.isArray((b as PageData<unknown>).data));
   }
 
-  /** The ids of the active alarms of one originator and type (`POST /api/alarmsQuery/find`). */
-  async activeAlarmIds(originator: EntityId, type: string, opts?: CallOptions): Promise<string[]> {
+  /** The active alarms of one originator and type, newest first (`POST /api/alarmsQuery/find`). */
+  async activeAlarms(originator: EntityId, type: string, opts?: CallOptions): Promise<AlarmData[]> {
     const page = await this.client.findAlarmData(activeAlarmQuery(originator, type), opts);
-    return page.data.filter((a) => a && a.id && a.type === type).map((a) => a.id.id);
+    return page.data.filter((a) => a && a.id && typeof a.id.id === 'string' && a.type === type);
+  }
+
+  /** The connection's user (`GET /api/auth/user`), asked once per client. */
+  private caller(opts?: CallOptions): Promise<PlatformUser> {
+    if (!this.me) {
+      const p = lookupsFor(this.client).currentUser(opts);
+      this.me = p;
+      p.catch(() => {
+        if (this.me === p) this.me = undefined;
+      });
+    }
+    return this.me;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -319,18 +334,19 @@ export class AlarmActions {
 
   private async raiseNow(body: AlarmCreateBody, call: CallOptions): Promise<AlarmActionResult> {
     const who = `${body.originator.entityType} ${body.originator.id}`;
-    let before: string[];
+    let before: AlarmData[];
     let saved: Alarm;
     try {
-      before = await this.activeAlarmIds(body.originator, body.type, call);
-      saved = await this.save(body, call);
+      const me = await this.caller(call);
+      before = await this.activeAlarms(body.originator, body.type, call);
+      saved = await this.save(raiseWireBody(body, me, before[0]), call);
     } catch (err) {
       const status = statusOf(err);
       if (status === 404) throw explained(err, `Cannot raise "${body.type}" on ${who}: the entity was not found`);
       if (status === 403) throw explained(err, `ThingsBoard did not allow this connection's user to raise an alarm on ${who}`);
       throw err;
     }
-    const created = isCreated(before, saved);
+    const created = isCreated(before.map((a) => a.id.id), saved);
     const alarm = isAlarmInfo(saved) ? saved : await this.info(saved.id.id, call);
     return { operation: 'raise', alarmId: saved.id.id, alarm, alreadyDone: false, created };
   }

@@ -330,12 +330,12 @@ export function prepareRaise(settings: RaiseSettings, payload: unknown, originat
     originator: prepareOriginator(originator.value, originator.field, settings.originatorEntityType),
     type: settings.type ?? alarmType(payloadField(payload, 'type'), 'msg.payload.type'),
     severity: settings.severity ?? severity(payloadField(payload, 'severity'), 'msg.payload.severity'),
-    details: details === undefined || details.value === undefined ? null : details.value,
     propagate: settings.propagate || payloadFlag(payload, 'propagate'),
     propagateToOwner: settings.propagateToOwner || payloadFlag(payload, 'propagateToOwner'),
     propagateToTenant: settings.propagateToTenant || payloadFlag(payload, 'propagateToTenant'),
     propagateRelationTypes: [],
   };
+  if (details !== undefined && details.value !== undefined) body.details = details.value;
   if (settings.propagateRelationTypes) body.propagateRelationTypes = settings.propagateRelationTypes;
   else {
     const p = payloadField(payload, 'propagateRelationTypes');
@@ -363,6 +363,32 @@ export function activeAlarmQuery(originator: EntityId, type: string): AlarmDataQ
     latestValues: [],
     alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
   };
+}
+
+/** Who the connection acts as (`GET /api/auth/user`): what the create body depends on. */
+export interface RaiseCaller {
+  authority: string;
+  customerId?: EntityId | null;
+}
+
+/**
+ * The body as sent, for this caller and the active alarm the server will update (if any):
+ * - a customer user must name its own customer (`customerId`): the server checks the CREATE permission on the
+ *   body (`CustomerUserPermissions`' alarm checker compares the alarm's customer with the user's), and then
+ *   requires the originator's customer to be the same; a tenant admin sends none (the server takes the
+ *   originator's);
+ * - the active alarm's assignee is sent back (`assigneeId`): `DefaultTbAlarmService#save` unassigns an alarm
+ *   whose body has no assignee, and for a create that call fails with a NullPointerException (HTTP 500) after the
+ *   update was saved.
+ */
+export function raiseWireBody(body: AlarmCreateBody, caller: RaiseCaller, active: { assigneeId?: EntityId | null } | undefined): AlarmCreateBody {
+  const out: AlarmCreateBody = { ...body };
+  if (caller.authority === 'CUSTOMER_USER' && caller.customerId && typeof caller.customerId.id === 'string') {
+    out.customerId = { entityType: 'CUSTOMER', id: caller.customerId.id };
+  }
+  const assignee = active?.assigneeId;
+  if (assignee && typeof assignee.id === 'string') out.assigneeId = { entityType: 'USER', id: assignee.id };
+  return out;
 }
 
 /**

@@ -531,11 +531,16 @@ export interface AlarmCreateBody {
   originator: EntityId;
   type: string;
   severity: AlarmSeverity;
-  details: unknown;
+  /** Absent: the server stores `{}`. */
+  details?: unknown;
   propagate: boolean;
   propagateToOwner: boolean;
   propagateToTenant: boolean;
   propagateRelationTypes: string[];
+  /** Required from a customer user (its own customer: the CREATE permission check); absent for a tenant admin. */
+  customerId?: CustomerId;
+  /** The active alarm's assignee, kept (see `raiseWireBody` in src/query/alarm-actions). */
+  assigneeId?: UserId;
 }
 
 /** The `Alarm` some actions answer (`POST /api/alarm`, assign, unassign): AlarmInfo without the names. */
