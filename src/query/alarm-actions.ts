@@ -95,7 +95,7 @@ export function prepareAlarmId(v: unknown, field: string): string {
   if (isObject(v)) {
     const et = v.entityType;
     if (et != null && et !== 'ALARM') {
-      fail(`${field}.entityType`, `${field} must be ${ALARM_SHAPES}; this is a ${describe(et)}, not an alarm`);
+      fail(field, `${field} must be ${ALARM_SHAPES}; this is a ${describe(et)}, not an alarm`);
     }
     const id = v.id;
     if (typeof id === 'string') {
@@ -105,13 +105,13 @@ export function prepareAlarmId(v: unknown, field: string): string {
     }
     if (isObject(id)) {
       if (id.entityType != null && id.entityType !== 'ALARM') {
-        fail(`${field}.id.entityType`, `${field} must be ${ALARM_SHAPES}; its id is a ${describe(id.entityType)} id, not an alarm id`);
+        fail(field, `${field} must be ${ALARM_SHAPES}; its id is a ${describe(id.entityType)} id, not an alarm id`);
       }
       const u = uuidText(id.id);
       if (u) return u;
       fail(`${field}.id.id`, `${field}.id.id must be the alarm's UUID ${got(id.id)}`);
     }
-    fail(`${field}.id`, `${field} must be ${ALARM_SHAPES} (got an object without an id)`);
+    fail(field, `${field} must be ${ALARM_SHAPES} (got an object without an id)`);
   }
   return fail(field, `${field} must be ${ALARM_SHAPES} ${got(v)}`);
 }
@@ -166,16 +166,16 @@ export function prepareAssignee(v: unknown, field: string): AssigneeRef {
   }
   if (isObject(v)) {
     if (v.entityType != null && v.entityType !== 'USER') {
-      fail(`${field}.entityType`, `${field} must be ${ASSIGNEE_SHAPES}; this is a ${describe(v.entityType)}, not a user`);
+      fail(field, `${field} must be ${ASSIGNEE_SHAPES}; this is a ${describe(v.entityType)}, not a user`);
     }
     const id = isObject(v.id) ? v.id : undefined;
     if (id && id.entityType != null && id.entityType !== 'USER') {
-      fail(`${field}.id.entityType`, `${field} must be ${ASSIGNEE_SHAPES}; its id is a ${describe(id.entityType)} id`);
+      fail(field, `${field} must be ${ASSIGNEE_SHAPES}; its id is a ${describe(id.entityType)} id`);
     }
     const u = uuidText(id ? id.id : v.id);
     if (u) return { id: u };
     if (v.id == null && typeof v.email === 'string') return prepareAssignee(v.email, `${field}.email`);
-    fail(`${field}.id`, `${field} must be ${ASSIGNEE_SHAPES} (got an object without a user id)`);
+    fail(field, `${field} must be ${ASSIGNEE_SHAPES} (got an object without a user id)`);
   }
   return fail(field, `${field} must be ${ASSIGNEE_SHAPES} ${got(v)}`);
 }
@@ -300,7 +300,7 @@ export function prepareOriginator(v: unknown, field: string, defaultType: Entity
   } else {
     return fail(field, `${field} must be ${ORIGINATOR_SHAPES} ${got(v)}`);
   }
-  if (id.entityType === 'ALARM') fail(`${field}.entityType`, `${field} must be ${ORIGINATOR_SHAPES}; an alarm cannot be the originator of an alarm`);
+  if (id.entityType === 'ALARM') fail(field, `${field} must be ${ORIGINATOR_SHAPES}; an alarm cannot be the originator of an alarm`);
   return id;
 }
 
@@ -351,6 +351,7 @@ export function prepareRaise(settings: RaiseSettings, payload: unknown, originat
 export function activeAlarmQuery(originator: EntityId, type: string): AlarmDataQuery {
   return {
     entityFilter: { type: 'singleEntity', singleEntity: { entityType: originator.entityType, id: originator.id } },
+    keyFilters: [],
     pageLink: {
       page: 0,
       pageSize: 10,
