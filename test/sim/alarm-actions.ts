@@ -98,13 +98,13 @@ function parseHexLong(s: string, java25: boolean): bigint {
 
 /**
  * `@NoXss` (`DAO/service/NoXssValidator.java`): a `{{…}}` template, or what AntiSamy flags with the server's
- * `xss-policy.xml`. The simulator approximates AntiSamy by rejecting any tag (`<` followed by a letter, `/`, `!`
- * or `?`); plain text with `<` (like "a < b") passes.
+ * `xss-policy.xml`. The simulator approximates AntiSamy by rejecting any tag (`<` directly followed by a letter,
+ * `/`, `!` or `?`); plain text with `<` (like "a < b") passes.
  */
 export function noXss(s: string): boolean {
   if (s === '') return true;
   if (/\{\{.*\}\}/s.test(s)) return false;
-  return !/<\s*[A-Za-z!/?]/.test(s);
+  return !/<[A-Za-z!/?]/.test(s);
 }
 
 /** `ConstraintValidator.validateFields`: "Validation error: " + the sorted distinct messages. */
@@ -154,6 +154,19 @@ export function commentJson(c: SimAlarmComment): Record<string, unknown> {
     type: c.type,
     comment: c.comment,
     name: JSON.stringify(c.comment),
+  };
+}
+
+/** The `AlarmCommentInfo` JSON: the comment plus its author's firstName, lastName, email (null without an author). */
+export function commentInfoJson(ds: Dataset, c: SimAlarmComment): Record<string, unknown> {
+  const u = c.userId ? ds.get(c.userId) : undefined;
+  const { name, ...rest } = commentJson(c);
+  return {
+    ...rest,
+    firstName: u ? u.fields.firstName ?? null : null,
+    lastName: u ? u.fields.lastName ?? null : null,
+    email: u ? u.fields.email ?? u.name : null,
+    name,
   };
 }
 
@@ -536,20 +549,7 @@ export class AlarmActions {
     const dir = p.sort?.direction === 'DESC' ? -1 : 1;
     const rows = [...this.ds.alarmComments(a.id)].sort((x, y) => dir * compareValues(key(x), key(y)) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     const page = toPage(rows, p);
-    return { ...page, data: page.data.map((c) => this.commentInfoJson(c)) };
-  }
-
-  /** AlarmCommentInfo: the comment plus its author's firstName, lastName, email (null without an author). */
-  commentInfoJson(c: SimAlarmComment): Record<string, unknown> {
-    const u = c.userId ? this.ds.get(c.userId) : undefined;
-    const { name, ...rest } = commentJson(c);
-    return {
-      ...rest,
-      firstName: u ? u.fields.firstName ?? null : null,
-      lastName: u ? u.fields.lastName ?? null : null,
-      email: u ? u.fields.email ?? u.name : null,
-      name,
-    };
+    return { ...page, data: page.data.map((c) => commentInfoJson(this.ds, c)) };
   }
 
   /**

@@ -434,14 +434,13 @@ export class HttpFront {
       const hits = this.prefixRoutes.filter((x) => r.path.startsWith(x.prefix) && rest(x.prefix) !== '' && !rest(x.prefix).includes('/'));
       if (hits.length > 0) byMethod = new Map(hits.map((x) => [x.method, x.route]));
     }
-    // Spring picks, per method, the most specific matching pattern (a literal path beats `{variables}`; a literal
-    // path of a later version does not exist, so the pattern answers: GET /api/alarm/types before 3.6 is
-    // getAlarmById("types"))
+    // Spring picks, per method, the most specific matching pattern (a literal path beats `{variables}`). A literal
+    // path of a later version keeps the patterns out: before 3.6 /api/alarm/types stays a Spring 404 here, where
+    // the server would route GET to getAlarmById("types") (400 "Invalid UUID string: types").
     const segs = r.path.split('/');
-    for (const x of this.patternRoutes) {
-      if (x.segments.length !== segs.length) continue;
-      const existing = byMethod?.get(x.method);
-      if (existing && (this.versionOk(existing.since) || !this.versionOk(x.route.since))) continue;
+    const literalOfLaterVersion = byMethod !== undefined && ![...byMethod.values()].some((x) => this.versionOk(x.since));
+    for (const x of literalOfLaterVersion ? [] : this.patternRoutes) {
+      if (x.segments.length !== segs.length || byMethod?.has(x.method)) continue;
       if (!x.segments.every((g, i) => g === null ? segs[i] !== '' : g === segs[i])) continue;
       const vars = x.segments.flatMap((g, i) => (g === null ? [segs[i]] : []));
       const route: Route = { ...x.route, handler: (q) => x.route.handler({ ...q, params: vars.map(decodePathVar) }) };
