@@ -95,8 +95,17 @@ function explained(err: unknown, message: string): unknown {
   return err;
 }
 
+/** A 404 that is not ThingsBoard's "item not found" (errorCode 32), or a 405: the server has no such endpoint. */
+function isMissingEndpoint(err: unknown): boolean {
+  return err instanceof TbApiError && ((err.status === 404 && err.errorCode !== 32) || err.status === 405);
+}
+
 /** 404 / 403 of a request about one alarm, in words. */
 function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | 'read'): unknown {
+  if (isMissingEndpoint(err)) {
+    const what = operation === 'read' ? 'this request' : `"${operation}"`;
+    return explained(err, `This ThingsBoard server does not offer ${what} for alarms (assign, unassign, comments and the assignee look-up need ThingsBoard 3.5 or newer)`);
+  }
   const status = statusOf(err);
   if (status === 404) return explained(err, `Alarm ${alarmId} was not found: it was deleted, or never existed`);
   if (status === 403) {
@@ -261,6 +270,7 @@ export class AlarmActions {
 
   /** A 404 / 403 of assign: about the alarm, or about the user (the alarm is there)? */
   private async aboutAssign(err: unknown, alarmId: string, userId: string, call: CallOptions): Promise<unknown> {
+    if (isMissingEndpoint(err)) return aboutAlarm(err, alarmId, 'assign');
     const status = statusOf(err);
     if (status !== 404 && status !== 403) return err;
     try {
@@ -310,7 +320,7 @@ export class AlarmActions {
     try {
       await this.delete(alarmId, call);
     } catch (err) {
-      if (!strict && statusOf(err) === 404) return { operation: 'delete', alarmId, alarm: before, alreadyDone: true };
+      if (!strict && statusOf(err) === 404 && !isMissingEndpoint(err)) return { operation: 'delete', alarmId, alarm: before, alreadyDone: true };
       throw aboutAlarm(err, alarmId, 'delete');
     }
     return { operation: 'delete', alarmId, alarm: before, alreadyDone: false };

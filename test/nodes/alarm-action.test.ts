@@ -574,6 +574,22 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.equal(sim.countRequests(`/api/alarm/${alarm.id}/ack`), 2, 'the 401 and the retry');
     });
 
+    it('a server before 3.5: acknowledge answers nothing (the alarm is read back); assign says the server lacks it', async () => {
+      sim.setVersion('3.4.4');
+      try {
+        await load([action('a'), action('as', { operation: 'assign' })]);
+        const alarm = newAlarm();
+        const out = await ok('a', { payload: alarm.id });
+        assert.equal((out.payload as Rec).acknowledged, true);
+        assert.equal((out.payload as Rec).id, alarm.id);
+        assert.equal(sim.countRequests(`/api/alarm/info/${alarm.id}`, 'GET'), 1, 'the alarm read back');
+        await fails('as', { payload: alarm.id, assignee: userId('tech@thingsboard.org') }, 'TB_NOT_FOUND', /This ThingsBoard server does not offer "assign" for alarms \(.*ThingsBoard 3\.5 or newer\)/);
+        await fails('as', { payload: alarm.id, assignee: 'tech@thingsboard.org' }, 'TB_NOT_FOUND', /does not offer "assign"/);
+      } finally {
+        sim.setVersion('4.3.1.3');
+      }
+    });
+
     it('never puts the password in a message, an error or a status', async () => {
       const secret = 'S3cr3t-Pa55word';
       await load([action('a')], { username: 'tenant@thingsboard.org', password: secret });

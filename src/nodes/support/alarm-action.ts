@@ -102,7 +102,8 @@ export class AlarmActionInputs {
       value: config.alarm,
       type: config.alarmType,
       types: ['auto', 'msg', 'str', 'jsonata'],
-      auto: () => ({ value: undefined, field: 'msg' }), // replaced by alarmIdFromMessage below
+      // msg.payload.id, then msg.topic, then msg.payload: validated where it is found (the error says where it looked)
+      auto: (msg) => ({ value: alarmIdFromMessage(msg), field: 'msg.payload' }),
       check: (v, field) => prepareAlarmId(v, field),
     });
     this.assignee = new TypedValue(RED, node, {
@@ -174,7 +175,8 @@ export class AlarmActionInputs {
       const details = await this.details.resolve(msg);
       return { operation, alarm: prepareRaise(this.raise as RaiseSettings, msg.payload, originator, details) };
     }
-    const alarmId = this.alarm.type === 'auto' ? alarmIdFromMessage(msg) : await this.alarmId(msg);
+    const a = await this.alarm.resolve(msg);
+    const alarmId = prepareAlarmId(a.value, a.field);
     if (operation === 'delete') return { operation, alarmId };
     const c = await this.comment.resolve(msg);
     const comment = prepareComment(c.value, c.field, operation === 'comment');
@@ -184,11 +186,6 @@ export class AlarmActionInputs {
       return { operation, alarmId, assignee: prepareAssignee(a.value, a.field), comment };
     }
     return { operation, alarmId, comment };
-  }
-
-  private async alarmId(msg: NodeMessage): Promise<string> {
-    const a = await this.alarm.resolve(msg);
-    return prepareAlarmId(a.value, a.field);
   }
 }
 
