@@ -115,8 +115,8 @@ function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | '
   return err;
 }
 
-function checkObject<T>(body: unknown, path: string, ok: (b: unknown) => boolean): T {
-  if (!ok(body)) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered ${path} with something that is not what it should be`);
+function checkObject<T>(body: unknown, path: string, what: string, ok: (b: unknown) => boolean): T {
+  if (!ok(body)) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered ${path} with something that is not ${what}`);
   return body as T;
 }
 
@@ -139,7 +139,7 @@ export class AlarmActions {
   async info(alarmId: string, opts?: CallOptions): Promise<AlarmInfo> {
     const path = `/api/alarm/info/${enc(alarmId)}`;
     try {
-      return checkObject<AlarmInfo>(await this.call('GET', path, undefined, opts), path, isAlarm);
+      return checkObject<AlarmInfo>(await this.call('GET', path, undefined, opts), path, 'an alarm', isAlarm);
     } catch (err) {
       throw aboutAlarm(err, alarmId, 'read');
     }
@@ -169,12 +169,12 @@ export class AlarmActions {
   async comment(alarmId: string, text: string, opts?: CallOptions): Promise<AlarmComment> {
     const path = `/api/alarm/${enc(alarmId)}/comment`;
     const body = await this.call('POST', path, { comment: { text } }, opts);
-    return checkObject<AlarmComment>(body, path, (b) => !!b && typeof b === 'object' && !Array.isArray(b));
+    return checkObject<AlarmComment>(body, path, 'a comment', (b) => !!b && typeof b === 'object' && !Array.isArray(b));
   }
 
   /** `POST /api/alarm` without an id: the created alarm, or the active one of that originator and type, updated. */
   async save(body: AlarmCreateBody, opts?: CallOptions): Promise<Alarm> {
-    return checkObject<Alarm>(await this.call('POST', '/api/alarm', body, opts), '/api/alarm', isAlarm);
+    return checkObject<Alarm>(await this.call('POST', '/api/alarm', body, opts), '/api/alarm', 'an alarm', isAlarm);
   }
 
   /** `DELETE /api/alarm/{id}`. */
@@ -188,7 +188,7 @@ export class AlarmActions {
     const params: Record<string, string | number> = { pageSize: USER_PAGE_SIZE, page };
     if (textSearch) params.textSearch = textSearch;
     const body = await this.call('GET', path, undefined, opts, params);
-    return checkObject<PageData<UserEmailInfo>>(body, path, (b) => !!b && typeof b === 'object' && Array.isArray((b as PageData<unknown>).data));
+    return checkObject<PageData<UserEmailInfo>>(body, path, 'a page of users', (b) => !!b && typeof b === 'object' && Array.isArray((b as PageData<unknown>).data));
   }
 
   /** The active alarms of one originator and type, newest first (`POST /api/alarmsQuery/find`). */

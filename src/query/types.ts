@@ -548,7 +548,8 @@ export type Alarm = Omit<AlarmInfo, 'assignee' | 'originatorName' | 'originatorL
 
 /** `POST /api/alarm/{id}/comment` answers the saved comment (`CD/alarm/AlarmComment.java`). */
 export interface AlarmComment {
-  id: EntityId<'ALARM_COMMENT'>;
+  /** `{"id": "<uuid>"}` (an AlarmCommentId carries no entityType). */
+  id: { id: string; entityType?: string };
   createdTime: number;
   alarmId: AlarmId;
   userId: UserId | null;
