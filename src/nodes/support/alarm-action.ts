@@ -82,7 +82,7 @@ export class AlarmActionInputs {
   private readonly comment: TypedValue;
   private readonly originator: TypedValue;
   private readonly details: TypedValue;
-  private raise: RaiseSettings | undefined;
+  private readonly raise: RaiseSettings | undefined;
   private readonly problems: Partial<Record<'operation' | 'format' | 'alarm' | 'assignee' | 'comment' | 'raise', TbError>> = {};
 
   constructor(RED: NodeAPI, node: Node, config: AlarmActionDef) {
