@@ -19,8 +19,9 @@ import type {
 import { fromKeysV1, fromKeysV2, KeysResult } from '../query/format';
 import type { KeysOptions } from '../query/validate';
 import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth';
-import { DEFAULT_RETRY, HttpClient, RequestOptions, RetryPolicy } from './http';
+import { DEFAULT_RETRY, HttpClient, HttpMethod, RequestOptions, RetryPolicy } from './http';
 import { Session } from './session';
+import { AlarmActions } from './alarm-actions';
 
 export interface PlatformOptions {
   url: string;
@@ -62,6 +63,7 @@ export class PlatformClient {
   private readonly session: Session;
   /** Which key-discovery endpoint the server has; learnt on first use. */
   private keysApi: 'v2' | 'v1' | undefined;
+  private alarmActions: AlarmActions | undefined;
 
   constructor(opts: PlatformOptions) {
     this.http = new HttpClient({
@@ -85,8 +87,14 @@ export class PlatformClient {
   }
 
   /** A request with auth; retried once with a fresh token after 401 "token expired" (errorCode 11). */
-  request(method: 'GET' | 'POST', path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+  request(method: HttpMethod, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
     return this.session.request(method, path, body, opts);
+  }
+
+  /** The alarm actions of §11 (acknowledge, clear, assign, comment, raise, delete…) on this client. */
+  get alarms(): AlarmActions {
+    if (!this.alarmActions) this.alarmActions = new AlarmActions(this);
+    return this.alarmActions;
   }
 
   /** One alarm by id (GET /api/alarm/info/{id}); null when it no longer exists. */

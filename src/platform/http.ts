@@ -47,6 +47,9 @@ export interface RequestOptions {
   retry?: RetryPolicy;
 }
 
+/** The HTTP methods the clients use. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
 export interface HttpResult {
   status: number;
   /** Parsed JSON body (undefined for an empty body). */
@@ -154,7 +157,7 @@ export class HttpClient {
    * Rejects only with TbNetworkError (unreachable, timeout, closed) or TbApiError (429 after every retry).
    * `body` is sent as JSON (a string is sent as is).
    */
-  async send(method: 'GET' | 'POST', path: string, body: unknown, authHeader: string | undefined, opts?: RequestOptions): Promise<HttpResult> {
+  async send(method: HttpMethod, path: string, body: unknown, authHeader: string | undefined, opts?: RequestOptions): Promise<HttpResult> {
     const policy = opts?.retry ?? this.retry;
     const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const config: AxiosRequestConfig = { method, url: path, data };

@@ -3,7 +3,7 @@
  * rule that a request whose token was rejected as expired is retried once with a fresh one. The platform
  * client and the analytics client both sit on it.
  */
-import { HttpClient, RequestOptions } from './http';
+import { HttpClient, HttpMethod, RequestOptions } from './http';
 import { AuthManager } from './auth';
 
 export class Session {
@@ -15,7 +15,7 @@ export class Session {
   ) {}
 
   /** Sends a request with auth; returns the parsed body of a 2xx answer or throws our error. */
-  async request(method: 'GET' | 'POST', path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+  async request(method: HttpMethod, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
     let header = this.auth.header();
     if (typeof header !== 'string') header = await header;
     let res = await this.http.send(method, path, body, header, opts);

@@ -38,6 +38,7 @@ import {
   ATTRIBUTE_KEY_TYPES,
   ATTRIBUTE_SCOPES,
   type AlarmData,
+  type AlarmInfo,
   type AlarmSeverity,
   type AlarmStatus,
   type AttributeScope,
@@ -245,7 +246,7 @@ export function updateFlatEntity(prev: FlatEntity, latest: LatestValues, changed
 }
 
 /** One alarm as a flat object (rules in the module comment). */
-export function flattenAlarm(ad: AlarmData): FlatAlarm {
+export function flattenAlarm(ad: AlarmInfo & Partial<Pick<AlarmData, 'entityId' | 'latest'>>): FlatAlarm {
   const o = ad.originator;
   const a = ad.assignee;
   const e = ad.entityId;

@@ -473,8 +473,11 @@ export interface AlarmAssignee {
   email: string | null;
 }
 
-/** AlarmData = AlarmInfo + the query-specific `entityId` and `latest` (`Q/AlarmData.java`). */
-export interface AlarmData {
+/**
+ * One alarm as `GET /api/alarm/info/{id}` and the alarm actions answer it (`CD/alarm/AlarmInfo.java`): the Alarm
+ * plus the assignee and originator names.
+ */
+export interface AlarmInfo {
   id: AlarmId;
   createdTime: number;
   tenantId: TenantId;
@@ -502,6 +505,10 @@ export interface AlarmData {
   originatorName: string | null;
   originatorLabel: string | null;
   originatorDisplayName: string | null;
+}
+
+/** AlarmData = AlarmInfo + the query-specific `entityId` and `latest` (`Q/AlarmData.java`). */
+export interface AlarmData extends AlarmInfo {
   /** The queried entity this alarm matched (an object, although the UI declares a string). */
   entityId: EntityId;
   /** Same map as EntityData.latest, copied from that entity's query row. */
@@ -513,6 +520,49 @@ export interface PageData<T> {
   totalPages: number;
   totalElements: number;
   hasNext: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Alarm actions (§11)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The body of `POST /api/alarm` without an id: create, or update the active alarm of that originator and type. */
+export interface AlarmCreateBody {
+  originator: EntityId;
+  type: string;
+  severity: AlarmSeverity;
+  /** Absent: the server stores `{}`. */
+  details?: unknown;
+  propagate: boolean;
+  propagateToOwner: boolean;
+  propagateToTenant: boolean;
+  propagateRelationTypes: string[];
+  /** Required from a customer user (its own customer: the CREATE permission check); absent for a tenant admin. */
+  customerId?: CustomerId;
+  /** The active alarm's assignee, kept (see `raiseWireBody` in src/query/alarm-actions). */
+  assigneeId?: UserId;
+}
+
+/** The `Alarm` some actions answer (`POST /api/alarm`, assign, unassign): AlarmInfo without the names. */
+export type Alarm = Omit<AlarmInfo, 'assignee' | 'originatorName' | 'originatorLabel' | 'originatorDisplayName'>;
+
+/** `POST /api/alarm/{id}/comment` answers the saved comment (`CD/alarm/AlarmComment.java`). */
+export interface AlarmComment {
+  /** `{"id": "<uuid>"}` (an AlarmCommentId carries no entityType). */
+  id: { id: string; entityType?: string };
+  createdTime: number;
+  alarmId: AlarmId;
+  userId: UserId | null;
+  type: 'SYSTEM' | 'OTHER';
+  comment: { text: string; [key: string]: unknown };
+}
+
+/** An item of `GET /api/users/assign/{alarmId}` (`CD/UserEmailInfo.java`). */
+export interface UserEmailInfo {
+  id: UserId;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
 }
 
 /** v1 key discovery answer. Note the singular `attribute`. */

@@ -127,7 +127,7 @@ function fail(path: string, message: string): never {
 }
 
 /** Short description of a wrong value for "(got …)". */
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   if (v === null) return 'null';
   switch (typeof v) {
     case 'string':
@@ -144,11 +144,12 @@ function describe(v: unknown): string {
 }
 
 /** "(missing)" or "(got <value>)". */
-function got(v: unknown): string {
+export function got(v: unknown): string {
   return v === undefined ? '(missing)' : `(got ${describe(v)})`;
 }
 
-function isObject(v: unknown): v is Obj {
+/** A plain object (not an array, a Date, a Buffer…). */
+export function isObject(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && objToString.call(v) === '[object Object]';
 }
 

@@ -4,10 +4,11 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { AuthService } from './auth';
+import { commentInfoJson } from './alarm-actions';
 import type { AddEntitySpec, CreateAlarmSpec, Dataset, KeyScope, SimEntity } from './dataset';
 import type { FaultSpec, Faults, RequestLog } from './hooks';
 import type { AttributeScope, EntityRef, EntityType } from './types';
-import { DoubleValue, LongValue, type KvInput } from './values';
+import { DoubleValue, LongValue, type JsonValue, type KvInput } from './values';
 
 export interface ControlTarget {
   readonly data: Dataset;
@@ -217,6 +218,18 @@ export class ControlApi {
       return { ok: true };
     }
     if (seg[0] === 'alarms' && seg.length === 2 && method === 'DELETE') return { removed: d.deleteAlarm(seg[1]) };
+    if (seg[0] === 'alarms' && seg.length === 3 && seg[2] === 'comments') {
+      const id = seg[1];
+      if (!d.getAlarm(id)) throw new ControlError(`Unknown alarm ${id}`);
+      if (method === 'GET') return d.alarmComments(id).map((c) => commentInfoJson(d, c));
+      if (method === 'POST') {
+        const o = obj(body);
+        const comment = o.comment !== undefined ? o.comment : { text: String(o.text ?? '') };
+        const type = o.type === 'SYSTEM' ? 'SYSTEM' : 'OTHER';
+        const userId = typeof o.userId === 'string' ? o.userId : null;
+        return commentInfoJson(d, d.addAlarmComment(id, { type, userId, comment: comment as JsonValue }, typeof o.ts === 'number' ? o.ts : undefined));
+      }
+    }
     if (seg[0] === 'alarms' && seg.length === 3 && method === 'POST') {
       const id = seg[1];
       switch (seg[2]) {

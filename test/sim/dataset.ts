@@ -96,6 +96,52 @@ export interface CreateAlarmSpec {
   propagateToOwner?: boolean;
   propagateToTenant?: boolean;
   propagateRelationTypes?: string[];
+  /** the alarm's customer (default: the originator's owner; a CUSTOMER originator: itself) */
+  customerId?: string | null;
+  id?: string;
+}
+
+/** An alarm comment (`alarm_comment` row): OTHER = written by a user, SYSTEM = written by the server itself. */
+export interface SimAlarmComment {
+  readonly id: string;
+  createdTime: number;
+  alarmId: string;
+  /** the author (SYSTEM comments: the user whose action wrote it, or null) */
+  userId: string | null;
+  type: 'SYSTEM' | 'OTHER';
+  /** the comment JSON, e.g. `{"text": "…"}` (SYSTEM: `{text, subtype, userName, …}`) */
+  comment: JsonValue;
+}
+
+/** What one of the server's alarm SQL functions reports (`AlarmApiCallResult`, `schema-functions.sql`). */
+export interface AlarmCallResult {
+  alarm: SimAlarm;
+  /** something changed (an event was emitted) */
+  modified: boolean;
+  /** create_or_update_active_alarm inserted a new alarm */
+  created: boolean;
+  /** the severity before the call when it changed, else null */
+  oldSeverity: AlarmSeverity | null;
+}
+
+/** The columns create_or_update_active_alarm / update_alarm write. */
+export interface AlarmFields {
+  severity: AlarmSeverity;
+  startTs: number;
+  endTs: number;
+  details: JsonValue;
+  propagate: boolean;
+  propagateToOwner: boolean;
+  propagateToTenant: boolean;
+  propagateRelationTypes: string[];
+}
+
+/** `AlarmCreateOrUpdateActiveRequest`: dedup by originator + type while an alarm of that type is not cleared. */
+export interface ActiveAlarmRequest extends AlarmFields {
+  originator: EntityRef;
+  type: string;
+  /** the alarm's customer (default: the originator's owner) */
+  customerId?: string | null;
   id?: string;
 }
 
@@ -124,6 +170,7 @@ export type ChangeEvent =
       action: 'created' | 'updated' | 'acknowledged' | 'cleared' | 'assigned' | 'unassigned' | 'deleted';
       alarm: SimAlarm;
     }
+  | { kind: 'alarmComment'; action: 'added' | 'updated'; comment: SimAlarmComment }
   | { kind: 'entity'; action: 'added' | 'updated' | 'removed'; entity: SimEntity }
   | { kind: 'relation'; action: 'added' | 'removed'; relation: SimRelation };
 
@@ -195,6 +242,9 @@ export class Dataset extends EventEmitter {
   private readonly alarmMap = new Map<string, SimAlarm>();
   /** entity id -> alarms linked to it (originator or propagated) */
   private readonly alarmLinks = new Map<string, Set<SimAlarm>>();
+  /** alarm id -> its comments in creation order */
+  private readonly commentsByAlarm = new Map<string, SimAlarmComment[]>();
+  private readonly commentById = new Map<string, SimAlarmComment>();
   private readonly benchCache: (SimEntity | undefined)[] = [];
   private readonly benchRemoved = new Set<number>();
   private benchCount = 0;
@@ -676,7 +726,7 @@ export class Dataset extends EventEmitter {
     return true;
   }
 
-  /** Creates an alarm (always a new one; the server's "update the active alarm of the same type" is not modelled). */
+  /** Creates an alarm (always a new one; `createOrUpdateActiveAlarm` is the server's dedup by originator + type). */
   createAlarm(spec: CreateAlarmSpec): SimAlarm {
     const orig = this.resolve(spec.originator);
     const created = spec.createdTime ?? this.now();
@@ -686,7 +736,7 @@ export class Dataset extends EventEmitter {
       id: spec.id ?? this.nextId(),
       createdTime: created,
       tenantId: orig.tenantId,
-      customerId: orig.entityType === 'CUSTOMER' ? orig.id : orig.customerId,
+      customerId: spec.customerId !== undefined ? spec.customerId : orig.entityType === 'CUSTOMER' ? orig.id : orig.customerId,
       type: spec.type,
       originator: this.entityId(orig),
       severity: spec.severity ?? 'CRITICAL',
@@ -718,41 +768,68 @@ export class Dataset extends EventEmitter {
     return a;
   }
 
+  private result(a: SimAlarm, modified: boolean, oldSeverity: AlarmSeverity | null = null, created = false): AlarmCallResult {
+    return { alarm: a, modified, created, oldSeverity };
+  }
+
+  /** Acknowledges (a no-op without event when it is acknowledged already). */
   ackAlarm(id: string, ts?: number): SimAlarm {
+    return this.tryAckAlarm(id, ts).alarm;
+  }
+  /** `acknowledge_alarm`: `modified` false (and no event) when the alarm was acknowledged already. */
+  tryAckAlarm(id: string, ts?: number): AlarmCallResult {
     const a = this.alarmOrThrow(id);
-    if (a.acknowledged) return a;
+    if (a.acknowledged) return this.result(a, false);
     a.acknowledged = true;
     a.ackTs = ts ?? this.now();
     this.changed({ kind: 'alarm', action: 'acknowledged', alarm: a });
-    return a;
+    return this.result(a, true);
   }
 
+  /** Clears (a no-op without event when it is cleared already). */
   clearAlarm(id: string, ts?: number): SimAlarm {
+    return this.tryClearAlarm(id, ts).alarm;
+  }
+  /** `clear_alarm`: `modified` false (and no event) when the alarm was cleared already; `details` replace the old ones. */
+  tryClearAlarm(id: string, ts?: number, details?: JsonValue): AlarmCallResult {
     const a = this.alarmOrThrow(id);
-    if (a.cleared) return a;
+    if (a.cleared) return this.result(a, false);
     a.cleared = true;
     a.clearTs = ts ?? this.now();
+    if (details !== undefined) a.details = details;
     this.changed({ kind: 'alarm', action: 'cleared', alarm: a });
-    return a;
+    return this.result(a, true);
   }
 
+  /** Assigns (a no-op without event when that user is the assignee already). */
   assignAlarm(id: string, userId: string, ts?: number): SimAlarm {
+    return this.tryAssignAlarm(id, userId, ts).alarm;
+  }
+  /** `assign_alarm`: `modified` false (and no event) when `userId` is the assignee already. */
+  tryAssignAlarm(id: string, userId: string, ts?: number): AlarmCallResult {
     const a = this.alarmOrThrow(id);
+    if (a.assigneeId === userId) return this.result(a, false);
     a.assigneeId = userId;
     a.assignTs = ts ?? this.now();
     this.changed({ kind: 'alarm', action: 'assigned', alarm: a });
-    return a;
+    return this.result(a, true);
   }
 
+  /** Unassigns (a no-op without event when nobody is assigned). */
   unassignAlarm(id: string, ts?: number): SimAlarm {
+    return this.tryUnassignAlarm(id, ts).alarm;
+  }
+  /** `unassign_alarm`: `modified` false (and no event) when nobody is assigned. */
+  tryUnassignAlarm(id: string, ts?: number): AlarmCallResult {
     const a = this.alarmOrThrow(id);
+    if (a.assigneeId === null) return this.result(a, false);
     a.assigneeId = null;
     a.assignTs = ts ?? this.now();
     this.changed({ kind: 'alarm', action: 'unassigned', alarm: a });
-    return a;
+    return this.result(a, true);
   }
 
-  /** Changes severity, details or endTs of an alarm (the server's "alarm updated"). */
+  /** Changes severity, details or endTs of an alarm (the rule engine's "alarm updated"; always an event). */
   updateAlarm(id: string, patch: { severity?: AlarmSeverity; details?: JsonValue; endTs?: number }): SimAlarm {
     const a = this.alarmOrThrow(id);
     if (patch.severity !== undefined) a.severity = patch.severity;
@@ -762,13 +839,130 @@ export class Dataset extends EventEmitter {
     return a;
   }
 
+  /**
+   * `update_alarm` (schema-functions.sql): writes severity, startTs, endTs, details and the propagation settings;
+   * `modified` (and an 'updated' event) only when one of them differs. New propagation targets are linked, old
+   * links stay (`BaseAlarmService#withPropagated` only adds entity_alarm rows).
+   */
+  updateAlarmFields(id: string, f: AlarmFields): AlarmCallResult {
+    const a = this.alarmOrThrow(id);
+    const differs =
+      a.severity !== f.severity || a.startTs !== f.startTs || a.endTs !== f.endTs ||
+      JSON.stringify(a.details) !== JSON.stringify(f.details) || a.propagate !== f.propagate ||
+      a.propagateToOwner !== f.propagateToOwner || a.propagateToTenant !== f.propagateToTenant ||
+      a.propagateRelationTypes.join(',') !== f.propagateRelationTypes.join(',');
+    if (!differs) return this.result(a, false);
+    const oldSeverity = a.severity;
+    const propagationChanged =
+      a.propagate !== f.propagate || a.propagateToOwner !== f.propagateToOwner || a.propagateToTenant !== f.propagateToTenant ||
+      a.propagateRelationTypes.join(',') !== f.propagateRelationTypes.join(',');
+    a.severity = f.severity;
+    a.startTs = f.startTs;
+    a.endTs = f.endTs;
+    a.details = f.details;
+    a.propagate = f.propagate;
+    a.propagateToOwner = f.propagateToOwner;
+    a.propagateToTenant = f.propagateToTenant;
+    a.propagateRelationTypes = [...f.propagateRelationTypes];
+    if (propagationChanged) {
+      const orig = this.get(a.originator.id);
+      if (orig) {
+        const known = new Set(a.propagatedTo.map((t) => t.id));
+        for (const t of this.propagationTargets(orig, a)) if (!known.has(t.id)) a.propagatedTo.push(t);
+        this.link(a);
+      }
+    }
+    this.changed({ kind: 'alarm', action: 'updated', alarm: a });
+    return this.result(a, true, oldSeverity !== a.severity ? oldSeverity : null);
+  }
+
+  /** The newest (by startTs) not-cleared alarm of that originator and type, if any. */
+  findActiveAlarm(originatorId: string, type: string): SimAlarm | undefined {
+    let best: SimAlarm | undefined;
+    for (const a of this.alarmLinks.get(originatorId) ?? []) {
+      if (a.originator.id !== originatorId || a.type !== type || a.cleared) continue;
+      if (!best || a.startTs > best.startTs) best = a;
+    }
+    return best;
+  }
+
+  /**
+   * `create_or_update_active_alarm` (schema-functions.sql): while an alarm of this type is not cleared on the
+   * originator, that alarm is updated like `update_alarm` (type, originator, customer, created time, ack / clear /
+   * assignee stay); otherwise a new alarm is created (not acknowledged, not cleared, unassigned).
+   */
+  createOrUpdateActiveAlarm(req: ActiveAlarmRequest): AlarmCallResult {
+    const orig = this.resolve(req.originator);
+    const existing = this.findActiveAlarm(orig.id, req.type);
+    if (existing) return this.updateAlarmFields(existing.id, req);
+    const a = this.createAlarm({
+      id: req.id,
+      originator: orig,
+      type: req.type,
+      severity: req.severity,
+      startTs: req.startTs,
+      endTs: req.endTs,
+      details: req.details,
+      propagate: req.propagate,
+      propagateToOwner: req.propagateToOwner,
+      propagateToTenant: req.propagateToTenant,
+      propagateRelationTypes: req.propagateRelationTypes,
+      customerId: req.customerId,
+    });
+    return this.result(a, true, null, true);
+  }
+
+  /** Removes an alarm with its comments. */
   deleteAlarm(id: string): boolean {
     const a = this.alarmMap.get(id);
     if (!a) return false;
     this.alarmMap.delete(id);
     for (const target of [a.originator, ...a.propagatedTo]) this.alarmLinks.get(target.id)?.delete(a);
+    for (const c of this.commentsByAlarm.get(id) ?? []) this.commentById.delete(c.id);
+    this.commentsByAlarm.delete(id);
     this.changed({ kind: 'alarm', action: 'deleted', alarm: a });
     return true;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // alarm comments
+
+  /** The comments of an alarm in creation order (no copy; do not mutate). */
+  alarmComments(alarmId: string): readonly SimAlarmComment[] {
+    return this.commentsByAlarm.get(alarmId) ?? [];
+  }
+  getAlarmComment(id: string): SimAlarmComment | undefined {
+    return this.commentById.get(id);
+  }
+
+  /** Adds a comment to an alarm (createdTime: `ts` or the clock). */
+  addAlarmComment(
+    alarmId: string,
+    spec: { type?: 'SYSTEM' | 'OTHER'; userId?: string | null; comment: JsonValue; id?: string },
+    ts?: number,
+  ): SimAlarmComment {
+    this.alarmOrThrow(alarmId);
+    const c: SimAlarmComment = {
+      id: spec.id ?? this.nextId(),
+      createdTime: ts ?? this.now(),
+      alarmId,
+      userId: spec.userId ?? null,
+      type: spec.type ?? 'OTHER',
+      comment: spec.comment,
+    };
+    pushTo(this.commentsByAlarm, alarmId, c);
+    this.commentById.set(c.id, c);
+    this.changed({ kind: 'alarmComment', action: 'added', comment: c });
+    return c;
+  }
+
+  /** Replaces the JSON of a comment (id, author, type and createdTime stay). */
+  editAlarmComment(id: string, comment: JsonValue): SimAlarmComment {
+    const c = this.commentById.get(id);
+    if (!c) throw new Error(`Unknown alarm comment ${id}`);
+    c.comment = comment;
+    this.changed({ kind: 'alarmComment', action: 'updated', comment: c });
+    return c;
   }
 
   private link(a: SimAlarm): void {

@@ -29,14 +29,14 @@ export function requiredInt(params: URLSearchParams, name: string): number {
 }
 
 /** A non-empty optional parameter, or null (Spring binds `?x=` as ""; the services treat "" like null). */
-function optional(params: URLSearchParams, name: string): string | null {
+export function optional(params: URLSearchParams, name: string): string | null {
   const v = params.get(name);
   return v === null || v === '' ? null : v;
 }
 
-type Direction = 'ASC' | 'DESC';
+export type Direction = 'ASC' | 'DESC';
 
-interface PageLink {
+export interface PageLink {
   pageSize: number;
   page: number;
   textSearch: string | null;
@@ -44,7 +44,7 @@ interface PageLink {
 }
 
 /** `BaseController#createPageLink` then `Validator#validatePageLink` (`DAO/service/Validator.java`). */
-function pageLink(params: URLSearchParams, sortProperty: string | null = optional(params, 'sortProperty')): PageLink {
+export function pageLink(params: URLSearchParams, sortProperty: string | null = optional(params, 'sortProperty')): PageLink {
   const pageSize = requiredInt(params, 'pageSize');
   const page = requiredInt(params, 'page');
   const textSearch = optional(params, 'textSearch');
@@ -63,13 +63,13 @@ function direction(v: string | null): Direction {
   return d;
 }
 
-function validatePageLink(p: PageLink): void {
+export function validatePageLink(p: PageLink): void {
   if (p.pageSize < 1) throw badRequest(`Incorrect page link page size '${p.pageSize}'. Page size must be greater than zero.`);
   if (p.page < 0) throw badRequest(`Incorrect page link page '${p.page}'. Page must be positive integer.`);
 }
 
 /** One page of `rows` as Spring Data's Page turned into PageData (`DaoUtil.toPageData`). */
-function toPage<T>(rows: T[], p: PageLink): PageData<T> {
+export function toPage<T>(rows: T[], p: PageLink): PageData<T> {
   const start = p.page * p.pageSize;
   const data = rows.slice(start, start + p.pageSize);
   const totalPages = Math.ceil(rows.length / p.pageSize);
@@ -77,7 +77,7 @@ function toPage<T>(rows: T[], p: PageLink): PageData<T> {
 }
 
 /** The `ilike(name, CONCAT('%', :textSearch, '%'))` of the repositories: `%` and `_` stay wildcards. */
-function containsIlike(textSearch: string | null): (s: string) => boolean {
+export function containsIlike(textSearch: string | null): (s: string) => boolean {
   if (textSearch === null) return () => true;
   return compileIlike(`%${textSearch}%`);
 }
@@ -111,7 +111,7 @@ function profileSortValue(e: SimEntity, property: string, device: boolean): stri
   throw general(`No property '${property}' found for type '${device ? 'DeviceProfileEntity' : 'AssetProfileEntity'}'`);
 }
 
-function compareValues(a: string | number | null, b: string | number | null): number {
+export function compareValues(a: string | number | null, b: string | number | null): number {
   if (a === b) return 0;
   if (a === null) return 1; // NULLS LAST for ASC (Postgres default)
   if (b === null) return -1;

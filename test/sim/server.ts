@@ -6,14 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthService, Principal } from './auth';
 import { versionAtLeast } from './auth';
 import type { Dataset } from './dataset';
-import { ApiError, badRequest, forbidden, jsonParseError, notFound, SpringError, general } from './errors';
+import { ApiError, forbidden, jsonParseError, SpringError, general } from './errors';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
 import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
 import { alarmTypes, entityTypes, profileInfos, profileNames, systemInfo } from './lookups';
+import { AlarmActions } from './alarm-actions';
 import {
-  isUuid, parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery,
+  parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery,
 } from './query/parse';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
 import type { ControlApi } from './control';
@@ -39,6 +40,8 @@ interface Req {
   headers: IncomingMessage['headers'];
   body: Buffer;
   principal: Principal | null;
+  /** the `{variables}` of a pattern route, URL-decoded */
+  params?: string[];
 }
 
 interface Result {
@@ -90,11 +93,21 @@ export class HttpFront {
   private readonly routes = new Map<string, Map<string, Route>>();
   /** routes with a path parameter at the end: `prefix` + one segment */
   private readonly prefixRoutes: { method: string; prefix: string; route: Route }[] = [];
+  /** routes with `{variables}` anywhere (segments; null = a variable), most literal segments first */
+  private readonly patternRoutes: { method: string; segments: (string | null)[]; route: Route }[] = [];
+  private readonly alarmActions: AlarmActions;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly versionMemo = new Map<string, boolean>();
   private stopped = false;
 
   constructor(private readonly ctx: FrontContext) {
+    this.alarmActions = new AlarmActions({
+      data: ctx.data,
+      now: () => ctx.now(),
+      version: () => ctx.version(),
+      versionAtLeast: (min) => versionAtLeast(ctx.version(), min),
+      authorityOf: (userId) => ctx.auth.users.find((u) => u.userId === userId)?.authority ?? null,
+    });
     this.defineRoutes();
   }
 
@@ -117,6 +130,14 @@ export class HttpFront {
       this.routes.set(path, m);
     }
     m.set(method, route);
+  }
+
+  /** A route whose path has `{variables}` (Spring's path patterns; each variable is one segment). */
+  private addPattern(method: string, pattern: string, route: Route): void {
+    const segments = pattern.split('/').map((x) => (x.startsWith('{') && x.endsWith('}') ? null : x));
+    this.patternRoutes.push({ method, segments, route });
+    const literals = (x: { segments: (string | null)[] }): number => x.segments.filter((g) => g !== null).length;
+    this.patternRoutes.sort((a, b) => literals(b) - literals(a));
   }
 
   /** The body for the auth endpoints: unreadable or empty is `undefined` ("Authentication failed" there). */
@@ -182,26 +203,6 @@ export class HttpFront {
         };
       },
     });
-    // AlarmController#getAlarmInfoById
-    this.prefixRoutes.push({
-      method: 'GET',
-      prefix: '/api/alarm/info/',
-      route: {
-        auth: true,
-        authorities: TENANT_AND_CUSTOMER,
-        handler: (r) => {
-          const id = decodeURIComponent(r.path.slice('/api/alarm/info/'.length));
-          if (!isUuid(id)) throw badRequest(`Invalid UUID string: ${id}`);
-          const a = c.data.getAlarm(id.toLowerCase());
-          if (!a) throw notFound();
-          const caller = this.caller(r);
-          if (a.tenantId !== caller.tenantId || (caller.authority === 'CUSTOMER_USER' && a.customerId !== caller.customerId)) {
-            throw forbidden();
-          }
-          return { status: 200, body: c.data.alarmInfo(a) };
-        },
-      },
-    });
     this.add('POST', '/api/entitiesQuery/find', {
       auth: true,
       authorities: ALL_USERS,
@@ -261,6 +262,45 @@ export class HttpFront {
       },
     });
     this.defineLookupRoutes();
+    this.defineAlarmActionRoutes();
+  }
+
+  /** The alarm actions of §11 (test/sim/alarm-actions.ts) and `GET /api/alarm/{id}`, `/api/alarm/info/{id}`. */
+  private defineAlarmActionRoutes(): void {
+    const a = this.alarmActions;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const params = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const route = (method: string, pattern: string, since: string | undefined, body: (r: Req) => unknown): void =>
+      this.addPattern(method, pattern, {
+        auth: true,
+        authorities: TENANT_AND_CUSTOMER,
+        since,
+        handler: (r) => {
+          const out = body(r);
+          return out === undefined ? { status: 200 } : { status: 200, body: out };
+        },
+      });
+    route('GET', '/api/alarm/{alarmId}', undefined, (r) => a.getAlarm(this.caller(r), p(r, 0)));
+    route('GET', '/api/alarm/info/{alarmId}', undefined, (r) => a.getAlarmInfo(this.caller(r), p(r, 0)));
+    route('POST', '/api/alarm/{alarmId}/ack', undefined, (r) => a.ack(this.caller(r), p(r, 0)));
+    route('POST', '/api/alarm/{alarmId}/clear', undefined, (r) => a.clear(this.caller(r), p(r, 0)));
+    route('POST', '/api/alarm/{alarmId}/assign/{assigneeId}', '3.5', (r) => a.assign(this.caller(r), p(r, 0), p(r, 1)));
+    route('DELETE', '/api/alarm/{alarmId}/assign', '3.5', (r) => a.unassign(this.caller(r), p(r, 0)));
+    route('DELETE', '/api/alarm/{alarmId}', undefined, (r) => a.delete(this.caller(r), p(r, 0)));
+    route('POST', '/api/alarm/{alarmId}/comment', '3.5', (r) => a.saveComment(this.caller(r), p(r, 0), this.json(r)));
+    route('GET', '/api/users/assign/{alarmId}', '3.5', (r) => a.usersForAssign(this.caller(r), p(r, 0), params(r)));
+    this.add('POST', '/api/alarm', {
+      auth: true,
+      authorities: TENANT_AND_CUSTOMER,
+      handler: (r) => ({ status: 200, body: a.save(this.caller(r), this.json(r)) }),
+    });
+    // GET comments: @PreAuthorize admits SYS_ADMIN too; checkAlarmId then answers 404 (missing) or 403
+    this.addPattern('GET', '/api/alarm/{alarmId}/comment', {
+      auth: true,
+      authorities: ALL_USERS,
+      since: '3.5',
+      handler: (r) => ({ status: 200, body: a.listComments(this.caller(r), p(r, 0), params(r)) }),
+    });
   }
 
   /** The editor look-ups of §12 (test/sim/lookups.ts). */
@@ -394,6 +434,19 @@ export class HttpFront {
       const hits = this.prefixRoutes.filter((x) => r.path.startsWith(x.prefix) && rest(x.prefix) !== '' && !rest(x.prefix).includes('/'));
       if (hits.length > 0) byMethod = new Map(hits.map((x) => [x.method, x.route]));
     }
+    // Spring picks, per method, the most specific matching pattern (a literal path beats `{variables}`). A literal
+    // path of a later version keeps the patterns out: before 3.6 /api/alarm/types stays a Spring 404 here, where
+    // the server would route GET to getAlarmById("types") (400 "Invalid UUID string: types").
+    const segs = r.path.split('/');
+    const literalOfLaterVersion = byMethod !== undefined && ![...byMethod.values()].some((x) => this.versionOk(x.since));
+    for (const x of literalOfLaterVersion ? [] : this.patternRoutes) {
+      if (x.segments.length !== segs.length || byMethod?.has(x.method)) continue;
+      if (!x.segments.every((g, i) => g === null ? segs[i] !== '' : g === segs[i])) continue;
+      const vars = x.segments.flatMap((g, i) => (g === null ? [segs[i]] : []));
+      const route: Route = { ...x.route, handler: (q) => x.route.handler({ ...q, params: vars.map(decodePathVar) }) };
+      byMethod = new Map(byMethod ?? []);
+      byMethod.set(x.method, route);
+    }
     let route = byMethod?.get(r.method);
     if (route && !this.versionOk(route.since)) route = undefined;
     if (!route) {
@@ -447,6 +500,15 @@ export class HttpFront {
     const buf = Buffer.from(text, 'utf8');
     res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': buf.length });
     res.end(buf);
+  }
+}
+
+/** Spring URL-decodes path variables (a malformed escape stays as it is). */
+function decodePathVar(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
 

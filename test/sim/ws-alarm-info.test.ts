@@ -34,7 +34,8 @@ describe('simulator: GET /api/alarm/info/{alarmId}', function () {
   it('404 code 32 for an unknown id, 400 for a bad UUID, 401 without a token', async () => {
     const r = await c.tenant.request('GET', '/api/alarm/info/5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f');
     assert.equal(r.status, 404);
-    assert.deepEqual([r.body.status, r.body.message, r.body.errorCode], [404, "Requested item wasn't found!", 32]);
+    // BaseController#checkEntityId: checkNotNull(entity, "<Type> with id [<id>] is not found")
+    assert.deepEqual([r.body.status, r.body.message, r.body.errorCode], [404, 'Alarm with id [5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f] is not found', 32]);
     assert.equal(typeof r.body.timestamp, 'number');
     const bad = await c.tenant.request('GET', '/api/alarm/info/nope');
     assert.deepEqual([bad.status, bad.body.errorCode, bad.body.message], [400, 31, 'Invalid UUID string: nope']);

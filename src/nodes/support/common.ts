@@ -53,7 +53,22 @@ export type StatusKey =
   | 'building'
   | 'queued'
   | 'rows'
-  | 'noRows';
+  | 'noRows'
+  | 'acknowledged'
+  | 'cleared'
+  | 'assigned'
+  | 'unassigned'
+  | 'commented'
+  | 'alarmRaised'
+  | 'alarmUpdated'
+  | 'deleted'
+  | 'alreadyAcknowledged'
+  | 'alreadyCleared'
+  | 'alreadyAssigned'
+  | 'alreadyUnassigned'
+  | 'alreadyDeleted'
+  | 'notFound'
+  | 'notPermitted';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = { count: '\u0001count\u0001', total: '\u0001total\u0001', status: '\u0001status\u0001', n: '\u0001n\u0001', s: '\u0001s\u0001' };

@@ -63,7 +63,8 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
   onClose(node, conn);
 }
 
-function usableClient(conn: TbConnectionNode | undefined): PlatformClient {
+/** The connection's platform client, or the error that says why there is none. */
+export function usableClient(conn: TbConnectionNode | undefined): PlatformClient {
   if (!conn) throw noConnectionError();
   if (conn.configError) throw conn.configError;
   if (!conn.platform) throw noConnectionError();

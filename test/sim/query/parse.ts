@@ -15,11 +15,11 @@ const PKG = 'org.thingsboard.server.common.data';
 type Json = unknown;
 type Obj = Record<string, Json>;
 
-function isObj(v: Json): v is Obj {
+export function isObj(v: Json): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function obj(v: Json, cls: string): Obj | null {
+export function obj(v: Json, cls: string): Obj | null {
   if (v === null || v === undefined) return null;
   if (!isObj(v)) {
     throw jsonParseError(`Cannot construct instance of \`${cls}\` from ${describe(v)}`);
@@ -35,7 +35,7 @@ function describe(v: Json): string {
   return 'value';
 }
 
-function enumOf<T extends string>(v: Json, allowed: readonly T[], cls: string): T | null {
+export function enumOf<T extends string>(v: Json, allowed: readonly T[], cls: string): T | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   if (typeof v === 'string' && v === '') return null; // Jackson: empty String as null enum
@@ -44,14 +44,14 @@ function enumOf<T extends string>(v: Json, allowed: readonly T[], cls: string): 
   );
 }
 
-function str(v: Json): string | null {
+export function str(v: Json): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   throw jsonParseError(`Cannot deserialize value of type \`java.lang.String\` from ${describe(v)}`);
 }
 
-function num(v: Json, dflt: number, cls = 'int'): number {
+export function num(v: Json, dflt: number, cls = 'int'): number {
   if (v === null || v === undefined) return dflt;
   if (typeof v === 'number') return Math.trunc(v);
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Math.trunc(Number(v));
@@ -65,7 +65,7 @@ function dbl(v: Json): number | null {
   throw jsonParseError(`Cannot deserialize value of type \`java.lang.Double\` from ${describe(v)}`);
 }
 
-function bool(v: Json, dflt = false): boolean {
+export function bool(v: Json, dflt = false): boolean {
   if (v === null || v === undefined) return dflt;
   if (typeof v === 'boolean') return v;
   if (v === 'true') return true;
@@ -86,7 +86,7 @@ function arr(v: Json, cls: string): Json[] | null {
   return v;
 }
 
-function strList(v: Json): string[] {
+export function strList(v: Json): string[] {
   const a = arr(v, 'java.lang.String');
   return a ? a.map((x) => str(x) ?? '') : [];
 }
