@@ -243,6 +243,9 @@ const VALUE_CORPUS: unknown[] = [
   '{"statusList":["X"]}', '{"severityList":["FOO"]}', '{"entityFilter":{"type":"x"},"statusList":["X"]}',
   '{"entityFilter":{"type":"x"},"pageLink":{"severityList":["FOO"]}}', '{"pageLink":{"statusList":["X"]}}', '{"entityFilter":{"type":"x"},"keyFilters":{}}',
   '{"a":[1]}', '{"a":1}',
+  // tb-alarm-action: its actions, sources and a fixed originator.
+  'acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete', 'auto', 'CRITICAL',
+  `{"entityType":"DEVICE","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}`, '{"temperature":31}',
 ];
 const CHECKBOXES = new Set(['allPages', 'split', 'keysTimeseries', 'keysAttributes', 'history', 'parseNumbers', 'usetls']);
 const SANDBOX_CONFIGS = {

@@ -120,7 +120,7 @@ describe('npm start demo (browser)', function () {
       RED.menu.setSelected('menu-item-palette', false);
       RED.menu.setSelected('menu-item-sidebar', false);
     });
-    for (const [label, file] of [['Live telemetry table', 'live-flow'], ['Alarm to notification pipeline', 'alarm-flow']]) {
+    for (const [label, file] of [['Live telemetry table', 'live-flow'], ['Alarm to notification pipeline', 'alarm-flow'], ['Acknowledge from a notification', 'ack-flow']]) {
       const tab = flows.find((n) => n.type === 'tab' && n.label === label);
       if (!tab) continue;
       await page.evaluate((id) => RED.workspaces.show(id), tab.id);

@@ -1,0 +1,169 @@
+/**
+ * tb-alarm-action in a real editor (Debian chromium, the shared embedded Node-RED, the simulator): the dialog
+ * shows what the chosen action needs, its pickers suggest from the deployed connection (users, the entity to
+ * raise on, alarm types), it saves the properties of the message contract, and a deployed node acknowledges an
+ * alarm from an inject, its status saying so.
+ */
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Embedded } from '../../scripts/embedded';
+import { Simulator } from '../sim';
+import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { deployFlows, sharedNodeRed } from './nodered';
+
+declare const RED: any;
+declare const $: any;
+
+const WAIT = 15000;
+
+describe('tb-alarm-action (browser)', function () {
+  this.timeout(90000);
+
+  let sim: Simulator;
+  let nr: Embedded;
+  let context: BrowserContext;
+  let page: Page;
+  let userDir: string;
+  let alarmId: string;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    requireChromium();
+    sim = new Simulator();
+    const simUrl = await sim.start();
+    // An active, unacknowledged alarm for the deployed node to acknowledge.
+    alarmId = sim.data.alarms().find((a) => !a.acknowledged && !a.cleared && a.type === 'Device Offline')!.id;
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-action-'));
+    ({ nr } = await sharedNodeRed());
+    const at = (x: number, y: number) => ({ z: 'tabA', x, y });
+    await deployFlows(nr, [
+      { id: 'tabA', type: 'tab', label: 'alarm action' },
+      { id: 'connA', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+      { id: 'injA', type: 'inject', name: 'the alarm', props: [{ p: 'payload' }, { p: 'comment', v: 'seen in the browser test', vt: 'str' }], repeat: '', once: false, payload: alarmId, payloadType: 'str', ...at(140, 80), wires: [['actA']] },
+      {
+        id: 'actA', type: 'tb-alarm-action', name: '', connection: 'connA', operation: 'acknowledge', alarm: '', alarmType: 'auto',
+        assignee: '', assigneeType: 'auto', comment: '', commentType: 'auto', originator: '', originatorType: 'auto', originatorEntityType: 'DEVICE',
+        alarmName: '', severity: '', details: '', detailsType: 'auto', propagate: false, propagateToOwner: false, propagateToTenant: false,
+        propagateRelationTypes: '', format: 'flat', strict: false, version: 1, ...at(380, 80), wires: [[]],
+      },
+    ]);
+    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    await page.setViewportSize({ width: 1500, height: 1300 });
+    page.on('pageerror', (err) => {
+      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
+    });
+    await page.goto(nr.url);
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('actA') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  });
+
+  afterEach(async function () {
+    // Close what a test left open, and wait until the tray is gone (it slides out).
+    if (await page.locator('.red-ui-tray').count()) {
+      await page.locator('.red-ui-tray').last().locator('#node-dialog-cancel').click().catch(() => undefined);
+      await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT }).catch(() => undefined);
+    }
+    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
+  });
+
+  after(async function () {
+    await context?.close().catch(() => undefined);
+    if (nr) await deployFlows(nr, []).catch(() => undefined);
+    await sim?.stop().catch(() => undefined);
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  const tray = () => page.locator('.red-ui-tray').last();
+  const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
+
+  async function openAction(): Promise<void> {
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('actA')));
+    await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+  }
+
+  /** Types into a box and picks a suggestion of the autoComplete menu by its text. */
+  async function pick(box: string, typed: string, option: string): Promise<void> {
+    const input = tray().locator(box);
+    await input.click();
+    await input.fill('');
+    await input.pressSequentially(typed, { delay: 5 });
+    const item = page.locator('.red-ui-autoComplete-container li a', { hasText: option }).first();
+    await item.waitFor({ state: 'visible', timeout: WAIT });
+    await item.click();
+    await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0, undefined, { timeout: WAIT });
+  }
+
+  it('a deployed node acknowledges the alarm an inject sends, with a comment, and says so', async function () {
+    await page.evaluate(() => RED.nodes.node('injA') && $.ajax({ url: 'inject/injA', type: 'POST' }));
+    await page.waitForFunction(() => /acknowledged/.test(document.getElementById('actA')?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), undefined, { timeout: WAIT });
+    const alarm = sim.data.getAlarm(alarmId)!;
+    assert.equal(alarm.acknowledged, true);
+  });
+
+  it('shows what each action needs', async function () {
+    await openAction();
+    const rows = async () => ({
+      alarm: await visible('.tb-row-alarm'),
+      assignee: await visible('.tb-row-assignee'),
+      comment: await visible('.tb-row-comment'),
+      raise: await visible('.tb-row-raise'),
+    });
+    assert.deepEqual(await rows(), { alarm: true, assignee: false, comment: true, raise: false });
+    await tray().locator('#node-input-operation').selectOption('assign');
+    assert.deepEqual(await rows(), { alarm: true, assignee: true, comment: true, raise: false });
+    await tray().locator('#node-input-operation').selectOption('delete');
+    assert.deepEqual(await rows(), { alarm: true, assignee: false, comment: false, raise: false });
+    await tray().locator('#node-input-operation').selectOption('raise');
+    assert.deepEqual(await rows(), { alarm: false, assignee: false, comment: false, raise: true });
+    await tray().locator('#node-input-operation').selectOption('msg');
+    assert.deepEqual(await rows(), { alarm: true, assignee: true, comment: true, raise: true });
+  });
+
+  it('assign: suggests the users by e-mail; a fixed alarm must be an alarm id', async function () {
+    await openAction();
+    await tray().locator('#node-input-operation').selectOption('assign');
+    await page.evaluate(() => $('#node-input-assignee').typedInput('type', 'str'));
+    await pick('#node-input-assignee + .red-ui-typedInput-container input.red-ui-typedInput-input', 'tech', 'tech@thingsboard.org');
+    assert.equal(await page.evaluate(() => $('#node-input-assignee').typedInput('value')), 'tech@thingsboard.org');
+    await page.evaluate(() => {
+      $('#node-input-alarm').typedInput('type', 'str');
+      $('#node-input-alarm').typedInput('value', 'not-an-id');
+    });
+    await page.waitForFunction(() => $('#node-input-alarm + .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+    await page.evaluate((id) => $('#node-input-alarm').typedInput('value', id), alarmId);
+    await page.waitForFunction(() => !$('#node-input-alarm + .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+  });
+
+  it('raise: the entity is picked by name, the alarm type suggested, and the properties saved as the message contract says', async function () {
+    await openAction();
+    await tray().locator('#node-input-operation').selectOption('raise');
+    await page.evaluate(() => $('#node-input-originator').typedInput('type', 'json'));
+    await tray().locator('[data-tb-field="originator.entityType"]').selectOption('DEVICE');
+    await pick('[data-tb-field="originator.id"]', 'A-101', 'Thermo A-101');
+    const thermo = sim.data.mustFindByName('DEVICE' as never, 'Thermo A-101').id;
+    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-originator').typedInput('value'))), { entityType: 'DEVICE', id: thermo });
+    await pick('#node-input-alarmName', 'High', 'High Temperature');
+    await tray().locator('#node-input-severity').selectOption('MAJOR');
+    await page.evaluate(() => {
+      $('#node-input-details').typedInput('type', 'json');
+      $('#node-input-details').typedInput('value', '{"temperature":31}');
+    });
+    await tray().locator('#node-input-propagateToOwner').check();
+    await tray().screenshot({ path: path.join(screenshotDir(), 'alarm-action-raise.png') });
+    await tray().locator('#node-dialog-ok').click();
+    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+    const n = await page.evaluate(() => {
+      const x = RED.nodes.node('actA');
+      return {
+        operation: x.operation, originator: x.originator, originatorType: x.originatorType, alarmName: x.alarmName, severity: x.severity,
+        details: x.details, detailsType: x.detailsType, propagateToOwner: x.propagateToOwner, valid: x.valid,
+      };
+    });
+    assert.deepEqual(n, {
+      operation: 'raise', originator: JSON.stringify({ entityType: 'DEVICE', id: thermo }), originatorType: 'json', alarmName: 'High Temperature',
+      severity: 'MAJOR', details: '{"temperature":31}', detailsType: 'json', propagateToOwner: true, valid: true,
+    });
+  });
+});
