@@ -117,23 +117,25 @@ export function prepareAlarmId(v: unknown, field: string): string {
 }
 
 /** Where the node looks for the alarm by default, for messages. */
-export const AUTO_ALARM_TEXT = 'msg.payload.id, then msg.topic, then msg.payload';
+export const AUTO_ALARM_TEXT = 'msg.payload.id, then msg.payload (an alarm id), then msg.topic';
 
 /**
  * The alarm of a message when the node reads it "automatically": `msg.payload` when it is an object with an `id`
- * (an alarm event or row), else `msg.topic` when it holds an id, else `msg.payload` itself. The error of a
- * message without one says where the node looked.
+ * (an alarm event or row) or an alarm id itself, else `msg.topic` when it holds an id (e.g. after a template
+ * replaced the payload with a text), else whatever is there, for the error. An id put in `msg.payload` wins over
+ * `msg.topic`, which often still carries another id (a tb-subscribe entity update's topic is the device's). The
+ * error of a message without one says where the node looked.
  */
 export function alarmIdFromMessage(msg: { payload?: unknown; topic?: unknown }): string {
   const p = msg.payload;
   const t = msg.topic;
   let pick: Sourced | undefined;
-  if (isObject(p) && p.id != null) pick = { value: p, field: 'msg.payload' };
+  if ((isObject(p) && p.id != null) || uuidText(p)) pick = { value: p, field: 'msg.payload' };
   else if (uuidText(t) || isObject(t)) pick = { value: t, field: 'msg.topic' };
   else if (!blank(p)) pick = { value: p, field: 'msg.payload' };
   else if (!blank(t)) pick = { value: t, field: 'msg.topic' };
   if (!pick) {
-    fail('msg.payload', `No alarm to act on: msg.payload.id, msg.topic and msg.payload are all empty. Send ${ALARM_SHAPES}`);
+    fail('msg.payload', `No alarm to act on: msg.payload.id, msg.payload and msg.topic are all empty. Send ${ALARM_SHAPES}`);
   }
   try {
     return prepareAlarmId(pick.value, pick.field);

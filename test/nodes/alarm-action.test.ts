@@ -482,8 +482,8 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     it('bad alarm ids of every kind reach a Catch node naming where the node looked; nothing is sent; the node keeps working', async () => {
       await load([action('a'), action('m', { alarm: 'payload.alarm', alarmType: 'msg' }), action('j', { alarm: 'payload.nope', alarmType: 'jsonata' })]);
       const bad: Array<[string, Msg, RegExp]> = [
-        ['a', { payload: 'ack' }, /msg\.payload must be an alarm id.*\(got "ack"\).*looks for the alarm in msg\.payload\.id, then msg\.topic, then msg\.payload/],
-        ['a', {}, /No alarm to act on: msg\.payload\.id, msg\.topic and msg\.payload are all empty/],
+        ['a', { payload: 'ack' }, /msg\.payload must be an alarm id.*\(got "ack"\).*looks for the alarm in msg\.payload\.id, then msg\.payload \(an alarm id\), then msg\.topic/],
+        ['a', {}, /No alarm to act on: msg\.payload\.id, msg\.payload and msg\.topic are all empty/],
         ['a', { payload: { id: 'abc' } }, /msg\.payload\.id must be the alarm's UUID \(got "abc"\)/],
         ['a', { payload: { id: dev('Thermo A-101').id, entityType: 'DEVICE', name: 'Thermo A-101' } }, /this is a "DEVICE", not an alarm/],
         ['a', { topic: 'alarm-7' }, /msg\.topic must be an alarm id/],

@@ -61,7 +61,8 @@ describe('query: alarm actions', () => {
       throwsInput(() => prepareAlarmId([U1], 'alarm'), 'alarm', '(got an array)');
     });
 
-    it('automatic: msg.payload (an object with an id), then msg.topic, then msg.payload', () => {
+    it('automatic: msg.payload (an object with an id, or an alarm id), then msg.topic', () => {
+      assert.equal(alarmIdFromMessage({ payload: U1, topic: U2 }), U1, 'an id put in the payload wins over the topic (often a device id)');
       assert.equal(alarmIdFromMessage({ payload: { id: U1 }, topic: U2 }), U1, 'an alarm event wins over the topic');
       assert.equal(alarmIdFromMessage({ payload: { id: { entityType: 'ALARM', id: U1 } } }), U1);
       assert.equal(alarmIdFromMessage({ payload: { comment: 'x' }, topic: U2 }), U2);
@@ -73,9 +74,9 @@ describe('query: alarm actions', () => {
     });
 
     it('automatic: the error says where the node looked', () => {
-      const e = throwsInput(() => alarmIdFromMessage({ payload: 'ack', topic: '' }), 'msg.payload', '(got "ack")', 'the node looks for the alarm in msg.payload.id, then msg.topic, then msg.payload');
+      const e = throwsInput(() => alarmIdFromMessage({ payload: 'ack', topic: '' }), 'msg.payload', '(got "ack")', 'the node looks for the alarm in msg.payload.id, then msg.payload (an alarm id), then msg.topic');
       assert.ok(e instanceof TbInputError);
-      throwsInput(() => alarmIdFromMessage({ topic: 'alarms' }), 'msg.topic', '(got "alarms")', 'msg.payload.id, then msg.topic');
+      throwsInput(() => alarmIdFromMessage({ topic: 'alarms' }), 'msg.topic', '(got "alarms")', 'msg.payload.id, then msg.payload (an alarm id), then msg.topic');
       throwsInput(() => alarmIdFromMessage({ payload: { id: U1, entityType: 'DEVICE' } }), 'msg.payload', 'not an alarm', 'looks for the alarm in');
       let err: unknown;
       try {
@@ -85,7 +86,7 @@ describe('query: alarm actions', () => {
       }
       assert.ok(err instanceof TbInputError);
       assert.equal(err.field, 'msg.payload');
-      assert.match(err.message, /^No alarm to act on: msg\.payload\.id, msg\.topic and msg\.payload are all empty/);
+      assert.match(err.message, /^No alarm to act on: msg\.payload\.id, msg\.payload and msg\.topic are all empty/);
     });
   });
 

@@ -177,3 +177,13 @@ export function assertCode(error: Record<string, unknown>, code: string, what?: 
   const cls = CLASS_OF_CODE[code] ?? 'Tb';
   if (!String(error.message).startsWith(cls)) throw new Error(`${what ? `${what}: ` : ''}expected a ${cls} for ${code}, got ${String(error.message)}`);
 }
+
+/**
+ * A core node module of the Node-RED under test (e.g. 'function/10-function.js'), for flows that need more than
+ * the helper's catch / status / complete: resolved beside that runtime, so TB_TEST_NODE_RED tests its own nodes.
+ */
+export function coreNode(file: string): unknown {
+  // The modules are CommonJS; their type does not matter to helper.load.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [require('node:path').dirname(NODE_RED_MAIN)] }));
+}

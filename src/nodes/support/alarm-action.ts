@@ -102,7 +102,7 @@ export class AlarmActionInputs {
       value: config.alarm,
       type: config.alarmType,
       types: ['auto', 'msg', 'str', 'jsonata'],
-      // msg.payload.id, then msg.topic, then msg.payload: validated where it is found (the error says where it looked)
+      // msg.payload.id, then msg.payload (an id), then msg.topic: validated where it is found (the error says where it looked)
       auto: (msg) => ({ value: alarmIdFromMessage(msg), field: 'msg.payload' }),
       check: (v, field) => prepareAlarmId(v, field),
     });

@@ -1,0 +1,93 @@
+/**
+ * The two alarm-action examples as shipped in examples/, run in the real runtime against the simulator (their
+ * connection replaced by the test's, their debug nodes by helper nodes): a new critical alarm is acknowledged
+ * with the operator's comment; a thermostat above the limit gets an alarm that is cleared when it cools down.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import tbConnection from '../../src/nodes/tb-connection';
+import tbAlarmAction from '../../src/nodes/tb-alarm-action';
+import tbSubscribe from '../../src/nodes/tb-subscribe';
+import { dbl, Simulator } from '../sim';
+import { Collector, connectionNode, coreNode, helper, statusWhere, TENANT } from '../support/runtime';
+
+type N = Record<string, unknown> & { id: string; type: string };
+
+/** An example's nodes on tab "t", on the test's connection c1, with helper nodes for its debug nodes. */
+function exampleFlow(file: string): { nodes: N[]; byName: (name: string) => N } {
+  const nodes = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8')) as N[];
+  const out: N[] = [{ id: 't', type: 'tab', label: file }, connectionNode('') as N];
+  for (const n of nodes) {
+    if (n.type === 'tb-connection' || n.type === 'comment') continue;
+    const copy: N = { ...n, z: 't' };
+    if (typeof copy.connection === 'string') copy.connection = 'c1';
+    if (copy.type === 'debug') copy.type = 'helper';
+    out.push(copy);
+  }
+  return { nodes: out, byName: (name) => out.find((n) => n.name === name) as N };
+}
+
+describe('examples: acting on alarms (runtime + simulator)', function () {
+  this.timeout(30000);
+  let sim: Simulator;
+
+  beforeEach(async () => {
+    sim = new Simulator();
+    await sim.start();
+    await new Promise<void>((resolve) => helper.startServer(() => resolve()));
+  });
+
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise<void>((resolve) => helper.stopServer(() => resolve()));
+    await sim.stop();
+  });
+
+  async function load(file: string): Promise<(name: string) => N> {
+    const { nodes, byName } = exampleFlow(file);
+    (nodes[1] as N).url = sim.url;
+    const core = ['function/10-function.js', 'function/15-change.js', 'function/89-delay.js'].map(coreNode);
+    await helper.load([tbConnection, tbAlarmAction, tbSubscribe, ...core] as never, nodes as never, { c1: TENANT } as never);
+    return byName;
+  }
+
+  it('Acknowledge from a notification: a new critical alarm is told to a person, and acknowledged with a comment', async () => {
+    const byName = await load('Acknowledge from a notification.json');
+    const notification = new Collector(byName('notification').id);
+    const acknowledged = new Collector(byName('acknowledged').id);
+    // The subscription is live once its status is green (its snapshot is not sent: the example sends "created").
+    await statusWhere(byName('new critical alarms').id, (s) => s.fill === 'green');
+    const thermo = sim.data.mustFindByName('DEVICE', 'Thermo A-101');
+    const alarm = sim.data.createAlarm({ originator: thermo.id, type: 'Overheating', severity: 'CRITICAL' });
+    const told = await notification.until(() => true, 8000);
+    assert.match(String(told.payload), /^CRITICAL Overheating on Thermo A-101\. Reply "ack"/);
+    const done = await acknowledged.until(() => true, 15000);
+    assert.equal(done.topic, alarm.id);
+    assert.equal(done.operation, 'acknowledge');
+    assert.equal(done.alreadyDone, false);
+    assert.equal((done.payload as Record<string, unknown>).acknowledged, true);
+    assert.equal(sim.data.getAlarm(alarm.id)?.acknowledged, true);
+    const comments = sim.data.alarmComments(alarm.id).map((c) => (c.comment as { text?: string }).text);
+    assert.ok(comments.includes('Acknowledged by the on-call person from the chat'), JSON.stringify(comments));
+  });
+
+  it('Raise an alarm from a flow: above the limit an alarm is raised once, back under it is cleared', async () => {
+    const byName = await load('Raise an alarm from a flow.json');
+    const results = new Collector(byName('raised / cleared').id);
+    await statusWhere(byName('thermostat temperatures').id, (s) => s.fill === 'green');
+    const thermo = sim.data.mustFindByName('DEVICE', 'Thermo B-201');
+    sim.data.setTelemetry(thermo.id, { temperature: dbl(25.5) });
+    const raised = await results.until((m) => m.operation === 'raise', 8000);
+    assert.equal(raised.created, true);
+    const alarm = sim.data.getAlarm(String(raised.topic))!;
+    assert.deepEqual([alarm.type, alarm.severity, alarm.originator.id, alarm.cleared], ['Too warm (flow rule)', 'MAJOR', thermo.id, false]);
+    // Still too warm: not raised again.
+    sim.data.setTelemetry(thermo.id, { temperature: dbl(26) });
+    sim.data.setTelemetry(thermo.id, { temperature: dbl(21) });
+    const cleared = await results.until((m) => m.operation === 'clear', 8000);
+    assert.equal(cleared.topic, alarm.id);
+    assert.equal(sim.data.getAlarm(alarm.id)?.cleared, true);
+    assert.equal(results.all.filter((m) => m.operation === 'raise').length, 1);
+  });
+});
