@@ -12,12 +12,12 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Embedded } from '../../scripts/embedded';
 import { Simulator } from '../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
 declare const $: any;
 
-const WAIT = 15000;
 
 describe('tb-alarm-action (browser)', function () {
   this.timeout(90000);
@@ -60,11 +60,7 @@ describe('tb-alarm-action (browser)', function () {
   });
 
   afterEach(async function () {
-    // Close what a test left open, and wait until the tray is gone (it slides out).
-    if (await page.locator('.red-ui-tray').count()) {
-      await page.locator('.red-ui-tray').last().locator('#node-dialog-cancel').click().catch(() => undefined);
-      await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT }).catch(() => undefined);
-    }
+    await closeTrays(page).catch(() => undefined);
     assert.deepEqual(pageErrors.splice(0), [], 'page errors');
   });
 
@@ -75,7 +71,7 @@ describe('tb-alarm-action (browser)', function () {
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
-  const tray = () => page.locator('.red-ui-tray').last();
+  const tray = () => topTray(page);
   const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
 
   async function openAction(): Promise<void> {
@@ -83,17 +79,7 @@ describe('tb-alarm-action (browser)', function () {
     await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
   }
 
-  /** Types into a box and picks a suggestion of the autoComplete menu by its text. */
-  async function pick(box: string, typed: string, option: string): Promise<void> {
-    const input = tray().locator(box);
-    await input.click();
-    await input.fill('');
-    await input.pressSequentially(typed, { delay: 5 });
-    const item = page.locator('.red-ui-autoComplete-container li a', { hasText: option }).first();
-    await item.waitFor({ state: 'visible', timeout: WAIT });
-    await item.click();
-    await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0, undefined, { timeout: WAIT });
-  }
+  const pick = (box: string, typed: string, option: string) => pickSuggestion(page, tray().locator(box), typed, option);
 
   it('a deployed node acknowledges the alarm an inject sends, with a comment, and says so', async function () {
     await page.evaluate(() => RED.nodes.node('injA') && $.ajax({ url: 'inject/injA', type: 'POST' }));

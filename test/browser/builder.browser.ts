@@ -15,13 +15,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { Simulator } from '../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { closeTrays as closeAll, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
 declare const $: any;
 
-const WAIT = 15000;
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 
 interface CorpusEntry {
@@ -97,17 +97,12 @@ describe('query builder (browser)', function () {
 
   // ---- helpers ---------------------------------------------------------------------------------------------
 
-  const tray = () => page.locator('.red-ui-tray').last();
+  const tray = () => topTray(page);
   const field = (f: string) => tray().locator(`[data-tb-field="${f}"]`);
   /** The check box of one value of a list (status, severity). */
   const box = (f: string, value: string) => tray().locator(`[data-tb-field="${f}"][data-tb-value="${value}"]`);
 
-  async function closeTrays(): Promise<void> {
-    for (let open = await page.locator('.red-ui-tray').count(); open > 0; open--) {
-      await tray().locator('#node-config-dialog-cancel, #node-dialog-cancel').first().click();
-      await page.waitForFunction((n) => $('.red-ui-tray').length < n, open, { timeout: WAIT });
-    }
-  }
+  const closeTrays = () => closeAll(page);
 
   /** Opens a node's dialog in the builder view, with `query` (an object, or text as stored) when given. */
   async function open(id: string, query?: unknown, props: Record<string, unknown> = {}): Promise<void> {
@@ -140,15 +135,7 @@ describe('query builder (browser)', function () {
 
   /** Types into a box and picks a suggestion of the autoComplete menu by its text. */
   async function pick(box: string, typed: string, option: string): Promise<void> {
-    const input = field(box).last();
-    await input.click();
-    await input.fill('');
-    await input.pressSequentially(typed, { delay: 5 });
-    const item = page.locator('.red-ui-autoComplete-container li a', { hasText: option }).first();
-    await item.waitFor({ state: 'visible', timeout: WAIT });
-    await item.click();
-    // The box takes the suggestion once the menu is gone.
-    await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0, undefined, { timeout: WAIT });
+    await pickSuggestion(page, field(box).last(), typed, option);
   }
 
   async function selectIn(box: string, value: string): Promise<void> {

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
+import { closeTrays as closeAll } from './editor-page';
 import { sharedNodeRed } from './nodered';
 import { Simulator } from '../sim';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
@@ -104,13 +105,7 @@ describe('editor (browser)', function () {
   /** The top-most edit tray (a config tray stacks over the node tray). */
   const topTray = () => page.locator('.red-ui-tray').last();
 
-  async function closeTrays(): Promise<void> {
-    for (let open = await page.locator('.red-ui-tray').count(); open > 0; open--) {
-      const cancel = topTray().locator('#node-config-dialog-cancel, #node-dialog-cancel').first();
-      await cancel.click();
-      await page.waitForFunction((n) => $('.red-ui-tray').length < n, open, { timeout: WAIT });
-    }
-  }
+  const closeTrays = () => closeAll(page);
 
   /** Opens the edit dialog of a node (a config node through editConfig, as the sidebar does). */
   async function openDialog(id: string): Promise<void> {

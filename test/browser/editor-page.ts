@@ -1,0 +1,36 @@
+/**
+ * What the browser tests do in the Node-RED editor page again and again: the top-most edit tray, closing every
+ * tray (waiting until each has slid out), and picking a suggestion of Node-RED's autoComplete menu.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+declare const $: (s: string) => { length: number };
+
+export const WAIT = 15000;
+
+/** The top-most edit tray (a config tray stacks over the node tray). */
+export function topTray(page: Page): Locator {
+  return page.locator('.red-ui-tray').last();
+}
+
+/** Cancels every open tray, top first, waiting until each is gone. */
+export async function closeTrays(page: Page): Promise<void> {
+  for (let open = await page.locator('.red-ui-tray').count(); open > 0; open--) {
+    await topTray(page).locator('#node-config-dialog-cancel, #node-dialog-cancel').first().click();
+    await page.waitForFunction((n) => $('.red-ui-tray').length < n, open, { timeout: WAIT });
+  }
+}
+
+/**
+ * Types into a box and picks the suggestion whose text contains `option`; returns once the menu is gone and the
+ * box has taken it (the builder's boxes mark a pending choice with data-tb-pending).
+ */
+export async function pickSuggestion(page: Page, input: Locator, typed: string, option: string): Promise<void> {
+  await input.click();
+  await input.fill('');
+  await input.pressSequentially(typed, { delay: 5 });
+  const item = page.locator('.red-ui-autoComplete-container li a', { hasText: option }).first();
+  await item.waitFor({ state: 'visible', timeout: WAIT });
+  await item.click();
+  await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0, undefined, { timeout: WAIT });
+}
