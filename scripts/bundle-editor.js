@@ -2,16 +2,43 @@
 // Build step: bundle the editor's query module and builder (src/editor/tb-query.ts, which pulls in the runtime's
 // own src/query modules and src/editor/builder) into resources/tb-query.js, a plain browser script that defines
 // the globals TbQuery and TbBuilder.
-// The output is git-ignored and shipped through the "files" list (resources/).
+// Then writes the JSON schema of each kind of query (resources/schemas/<kind>.json), taken from that bundle's
+// TbQuery.jsonSchema(mode): the schema the JSON view of the query field attaches, served with the editor resources
+// (resources/node-red-contrib-thingsboard-query/schemas/...) for other editors and tools.
+// The outputs are git-ignored and shipped through the "files" list.
+const fs = require('fs');
 const path = require('path');
+const vm = require('vm');
 const esbuild = require('esbuild');
 
 const root = path.join(__dirname, '..');
+const bundle = path.join(root, 'resources', 'tb-query.js');
+
+/** Query mode -> schema file in resources/schemas/ (test/package.test.ts checks they cover every mode). */
+const SCHEMA_FILES = {
+  entityData: 'entity-data-query.json',
+  entityCount: 'entity-count-query.json',
+  alarmData: 'alarm-data-query.json',
+  alarmCount: 'alarm-count-query.json',
+};
+
+/** Runs the bundle as a browser would (its global object is `window`) and writes each mode's schema. */
+function writeSchemas() {
+  const window = {};
+  vm.createContext(window);
+  window.window = window;
+  vm.runInContext(fs.readFileSync(bundle, 'utf8'), window, { filename: 'tb-query.js' });
+  const dir = path.join(root, 'resources', 'schemas');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [mode, file] of Object.entries(SCHEMA_FILES)) {
+    fs.writeFileSync(path.join(dir, file), `${JSON.stringify(window.TbQuery.jsonSchema(mode), null, 2)}\n`);
+  }
+}
 
 esbuild
   .build({
     entryPoints: [path.join(root, 'src', 'editor', 'tb-query.ts')],
-    outfile: path.join(root, 'resources', 'tb-query.js'),
+    outfile: bundle,
     bundle: true,
     format: 'iife',
     globalName: 'TbQuery',
@@ -34,4 +61,8 @@ esbuild
     footer: { js: '}' },
     logLevel: 'warning',
   })
-  .catch(() => process.exit(1));
+  .then(writeSchemas)
+  .catch((err) => {
+    if (err && !err.errors) process.stderr.write(`${err.stack || err}\n`); // esbuild has printed its own errors
+    process.exit(1);
+  });
