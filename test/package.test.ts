@@ -4,6 +4,7 @@
  * so it tests whatever node set is listed there.
  */
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -414,8 +415,8 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       acorn.parse(readText(SHARED_SCRIPT), { ecmaVersion: 5 });
     });
 
-    it('is shipped: package.json "files" lists resources/', function () {
-      assert.ok((pkg.files as string[]).some((f) => f.replace(/\/$/, '') === 'resources'));
+    it('is shipped: package.json "files" lists it (the published files are checked below)', function () {
+      assert.ok((pkg.files as string[]).includes(SHARED_SCRIPT));
     });
 
     it('defines window.TbEditor once: a second run keeps the first', function () {
@@ -621,4 +622,91 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       });
     });
   }
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The published files: npm's own list (npm pack --dry-run), against what Node-RED loads from the package.
+
+/** The files `npm pack` would publish (npm's own "files" logic), after `npm run build` (npm test runs it). */
+function packedFiles(): string[] {
+  // Under `npm test` the npm that runs the tests; otherwise the one on the PATH.
+  const npmCli = process.env.npm_execpath;
+  const args = ['pack', '--dry-run', '--json', '--ignore-scripts'];
+  const out = npmCli && /\.c?js$/.test(npmCli)
+    ? execFileSync(process.execPath, [npmCli, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    : execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], shell: process.platform === 'win32' });
+  const [result] = JSON.parse(out.slice(out.indexOf('[')));
+  return (result.files as Array<{ path: string }>).map((f) => f.path.split(path.sep).join('/')).sort();
+}
+
+/** dist/ files a node shim loads, and the relative requires they make in turn (the runtime's whole module graph). */
+function runtimeModules(): string[] {
+  const seen = new Set<string>();
+  const visit = (rel: string): void => {
+    if (seen.has(rel)) return;
+    assert.ok(exists(rel), `${rel} is missing: run \`npm run build\` (npm test does)`);
+    seen.add(rel);
+    for (const m of readText(rel).matchAll(/\brequire\((["'])(\.{1,2}\/[^"']+)\1\)/g)) {
+      let target = path.posix.join(path.posix.dirname(rel), m[2]);
+      if (!target.endsWith('.js')) target = exists(`${target}.js`) ? `${target}.js` : `${target}/index.js`;
+      visit(target);
+    }
+  };
+  for (const shim of Object.values(nodesMap)) {
+    const m = /require\((["'])(\.\.\/dist\/[^"']+)\1\)/.exec(readText(shim));
+    assert.ok(m, `${shim} re-exports a compiled module from dist/`);
+    visit(path.posix.join('nodes', m![2]));
+  }
+  return [...seen].filter((f) => f.startsWith('dist/'));
+}
+
+describe('published files (npm pack --dry-run)', function () {
+  this.timeout(60000);
+  let packed: string[];
+
+  before(function () {
+    packed = packedFiles();
+  });
+
+  it('hold exactly what Node-RED loads from the package, and nothing else', function () {
+    const expected = new Set<string>(['package.json', 'README.md', 'LICENSE']);
+    const locales = fs.readdirSync(path.join(root, 'nodes', 'locales'));
+    for (const [type, js] of Object.entries(nodesMap)) {
+      expected.add(js); // the shim ...
+      expected.add(js.replace(/\.js$/, '.html')); // ... and its editor definition beside it
+      for (const lang of locales) for (const ext of ['json', 'html']) expected.add(`nodes/locales/${lang}/${type}.${ext}`);
+      const [reg] = registrations(readText(`nodes/${type}.html`));
+      expected.add(`nodes/icons/${literal(reg.def, 'icon')}`); // where the loader looks, beside the .js
+      // The editor scripts each node's html includes (served from resources/).
+      for (const m of readText(`nodes/${type}.html`).matchAll(/<script\b[^>]*\bsrc="resources\/([^"]+)"/g)) {
+        assert.ok(m[1].startsWith(`${pkg.name}/`), `${type}.html includes ${m[1]} from another module`);
+        expected.add(`resources/${m[1].slice(pkg.name.length + 1)}`);
+      }
+    }
+    for (const f of runtimeModules()) expected.add(f);
+    for (const f of fs.readdirSync(path.join(root, 'resources', 'schemas'))) expected.add(`resources/schemas/${f}`);
+    for (const f of exampleFiles) expected.add(path.relative(root, f).split(path.sep).join('/'));
+    const missing = [...expected].filter((f) => !packed.includes(f)).sort();
+    const extra = packed.filter((f) => !expected.has(f));
+    assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
+  });
+
+  it('hold no source maps, sources, tests, demo data, pictures or build scripts', function () {
+    const unwanted = packed.filter((f) => /\.(map|ts)$/.test(f) || /^(src|test|bench|scripts|docs|icons|\.demo|\.ci|node_modules)\//.test(f));
+    assert.deepEqual(unwanted, []);
+    // A compiled module that points at a source map would point at a file that is not there.
+    const mapped = packed.filter((f) => f.endsWith('.js') && /\/\/# sourceMappingURL=/.test(readText(f)));
+    assert.deepEqual(mapped, []);
+  });
+
+  it('hold the JSON schema of every kind of query, and the README needs no picture from the package', function () {
+    for (const f of ['entity-data-query', 'entity-count-query', 'alarm-data-query', 'alarm-count-query']) {
+      assert.ok(packed.includes(`resources/schemas/${f}.json`), `resources/schemas/${f}.json`);
+    }
+    // The README's pictures (docs/images) are not published: the npm page resolves a relative picture in the
+    // README against the repository, and the editor never shows the README.
+    for (const m of readText('README.md').matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)) {
+      if (!/^https?:/.test(m[1])) assert.ok(!packed.includes(m[1]), `${m[1]} is published`);
+    }
+  });
 });

@@ -121,7 +121,7 @@ describe('editor bundle (resources/tb-query.js)', function () {
     const ignore = fs.readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n');
     assert.ok(ignore.includes('resources/tb-query.js'));
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    assert.ok(pkg.files.includes('resources/'));
+    assert.ok(pkg.files.includes('resources/tb-query.js'), 'listed in "files" (test/package.test.ts checks the packed list)');
     assert.match(pkg.scripts.build, /node scripts\/bundle-editor\.js/);
     assert.ok(pkg.devDependencies.esbuild);
   });
