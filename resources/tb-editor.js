@@ -95,7 +95,11 @@
                 if (!v || v === '_ADD_') { return err('connection'); }
                 var cfg = RED.nodes.node(v);
                 if (!cfg) { return err('connection'); }
-                if (cfg.valid === false) { return err('connectionInvalid'); }
+                if (cfg.valid === false) {
+                    // What is wrong with it (such as an imported connection's missing sign-in), not only that something is.
+                    var why = (cfg.validationErrors || []).filter(function (e) { return typeof e === 'string' && e !== ''; });
+                    return why.length ? err('connectionInvalid') + ' ' + why.join(' ') : err('connectionInvalid');
+                }
                 return more ? more(cfg) : true;
             };
         };

@@ -1,7 +1,7 @@
 /**
  * `npm start`: the demo. Starts Node-RED (embedded, with this package loaded from the working copy) in a
  * git-ignored `.demo/` user directory and deploys every flow in examples/, each on its own tab, with one
- * shared connection. Ctrl-C stops everything.
+ * shared connection (the CSV example writes its file into `.demo/`). Ctrl-C stops everything.
  *
  * By default the connection points at the ThingsBoard simulator, started here with demo data that keeps
  * changing. With TB_URL set, no simulator starts and the connection points at that server instead.
@@ -124,20 +124,37 @@ export function demoServer(env: Record<string, string | undefined>, simUrl?: str
   };
 }
 
-/** All examples as one deployable flow: a tab per example, all using the one demo `connection`. */
-export function demoFlows(connection: FlowNode): FlowNode[] {
+/** Options of the demo flows. */
+export interface DemoFlowOptions {
+  /** Where the examples' file nodes write: a relative file name (the examples use those) is put in this directory. */
+  fileDir?: string;
+}
+
+/** An inject node that repeats (an interval or a cron time). */
+export const repeats = (n: Record<string, unknown>): boolean =>
+  n.type === 'inject' && [n.repeat, n.crontab].some((v) => v !== undefined && v !== null && String(v).trim() !== '');
+
+/**
+ * All examples as one deployable flow: each on its own tab (the example's tab node), every ThingsBoard node on
+ * the one demo `connection`. The examples leave a repeating inject idle until its first interval (so that an
+ * example imported without credentials reports nothing before it is set up); the demo's connection is set up,
+ * so here they also fire once at deploy, and every tab shows results at once.
+ */
+export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): FlowNode[] {
   const dir = path.join(REPO_ROOT, 'examples');
   const out: FlowNode[] = [connection];
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   for (const file of files) {
     const nodes = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as FlowNode[];
     const connIds = new Set(nodes.filter((n) => n.type === 'tb-connection').map((n) => n.id));
-    const tabs = new Set(nodes.map((n) => n.z).filter((z): z is string => typeof z === 'string'));
-    for (const tab of tabs) out.push({ id: tab, type: 'tab', label: file.replace(/\.json$/, ''), disabled: false, info: '' });
     for (const n of nodes) {
       if (n.type === 'tb-connection') continue;
       const copy: FlowNode = { ...n };
       if (typeof copy.connection === 'string' && connIds.has(copy.connection)) copy.connection = connection.id;
+      if (repeats(copy)) copy.once = true;
+      if (copy.type === 'file' && options.fileDir && typeof copy.filename === 'string' && copy.filename && !path.isAbsolute(copy.filename)) {
+        copy.filename = path.join(options.fileDir, copy.filename);
+      }
       out.push(copy);
     }
   }
@@ -190,7 +207,7 @@ async function main(): Promise<void> {
   const res = await fetch(`${nr.url}/flows`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
-    body: JSON.stringify(demoFlows(server.connection)),
+    body: JSON.stringify(demoFlows(server.connection, { fileDir: userDir })),
   });
   if (!res.ok) throw new Error(`deploying the demo flows failed: HTTP ${res.status} ${await res.text()}`);
   process.stdout.write(

@@ -345,23 +345,43 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       assert.deepEqual(missing, [], `no example uses ${missing.join(', ')}`);
     });
 
+    it('share one connection node (same id, name and settings, no credentials): importing several asks for them once', function () {
+      const conns = exampleFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')).filter((n: any) => n.type === CONFIG_TYPE));
+      for (const [i, c] of conns.entries()) assert.equal(c.length, 1, `${path.basename(exampleFiles[i])}: exactly one tb-connection config node`);
+      const [first] = conns[0];
+      assert.equal(first.name, 'My ThingsBoard');
+      assert.equal(first.url, 'http://127.0.0.1:8080');
+      assert.equal(first.authMode, 'password');
+      assert.equal(first.analyticsUrl, '', 'no analytics URL: the report nodes say to fill it in');
+      assert.equal(first.z, undefined, 'a global config node, so that every example\'s tab can use it');
+      for (const [i, [c]] of conns.entries()) assert.deepEqual(c, first, `${path.basename(exampleFiles[i])}: the shared connection`);
+    });
+
     for (const f of exampleFiles) {
       const name = path.relative(path.join(root, 'examples'), f);
-      it(`${name}: starts with a comment, uses core nodes only, is self-contained`, function () {
-        const flow: any[] = JSON.parse(fs.readFileSync(f, 'utf8'));
-        assert.equal(flow[0] && flow[0].type, 'comment', 'the first node is a comment node');
+      const label = path.basename(f).replace(/\.json$/, '');
+      const flow: any[] = JSON.parse(fs.readFileSync(f, 'utf8'));
+      const tab = flow[0] || {};
+      const byId = new Map(flow.map((n) => [n.id, n]));
+      /** Nodes on the canvas (a config node has no position). */
+      const placed = flow.filter((n) => n.type !== 'tab' && 'x' in n && 'y' in n);
+
+      it(`${name}: on its own tab named after it, starts with a comment, uses core nodes only, is self-contained`, function () {
+        assert.equal(tab.type, 'tab', 'the first node is the example\'s tab');
+        assert.equal(tab.label, label, 'the tab is named after the example');
+        assert.equal(flow.filter((n) => n.type === 'tab' || n.type === 'subflow').length, 1, 'one tab, no subflow');
+        assert.equal(flow[1] && flow[1].type, 'comment', 'the first node on the tab is a comment node');
         const ids = new Set<string>();
         for (const n of flow) {
           assert.equal(typeof n.id, 'string');
           assert.ok(!ids.has(n.id), `duplicate id ${n.id}`);
           ids.add(n.id);
-          assert.ok(CORE_TYPES.has(n.type) || allTypes.includes(n.type), `third-party node type ${n.type}`);
+          assert.ok(n.type === 'tab' || CORE_TYPES.has(n.type) || allTypes.includes(n.type), `third-party node type ${n.type}`);
           assert.ok(!('credentials' in n), `${n.type} ${n.id} carries credentials`);
         }
+        for (const n of placed) assert.equal(n.z, tab.id, `${n.type} ${n.id} is on the example's tab`);
         const conns = flow.filter((n) => n.type === CONFIG_TYPE);
         assert.equal(conns.length, 1, 'exactly one tb-connection config node');
-        assert.equal(conns[0].url, 'http://127.0.0.1:8080');
-        assert.equal(conns[0].authMode, 'password');
         for (const n of flow) {
           for (const port of n.wires || []) for (const target of port) assert.ok(ids.has(target), `${n.id} is wired to missing ${target}`);
           if (n.type !== CONFIG_TYPE && allTypes.includes(n.type)) {
@@ -369,6 +389,42 @@ describe('package scorecard (offline node-red-dev validate)', function () {
           }
           for (const target of n.scope || []) assert.ok(ids.has(target), `${n.id} scope names missing ${target}`);
         }
+      });
+
+      it(`${name}: reports nothing to the log while its connection is not set up`, function () {
+        // A repeating inject that fires at deploy would fail at once (and then every interval) while the
+        // connection has no credentials: it waits for its first interval, or a press of its button.
+        for (const n of flow.filter((x) => x.type === 'inject')) {
+          const repeats = [n.repeat, n.crontab].some((v) => v !== undefined && v !== null && String(v).trim() !== '');
+          if (repeats) assert.equal(n.once, false, `inject "${n.name}" repeats: it must not also fire at deploy`);
+        }
+        // Every message error goes to a Catch node (which keeps it out of the log) and on to the debug sidebar.
+        const catches = flow.filter((n) => n.type === 'catch' && !n.d && (n.scope === null || n.scope === undefined) && !n.uncaught);
+        assert.ok(catches.length > 0, 'a Catch node for every node of the tab');
+        const shown = catches.some((c) => (c.wires || []).some((port: string[]) => port.some((id) => {
+          const d = byId.get(id);
+          return d && d.type === 'debug' && d.active === true && d.tosidebar === true && !d.d;
+        })));
+        assert.ok(shown, 'the Catch node is wired to an active debug node that shows in the sidebar');
+      });
+
+      it(`${name}: no platform-specific paths (files are written where the user chooses)`, function () {
+        const absolute = (v: string) => path.posix.isAbsolute(v) || path.win32.isAbsolute(v) || /^~[\\/]/.test(v);
+        for (const n of flow.filter((x) => x.type === 'file' || x.type === 'file in')) {
+          assert.equal(n.filenameType || 'str', 'str', `${n.type} "${n.name}": a file name the user edits in the node`);
+          assert.ok(typeof n.filename === 'string' && n.filename.trim() !== '', `${n.type}: a default file name`);
+          assert.ok(!absolute(n.filename), `${n.type}: "${n.filename}" is a path of one platform; use a relative name`);
+          assert.doesNotMatch(n.filename, /[\\:*?"<>|]/, `${n.type}: "${n.filename}" is not a valid file name on Windows`);
+        }
+        // Nothing else in the flow (its comments aside) names a path of one platform.
+        const walk = (v: unknown, where: string): void => {
+          if (typeof v === 'string') {
+            assert.doesNotMatch(v, /(^|[\s"'`(=])(\/(tmp|home|var|usr|etc|Users|opt)\/|[A-Za-z]:\\)/, `${where}: a platform-specific path`);
+          } else if (v && typeof v === 'object') {
+            for (const [k, x] of Object.entries(v)) walk(x, `${where}.${k}`);
+          }
+        };
+        for (const n of flow) walk(n.type === 'comment' ? { ...n, info: '' } : n, `${n.type} ${n.id}`);
       });
     }
   });

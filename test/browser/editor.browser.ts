@@ -346,22 +346,26 @@ describe('editor (browser)', function () {
     const listed = JSON.stringify(await (await admin('GET', `/library/examples/flows/${MODULE}/`)).json());
     assert.ok(listed.includes(name), `"${name}" is listed: ${listed}`);
     // As Import > Examples does: fetch the flow and import it onto a new tab.
-    const ids = await page.evaluate(async ([module, file]): Promise<{ conn?: string; counts: Array<{ id: string; name: string }> }> => {
+    const ids = await page.evaluate(async ([module, file]): Promise<{ conn?: string; counts: Array<{ id: string; name: string }>; inject?: string }> => {
       const data = await $.getJSON(`library/examples/flows/${module}/${encodeURIComponent(file)}`);
       const before = new Set(RED.nodes.filterNodes({}).map((n: any) => n.id));
       RED.view.importNodes(data, { generateIds: true, addFlow: true });
       const added = RED.nodes.filterNodes({}).filter((n: any) => !before.has(n.id));
       let conn: any;
       RED.nodes.eachConfig((n: any) => {
-        if (n.type === 'tb-connection' && n.name === 'Demo ThingsBoard') conn = n;
+        if (n.type === 'tb-connection' && n.name === 'My ThingsBoard') conn = n;
       });
       return {
         conn: conn && conn.id,
         counts: added.filter((n: any) => n.type === 'tb-entity-count').map((n: any) => ({ id: n.id, name: n.name })),
+        inject: added.find((n: any) => n.type === 'inject')?.id,
       };
     }, [MODULE, name] as const);
     assert.ok(ids.conn, 'the example brings its tb-connection');
     assert.equal(ids.counts.length, 2);
+    // It comes without credentials: flagged, and so are the nodes that use it, until they are filled in.
+    const valid = () => page.evaluate((list) => list.map((id: string) => RED.nodes.node(id).valid), [ids.conn!, ...ids.counts.map((c) => c.id)]);
+    assert.deepEqual(await valid(), [false, false, false]);
 
     // Point its connection at the simulator and log in, through the config dialog.
     await openDialog(ids.conn);
@@ -370,6 +374,7 @@ describe('editor (browser)', function () {
     await topTray().locator('#node-config-input-password').fill(TENANT.password);
     await topTray().locator('#node-config-dialog-ok').click();
     await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+    assert.deepEqual(await valid(), [true, true, true]);
 
     // Deploy; the test tab holds invalid nodes on purpose, so confirm the warning.
     const deployed = page.waitForResponse((r) => r.url().endsWith('/flows') && r.request().method() === 'POST', { timeout: WAIT });
@@ -386,8 +391,10 @@ describe('editor (browser)', function () {
     const creds = await (await admin('GET', `/credentials/tb-connection/${ids.conn}`)).json();
     assert.deepEqual([creds.username, creds.has_password, creds.password], [TENANT.username, true, undefined]);
 
-    // The example runs: its inject fires once, and the counts show.
+    // The example runs: its inject (which waits a minute after deploy) is pressed, and the counts show.
     await page.evaluate((z) => RED.workspaces.show(z), flows.find((n: any) => n.id === ids.counts[0].id).z);
+    assert.ok(ids.inject, 'the example has an inject node');
+    await admin('POST', `/inject/${ids.inject}`);
     const thermo = ids.counts.find((c) => c.name === 'thermostats')!;
     await waitForStatus(thermo.id, new RegExp(`^${thermostats}$`));
     const other = ids.counts.find((c) => c.name !== 'thermostats')!;

@@ -19,7 +19,7 @@ function exampleFlow(file: string): { nodes: N[]; byName: (name: string) => N } 
   const nodes = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8')) as N[];
   const out: N[] = [{ id: 't', type: 'tab', label: file }, connectionNode('') as N];
   for (const n of nodes) {
-    if (n.type === 'tb-connection' || n.type === 'comment') continue;
+    if (n.type === 'tab' || n.type === 'tb-connection' || n.type === 'comment') continue; // its own tab: "t" here
     const copy: N = { ...n, z: 't' };
     if (typeof copy.connection === 'string') copy.connection = 'c1';
     if (copy.type === 'debug') copy.type = 'helper';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DemoConfigError, demoFlows, demoSecret, demoServer, SIMULATOR_CREDENTIALS } from '../../scripts/start';
+import { DemoConfigError, demoFlows, demoSecret, demoServer, repeats, SIMULATOR_CREDENTIALS } from '../../scripts/start';
 
 const SIM = 'http://127.0.0.1:40001';
 const TB = 'https://tb.example.com';
@@ -83,7 +83,7 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     }
   });
 
-  it('deploys every example on its own tab, every ThingsBoard node on the one demo connection', function () {
+  it('deploys every example on its own tab (the example\'s), every ThingsBoard node on the one demo connection', function () {
     const conn = demoServer({ TB_URL: TB, TB_API_KEY: KEY }, SIM).connection;
     const flows = demoFlows(conn);
     const dir = path.join(__dirname, '../../examples');
@@ -93,17 +93,42 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     assert.deepEqual(flows.filter((n) => n.type === 'tb-connection'), [conn], 'one connection: the demo one');
     let nodes = 0;
     for (const f of examples) {
-      for (const n of JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown>>) {
+      const example = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown>>;
+      const tab = example.find((n) => n.type === 'tab')!;
+      assert.deepEqual(flows.find((n) => n.id === tab.id), tab, `${f}: its own tab`);
+      for (const n of example) {
         if (n.type === 'tb-connection') continue;
         nodes++;
         const deployed = flows.find((x) => x.id === n.id);
         assert.ok(deployed, `${f}: ${n.type} ${n.id} is deployed`);
         if (typeof n.connection === 'string') assert.equal(deployed!.connection, conn.id);
-        assert.ok(tabs.some((t) => t.id === deployed!.z), `${n.id} is on a tab`);
+        if (n.type !== 'tab') assert.equal(deployed!.z, tab.id, `${n.id} is on its example's tab`);
       }
     }
-    assert.equal(flows.length, 1 + tabs.length + nodes);
+    assert.equal(flows.length, 1 + nodes);
     assert.equal(JSON.stringify(flows.filter((n) => n !== conn)).includes(KEY), false);
+  });
+
+  it('starts the repeating injects at deploy (the demo is set up; the examples wait), and writes files where it is told', function () {
+    const conn = demoServer({}, SIM).connection;
+    const dir = path.join(__dirname, '../../examples');
+    const examples = fs.readdirSync(dir).filter((f) => f.endsWith('.json'))
+      .flatMap((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown>>);
+    const repeating = examples.filter(repeats);
+    assert.ok(repeating.length > 0, 'some example repeats');
+    for (const n of repeating) assert.equal(n.once, false, `example inject "${n.name}" waits for its first interval`);
+    const fileDir = path.join(os.tmpdir(), 'tb-demo-files');
+    const flows = demoFlows(conn, { fileDir });
+    for (const n of repeating) assert.equal(flows.find((x) => x.id === n.id)!.once, true, `demo inject "${n.name}" fires at deploy`);
+    for (const n of examples.filter((x) => x.type === 'inject' && !repeats(x))) {
+      assert.equal(flows.find((x) => x.id === n.id)!.once, n.once, `inject "${n.name}" as in its example`);
+    }
+    const files = examples.filter((n) => n.type === 'file');
+    assert.ok(files.length > 0, 'an example writes a file');
+    for (const n of files) {
+      assert.equal(flows.find((x) => x.id === n.id)!.filename, path.join(fileDir, n.filename as string));
+      assert.equal(demoFlows(conn).find((x) => x.id === n.id)!.filename, n.filename, 'without fileDir: as in the example');
+    }
   });
 
   it('keeps the secret for a real server\'s credentials in .demo/.secret, generated once, owner-only', function () {
