@@ -23,7 +23,12 @@ export type TbErrorCode =
   | 'TB_TIMEOUT' // no answer in time
   | 'TB_CLOSED' // the connection was closed (redeploy / shutdown) while the request waited
   | 'TB_SUBSCRIPTION' // an error reported by the server for a live subscription
-  | 'TB_REPORT_FAILED'; // the analytics service could not build a report
+  | 'TB_REPORT_FAILED' // the analytics service could not build a report
+  | 'TB_RPC_NO_REPLY' // the device did not answer an RPC in time (offline, not subscribed, or no "rpc call request" node)
+  | 'TB_RPC_BAD_REPLY' // the device answered an RPC with something that is not JSON (HTTP 406)
+  | 'TB_RPC_FAILED' // a persistent RPC ended FAILED
+  | 'TB_RPC_EXPIRED' // a persistent RPC ended EXPIRED (its expiration passed before it completed)
+  | 'TB_RPC_UNCERTAIN'; // the connection was lost after an RPC went out: the device may or may not have run it
 
 export class TbError extends Error {
   /** Stable code; an own property so that Node-RED copies it into msg.error.code. */
@@ -75,7 +80,18 @@ export class TbApiError extends TbError {
 export class TbAuthError extends TbApiError {}
 
 /** The server could not be reached, or did not answer in time. */
-export class TbNetworkError extends TbError {}
+export class TbNetworkError extends TbError {
+  /**
+   * Whether the server may have received (and acted on) the request: false when the connection failed before
+   * the request went out (refused, no route, DNS), true when it was lost or timed out after that.
+   */
+  readonly maybeProcessed: boolean;
+
+  constructor(code: TbErrorCode, message: string, maybeProcessed = true) {
+    super(code, message);
+    this.maybeProcessed = maybeProcessed;
+  }
+}
 
 /** Short, secret-free text for a node status (at most 20 characters is the aim; callers may trim). */
 export function shortReason(err: unknown): string {
@@ -104,6 +120,16 @@ export function shortReason(err: unknown): string {
         return 'subscription error';
       case 'TB_REPORT_FAILED':
         return 'report failed';
+      case 'TB_RPC_NO_REPLY':
+        return 'no reply';
+      case 'TB_RPC_BAD_REPLY':
+        return 'bad reply';
+      case 'TB_RPC_FAILED':
+        return 'RPC failed';
+      case 'TB_RPC_EXPIRED':
+        return 'RPC expired';
+      case 'TB_RPC_UNCERTAIN':
+        return 'RPC maybe run';
       default:
         return 'error';
     }

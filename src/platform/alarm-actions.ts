@@ -16,7 +16,8 @@
  * - 404 and 403 answers say which alarm (or user) and what was refused.
  * Nothing in here knows about Node-RED.
  */
-import { TbApiError, TbError, TbNetworkError } from '../errors';
+import { TbApiError, TbError } from '../errors';
+import { explained, statusOf } from './explain';
 import {
   activeAlarmQuery,
   findUserByEmail,
@@ -76,24 +77,6 @@ const DONE: Record<'acknowledge' | 'clear' | 'assign' | 'unassign', string> = {
 };
 
 const enc = encodeURIComponent;
-
-/** 404 or 403 answered by the server (auth failures, whatever their status, are left as they are). */
-function statusOf(err: unknown): 404 | 403 | undefined {
-  if (!(err instanceof TbApiError)) return undefined;
-  if (err.code === 'TB_NOT_FOUND') return 404;
-  if (err.code === 'TB_PERMISSION') return 403;
-  return undefined;
-}
-
-/** The same error (code, status) with a clearer message in front of the server's. */
-function explained(err: unknown, message: string): unknown {
-  if (err instanceof TbApiError && err.constructor === TbApiError) {
-    return new TbApiError(err.code, err.status, err.errorCode, err.serverMessage, `${message} (${err.message})`);
-  }
-  if (err instanceof TbNetworkError) return new TbNetworkError(err.code, `${message} (${err.message})`);
-  if (err instanceof TbError && err.constructor === TbError) return new TbError(err.code, `${message} (${err.message})`);
-  return err;
-}
 
 /** A 404 that is not ThingsBoard's "item not found" (errorCode 32), or a 405: the server has no such endpoint. */
 function isMissingEndpoint(err: unknown): boolean {

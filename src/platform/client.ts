@@ -22,6 +22,8 @@ import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth'
 import { DEFAULT_RETRY, HttpClient, HttpMethod, RequestOptions, RetryPolicy } from './http';
 import { Session } from './session';
 import { AlarmActions } from './alarm-actions';
+import { DeviceData } from './device-data';
+import { RpcClient } from './rpc';
 
 export interface PlatformOptions {
   url: string;
@@ -64,11 +66,15 @@ export class PlatformClient {
   /** Which key-discovery endpoint the server has; learnt on first use. */
   private keysApi: 'v2' | 'v1' | undefined;
   private alarmActions: AlarmActions | undefined;
+  private deviceDataClient: DeviceData | undefined;
+  private rpcClient: RpcClient | undefined;
+  private readonly timeoutMs: number;
 
   constructor(opts: PlatformOptions) {
+    this.timeoutMs = opts.timeoutMs ?? 30000;
     this.http = new HttpClient({
       baseUrl: opts.url,
-      timeoutMs: opts.timeoutMs ?? 30000,
+      timeoutMs: this.timeoutMs,
       tls: opts.tls,
       retry: opts.retry ?? DEFAULT_RETRY,
       serviceName: 'ThingsBoard',
@@ -95,6 +101,18 @@ export class PlatformClient {
   get alarms(): AlarmActions {
     if (!this.alarmActions) this.alarmActions = new AlarmActions(this);
     return this.alarmActions;
+  }
+
+  /** Time series and attributes of entities (§13: save, latest, history, delete; attribute save, read, delete). */
+  get deviceData(): DeviceData {
+    if (!this.deviceDataClient) this.deviceDataClient = new DeviceData(this);
+    return this.deviceDataClient;
+  }
+
+  /** Server-side RPC to devices (§13: send at most once, persistent RPCs read, followed and cancelled). */
+  get rpc(): RpcClient {
+    if (!this.rpcClient) this.rpcClient = new RpcClient(this, this.timeoutMs);
+    return this.rpcClient;
   }
 
   /** One alarm by id (GET /api/alarm/info/{id}); null when it no longer exists. */

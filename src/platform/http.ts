@@ -45,7 +45,20 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Override the retry policy for this request. */
   retry?: RetryPolicy;
+  /**
+   * When the request may be sent again after a failure that leaves open whether the server took it:
+   * - `default`: once, when a kept-alive socket is reset as it is reused (the server closed it while idle);
+   * - `idempotent`: once after any connection loss (a request whose repetition changes nothing, e.g. a
+   *   telemetry save whose points carry their ts);
+   * - `atMostOnce`: never (an RPC). The request goes out on a connection of its own, so that no kept-alive socket
+   *   the server closed can swallow it; a failure before it went out (connection refused, no route, DNS) is
+   *   retried under the retry policy like a 429; a loss after it went out (reset, hang-up, timeout) is a
+   *   TbNetworkError with `maybeProcessed: true`.
+   */
+  delivery?: Delivery;
 }
+
+export type Delivery = 'default' | 'idempotent' | 'atMostOnce';
 
 /** The HTTP methods the clients use. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -93,6 +106,24 @@ function isResetOfReusedSocket(err: unknown): boolean {
   return e.code === 'ECONNRESET' && e.request?.reusedSocket === true;
 }
 
+/**
+ * Failures that happen before a single byte of the request went out: the connection was never made. The server
+ * certainly did not take such a request.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+/** The connection failed before the request went out (see NOT_SENT_CODES). */
+export function failedBeforeSending(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && NOT_SENT_CODES.has(code);
+}
+
+/** The connection was lost after it was made: reset, hang-up, broken pipe. */
+function isConnectionLoss(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
 function hasProxyEnv(): boolean {
   const e = process.env;
   return Boolean(e.http_proxy || e.HTTP_PROXY || e.https_proxy || e.HTTPS_PROXY || e.all_proxy || e.ALL_PROXY);
@@ -119,9 +150,12 @@ export class HttpClient {
   private readonly ax: AxiosInstance;
   private readonly retry: RetryPolicy;
   private readonly agent: http.Agent;
+  /** An agent without keep-alive, for requests that must never be resent (`delivery: 'atMostOnce'`). */
+  private readonly freshAgent: http.Agent;
   private closed = false;
   private readonly abort = new AbortController();
   private readonly waits = new Set<{ timer: NodeJS.Timeout; reject: (e: Error) => void }>();
+  private readonly isHttps: boolean;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -134,6 +168,8 @@ export class HttpClient {
     // a new request (Tomcat's default is 20 s; a Keep-Alive hint from the server shortens it further).
     const agentOptions = { keepAlive: true, timeout: 15000 };
     this.agent = isHttps ? new https.Agent({ ...agentOptions, ...(opts.tls ?? {}) }) : new http.Agent(agentOptions);
+    this.freshAgent = isHttps ? new https.Agent({ keepAlive: false, ...(opts.tls ?? {}) }) : new http.Agent({ keepAlive: false });
+    this.isHttps = isHttps;
     const config: AxiosRequestConfig = {
       // Without a proxy in the environment, tell axios so once: it otherwise looks the environment up on
       // every request. With one, axios keeps honouring http_proxy / https_proxy / no_proxy as usual.
@@ -164,6 +200,11 @@ export class HttpClient {
     if (authHeader !== undefined) config.headers = this.authHeaders(authHeader);
     if (opts?.params) config.params = opts.params;
     if (opts?.timeoutMs !== undefined) config.timeout = opts.timeoutMs;
+    const delivery: Delivery = opts?.delivery ?? 'default';
+    if (delivery === 'atMostOnce') {
+      if (this.isHttps) config.httpsAgent = this.freshAgent;
+      else config.httpAgent = this.freshAgent;
+    }
     let waited = 0;
     let resetRetried = false;
     for (let attempt = 0; ; attempt++) {
@@ -172,8 +213,22 @@ export class HttpClient {
       try {
         res = await this.ax.request(config);
       } catch (err) {
-        // The server closed an idle keep-alive socket just as we reused it: nothing was processed, send again once.
-        if (!resetRetried && isResetOfReusedSocket(err)) {
+        if (delivery === 'atMostOnce') {
+          // Sent again only when it certainly never left: the connection was refused (the server restarting).
+          if (!this.closed && failedBeforeSending(err) && attempt < policy.retries) {
+            const delay = backoffDelay(attempt + 1, policy);
+            if (policy.maxTotalMs === undefined || waited + delay <= policy.maxTotalMs) {
+              waited += delay;
+              opts?.onRetry?.(attempt + 1, delay);
+              await this.wait(delay);
+              continue;
+            }
+          }
+          throw this.networkError(err, method, path);
+        }
+        if (!resetRetried && (isResetOfReusedSocket(err) || (delivery === 'idempotent' && isConnectionLoss(err)))) {
+          // The server closed an idle keep-alive socket just as we reused it (nothing was processed), or the
+          // request may be repeated without harm: send again once.
           resetRetried = true;
           attempt--;
           continue;
@@ -239,7 +294,14 @@ export class HttpClient {
     if (e.code === 'ECONNABORTED' || e.code === 'ETIMEDOUT') {
       return new TbNetworkError('TB_TIMEOUT', `No answer from ${where} in time (${method} ${path}): ${e.message ?? 'timeout'}`);
     }
-    return new TbNetworkError('TB_UNREACHABLE', `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`);
+    if (isConnectionLoss(err)) {
+      return new TbNetworkError('TB_UNREACHABLE', `The connection to ${where} was lost before it answered (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`);
+    }
+    return new TbNetworkError(
+      'TB_UNREACHABLE',
+      `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`,
+      !failedBeforeSending(err),
+    );
   }
 
   private closedError(): TbError {
@@ -271,6 +333,7 @@ export class HttpClient {
     }
     this.waits.clear();
     this.agent.destroy();
+    this.freshAgent.destroy();
   }
 
   get isClosed(): boolean {

@@ -1,0 +1,165 @@
+/**
+ * Which entity a device action (tb-telemetry, tb-attributes, tb-rpc; protocol §13) acts on, read from whatever
+ * an earlier node put in the message. Pure: no I/O, no Node-RED.
+ *
+ * Shapes accepted for one entity:
+ * - an entity id `{entityType, id}`;
+ * - an item of tb-entity-query's output: flat `{id: "<uuid>", entityType, …}` or raw `{entityId: {entityType, id}, …}`;
+ * - an entity as the REST API returns it, `{id: {entityType, id}, …}`;
+ * - an alarm (flat or raw, as tb-alarm-query, tb-subscribe and tb-alarm-action send it): its `originator`;
+ * - a UUID string, typed by the node's `targetEntityType` (default DEVICE);
+ * - an **array** of any of these: one action per entity (bulk), results in the same order.
+ *
+ * Every failure is a `TbInputError` naming where the value was read (`msg.entity[3].id`…) and what is accepted.
+ */
+import { TbInputError } from '../errors';
+import { ENTITY_TYPES, type EntityId, type EntityType } from './types';
+import { describe, got, isObject, UUID_PATTERN } from './validate';
+
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+/**
+ * Entity types whose attributes and time series the server can read and write (`AccessValidator`, protocol §13.1):
+ * any other type (ALARM, DASHBOARD…) is answered with a 500 "Not Implemented!", so it is refused before sending.
+ */
+export const TELEMETRY_ENTITY_TYPES = [
+  'DEVICE',
+  'ASSET',
+  'ENTITY_VIEW',
+  'CUSTOMER',
+  'TENANT',
+  'USER',
+  'EDGE',
+  'DEVICE_PROFILE',
+  'ASSET_PROFILE',
+  'RULE_CHAIN',
+  'TENANT_PROFILE',
+  'API_USAGE_STATE',
+  'TB_RESOURCE',
+  'OTA_PACKAGE',
+  'RPC',
+] as const;
+
+/** The entity types a node offers for a bare UUID (the editor's list). */
+export const TARGET_ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'TENANT', 'USER', 'EDGE'] as const;
+
+/** What a target may look like, for messages. */
+export const TARGET_SHAPES =
+  'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its originator), or an array of these';
+
+/** The entity types a target may have: all of them, or a subset (e.g. DEVICE for RPC). */
+export interface TargetRules {
+  /** The type of a bare UUID. */
+  defaultType: EntityType;
+  /** The types accepted (default: TELEMETRY_ENTITY_TYPES). */
+  allowed?: readonly string[];
+  /** Why only those, for the message (e.g. "RPC goes to devices only"). */
+  why?: string;
+}
+
+function fail(field: string, message: string): never {
+  throw new TbInputError(field, message);
+}
+
+function uuidText(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  return UUID_RE.test(t) ? t : undefined;
+}
+
+/** A bare-UUID entity type setting (`targetEntityType`), checked once at deploy. */
+export function prepareTargetEntityType(v: unknown, field = 'targetEntityType', allowed: readonly string[] = TELEMETRY_ENTITY_TYPES): EntityType {
+  if (v === undefined || v === null || v === '') return 'DEVICE';
+  if (typeof v === 'string' && allowed.includes(v)) return v;
+  return fail(field, `${field} must be one of ${allowed.join(', ')} ${got(v)}`);
+}
+
+function idOf(v: Record<string, unknown>, field: string, defaultType: EntityType): EntityId {
+  const et = v.entityType == null || v.entityType === '' ? defaultType : v.entityType;
+  if (typeof et !== 'string') fail(`${field}.entityType`, `${field}.entityType must be an entity type such as DEVICE or ASSET ${got(et)}`);
+  if (!(ENTITY_TYPES as readonly string[]).includes(et)) {
+    const hint = ENTITY_TYPES.find((t) => t === et.toUpperCase());
+    fail(
+      `${field}.entityType`,
+      `${field}.entityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER (got ${describe(et)}${hint ? `; did you mean "${hint}"?` : ''})`,
+    );
+  }
+  const id = uuidText(v.id);
+  if (!id) fail(`${field}.id`, `${field}.id must be the entity's UUID ${got(v.id)}`);
+  return { entityType: et, id };
+}
+
+/** One entity from any accepted shape (see the module comment), checked against the rules. */
+export function prepareTarget(v: unknown, field: string, rules: TargetRules): EntityId {
+  let id: EntityId;
+  let where = field;
+  if (typeof v === 'string') {
+    const u = uuidText(v);
+    if (!u) fail(field, `${field} must be ${TARGET_SHAPES} ${got(v)}`);
+    id = { entityType: rules.defaultType, id: u };
+  } else if (isObject(v)) {
+    if (isObject(v.originator)) {
+      // An alarm: act on the entity that raised it.
+      where = `${field}.originator`;
+      id = idOf(v.originator, where, rules.defaultType);
+    } else if (isObject(v.entityId)) {
+      where = `${field}.entityId`;
+      id = idOf(v.entityId, where, rules.defaultType);
+    } else if (isObject(v.id)) {
+      where = `${field}.id`;
+      id = idOf(v.id, where, rules.defaultType);
+    } else if (v.id !== undefined || v.entityType !== undefined) {
+      id = idOf(v, field, rules.defaultType);
+    } else {
+      return fail(field, `${field} must be ${TARGET_SHAPES} (got an object without an id)`);
+    }
+  } else {
+    return fail(field, `${field} must be ${TARGET_SHAPES} ${got(v)}`);
+  }
+  const allowed = rules.allowed ?? TELEMETRY_ENTITY_TYPES;
+  if (!allowed.includes(id.entityType)) {
+    const why = rules.why ?? `ThingsBoard keeps attributes and time series only for ${allowed.join(', ')}`;
+    fail(`${where}.entityType`, `${where} is a ${id.entityType}: ${why} (entity ${id.id})`);
+  }
+  return id;
+}
+
+/** The entities of a message: one, or a list (bulk). An empty list is refused: there would be nothing to do. */
+export interface Targets {
+  entities: EntityId[];
+  /** True when the value was an array: the output is a list of results even for one entity. */
+  bulk: boolean;
+}
+
+export function prepareTargets(v: unknown, field: string, rules: TargetRules): Targets {
+  if (Array.isArray(v)) {
+    if (v.length === 0) fail(field, `${field} is an empty list: there is no entity to act on (send ${TARGET_SHAPES})`);
+    const entities: EntityId[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) entities[i] = prepareTarget(v[i], `${field}[${i}]`, rules);
+    return { entities, bulk: true };
+  }
+  if (v === undefined || v === null || v === '') fail(field, `${field} must be ${TARGET_SHAPES} ${got(v === null ? undefined : v)}`);
+  return { entities: [prepareTarget(v, field, rules)], bulk: false };
+}
+
+/** Where the node looks by default, for messages. */
+export const AUTO_TARGET_TEXT = 'msg.entity, else msg.topic (an entity UUID)';
+
+/**
+ * The entity (or entities) of a message when the node reads them "automatically": `msg.entity`; when that is
+ * absent, `msg.topic` as a UUID (tb-subscribe's updates carry the entity id there).
+ */
+export function targetsFromMessage(msg: { entity?: unknown; topic?: unknown }, rules: TargetRules): Targets {
+  if (msg.entity !== undefined && msg.entity !== null) return prepareTargets(msg.entity, 'msg.entity', rules);
+  const t = msg.topic;
+  if (typeof t === 'string' && uuidText(t)) return prepareTargets(t, 'msg.topic', rules);
+  if (t === undefined || t === null || t === '') {
+    return fail('msg.entity', `No entity to act on: msg.entity is missing and msg.topic holds no UUID. Send ${TARGET_SHAPES} in msg.entity`);
+  }
+  return fail('msg.entity', `No entity to act on: msg.entity is missing and msg.topic is not an entity UUID ${got(t)}. Send ${TARGET_SHAPES} in msg.entity`);
+}
+
+/** "DEVICE 784f394c-…" for messages. */
+export function entityText(e: EntityId): string {
+  return `${e.entityType} ${e.id}`;
+}
