@@ -64,3 +64,23 @@ export function allFailedError(entities: readonly EntityId[], outcomes: Readonly
   const who = entities[i] ? `${entities[i].entityType} ${entities[i].id}` : 'the first entity';
   return new TbError(code, `${n === 1 ? 'The entity' : `All ${n} entities`} failed; ${n === 1 ? '' : `the first, ${who}: `}${e.message}`);
 }
+
+/** At most `n` calls of `run` in flight; the others wait their turn in order. */
+export class Gate {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(private readonly n: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= Math.max(1, this.n)) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      const next = this.queue.shift();
+      if (next) next();
+    }
+  }
+}

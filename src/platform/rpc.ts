@@ -42,22 +42,29 @@ const HTTP_MARGIN_MS = 10000;
 
 const enc = encodeURIComponent;
 
-/** A wait that stops early (rejecting) when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** A handle to end a follower's current wait early (e.g. right after the node cancelled that RPC). */
+export interface Poke {
+  now?: () => void;
+}
+
+/** A wait that ends early when poked, and stops (rejecting) when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined, poke: Poke | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(stopped());
       return;
     }
-    const onAbort = () => {
+    const finish = (ok: boolean) => {
       clearTimeout(t);
-      reject(stopped());
-    };
-    const t = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+      if (poke) poke.now = undefined;
+      if (ok) resolve();
+      else reject(stopped());
+    };
+    const onAbort = () => finish(false);
+    const t = setTimeout(() => finish(true), ms);
     signal?.addEventListener('abort', onAbort, { once: true });
+    if (poke) poke.now = () => finish(true);
   });
 }
 
@@ -71,6 +78,10 @@ export interface FollowOptions extends CallOptions {
   signal?: AbortSignal;
   /** Each state read (QUEUED, SENT, DELIVERED…), for the node's status. */
   onState?: (status: string) => void;
+  /** Every poll goes through it (a bulk's bound on requests in flight). */
+  gate?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Set while waiting: calling `poke.now()` polls at once. */
+  poke?: Poke;
 }
 
 /** The end of a followed RPC: the RPC as last read; `expiredLocally` when it was still open after its expiration. */
@@ -148,11 +159,12 @@ export class RpcClient {
         const rpc = last ?? { id: { entityType: 'RPC', id: rpcId }, status: 'QUEUED' };
         return { rpc, outcome: 'expired', expiredLocally: true };
       }
-      await sleep(d, opts.signal);
+      await sleep(d, opts.signal, opts.poke);
       if (opts.signal?.aborted) throw stopped();
       let rpc: PersistentRpc;
       try {
-        rpc = await this.get(rpcId, { onRetry: opts.onRetry });
+        const poll = () => this.get(rpcId, { onRetry: opts.onRetry });
+        rpc = await (opts.gate ? opts.gate(poll) : poll());
       } catch (err) {
         if (statusOf(err) === 404) return { rpc: last ?? { id: { entityType: 'RPC', id: rpcId }, status: 'DELETED' }, outcome: 'deleted' };
         if (transient(err)) continue;

@@ -23,7 +23,7 @@ declare const $: any;
 
 const MODULE = 'node-red-contrib-thingsboard-query';
 const CATEGORY = 'ThingsBoard';
-const TYPES = ['tb-connection', 'tb-entity-query', 'tb-entity-count', 'tb-alarm-query', 'tb-subscribe', 'tb-alarm-status', 'tb-build-report', 'tb-alarm-action'];
+const TYPES = ['tb-connection', 'tb-entity-query', 'tb-entity-count', 'tb-alarm-query', 'tb-subscribe', 'tb-alarm-status', 'tb-build-report', 'tb-alarm-action', 'tb-telemetry', 'tb-attributes', 'tb-rpc'];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 const WAIT = 15000;
@@ -84,12 +84,16 @@ describe('editor (browser)', function () {
       { id: 'as1', type: 'tb-alarm-status', connection: 'conn1', version: 1, ...at(620, 140) },
       { id: 'br1', type: 'tb-build-report', connection: 'conn1', viewConfigId: '0f8fad5b-d9cb-469f-a165-70867728950e', version: 1, ...at(620, 220) },
       { id: 'act1', type: 'tb-alarm-action', connection: 'conn1', version: 1, ...at(620, 300) },
+      { id: 'tel1', type: 'tb-telemetry', connection: 'conn1', version: 1, ...at(860, 60) },
+      { id: 'attr1', type: 'tb-attributes', connection: 'conn1', version: 1, ...at(860, 140) },
+      { id: 'rpc1', type: 'tb-rpc', connection: 'conn1', version: 1, ...at(860, 220) },
     ];
   }
   /** The node of each type that the dialog test opens. */
   const DIALOG_NODE: Record<string, string> = {
     'tb-connection': 'conn1', 'tb-entity-query': 'eqNoFilter', 'tb-entity-count': 'count1', 'tb-alarm-query': 'aq1',
     'tb-subscribe': 'sub1', 'tb-alarm-status': 'as1', 'tb-build-report': 'br1', 'tb-alarm-action': 'act1',
+    'tb-telemetry': 'tel1', 'tb-attributes': 'attr1', 'tb-rpc': 'rpc1',
   };
 
   async function admin(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {

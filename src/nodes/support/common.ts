@@ -68,10 +68,36 @@ export type StatusKey =
   | 'alreadyUnassigned'
   | 'alreadyDeleted'
   | 'notFound'
-  | 'notPermitted';
+  | 'notPermitted'
+  | 'saved'
+  | 'values'
+  | 'points'
+  | 'pointsCut'
+  | 'bulkProgress'
+  | 'bulkDone'
+  | 'bulkPartial'
+  | 'rpcSent'
+  | 'rpcReplied'
+  | 'rpcQueued'
+  | 'rpcState'
+  | 'rpcFollowing'
+  | 'rpcDelivered'
+  | 'rpcFailed'
+  | 'rpcExpired'
+  | 'rpcNoReply'
+  | 'rpcBadReply'
+  | 'rpcUncertain'
+  | 'rpcCancelled';
 
 /** Every variable a status text may hold, as markers that survive translation. */
-const MARKERS: Record<string, string> = { count: '\u0001count\u0001', total: '\u0001total\u0001', status: '\u0001status\u0001', n: '\u0001n\u0001', s: '\u0001s\u0001' };
+const MARKERS: Record<string, string> = {
+  count: '\u0001count\u0001',
+  total: '\u0001total\u0001',
+  status: '\u0001status\u0001',
+  n: '\u0001n\u0001',
+  s: '\u0001s\u0001',
+  failed: '\u0001failed\u0001',
+};
 const MARKER_RE = /\u0001(\w+)\u0001/g;
 /** Translated templates by key: i18next is far too slow to run for every message's status. */
 const templates = new Map<string, string>();
@@ -110,6 +136,16 @@ export function errorStatus(RED: NodeAPI, err: unknown): NodeStatus {
       return status(RED, 'red', 'ring', 'unreachable');
     case 'TB_TIMEOUT':
       return status(RED, 'red', 'ring', 'timeout');
+    case 'TB_RPC_NO_REPLY':
+      return status(RED, 'red', 'ring', 'rpcNoReply');
+    case 'TB_RPC_BAD_REPLY':
+      return status(RED, 'red', 'ring', 'rpcBadReply');
+    case 'TB_RPC_FAILED':
+      return status(RED, 'red', 'ring', 'rpcFailed');
+    case 'TB_RPC_EXPIRED':
+      return status(RED, 'red', 'ring', 'rpcExpired');
+    case 'TB_RPC_UNCERTAIN':
+      return status(RED, 'red', 'ring', 'rpcUncertain');
     default:
       if (err instanceof TbApiError) return status(RED, 'red', 'ring', 'httpError', { status: err.status });
       return status(RED, 'red', 'ring', 'error');

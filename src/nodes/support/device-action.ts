@@ -1,0 +1,195 @@
+/**
+ * What tb-telemetry, tb-attributes and tb-rpc share: which entity (the `target` TypedInput, by default msg.entity,
+ * else msg.topic as a UUID; an array acts on each), the bounded concurrency of a bulk action with its results in
+ * input order, the output of one entity or of many, the status of a partial failure, and stopping on close.
+ * The protocol work is src/platform (device-data, rpc) and src/query (targets, telemetry, attributes, rpc).
+ */
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { TbConfigError, TbError } from '../../errors';
+import { allFailedError, errorEntry, runBulk, type Outcome, type StopSignal } from '../../platform/bulk';
+import type { CallOptions } from '../../platform/client';
+import { prepareTargetEntityType, prepareTargets, targetsFromMessage, type TargetRules, type Targets } from '../../query/targets';
+import type { EntityId } from '../../query/types';
+import { Activity, errorStatus, intSetting, status, type SendFn } from './common';
+import { TypedValue } from './typed-value';
+
+export interface DeviceActionDef extends NodeDef {
+  connection: string;
+  target?: string;
+  targetType?: string;
+  targetEntityType?: string;
+  concurrency?: string | number;
+  format?: string;
+}
+
+/** Message properties an error brings along (e.g. msg.rpc of a failed RPC): put on the message that goes to Catch. */
+const errorProps = new WeakMap<object, Props>();
+
+/** The error, carrying `props` for the message (see errorProps). */
+export function withProps<E extends Error>(err: E, props: Props): E {
+  errorProps.set(err, props);
+  return err;
+}
+
+function propsOf(err: unknown): Props | undefined {
+  return err && typeof err === 'object' ? errorProps.get(err) : undefined;
+}
+
+/** Default requests in flight for one bulk message. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** What one entity's action gives: the message properties it sets (payload, ts, rpc…). */
+export type Props = Record<string, unknown>;
+
+/** The node's entity setting, its problems, concurrency, activity and stop signal. */
+export class DeviceAction {
+  readonly activity: Activity;
+  readonly concurrency: number;
+  readonly format: 'flat' | 'raw';
+  readonly call: CallOptions;
+  /** Set on close: a bulk takes no new entity, a follower polls no more. */
+  readonly stop: StopSignal = { stopped: false };
+  readonly abort = new AbortController();
+  private readonly target: TypedValue;
+  private readonly rules: TargetRules;
+  private readonly problems: TbError[] = [];
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly node: Node,
+    config: DeviceActionDef,
+    rules: { allowed?: readonly string[]; why?: string; entityTypes?: readonly string[] },
+  ) {
+    this.activity = new Activity(RED, node);
+    this.call = { onRetry: (n) => this.activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
+    this.concurrency = intSetting(config.concurrency, DEFAULT_CONCURRENCY);
+    const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
+    this.format = fmt === 'raw' ? 'raw' : 'flat';
+    if (fmt !== 'flat' && fmt !== 'raw') this.problems.push(new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`));
+    let defaultType: string = 'DEVICE';
+    try {
+      defaultType = prepareTargetEntityType(config.targetEntityType, 'targetEntityType', rules.entityTypes ?? rules.allowed);
+    } catch (err) {
+      this.problems.push(new TbConfigError((err as Error).message));
+    }
+    this.rules = { defaultType, allowed: rules.allowed, why: rules.why };
+    this.target = new TypedValue(RED, node, {
+      name: 'target',
+      value: config.target,
+      type: config.targetType,
+      types: ['auto', 'json', 'msg', 'jsonata'],
+      auto: () => ({ value: undefined, field: 'msg.entity' }),
+      check: (v, field) => prepareTargets(v, field, this.rules),
+    });
+    if (this.target.problem) this.problems.push(this.target.problem);
+  }
+
+  /** A problem with the node's settings found at deploy (the first one). */
+  get problem(): TbError | undefined {
+    return this.problems[0];
+  }
+
+  /** Adds a problem found by the node file (e.g. a bad operation), shown at deploy and thrown per message. */
+  addProblem(err: TbError): void {
+    this.problems.push(err);
+  }
+
+  /** Throws the settings' problem, if any (before anything is read from the message). */
+  check(): void {
+    if (this.problems.length) throw this.problems[0];
+  }
+
+  /** The entities of this message. */
+  async targets(msg: NodeMessageInFlow): Promise<Targets> {
+    this.check();
+    if (this.target.type === 'auto') return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules);
+    const r = this.target.resolve(msg);
+    const s = r instanceof Promise ? await r : r;
+    return prepareTargets(s.value, s.field, this.rules);
+  }
+
+  /**
+   * Runs `work` for each entity (at most `concurrency` at a time) and sends the output:
+   * - one entity (not an array): the properties `work` gives go on the message; its error goes to done(err);
+   * - an array: `msg.payload` = `[{entity, ok: true, …props} | {entity, ok: false, error: {code, message}}]` in
+   *   input order and `msg.failed` = how many failed; a partial failure is a yellow status, not an error; when
+   *   every entity fails, the first error (with the results on the message) goes to Catch.
+   * `statusOf` gives the green status of a success (for bulk: "N done").
+   */
+  async run(
+    msg: NodeMessageInFlow,
+    send: SendFn,
+    targets: Targets,
+    work: (e: EntityId) => Promise<Props>,
+    statusOf: (props: Props) => NodeStatus,
+    /** Entities handled at once in a bulk (default: the node's concurrency; more when `work` bounds its own requests). */
+    concurrency: number = this.concurrency,
+  ): Promise<void> {
+    const RED = this.RED;
+    const m = msg as NodeMessage & Record<string, unknown>;
+    this.activity.start();
+    if (!targets.bulk) {
+      let props: Props;
+      try {
+        props = await work(targets.entities[0]);
+      } catch (err) {
+        if (this.stop.stopped && err instanceof TbError && err.code === 'TB_CLOSED') return this.dropped();
+        const props = propsOf(err);
+        if (props) Object.assign(m, props);
+        this.activity.end(failureStatus(RED, err));
+        throw err;
+      }
+      if (this.stop.stopped) return this.dropped();
+      Object.assign(m, props);
+      send(m);
+      this.activity.end(statusOf(props));
+      return;
+    }
+    const total = targets.entities.length;
+    let settled = 0;
+    const every = Math.max(1, Math.floor(total / 20));
+    const outcomes = await runBulk(targets.entities, concurrency, work, this.stop, () => {
+      settled++;
+      if (settled < total && settled % every === 0) this.activity.show(status(RED, 'blue', 'dot', 'bulkProgress', { count: settled, total }));
+    });
+    if (this.stop.stopped) return this.dropped();
+    const results = outcomes.map((o: Outcome<Props>, i) => resultEntry(targets.entities[i], o));
+    const failed = outcomes.filter((o) => !o.ok).length;
+    m.payload = results;
+    m.failed = failed;
+    if (failed === total) {
+      const err = allFailedError(targets.entities, outcomes);
+      this.activity.end(failureStatus(RED, err));
+      throw err;
+    }
+    send(m);
+    this.activity.end(
+      failed
+        ? status(RED, 'yellow', 'dot', 'bulkPartial', { count: total - failed, total, failed })
+        : status(RED, 'green', 'dot', 'bulkDone', { count: total }),
+    );
+  }
+
+  /** The node stopped while the action ran: nothing is sent (the message just ends). */
+  private dropped(): void {
+    this.activity.end({});
+  }
+
+  /** For the close handler: no new entity, no poll. */
+  close(): void {
+    this.stop.stopped = true;
+    this.abort.abort();
+  }
+}
+
+/** Red, with the reason: "not found", "not permitted", "no reply"… or the usual error texts. */
+export function failureStatus(RED: NodeAPI, err: unknown): NodeStatus {
+  if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
+  if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', 'ring', 'notPermitted');
+  return errorStatus(RED, err);
+}
+
+function resultEntry(entity: EntityId, o: Outcome<Props>): Record<string, unknown> {
+  if (o.ok) return { entity, ok: true, ...o.value };
+  return { entity, ok: false, error: errorEntry(o.error), ...propsOf(o.error) };
+}

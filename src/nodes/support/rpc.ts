@@ -1,0 +1,178 @@
+/**
+ * tb-rpc's settings and per-message work: the method (TypedInput, by default msg.method, else msg.topic), the
+ * request of each message (src/query/rpc: checked before anything is sent), one device's send and, for a
+ * persistent RPC with `waitFor: final`, the following to its final state (src/platform/rpc), the cancel of a
+ * persistent RPC (`msg.action = "cancel"`), and what each puts on the message.
+ */
+import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { TbError } from '../../errors';
+import { Gate } from '../../platform/bulk';
+import type { CallOptions, PlatformClient } from '../../platform/client';
+import type { Followed, Poke } from '../../platform/rpc';
+import { OptionReader, type Bag } from '../../query/options';
+import {
+  AUTO_METHOD_TEXT,
+  DEFAULT_FOLLOW,
+  failureReason,
+  methodFromMessage,
+  prepareMethod,
+  prepareRpcRequest,
+  replyOf,
+  type FollowTiming,
+  type RpcRequest,
+} from '../../query/rpc';
+import type { EntityId } from '../../query/types';
+import { status } from './common';
+import { setting } from './connection';
+import { withProps, type DeviceAction, type DeviceActionDef, type Props } from './device-action';
+import { TypedValue } from './typed-value';
+
+export interface RpcDef extends DeviceActionDef {
+  method?: string;
+  methodType?: string;
+  mode?: string;
+  timeout?: string | number;
+  persistent?: boolean | string;
+  expiration?: string | number;
+  retries?: string | number;
+  additionalInfo?: string;
+  waitFor?: string;
+}
+
+/** RPC goes to devices only. */
+export const RPC_TARGET_RULES = { allowed: ['DEVICE'] as const, why: 'RPC goes to devices only', entityTypes: ['DEVICE'] as const };
+
+/** The polling of persistent RPCs, from the settings (tbConnectionRpcPoll…), defaults 1 s → 10 s. */
+export function followTiming(RED: NodeAPI): FollowTiming {
+  return {
+    initialMs: setting(RED, 'tbConnectionRpcPollInitialMs', DEFAULT_FOLLOW.initialMs) || DEFAULT_FOLLOW.initialMs,
+    maxMs: setting(RED, 'tbConnectionRpcPollMaxMs', DEFAULT_FOLLOW.maxMs) || DEFAULT_FOLLOW.maxMs,
+    graceMs: setting(RED, 'tbConnectionRpcExpiryGraceMs', DEFAULT_FOLLOW.graceMs),
+  };
+}
+
+/** The method setting and the request of each message. */
+export class RpcInputs {
+  readonly method: TypedValue;
+
+  constructor(RED: NodeAPI, node: Node, private readonly config: RpcDef) {
+    this.method = new TypedValue(RED, node, {
+      name: 'method',
+      value: config.method,
+      type: config.methodType,
+      types: ['auto', 'str', 'msg', 'jsonata'],
+      auto: (msg) => methodFromMessage(msg as { method?: unknown; topic?: unknown }),
+      check: (v, field) => prepareMethod({ value: v, field }),
+    });
+  }
+
+  /** Where the method is read by default, for the help and messages. */
+  static readonly AUTO = AUTO_METHOD_TEXT;
+
+  async request(msg: NodeMessageInFlow, now: number): Promise<RpcRequest> {
+    const r = this.method.resolve(msg);
+    const s = r instanceof Promise ? await r : r;
+    const method = prepareMethod(s);
+    return prepareRpcRequest(method, msg.payload, new OptionReader(this.config as unknown as Bag, msg as unknown as Bag), now);
+  }
+}
+
+/** The followers of one node, by RPC id: a cancel pokes its follower so that it sees the deletion at once. */
+export class Followers {
+  private readonly pokes = new Map<string, Poke>();
+  private open = 0;
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly action: DeviceAction,
+    private readonly timing: FollowTiming,
+  ) {}
+
+  poke(id: string): void {
+    this.pokes.get(id)?.now?.();
+  }
+
+  /**
+   * One device's RPC: the send, then (persistent, waitFor final) the following; the message properties it gives,
+   * or an error carrying msg.rpc. `gate` bounds the requests of a bulk.
+   */
+  async work(client: PlatformClient, e: EntityId, req: RpcRequest, call: CallOptions, gate: Gate | undefined, single: boolean): Promise<Props> {
+    const send = () => client.rpc.send(e, req, call);
+    const sent = await (gate ? gate.run(send) : send());
+    const method = req.method;
+    if (sent.kind === 'reply') return { payload: sent.reply, rpc: { method, status: 'SUCCESSFUL' } };
+    if (sent.kind === 'sent') return { rpc: { method, status: 'SENT' } };
+    const id = sent.rpcId;
+    if (req.waitFor === 'accepted') return { rpc: { id, method, status: 'QUEUED' } };
+
+    const poke: Poke = {};
+    this.pokes.set(id, poke);
+    this.open++;
+    this.showFollowing(single, 'QUEUED');
+    let end: Followed;
+    try {
+      end = await client.rpc.follow(id, req.mode, req.body.expirationTime, {
+        ...call,
+        timing: this.timing,
+        signal: this.action.abort.signal,
+        poke,
+        gate: gate ? (fn) => gate.run(fn) : undefined,
+        onState: (s) => this.showFollowing(single, s),
+      });
+    } finally {
+      this.pokes.delete(id);
+      this.open--;
+    }
+    return outcome(e, req, id, end);
+  }
+
+  private showFollowing(single: boolean, state: string): void {
+    if (this.action.stop.stopped) return;
+    this.action.activity.show(
+      single ? status(this.RED, 'blue', 'ring', 'rpcState', { status: state }) : status(this.RED, 'blue', 'ring', 'rpcFollowing', { count: this.open }),
+    );
+  }
+}
+
+/** The final state of a followed RPC as message properties, or as an error carrying them. */
+function outcome(e: EntityId, req: RpcRequest, id: string, end: Followed): Props {
+  const who = `${e.entityType} ${e.id}`;
+  const method = req.method;
+  const st = end.rpc.status;
+  const what = `The persistent RPC ${id} ("${method}") to ${who}`;
+  switch (end.outcome) {
+    case 'done':
+      if (req.mode === 'oneway') return { rpc: { id, method, status: st === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'DELIVERED' } };
+      return { payload: replyOf(end.rpc.response), rpc: { id, method, status: 'SUCCESSFUL' } };
+    case 'failed':
+      throw withProps(new TbError('TB_RPC_FAILED', `${what} ended FAILED: ${failureReason(end.rpc.response)}`), {
+        rpc: { id, method, status: 'FAILED', response: end.rpc.response ?? null },
+      });
+    case 'expired': {
+      const at = typeof req.body.expirationTime === 'number' ? new Date(end.rpc.expirationTime ?? req.body.expirationTime).toISOString() : 'its expiration';
+      const text = end.expiredLocally
+        ? `${what} was still ${st} at its expiration (${at}): it will not run any more, counted as EXPIRED`
+        : `${what} ended EXPIRED: it did not complete before its expiration (${at}); the device stayed offline, or did not answer`;
+      throw withProps(new TbError('TB_RPC_EXPIRED', text), { rpc: { id, method, status: 'EXPIRED' } });
+    }
+    default:
+      throw withProps(new TbError('TB_NOT_FOUND', `${what} was deleted (cancelled) before it reached a final state`), {
+        rpc: { id, method, status: 'DELETED' },
+      });
+  }
+}
+
+/** Green: what happened ("replied", "sent", "queued", "delivered"). */
+export function rpcStatus(RED: NodeAPI, props: Props): NodeStatus {
+  const rpc = props.rpc as { status?: string } | undefined;
+  switch (rpc?.status) {
+    case 'SENT':
+      return status(RED, 'green', 'dot', 'rpcSent');
+    case 'QUEUED':
+      return status(RED, 'green', 'ring', 'rpcQueued');
+    case 'DELIVERED':
+      return status(RED, 'green', 'dot', 'rpcDelivered');
+    default:
+      return status(RED, 'green', 'dot', 'rpcReplied');
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * tb-telemetry's settings and per-message work: the operation (the node's, or msg.operation), the request of each
+ * message (src/query/telemetry: options read message-first and checked before anything is sent), the REST call of
+ * each entity (src/platform/device-data) and what it puts on the message.
+ */
+import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { TbConfigError } from '../../errors';
+import type { PlatformClient } from '../../platform/client';
+import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
+import { OptionReader, type Bag } from '../../query/options';
+import {
+  flatLatest,
+  historyRows,
+  prepareOperation,
+  prepareTelemetryRequest,
+  TELEMETRY_OPERATIONS,
+  type TelemetryOperation,
+  type TelemetryRequest,
+} from '../../query/telemetry';
+import type { EntityId } from '../../query/types';
+import { status } from './common';
+import type { DeviceActionDef, Props } from './device-action';
+
+export interface TelemetryDef extends DeviceActionDef {
+  operation?: string;
+}
+
+/** The configured operation, checked at deploy (a problem, or undefined). */
+export function operationProblem(config: { operation?: string }, operations: readonly string[]): TbConfigError | undefined {
+  const op = config.operation;
+  if (op === undefined || op === '' || op === 'msg' || operations.includes(op)) return undefined;
+  return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
+}
+
+/** The request of one message (throws a TbInputError before anything is sent). */
+export function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number): TelemetryRequest {
+  const m = msg as unknown as Bag;
+  const operation: TelemetryOperation = prepareOperation(config.operation, m, TELEMETRY_OPERATIONS, 'save');
+  return prepareTelemetryRequest(operation, new OptionReader(config as unknown as Bag, m), msg.payload, now);
+}
+
+/** One entity's work: the REST call and the message properties it gives. */
+export async function telemetryWork(
+  client: PlatformClient,
+  e: EntityId,
+  req: TelemetryRequest,
+  format: 'flat' | 'raw',
+  pageSize: number = DEFAULT_HISTORY_PAGE_SIZE,
+  call = {},
+): Promise<Props> {
+  const data = client.deviceData;
+  switch (req.operation) {
+    case 'save':
+      await data.saveTimeseries(e, req.records, req.ttl, call);
+      return { payload: req.records };
+    case 'latest': {
+      const answer = await data.latest(e, req.keys, call);
+      if (format === 'raw') return { payload: answer };
+      const flat = flatLatest(answer);
+      return { payload: flat.values, ts: flat.ts };
+    }
+    case 'history': {
+      const h = await data.history(e, req, pageSize, call);
+      const props: Props = { payload: format === 'raw' ? h.series : historyRows(h.series, req.order) };
+      if (h.truncated) props.truncated = true;
+      return props;
+    }
+    default:
+      await data.deleteTimeseries(e, req, call);
+      return { deleted: req.keys };
+  }
+}
+
+/** Green (yellow when a history read was cut at maxItems): what was done. */
+export function telemetryStatus(RED: NodeAPI, req: TelemetryRequest, props: Props): NodeStatus {
+  switch (req.operation) {
+    case 'save':
+      return status(RED, 'green', 'dot', 'saved');
+    case 'latest': {
+      const p = props.payload;
+      const count = p && typeof p === 'object' ? Object.keys(p).length : 0;
+      return status(RED, 'green', 'dot', 'values', { count });
+    }
+    case 'history': {
+      // Flat: rows (one per ts); raw: points.
+      const p = props.payload;
+      let count = 0;
+      if (Array.isArray(p)) count = p.length;
+      else if (p && typeof p === 'object') for (const v of Object.values(p)) count += Array.isArray(v) ? v.length : 0;
+      if (props.truncated) return status(RED, 'yellow', 'dot', 'pointsCut', { count });
+      return Array.isArray(p) ? status(RED, 'green', 'dot', 'rows', { count }) : status(RED, 'green', 'dot', 'points', { count });
+    }
+    default:
+      return status(RED, 'green', 'dot', 'deleted');
+  }
+}
