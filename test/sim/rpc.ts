@@ -279,7 +279,7 @@ function deviceRef(ref: string | EntityId): string {
 
 export class RpcService {
   readonly timers: RpcTimers;
-  /** 'delivered' (RpcCall), 'status' ({rpcId, status}), 'answered' ({rpcId, status}) */
+  /** 'request' ({rpcId, deviceId, method, oneway, persistent, expirationTime}), 'delivered' (RpcCall), 'status' ({rpcId, status}), 'answered' ({rpcId, status}) */
   readonly events = new EventEmitter();
   private readonly behaviours = new Map<string, DeviceBehaviour>();
   private readonly seeded = new Map<string, DeviceBehaviour>();
@@ -426,6 +426,7 @@ export class RpcService {
     // RPC_CALL on the device: 403 / 404 bare strings (C/AbstractRpcController.java:100-110)
     const device = validateAccess(this.ctx, caller, 'RPC_CALL', { entityType: 'DEVICE', id: deviceId }) as SimEntity;
     this.requestsBy.set(device.id, (this.requestsBy.get(device.id) ?? 0) + 1);
+    this.events.emit('request', { rpcId, deviceId: device.id, method, oneway, persistent: persisted, expirationTime });
 
     return new Promise<RouteAnswer>((resolve) => {
       const wait: HttpWait = {
