@@ -215,7 +215,7 @@ export class ControlApi {
         const id = ref(o.deviceId);
         if (!DEVICE_MODES.includes(o.mode as DeviceMode)) throw new ControlError(`mode must be one of ${DEVICE_MODES.join(', ')}`);
         const b: DeviceBehaviour = { mode: o.mode as DeviceMode };
-        if (o.reply !== undefined) b.reply = o.reply;
+        if (o.reply !== undefined) b.reply = o.reply as JsonValue;
         if (typeof o.text === 'string') b.text = o.text;
         for (const k of ['replyDelayMs', 'ackDelayMs', 'ackTimeoutMs'] as const) if (typeof o[k] === 'number') b[k] = o[k] as number;
         if (o.qos === 0 || o.qos === 1) b.qos = o.qos;

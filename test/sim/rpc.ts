@@ -18,6 +18,7 @@ import { fromJs, jacksonText, JRaw, parseJackson, toJs, writeJava, type GNode, t
 import { pageLink, validatePageLink, toPage } from './lookups';
 import type { RouteAnswer } from './telemetry';
 import type { Caller, EntityId, PageData } from './types';
+import type { JsonValue } from './values';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Timers
@@ -142,7 +143,7 @@ export interface RpcCall {
 export interface DeviceBehaviour {
   mode: DeviceMode;
   /** 'answer': the reply as a JSON value (default: `{"method", "params"}` echoed), or a function of the call */
-  reply?: unknown | ((call: RpcCall) => unknown);
+  reply?: JsonValue | ((call: RpcCall) => unknown);
   /** 'nonJson': the raw reply (default `ok`); 'error': the error text (default `Device error`) */
   text?: string;
   /** delivery → reply (default 0) */
