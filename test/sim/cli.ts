@@ -3,6 +3,7 @@
  *
  *   npx tsx test/sim/cli.ts --port 0 [--host 127.0.0.1] [--extra-devices N] [--token-lifetime S]
  *        [--refresh-lifetime S] [--version 4.3.1.3] [--latency MS] [--clock base|<epoch ms>]
+ *        [--rpc-time-scale X]
  *
  * Prints one JSON line `{"url":"http://127.0.0.1:PORT"}` on stdout once listening, then nothing else.
  * Exits cleanly on SIGTERM / SIGINT, and when its stdin (a pipe or socket) closes, so a parent that dies
@@ -39,6 +40,9 @@ function parseArgs(argv: string[]): { opts: SimOptions; watchStdin: boolean } {
         break;
       case '--version':
         opts.version = next();
+        break;
+      case '--rpc-time-scale':
+        opts.rpcTimeScale = Number(next());
         break;
       case '--latency':
         opts.latencyMs = Number(next());

@@ -9,12 +9,16 @@ import type { AddEntitySpec, CreateAlarmSpec, Dataset, KeyScope, SimEntity } fro
 import type { FaultSpec, Faults, RequestLog } from './hooks';
 import type { AttributeScope, EntityRef, EntityType } from './types';
 import { DoubleValue, LongValue, type JsonValue, type KvInput } from './values';
+import { DEVICE_MODES, type DeviceBehaviour, type DeviceMode, type RpcService } from './rpc';
+import type { TelemetryApi } from './telemetry';
 
 export interface ControlTarget {
   readonly data: Dataset;
   readonly faults: Faults;
   readonly requests: RequestLog;
   readonly auth: AuthService;
+  readonly rpc: RpcService;
+  readonly telemetry: TelemetryApi;
   readonly url: string;
   readonly version: string;
   now(): number;
@@ -203,6 +207,44 @@ export class ControlApi {
       }
       case 'GET /alarms':
         return d.alarms().map((a) => d.alarmInfo(a));
+      // --- §13: simulated devices, RPC timers and counters ---
+      case 'GET /rpc/devices':
+        return sim.rpc.devices();
+      case 'POST /rpc/device': {
+        const o = obj(body);
+        const id = ref(o.deviceId);
+        if (!DEVICE_MODES.includes(o.mode as DeviceMode)) throw new ControlError(`mode must be one of ${DEVICE_MODES.join(', ')}`);
+        const b: DeviceBehaviour = { mode: o.mode as DeviceMode };
+        if (o.reply !== undefined) b.reply = o.reply as JsonValue;
+        if (typeof o.text === 'string') b.text = o.text;
+        for (const k of ['replyDelayMs', 'ackDelayMs', 'ackTimeoutMs'] as const) if (typeof o[k] === 'number') b[k] = o[k] as number;
+        if (o.qos === 0 || o.qos === 1) b.qos = o.qos;
+        sim.rpc.setDevice(id, b);
+        return { ok: true };
+      }
+      case 'POST /rpc/reset':
+        sim.rpc.resetDevices();
+        return { ok: true };
+      case 'POST /rpc/reset-counters':
+        sim.rpc.resetCounters();
+        return { ok: true };
+      case 'GET /rpc/calls': {
+        const id = q.get('deviceId') ?? undefined;
+        return { delivered: sim.rpc.deliveredCount(id), requests: sim.rpc.requestCount(id), calls: sim.rpc.calls(id) };
+      }
+      case 'POST /rpc/advance':
+        return { ran: sim.rpc.advance(Number(obj(body).ms)), pending: sim.rpc.pendingTimers() };
+      case 'POST /rpc/timers': {
+        const o = obj(body);
+        if (o.mode !== undefined && o.mode !== 'real' && o.mode !== 'manual') throw new ControlError("mode must be 'real' or 'manual'");
+        sim.rpc.setTimers({ mode: o.mode as 'real' | 'manual' | undefined, scale: typeof o.scale === 'number' ? o.scale : undefined });
+        return { ok: true, mode: sim.rpc.timers.mode, scale: sim.rpc.timers.scale };
+      }
+      case 'GET /telemetry/stats':
+        return sim.telemetry.stats(q.get('entityId') ?? undefined);
+      case 'POST /telemetry/reset-counters':
+        sim.telemetry.resetCounters();
+        return { ok: true };
       case 'POST /alarms': {
         const o = obj(body);
         const spec = { ...o, originator: ref(o.originator) } as unknown as CreateAlarmSpec;
@@ -212,6 +254,11 @@ export class ControlApi {
         break;
     }
     // parameterised paths
+    if (seg[0] === 'rpc' && seg[1] === 'persistent' && seg.length === 3 && method === 'GET') {
+      const r = sim.rpc.get(seg[2]);
+      if (!r) throw new ControlError(`Unknown persistent RPC ${seg[2]}`);
+      return r;
+    }
     if (seg[0] === 'faults' && seg.length === 2 && method === 'DELETE') return { removed: sim.faults.remove(Number(seg[1])) };
     if (seg[0] === 'entities' && seg.length === 2 && method === 'DELETE') {
       d.removeEntity(seg[1]);

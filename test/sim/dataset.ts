@@ -596,6 +596,104 @@ export class Dataset extends EventEmitter {
     return entries;
   }
 
+  /**
+   * Stores typed points as the REST save does (§13.1.1): one `telemetry` event per distinct ts, in the order the ts
+   * first appears; a later entry for the same key and ts replaces the earlier one. Returns the points stored.
+   */
+  setTelemetryEntries(ref: EntityRef, entries: readonly (readonly [string, KvEntry])[]): number {
+    const e = this.resolve(ref);
+    const kv = this.kvOf(e);
+    const groups = new Map<number, Record<string, KvEntry>>();
+    for (const [key, entry] of entries) {
+      let g = groups.get(entry.ts);
+      if (!g) {
+        g = {};
+        groups.set(entry.ts, g);
+      }
+      g[key] = entry;
+    }
+    let n = 0;
+    for (const g of groups.values()) {
+      for (const [key, entry] of Object.entries(g)) {
+        let h = kv.history.get(key);
+        if (!h) {
+          h = [];
+          kv.history.set(key, h);
+        }
+        insertByTs(h, entry);
+        if (h.length > this.historyLimit + this.historySlack) h.splice(0, h.length - this.historyLimit);
+        const cur = this.getLatest(e, key);
+        if (!cur || entry.ts >= cur.ts) kv.latest.set(key, entry);
+        kv.deleted?.delete(key);
+        n++;
+      }
+      this.changed({ kind: 'telemetry', entityId: this.entityId(e), entries: g });
+    }
+    return n;
+  }
+
+  /** Stores typed attribute entries (one `attributes` event). */
+  setAttributeEntries(ref: EntityRef, scope: AttributeScope, entries: readonly (readonly [string, KvEntry])[]): void {
+    const e = this.resolve(ref);
+    const kv = this.kvOf(e);
+    const out: Record<string, KvEntry> = {};
+    for (const [key, entry] of entries) {
+      kv.attrs[scope].set(key, entry);
+      out[key] = entry;
+    }
+    this.changed({ kind: 'attributes', entityId: this.entityId(e), scope, entries: out });
+  }
+
+  /**
+   * The time-series delete of §13.1.4: points with `startTs <= ts < endTs` go; the latest value goes only when
+   * `deleteLatest` and its ts is in the range, and with `rewriteLatest` the newest remaining point before `startTs`
+   * becomes the latest. Events: `telemetry` for rewritten latest values, `keysDeleted` (TIME_SERIES) for removed
+   * ones (as `DefaultTelemetrySubscriptionService#onTimeSeriesDelete`). Returns the points removed.
+   */
+  deleteTelemetryRange(ref: EntityRef, keys: readonly string[], startTs: number, endTs: number, deleteLatest: boolean, rewriteLatest: boolean): number {
+    const e = this.resolve(ref);
+    const kv = this.kvOf(e);
+    let removed = 0;
+    const rewritten: Record<string, KvEntry> = {};
+    const deleted: string[] = [];
+    for (const key of keys) {
+      const h = kv.history.get(key);
+      if (h) {
+        const keep = h.filter((p) => p.ts < startTs || p.ts >= endTs);
+        removed += h.length - keep.length;
+        kv.history.set(key, keep);
+      }
+      const cur = this.getLatest(e, key);
+      if (!deleteLatest || !cur || cur.ts < startTs || cur.ts >= endTs) continue;
+      let replacement: KvEntry | undefined;
+      if (rewriteLatest) {
+        const rest = kv.history.get(key) ?? [];
+        for (let i = rest.length - 1; i >= 0; i--) {
+          if (rest[i].ts < startTs) {
+            replacement = rest[i];
+            break;
+          }
+        }
+      }
+      if (!h && e.bench !== undefined) removed++;
+      if (replacement) {
+        kv.latest.set(key, replacement);
+        rewritten[key] = replacement;
+      } else {
+        kv.latest.delete(key);
+        if (e.bench !== undefined) {
+          if (!kv.deleted) kv.deleted = new Set();
+          kv.deleted.add(key);
+        }
+        deleted.push(key);
+      }
+    }
+    if (Object.keys(rewritten).length > 0) this.changed({ kind: 'telemetry', entityId: this.entityId(e), entries: rewritten });
+    if (deleted.length > 0) this.changed({ kind: 'keysDeleted', entityId: this.entityId(e), scope: 'TIME_SERIES', keys: deleted });
+    if (Object.keys(rewritten).length === 0 && deleted.length === 0 && removed > 0) this.version++;
+    return removed;
+  }
+
   setAttributes(ref: EntityRef, scope: AttributeScope, values: Record<string, KvInput>, ts?: number): Record<string, KvEntry> {
     if (!ATTRIBUTE_SCOPES.includes(scope)) throw new Error(`Unknown attribute scope ${String(scope)}`);
     const e = this.resolve(ref);

@@ -48,3 +48,18 @@ export class SpringError extends Error {
     this.name = 'SpringError';
   }
 }
+
+/**
+ * A refusal answered with a bare string (`text/plain`) or an empty body, no `errorCode`: what most §13 routes send
+ * (`getImmediateDeferredResult`, `AccessValidator#handleError`; protocol §13.0 "Two different error body shapes").
+ */
+export class PlainError extends Error {
+  constructor(
+    readonly status: number,
+    /** null = empty body */
+    readonly text: string | null,
+  ) {
+    super(text ?? `HTTP ${status}`);
+    this.name = 'PlainError';
+  }
+}

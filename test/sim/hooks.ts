@@ -17,8 +17,12 @@ export interface FaultSpec {
   delayMs?: number;
   /** send a truncated, non-JSON body with Content-Type application/json (status default 200) */
   malformed?: boolean;
-  /** destroy the connection without any response */
-  dropConnection?: boolean;
+  /**
+   * destroy the connection without any response: `true` before handling the request; `'after'` once the request
+   * was handled (a save stored, an RPC delivered to the device or queued), so the client cannot tell whether it
+   * happened
+   */
+  dropConnection?: boolean | 'after';
   /** extra response headers */
   headers?: Record<string, string>;
 }

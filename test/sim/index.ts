@@ -17,6 +17,9 @@ import { AlarmQueryEngine } from './query/alarms';
 import { EntityQueryEngine } from './query/entities';
 import { seedDataset, type SeedInfo } from './seed';
 import { HttpFront } from './server';
+import { RpcService, type DeviceBehaviour, type TimerMode } from './rpc';
+import { TelemetryApi } from './telemetry';
+import { versionAtLeast } from './auth';
 import { ControlWithWs, WsControl, WsServer } from './ws';
 
 export interface SimOptions {
@@ -74,6 +77,21 @@ export interface SimOptions {
   wsMaxMessageBytes?: number;
   /** entries kept in sim.ws.commandsReceived() (default 1000) */
   wsCommandLogSize?: number;
+  // --- acting on devices (§13, see README "Acting on devices") ---
+  /** RPC timers: 'real' (wall clock, default) or 'manual' (only `sim.rpc.advance(ms)` moves them) */
+  rpcTimers?: TimerMode;
+  /** real timers: every RPC delay is multiplied by this (default 1; 0.01 makes a 10 s timeout take 100 ms) */
+  rpcTimeScale?: number;
+  /** server.rest.server_side_rpc.min_timeout (default 5000) */
+  rpcMinTimeoutMs?: number;
+  /** server.rest.server_side_rpc.default_timeout (default 10000) */
+  rpcDefaultTimeoutMs?: number;
+  /** spring.mvc.async.request-timeout: the cap of every RPC wait (default 30000) */
+  asyncRequestTimeoutMs?: number;
+  /** actors.rpc.max_retries (default 5) */
+  rpcMaxRetries?: number;
+  /** behaviour of devices without one of their own (default `{mode: 'answer'}`) */
+  rpcDefaultDevice?: DeviceBehaviour;
 }
 
 const DEFAULT_SECRET = 'thingsboard-simulator-development-secret-not-for-production-use-0123456789';
@@ -91,6 +109,10 @@ export class Simulator {
   readonly ws: WsServer;
   /** The analytics (Trendz) service, mounted at `<url>/apiTrendz/`. */
   readonly analytics: AnalyticsService;
+  /** §13 telemetry and attribute routes; counters `storedPoints()`, `saves()`, `attributeWrites()`, `sharedPushes()` */
+  readonly telemetry: TelemetryApi;
+  /** §13 RPC: simulated devices (`setDevice`), timers (`advance`), counters (`deliveredCount`, `calls`), events */
+  readonly rpc: RpcService;
   /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
   httpServer: Server | null = null;
 
@@ -137,6 +159,20 @@ export class Simulator {
         maxMessageBytes: opts.wsMaxMessageBytes, commandLogSize: opts.wsCommandLogSize,
       },
     );
+    const deviceCtx = {
+      data: this.data,
+      now,
+      versionAtLeast: (v: string): boolean => versionAtLeast(this.ver, v),
+      authorityOf: (userId: string): string | null => this.seed.users.find((u) => u.userId === userId)?.authority ?? null,
+    };
+    this.telemetry = new TelemetryApi(deviceCtx);
+    this.rpc = new RpcService(deviceCtx, {
+      timers: opts.rpcTimers, timeScale: opts.rpcTimeScale, minTimeoutMs: opts.rpcMinTimeoutMs,
+      defaultTimeoutMs: opts.rpcDefaultTimeoutMs, asyncRequestTimeoutMs: opts.asyncRequestTimeoutMs,
+      maxRetries: opts.rpcMaxRetries, defaultDevice: opts.rpcDefaultDevice,
+    });
+    const spare = this.data.findByName('DEVICE', 'Spare Sensor');
+    if (spare) this.rpc.seedDevice(spare.id, { mode: 'offline' });
     const wsControl = new WsControl(this.ws);
     this.control = new ControlWithWs(this, () => wsControl);
     this.front = new HttpFront({
@@ -147,6 +183,8 @@ export class Simulator {
       entityQuery: this.entityQuery,
       alarmQuery: this.alarmQuery,
       control: this.control,
+      telemetry: this.telemetry,
+      rpc: this.rpc,
       now,
       latencyMs: () => this.latency,
       version: () => this.ver,
@@ -213,6 +251,7 @@ export class Simulator {
     this.httpServer = null;
     this.ws.detach();
     this.front.shutdown();
+    this.rpc.shutdown();
     this.analytics.shutdown();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
@@ -229,6 +268,10 @@ export class Simulator {
   }
   resetRequests(): void {
     this.requests.reset();
+  }
+  /** Closes every idle keep-alive connection (a client reusing one meets a closed socket). */
+  closeIdleConnections(): void {
+    this.httpServer?.closeIdleConnections();
   }
   /** Shorthand for `sim.faults.add(spec)`. */
   addFault(spec: FaultSpec): number {
@@ -276,6 +319,8 @@ export type { UserAccount } from './seed';
 export { dbl, long, javaValueString, sqlValueString } from './values';
 export type { KvInput } from './values';
 export type { FaultSpec, Fault, RequestLogEntry } from './hooks';
+export type { DeviceBehaviour, DeviceMode, RpcCall, RpcStatus, TimerMode } from './rpc';
+export type { SaveRecord } from './telemetry';
 export type { JwtPair } from './auth';
 export type { WsOptions, BurstOptions, BurstResult, WsCommandLogEntry, WsConnections, WsSessionInfo } from './ws';
 export * from './types';

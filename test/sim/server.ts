@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthService, Principal } from './auth';
 import { versionAtLeast } from './auth';
 import type { Dataset } from './dataset';
-import { ApiError, forbidden, jsonParseError, SpringError, general } from './errors';
+import { ApiError, forbidden, jsonParseError, PlainError, SpringError, general } from './errors';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
 import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
@@ -18,6 +18,9 @@ import {
 } from './query/parse';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
 import type { ControlApi } from './control';
+import { springBool } from './params';
+import type { RpcService } from './rpc';
+import type { TelemetryApi } from './telemetry';
 
 /** What the HTTP front needs from the simulator. */
 export interface FrontContext {
@@ -28,12 +31,14 @@ export interface FrontContext {
   readonly entityQuery: EntityQueryEngine;
   readonly alarmQuery: AlarmQueryEngine;
   readonly control: ControlApi;
+  readonly telemetry: TelemetryApi;
+  readonly rpc: RpcService;
   now(): number;
   latencyMs(): number;
   version(): string;
 }
 
-interface Req {
+export interface Req {
   method: string;
   path: string;
   query: string;
@@ -44,7 +49,7 @@ interface Req {
   params?: string[];
 }
 
-interface Result {
+export interface Result {
   status: number;
   /** undefined = empty body; a string is sent as text only when `text` is set */
   body?: unknown;
@@ -54,7 +59,8 @@ interface Result {
   headers?: Record<string, string>;
 }
 
-type Handler = (r: Req) => Result;
+/** A handler answers synchronously, or later (the RPC routes wait for the device). */
+type Handler = (r: Req) => Result | Promise<Result>;
 
 interface Route {
   auth: boolean;
@@ -69,14 +75,6 @@ const ALL_USERS: readonly Authority[] = ['SYS_ADMIN', 'TENANT_ADMIN', 'CUSTOMER_
 const TENANT_AND_CUSTOMER: readonly Authority[] = ['TENANT_ADMIN', 'CUSTOMER_USER'];
 const MAX_BODY = 16 * 1024 * 1024;
 const SPRING_ERRORS: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed' };
-
-/** Spring's boolean conversion for request parameters. */
-function springBool(v: string, name: string): boolean {
-  const s = v.trim().toLowerCase();
-  if (s === 'true' || s === 'on' || s === 'yes' || s === '1') return true;
-  if (s === 'false' || s === 'off' || s === 'no' || s === '0' || s === '') return false;
-  throw general(`Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [${v}]`);
-}
 
 function requiredBool(params: URLSearchParams, name: string): boolean {
   const v = params.get(name);
@@ -263,6 +261,52 @@ export class HttpFront {
     });
     this.defineLookupRoutes();
     this.defineAlarmActionRoutes();
+    this.defineDeviceRoutes();
+  }
+
+  /**
+   * §13: telemetry and attributes (test/sim/telemetry.ts) and RPC (test/sim/rpc.ts). Each variable is one path
+   * segment; among patterns of one length the most literal ones are tried first (Spring's specificity).
+   */
+  private defineDeviceRoutes(): void {
+    const t = this.ctx.telemetry;
+    const rpc = this.ctx.rpc;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const route = (method: string, pattern: string, handler: Handler, authorities = ALL_USERS, since?: string): void =>
+      this.addPattern(method, pattern, { auth: true, authorities, since, handler });
+    const T = '/api/plugins/telemetry';
+    // saves (C/TelemetryController.java:384-495)
+    route('POST', `${T}/{entityType}/{entityId}/timeseries/{scope}`, (r) => t.saveTelemetry(this.caller(r), p(r, 0), p(r, 1), null, r.body));
+    route('POST', `${T}/{entityType}/{entityId}/timeseries/{scope}/{ttl}`, (r) => t.saveTelemetry(this.caller(r), p(r, 0), p(r, 1), p(r, 3), r.body));
+    route('POST', `${T}/{entityType}/{entityId}/attributes/{scope}`, (r) => t.saveAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), r.body));
+    route('POST', `${T}/{entityType}/{entityId}/{scope}`, (r) => t.saveAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), r.body));
+    route('POST', `${T}/{deviceId}/{scope}`, (r) => t.saveAttributes(this.caller(r), 'DEVICE', p(r, 0), p(r, 1), r.body));
+    // deletes
+    route('DELETE', `${T}/{entityType}/{entityId}/timeseries/delete`, (r) => t.deleteTimeseries(this.caller(r), p(r, 0), p(r, 1), q(r)));
+    route('DELETE', `${T}/{entityType}/{entityId}/{scope}`, (r) => t.deleteAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), q(r)));
+    route('DELETE', `${T}/{deviceId}/{scope}`, (r) => t.deleteAttributes(this.caller(r), 'DEVICE', p(r, 0), p(r, 1), q(r)));
+    // reads: `values/timeseries` is the history mapping when startTs and endTs are present (up to 4.2 also keys)
+    route('GET', `${T}/{entityType}/{entityId}/values/timeseries`, (r) => {
+      const params = q(r);
+      const history = params.has('startTs') && params.has('endTs') &&
+        (versionAtLeast(this.ctx.version(), '4.3') || params.has('keys'));
+      return history ? t.history(this.caller(r), p(r, 0), p(r, 1), params) : t.latest(this.caller(r), p(r, 0), p(r, 1), params);
+    });
+    route('GET', `${T}/{entityType}/{entityId}/values/timeseries/history`, (r) => t.history(this.caller(r), p(r, 0), p(r, 1), q(r)), ALL_USERS, '4.3.1.2');
+    route('GET', `${T}/{entityType}/{entityId}/values/attributes`, (r) => t.attributes(this.caller(r), p(r, 0), p(r, 1), null, q(r)));
+    route('GET', `${T}/{entityType}/{entityId}/values/attributes/{scope}`, (r) => t.attributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), q(r)));
+    route('GET', `${T}/{entityType}/{entityId}/keys/timeseries`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'timeseries', null));
+    route('GET', `${T}/{entityType}/{entityId}/keys/attributes`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', null));
+    route('GET', `${T}/{entityType}/{entityId}/keys/attributes/{scope}`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', p(r, 2)));
+    // RPC (C/RpcV1Controller.java, C/RpcV2Controller.java)
+    for (const [prefix, v1, since] of [['/api/rpc', false, '3.3'], ['/api/plugins/rpc', true, undefined]] as const) {
+      route('POST', `${prefix}/oneway/{deviceId}`, (r) => rpc.send(this.caller(r), p(r, 0), r.body, true, v1), ALL_USERS, since);
+      route('POST', `${prefix}/twoway/{deviceId}`, (r) => rpc.send(this.caller(r), p(r, 0), r.body, false, v1), ALL_USERS, since);
+    }
+    route('GET', '/api/rpc/persistent/{rpcId}', (r) => rpc.getPersistent(this.caller(r), p(r, 0)), TENANT_AND_CUSTOMER, '3.3');
+    route('DELETE', '/api/rpc/persistent/{rpcId}', (r) => rpc.deletePersistent(this.caller(r), p(r, 0)), ['TENANT_ADMIN'], '3.3');
+    route('GET', '/api/rpc/persistent/device/{deviceId}', (r) => rpc.listPersistent(this.caller(r), p(r, 0), q(r)), TENANT_AND_CUSTOMER, '3.3');
   }
 
   /** The alarm actions of §11 (test/sim/alarm-actions.ts) and `GET /api/alarm/{id}`, `/api/alarm/info/{id}`. */
@@ -344,8 +388,9 @@ export class HttpFront {
       const delay = this.ctx.latencyMs() + (fault?.delayMs ?? 0);
       const go = (): void => {
         if (this.stopped) return;
-        const status = this.respond({ method, path, query, headers: req.headers, body, principal: null }, res, fault, req);
-        this.ctx.requests.record({ method, path, query, status, time: arrival, durationMs: Date.now() - started });
+        this.respond({ method, path, query, headers: req.headers, body, principal: null }, res, fault, req, (status) => {
+          this.ctx.requests.record({ method, path, query, status, time: arrival, durationMs: Date.now() - started });
+        });
       };
       if (delay > 0) {
         const t = setTimeout(() => {
@@ -381,11 +426,28 @@ export class HttpFront {
     });
   }
 
-  /** Answers one request; returns the status sent (0 = connection dropped). */
-  private respond(r: Req, res: ServerResponse, fault: Fault | undefined, req: IncomingMessage): number {
+  /** Answers one request; `done` gets the status sent (0 = connection dropped), at once or when an async route answers. */
+  private respond(r: Req, res: ServerResponse, fault: Fault | undefined, req: IncomingMessage, done: (status: number) => void): void {
+    const status = this.respondNow(r, res, fault, req, done);
+    if (status !== null) done(status);
+  }
+
+  /** null = the answer comes later through `done` */
+  private respondNow(r: Req, res: ServerResponse, fault: Fault | undefined, req: IncomingMessage, done: (status: number) => void): number | null {
     if (fault) {
       const headers: Record<string, string> = { ...(fault.headers ?? {}) };
       if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
+      if (fault.dropConnection === 'after') {
+        // handled first (a save stored, an RPC delivered or queued), then the connection goes without an answer
+        try {
+          const out = this.route(r);
+          if (out instanceof Promise) out.catch(() => undefined);
+        } catch {
+          /* the request failed: nothing was stored, the connection still goes */
+        }
+        req.socket.destroy();
+        return 0;
+      }
       if (fault.dropConnection) {
         req.socket.destroy();
         return 0;
@@ -405,12 +467,30 @@ export class HttpFront {
     }
     let result: Result;
     try {
-      result = this.route(r);
+      const out = this.route(r);
+      if (out instanceof Promise) {
+        out.then(
+          (x) => x,
+          (e: unknown) => this.errorResult(e, r.path),
+        ).then((x) => {
+          if (this.stopped || res.destroyed) {
+            done(0);
+            return;
+          }
+          done(this.write(res, x));
+        }, () => done(0));
+        return null;
+      }
+      result = out;
     } catch (e) {
       result = this.errorResult(e, r.path);
     }
+    return this.write(res, result);
+  }
+
+  private write(res: ServerResponse, result: Result): number {
     if (result.json !== undefined) this.sendRaw(res, result.status, result.json, 'application/json', result.headers ?? {});
-    else if (result.text && typeof result.body === 'string') this.sendRaw(res, result.status, result.body, 'text/plain', result.headers ?? {});
+    else if (result.text && typeof result.body === 'string') this.sendRaw(res, result.status, result.body, 'text/plain;charset=UTF-8', result.headers ?? {});
     else this.send(res, result.status, result.body, result.headers);
     return result.status;
   }
@@ -427,7 +507,7 @@ export class HttpFront {
     return ok;
   }
 
-  private route(r: Req): Result {
+  private route(r: Req): Result | Promise<Result> {
     let byMethod = this.routes.get(r.path);
     if (!byMethod) {
       const rest = (p: string): string => r.path.slice(p.length);
@@ -466,6 +546,9 @@ export class HttpFront {
   }
 
   private errorResult(e: unknown, path: string): Result {
+    if (e instanceof PlainError) {
+      return e.text === null ? { status: e.status } : { status: e.status, body: e.text, text: true };
+    }
     if (e instanceof ApiError) {
       return {
         status: e.status,
