@@ -69,7 +69,7 @@ export const AUTO_METHOD_TEXT = 'msg.method, else msg.topic';
 export function methodFromMessage(msg: { method?: unknown; topic?: unknown }): Sourced {
   if (msg.method !== undefined && msg.method !== null && msg.method !== '') return { value: msg.method, field: 'msg.method' };
   if (msg.topic !== undefined && msg.topic !== null && msg.topic !== '') return { value: msg.topic, field: 'msg.topic' };
-  return fail('msg.method', `No RPC method: msg.method and msg.topic are both empty. Set msg.method (e.g. "setGpio"), or the node's method`);
+  return fail('msg.method', `msg.method is missing (and msg.topic is empty): set the RPC method's name in msg.method (e.g. "setGpio"), or in the node`);
 }
 
 function jsonValue(v: unknown, field: string): void {

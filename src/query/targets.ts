@@ -119,7 +119,7 @@ export function prepareTarget(v: unknown, field: string, rules: TargetRules): En
   const allowed = rules.allowed ?? TELEMETRY_ENTITY_TYPES;
   if (!allowed.includes(id.entityType)) {
     const why = rules.why ?? `ThingsBoard keeps attributes and time series only for ${allowed.join(', ')}`;
-    fail(`${where}.entityType`, `${where} is a ${id.entityType}: ${why} (entity ${id.id})`);
+    fail(`${where}.entityType`, `${where}.entityType is ${id.entityType}: ${why} (entity ${id.id})`);
   }
   return id;
 }
@@ -154,9 +154,9 @@ export function targetsFromMessage(msg: { entity?: unknown; topic?: unknown }, r
   const t = msg.topic;
   if (typeof t === 'string' && uuidText(t)) return prepareTargets(t, 'msg.topic', rules);
   if (t === undefined || t === null || t === '') {
-    return fail('msg.entity', `No entity to act on: msg.entity is missing and msg.topic holds no UUID. Send ${TARGET_SHAPES} in msg.entity`);
+    return fail('msg.entity', `msg.entity is missing (and msg.topic holds no entity UUID): no entity to act on. Send ${TARGET_SHAPES} in msg.entity`);
   }
-  return fail('msg.entity', `No entity to act on: msg.entity is missing and msg.topic is not an entity UUID ${got(t)}. Send ${TARGET_SHAPES} in msg.entity`);
+  return fail('msg.entity', `msg.entity is missing, and msg.topic is not an entity UUID ${got(t)}: no entity to act on. Send ${TARGET_SHAPES} in msg.entity`);
 }
 
 /** "DEVICE 784f394c-…" for messages. */

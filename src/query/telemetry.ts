@@ -216,7 +216,7 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
     'history reads the keys it is given (without keys, servers before 4.3 answer with the latest values instead)',
   );
   const range = prepareRange(r, now);
-  if (!range) fail('from', 'history needs a range: from (and to, by default now), or last (ms before now, e.g. 24h)');
+  if (!range) fail('from', 'from is missing: history needs a range, from (and to, by default now), or last (ms before now, e.g. 24h)');
   const agg = enumOption(r.get('agg'), AGGREGATIONS, 'NONE');
   const order = enumOption(r.get('order'), ORDERS, 'ASC');
   const limitS = r.get('limit');
@@ -244,8 +244,8 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
   }
   if (interval === undefined) {
     fail(
-      intervalS ? intervalS.field : 'interval',
-      `agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, QUARTER): without one ThingsBoard silently returns raw points`,
+      'interval',
+      `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, QUARTER); without one ThingsBoard silently returns raw points`,
     );
   }
   const intervals = Math.floor(span / Math.max(interval, 1000));
@@ -273,7 +273,7 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
     if (range) fail(g.all!.field, `${g.all!.field} is true and a range is set too: give either all: true, or from/to (or last)`);
     return { operation: 'delete', keys, all: true, deleteLatest, rewriteLatest };
   }
-  if (!range) fail('from', 'delete needs a range: from and to (to is by default now, and is not included), last, or all: true');
+  if (!range) fail('from', 'from is missing: delete needs a range, from and to (to is by default now, and is not included), last, or all: true');
   return { operation: 'delete', keys, all: false, startTs: range.startTs, endTs: range.endTs, deleteLatest, rewriteLatest };
 }
 
@@ -432,7 +432,7 @@ export class HistoryPager {
         s.done = true;
         continue;
       }
-      if (edge === s.cursor) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered the same page of "${k}" twice: the history read cannot go on`);
+      // Points outside [startTs, endTs) were dropped above, so the cursor always moves: no page is read twice.
       s.cursor = edge;
       if (this.asc ? edge >= this.req.endTs : edge <= this.req.startTs) s.done = true;
     }
