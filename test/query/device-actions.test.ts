@@ -150,7 +150,7 @@ describe('query: device actions', () => {
 
     it('read: keys optional; delete: keys required', () => {
       assert.deepEqual(prepareAttributeRequest('read', 'any', read({ keys: 'a, b' }), undefined), { operation: 'read', scope: 'any', keys: ['a', 'b'] });
-      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined).keys, []);
+      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: [] });
       throwsInput(() => prepareAttributeRequest('delete', 'SERVER_SCOPE', read({}), undefined), 'keys', 'at least one key');
       assert.deepEqual(prepareAttributeRequest('delete', 'CLIENT_SCOPE', read({}, { keys: ['fw'] }), undefined), { operation: 'delete', scope: 'CLIENT_SCOPE', keys: ['fw'] });
     });
