@@ -14,7 +14,8 @@ import { BASE_TIME, HOUR, Simulator } from '../sim';
 import { Collector, connectionNode, coreNode, flow, helper, inject, key, statuses, TENANT } from '../support/runtime';
 import { InFlight, Results, type Rec } from './device-support';
 
-const NODES = [tbConnection, tbTelemetry, tbSubscribe, tbEntityQuery, coreNode('function/15-change.js')];
+// The core change node moves an entity query's output into msg.entity (its module's type does not matter to the helper).
+const NODES = [tbConnection, tbTelemetry, tbSubscribe, tbEntityQuery, coreNode('function/15-change.js') as typeof tbConnection];
 const NOW = BASE_TIME + HOUR;
 const T = '/api/plugins/telemetry';
 
