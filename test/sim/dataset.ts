@@ -447,6 +447,37 @@ export class Dataset extends EventEmitter {
     return e.kv ? [...e.kv.attrs[scope].entries()] : [];
   }
 
+  /**
+   * At most `limit` points of [startTs, endTs] (inclusive): the oldest ascending, or with `newestFirst` the newest
+   * descending; without copying the rest of the range (history pages over large series).
+   */
+  historyPage(ref: EntityRef, key: string, startTs: number, endTs: number, limit: number, newestFirst: boolean): KvEntry[] {
+    const e = this.resolve(ref);
+    if (!e.kv?.history.get(key)) {
+      const all = this.history(ref, key, startTs, endTs);
+      return newestFirst ? all.reverse().slice(0, limit) : all.slice(0, limit);
+    }
+    const [from, to] = this.historyBounds(e.kv.history.get(key) as KvEntry[], startTs, endTs);
+    const h = e.kv.history.get(key) as KvEntry[];
+    return newestFirst ? h.slice(Math.max(from, to - limit), to).reverse() : h.slice(from, Math.min(to, from + limit));
+  }
+
+  private historyBounds(h: KvEntry[], startTs: number, endTs: number): [number, number] {
+    // ascending by ts: binary search for the first point >= startTs and the first one > endTs
+    const first = h.length > this.historyLimit ? h.length - this.historyLimit : 0;
+    const bound = (ts: number, inclusive: boolean): number => {
+      let lo = first;
+      let hi = h.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (inclusive ? h[mid].ts < ts : h[mid].ts <= ts) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return [bound(startTs, true), bound(endTs, false)];
+  }
+
   /** Stored history of a key within [startTs, endTs] (inclusive), ascending. Bench devices have latest only. */
   history(ref: EntityRef, key: string, startTs = -Infinity, endTs = Infinity): KvEntry[] {
     const e = this.resolve(ref);
@@ -455,12 +486,8 @@ export class Dataset extends EventEmitter {
       const l = this.getLatest(e, key);
       return l && l.ts >= startTs && l.ts <= endTs ? [l] : [];
     }
-    const out: KvEntry[] = [];
-    for (let i = h.length > this.historyLimit ? h.length - this.historyLimit : 0; i < h.length; i++) {
-      const p = h[i];
-      if (p.ts >= startTs && p.ts <= endTs) out.push(p);
-    }
-    return out;
+    const [from, to] = this.historyBounds(h, startTs, endTs);
+    return h.slice(from, to);
   }
 
   latestOf(ref: EntityRef, key: string): KvEntry | undefined {

@@ -230,7 +230,11 @@ export function parseGson(text: string): GNode {
 
 /** Jackson `ObjectMapper#readTree` (strict; trailing content ignored, FAIL_ON_TRAILING_TOKENS is off by default). */
 export function parseJackson(text: string): GNode {
-  return new Reader(text, false).value();
+  const r = new Reader(text, false);
+  const v = r.value();
+  // a root-level scalar must end at a separator ("123abc", "trueish" are unrecognized tokens)
+  if ((v.t === 'num' || v.t === 'bool' || v.t === 'null') && /^[A-Za-z0-9_.$-]/.test(r.peek() ?? ' ')) r.fail('Unrecognized token');
+  return v;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -349,10 +353,11 @@ function decimal(s: string): Decimal | null {
   return { neg: m[1] === '-', digits: digits === '' ? '0' : digits, scale: frac.length - exp };
 }
 
-/** `BigDecimal#toPlainString`. */
+/** `BigDecimal#toPlainString` (absurd exponents, beyond 10,000 digits, keep the scientific form: no giant strings). */
 function plain(d: Decimal): string {
   const sign = d.neg && d.digits !== '0' ? '-' : '';
-  if (d.scale <= 0) return sign + d.digits + (d.digits === '0' ? '' : '0'.repeat(Math.min(-d.scale, 100000)));
+  if (Math.abs(d.scale) > 10_000) return `${sign}${d.digits}E${-d.scale}`;
+  if (d.scale <= 0) return sign + d.digits + (d.digits === '0' ? '' : '0'.repeat(-d.scale));
   const padded = d.digits.padStart(d.scale + 1, '0');
   return `${sign}${padded.slice(0, padded.length - d.scale)}.${padded.slice(padded.length - d.scale)}`;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import http from 'node:http';
 import type { SimEntity } from './index';
 import { Client, login, NOW, setup, type Ctx, type HttpResult } from './testkit';
 
@@ -353,6 +354,25 @@ describe('simulator: §13 RPC', function () {
       c.sim.faults.add({ path: '/api/rpc/', dropConnection: true });
       await assert.rejects(c.tenant.post(`/api/rpc/oneway/${dev.id}`, { method: 'reboot' }));
       assert.equal(c.sim.rpc.deliveredCount(dev.id), 1, 'dropped before handling: not delivered');
+    });
+
+    it('closeIdleConnections closes a kept-alive socket', async () => {
+      const agent = new http.Agent({ keepAlive: true });
+      try {
+        const socket = await new Promise<import('node:net').Socket>((resolve, reject) => {
+          const req = http.get(`${c.url}/__sim/health`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(req.socket as import('node:net').Socket));
+          });
+          req.on('error', reject);
+        });
+        const closed = once(socket, 'close');
+        await tick();
+        c.sim.closeIdleConnections();
+        await closed;
+      } finally {
+        agent.destroy();
+      }
     });
 
     it('versions: before 3.3 /api/rpc is unknown and v1 ignores persistent', async () => {

@@ -413,6 +413,25 @@ describe('simulator: §13 telemetry and attributes', function () {
       }
     });
 
+    it('an attribute save and delete reach an ENTITY_DATA latestCmd on SHARED_ATTRIBUTE', async () => {
+      const token = c.sim.tokensFor('tenant@thingsboard.org').token;
+      const key = { type: 'SHARED_ATTRIBUTE', key: 'target' };
+      const query = {
+        entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: probe.id } },
+        pageLink: { page: 0, pageSize: 10 }, entityFields: [], latestValues: [key], keyFilters: [],
+      };
+      const ws = await TestWs.auth(c.url, token, [{ type: 'ENTITY_DATA', cmdId: 1, query, latestCmd: { keys: [key] } }]);
+      try {
+        await ws.forCmd(1);
+        assert.equal((await c.tenant.post(`${P}/attributes/SHARED_SCOPE`, { target: 21.5 })).status, 200);
+        assert.deepEqual((await ws.forCmd(1)).update[0].latest.SHARED_ATTRIBUTE.target, { ts: NOW, value: '21.5' });
+        assert.equal((await del(`${P}/SHARED_SCOPE?keys=target`)).status, 200);
+        assert.deepEqual((await ws.forCmd(1)).update[0].latest.SHARED_ATTRIBUTE.target, { ts: 0, value: '' });
+      } finally {
+        ws.terminate();
+      }
+    });
+
     it("dropConnection 'after': the save is stored, the client gets no answer; a retry with the same ts adds no point", async () => {
       c.sim.faults.add({ path: `${P}/timeseries`, dropConnection: 'after' });
       const body = { ts: BASE_TIME + 7, values: { t: 1 } };

@@ -505,14 +505,14 @@ export class TelemetryApi {
       }
     }
     for (const key of keys) {
-      const points = endTs > startTs ? this.ctx.data.history(e.id, key, startTs, endTs - 1) : [];
       let series: KvEntry[];
       if (mode.kind === 'raw') {
         if (limit < 1) throw bad('Page size must not be less than one');
         const dir = orderBy.toUpperCase();
         if (dir !== 'ASC' && dir !== 'DESC') throw bad(`Invalid value '${orderBy}' for orders given; Has to be either 'desc' or 'asc' (case insensitive)`);
-        series = dir === 'ASC' ? points.slice(0, limit) : points.slice(-limit).reverse();
+        series = endTs > startTs ? this.ctx.data.historyPage(e.id, key, startTs, endTs - 1, limit, dir === 'DESC') : [];
       } else {
+        const points = endTs > startTs ? this.ctx.data.history(e.id, key, startTs, endTs - 1) : [];
         series = [];
         const endPeriod = Math.max(startTs + 1, endTs);
         let i = 0;
