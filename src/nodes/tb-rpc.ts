@@ -7,12 +7,12 @@
 import type { Node, NodeAPI } from 'node-red';
 import { Gate } from '../platform/bulk';
 import type { PlatformClient } from '../platform/client';
-import { prepareAction, prepareCancelId, type RpcRequest } from '../query/rpc';
+import { prepareAction, type RpcRequest } from '../query/rpc';
 import type { Targets } from '../query/targets';
-import { lookupConnection, onClose, onInput, setupProblem, status } from './support/common';
+import { lookupConnection, onClose, onInput, setupProblem } from './support/common';
 import { DeviceAction, failureStatus } from './support/device-action';
 import { usableClient } from './support/rest-node';
-import { Followers, followTiming, RPC_TARGET_RULES, rpcStatus, RpcInputs, type RpcDef } from './support/rpc';
+import { actionOf, Followers, followTiming, RPC_TARGET_RULES, rpcStatus, RpcInputs, type RpcDef } from './support/rpc';
 
 export default function (RED: NodeAPI): void {
   function TbRpc(this: Node, config: RpcDef) {
@@ -28,29 +28,8 @@ export default function (RED: NodeAPI): void {
 
     onInput(node, async (msg, send) => {
       const m = msg as typeof msg & { action?: unknown; rpc?: unknown };
+      if (actionOf(m) === 'cancel') return followers.cancel(m, send, () => usableClient(conn));
       let client: PlatformClient;
-      if (prepareActionSafe(m.action) === 'cancel') {
-        let id: string;
-        try {
-          id = prepareCancelId(m.rpc);
-          client = usableClient(conn);
-        } catch (err) {
-          action.activity.immediate(failureStatus(RED, err));
-          throw err;
-        }
-        action.activity.start();
-        try {
-          await client.rpc.cancel(id, action.call);
-        } catch (err) {
-          action.activity.end(failureStatus(RED, err));
-          throw err;
-        }
-        followers.poke(id);
-        m.rpc = { id, status: 'DELETED' };
-        send(m);
-        action.activity.end(status(RED, 'green', 'dot', 'rpcCancelled'));
-        return;
-      }
       let targets: Targets;
       let req: RpcRequest;
       try {
@@ -79,13 +58,4 @@ export default function (RED: NodeAPI): void {
     onClose(node, conn, () => action.close());
   }
   RED.nodes.registerType('tb-rpc', TbRpc);
-}
-
-/** "cancel" or "send" (a bad msg.action is refused later, with the other checks). */
-function prepareActionSafe(v: unknown): 'send' | 'cancel' | undefined {
-  try {
-    return prepareAction(v);
-  } catch {
-    return undefined;
-  }
 }

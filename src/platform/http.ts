@@ -6,6 +6,11 @@
  *
  * It owns the 429 policy (capped exponential backoff with jitter, honouring Retry-After) and the mapping of
  * failures to our error classes. It knows nothing about tokens: the caller passes the auth header.
+ *
+ * What is sent again after a failure depends on the request's `delivery` (see RequestOptions): by default once
+ * when a kept-alive socket is reset as it is reused (the server closed it while idle); an `idempotent` request
+ * once after any lost connection; an `atMostOnce` request (an RPC) never after it may have gone out — it uses a
+ * connection of its own, so that no reused socket can lose it, and only a refused connection is retried.
  */
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';

@@ -12,6 +12,8 @@ import type { Followed, Poke } from '../../platform/rpc';
 import { OptionReader, type Bag } from '../../query/options';
 import {
   AUTO_METHOD_TEXT,
+  prepareAction,
+  prepareCancelId,
   DEFAULT_FOLLOW,
   failureReason,
   methodFromMessage,
@@ -22,9 +24,9 @@ import {
   type RpcRequest,
 } from '../../query/rpc';
 import type { EntityId } from '../../query/types';
-import { status } from './common';
+import { status, type SendFn } from './common';
 import { setting } from './connection';
-import { withProps, type DeviceAction, type DeviceActionDef, type Props } from './device-action';
+import { failureStatus, withProps, type DeviceAction, type DeviceActionDef, type Props } from './device-action';
 import { TypedValue } from './typed-value';
 
 export interface RpcDef extends DeviceActionDef {
@@ -90,6 +92,35 @@ export class Followers {
 
   poke(id: string): void {
     this.pokes.get(id)?.now?.();
+  }
+
+  /**
+   * `msg.action = "cancel"`: deletes the persistent RPC `msg.rpc.id` and outputs `msg.rpc = {id, status: "DELETED"}`;
+   * a follower of that RPC in this node looks at once (and ends its message as deleted). `client` gives the
+   * connection's client (it throws the reason when there is none). Throws before anything is sent on bad input.
+   */
+  async cancel(msg: NodeMessageInFlow & { rpc?: unknown }, send: SendFn, client: () => PlatformClient): Promise<void> {
+    const activity = this.action.activity;
+    let id: string;
+    let c: PlatformClient;
+    try {
+      id = prepareCancelId(msg.rpc);
+      c = client();
+    } catch (err) {
+      activity.immediate(failureStatus(this.RED, err));
+      throw err;
+    }
+    activity.start();
+    try {
+      await c.rpc.cancel(id, this.action.call);
+    } catch (err) {
+      activity.end(failureStatus(this.RED, err));
+      throw err;
+    }
+    this.poke(id);
+    msg.rpc = { id, status: 'DELETED' };
+    send(msg);
+    activity.end(status(this.RED, 'green', 'dot', 'rpcCancelled'));
   }
 
   /**
@@ -159,6 +190,15 @@ function outcome(e: EntityId, req: RpcRequest, id: string, end: Followed): Props
       throw withProps(new TbError('TB_NOT_FOUND', `${what} was deleted (cancelled) before it reached a final state`), {
         rpc: { id, method, status: 'DELETED' },
       });
+  }
+}
+
+/** "cancel" or "send"; a bad msg.action is undefined here (it is refused with the other checks of a send). */
+export function actionOf(msg: { action?: unknown }): 'send' | 'cancel' | undefined {
+  try {
+    return prepareAction(msg.action);
+  } catch {
+    return undefined;
   }
 }
 
