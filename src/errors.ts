@@ -100,6 +100,8 @@ export function shortReason(err: unknown): string {
     if (err.code === 'TB_2FA_REQUIRED') return 'needs API key (2FA)';
     if (err.code === 'TB_TOKEN_EXPIRED') return 'token expired';
     if (err.code === 'TB_RATE_LIMITED') return 'rate limited (429)';
+    if (err.code === 'TB_RPC_NO_REPLY') return 'no reply';
+    if (err.code === 'TB_RPC_BAD_REPLY') return 'bad reply';
     return `HTTP ${err.status}`;
   }
   if (err instanceof TbError) {
