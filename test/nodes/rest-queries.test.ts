@@ -330,6 +330,8 @@ describe('REST query nodes (runtime + simulator)', function () {
     assert.equal(alarm.status, 'ACTIVE_UNACK');
     assert.deepEqual(Object.keys(alarm.originator as Rec).sort(), ['entityType', 'id']);
     assert.equal(alarm.originatorName, 'Thermo A-101');
+    assert.equal(alarm.tenantId, sim.data.mustFindByName('TENANT', 'Tenant').id);
+    assert.ok('customerId' in alarm && 'assigneeId' in alarm);
     assert.equal(alarm.temperature, 21.5);
     assert.equal(typeof alarm.createdTime, 'number');
   });
