@@ -97,7 +97,7 @@ export default function (RED: NodeAPI): void {
     }
 
     const conn = lookupConnection(RED, node, config.connection);
-    const source = new QuerySource<AnyQuery>(RED, node, config.query, config.queryType, PREPARE[kind]);
+    const source = new QuerySource<AnyQuery>(RED, node, config.query, config.queryType, PREPARE[kind], { live: true });
     const problem: TbError | undefined = eventsProblem ?? source.problem;
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
 
