@@ -48,8 +48,16 @@ describe('getting started walkthrough (browser)', function () {
     thermostats = sim.data.devices().filter((d) => d.type === 'thermostat').length;
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-gs-'));
     ({ nr } = await sharedNodeRed());
-    // A fresh Node-RED: one empty flow tab.
+    // A fresh Node-RED: one empty flow tab, and the palette and sidebar shown. The editor keeps whether they are
+    // shown in the runtime's user settings, which the Node-RED shared with the other browser files keeps too
+    // (the demo's test hides them for its pictures).
     await deployFlows(nr, [{ id: TAB, type: 'tab', label: 'Flow 1' }]);
+    const shown = await fetch(`${nr.url}/settings/user`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ 'menu-menu-item-palette': true, 'menu-menu-item-sidebar': true }),
+    });
+    assert.ok(shown.ok, `POST /settings/user: HTTP ${shown.status}`);
     ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
     await page.setViewportSize({ width: 1400, height: 860 });
     page.on('pageerror', (err) => {
