@@ -412,6 +412,25 @@ describe('REST query nodes (runtime + simulator)', function () {
     assert.ok(((v2.attributes as Rec).CLIENT_SCOPE as string[]).includes('fw'));
   });
 
+  it('key statuses say "1 key" for one and "no keys" for none', async () => {
+    const solo = sim.data.addEntity({ entityType: 'DEVICE', name: 'Solo sensor', type: 'solo' });
+    try {
+      sim.data.setTelemetry(solo.id, { level: 1 }, BASE_TIME);
+      const byType = (t: string) => JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: [t] }, pageLink: { page: 0, pageSize: 100 } });
+      for (const [query, want, status] of [[byType('solo'), ['level'], 'oneKey'], [byType('no such type'), [], 'noKeys']] as const) {
+        await loadQueryNode({ operation: 'keys', queryType: 'json', query, keysTimeseries: true, keysAttributes: false, keysScopes: '' });
+        const done = statusWhere('q', (s) => s.fill === 'green');
+        const got = message('out');
+        inject('q', { payload: '' });
+        assert.deepEqual(((await got).payload as Rec).timeseries, want);
+        assert.equal((await done).text, key(status));
+        await helper.unload();
+      }
+    } finally {
+      sim.data.removeEntity(solo.id);
+    }
+  });
+
   it('reads the query from msg, flow, global, jsonata or the node itself', async () => {
     const q = thermostats(2);
     const sources: Rec[] = [
