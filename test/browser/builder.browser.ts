@@ -616,6 +616,33 @@ describe('query builder (browser)', function () {
     assert.ok(CORPUS.length >= 100);
   });
 
+  it('a suggestion answer that comes after the pick does not open the menu again', async function () {
+    await open('ecB', { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, keyFilters: [] });
+    await selectIn('entityFilter.type', 'deviceType');
+    // The answer for the last letters typed is slow; the earlier ones already list "thermostat".
+    const slow = /\/profiles\?.*search=thermos(&|$)/;
+    await page.route(slow, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    try {
+      const answered = page.waitForResponse(slow, { timeout: WAIT });
+      const input = field('entityFilter.deviceTypes').last();
+      await input.click();
+      await input.pressSequentially('thermos', { delay: 5 });
+      const item = page.locator('.red-ui-autoComplete-container li a', { hasText: 'thermostat' }).first();
+      await item.waitFor({ state: 'visible', timeout: WAIT });
+      await item.click();
+      await answered;
+      await page.waitForTimeout(300); // the widget shows an answer right away: give it time to (not) do so
+      assert.equal(await page.locator('.red-ui-autoComplete-container:visible').count(), 0, 'the menu stays closed');
+      assert.deepEqual((await dialogQuery()).entityFilter.deviceTypes, ['thermostat']);
+    } finally {
+      await page.unroute(slow);
+    }
+    await done();
+  });
+
   it('tb-subscribe: check boxes choose which events are sent', async function () {
     await open('subB', undefined, { kind: 'alarmData', events: '' });
     const boxes = tray().locator('[data-tb-event]');
