@@ -184,23 +184,25 @@ export class EditorApi {
     const format: ResultFormat = b.format === undefined || b.format === null || b.format === '' ? 'flat' : oneOfParam(b.format, RESULT_FORMATS, 'format');
     // A node treats an empty query text as no query (QuerySource): so does the preview.
     const input = typeof b.query === 'string' && b.query.trim() === '' ? undefined : b.query;
+    // Every run below is a REST call (tb-subscribe's kinds too), so the query is validated for REST.
+    const rest = { live: false };
     switch (RUNS[`${node}/${operation}`]) {
       case 'entityFind': {
-        const q = prepareEntityDataQuery(input, 'query');
+        const q = prepareEntityDataQuery(input, 'query', rest);
         const page = await this.client.findEntityData(q);
         return { payload: formatEntities(page.data, format), page: pageInfo(page, q.pageLink) };
       }
       case 'alarmFind': {
-        const q = prepareAlarmDataQuery(input, 'query');
+        const q = prepareAlarmDataQuery(input, 'query', rest);
         const page = await this.client.findAlarmData(q);
         return { payload: formatAlarms(page.data, format), page: pageInfo(page, q.pageLink) };
       }
       case 'entityCount':
-        return { payload: await this.client.countEntities(prepareEntityCountQuery(input, 'query')) };
+        return { payload: await this.client.countEntities(prepareEntityCountQuery(input, 'query', rest)) };
       case 'alarmCount':
-        return { payload: await this.client.countAlarms(prepareAlarmCountQuery(input, 'query')) };
+        return { payload: await this.client.countAlarms(prepareAlarmCountQuery(input, 'query', rest)) };
       case 'entityKeys':
-        return { payload: await this.client.findKeys(prepareEntityDataQuery(input, 'query'), prepareKeysOptions(undefined)) };
+        return { payload: await this.client.findKeys(prepareEntityDataQuery(input, 'query', rest), prepareKeysOptions(undefined)) };
       default:
         // Unreachable: every node/operation pair above has a run.
         throw new TbError('TB_BAD_REQUEST', `No preview for ${node} ${operation}`);

@@ -5,8 +5,18 @@
  * - First message: `authCmd` with the current token (no "Bearer " prefix) or API key, together with the first
  *   batch of commands. The server sends no acknowledgement; bad credentials close with 1007.
  * - Commands carry a `cmdId` allocated per socket; updates are routed back by `cmdId`, validation and parse
- *   errors by `subscriptionId`. Commands queued in the same tick go out together (batch limit and a size
- *   bound well under the server's 32 KiB frame limit).
+ *   errors by `subscriptionId`. Commands queued in the same tick go out together, in frames no larger than
+ *   the server's limit for one incoming message (32 KiB by default, a connection setting).
+ * - One bad subscription cannot take the socket down for the others:
+ *   - a command that cannot fit in one message is refused before anything is sent (`subscribe` throws a
+ *     TbInputError naming the size and the limit);
+ *   - when the server closes the session within `suspectWindowMs` of receiving commands it had not answered
+ *     (1009 message too big on a server with a lower limit, 1011/1012 when it fails on a command, ...), those
+ *     commands become suspects: after the reconnect each suspect is sent alone, one at a time. A suspect that
+ *     was alone in flight when the server closed the session again is blocked: it is never sent again, its
+ *     subscriber gets a fatal error, and every other subscription keeps running. Subscriptions the server had
+ *     answered are not suspects and see no state change from these closes (no flapping); reconnects caused
+ *     by commands follow the normal capped backoff, counted apart from the per-socket reset.
  * - Reconnects after any close with capped exponential backoff and jitter (longer after a 1008 policy
  *   close), fetching a valid token first; every live subscription is then sent again with a fresh cmdId, and
  *   anything arriving for an old cmdId is dropped.
@@ -16,7 +26,7 @@
  */
 import type https from 'node:https';
 import WebSocket from 'ws';
-import { TbError } from '../errors';
+import { TbError, TbInputError } from '../errors';
 import { backoffDelay, BackoffOptions } from '../platform/backoff';
 import type { WsAuth } from '../platform/auth';
 
@@ -70,6 +80,15 @@ export interface LiveHubOptions {
   handshakeTimeoutMs?: number;
   /** Max commands per message (the reference UI sends 10). */
   batchSize?: number;
+  /**
+   * The largest message the server accepts (bytes; ThingsBoard's `server.ws.max_text_message_buffer_size`,
+   * 32768 by default, over which it closes the session with 1009).
+   */
+  maxMessageBytes?: number;
+  /** A close this soon after sending commands the server had not answered makes them suspects (ms). */
+  suspectWindowMs?: number;
+  /** Command-caused reconnects count towards their backoff until the socket has run this long without one (ms). */
+  suspectResetMs?: number;
   /** Called with hub-level problems (malformed frames, unroutable errors) for the config node to log. */
   log?: (level: 'warn' | 'debug', text: string) => void;
   /** The server closed with 1007 (credentials rejected): the token should be dropped before the next try. */
@@ -84,9 +103,27 @@ interface Entry {
   answered: boolean;
   /** Its command is still in the queue, not yet sent. */
   queued: boolean;
+  /** When its command last went out on the current socket (ms). */
+  sentAt: number;
+  /** Server closes that followed this command before it was answered. */
+  strikes: number;
+  /** A suspect: sent alone, one at a time, after the next (re)connect. */
+  isolate: boolean;
+  /** Never sent again; the error its subscriber got. */
+  blocked?: TbError;
 }
 
-const MAX_FRAME_BYTES = 30000; // the server closes frames over 32768 bytes with 1009
+/** A command ready to send: its cmdId and its JSON text. */
+interface Queued {
+  cmdId: number;
+  json: string;
+  bytes: number;
+}
+
+/** `{"cmds":[` + `]}` around the commands of one message. */
+const ENVELOPE_BYTES = 11;
+/** Close codes that are not about a command: normal, going away, credentials, policy/limits, missed pongs. */
+const NOT_COMMAND_CLOSES = new Set([1000, 1001, 1007, 1008, 4500]);
 
 export class LiveHub {
   private readonly opts: LiveHubOptions;
@@ -109,11 +146,20 @@ export class LiveHub {
   /** cmdId -> entry for the current socket. */
   private readonly byCmdId = new Map<number, Entry>();
   /** Commands waiting for the next flush. */
-  private queue: Array<Record<string, unknown>> = [];
+  private queue: Queued[] = [];
+  /** Suspects waiting to be sent alone, and the one in flight. */
+  private probes: Entry[] = [];
+  private probing: Entry | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  /** Entries that see no state change while the socket comes back from a command-caused close. */
+  private readonly quiet = new Set<Entry>();
+  /** Command-caused closes in a row (their own backoff count), and when the last one happened. */
+  private commandCloses = 0;
+  private lastCommandClose = 0;
   private lastState: LiveState = 'closed';
   private stateInfo: StateInfo | undefined;
   /** Counters for tests and benchmarks. */
-  readonly stats = { sockets: 0, messages: 0, dropped: 0, malformed: 0, sent: 0, pings: 0 };
+  readonly stats = { sockets: 0, messages: 0, dropped: 0, malformed: 0, sent: 0, pings: 0, blocked: 0 };
   /** How the current socket authenticated (decides what a 1007 means). */
   private authKind: 'token' | 'apiKey' = 'token';
 
@@ -131,10 +177,19 @@ export class LiveHub {
     return this.stateInfo;
   }
 
-  /** Registers a subscription; it is sent at once if the socket is open, else when it opens. */
+  /** The largest message the server accepts, in bytes. */
+  get maxMessageBytes(): number {
+    return this.opts.maxMessageBytes ?? 32768;
+  }
+
+  /**
+   * Registers a subscription; it is sent at once if the socket is open, else when it opens. Throws a
+   * TbInputError, and registers nothing, when its command cannot fit in one message under the server's limit.
+   */
   subscribe(sub: Subscriber): void {
     if (this.closing || this.entries.has(sub)) return;
-    const entry: Entry = { sub, cmdId: 0, answered: false, queued: false };
+    this.encode(sub.command(), 0); // throws when too large
+    const entry: Entry = { sub, cmdId: 0, answered: false, queued: false, sentAt: 0, strikes: 0, isolate: false };
     this.entries.set(sub, entry);
     if (this.open) {
       this.enqueue(entry);
@@ -150,14 +205,17 @@ export class LiveHub {
     const entry = this.entries.get(sub);
     if (!entry) return;
     this.entries.delete(sub);
+    this.quiet.delete(entry);
+    this.probes = this.probes.filter((e) => e !== entry);
+    if (this.probing === entry) this.nextProbe();
     if (entry.cmdId) {
       const cmdId = entry.cmdId;
       this.byCmdId.delete(cmdId);
       // Never sent: drop the command, there is nothing to undo on the server. Sent: unsubscribe.
       if (entry.queued) this.queue = this.queue.filter((c) => c.cmdId !== cmdId);
-      else if (this.open) this.queue.push({ type: sub.unsubscribeType, cmdId });
+      else if (this.open) this.queue.push(this.encode({ type: sub.unsubscribeType }, cmdId));
     }
-    if (this.entries.size === 0) {
+    if (!this.hasActive()) {
       this.flushNow();
       this.shutdownSocket(1000, 'no subscriptions');
     } else {
@@ -171,7 +229,7 @@ export class LiveHub {
     this.clearTimers();
     const ws = this.ws;
     for (const entry of this.entries.values()) {
-      if (this.open && entry.cmdId) this.queue.push({ type: entry.sub.unsubscribeType, cmdId: entry.cmdId });
+      if (this.open && entry.cmdId) this.queue.push(this.encode({ type: entry.sub.unsubscribeType }, entry.cmdId));
     }
     this.flushNow();
     this.entries.clear();
@@ -206,13 +264,14 @@ export class LiveHub {
       auth = await this.opts.auth();
     } catch (err) {
       this.connecting = false;
-      if (this.closing || this.entries.size === 0) return;
+      if (this.closing || !this.hasActive()) return;
+      this.quiet.clear(); // a real outage: every subscription shows it
       const e = err instanceof TbError ? err : new TbError('TB_UNREACHABLE', String((err as Error)?.message ?? err));
       const refused = e.code === 'TB_AUTH_FAILED' || e.code === 'TB_2FA_REQUIRED' || e.code === 'TB_TOKEN_EXPIRED' || e.code === 'TB_CONFIG';
       this.scheduleReconnect(refused ? 'auth' : 'normal', e.message, refused ? e : undefined);
       return;
     }
-    if (this.closing || this.entries.size === 0) {
+    if (this.closing || !this.hasActive()) {
       this.connecting = false;
       return;
     }
@@ -245,10 +304,18 @@ export class LiveHub {
     this.alive = true;
     this.byCmdId.clear();
     this.queue = [];
-    // Fresh cmdIds for everything on this socket; stale ids from the old socket are never reused.
+    this.probes = [];
+    this.probing = undefined;
+    // Fresh cmdIds for everything on this socket; stale ids from the old socket are never reused. Suspects
+    // wait: they go out alone, one at a time, after the others.
     for (const entry of this.entries.values()) {
       entry.cmdId = 0;
       entry.answered = false;
+      if (entry.blocked) continue;
+      if (entry.isolate) {
+        this.probes.push(entry);
+        continue;
+      }
       entry.sub.onResubscribe?.();
       this.enqueue(entry, false);
     }
@@ -256,6 +323,7 @@ export class LiveHub {
     const authCmd = 'apiKey' in auth ? { cmdId: 0, apiKey: auth.apiKey } : { cmdId: 0, token: auth.token };
     this.flushNow(authCmd);
     this.startPing(ws);
+    this.nextProbe();
   }
 
   private onClose(ws: WebSocket, code: number, reason: string): void {
@@ -263,17 +331,29 @@ export class LiveHub {
     this.ws = undefined;
     this.open = false;
     this.stopPing();
+    this.stopProbe();
+    const why = `closed ${code}${reason ? `: ${reason}` : ''}`;
+    const suspects = NOT_COMMAND_CLOSES.has(code) ? [] : this.suspects(Date.now());
     for (const entry of this.entries.values()) {
       entry.cmdId = 0;
       entry.answered = false;
     }
     this.byCmdId.clear();
     this.queue = [];
+    this.probes = [];
     if (this.closing || this.entries.size === 0) {
       if (!this.closing) this.setState('closed');
       return;
     }
-    const why = `closed ${code}${reason ? `: ${reason}` : ''}`;
+    if (suspects.length) {
+      this.onCommandClose(suspects, code, why);
+      return;
+    }
+    this.quiet.clear();
+    if (!this.hasActive()) {
+      this.setState('closed');
+      return;
+    }
     if (code === 1007) {
       // Credentials rejected. Once may be a token that expired on the server's clock: retry soon with a
       // fresh one. Twice in a row is a refusal: back off for long, do not hammer.
@@ -299,17 +379,112 @@ export class LiveHub {
     }
   }
 
-  private scheduleReconnect(kind: 'normal' | 'policy' | 'auth', reason: string, error?: TbError): void {
+  /** Schedules the next connect; returns the delay (ms). */
+  private scheduleReconnect(kind: 'normal' | 'policy' | 'auth' | 'command', reason: string, error?: TbError): number {
     this.attempts++;
     let delay = backoffDelay(this.attempts, this.backoff);
     if (kind === 'policy') delay = Math.max(delay, this.opts.policyBackoffMs ?? 60000);
     if (kind === 'auth') delay = Math.max(delay, this.opts.authBackoffMs ?? 30000);
+    // The socket authenticated and talked before this close (which resets `attempts`): count these apart.
+    if (kind === 'command') delay = Math.max(delay, backoffDelay(this.commandCloses, this.backoff));
     if (error) this.setState('refused', { reason, error, retryInMs: delay });
     else this.setState('disconnected', { reason, retryInMs: delay });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
-      if (!this.closing && this.entries.size > 0) void this.connect();
+      if (!this.closing && this.hasActive()) void this.connect();
     }, delay);
+    return delay;
+  }
+
+  /** Subscriptions that still want to be sent (registered and not blocked). */
+  private hasActive(): boolean {
+    for (const entry of this.entries.values()) if (!entry.blocked) return true;
+    return false;
+  }
+
+  /** Commands the server had not answered, sent within the suspect window before `now`. */
+  private suspects(now: number): Entry[] {
+    const within = this.opts.suspectWindowMs ?? 3000;
+    const out: Entry[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.cmdId && !entry.queued && !entry.answered && !entry.blocked && now - entry.sentAt <= within) out.push(entry);
+    }
+    return out;
+  }
+
+  /**
+   * The server closed the session right after commands it had not answered. A suspect alone in flight that
+   * had already been one is blocked; the rest are sent alone after the reconnect. Subscriptions that were
+   * answered (and are not suspects) are kept quiet: the reconnect is not theirs.
+   */
+  private onCommandClose(suspects: Entry[], code: number, why: string): void {
+    const now = Date.now();
+    if (now - this.lastCommandClose > (this.opts.suspectResetMs ?? 60000)) this.commandCloses = 0;
+    this.commandCloses++;
+    this.lastCommandClose = now;
+    for (const entry of suspects) {
+      entry.strikes++;
+      entry.isolate = true;
+      if (suspects.length === 1 && entry.strikes >= 2) this.block(entry, code, why);
+    }
+    // Nobody sees this reconnect: it takes no longer than the backoff, resubscribing reports only real changes,
+    // and a culprit hears about it when it is blocked. A real outage on the way back clears `quiet`.
+    this.quiet.clear();
+    for (const entry of this.entries.values()) if (!entry.blocked) this.quiet.add(entry);
+    if (!this.hasActive()) {
+      this.setState('closed');
+      return;
+    }
+    this.scheduleReconnect('command', why);
+  }
+
+  /** Stops sending a subscription's command for good and tells its subscriber why. */
+  private block(entry: Entry, code: number, why: string): void {
+    const kb = Math.ceil(this.encode(entry.sub.command(), 0, false).bytes / 1024);
+    const hint =
+      code === 1009
+        ? `ThingsBoard refuses messages that large (the command is ${kb} KB): set the connection's "Live message limit" to the server's (server.ws.max_text_message_buffer_size, 32 KB by default) or make the query smaller, with a filter such as deviceType or a relation instead of a long entity list`
+        : 'the server fails on this command: check the query, or the server log';
+    const err = new TbError(
+      'TB_SUBSCRIPTION',
+      `ThingsBoard closed the WebSocket (${why}) ${entry.strikes} times right after this subscription's command, so it is no longer sent; the other subscriptions of the connection keep running. ${hint[0].toUpperCase()}${hint.slice(1)}`,
+    );
+    entry.blocked = err;
+    entry.isolate = false;
+    this.stats.blocked++;
+    entry.sub.onError(err, true);
+  }
+
+  /** Sends the next suspect alone; it is cleared when answered, or when the window passes without a close. */
+  private nextProbe(): void {
+    this.stopProbe();
+    const ws = this.ws;
+    if (!ws || !this.open) return;
+    let entry: Entry | undefined;
+    while ((entry = this.probes.shift()) && (this.entries.get(entry.sub) !== entry || entry.blocked));
+    if (!entry) return;
+    this.probing = entry;
+    entry.sub.onResubscribe?.();
+    this.enqueue(entry, false);
+    this.flushNow();
+    this.probeTimer = setTimeout(() => {
+      this.probeTimer = undefined;
+      if (this.probing !== entry || ws !== this.ws) return;
+      this.cleared(entry as Entry);
+    }, this.opts.suspectWindowMs ?? 3000);
+  }
+
+  private stopProbe(): void {
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
+    this.probing = undefined;
+  }
+
+  /** A suspect was answered (or outlived the window): it is sent normally from now on. */
+  private cleared(entry: Entry): void {
+    entry.isolate = false;
+    entry.strikes = 0;
+    if (this.probing === entry) this.nextProbe();
   }
 
   private shutdownSocket(code: number, reason: string): void {
@@ -357,6 +532,7 @@ export class LiveHub {
 
   private clearTimers(): void {
     this.stopPing();
+    this.stopProbe();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
   }
@@ -365,20 +541,51 @@ export class LiveHub {
     this.lastState = state;
     this.stateInfo = info;
     if (state === 'subscribed') return; // per subscription, on its first answer
-    for (const entry of this.entries.values()) entry.sub.onState(state, info);
+    // Blocked subscriptions keep their error; quiet ones are not concerned by a command-caused reconnect.
+    for (const entry of this.entries.values()) if (!entry.blocked && !this.quiet.has(entry)) entry.sub.onState(state, info);
   }
 
   // ---- sending ------------------------------------------------------------------------------------------
 
   private enqueue(entry: Entry, flush = true): void {
-    const cmdId = this.nextCmdId++;
+    let q: Queued;
+    const cmdId = this.nextCmdId;
+    try {
+      q = this.encode(entry.sub.command(), cmdId);
+    } catch (err) {
+      // subscribe() checked it; a command that grew since is refused the same way.
+      entry.blocked = err as TbError;
+      this.stats.blocked++;
+      entry.sub.onError(err as TbError, true);
+      return;
+    }
+    this.nextCmdId++;
     if (this.nextCmdId > 2000000000) this.nextCmdId = 1;
     entry.cmdId = cmdId;
     entry.answered = false;
     entry.queued = true;
     this.byCmdId.set(cmdId, entry);
-    this.queue.push({ ...entry.sub.command(), cmdId });
+    this.queue.push(q);
     if (flush) this.scheduleFlush();
+  }
+
+  /**
+   * A command as sent (with its cmdId) and its size. With `check`, throws a TbInputError when it cannot fit
+   * in one message under the server's limit.
+   */
+  private encode(cmd: WsCommand | Record<string, unknown>, cmdId: number, check = true): Queued {
+    const json = JSON.stringify({ ...cmd, cmdId });
+    // UTF-8 bytes are never fewer than characters: count characters when that already fits.
+    const limit = this.maxMessageBytes;
+    const bytes = json.length * 3 + ENVELOPE_BYTES <= limit ? json.length : Buffer.byteLength(json);
+    if (check && bytes + ENVELOPE_BYTES > limit) {
+      const kb = (n: number) => `${Math.ceil(n / 1024)} KB`;
+      throw new TbInputError(
+        'query',
+        `The live query is ${kb(bytes + ENVELOPE_BYTES)}; ThingsBoard accepts ${kb(limit)} per WebSocket message (the connection's "Live message limit"), so it was not sent: use a filter such as deviceType or a relation instead of a long entity list`,
+      );
+    }
+    return { cmdId, json, bytes };
   }
 
   private scheduleFlush(): void {
@@ -390,32 +597,39 @@ export class LiveHub {
     });
   }
 
-  /** Sends the queue in messages of at most batchSize commands and ~30 KB each. */
+  /**
+   * Sends the queue in messages of at most batchSize commands, each within the server's message limit (the
+   * authCmd rides with the first one, or goes alone when nothing fits beside it).
+   */
   private flushNow(authCmd?: Record<string, unknown>): void {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
     const batch = this.opts.batchSize ?? 10;
+    const limit = this.maxMessageBytes;
     const queue = this.queue;
     this.queue = [];
+    const now = Date.now();
     let i = 0;
-    let first = authCmd;
+    let head = authCmd ? `"authCmd":${JSON.stringify(authCmd)},` : '';
     do {
       const cmds: string[] = [];
-      let bytes = 0;
+      let bytes = ENVELOPE_BYTES + head.length;
       while (i < queue.length && cmds.length < batch) {
-        const json = JSON.stringify(queue[i]);
-        if (cmds.length > 0 && bytes + json.length > MAX_FRAME_BYTES) break;
-        cmds.push(json);
-        bytes += json.length + 1;
-        const sent = this.byCmdId.get(queue[i].cmdId as number);
-        if (sent) sent.queued = false;
+        const q = queue[i];
+        if (bytes + q.bytes + (cmds.length ? 1 : 0) > limit && (cmds.length > 0 || head)) break;
+        cmds.push(q.json);
+        bytes += q.bytes + (cmds.length > 1 ? 1 : 0);
+        const sent = this.byCmdId.get(q.cmdId);
+        if (sent && sent.cmdId === q.cmdId) {
+          sent.queued = false;
+          sent.sentAt = now;
+        }
         i++;
       }
-      if (cmds.length === 0 && !first) break;
-      const head = first ? `"authCmd":${JSON.stringify(first)},` : '';
+      if (cmds.length === 0 && !head) break;
       ws.send(`{${head}"cmds":[${cmds.join(',')}]}`);
       this.stats.sent++;
-      first = undefined;
+      head = '';
     } while (i < queue.length);
   }
 
@@ -448,11 +662,12 @@ export class LiveHub {
       }
       const code = msg.errorCode;
       if (typeof code === 'number' && code !== 0) {
+        if (!entry.answered) this.heard(entry);
         entry.sub.onError(subscriptionError(code, msg.errorMsg), true);
         return;
       }
       if (!entry.answered) {
-        entry.answered = true;
+        this.heard(entry);
         entry.sub.onState('subscribed');
       }
       entry.sub.onMessage(msg);
@@ -461,6 +676,13 @@ export class LiveHub {
     const sid = msg.subscriptionId;
     if (typeof sid === 'number') this.routeLegacyError(sid, msg);
     else this.stats.dropped++;
+  }
+
+  /** The server answered a command on this socket: it is no suspect, and its subscription is back. */
+  private heard(entry: Entry): void {
+    entry.answered = true;
+    this.quiet.delete(entry);
+    if (entry.isolate || entry.strikes) this.cleared(entry);
   }
 
   /** Errors in the legacy shape, keyed by subscriptionId (validation, parse and rate errors). */

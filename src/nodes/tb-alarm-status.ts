@@ -70,8 +70,8 @@ export default function (RED: NodeAPI): void {
         return overall();
       }, undefined, memo);
       entry.sub = new AlarmStatusSubscription(entry.sink, originator, lists.typeList, lists.severityList);
+      hub.subscribe(entry.sub); // throws, registering nothing, when the command is too large for one message
       watched.set(key, entry);
-      hub.subscribe(entry.sub);
     }
 
     function unwatch(originator: EntityId | undefined): void {

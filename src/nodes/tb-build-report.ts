@@ -137,7 +137,7 @@ export default function (RED: NodeAPI): void {
           send(msg);
         }
         const rows = table.dataTable.length;
-        activity.end(rows === 0 ? status(RED, 'green', 'dot', 'noRows') : status(RED, 'green', 'dot', 'rows', { count: rows }));
+        activity.end(rows === 0 ? status(RED, 'green', 'dot', 'noRows') : rows === 1 ? status(RED, 'green', 'dot', 'oneRow') : status(RED, 'green', 'dot', 'rows', { count: rows }));
       });
     });
 

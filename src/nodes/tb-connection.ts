@@ -19,6 +19,8 @@ interface TbConnectionDef extends NodeDef {
   authMode: string;
   tls?: string;
   timeout?: string | number;
+  /** Largest WebSocket message the server accepts, in KiB (ThingsBoard's default is 32). */
+  wsMessageLimit?: string | number;
   analyticsUrl?: string;
   analyticsAuth?: string;
   reportConcurrency?: string | number;
@@ -76,6 +78,8 @@ export default function (RED: NodeAPI): void {
           jitter: 0.2,
         },
         auth: {
+          // A redeploy with the same address and credentials keeps the tokens (no new login).
+          cache: { key: node.id, url },
           refusalCooldownMs: setting(RED, 'tbConnectionRefusalCooldownMs', 5000),
           onRefused: (err) => {
             refusal = err;
@@ -119,6 +123,8 @@ export default function (RED: NodeAPI): void {
           authBackoffMs: setting(RED, 'tbConnectionAuthBackoffMs', 30000),
           pingIntervalMs: setting(RED, 'tbConnectionPingIntervalMs', 20000),
           handshakeTimeoutMs: setting(RED, 'tbConnectionHandshakeTimeoutMs', 15000),
+          maxMessageBytes: Math.floor(positive(config.wsMessageLimit, 32) * 1024),
+          suspectWindowMs: setting(RED, 'tbConnectionSuspectWindowMs', 3000),
           log: (level, text) => (level === 'warn' ? node.warn(text) : node.debug(text)),
         });
       }
@@ -159,7 +165,8 @@ export default function (RED: NodeAPI): void {
       return undefined;
     };
 
-    node.on('close', (_removed: boolean, done: () => void) => {
+    node.on('close', (removed: boolean, done: () => void) => {
+      if (removed) node.platform?.auth.forgetCached();
       node.platform?.close();
       analytics?.close();
       analytics = undefined;

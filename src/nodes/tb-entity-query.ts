@@ -34,7 +34,7 @@ export default function (RED: NodeAPI): void {
         send(msg);
         let n = keys.timeseries.length;
         for (const scope in keys.attributes) n += (keys.attributes as Record<string, string[]>)[scope].length;
-        activity.end(n === 0 ? status(RED, 'green', 'dot', 'noKeys') : status(RED, 'green', 'dot', 'keys', { count: n }));
+        activity.end(n === 0 ? status(RED, 'green', 'dot', 'noKeys') : n === 1 ? status(RED, 'green', 'dot', 'oneKey') : status(RED, 'green', 'dot', 'keys', { count: n }));
       };
     } else {
       operation = findOperation<EntityDataQuery>(RED, config, 'entity');

@@ -97,7 +97,7 @@ export default function (RED: NodeAPI): void {
     }
 
     const conn = lookupConnection(RED, node, config.connection);
-    const source = new QuerySource<AnyQuery>(RED, node, config.query, config.queryType, PREPARE[kind]);
+    const source = new QuerySource<AnyQuery>(RED, node, config.query, config.queryType, PREPARE[kind], { live: true });
     const problem: TbError | undefined = eventsProblem ?? source.problem;
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
 
@@ -153,8 +153,17 @@ export default function (RED: NodeAPI): void {
       } else {
         subs.push(new CountSubscription(sink, kind === 'entityCount' ? 'ENTITY_COUNT' : 'ALARM_COUNT', query as EntityCountQuery | AlarmCountQuery));
       }
+      // A command too large for one WebSocket message throws before anything is registered or sent.
+      for (let i = 0; i < subs.length; i++) {
+        try {
+          hub.subscribe(subs[i]);
+        } catch (err) {
+          sink.active = false;
+          for (let j = 0; j < i; j++) hub.unsubscribe(subs[j]);
+          throw err;
+        }
+      }
       current = { subs, sink };
-      for (const s of subs) hub.subscribe(s);
     }
 
     if (conn) conn.register(node);
@@ -164,7 +173,15 @@ export default function (RED: NodeAPI): void {
       try {
         start(source.resolve({}) as AnyQuery);
       } catch (err) {
-        setupProblem(RED, node, err); // the connection's own configuration problem
+        if (err instanceof TbInputError) {
+          // The query cannot be sent (too large for one WebSocket message): a Catch node hears it.
+          node.status({ ...errorStatus(RED, err), shape: 'dot' }); // the flow's own query: fix it, then deploy
+          // After this tick: the runtime lists a flow's Catch nodes once every node of it has been created.
+          const refused = err;
+          setImmediate(() => node.error(refused, { topic: kind, event: 'error', payload: refused.message, fatal: true }));
+        } else {
+          setupProblem(RED, node, err); // the connection's own configuration problem
+        }
       }
     } else {
       node.status(status(RED, 'grey', 'ring', 'idle'));

@@ -13,6 +13,7 @@
 import { TbApiError, TbAuthError, TbConfigError, TbError } from '../errors';
 import { HttpClient } from './http';
 import { decodeJwt } from './jwt';
+import { cachedTokens, fingerprint, forgetTokens, storeTokens } from './token-cache';
 
 export type AuthMode = 'password' | 'apiKey' | 'token';
 
@@ -43,6 +44,11 @@ export interface AuthOptions {
   onRefused?: (err: TbError) => void;
   /** Called when authentication works again after a refusal. */
   onAccepted?: () => void;
+  /**
+   * Password mode: keep the tokens across redeploys under this key (the connection node's id) and the server
+   * address `url`; see token-cache.ts.
+   */
+  cache?: { key: string; url: string };
 }
 
 /** What the WebSocket's authCmd needs. */
@@ -81,6 +87,11 @@ export class AuthManager {
   private refreshToken: string | undefined;
   private refreshTokenExpiresAt = 0;
   private inflight: Promise<string> | undefined;
+  /** Where the tokens are cached across redeploys (password mode with the cache option). */
+  private readonly cacheKey: string | undefined;
+  private readonly cachePrint: string = '';
+  /** The header restored from the cache, until the server accepted it or a fresh token replaced it. */
+  private cachedHeader: string | undefined;
 
   private refusal: TbError | undefined;
   private refusedUntil = 0;
@@ -103,6 +114,19 @@ export class AuthManager {
     if (mode === 'apiKey' && creds.apiKey) {
       this.headerValue = `ApiKey ${creds.apiKey}`;
       this.refreshAt = Number.POSITIVE_INFINITY;
+    }
+    if (mode === 'password' && opts.cache) {
+      this.cacheKey = opts.cache.key;
+      this.cachePrint = fingerprint(opts.cache.url, mode, creds);
+      const c = cachedTokens(this.cacheKey, this.cachePrint);
+      if (c) {
+        this.token = c.token;
+        this.headerValue = `Bearer ${c.token}`;
+        this.cachedHeader = this.headerValue;
+        this.refreshAt = c.refreshAt;
+        this.refreshToken = c.refreshToken;
+        this.refreshTokenExpiresAt = c.refreshTokenExpiresAt;
+      }
     }
     if (mode === 'token' && creds.token) {
       // Used as is until the server says it has expired (our clock may not agree with the server's).
@@ -148,7 +172,17 @@ export class AuthManager {
    */
   async onUnauthorized(usedHeader: string, err: TbApiError): Promise<true | TbError> {
     if (this.mode === 'password' && this.isExpired(err)) {
+      if (usedHeader === this.cachedHeader) this.cachedHeader = undefined; // the server knows it: only expired
       if (this.headerValue === usedHeader) this.invalidate(); // else another request already renewed it
+      await this.header();
+      return true;
+    }
+    if (this.mode === 'password' && usedHeader === this.cachedHeader) {
+      // A token kept from before a redeploy that this server does not know (restarted with other keys, a
+      // different server at the same address): forget it and its refresh token, log in, retry once.
+      this.cachedHeader = undefined;
+      this.refreshToken = undefined;
+      if (this.headerValue === usedHeader) this.invalidate();
       await this.header();
       return true;
     }
@@ -179,6 +213,17 @@ export class AuthManager {
     this.headerValue = undefined;
     this.token = undefined;
     this.refreshAt = 0;
+    if (this.cachedHeader) {
+      // Refused while still unconfirmed (e.g. the WebSocket closed with 1007): its refresh token is no better.
+      this.cachedHeader = undefined;
+      this.refreshToken = undefined;
+    }
+    if (this.cacheKey) forgetTokens(this.cacheKey);
+  }
+
+  /** The connection node was deleted (not redeployed): its tokens are of no further use. */
+  forgetCached(): void {
+    if (this.cacheKey) forgetTokens(this.cacheKey);
   }
 
   private obtain(): Promise<string> {
@@ -289,6 +334,15 @@ export class AuthManager {
       const rc = decodeJwt(body.refreshToken);
       this.refreshTokenExpiresAt = typeof rc?.exp === 'number' ? rc.exp * 1000 - skew - margin : now + 3600000;
     }
+    this.cachedHeader = undefined;
+    if (this.cacheKey) {
+      storeTokens(this.cacheKey, this.cachePrint, {
+        token: body.token,
+        refreshAt: this.refreshAt,
+        refreshToken: this.refreshToken,
+        refreshTokenExpiresAt: this.refreshTokenExpiresAt,
+      });
+    }
     if (this.refusal) {
       this.refusal = undefined;
       this.refusals = 0;
@@ -299,6 +353,7 @@ export class AuthManager {
   }
 
   private refuse(err: TbError): TbError {
+    if (this.cacheKey) forgetTokens(this.cacheKey);
     this.refusals++;
     this.refusal = err;
     this.refusedUntil = Date.now() + Math.min(this.cooldownMaxMs, this.cooldownMs * Math.pow(2, this.refusals - 1));

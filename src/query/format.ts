@@ -23,12 +23,13 @@
  *
  * Flat alarm ({@link flattenAlarm}):
  * ```
- * { id, type, severity, status, acknowledged, cleared, createdTime, startTs, endTs, ackTs, clearTs, assignTs,
- *   originator: {id, entityType}, originatorName, originatorLabel, originatorDisplayName,
- *   assignee: {id, firstName, lastName, email} | null, details, propagate, propagateToOwner, propagateToTenant,
- *   propagateRelationTypes, entity: {id, entityType}, <entity fields and latest values>, ts: {…} }
+ * { id, tenantId, customerId, type, severity, status, acknowledged, cleared, createdTime, startTs, endTs, ackTs,
+ *   clearTs, assignTs, originator: {id, entityType}, originatorName, originatorLabel, originatorDisplayName,
+ *   assigneeId, assignee: {id, firstName, lastName, email} | null, details, propagate, propagateToOwner,
+ *   propagateToTenant, propagateRelationTypes, entity: {id, entityType}, <entity fields and latest values>, ts: {…} }
  * ```
- * `id` is the alarm UUID; `entity` is the queried entity the alarm matched (AlarmData.entityId). The entity fields
+ * `id` is the alarm UUID; `tenantId`, `customerId` and `assigneeId` are UUIDs too (`null` when the alarm has no
+ * customer or no assignee); `entity` is the queried entity the alarm matched (AlarmData.entityId). The entity fields
  * and latest values of `AlarmData.latest` follow the flat-entity rules and never overwrite an alarm field (so an
  * entity field `type` is left out: the alarm's `type` stays).
  */
@@ -62,8 +63,9 @@ const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * The JS value of a TsValue:
  * - `{ts: 0, value: ""}` (no value stored) -> `null`;
  * - a plain decimal number (`"23"`, `"23.0"`, `"-1.5"`, `"1e+20"`, `"1.0E20"`) -> number. Strings with leading
- *   zeros (`"007"`), spaces, a `+` sign, hex, `"NaN"`, `"Infinity"` stay strings, and so do integers too big to
- *   be exact in a double (`"12345678901234567890"`);
+ *   zeros (`"007"`), spaces, a `+` sign, hex, `"NaN"`, `"Infinity"` stay strings, and so do numbers a double
+ *   cannot hold: integers beyond 2^53 (`"12345678901234567890"`) and decimals with more digits than a double
+ *   keeps (`"899140091.29080723322"`, which the server also keeps as text on purpose: EntityDataAdapter.java);
  * - `"true"` / `"false"` -> boolean;
  * - anything else (text, JSON text) stays a string.
  */
@@ -85,17 +87,55 @@ export function parseValue(v: TsValue | null | undefined): unknown {
 
 /**
  * The number a plain decimal text stands for ("23", "23.0", "-1.5", "1e+20"), or undefined for anything else
- * (leading zeros, spaces, "+", hex, NaN/Infinity, integers too big to be exact in a double).
+ * (leading zeros, spaces, "+", hex, NaN/Infinity) and for text a double cannot hold: an integer beyond the safe
+ * range, or a decimal whose digits do not survive the trip through a double ("899140091.29080723322"; trailing
+ * zeros and the exponent's form do not count: "23.0" and "1.0E20" are numbers).
  */
 export function numberFromText(s: string): number | undefined {
   if (!NUMBER_RE.test(s)) return undefined;
   const n = +s;
-  if (Number.isFinite(n) && (s.length < 16 || Number.isSafeInteger(n) || !isIntegerText(s))) return n;
-  return undefined;
+  if (!Number.isFinite(n)) return undefined;
+  // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
+  if (s.length < 16) return n;
+  if (isIntegerText(s)) return Number.isSafeInteger(n) ? n : undefined;
+  return decimalDigits(s) === decimalDigits(String(n)) ? n : undefined;
 }
 
 function isIntegerText(s: string): boolean {
   return s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0;
+}
+
+/**
+ * The value of a plain decimal text in a canonical form, "<sign><significant digits>e<exponent>" with the value
+ * 0.<digits> x 10^exponent ("0" for zero), so that two texts of the same value compare equal ("23.50" and "2.35e1").
+ */
+function decimalDigits(s: string): string {
+  let i = 0;
+  const neg = s.charCodeAt(0) === 45; // "-"
+  if (neg) i = 1;
+  let e = s.length;
+  for (let k = i; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 101 || c === 69) {
+      // "e" or "E"
+      e = k;
+      break;
+    }
+  }
+  const mantissa = s.slice(i, e);
+  let exp = e < s.length ? parseInt(s.slice(e + 1), 10) : 0;
+  const dot = mantissa.indexOf('.');
+  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  exp += dot < 0 ? mantissa.length : dot;
+  let a = 0;
+  while (a < digits.length && digits.charCodeAt(a) === 48) {
+    a++;
+    exp--;
+  }
+  let b = digits.length;
+  while (b > a && digits.charCodeAt(b - 1) === 48) b--;
+  if (a === b) return '0';
+  return `${neg ? '-' : ''}${digits.slice(a, b)}e${exp}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -114,6 +154,10 @@ export interface FlatEntity {
 export interface FlatAlarm {
   /** Alarm UUID. */
   id: string;
+  /** Tenant UUID. */
+  tenantId: string | null;
+  /** Customer UUID, or null. */
+  customerId: string | null;
   type: string;
   severity: AlarmSeverity;
   status: AlarmStatus;
@@ -129,6 +173,8 @@ export interface FlatAlarm {
   originatorName: string | null;
   originatorLabel: string | null;
   originatorDisplayName: string | null;
+  /** Assignee's user UUID, or null. */
+  assigneeId: string | null;
   assignee: { id: string | null; firstName: string | null; lastName: string | null; email: string | null } | null;
   details: unknown;
   propagate: boolean;
@@ -245,6 +291,11 @@ export function updateFlatEntity(prev: FlatEntity, latest: LatestValues, changed
   return out as FlatEntity;
 }
 
+/** The UUID of an id object, or null. */
+function uuidOf(id: { id: string } | null | undefined): string | null {
+  return id == null || id.id == null ? null : id.id;
+}
+
 /** One alarm as a flat object (rules in the module comment). */
 export function flattenAlarm(ad: AlarmInfo & Partial<Pick<AlarmData, 'entityId' | 'latest'>>): FlatAlarm {
   const o = ad.originator;
@@ -252,6 +303,8 @@ export function flattenAlarm(ad: AlarmInfo & Partial<Pick<AlarmData, 'entityId' 
   const e = ad.entityId;
   const out: Bag = {
     id: ad.id == null ? null : ad.id.id,
+    tenantId: uuidOf(ad.tenantId),
+    customerId: uuidOf(ad.customerId),
     type: ad.type,
     severity: ad.severity,
     status: ad.status,
@@ -267,6 +320,7 @@ export function flattenAlarm(ad: AlarmInfo & Partial<Pick<AlarmData, 'entityId' 
     originatorName: ad.originatorName,
     originatorLabel: ad.originatorLabel,
     originatorDisplayName: ad.originatorDisplayName,
+    assigneeId: uuidOf(ad.assigneeId),
     assignee:
       a == null
         ? null

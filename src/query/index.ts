@@ -14,6 +14,7 @@ export {
   prepareKeysOptions,
   type AlarmStatusOptions,
   type KeysOptions,
+  type PrepareOptions,
 } from './validate';
 export {
   RESULT_FORMATS,

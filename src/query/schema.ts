@@ -32,7 +32,7 @@ import {
   type EntityKeyValueType,
   type FilterPredicateType,
 } from './types';
-import { DEFAULT_PAGE_SIZE, UUID_PATTERN } from './validate';
+import { DEFAULT_PAGE_SIZE, SORT_PROPERTY_PATTERN, UUID_PATTERN } from './validate';
 
 export type QueryMode = 'entityData' | 'entityCount' | 'alarmData' | 'alarmCount';
 export const QUERY_MODES: readonly QueryMode[] = ['entityData', 'entityCount', 'alarmData', 'alarmCount'];
@@ -94,6 +94,11 @@ export interface FilterTypeSpec {
   fields: readonly FieldSpec[];
   /** Deprecated singular names the runtime still accepts (e.g. `deviceType`, read when `deviceTypes` is empty). */
   deprecated?: readonly string[];
+  /**
+   * Names the server ignores for this type although a similar type reads them: the `*SearchQuery` filters have no
+   * deprecated singular (`deviceType` there means nothing). The runtime accepts and drops them.
+   */
+  ignored?: readonly string[];
   /** Fields the runtime accepts that only matter to ThingsBoard dashboards: left out of the form on purpose. */
   held?: readonly string[];
 }
@@ -168,7 +173,7 @@ function searchQuery(
       { name: 'fetchLastLevelOnly', kind: 'bool', default: false, label: 'Last level only', help: LAST_LEVEL_HELP },
       { name: plural, kind: 'profiles', profileType, label: listLabel, help: 'Empty = any.' },
     ],
-    deprecated: [plural.slice(0, -1)],
+    ignored: [plural.slice(0, -1)],
     held: DASHBOARD_ONLY,
   };
 }
@@ -557,12 +562,16 @@ export const KEY_FILTER_HELP: Readonly<Record<string, string>> = {
 };
 
 /**
- * The dynamic value sources a key filter may use: the caller's tenant, customer or user attribute over REST, plus
- * CURRENT_DEVICE on a live subscription only (over REST the server fails with an internal error, §5.6).
+ * The dynamic value sources the builder offers: a server attribute of the caller's tenant, customer or user.
+ * CURRENT_DEVICE is never offered: no query path resolves it (§5.6). REST find fails on it with an internal error
+ * (`DefaultEntityQueryService#resolveDynamicValue`), REST counts and alarm queries resolve no dynamic value at all,
+ * and a live subscription skips it (`TbAbstractEntityQuerySubCtx#resolve`), so the value would silently be the
+ * default. (ThingsBoard offers it only in device profile alarm rules, where the rule engine resolves it.)
  */
 export function dynamicSourceTypes(mode: QueryMode, live: boolean): DynamicValueSourceType[] {
-  void mode; // the same for every mode today
-  return DYNAMIC_VALUE_SOURCE_TYPES.filter((t) => live || t !== 'CURRENT_DEVICE');
+  void mode; // the same for every mode and both paths
+  void live;
+  return DYNAMIC_VALUE_SOURCE_TYPES.filter((t) => t !== 'CURRENT_DEVICE');
 }
 
 /** A new predicate of this type; a COMPLEX one holds one predicate of `childType` (default NUMERIC). */
@@ -909,6 +918,8 @@ function kindSchema(f: FieldSpec, conditional: boolean): Schema {
     case 'user':
       return typedIdSchema('USER');
     case 'profiles':
+      // A null item is what Jackson writes for an empty Java type filter; the server runs it (matches nothing).
+      return { type: 'array', items: { type: ['string', 'null'] } };
     case 'strings':
       return { type: 'array', items: { type: 'string' } };
     case 'text':
@@ -974,6 +985,9 @@ function filterSchema(spec: FilterTypeSpec): Schema {
   for (const d of spec.deprecated ?? []) {
     properties[d] = nullable({ type: 'string', description: `Deprecated: use ${d}s.` });
   }
+  for (const d of spec.ignored ?? []) {
+    properties[d] = { description: `Ignored by the server (this filter has no ${d}): use ${d}s.` };
+  }
   for (const h of spec.held ?? []) {
     properties[h] =
       h === 'rootStateEntity'
@@ -997,21 +1011,73 @@ function filterSchema(spec: FilterTypeSpec): Schema {
   return out;
 }
 
-function predicateValueSchema(kind: 'string' | 'number' | 'boolean'): Schema {
+type ValueKind = 'string' | 'number' | 'boolean';
+
+/**
+ * A NUMERIC value's text as the server's Jackson reads it into a Double (validate.ts#jacksonDouble): Java-trimmed,
+ * sign, digits, dot, exponent. (Text too large for a double, such as "1e999", fits the pattern but the runtime
+ * refuses it.)
+ */
+const NUMBER_TEXT = '^[\\x00-\\x20]*[+-]?(?:[0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\\.)[\\x00-\\x20]*$';
+/** Text the server's Jackson reads as no value where it expects a Double: empty, blank or "null". */
+const NULL_TEXT = '^[\\x00-\\x20]*(?:null)?[\\x00-\\x20]*$';
+
+/** A value of the kind (a number may also be given as its text). */
+function valueSchema(kind: ValueKind, extra: Schema = {}): Schema {
+  if (kind !== 'number') return { type: kind, ...extra };
+  return { ...extra, anyOf: [{ type: 'number' }, { type: 'string', pattern: NUMBER_TEXT }] };
+}
+
+/** A value of the kind, or one the server reads as none (null; for numbers also "", blank text and "null"). */
+function valueOrNoneSchema(kind: ValueKind, extra: Schema = {}): Schema {
+  if (kind !== 'number') return { type: [kind, 'null'], ...extra };
+  return {
+    ...extra,
+    anyOf: [{ type: ['number', 'null'] }, { type: 'string', pattern: NUMBER_TEXT }, { type: 'string', pattern: NULL_TEXT }],
+  };
+}
+
+/**
+ * What the runtime does with a CURRENT_DEVICE dynamic value without a resolvedValue (validate.ts): refused in a REST
+ * entity data query (the server fails on it), accepted only with a userValue in the other REST queries (they never
+ * resolve it), accepted on a live subscription (the WebSocket skips it, as the server does).
+ */
+type CurrentDeviceRule = 'refuse' | 'needsUserValue' | 'accept';
+
+function predicateValueSchema(kind: ValueKind, currentDevice: CurrentDeviceRule): Schema {
+  const unresolvedCurrentDevice: Schema = {
+    required: ['dynamicValue'],
+    properties: {
+      dynamicValue: {
+        type: 'object',
+        required: ['sourceType'],
+        properties: { sourceType: { const: 'CURRENT_DEVICE' } },
+        not: { required: ['resolvedValue'], properties: { resolvedValue: valueSchema(kind) } },
+      },
+    },
+  };
+  const then: Schema =
+    currentDevice === 'refuse'
+      ? { properties: { dynamicValue: { type: 'object', properties: { sourceType: { enum: ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER'] } } } } }
+      : { required: ['userValue'], properties: { userValue: valueSchema(kind) } };
+  const rule: Schema = currentDevice === 'accept' ? {} : { if: unresolvedCurrentDevice, then };
   return {
     anyOf: [
-      { type: kind, description: 'Shorthand for {"defaultValue": <value>}.' },
+      valueSchema(kind, { description: 'Shorthand for {"defaultValue": <value>}.' }),
       {
         type: 'object',
         properties: {
-          defaultValue: { type: [kind, 'null'] },
-          userValue: { type: [kind, 'null'], description: 'Wins over the others when not null.' },
-          dynamicValue: nullable(REF('dynamicValue')),
+          defaultValue: valueOrNoneSchema(kind),
+          userValue: valueOrNoneSchema(kind, { description: 'Wins over the others when not null.' }),
+          // anyOf, not nullable(): the $ref must not apply to null.
+          dynamicValue: { anyOf: [{ type: 'object', allOf: [REF('dynamicValue')], properties: { resolvedValue: valueOrNoneSchema(kind) } }, { type: 'null' }] },
         },
         anyOf: [
-          { required: ['defaultValue'], properties: { defaultValue: { type: kind } } },
+          { required: ['defaultValue'], properties: { defaultValue: valueSchema(kind) } },
+          { required: ['userValue'], properties: { userValue: valueSchema(kind) } },
           { required: ['dynamicValue'], properties: { dynamicValue: { type: 'object' } } },
         ],
+        ...rule,
       },
     ],
   };
@@ -1035,14 +1101,37 @@ function alarmFilterProperties(): Schema {
   return out;
 }
 
-function definitions(): Schema {
+/**
+ * A sort key of an ENTITY_FIELD or ALARM_FIELD type must match the server's property pattern (validate.ts
+ * SORT_PROPERTY_PATTERN); other key types may use any name.
+ */
+function sortKeyRule(): Schema {
+  return {
+    if: {
+      required: ['key'],
+      properties: { key: { type: 'object', required: ['type'], properties: { type: { enum: ['ENTITY_FIELD', 'ALARM_FIELD'] } } } },
+    },
+    then: {
+      properties: {
+        key: {
+          type: 'object',
+          properties: {
+            key: { type: 'string', pattern: SORT_PROPERTY_PATTERN, description: 'Letters, digits, "_" and "-" only (the server refuses others).' },
+          },
+        },
+      },
+    },
+  };
+}
+
+function definitions(currentDevice: CurrentDeviceRule): Schema {
   const simple = (type: SimplePredicateType, extra: Schema = {}): Schema => ({
     type: 'object',
     required: ['type', 'operation', 'value'],
     properties: {
       type: { const: type },
       operation: { type: 'string', enum: [...PREDICATE_OPERATIONS[type]] },
-      value: predicateValueSchema(PREDICATE_VALUE_KINDS[type]),
+      value: predicateValueSchema(PREDICATE_VALUE_KINDS[type], currentDevice),
       ...extra,
     },
   });
@@ -1080,6 +1169,9 @@ function definitions(): Schema {
         sourceType: { type: 'string', enum: [...DYNAMIC_VALUE_SOURCE_TYPES] },
         sourceAttribute: { type: 'string', minLength: 1 },
         inherit: nullable({ type: 'boolean' }),
+        resolvedValue: {
+          description: 'Normally filled in by the server. One given here is used as is over REST; a live subscription uses it until the attribute is read.',
+        },
       },
     },
     predicate: {
@@ -1096,7 +1188,7 @@ function definitions(): Schema {
           properties: {
             type: { const: 'COMPLEX' },
             operation: { type: 'string', enum: [...COMPLEX_OPERATIONS] },
-            predicates: { type: 'array', minItems: 1, items: REF('predicate') },
+            predicates: { type: 'array', items: REF('predicate'), description: 'Empty = no condition (matches every entity).' },
           },
         },
       ],
@@ -1114,11 +1206,13 @@ function definitions(): Schema {
       type: 'object',
       required: ['key'],
       properties: { key: REF('nonAlarmKey'), direction: nullable({ type: 'string', enum: [...SORT_DIRECTIONS], default: 'ASC' }) },
+      ...sortKeyRule(),
     },
     alarmSortOrder: {
       type: 'object',
       required: ['key'],
       properties: { key: REF('key'), direction: nullable({ type: 'string', enum: [...SORT_DIRECTIONS], default: 'ASC' }) },
+      ...sortKeyRule(),
     },
   };
 }
@@ -1133,16 +1227,13 @@ const MODE_TITLES: Readonly<Record<QueryMode, string>> = {
 /**
  * The JSON Schema (draft-07) of a query of this mode, generated from the tables above, for the JSON view's code
  * editor. Unknown properties are allowed (the server ignores them in a query), known ones are typed as the runtime
- * validator checks them. With `live: false` the dynamic value source CURRENT_DEVICE is flagged (REST fails on it).
+ * validator checks them with the same `live` option (a live subscription, or REST when false or absent): that only
+ * changes what a CURRENT_DEVICE dynamic value without a resolvedValue needs.
  */
 export function jsonSchema(mode: QueryMode, options: { live?: boolean } = {}): Record<string, unknown> {
   const spec = MODE_SCHEMA[mode];
   if (!spec) throw new Error(`unknown query mode ${JSON.stringify(mode)}`);
-  const defs = definitions();
-  if (options.live === false) {
-    const dv = defs.dynamicValue as { properties: { sourceType: Schema } };
-    dv.properties.sourceType = { type: 'string', enum: dynamicSourceTypes(mode, false) };
-  }
+  const defs = definitions(options.live === true ? 'accept' : mode === 'entityData' ? 'refuse' : 'needsUserValue');
   const properties: Schema = {
     entityFilter: spec.entityFilterOptional ? nullable(REF('entityFilter')) : REF('entityFilter'),
     keyFilters: keyList('keyFilter'),

@@ -14,7 +14,10 @@ import type { EntityFilterType } from './types';
 export interface SummaryOptions {
   /** A display name for an entity id (e.g. from the entity pickers' cache); the id is shortened otherwise. */
   nameOf?: (id: { entityType: string; id: string }) => string | undefined;
-  /** The query runs as a live subscription (adds the hints that only matter there). */
+  /**
+   * `true`: the query runs as a live subscription (adds the hints that only matter there); `false`: it is sent to
+   * a REST endpoint (dynamic values read as the REST endpoints do); absent: either.
+   */
   live?: boolean;
 }
 
@@ -58,7 +61,10 @@ const STRING_PHRASES: Readonly<Record<string, string>> = { ...OPERATION_LABELS.S
 class Notes {
   incomplete = false;
   readonly hints: string[] = [];
-  constructor(readonly options: SummaryOptions) {}
+  constructor(
+    readonly options: SummaryOptions,
+    readonly mode: QueryMode,
+  ) {}
   /** Marks the query incomplete and returns the placeholder "?". */
   missing(): string {
     this.incomplete = true;
@@ -181,12 +187,17 @@ function nameCondition(filter: unknown, word: string): string | undefined {
   return `${word} ${quote(core)}`;
 }
 
-/** The deviceTypes / assetTypes … list, falling back to the deprecated singular name (as the runtime does). */
-function typeNames(f: Obj, plural: string): string[] {
-  const names = strings(f[plural]);
-  if (names.length > 0) return names;
+/**
+ * The deviceTypes / assetTypes … list; a type filter falls back to the deprecated singular name as the runtime does
+ * (`singular`), a search query has no such field. `none`: the list holds only nulls, which match no type.
+ */
+function typeNames(f: Obj, plural: string, singular: boolean): { names: string[]; none: boolean } {
+  const list = Array.isArray(f[plural]) ? (f[plural] as unknown[]) : [];
+  const names = strings(list);
+  if (names.length > 0) return { names, none: false };
+  if (list.length > 0 && list.every((x) => x === null)) return { names, none: true };
   const single = f[plural.slice(0, -1)];
-  return nonEmpty(single) ? [single] : [];
+  return { names: singular && nonEmpty(single) ? [single] : [], none: false };
 }
 
 const PROFILE_LISTS: Readonly<Partial<Record<EntityFilterType, string>>> = {
@@ -310,14 +321,18 @@ function entities(filter: unknown, notes: Notes): string {
       // The type filters and the *SearchQuery filters.
       const resultType = FILTER_RESULT_TYPES[type as EntityFilterType]!;
       const plural = PROFILE_LISTS[type as EntityFilterType]!;
-      const names = typeNames(f, plural);
+      const search = type.endsWith('SearchQuery');
+      const { names, none } = typeNames(f, plural, !search);
       const noun = entityTypeName(resultType);
-      if (type.endsWith('SearchQuery')) {
-        const what = names.length > 0 ? `${noun} of ${profileWord(resultType)} ${list(names)}` : noun;
+      if (none) notes.hint('a null type matches nothing: no match possible');
+      if (search) {
+        const singular = plural.slice(0, -1);
+        if (f[singular] != null && f[singular] !== '') notes.hint(`${singular} is ignored here: use ${plural}`);
+        const what = names.length > 0 ? `${noun} of ${profileWord(resultType)} ${list(names)}` : none ? `${noun} of no ${profileWord(resultType)}` : noun;
         const rel = nonEmpty(f.relationType) ? f.relationType : undefined;
         return `${related(what, entityRef(f.rootEntity, notes), f.direction, notes)}${relationDetails(f, rel)}`;
       }
-      const what = `${noun} of ${profileWord(resultType)} ${names.length > 0 ? list(names) : notes.missing()}`;
+      const what = `${noun} of ${none ? `no ${profileWord(resultType)}` : `${profileWord(resultType)} ${names.length > 0 ? list(names) : notes.missing()}`}`;
       const cond = nameCondition(f[`${plural.slice(0, -5)}NameFilter`], 'named');
       return cond ? `${what} ${cond}` : what;
     }
@@ -343,7 +358,12 @@ interface ValueText {
   plain?: unknown;
 }
 
-/** The value a predicate compares with: userValue, else the dynamic attribute (with its fallback), else defaultValue. */
+/**
+ * The value a predicate compares with (`FilterPredicateValue#getValue`): userValue, else the dynamic attribute, else
+ * defaultValue; a resolvedValue sent with the dynamic value stands in for the attribute as each path does (§5.6):
+ * REST find uses it as is, a live subscription until the attribute is read. REST counts and alarm queries read no
+ * dynamic value at all, and no path reads CURRENT_DEVICE.
+ */
 function predicateValue(v: unknown, show: (x: unknown) => string, notes: Notes): ValueText {
   if (!isObj(v)) {
     if (v === undefined || v === null) return { text: notes.missing() };
@@ -352,10 +372,23 @@ function predicateValue(v: unknown, show: (x: unknown) => string, notes: Notes):
   if (v.userValue != null) return { text: show(v.userValue), plain: v.userValue };
   const dyn = v.dynamicValue;
   if (isObj(dyn) && nonEmpty(dyn.sourceType)) {
+    const resolved = dyn.resolvedValue != null ? dyn.resolvedValue : undefined;
+    const fallback = resolved ?? (v.defaultValue != null ? v.defaultValue : undefined);
+    const live = notes.options.live;
+    const plain = (value: unknown): ValueText => (value === undefined ? { text: notes.missing() } : { text: show(value), plain: value });
+    if (dyn.sourceType === 'CURRENT_DEVICE') {
+      notes.hint('the device attribute is never read here');
+      return plain(fallback);
+    }
+    if (live === false && notes.mode !== 'entityData') {
+      notes.hint('REST counts and alarm queries do not read dynamic values');
+      return plain(fallback);
+    }
+    if (live === false && resolved !== undefined) return { text: `${show(resolved)} (given resolvedValue)`, plain: resolved };
     const src = SOURCE_PHRASES[dyn.sourceType] ?? `the ${dyn.sourceType}`;
     const attr = nonEmpty(dyn.sourceAttribute) ? dyn.sourceAttribute : notes.missing();
-    const fallback = v.defaultValue != null ? ` (else ${show(v.defaultValue)})` : '';
-    return { text: `${src} ${attr}${fallback}` };
+    const otherwise = fallback !== undefined ? ` (else ${show(fallback)})` : '';
+    return { text: `${src} ${attr}${otherwise}` };
   }
   if (v.defaultValue == null) return { text: notes.missing() };
   return { text: show(v.defaultValue), plain: v.defaultValue };
@@ -387,8 +420,10 @@ function predicateText(key: string, p: unknown, dateTime: boolean, depth: number
     }
     case 'COMPLEX': {
       const join = p.operation === 'OR' ? ' or ' : p.operation === 'AND' ? ' and ' : ` ${notes.missing()} `;
-      const children = Array.isArray(p.predicates) ? p.predicates : [];
-      if (children.length === 0) return `${key} (empty group ${notes.missing()})`;
+      if (!Array.isArray(p.predicates)) return `${key} (group ${notes.missing()})`;
+      const children = p.predicates;
+      // The server builds no condition from an empty group: it matches every entity.
+      if (children.length === 0) return `${key} (no condition: empty group)`;
       const shown = children.slice(0, LIST_MAX).map((c) => predicateText(key, c, dateTime, depth + 1, notes));
       const more = children.length > LIST_MAX ? `${join}${children.length - LIST_MAX} more` : '';
       return `(${shown.join(join)}${more})`;
@@ -600,7 +635,7 @@ export function summarize(mode: QueryMode, query: unknown, options: SummaryOptio
     }
     if (!isObj(q)) return 'incomplete query: not a query object';
     if (!isQueryMode(mode)) return 'incomplete query: unknown query mode';
-    const notes = new Notes(isObj(options) ? options : {});
+    const notes = new Notes(isObj(options) ? options : {}, mode);
     if (q.entityFilter == null && mode !== 'alarmCount') return 'incomplete query: no entity filter';
     let text: string;
     switch (mode) {

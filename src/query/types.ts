@@ -224,28 +224,32 @@ export interface EntityTypeFilter {
   entityType: EntityType;
 }
 
-/** The deprecated singular field (`assetType` …) is accepted on input and normalised to the plural list. */
+/**
+ * The deprecated singular field (`assetType` …) is accepted on input and normalised to the plural list. A `null`
+ * item is kept as sent: it is how Jackson writes an empty Java filter (`getAssetTypes()` falls back to
+ * `singletonList(null)`), and the server runs it as `type in (null)`, which matches nothing.
+ */
 export interface AssetTypeFilter {
   type: 'assetType';
-  assetTypes: string[];
+  assetTypes: (string | null)[];
   assetNameFilter?: string;
 }
 
 export interface DeviceTypeFilter {
   type: 'deviceType';
-  deviceTypes: string[];
+  deviceTypes: (string | null)[];
   deviceNameFilter?: string;
 }
 
 export interface EdgeTypeFilter {
   type: 'edgeType';
-  edgeTypes: string[];
+  edgeTypes: (string | null)[];
   edgeNameFilter?: string;
 }
 
 export interface EntityViewTypeFilter {
   type: 'entityViewType';
-  entityViewTypes: string[];
+  entityViewTypes: (string | null)[];
   entityViewNameFilter?: string;
 }
 
@@ -289,24 +293,28 @@ export interface EntitySearchQueryFilterBase {
   defaultStateEntity?: AliasEntityId;
 }
 
+/**
+ * The `*SearchQuery` filters have only the plural list (no deprecated singular field: a `deviceType` there is an
+ * unknown property, which the server ignores). Empty or absent = any type; a `null` item matches nothing.
+ */
 export interface AssetSearchQueryFilter extends EntitySearchQueryFilterBase {
   type: 'assetSearchQuery';
-  assetTypes?: string[];
+  assetTypes?: (string | null)[];
 }
 
 export interface DeviceSearchQueryFilter extends EntitySearchQueryFilterBase {
   type: 'deviceSearchQuery';
-  deviceTypes?: string[];
+  deviceTypes?: (string | null)[];
 }
 
 export interface EntityViewSearchQueryFilter extends EntitySearchQueryFilterBase {
   type: 'entityViewSearchQuery';
-  entityViewTypes?: string[];
+  entityViewTypes?: (string | null)[];
 }
 
 export interface EdgeSearchQueryFilter extends EntitySearchQueryFilterBase {
   type: 'edgeSearchQuery';
-  edgeTypes?: string[];
+  edgeTypes?: (string | null)[];
 }
 
 export type EntityFilter =
@@ -329,18 +337,24 @@ export type EntityFilter =
 // Key filters (§3.4)
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface DynamicValue {
+/**
+ * `resolvedValue` is normally filled by the server. One the client sends is used as is by REST find (resolution
+ * only runs when it is null, `DefaultEntityQueryService#setResolvedValue`); a live subscription replaces it only
+ * when the source attribute exists (`TbAbstractEntityQuerySubCtx#resolveEntityValue`).
+ */
+export interface DynamicValue<T = string | number | boolean> {
   sourceType: DynamicValueSourceType;
   sourceAttribute: string;
   /** Ignored by CE. */
   inherit?: boolean;
+  resolvedValue?: T | null;
 }
 
 /** The value used is `userValue` if not null, else the resolved dynamic value, else `defaultValue`. */
 export interface FilterPredicateValue<T> {
   defaultValue: T | null;
   userValue?: T | null;
-  dynamicValue?: DynamicValue | null;
+  dynamicValue?: DynamicValue<T> | null;
 }
 
 export interface StringFilterPredicate {
@@ -373,8 +387,11 @@ export type KeyFilterPredicate = SimpleKeyFilterPredicate | ComplexFilterPredica
 
 export interface KeyFilter {
   key: EntityKey;
-  /** Only a hint; the predicate type decides the comparison. DATE_TIME goes with a NUMERIC predicate (epoch ms). */
-  valueType: EntityKeyValueType;
+  /**
+   * Only a hint; the predicate type decides the comparison. DATE_TIME goes with a NUMERIC predicate (epoch ms).
+   * Absent only when it was not given and cannot be implied: a COMPLEX predicate without any simple predicate.
+   */
+  valueType?: EntityKeyValueType;
   predicate: KeyFilterPredicate;
 }
 

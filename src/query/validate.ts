@@ -9,6 +9,9 @@
  * Every failure throws `TbInputError(fieldPath, message)`; the message names the full path and what is allowed,
  * e.g. `query.pageLink.pageSize must be a positive integer (got 0)`.
  *
+ * `options.live` says where the query goes: `false` (the default) a REST endpoint, `true` a WebSocket subscription.
+ * The two differ only in what the server does with a CURRENT_DEVICE dynamic value (see below).
+ *
  * Defaults and forgiving rules:
  * - a JSON string is parsed first;
  * - data queries without `pageLink` get `{page: 0, pageSize: 100}`; a pageLink without `page`/`pageSize` gets
@@ -16,11 +19,25 @@
  * - `sortOrder.direction` defaults to `"ASC"` (the server would sort DESC for entities and NPE for alarms);
  * - `keyFilters`, `entityFields`, `latestValues` (and `alarmFields` for alarm queries) are always arrays;
  * - a bare scalar predicate value (`value: 20`) becomes `{defaultValue: 20}`;
+ * - a NUMERIC value given as text is read as Jackson reads it into a Double (`"20"`, `" 20 "`, `"2e1"`, `"+5"`,
+ *   `".5"`, `"5."`) and sent as the number; `""`, blank and `"null"` are no value; other text is refused;
+ * - a value may be given by `userValue` alone (the server uses it first); `dynamicValue.resolvedValue` is kept;
+ * - a COMPLEX predicate may be empty (`predicates: []`): the server turns it into no condition at all;
  * - a missing `keyFilter.valueType` is taken from the predicate type (STRING / NUMERIC / BOOLEAN; the first simple
- *   predicate of a COMPLEX one);
- * - the deprecated singular `deviceType` / `assetType` / `edgeType` / `entityViewType` becomes the plural list;
+ *   predicate of a COMPLEX one; left out when there is none);
+ * - the deprecated singular `deviceType` / `assetType` / `edgeType` / `entityViewType` of the type filters becomes
+ *   the plural list; the `*SearchQuery` filters have no such field, so there it is dropped (the server ignores it);
+ *   a `null` item in a type list is kept (the server runs it as `type in (null)`: no match);
  * - `assigneeId` (and apiUsageState's `customerId`) may be a bare UUID string;
  * - `null` in an optional field counts as absent.
+ * Refused although the server parses them, because the server would fail on them or silently ignore them:
+ * - a sort key (ENTITY_FIELD or ALARM_FIELD) other than letters, digits, `_` and `-`: 400 "Invalid entity data page
+ *   link sort property" (`Validator#validateEntityDataPageLink`), on REST and WebSocket alike;
+ * - over REST, a CURRENT_DEVICE dynamic value without a `resolvedValue`. REST find fails on it with a 500 "Not
+ *   supported operation for source type" (`DefaultEntityQueryService#resolveDynamicValue`), even when a userValue
+ *   is set; REST counts and alarm queries never resolve dynamic values, so there it is accepted only with a
+ *   userValue, which they use instead. A live subscription accepts it as the server does: the WebSocket skips
+ *   CURRENT_DEVICE (`TbAbstractEntityQuerySubCtx#resolve`) and uses userValue or defaultValue.
  * Enum values are compared exactly (as the server does); when only the case differs the message suggests the value.
  */
 
@@ -71,6 +88,19 @@ import {
 
 type Obj = Record<string, unknown>;
 
+/** Where the query goes. */
+export interface PrepareOptions {
+  /** `true`: a WebSocket subscription (tb-subscribe); `false` or absent: a REST endpoint. */
+  live?: boolean;
+}
+
+/** What the key filter checks need to know about the query they are in. */
+interface FilterContext {
+  live: boolean;
+  /** An entity data query (REST find resolves dynamic values; counts and alarm queries do not). */
+  find: boolean;
+}
+
 /** Page size used when a data query has no pageLink (or no pageSize). */
 export const DEFAULT_PAGE_SIZE = 100;
 /** How deep COMPLEX predicates may nest (guards against cyclic objects). */
@@ -79,6 +109,12 @@ const MAX_PREDICATE_DEPTH = 32;
 /** What the validator accepts as a UUID (any case), as a pattern string for the JSON schema of the editor. */
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const UUID_RE = new RegExp(UUID_PATTERN);
+/**
+ * What the server accepts as an ENTITY_FIELD or ALARM_FIELD sort key: Unicode letters, ASCII digits, `_` and `-`
+ * (`Validator.PROPERTY_PATTERN`, matched whole). As a pattern string for the JSON schema of the editor.
+ */
+export const SORT_PROPERTY_PATTERN = '^[\\p{L}0-9_-]+$';
+const SORT_PROPERTY_RE = new RegExp(SORT_PROPERTY_PATTERN, 'u');
 const objToString = Object.prototype.toString;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -279,19 +315,29 @@ function typedId<T extends string>(v: unknown, path: string, expected: T): Entit
 // Entity filter
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The plural `<x>Types` list, falling back to the deprecated singular `<x>Type`. */
-function typeList(o: Obj, plural: string, singular: string, path: string, required: boolean): string[] | undefined {
-  let list: string[] | undefined;
+/**
+ * An array of type names. A `null` item is kept: Jackson writes an empty Java type filter that way and the server
+ * runs it (`type in (null)` matches nothing).
+ */
+function typeNames(v: unknown, path: string): (string | null)[] {
+  const a = arr(v, path, 'an array of strings');
+  const out: (string | null)[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i] === null ? null : str(a[i], `${path}[${i}]`);
+  return out;
+}
+
+/**
+ * The plural `<x>Types` list of a type filter, falling back to the deprecated singular `<x>Type` when the list is
+ * empty or absent, as the server's getter does (`DeviceTypeFilter#getDeviceTypes`).
+ */
+function typeList(o: Obj, plural: string, singular: string, path: string): (string | null)[] {
   if (o[plural] != null) {
-    list = stringArray(o[plural], `${path}.${plural}`);
+    const list = typeNames(o[plural], `${path}.${plural}`);
     if (list.length > 0) return list;
   }
   const single = o[singular];
   if (single != null && single !== '') return [str(single, `${path}.${singular}`)];
-  if (required) {
-    fail(`${path}.${plural}`, `${path}.${plural} must be a non-empty array of type names, e.g. ["thermostat"] ${got(o[plural])}`);
-  }
-  return list;
+  return fail(`${path}.${plural}`, `${path}.${plural} must be a non-empty array of type names, e.g. ["thermostat"] ${got(o[plural])}`);
 }
 
 function optStr(o: Obj, name: string, path: string, out: Obj): void {
@@ -357,22 +403,22 @@ function entityFilter(v: unknown, path: string): EntityFilter {
     case 'entityType':
       return { type, entityType: entityType(o.entityType, `${path}.entityType`) };
     case 'assetType': {
-      const out: Obj = { type, assetTypes: typeList(o, 'assetTypes', 'assetType', path, true) };
+      const out: Obj = { type, assetTypes: typeList(o, 'assetTypes', 'assetType', path) };
       optStr(o, 'assetNameFilter', path, out);
       return out as unknown as EntityFilter;
     }
     case 'deviceType': {
-      const out: Obj = { type, deviceTypes: typeList(o, 'deviceTypes', 'deviceType', path, true) };
+      const out: Obj = { type, deviceTypes: typeList(o, 'deviceTypes', 'deviceType', path) };
       optStr(o, 'deviceNameFilter', path, out);
       return out as unknown as EntityFilter;
     }
     case 'edgeType': {
-      const out: Obj = { type, edgeTypes: typeList(o, 'edgeTypes', 'edgeType', path, true) };
+      const out: Obj = { type, edgeTypes: typeList(o, 'edgeTypes', 'edgeType', path) };
       optStr(o, 'edgeNameFilter', path, out);
       return out as unknown as EntityFilter;
     }
     case 'entityViewType': {
-      const out: Obj = { type, entityViewTypes: typeList(o, 'entityViewTypes', 'entityViewType', path, true) };
+      const out: Obj = { type, entityViewTypes: typeList(o, 'entityViewTypes', 'entityViewType', path) };
       optStr(o, 'entityViewNameFilter', path, out);
       return out as unknown as EntityFilter;
     }
@@ -404,9 +450,10 @@ function entityFilter(v: unknown, path: string): EntityFilter {
       const out: Obj = { type, rootEntity: aliasEntityId(o.rootEntity, `${path}.rootEntity`) };
       optStr(o, 'relationType', path, out);
       relationCommon(o, path, out);
+      // Only the plural list: these filters have no singular field (DeviceSearchQueryFilter.java), so a
+      // "deviceType" here is an unknown property the server ignores, and so do we.
       const plural = SEARCH_QUERY_TYPES[type];
-      const list = typeList(o, plural, plural.slice(0, -1), path, false);
-      if (list !== undefined) out[plural] = list;
+      if (o[plural] != null) out[plural] = typeNames(o[plural], `${path}.${plural}`);
       return out as unknown as EntityFilter;
     }
   }
@@ -448,42 +495,124 @@ const KIND_TEXT: Readonly<Record<ValueKind, string>> = {
   boolean: 'true or false',
 };
 
-function isKind(v: unknown, kind: ValueKind): boolean {
-  return kind === 'number' ? typeof v === 'number' && Number.isFinite(v) : typeof v === kind;
+/** Java's `String.trim()`: strips every character up to U+0020 at both ends (JavaScript's trim strips others). */
+function javaTrim(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  return s.slice(a, b);
 }
 
-function dynamicValue(v: unknown, path: string): DynamicValue {
+/** `NumberInput.looksLikeValidNumber` (jackson-core 2.19): an optional sign, digits, a dot, an exponent. */
+const JACKSON_FLOAT_RE = /^[+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?$/;
+const JACKSON_FLOAT_TRAILING_DOT_RE = /^[+-]?[0-9]+\.$/;
+
+/**
+ * What the server's Jackson makes of a JSON string where it expects a Double (a NUMERIC predicate's defaultValue,
+ * userValue or resolvedValue): jackson-databind 2.19 `NumberDeserializers.DoubleDeserializer#_parseDouble` with
+ * the default coercion settings. Exactly "NaN", "Infinity", "INF", "-Infinity", "-INF" are those values; empty or
+ * blank text is null; otherwise the text is trimmed (Java's trim), "null" is null, and text that looks like a number
+ * (sign, digits, dot, exponent; leading zeros allowed) is parsed by `Double.parseDouble`. Returns the number, `null`
+ * for no value, or `undefined` when the server would refuse the request ("not a valid `Double` value").
+ */
+export function jacksonDouble(s: string): number | null | undefined {
+  if (s === 'NaN') return NaN;
+  if (s === 'Infinity' || s === 'INF') return Infinity;
+  if (s === '-Infinity' || s === '-INF') return -Infinity;
+  const t = javaTrim(s);
+  if (t === '' || t === 'null') return null;
+  if (JACKSON_FLOAT_RE.test(t) || JACKSON_FLOAT_TRAILING_DOT_RE.test(t)) return Number(t);
+  return undefined;
+}
+
+/**
+ * One predicate value (defaultValue, userValue, resolvedValue, or the bare shorthand) as the server reads it:
+ * a number, string or boolean of the predicate's kind, or `null` when the server reads no value (a NUMERIC text
+ * "", blank or "null"). Text for a NUMERIC value is sent as the number it stands for: the same value for the server
+ * (REST and the WebSocket read it alike), and the wire query holds the type the protocol declares.
+ */
+function scalar(v: unknown, path: string, kind: ValueKind, what = KIND_TEXT[kind]): string | number | boolean | null {
+  if (kind === 'number') {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v === 'string') {
+      const n = jacksonDouble(v);
+      if (n === null) return null;
+      if (n !== undefined && Number.isFinite(n)) return n;
+      return fail(path, `${path} must be ${what}, or its text such as "20" ${got(v)}`);
+    }
+  } else if (typeof v === kind) {
+    return v as string | boolean;
+  }
+  return fail(path, `${path} must be ${what} ${got(v)}`);
+}
+
+function dynamicValue(v: unknown, path: string, kind: ValueKind): DynamicValue<unknown> {
   const o = obj(v, path, 'an object {sourceType, sourceAttribute, inherit}');
-  const out: DynamicValue = {
+  const out: DynamicValue<unknown> = {
     sourceType: oneOf(o.sourceType, SOURCE_TYPE, `${path}.sourceType`),
     sourceAttribute: nonEmptyStr(o.sourceAttribute, `${path}.sourceAttribute`),
   };
   if (o.inherit != null) out.inherit = bool(o.inherit, `${path}.inherit`);
+  if (o.resolvedValue != null) {
+    const r = scalar(o.resolvedValue, `${path}.resolvedValue`, kind);
+    if (r !== null) out.resolvedValue = r;
+  }
   return out;
 }
 
-/** FilterPredicateValue, or a bare scalar that becomes `{defaultValue}`. */
-function predicateValue(v: unknown, path: string, kind: ValueKind): FilterPredicateValue<unknown> {
-  if (isKind(v, kind)) return { defaultValue: v };
+const RESOLVED_SOURCES = 'CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER';
+
+/**
+ * Refuses a CURRENT_DEVICE dynamic value that a REST endpoint would fail on or silently ignore (see the module
+ * comment). A live subscription takes it as the server does.
+ */
+function checkCurrentDevice(dyn: DynamicValue<unknown>, user: unknown, path: string, ctx: FilterContext): void {
+  if (ctx.live || dyn.sourceType !== 'CURRENT_DEVICE' || dyn.resolvedValue != null) return;
+  const p = `${path}.dynamicValue.sourceType`;
+  if (ctx.find) {
+    fail(
+      p,
+      `${p} must be ${RESOLVED_SOURCES} in an entity data query sent over REST (got "CURRENT_DEVICE": the server fails on it with "Not supported operation for source type", an internal error, even when userValue is set; or give dynamicValue.resolvedValue, which the server then uses as is)`,
+    );
+  }
+  if (user === null) {
+    fail(
+      p,
+      `${p} must be ${RESOLVED_SOURCES} (got "CURRENT_DEVICE", which a REST count or alarm query never resolves: the server would silently use defaultValue; or give userValue or dynamicValue.resolvedValue)`,
+    );
+  }
+}
+
+/**
+ * FilterPredicateValue, or a bare scalar that becomes `{defaultValue}`. The server uses userValue if not null, else
+ * dynamicValue.resolvedValue (the resolved attribute), else defaultValue (`FilterPredicateValue#getValue`), so one of
+ * them must give a value.
+ */
+function predicateValue(v: unknown, path: string, kind: ValueKind, ctx: FilterContext): FilterPredicateValue<unknown> {
   if (!isObject(v)) {
-    return fail(path, `${path} must be ${KIND_TEXT[kind]} or an object {defaultValue, userValue, dynamicValue} ${got(v)}`);
+    const what = `${KIND_TEXT[kind]} or an object {defaultValue, userValue, dynamicValue}`;
+    if (v == null) return fail(path, `${path} must be ${what} ${got(v)}`);
+    const x = scalar(v, path, kind, what);
+    if (x === null) fail(path, `${path} must be ${what} ${got(v)}, which the server reads as no value`);
+    return { defaultValue: x };
   }
-  const out: FilterPredicateValue<unknown> = { defaultValue: null };
-  const dyn = v.dynamicValue == null ? undefined : dynamicValue(v.dynamicValue, `${path}.dynamicValue`);
-  const def = v.defaultValue;
-  if (def != null || dyn === undefined) {
-    if (!isKind(def, kind)) fail(`${path}.defaultValue`, `${path}.defaultValue must be ${KIND_TEXT[kind]} ${got(def)}`);
-    out.defaultValue = def;
+  const user = v.userValue == null ? null : scalar(v.userValue, `${path}.userValue`, kind);
+  const dyn = v.dynamicValue == null ? undefined : dynamicValue(v.dynamicValue, `${path}.dynamicValue`, kind);
+  const def = v.defaultValue == null ? null : scalar(v.defaultValue, `${path}.defaultValue`, kind);
+  if (def === null && user === null && dyn === undefined) {
+    const p = `${path}.defaultValue`;
+    const none = v.defaultValue == null ? got(v.defaultValue) : `${got(v.defaultValue)}, which the server reads as no value`;
+    fail(p, `${p} must be ${KIND_TEXT[kind]} ${none}, unless userValue or dynamicValue gives the value`);
   }
-  if (v.userValue != null) {
-    if (!isKind(v.userValue, kind)) fail(`${path}.userValue`, `${path}.userValue must be ${KIND_TEXT[kind]} ${got(v.userValue)}`);
-    out.userValue = v.userValue;
-  }
+  if (dyn !== undefined) checkCurrentDevice(dyn, user, path, ctx);
+  const out: FilterPredicateValue<unknown> = { defaultValue: def };
+  if (user !== null) out.userValue = user;
   if (dyn !== undefined) out.dynamicValue = dyn;
   return out;
 }
 
-function predicate(v: unknown, path: string, depth: number): KeyFilterPredicate {
+function predicate(v: unknown, path: string, depth: number, ctx: FilterContext): KeyFilterPredicate {
   const o = obj(v, path, 'a predicate object with a "type"');
   const type = oneOf(o.type, PREDICATE_TYPE, `${path}.type`);
   switch (type) {
@@ -491,7 +620,7 @@ function predicate(v: unknown, path: string, depth: number): KeyFilterPredicate 
       const out: Obj = {
         type,
         operation: oneOf(o.operation, STRING_OP, `${path}.operation`),
-        value: predicateValue(o.value, `${path}.value`, 'string'),
+        value: predicateValue(o.value, `${path}.value`, 'string', ctx),
       };
       optBool(o, 'ignoreCase', path, out);
       return out as unknown as KeyFilterPredicate;
@@ -500,34 +629,45 @@ function predicate(v: unknown, path: string, depth: number): KeyFilterPredicate 
       return {
         type,
         operation: oneOf(o.operation, NUMERIC_OP, `${path}.operation`),
-        value: predicateValue(o.value, `${path}.value`, 'number') as FilterPredicateValue<number>,
+        value: predicateValue(o.value, `${path}.value`, 'number', ctx) as FilterPredicateValue<number>,
       };
     case 'BOOLEAN':
       return {
         type,
         operation: oneOf(o.operation, BOOLEAN_OP, `${path}.operation`),
-        value: predicateValue(o.value, `${path}.value`, 'boolean') as FilterPredicateValue<boolean>,
+        value: predicateValue(o.value, `${path}.value`, 'boolean', ctx) as FilterPredicateValue<boolean>,
       };
     default: {
+      // An empty list is allowed: the server builds no condition from it (EntityKeyMapping#buildComplexPredicateQuery
+      // gives "", which is dropped), so the key filter matches every entity, like an empty STRING value.
       const operation = oneOf(o.operation, COMPLEX_OP, `${path}.operation`);
       const p = `${path}.predicates`;
-      const a = arr(o.predicates, p, 'a non-empty array of predicates');
-      if (a.length === 0) fail(p, `${p} must be a non-empty array of predicates (got [])`);
+      const a = arr(o.predicates, p, 'an array of predicates');
       if (depth >= MAX_PREDICATE_DEPTH) fail(p, `${p} nests COMPLEX predicates deeper than ${MAX_PREDICATE_DEPTH} levels`);
       const predicates: KeyFilterPredicate[] = new Array(a.length);
-      for (let i = 0; i < a.length; i++) predicates[i] = predicate(a[i], `${p}[${i}]`, depth + 1);
+      for (let i = 0; i < a.length; i++) predicates[i] = predicate(a[i], `${p}[${i}]`, depth + 1, ctx);
       return { type: 'COMPLEX', operation, predicates };
     }
   }
 }
 
-/** valueType implied by a predicate: its own type, or that of the first simple predicate inside a COMPLEX one. */
-function impliedValueType(p: KeyFilterPredicate): EntityKeyValueType {
-  while (p.type === 'COMPLEX') p = p.predicates[0];
-  return p.type;
+/**
+ * valueType implied by a predicate: its own type, or that of the first simple predicate inside a COMPLEX one
+ * (depth first, past empty groups); undefined when there is none. Tolerant of unchecked input, so the editor's
+ * builder implies the same type as the runtime.
+ */
+export function impliedValueType(p: unknown, depth = 0): EntityKeyValueType | undefined {
+  if (!isObject(p)) return undefined;
+  if (p.type === 'STRING' || p.type === 'NUMERIC' || p.type === 'BOOLEAN') return p.type;
+  if (p.type !== 'COMPLEX' || !Array.isArray(p.predicates) || depth >= MAX_PREDICATE_DEPTH) return undefined;
+  for (const c of p.predicates as unknown[]) {
+    const t = impliedValueType(c, depth + 1);
+    if (t !== undefined) return t;
+  }
+  return undefined;
 }
 
-function keyFilters(v: unknown, path: string): KeyFilter[] {
+function keyFilters(v: unknown, path: string, ctx: FilterContext): KeyFilter[] {
   if (v == null) return [];
   const a = arr(v, path, 'an array of key filters {key, valueType, predicate}');
   const out: KeyFilter[] = new Array(a.length);
@@ -535,9 +675,9 @@ function keyFilters(v: unknown, path: string): KeyFilter[] {
     const p = `${path}[${i}]`;
     const o = obj(a[i], p, 'a key filter {key, valueType, predicate}');
     const key = entityKey(o.key, `${p}.key`, false);
-    const pred = predicate(o.predicate, `${p}.predicate`, 0);
+    const pred = predicate(o.predicate, `${p}.predicate`, 0, ctx);
     const valueType = o.valueType == null ? impliedValueType(pred) : oneOf(o.valueType, VALUE_TYPE, `${p}.valueType`);
-    out[i] = { key, valueType, predicate: pred };
+    out[i] = valueType === undefined ? { key, predicate: pred } : { key, valueType, predicate: pred };
   }
   return out;
 }
@@ -548,8 +688,16 @@ function keyFilters(v: unknown, path: string): KeyFilter[] {
 
 function sortOrder(v: unknown, path: string, alarm: boolean): EntityDataSortOrder {
   const o = obj(v, path, 'an object {key, direction}');
+  const key = entityKey(o.key, `${path}.key`, alarm);
+  if ((key.type === 'ENTITY_FIELD' || key.type === 'ALARM_FIELD') && !SORT_PROPERTY_RE.test(key.key)) {
+    const p = `${path}.key.key`;
+    fail(
+      p,
+      `${p} must be made of letters, digits, "_" and "-" only: the server refuses any other ${key.type} sort key with 400 "Invalid entity data page link sort property" ${got(key.key)}`,
+    );
+  }
   return {
-    key: entityKey(o.key, `${path}.key`, alarm),
+    key,
     direction: o.direction == null ? 'ASC' : oneOf(o.direction, DIRECTION, `${path}.direction`),
   };
 }
@@ -600,18 +748,18 @@ function parseInput(input: unknown, field: string): Obj {
   return obj(v, field, 'an object (or a JSON string of one)');
 }
 
-function countPart(q: Obj, field: string, out: EntityCountQuery | AlarmCountQuery): void {
-  out.keyFilters = keyFilters(q.keyFilters, `${field}.keyFilters`);
+function countPart(q: Obj, field: string, out: EntityCountQuery | AlarmCountQuery, ctx: FilterContext): void {
+  out.keyFilters = keyFilters(q.keyFilters, `${field}.keyFilters`, ctx);
   if (q.keyFiltersOperation != null) {
     out.keyFiltersOperation = oneOf(q.keyFiltersOperation, KEY_FILTERS_OP, `${field}.keyFiltersOperation`);
   }
 }
 
 /** Validates an EntityDataQuery (`POST /api/entitiesQuery/find`, WS ENTITY_DATA) and returns a wire-ready copy. */
-export function prepareEntityDataQuery(input: unknown, field = 'query'): EntityDataQuery {
+export function prepareEntityDataQuery(input: unknown, field = 'query', options: PrepareOptions = {}): EntityDataQuery {
   const q = parseInput(input, field);
   const out = { entityFilter: entityFilter(q.entityFilter, `${field}.entityFilter`) } as EntityDataQuery;
-  countPart(q, field, out);
+  countPart(q, field, out, { live: options.live === true, find: true });
   out.entityFields = entityKeys(q.entityFields, `${field}.entityFields`, false);
   out.latestValues = entityKeys(q.latestValues, `${field}.latestValues`, false);
   out.pageLink = pageLink(q.pageLink, `${field}.pageLink`, false);
@@ -622,10 +770,10 @@ export function prepareEntityDataQuery(input: unknown, field = 'query'): EntityD
  * Validates an EntityCountQuery (`POST /api/entitiesQuery/count`, WS ENTITY_COUNT). An entity data query is
  * accepted too: its pageLink, entityFields and latestValues are dropped (and not validated).
  */
-export function prepareEntityCountQuery(input: unknown, field = 'query'): EntityCountQuery {
+export function prepareEntityCountQuery(input: unknown, field = 'query', options: PrepareOptions = {}): EntityCountQuery {
   const q = parseInput(input, field);
   const out: EntityCountQuery = { entityFilter: entityFilter(q.entityFilter, `${field}.entityFilter`) };
-  countPart(q, field, out);
+  countPart(q, field, out, { live: options.live === true, find: false });
   return out;
 }
 
@@ -633,10 +781,10 @@ export function prepareEntityCountQuery(input: unknown, field = 'query'): Entity
  * Validates an AlarmDataQuery (`POST /api/alarmsQuery/find`, WS ALARM_DATA). `alarmFields`, `entityFields`,
  * `latestValues` and `keyFilters` are always arrays (the server NPEs without `alarmFields`).
  */
-export function prepareAlarmDataQuery(input: unknown, field = 'query'): AlarmDataQuery {
+export function prepareAlarmDataQuery(input: unknown, field = 'query', options: PrepareOptions = {}): AlarmDataQuery {
   const q = parseInput(input, field);
   const out = { entityFilter: entityFilter(q.entityFilter, `${field}.entityFilter`) } as AlarmDataQuery;
-  countPart(q, field, out);
+  countPart(q, field, out, { live: options.live === true, find: false });
   out.entityFields = entityKeys(q.entityFields, `${field}.entityFields`, false);
   out.latestValues = entityKeys(q.latestValues, `${field}.latestValues`, false);
   out.alarmFields = entityKeys(q.alarmFields, `${field}.alarmFields`, true);
@@ -650,11 +798,11 @@ export function prepareAlarmDataQuery(input: unknown, field = 'query'): AlarmDat
  * timeWindow, startTs, endTs, searchPropagatedAlarms, assigneeId) are lifted to the flat count fields; a field
  * given at the top level wins over the same field in pageLink. Everything else is dropped.
  */
-export function prepareAlarmCountQuery(input: unknown, field = 'query'): AlarmCountQuery {
+export function prepareAlarmCountQuery(input: unknown, field = 'query', options: PrepareOptions = {}): AlarmCountQuery {
   const q = parseInput(input, field);
   const out: AlarmCountQuery = {};
   if (q.entityFilter != null) out.entityFilter = entityFilter(q.entityFilter, `${field}.entityFilter`);
-  countPart(q, field, out);
+  countPart(q, field, out, { live: options.live === true, find: false });
   if (q.pageLink != null) {
     const p = `${field}.pageLink`;
     alarmFilterFields(obj(q.pageLink, p), p, out);

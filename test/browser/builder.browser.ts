@@ -21,6 +21,8 @@ import { deployFlows, sharedNodeRed } from './nodered';
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
 declare const $: any;
+/** The editor helpers' global (src/editor/builder/index.ts). */
+declare const TbBuilder: { validateText(mode: string, text: string, options?: { live?: boolean }): true | string };
 
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 
@@ -357,7 +359,7 @@ describe('query builder (browser)', function () {
     await field('keyFilters.0.predicate.value.dynamicValue.sourceAttribute').fill('tempThreshold');
     let q = await dialogQuery();
     assert.deepEqual(q.keyFilters[0].predicate.value.dynamicValue, { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' });
-    // A node that queries over REST does not offer the device attribute (the server refuses it there).
+    // The device attribute is not offered: no query path resolves it (REST find fails on it, the others ignore it).
     const sources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
     assert.deepEqual(sources, ['', 'CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER']);
     p = await preview();
@@ -378,11 +380,22 @@ describe('query builder (browser)', function () {
     assert.deepEqual({ type: deep.type, operation: deep.operation }, { type: 'COMPLEX', operation: 'AND' });
     assert.equal(await errorText(), '');
     await shot('builder-key-filters');
-    // The live node offers the device attribute as a value source too.
+    // Nor on the live node: a subscription skips it (TbAbstractEntityQuerySubCtx#resolve). A query held from
+    // elsewhere is checked with the runtime's live rule, which accepts it as the server does (the default applies).
     await closeTrays();
-    await open('subB', { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1 } } }], pageLink: { page: 0, pageSize: 10 } });
+    const device = { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' };
+    await open('subB', { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, dynamicValue: device } } }], pageLink: { page: 0, pageSize: 10 } });
     const liveSources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
-    assert.ok(liveSources.includes('CURRENT_DEVICE'));
+    assert.deepEqual(liveSources, ['', 'CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER', 'CURRENT_DEVICE'], 'a held value is shown, not offered');
+    assert.equal(await errorText(), '', 'live: accepted');
+    // The node's own check agrees (tb-subscribe validates for a live subscription); a REST node's check refuses it.
+    await done();
+    assert.equal(await page.evaluate(() => RED.nodes.node('subB').valid), true);
+    const restVerdict = await page.evaluate(() => TbBuilder.validateText('entityData', RED.nodes.node('subB').query));
+    assert.match(String(restVerdict), /dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST/);
+    await page.evaluate(() => {
+      RED.nodes.node('subB').query = JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { page: 0, pageSize: 10 } });
+    });
   });
 
   it('columns, page and order: chips with a key type, sort by any key, text search', async function () {
@@ -601,6 +614,33 @@ describe('query builder (browser)', function () {
     }
     assert.deepEqual(changed, [], 'queries the builder changed');
     assert.ok(CORPUS.length >= 100);
+  });
+
+  it('a suggestion answer that comes after the pick does not open the menu again', async function () {
+    await open('ecB', { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, keyFilters: [] });
+    await selectIn('entityFilter.type', 'deviceType');
+    // The answer for the last letters typed is slow; the earlier ones already list "thermostat".
+    const slow = /\/profiles\?.*search=thermos(&|$)/;
+    await page.route(slow, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    try {
+      const answered = page.waitForResponse(slow, { timeout: WAIT });
+      const input = field('entityFilter.deviceTypes').last();
+      await input.click();
+      await input.pressSequentially('thermos', { delay: 5 });
+      const item = page.locator('.red-ui-autoComplete-container li a', { hasText: 'thermostat' }).first();
+      await item.waitFor({ state: 'visible', timeout: WAIT });
+      await item.click();
+      await answered;
+      await page.waitForTimeout(300); // the widget shows an answer right away: give it time to (not) do so
+      assert.equal(await page.locator('.red-ui-autoComplete-container:visible').count(), 0, 'the menu stays closed');
+      assert.deepEqual((await dialogQuery()).entityFilter.deviceTypes, ['thermostat']);
+    } finally {
+      await page.unroute(slow);
+    }
+    await done();
   });
 
   it('tb-subscribe: check boxes choose which events are sent', async function () {

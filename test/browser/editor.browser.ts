@@ -333,6 +333,18 @@ describe('editor (browser)', function () {
     assert.equal(await topTray().locator('#node-config-input-analyticsUsername').isVisible(), false);
     await topTray().locator('#node-config-input-analyticsAuth').selectOption('own');
     assert.equal(await topTray().locator('#node-config-input-analyticsUsername').isVisible(), true);
+    // The live message limit: empty (a flow from before the setting) means the default; 0 is flagged.
+    const limit = topTray().locator('[data-tb-ws-limit]');
+    assert.equal(await limit.isVisible(), true);
+    await limit.fill('');
+    await limit.dispatchEvent('change');
+    await page.waitForFunction(() => !$('[data-tb-ws-limit]').hasClass('input-error'), undefined, { timeout: WAIT });
+    await limit.fill('0');
+    await limit.dispatchEvent('change');
+    await page.waitForFunction(() => $('[data-tb-ws-limit]').hasClass('input-error'), undefined, { timeout: WAIT });
+    await limit.fill('64');
+    await limit.dispatchEvent('change');
+    await page.waitForFunction(() => !$('[data-tb-ws-limit]').hasClass('input-error'), undefined, { timeout: WAIT });
   });
 
   it('tb-entity-count: an injected message shows the count as the node status', async function () {

@@ -383,6 +383,23 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       expectError(r, 400, 'TB_INVALID_INPUT', /^query must be an object/, 'query');
       r = await preview({ node: 'tb-entity-count', query: '  ' });
       expectError(r, 400, 'TB_INVALID_INPUT', /^query must be an object/, 'query');
+      // what the server would fail on: a sort key its Validator refuses, a CURRENT_DEVICE dynamic value. Every
+      // preview is a REST call, a tb-subscribe one too, so the REST rule applies there as well.
+      const F = 'query.keyFilters[0].predicate.value.dynamicValue.sourceType';
+      const device = {
+        entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+        keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } } }],
+      };
+      r = await preview({ node: 'tb-entity-query', query: { entityFilter: device.entityFilter, pageLink: { pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' }, direction: 'ASC' } } } });
+      expectError(r, 400, 'TB_INVALID_INPUT', /^query\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only/, 'query.pageLink.sortOrder.key.key');
+      r = await preview({ node: 'tb-entity-query', query: device });
+      expectError(r, 400, 'TB_INVALID_INPUT', /in an entity data query sent over REST \(got "CURRENT_DEVICE"/, F);
+      r = await preview({ node: 'tb-subscribe', operation: 'entityData', query: device });
+      expectError(r, 400, 'TB_INVALID_INPUT', /in an entity data query sent over REST \(got "CURRENT_DEVICE"/, F);
+      r = await preview({ node: 'tb-entity-count', query: device });
+      expectError(r, 400, 'TB_INVALID_INPUT', /which a REST count or alarm query never resolves/, F);
+      r = await preview({ node: 'tb-alarm-query', operation: 'find', query: device });
+      expectError(r, 400, 'TB_INVALID_INPUT', /which a REST count or alarm query never resolves/, F);
       assert.equal(sim.requests.entries(100).length, 0, 'nothing reached the server');
     });
 

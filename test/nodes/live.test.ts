@@ -574,6 +574,48 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.match(error.message as string, /errorCode 1\): Failed to fetch historical data!/);
   });
 
+  it('key filters at the edges: numeric text goes out as the number; CURRENT_DEVICE accepted (and skipped) live; dynamic values resolved live', async () => {
+    await load([{ ...sub('s', 'entityData', THERMOSTATS), queryType: 'msg', query: 'payload' }]);
+    const c = new Collector('out');
+    const hot = (value: Rec): Rec => ({
+      ...THERMOSTATS,
+      keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value } }],
+    });
+    const names = (m: Msg) => (m.payload as Rec[]).map((i) => i.name);
+    /** What REST find answers for a plain number (the sim's clock decides the latest temperatures). */
+    const restNames = async (limit: number): Promise<unknown[]> => {
+      const res = await fetch(`${sim.url}/api/entitiesQuery/find`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${sim.tokensFor('tenant@thingsboard.org').token}` },
+        body: JSON.stringify(hot({ defaultValue: limit })),
+      });
+      const page = (await res.json()) as { data: Array<{ latest: { ENTITY_FIELD: { name: { value: string } } } }> };
+      return page.data.map((d) => d.latest.ENTITY_FIELD.name.value);
+    };
+    const above29 = await restNames(29);
+    const above25 = await restNames(25);
+    assert.ok(above29.length > 0 && above25.length > above29.length);
+    const sentValue = () => {
+      const last = sim.ws.commandsReceived().filter((e) => e.type === 'ENTITY_DATA').at(-1)!.cmd as { query: { keyFilters: Array<{ predicate: { value: unknown } }> } };
+      return last.query.keyFilters[0].predicate.value;
+    };
+    // " 2.9e1 " is what the server's Jackson reads as 29.0: it goes out as that number
+    inject('s', { payload: hot({ defaultValue: ' 2.9e1 ' }) });
+    assert.deepEqual(names(await c.until((m) => m.event === 'snapshot')), above29);
+    assert.deepEqual(sentValue(), { defaultValue: 29 });
+    // CURRENT_DEVICE is accepted live, as the server does: the subscription skips it and the defaultValue (29)
+    // applies, not the tenant-like 25 nor an error (a REST node refuses it: see the REST tests)
+    inject('s', { payload: hot({ defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'tempThreshold' } }) });
+    assert.deepEqual(names(await c.until((m) => m.event === 'snapshot')), above29);
+    assert.deepEqual(sentValue(), { defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'tempThreshold' } });
+    // with a userValue the userValue applies
+    inject('s', { payload: hot({ defaultValue: 0, userValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } }) });
+    assert.deepEqual(names(await c.until((m) => m.event === 'snapshot')), above29);
+    // the tenant's tempThreshold (25) is read by the subscription, not the default 29
+    inject('s', { payload: hot({ defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' } }) });
+    assert.deepEqual(names(await c.until((m) => m.event === 'snapshot')), above25);
+  });
+
   it('bad input: a bad query from a message is refused before anything is sent', async () => {
     await load([{ ...sub('s', 'alarmData', ACTIVE_ALARMS), queryType: 'msg', query: 'payload' }]);
     const before = sim.ws.commandsReceived().length;

@@ -113,7 +113,11 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
       await load(reportNode(f));
       const got = message('out');
       inject('r', { payload: { filters: { Building: ['Building Alpha'] }, b: 'Building Alpha' } });
-      assert.deepEqual(byBuilding((await got).payload as Rec[]), { 'Building Alpha': 48002 }, JSON.stringify(f));
+      const rows = (await got).payload as Rec[];
+      assert.deepEqual(byBuilding(rows), { 'Building Alpha': 48002 }, JSON.stringify(f));
+      assert.equal(rows.length, 1);
+      await waitFor(() => statuses('r').at(-1)?.fill === 'green');
+      assert.deepEqual(statuses('r').at(-1), { fill: 'green', shape: 'dot', text: key('oneRow') }, 'one row, singular');
       await helper.unload();
     }
   });
@@ -315,3 +319,12 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     assert.match(e.message as string, /no analytics URL/);
   });
 });
+
+/** Polls a condition on the event loop; rejects after `ms`. */
+async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -258,9 +258,11 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     inject('q', { payload: GOOD });
     error = (await caught).error as Rec;
     assertCode(error, 'TB_BAD_RESPONSE');
-    // the server's own validation errors come through with its message
+    // the server's own validation errors come through with its message (a sort key like this one is refused
+    // before sending now: see the bad-input test; the server's answer is injected here)
+    sim.faults.add({ path: '/api/entitiesQuery/find', status: 400, body: { status: 400, message: 'Invalid entity data page link sort property', errorCode: 31 } });
     caught = message('caught');
-    inject('q', { payload: { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'x' }, pageLink: { page: 0, pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'bad key!' }, direction: 'ASC' } } } });
+    inject('q', { payload: GOOD });
     error = (await caught).error as Rec;
     assertCode(error, 'TB_BAD_REQUEST');
     assert.match(error.message as string, /HTTP 400.*Invalid entity data page link sort property/);
@@ -286,6 +288,15 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
       [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: 'high' } }] }, /msg\.payload\.keyFilters\[0\]\.predicate\.value/],
       [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'STRING', operation: 'SIMILAR', value: 'x' }] } }] }, /msg\.payload\.keyFilters\[0\]\.predicate\.predicates\[0\]\.operation/],
       [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'TEXT', predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' } }] }, /valueType must be one of STRING, NUMERIC, BOOLEAN, DATE_TIME/],
+      // the server would answer 400 "Invalid entity data page link sort property"
+      [{ ...GOOD, pageLink: { page: 0, pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'bad key!' }, direction: 'ASC' } } }, /msg\.payload\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only: .*Invalid entity data page link sort property.*\(got "bad key!"\)/],
+      // the server would fail with a 500 "Not supported operation for source type"
+      [
+        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } } } }] },
+        /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST \(got "CURRENT_DEVICE": .*Not supported operation for source type/,
+      ],
+      // the server's Jackson would fail on this text ("not a valid `Double` value")
+      [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '20 degrees' } } }] }, /msg\.payload\.keyFilters\[0\]\.predicate\.value\.defaultValue must be a finite number, or its text such as "20" \(got "20 degrees"\)/],
     ];
     let completions = 0;
     (helper.getNode('completed') as unknown as { on(e: string, f: () => void): void }).on('input', () => completions++);

@@ -293,6 +293,58 @@ describe('REST query nodes (runtime + simulator)', function () {
     assert.equal((await got).payload, 10);
   });
 
+  it('key filter values at the edges reach the server as it reads them; what it would fail on or ignore is refused first', async () => {
+    await helper.load(
+      NODES,
+      flow(
+        connectionNode(sim.url),
+        { id: 'q', type: 'tb-entity-query', connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']] },
+        { id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
+        { id: 'aq', type: 'tb-alarm-query', operation: 'find', connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']] },
+      ),
+      { c1: TENANT },
+    );
+    const T = { type: 'TIME_SERIES', key: 'temperature' };
+    const gt = (value: unknown): Rec => thermostats(100, { keyFilters: [{ key: T, predicate: { type: 'NUMERIC', operation: 'GREATER', value } }] });
+    const found = async (payload: Rec): Promise<string[]> => {
+      const got = message('out');
+      inject('q', { payload });
+      return ids((await got).payload as unknown[]);
+    };
+    const expected = await directIds(gt({ defaultValue: 29 }));
+    assert.ok(expected.length > 0);
+    // numeric text (what Jackson reads as 29.0), a userValue alone, a resolvedValue the server uses as is
+    assert.deepEqual(await found(gt({ defaultValue: ' 2.9e1 ' })), expected);
+    assert.deepEqual(await found(gt({ defaultValue: null, userValue: '29' })), expected);
+    assert.deepEqual(await found(gt({ defaultValue: 0, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold', resolvedValue: 29 } })), expected);
+    // an empty group is no condition
+    const all = await found(thermostats(100));
+    assert.deepEqual(await found(thermostats(100, { keyFilters: [{ key: T, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [] } }] })), all);
+    // CURRENT_DEVICE: tb-entity-query refuses it (the server's find fails on it), naming the field; nothing is sent
+    sim.resetRequests();
+    const caught = messages('caught', 3);
+    const device = gt({ defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } });
+    inject('q', { payload: device });
+    // tb-entity-count and tb-alarm-query refuse it too without a userValue (they never resolve it)
+    inject('ec', { payload: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, keyFilters: device.keyFilters } });
+    inject('aq', { payload: { ...device, alarmFields: [] } });
+    const errs = (await caught).map((m) => m.error as Rec);
+    const errOf = (id: string): Rec => errs.find((e) => (e.source as Rec).id === id) as Rec;
+    assert.match(errOf('q').message as string, /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST/);
+    for (const id of ['ec', 'aq']) {
+      assert.match(errOf(id).message as string, /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be .*which a REST count or alarm query never resolves/, id);
+    }
+    assert.equal(sim.countRequests('/api/entitiesQuery') + sim.countRequests('/api/alarmsQuery'), 0, 'nothing was sent');
+    // ... and accepts it with a userValue, which the server then uses
+    const countQuery = {
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      keyFilters: [{ key: T, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0, userValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } } }],
+    };
+    const got = message('out');
+    inject('ec', { payload: countQuery });
+    assert.equal((await got).payload, await direct('/api/entitiesQuery/count', { entityFilter: countQuery.entityFilter, keyFilters: gt({ defaultValue: 29 }).keyFilters }));
+  });
+
   it('finds alarms: flat shape, alarmFields added for the user, and the alarm filters as the server applies them', async () => {
     await helper.load(
       NODES,
@@ -330,6 +382,8 @@ describe('REST query nodes (runtime + simulator)', function () {
     assert.equal(alarm.status, 'ACTIVE_UNACK');
     assert.deepEqual(Object.keys(alarm.originator as Rec).sort(), ['entityType', 'id']);
     assert.equal(alarm.originatorName, 'Thermo A-101');
+    assert.equal(alarm.tenantId, sim.data.mustFindByName('TENANT', 'Tenant').id);
+    assert.ok('customerId' in alarm && 'assigneeId' in alarm);
     assert.equal(alarm.temperature, 21.5);
     assert.equal(typeof alarm.createdTime, 'number');
   });
@@ -356,6 +410,25 @@ describe('REST query nodes (runtime + simulator)', function () {
     assert.deepEqual(v1.attributes, v2.attributes);
     assert.ok(((v2.attributes as Rec).SERVER_SCOPE as string[]).includes('model'));
     assert.ok(((v2.attributes as Rec).CLIENT_SCOPE as string[]).includes('fw'));
+  });
+
+  it('key statuses say "1 key" for one and "no keys" for none', async () => {
+    const solo = sim.data.addEntity({ entityType: 'DEVICE', name: 'Solo sensor', type: 'solo' });
+    try {
+      sim.data.setTelemetry(solo.id, { level: 1 }, BASE_TIME);
+      const byType = (t: string) => JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: [t] }, pageLink: { page: 0, pageSize: 100 } });
+      for (const [query, want, status] of [[byType('solo'), ['level'], 'oneKey'], [byType('no such type'), [], 'noKeys']] as const) {
+        await loadQueryNode({ operation: 'keys', queryType: 'json', query, keysTimeseries: true, keysAttributes: false, keysScopes: '' });
+        const done = statusWhere('q', (s) => s.fill === 'green');
+        const got = message('out');
+        inject('q', { payload: '' });
+        assert.deepEqual(((await got).payload as Rec).timeseries, want);
+        assert.equal((await done).text, key(status));
+        await helper.unload();
+      }
+    } finally {
+      sim.data.removeEntity(solo.id);
+    }
   });
 
   it('reads the query from msg, flow, global, jsonata or the node itself', async () => {

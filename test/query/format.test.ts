@@ -35,7 +35,20 @@ describe('query/format', () => {
       ['1767225600000', 1, 1767225600000],
       ['9007199254740991', 1, 9007199254740991], // max safe integer stays a number
       ['12345678901234567890', 1, '12345678901234567890'], // not exact as a double: kept
+      ['9007199254740993', 1, '9007199254740993'],
       ['1.2345678901234567E19', 1, 1.2345678901234567e19], // a double stays a number
+      // EntityDataAdapterTest: the server keeps this text on purpose; a double would lose digits, so it stays text
+      ['899140091.29080723322', 1, '899140091.29080723322'],
+      ['-899140091.29080723322', 1, '-899140091.29080723322'],
+      ['0.30000000000000001', 1, '0.30000000000000001'],
+      ['1.00000000000000000001', 1, '1.00000000000000000001'],
+      ['899140091.2908072', 1, 899140091.2908072], // what a double holds: a number
+      ['23.500000000000000', 1, 23.5], // trailing zeros lose nothing
+      ['0.000000000000000', 1, 0],
+      ['1767225600123.4', 1, 1767225600123.4],
+      ['1.7672256001234E12', 1, 1767225600123.4], // Java's form of the same double
+      ['2.00000000000000000E5', 1, 200000],
+      ['1.23456789012345678E-7', 1, '1.23456789012345678E-7'],
       ['007', 1, '007'],
       ['00', 1, '00'],
       ['-007', 1, '-007'],
@@ -254,6 +267,8 @@ describe('query/format', () => {
       const flat = flattenAlarm(alarm);
       assert.deepEqual(flat, {
         id: U2,
+        tenantId: '0c2f4e50-e000-11f0-9d7e-8b1f2c3d4e5f',
+        customerId: null,
         type: 'High Temperature',
         severity: 'CRITICAL',
         status: 'ACTIVE_UNACK',
@@ -269,6 +284,7 @@ describe('query/format', () => {
         originatorName: 'Thermo A',
         originatorLabel: 'Label A',
         originatorDisplayName: 'Label A',
+        assigneeId: '11111111-2222-3333-4444-555555555555',
         assignee: { id: '11111111-2222-3333-4444-555555555555', firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' },
         details: { data: 'x' },
         propagate: false,
@@ -291,9 +307,20 @@ describe('query/format', () => {
       assert.equal(flat.ts.severity, undefined);
     });
 
+    it('carries the tenant, customer and assignee ids as UUIDs (null when there is none)', () => {
+      const flat = flattenAlarm({ ...alarm, customerId: { entityType: 'CUSTOMER', id: U1 } });
+      assert.deepEqual([flat.tenantId, flat.customerId, flat.assigneeId], ['0c2f4e50-e000-11f0-9d7e-8b1f2c3d4e5f', U1, '11111111-2222-3333-4444-555555555555']);
+      assert.deepEqual(Object.keys(flat).slice(0, 3), ['id', 'tenantId', 'customerId']);
+      // an entity field or latest value of the same name never replaces them
+      const named = flattenAlarm({ ...alarm, latest: { TIME_SERIES: { tenantId: { ts: 1, value: 'x' }, assigneeId: { ts: 1, value: 'y' } } } });
+      assert.equal(named.tenantId, '0c2f4e50-e000-11f0-9d7e-8b1f2c3d4e5f');
+      assert.equal(named.assigneeId, '11111111-2222-3333-4444-555555555555');
+    });
+
     it('gives assignee null when unassigned, and copes with latest null', () => {
       const flat = flattenAlarm({ ...alarm, assignee: null, assigneeId: null, latest: null });
       assert.equal(flat.assignee, null);
+      assert.equal(flat.assigneeId, null);
       assert.deepEqual(flat.ts, {});
       assert.equal(flat.temperature, undefined);
     });

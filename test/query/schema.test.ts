@@ -46,7 +46,7 @@ import {
 import { TbInputError } from '../../src/errors';
 import { U1, U2, throwsInput } from './helpers';
 
-const PREPARE: Record<QueryMode, (q: unknown) => unknown> = {
+const PREPARE: Record<QueryMode, (q: unknown, field?: string, options?: { live?: boolean }) => unknown> = {
   entityData: prepareEntityDataQuery,
   entityCount: prepareEntityCountQuery,
   alarmData: prepareAlarmDataQuery,
@@ -310,11 +310,12 @@ describe('query/schema: key filter tables', () => {
     });
   });
 
-  it('dynamic sources: CURRENT_DEVICE only on a live subscription (§5.6)', () => {
+  it('dynamic sources: never CURRENT_DEVICE, which no query path resolves (§5.6)', () => {
     for (const m of QUERY_MODES) {
       assert.deepEqual(dynamicSourceTypes(m, false), ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER']);
-      assert.deepEqual(dynamicSourceTypes(m, true), [...DYNAMIC_VALUE_SOURCE_TYPES]);
+      assert.deepEqual(dynamicSourceTypes(m, true), ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER']);
     }
+    assert.ok(DYNAMIC_VALUE_SOURCE_TYPES.includes('CURRENT_DEVICE')); // still a known value: the validator names it
   });
 
   it('key types per list agree with the validator', () => {
@@ -476,9 +477,9 @@ describe('query/schema: JSON schema', () => {
     return validators.get(k)!;
   };
   const schemaOk = (mode: QueryMode, q: unknown, live?: boolean): boolean => validator(mode, live)(q) as boolean;
-  const runtimeOk = (mode: QueryMode, q: unknown): boolean => {
+  const runtimeOk = (mode: QueryMode, q: unknown, live?: boolean): boolean => {
     try {
-      PREPARE[mode](q);
+      PREPARE[mode](q, 'query', live === undefined ? undefined : { live });
       return true;
     } catch (e) {
       if (!(e instanceof TbInputError)) throw e;
@@ -573,6 +574,34 @@ describe('query/schema: JSON schema', () => {
     ['boolean predicate with GREATER', 'entityCount', kf({ type: 'BOOLEAN', operation: 'GREATER', value: true })],
     ['complex predicate', 'entityCount', kf({ type: 'COMPLEX', operation: 'OR', predicates: [num(1), { type: 'COMPLEX', operation: 'AND', predicates: [num(2, 'LESS')] }] })],
     ['complex predicate empty', 'entityCount', kf({ type: 'COMPLEX', operation: 'OR', predicates: [] })],
+    ['complex predicate empty inside another', 'entityData', kf({ type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'COMPLEX', operation: 'OR', predicates: [] }] })],
+    ['numeric text with spaces and an exponent', 'entityCount', kf(num({ defaultValue: ' 2e1 ' }))],
+    ['numeric text with a trailing dot', 'entityCount', kf(num({ defaultValue: '5.' }))],
+    ['numeric text that is not a number', 'entityCount', kf(num({ defaultValue: 'abc' }))],
+    ['numeric hex text', 'entityCount', kf(num('0x10'))],
+    ['numeric empty text alone', 'entityCount', kf(num({ defaultValue: '' }))],
+    ['numeric "null" text alone', 'entityCount', kf(num({ defaultValue: 'null' }))],
+    ['numeric empty text with a dynamic value', 'entityCount', kf(num({ defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } }))],
+    ['numeric userValue as text', 'entityCount', kf(num({ userValue: '25' }))],
+    ['numeric userValue empty text, nothing else', 'entityCount', kf(num({ userValue: '' }))],
+    ['string userValue alone, defaultValue null', 'entityCount', kf({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: null, userValue: 'abc' } })],
+    ['boolean userValue alone', 'entityCount', kf({ type: 'BOOLEAN', operation: 'EQUAL', value: { userValue: false } })],
+    ['string userValue of the wrong type', 'entityCount', kf({ type: 'STRING', operation: 'EQUAL', value: { userValue: 3 } })],
+    ['boolean value as text', 'entityCount', kf({ type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: 'true' } })],
+    ['resolvedValue with the dynamic value', 'entityData', kf(num({ dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'a', resolvedValue: 30 } }))],
+    ['resolvedValue as numeric text', 'entityData', kf(num({ dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'a', resolvedValue: '30' } }))],
+    ['resolvedValue of the wrong type', 'entityCount', kf({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: 3 } } })],
+    ['CURRENT_DEVICE in an entity data query', 'entityData', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
+    ['CURRENT_DEVICE with a userValue in an entity data query', 'entityData', kf(num({ defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
+    ['CURRENT_DEVICE with a resolvedValue in an entity data query', 'entityData', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max', resolvedValue: 3 } }))],
+    ['CURRENT_DEVICE with a null resolvedValue', 'entityData', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max', resolvedValue: null } }))],
+    ['CURRENT_DEVICE in a count', 'entityCount', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
+    ['CURRENT_DEVICE with a userValue in a count', 'entityCount', kf(num({ defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
+    ['CURRENT_DEVICE with a userValue in an alarm query', 'alarmData', kf(num({ userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
+    ['CURRENT_DEVICE in an alarm count', 'alarmCount', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
+    ['deviceType list with a null', 'entityCount', { entityFilter: { type: 'deviceType', deviceTypes: [null] } }],
+    ['search query with a null type', 'entityCount', { entityFilter: { type: 'edgeSearchQuery', direction: 'FROM', rootEntity: { entityType: 'ASSET', id: U1 }, edgeTypes: [null, 'e'] } }],
+    ['alarm filter typeList with a null', 'alarmCount', { typeList: [null] }],
     ['complex predicate nested bad', 'entityCount', kf({ type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'COMPLEX', operation: 'AND', predicates: [num(2, 'LIKE')] }] })],
     ['key filter with a bad value type', 'entityCount', kf(num(1), { valueType: 'NUMBER' })],
     ['key filter with DATE_TIME', 'entityCount', kf(num(1), { valueType: 'DATE_TIME' })],
@@ -587,6 +616,11 @@ describe('query/schema: JSON schema', () => {
     ['pageLink array', 'entityData', { entityFilter: DEV, pageLink: [] }],
     ['text search null', 'entityData', { entityFilter: DEV, pageLink: { textSearch: null } }],
     ['sort without direction', 'entityData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' } } } }],
+    ['sort by an entity field the server refuses', 'entityData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' } } } }],
+    ['sort by a Unicode entity field', 'entityData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ENTITY_FIELD', key: 'Température_2' } } } }],
+    ['sort by a time series with a space', 'entityData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'TIME_SERIES', key: 'temp (C)' } } } }],
+    ['sort by an alarm field the server refuses', 'alarmData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ALARM_FIELD', key: 'a.b' }, direction: 'ASC' } } }],
+    ['sort an alarm query by an entity field the server refuses', 'alarmData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ENTITY_FIELD', key: 'x y' }, direction: 'ASC' } } }],
     ['sort by an alarm field in an entity query', 'entityData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ALARM_FIELD', key: 'x' } } } }],
     ['sort by an alarm field in an alarm query', 'alarmData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ALARM_FIELD', key: 'x' }, direction: 'DESC' } } }],
     ['sort sideways', 'alarmData', { entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ALARM_FIELD', key: 'x' }, direction: 'UP' } } }],
@@ -605,18 +639,34 @@ describe('query/schema: JSON schema', () => {
   ];
 
   for (const [name, mode, query] of CORPUS) {
-    it(`agrees with the runtime validator: ${name}`, () => {
-      const runtime = runtimeOk(mode, query);
-      const schema = schemaOk(mode, query);
-      assert.equal(schema, runtime, `runtime ${runtime ? 'accepts' : 'rejects'}, schema ${schema ? 'accepts' : 'rejects'}: ${JSON.stringify(validator(mode).errors)}`);
+    it(`agrees with the runtime validator, for REST and live: ${name}`, () => {
+      for (const live of [undefined, false, true]) {
+        const runtime = runtimeOk(mode, query, live);
+        const schema = schemaOk(mode, query, live);
+        assert.equal(schema, runtime, `live ${live}: runtime ${runtime ? 'accepts' : 'rejects'}, schema ${schema ? 'accepts' : 'rejects'}: ${JSON.stringify(validator(mode, live).errors)}`);
+      }
     });
   }
 
-  it('with live: false flags CURRENT_DEVICE, which REST cannot resolve', () => {
-    const q = kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }));
-    assert.equal(schemaOk('entityCount', q), true);
-    assert.equal(schemaOk('entityCount', q, true), true);
-    assert.equal(schemaOk('entityCount', q, false), false);
+  it('CURRENT_DEVICE: refused in a REST entity data query, in other REST queries only with a userValue (or a resolvedValue), accepted live', () => {
+    const bare = kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }));
+    const user = kf(num({ defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }));
+    const resolved = kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max', resolvedValue: 3 } }));
+    assert.deepEqual([schemaOk('entityData', bare), schemaOk('entityData', user), schemaOk('entityData', resolved)], [false, false, true]);
+    assert.deepEqual([schemaOk('entityCount', bare), schemaOk('entityCount', user), schemaOk('entityCount', resolved)], [false, true, true]);
+    for (const mode of ['entityData', 'entityCount'] as const) {
+      assert.deepEqual([schemaOk(mode, bare, true), schemaOk(mode, user, true), schemaOk(mode, resolved, true)], [true, true, true], mode);
+    }
+    // the REST find error points at the source type and says what is allowed
+    const v = validator('entityData');
+    v(user);
+    assert.ok(v.errors!.some((e) => e.instancePath === '/keyFilters/0/predicate/value/dynamicValue/sourceType' && e.keyword === 'enum'), JSON.stringify(v.errors));
+  });
+
+  it('flags a sort key the server refuses at the key', () => {
+    const v = validator('entityData');
+    assert.equal(v({ entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' } } } }), false);
+    assert.ok(v.errors!.some((e) => e.instancePath === '/pageLink/sortOrder/key/key' && e.keyword === 'pattern'), JSON.stringify(v.errors));
   });
 
   it('flags a wrong enum at its place', () => {

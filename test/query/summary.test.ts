@@ -118,6 +118,22 @@ describe('query/summary', () => {
         'count of edges that relate to the current customer (any depth)',
       );
     });
+
+    it('search queries: a singular type is not read (the server has no such field there)', () => {
+      assert.equal(
+        summarize('entityCount', { entityFilter: { type: 'deviceSearchQuery', rootEntity: { entityType: 'CURRENT_USER' }, direction: 'FROM', maxLevel: 1, deviceType: 'thermostat' } }),
+        'count of devices that the current user relates to (1 level) (deviceType is ignored here: use deviceTypes)',
+      );
+    });
+
+    it('a type list holding only null matches nothing', () => {
+      assert.equal(count({ type: 'deviceType', deviceTypes: [null] }), 'count of devices of no profile (a null type matches nothing: no match possible)');
+      assert.equal(count({ type: 'deviceType', deviceTypes: ['a', null] }), 'count of devices of profile a');
+      assert.equal(
+        summarize('entityCount', { entityFilter: { type: 'assetSearchQuery', rootEntity: { entityType: 'CURRENT_USER' }, direction: 'FROM', maxLevel: 1, assetTypes: [null] } }),
+        'count of assets of no profile that the current user relates to (1 level) (a null type matches nothing: no match possible)',
+      );
+    });
   });
 
   describe('key filters (§5.5)', () => {
@@ -149,6 +165,14 @@ describe('query/summary', () => {
       assert.equal(where(kf('model', str('EQUAL', ''))), 'count of all devices where model (no condition: empty value)');
     });
 
+    it('an empty COMPLEX group is no condition (the server builds none from it)', () => {
+      assert.equal(where(kf('t', { type: 'COMPLEX', operation: 'OR', predicates: [] })), 'count of all devices where t (no condition: empty group)');
+      assert.equal(
+        where(kf('t', { type: 'COMPLEX', operation: 'AND', predicates: [num('GREATER', 5), { type: 'COMPLEX', operation: 'OR', predicates: [] }] })),
+        'count of all devices where t > 5 and t (no condition: empty group)',
+      );
+    });
+
     it('COMPLEX groups, nested, with their own AND/OR', () => {
       assert.equal(
         where(kf('t', { type: 'COMPLEX', operation: 'OR', predicates: [num('LESS', 5), num('GREATER', 30)] })),
@@ -174,6 +198,44 @@ describe('query/summary', () => {
         "count of all devices where t > the user's limit",
       );
       assert.equal(where(kf('since', num('GREATER_OR_EQUAL', 1767225600000), 'DATE_TIME')), 'count of all devices where since >= 2026-01-01 00:00 UTC');
+      assert.equal(where(kf('t', num('GREATER', { defaultValue: null, userValue: 2 }))), 'count of all devices where t > 2');
+      assert.equal(where(kf('s', { type: 'STRING', operation: 'EQUAL', value: { defaultValue: null, userValue: 'abc' } })), "count of all devices where s is 'abc'");
+    });
+
+    describe('dynamic values as each path reads them (§5.6)', () => {
+      const dyn = (extra: Record<string, unknown> = {}) =>
+        kf('t', num('GREATER', { defaultValue: 30, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', ...extra } }));
+      const text = (mode: QueryMode, live: boolean | undefined, f: unknown) =>
+        summarize(mode, { entityFilter: DEV, keyFilters: [f], ...(mode === 'alarmData' ? { pageLink: { pageSize: 10 } } : {}) }, live === undefined ? {} : { live });
+
+      it('REST find and live subscriptions read the attribute; a resolvedValue is the fallback before the default', () => {
+        for (const live of [undefined, false, true]) {
+          assert.equal(text('entityCount', live === false ? undefined : live, dyn()), "count of all devices where t > the tenant's limit (else 30)");
+          assert.match(text('entityData', live, dyn()), /^all devices where t > the tenant's limit \(else 30\), first 100$/);
+        }
+        assert.equal(text('entityCount', true, dyn({ resolvedValue: 25 })), "count of all devices where t > the tenant's limit (else 25)");
+      });
+
+      it('REST find uses a given resolvedValue as is', () => {
+        assert.equal(text('entityData', false, dyn({ resolvedValue: 25 })), 'all devices where t > 25 (given resolvedValue), first 100');
+      });
+
+      it('REST counts and alarm queries read no dynamic value: the default (or resolvedValue) applies', () => {
+        assert.equal(text('entityCount', false, dyn()), 'count of all devices where t > 30 (REST counts and alarm queries do not read dynamic values)');
+        assert.equal(text('entityCount', false, dyn({ resolvedValue: 25 })), 'count of all devices where t > 25 (REST counts and alarm queries do not read dynamic values)');
+        assert.match(text('alarmData', false, dyn()), /where t > 30, .*\(REST counts and alarm queries do not read dynamic values\)$/);
+      });
+
+      it('CURRENT_DEVICE is never read: the value shown is the one used', () => {
+        const device = (extra: Record<string, unknown>) =>
+          kf('t', num('GREATER', { defaultValue: 30, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' }, ...extra }));
+        assert.equal(text('entityCount', true, device({})), 'count of all devices where t > 30 (the device attribute is never read here)');
+        assert.equal(text('entityCount', true, device({ userValue: 26 })), 'count of all devices where t > 26');
+        assert.equal(
+          text('entityData', false, kf('t', num('GREATER', { dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit', resolvedValue: 27 } }))),
+          'all devices where t > 27, first 100 (the device attribute is never read here)',
+        );
+      });
     });
 
     it('long lists are cut: "and N more conditions"', () => {
@@ -376,8 +438,8 @@ describe('query/summary', () => {
         'incomplete query: count of all devices where ? > ?',
       );
       assert.equal(
-        summarize('entityCount', { entityFilter: DEV, keyFilters: [kf('t', { type: 'COMPLEX', operation: 'AND', predicates: [] })] }),
-        'incomplete query: count of all devices where t (empty group ?)',
+        summarize('entityCount', { entityFilter: DEV, keyFilters: [kf('t', { type: 'COMPLEX', operation: 'AND' })] }),
+        'incomplete query: count of all devices where t (group ?)',
       );
       assert.equal(summarize('entityData', JSON.stringify(defaultQuery('entityData'))), 'all devices, sorted by name, first 100');
     });

@@ -178,6 +178,11 @@ describe('query/validate: entity filters', () => {
         assert.deepEqual(filter({ type, [plural]: ['a'], [singular]: 'b' }), { type, [plural]: ['a'] });
       });
 
+      it(`keeps a null item of ${plural} (Jackson's empty Java filter: the server matches no entity)`, () => {
+        assert.deepEqual(filter({ type, [plural]: [null] }), { type, [plural]: [null] });
+        assert.deepEqual(filter({ type, [plural]: ['a', null] }), { type, [plural]: ['a', null] });
+      });
+
       it(`requires a non-empty ${plural}`, () => {
         throwsInput(() => filter({ type }), `${F}.${plural}`, 'non-empty array', '(missing)');
         throwsInput(() => filter({ type, [plural]: [] }), `${F}.${plural}`, '(got [])');
@@ -330,6 +335,14 @@ describe('query/validate: entity filters', () => {
           direction: 'TO',
         });
         assert.deepEqual(filter({ ...base, [plural]: [] }), { ...base, [plural]: [] });
+      });
+
+      it(`has no singular ${plural.slice(0, -1)}: the server ignores it, so it is dropped, not turned into ${plural}`, () => {
+        const singular = plural.slice(0, -1);
+        assert.deepEqual(filter({ ...base, [singular]: 't1' }), base);
+        assert.deepEqual(filter({ ...base, [plural]: [], [singular]: 't1' }), { ...base, [plural]: [] });
+        assert.deepEqual(filter({ ...base, [plural]: ['t2'], [singular]: 't1' }), { ...base, [plural]: ['t2'] });
+        assert.deepEqual(filter({ ...base, [plural]: [null] }), { ...base, [plural]: [null] });
       });
 
       it('names the wrong fields', () => {

@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { prepareEntityCountQuery } from '../../src/query/validate';
+import {
+  impliedValueType,
+  jacksonDouble,
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../src/query/validate';
 import {
   BOOLEAN_OPERATIONS,
   DYNAMIC_VALUE_SOURCE_TYPES,
@@ -21,6 +28,10 @@ function one(kf: unknown): KeyFilter {
 }
 function pred(predicate: unknown, valueType = 'NUMERIC'): KeyFilter {
   return one({ key: TEMP, valueType, predicate });
+}
+/** The prepared value of a simple predicate. */
+function valueOf(predicate: unknown, valueType = 'NUMERIC'): unknown {
+  return (pred(predicate, valueType).predicate as { value: unknown }).value;
 }
 
 describe('query/validate: key filters', () => {
@@ -153,10 +164,96 @@ describe('query/validate: key filters', () => {
 
     it('needs a finite number', () => {
       throwsInput(() => pred({ type: 'NUMERIC', operation: 'CONTAINS', value: 1 }), `${K}[0].predicate.operation`, 'one of EQUAL, NOT_EQUAL, GREATER, LESS, GREATER_OR_EQUAL, LESS_OR_EQUAL', '(got "CONTAINS")');
-      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: '20' }), `${K}[0].predicate.value`, 'a finite number', '(got "20")');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: 'abc' }), `${K}[0].predicate.value`, 'a finite number', 'its text such as "20"', '(got "abc")');
       throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: Number.NaN }), `${K}[0].predicate.value`, 'a finite number', '(got NaN)');
       throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: Infinity } }), `${K}[0].predicate.value.defaultValue`, '(got Infinity)');
-      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { userValue: 3 } }), `${K}[0].predicate.value.defaultValue`, '(missing)');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: true } }), `${K}[0].predicate.value.defaultValue`, 'a finite number', '(got true)');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: {} }), `${K}[0].predicate.value.defaultValue`, '(missing)', 'unless userValue or dynamicValue gives the value');
+    });
+
+    // Jackson (jackson-databind 2.19 NumberDeserializers.DoubleDeserializer#_parseDouble) reads these JSON strings
+    // into the Double of FilterPredicateValue<Double>; the WebSocket must get the number (strict parsing, §6.9).
+    const TEXTS: Array<[string, number | null | undefined]> = [
+      ['20', 20],
+      [' 20 ', 20],
+      ['\t20\n', 20],
+      ['2e1', 20],
+      ['2E+1', 20],
+      ['+20', 20],
+      ['-20.5', -20.5],
+      ['.5', 0.5],
+      ['5.', 5],
+      ['007', 7],
+      ['', null],
+      ['   ', null],
+      ['null', null],
+      [' null ', null],
+      ['abc', undefined],
+      ['0x10', undefined],
+      ['20d', undefined],
+      ['1,5', undefined],
+      ['2 0', undefined],
+      ['Null', undefined],
+      ['\u00a020', undefined], // a no-break space is not trimmed by Java's String.trim()
+    ];
+    for (const [text, expected] of TEXTS) {
+      it(`reads the text ${JSON.stringify(text)} as Jackson does: ${String(expected)}`, () => {
+        assert.equal(jacksonDouble(text), expected);
+      });
+    }
+
+    it('jacksonDouble: the special values are exact, untrimmed names', () => {
+      assert.ok(Number.isNaN(jacksonDouble('NaN')));
+      assert.equal(jacksonDouble('Infinity'), Infinity);
+      assert.equal(jacksonDouble('INF'), Infinity);
+      assert.equal(jacksonDouble('-Infinity'), -Infinity);
+      assert.equal(jacksonDouble('-INF'), -Infinity);
+      assert.equal(jacksonDouble(' NaN'), undefined);
+      assert.equal(jacksonDouble('1e999'), Infinity);
+    });
+
+    it('sends a numeric text as the number, in defaultValue, userValue, resolvedValue and the shorthand', () => {
+      assert.deepEqual(pred({ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '20' } }).predicate, {
+        type: 'NUMERIC',
+        operation: 'GREATER',
+        value: { defaultValue: 20 },
+      });
+      assert.deepEqual(pred({ type: 'NUMERIC', operation: 'GREATER', value: ' 2e1 ' }).predicate, {
+        type: 'NUMERIC',
+        operation: 'GREATER',
+        value: { defaultValue: 20 },
+      });
+      assert.deepEqual(
+        pred({
+          type: 'NUMERIC',
+          operation: 'GREATER',
+          value: { defaultValue: '1', userValue: '+25', dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', resolvedValue: '30.5' } },
+        }).predicate,
+        {
+          type: 'NUMERIC',
+          operation: 'GREATER',
+          value: { defaultValue: 1, userValue: 25, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', resolvedValue: 30.5 } },
+        },
+      );
+    });
+
+    it('treats "", blank and "null" text as no value, as the server does', () => {
+      // userValue "" is no userValue: the defaultValue applies
+      assert.deepEqual(valueOf({ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 5, userValue: '' } }), { defaultValue: 5 });
+      // defaultValue "" is fine when a dynamic value gives the value
+      assert.deepEqual(valueOf({ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: ' ', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } } }), {
+        defaultValue: null,
+        dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' },
+      });
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 'null' } }), `${K}[0].predicate.value.defaultValue`, '(got "null"), which the server reads as no value');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'LESS', value: '' }), `${K}[0].predicate.value`, '(got ""), which the server reads as no value');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'LESS', value: 'NaN' }), `${K}[0].predicate.value`, 'a finite number', '(got "NaN")');
+      throwsInput(() => pred({ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 1, userValue: '1e999' } }), `${K}[0].predicate.value.userValue`, 'a finite number');
+    });
+
+    it('coerces text only for NUMERIC values (STRING and BOOLEAN are unchanged)', () => {
+      throwsInput(() => pred({ type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: 'true' } }), `${K}[0].predicate.value.defaultValue`, 'true or false');
+      throwsInput(() => pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: 20 } }), `${K}[0].predicate.value.defaultValue`, 'must be a string');
     });
   });
 
@@ -196,7 +293,7 @@ describe('query/validate: key filters', () => {
       assert.deepEqual(pred({ type: 'STRING', operation: 'EQUAL', value: 'x' }).predicate, { type: 'STRING', operation: 'EQUAL', value: { defaultValue: 'x' } });
     });
 
-    it('keeps userValue and a dynamicValue, drops resolvedValue and nulls', () => {
+    it('keeps userValue, a dynamicValue and its resolvedValue, drops nulls', () => {
       assert.deepEqual(
         pred({
           type: 'NUMERIC',
@@ -210,9 +307,30 @@ describe('query/validate: key filters', () => {
         {
           type: 'NUMERIC',
           operation: 'GREATER',
-          value: { defaultValue: 20, userValue: 25, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', inherit: false } },
+          // REST find uses a client-sent resolvedValue as is (DefaultEntityQueryService#setResolvedValue)
+          value: { defaultValue: 20, userValue: 25, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', inherit: false, resolvedValue: 30 } },
         },
       );
+      assert.deepEqual(
+        pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: null } } }).predicate,
+        { type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a' } } },
+      );
+      throwsInput(
+        () => pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: 3 } } }),
+        `${K}[0].predicate.value.dynamicValue.resolvedValue`,
+        'must be a string',
+        '(got 3)',
+      );
+    });
+
+    it('accepts a value given by userValue alone (the server uses userValue first)', () => {
+      assert.deepEqual(pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: null, userValue: 'abc' } }, 'STRING').predicate, {
+        type: 'STRING',
+        operation: 'EQUAL',
+        value: { defaultValue: null, userValue: 'abc' },
+      });
+      assert.deepEqual(valueOf({ type: 'NUMERIC', operation: 'EQUAL', value: { userValue: 3 } }), { defaultValue: null, userValue: 3 });
+      assert.deepEqual(valueOf({ type: 'BOOLEAN', operation: 'EQUAL', value: { userValue: false } }), { defaultValue: null, userValue: false });
       assert.deepEqual(pred({ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, userValue: null, dynamicValue: null } }).predicate, {
         type: 'NUMERIC',
         operation: 'GREATER',
@@ -230,7 +348,9 @@ describe('query/validate: key filters', () => {
 
     it('accepts every dynamic source type and checks the dynamic value', () => {
       for (const st of DYNAMIC_VALUE_SOURCE_TYPES) {
-        const p = pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: st, sourceAttribute: 'a' } } }).predicate as {
+        // CURRENT_DEVICE needs a value of its own (see below)
+        const value = { defaultValue: '', userValue: st === 'CURRENT_DEVICE' ? 'x' : null, dynamicValue: { sourceType: st, sourceAttribute: 'a' } };
+        const p = pred({ type: 'STRING', operation: 'EQUAL', value }).predicate as {
           value: { dynamicValue: { sourceType: string } };
         };
         assert.equal(p.value.dynamicValue.sourceType, st);
@@ -281,13 +401,41 @@ describe('query/validate: key filters', () => {
       });
     });
 
-    it('needs AND|OR and a non-empty predicates array', () => {
+    it('needs AND|OR and a predicates array', () => {
       const P = `${K}[0].predicate`;
       throwsInput(() => pred({ type: 'COMPLEX', operation: 'XOR', predicates: [gt] }), `${P}.operation`, 'one of AND, OR', '(got "XOR")');
       throwsInput(() => pred({ type: 'COMPLEX', operation: 'and', predicates: [gt] }), `${P}.operation`, 'did you mean "AND"?');
-      throwsInput(() => pred({ type: 'COMPLEX', operation: 'AND' }), `${P}.predicates`, 'non-empty array of predicates', '(missing)');
-      throwsInput(() => pred({ type: 'COMPLEX', operation: 'AND', predicates: [] }), `${P}.predicates`, '(got [])');
+      throwsInput(() => pred({ type: 'COMPLEX', operation: 'AND' }), `${P}.predicates`, 'an array of predicates', '(missing)');
       throwsInput(() => pred({ type: 'COMPLEX', operation: 'AND', predicates: gt }), `${P}.predicates`, '(got an object)');
+    });
+
+    it('accepts an empty group, which the server turns into no condition (valueType left out when nothing implies it)', () => {
+      assert.deepEqual(one({ key: TEMP, predicate: { type: 'COMPLEX', operation: 'AND', predicates: [] } }), {
+        key: TEMP,
+        predicate: { type: 'COMPLEX', operation: 'AND', predicates: [] },
+      });
+      assert.deepEqual(one({ key: TEMP, valueType: 'NUMERIC', predicate: { type: 'COMPLEX', operation: 'OR', predicates: [] } }), {
+        key: TEMP,
+        valueType: 'NUMERIC',
+        predicate: { type: 'COMPLEX', operation: 'OR', predicates: [] },
+      });
+      // the first simple predicate, depth first, past an empty group
+      assert.equal(
+        one({ key: TEMP, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'COMPLEX', operation: 'AND', predicates: [] }, { type: 'STRING', operation: 'EQUAL', value: 'x' }] } }).valueType,
+        'STRING',
+      );
+    });
+
+    it('impliedValueType: the type the runtime implies, also for unchecked input (the builder uses it)', () => {
+      const S = { type: 'STRING', operation: 'EQUAL', value: 'x' };
+      assert.equal(impliedValueType(S), 'STRING');
+      assert.equal(impliedValueType({ type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'COMPLEX', predicates: [] }, { type: 'COMPLEX', predicates: [S] }] }), 'STRING');
+      assert.equal(impliedValueType({ type: 'COMPLEX', operation: 'OR', predicates: [] }), undefined);
+      for (const odd of [undefined, null, 'STRING', { type: 'LIKE' }, { type: 'COMPLEX' }, { type: 'COMPLEX', predicates: {} }]) assert.equal(impliedValueType(odd), undefined);
+      // a cycle ends at the nesting limit
+      const cyclic: { type: string; predicates: unknown[] } = { type: 'COMPLEX', predicates: [] };
+      cyclic.predicates.push(cyclic);
+      assert.equal(impliedValueType(cyclic), undefined);
     });
 
     it('reports nested errors with deep paths', () => {
@@ -313,9 +461,9 @@ describe('query/validate: key filters', () => {
         '(got 3)',
       );
       throwsInput(
-        () => pred({ type: 'COMPLEX', operation: 'AND', predicates: [gt, { type: 'COMPLEX', operation: 'OR', predicates: [] }] }),
+        () => pred({ type: 'COMPLEX', operation: 'AND', predicates: [gt, { type: 'COMPLEX', operation: 'OR', predicates: {} }] }),
         `${K}[0].predicate.predicates[1].predicates`,
-        '(got [])',
+        '(got an object)',
       );
     });
 
@@ -324,6 +472,75 @@ describe('query/validate: key filters', () => {
       cyc.predicates = [cyc];
       const err = throwsInput(() => pred(cyc), `${K}[0].predicate${'.predicates[0]'.repeat(32)}.predicates`, 'deeper than 32');
       assert.ok(err.message.length < 1000);
+    });
+  });
+
+  describe('CURRENT_DEVICE dynamic values (never resolved in a query)', () => {
+    const D = `${K}[0].predicate.value.dynamicValue.sourceType`;
+    const entityFilter = { type: 'entityType', entityType: 'DEVICE' };
+    const device = (value: Record<string, unknown>) => ({
+      entityFilter,
+      keyFilters: [{ key: TEMP, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20, ...value } } }],
+    });
+    const dyn = { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' };
+
+    it('REST find: refused, even with a userValue (the server fails on it: DefaultEntityQueryService#resolveDynamicValue)', () => {
+      for (const options of [undefined, { live: false }]) {
+        throwsInput(() => prepareEntityDataQuery(device({ dynamicValue: dyn }), 'query', options), D, 'over REST', '"CURRENT_DEVICE"', 'Not supported operation for source type');
+        throwsInput(() => prepareEntityDataQuery(device({ userValue: 25, dynamicValue: dyn }), 'query', options), D, 'even when userValue is set');
+      }
+      // nested in a group too
+      throwsInput(
+        () => prepareEntityDataQuery({ entityFilter, keyFilters: [{ key: TEMP, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 1, dynamicValue: dyn } }] } }] }),
+        `${K}[0].predicate.predicates[0].value.dynamicValue.sourceType`,
+        '"CURRENT_DEVICE"',
+      );
+    });
+
+    it('REST counts and alarm queries: refused unless a userValue gives the value (they never resolve it)', () => {
+      const cases: Array<[string, (q: unknown) => unknown]> = [
+        ['REST entity count', (q) => prepareEntityCountQuery(q)],
+        ['REST alarm query', (q) => prepareAlarmDataQuery(q)],
+        ['REST alarm count', (q) => prepareAlarmCountQuery(q, 'query', { live: false })],
+      ];
+      for (const [name, prepare] of cases) {
+        throwsInput(() => prepare(device({ dynamicValue: dyn })), D, '"CURRENT_DEVICE"', 'a REST count or alarm query never resolves', 'silently use defaultValue');
+        const q = prepare(device({ userValue: 25, dynamicValue: dyn })) as { keyFilters: KeyFilter[] };
+        assert.deepEqual((q.keyFilters[0].predicate as { value: unknown }).value, { defaultValue: 20, userValue: 25, dynamicValue: dyn }, name);
+      }
+    });
+
+    it('a live subscription: accepted as the server does (the WebSocket skips it and uses userValue or defaultValue)', () => {
+      const cases: Array<[string, (q: unknown) => unknown]> = [
+        ['live entity data', (q) => prepareEntityDataQuery(q, 'query', { live: true })],
+        ['live entity count', (q) => prepareEntityCountQuery(q, 'query', { live: true })],
+        ['live alarm data', (q) => prepareAlarmDataQuery(q, 'query', { live: true })],
+        ['live alarm count', (q) => prepareAlarmCountQuery(q, 'query', { live: true })],
+      ];
+      for (const [name, prepare] of cases) {
+        for (const value of [{ dynamicValue: dyn }, { userValue: 25, dynamicValue: dyn }]) {
+          const q = prepare(device(value)) as { keyFilters: KeyFilter[] };
+          assert.deepEqual((q.keyFilters[0].predicate as { value: unknown }).value, { defaultValue: 20, ...value }, name);
+        }
+      }
+    });
+
+    it('accepted everywhere with a resolvedValue, which every path then uses', () => {
+      const value = { dynamicValue: { ...dyn, resolvedValue: 30 } };
+      for (const live of [false, true]) {
+        const q = prepareEntityDataQuery(device(value), 'query', { live });
+        assert.deepEqual((q.keyFilters![0].predicate as { value: unknown }).value, { defaultValue: 20, dynamicValue: { ...dyn, resolvedValue: 30 } });
+        assert.doesNotThrow(() => prepareEntityCountQuery(device(value), 'query', { live }));
+      }
+    });
+
+    it('the other sources are accepted on every path', () => {
+      for (const sourceType of ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER']) {
+        for (const live of [false, true]) {
+          assert.doesNotThrow(() => prepareEntityDataQuery(device({ dynamicValue: { sourceType, sourceAttribute: 'a' } }), 'query', { live }));
+          assert.doesNotThrow(() => prepareAlarmCountQuery(device({ dynamicValue: { sourceType, sourceAttribute: 'a' } }), 'query', { live }));
+        }
+      }
     });
   });
 });

@@ -105,6 +105,30 @@ describe('query/validate: queries', () => {
       );
     });
 
+    it('refuses an entity or alarm field sort key the server refuses (Validator.PROPERTY_PATTERN), on every path', () => {
+      const sort = (key: unknown, options?: { live?: boolean }) =>
+        prepareEntityDataQuery({ entityFilter, pageLink: { pageSize: 10, sortOrder: { key, direction: 'ASC' } } }, 'query', options).pageLink.sortOrder;
+      const alarmSort = (key: unknown) => prepareAlarmDataQuery({ entityFilter, pageLink: { sortOrder: { key, direction: 'DESC' } } }).pageLink.sortOrder;
+      const F = 'query.pageLink.sortOrder.key.key';
+      for (const live of [false, true]) {
+        throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'created(Time)' }, { live }), F, 'letters, digits, "_" and "-" only', 'Invalid entity data page link sort property', '(got "created(Time)")');
+      }
+      throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'name desc' }), F, '(got "name desc")');
+      throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'name;drop' }), F);
+      throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'a.b' }), F);
+      throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'name\n' }), F); // matched whole, as Matcher#matches does
+      throwsInput(() => alarmSort({ type: 'ALARM_FIELD', key: 'created Time' }), F, 'ALARM_FIELD sort key');
+      throwsInput(() => alarmSort({ type: 'ENTITY_FIELD', key: 'x+y' }), F, 'ENTITY_FIELD sort key');
+      // Unicode letters, digits, "_" and "-" pass; attribute and time-series keys may be named anything
+      for (const key of ['createdTime', 'ownerName', 'my_field-2', 'Température', '名前']) {
+        assert.deepEqual(sort({ type: 'ENTITY_FIELD', key }), { key: { type: 'ENTITY_FIELD', key }, direction: 'ASC' });
+      }
+      assert.deepEqual(sort({ type: 'TIME_SERIES', key: 'temp (°C)' }), { key: { type: 'TIME_SERIES', key: 'temp (°C)' }, direction: 'ASC' });
+      assert.deepEqual(alarmSort({ type: 'SERVER_ATTRIBUTE', key: 'zone.name' }), { key: { type: 'SERVER_ATTRIBUTE', key: 'zone.name' }, direction: 'DESC' });
+      // a count drops the pageLink without reading it, as the server does
+      assert.doesNotThrow(() => prepareEntityCountQuery({ entityFilter, pageLink: { sortOrder: { key: { type: 'ENTITY_FIELD', key: 'a b' } } } }));
+    });
+
     it('defaults sortOrder.direction to ASC and keeps DESC', () => {
       assert.deepEqual(prepareEntityDataQuery({ entityFilter, pageLink: { pageSize: 10, sortOrder: { key: NAME } } }).pageLink.sortOrder, { key: NAME, direction: 'ASC' });
       assert.deepEqual(prepareEntityDataQuery({ entityFilter, pageLink: { pageSize: 10, sortOrder: { key: NAME, direction: 'DESC' } } }).pageLink.sortOrder, {

@@ -26,6 +26,21 @@ describe('simulator: alarm data query', function () {
   const origins = (page: { data: { originatorName: string }[] }): string[] => page.data.map((a) => a.originatorName);
   const id = (type: 'DEVICE' | 'ASSET' | 'CUSTOMER', name: string): string => c.sim.data.mustFindByName(type, name).id;
 
+  it('REST alarm queries resolve no dynamic value (DefaultEntityQueryService#findAlarmDataByQuery, #countAlarmsByQuery)', async () => {
+    const dyn = (sourceType: string, defaultValue: number): unknown => ({
+      key: ts('temperature'), valueType: 'NUMERIC',
+      predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue, dynamicValue: { sourceType, sourceAttribute: 'tempThreshold' } } },
+    });
+    const fixed = (v: number): unknown => ({ key: ts('temperature'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: v } } });
+    // the tenant's tempThreshold (25) is not read: the default applies, and CURRENT_DEVICE is no error
+    for (const sourceType of ['CURRENT_TENANT', 'CURRENT_DEVICE']) {
+      for (const d of [0, 29]) {
+        assert.equal((await find(alarmQuery({}, { keyFilters: [dyn(sourceType, d)] }))).totalElements, (await find(alarmQuery({}, { keyFilters: [fixed(d)] }))).totalElements);
+        assert.equal(await count({ entityFilter: ALL_DEVICES, keyFilters: [dyn(sourceType, d)] }), await count({ entityFilter: ALL_DEVICES, keyFilters: [fixed(d)] }));
+      }
+    }
+  });
+
   describe('filters (find and count agree)', () => {
     const cases: { name: string; pageLink: Record<string, unknown>; expect: number }[] = [
       { name: 'no filter: every device alarm', pageLink: {}, expect: 15 },

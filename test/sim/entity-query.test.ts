@@ -182,6 +182,56 @@ describe('simulator: entity data query', function () {
     }
   });
 
+  describe('predicate values as the server reads them (Jackson)', () => {
+    const value = (v: Record<string, unknown>): unknown => kf(temp, { type: 'NUMERIC', operation: 'GREATER', value: v });
+    it('NUMERIC text is the number ("29", " 2.9e1 ", "+29.", userValue and resolvedValue too)', async () => {
+      for (const v of [{ defaultValue: '29' }, { defaultValue: ' 2.9e1 ' }, { defaultValue: '+29.' }, { defaultValue: 0, userValue: '29' }]) {
+        assert.deepEqual(names(await find(findQuery(ALL_DEVICES, { keyFilters: [value(v)] }))), ['Thermo G-202'], JSON.stringify(v));
+      }
+      const resolved = value({ defaultValue: 0, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'x', resolvedValue: '29' } });
+      assert.deepEqual(names(await find(findQuery(ALL_DEVICES, { keyFilters: [resolved] }))), ['Thermo G-202']);
+    });
+    it('"", blank and "null" text are no value: a NUMERIC predicate without a value matches nothing', async () => {
+      for (const t of ['', '  ', 'null']) {
+        assert.equal((await find(findQuery(ALL_DEVICES, { keyFilters: [value({ defaultValue: t })] }))).totalElements, 0, JSON.stringify(t));
+      }
+      // a userValue "" is no userValue: the defaultValue applies
+      assert.deepEqual(names(await find(findQuery(ALL_DEVICES, { keyFilters: [value({ defaultValue: 29, userValue: '' })] }))), ['Thermo G-202']);
+    });
+    it('other text is a JSON parse error (500, code 2)', async () => {
+      for (const t of ['abc', '0x1D', '29d', '2 9']) {
+        const r = await c.tenant.post('/api/entitiesQuery/find', findQuery(ALL_DEVICES, { keyFilters: [value({ defaultValue: t })] }));
+        assert.equal(r.status, 500, t);
+        assert.equal(r.body.errorCode, 2, t);
+      }
+    });
+    it('userValue first, with a null defaultValue (FilterPredicateValue#getValue)', async () => {
+      const f = kf(model, { type: 'STRING', operation: 'EQUAL', value: { defaultValue: null, userValue: 'TH-300' } });
+      assert.deepEqual(names(await find(findQuery(ALL_DEVICES, { keyFilters: [f] }))), ['Thermo Lab']);
+    });
+    it('an empty COMPLEX is no condition: every entity, the ones without the key included', async () => {
+      const empty = kf(temp, { type: 'COMPLEX', operation: 'AND', predicates: [] });
+      assert.equal((await find(findQuery(ALL_DEVICES, { keyFilters: [empty] }))).totalElements, 28);
+      assert.equal(await count({ entityFilter: ALL_DEVICES, keyFilters: [empty] }), 28);
+      // under OR it drops out of the disjunction (EntityKeyMapping#buildQuery filters empty conditions)
+      const page = await find(findQuery(ALL_DEVICES, { keyFilters: [empty, kf(model, strPred('EQUAL', 'TH-300'))], keyFiltersOperation: 'OR' }));
+      assert.deepEqual(names(page), ['Thermo Lab']);
+    });
+    it('a null type (Jackson\'s empty Java DeviceTypeFilter) matches nothing; other types still match', async () => {
+      assert.equal(await count({ entityFilter: { type: 'deviceType', deviceTypes: [null] } }), 0);
+      assert.equal(await count({ entityFilter: { type: 'deviceType', deviceTypes: ['meter', null] } }), 6);
+    });
+    it('a singular type on a *SearchQuery is ignored (the filter has no such field)', async () => {
+      const root = { entityType: 'ASSET', id: c.sim.data.mustFindByName('ASSET', 'Campus North').id };
+      const base = { type: 'deviceSearchQuery', rootEntity: root, direction: 'FROM', maxLevel: 5, relationType: 'Contains' };
+      const all = await count({ entityFilter: base });
+      assert.ok(all > 4);
+      assert.equal(await count({ entityFilter: { ...base, deviceType: 'meter' } }), all);
+      assert.equal(await count({ entityFilter: { ...base, deviceTypes: ['meter'] } }), 4);
+      assert.equal(await count({ entityFilter: { ...base, deviceTypes: [null] } }), 0);
+    });
+  });
+
   describe('dynamic values', () => {
     const dyn = (sourceType: string, sourceAttribute: string, defaultValue: number, userValue: number | null = null): unknown =>
       kf(temp, { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue, userValue, dynamicValue: { sourceType, sourceAttribute } } });
@@ -213,10 +263,31 @@ describe('simulator: entity data query', function () {
       const f = kf(temp, { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold', resolvedValue: 30 } } });
       assert.deepEqual(names(await find(findQuery(ALL_DEVICES, { keyFilters: [f] }))), ['Thermo G-202']);
     });
-    it('CURRENT_DEVICE is a 500 over REST', async () => {
-      const r = await c.tenant.post('/api/entitiesQuery/find', findQuery(ALL_DEVICES, { keyFilters: [dyn('CURRENT_DEVICE', 'x', 0)] }));
-      assert.equal(r.status, 500);
-      assert.equal(r.body.errorCode, 2);
+    it('CURRENT_DEVICE is a 500 over REST find, even with a userValue (DefaultEntityQueryService#resolveDynamicValue)', async () => {
+      for (const userValue of [null, 30]) {
+        const r = await c.tenant.post('/api/entitiesQuery/find', findQuery(ALL_DEVICES, { keyFilters: [dyn('CURRENT_DEVICE', 'x', 0, userValue)] }));
+        assert.equal(r.status, 500);
+        assert.equal(r.body.errorCode, 2);
+        assert.equal(r.body.message, 'Not supported operation for source type: {CURRENT_DEVICE}');
+      }
+    });
+    it('CURRENT_DEVICE with a resolvedValue is not resolved: the resolvedValue is used as is', async () => {
+      const f = kf(temp, { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'x', resolvedValue: 29 } } });
+      assert.deepEqual(names(await find(findQuery(ALL_DEVICES, { keyFilters: [f] }))), ['Thermo G-202']);
+    });
+    it('REST counts resolve no dynamic value: defaultValue applies, CURRENT_DEVICE is no error', async () => {
+      // find reads tempThreshold 25 (4 devices); count never resolves, so GREATER 29 (1 device)
+      assert.equal((await find(findQuery(ALL_DEVICES, { keyFilters: [dyn('CURRENT_TENANT', 'tempThreshold', 29)] }))).totalElements, 4);
+      assert.equal(await count({ entityFilter: ALL_DEVICES, keyFilters: [dyn('CURRENT_TENANT', 'tempThreshold', 29)] }), 1);
+      assert.equal(await count({ entityFilter: ALL_DEVICES, keyFilters: [dyn('CURRENT_DEVICE', 'x', 29)] }), 1);
+    });
+    it('key discovery: v1 runs the REST find (CURRENT_DEVICE is a 500), v2 resolves nothing', async () => {
+      const q = findQuery(ALL_DEVICES, { keyFilters: [dyn('CURRENT_DEVICE', 'x', 29)] });
+      const v1 = await c.tenant.post('/api/entitiesQuery/find/keys?timeseries=true&attributes=false', q);
+      assert.equal(v1.status, 500);
+      const v2 = await c.tenant.post('/api/v2/entitiesQuery/find/keys?includeAttributes=false', q);
+      assert.equal(v2.status, 200);
+      assert.ok((v2.body.timeseries as Array<{ key: string }>).some((k) => k.key === 'temperature'));
     });
     it('STRING dynamic value from a tenant attribute', async () => {
       const f = kf(model, { type: 'STRING', operation: 'STARTS_WITH', ignoreCase: false, value: { defaultValue: 'zzz', dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'modelPrefix' } } });

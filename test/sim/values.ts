@@ -138,22 +138,23 @@ export function isParsable(s: string): boolean {
 const LONG_MAX = 9223372036854775807n;
 const LONG_MIN = -9223372036854775808n;
 
-/** EntityDataAdapter.convertValue (HEAD): numbers are re-printed, leading-zero digit strings kept as is. */
+/**
+ * EntityDataAdapter.convertValue (HEAD, and every release since 3.6), for text NumberUtils.isParsable accepts
+ * (an optional "-", digits, one ".", no exponent):
+ * - text starting with "0" but not "0." is kept ("007", "0101010521130565");
+ * - an integer is re-printed through BigInteger, of any size ("-007" -> "-7", "89914009129080723322" kept);
+ * - a decimal is re-printed as Java's Double.toString only when that is plain ("23.50" -> "23.5"); when it would be
+ *   in E notation (|x| < 1e-3 or >= 1e7) the text is kept as it was ("899140091.29080723322", "0.0005",
+ *   "12345678.9"): EntityDataAdapterTest asserts this.
+ */
 export function convertValue(s: string): string {
   if (!isParsable(s)) return s;
-  const unsigned = s.startsWith('-') ? s.slice(1) : s;
-  if (unsigned.length > 1 && unsigned.startsWith('0') && !unsigned.startsWith('0.')) return s;
-  if (s.indexOf('.') < 0) {
-    try {
-      const b = BigInt(s);
-      if (b >= LONG_MIN && b <= LONG_MAX) return b.toString();
-    } catch {
-      /* fall through to double */
-    }
-  }
+  if (s.startsWith('0') && !s.startsWith('0.')) return s;
+  if (s.indexOf('.') < 0) return BigInt(s).toString();
   const d = Number(s);
-  if (Number.isFinite(d)) return javaDouble(d);
-  return s;
+  if (!Number.isFinite(d)) return s;
+  const text = javaDouble(d);
+  return text.indexOf('.') >= 0 && text.indexOf('E') < 0 ? text : s;
 }
 
 /** REST / initial-page representation of a stored value (§5.8, SQL path). */
@@ -167,11 +168,12 @@ export function sqlValueString(e: KvEntry): string {
       return String(e.value);
     case 'DOUBLE': {
       const v = e.value;
-      // Postgres prints integral doubles without a fraction, which convertValue re-reads as a long: 23.0 -> "23"
+      // Postgres prints integral doubles without a fraction, which convertValue re-reads as an integer: 23.0 -> "23"
       if (Number.isInteger(v) && Math.abs(v) < 1e15) return Object.is(v, -0) ? '0' : String(v);
       const a = Math.abs(v);
-      // plain decimals in both Postgres and Java notation: one conversion
+      // plain decimals in both Postgres and Java notation: convertValue gives the same text
       if (a >= 1e-3 && a < 1e7) return String(v);
+      // Postgres text ("0.0005", "12345678.9", "1e+20"): kept by convertValue, whose Java form would be E notation
       return convertValue(pgFloat8(v));
     }
     case 'JSON':

@@ -133,6 +133,52 @@ describe('simulator ws: ENTITY_DATA', function () {
     });
   });
 
+  it('dynamic values as a subscription resolves them (TbAbstractEntityQuerySubCtx), unlike REST', async () => {
+    const devices = { type: 'entityType', entityType: 'DEVICE' };
+    const gt = (value: Record<string, unknown>): unknown => ({
+      key: tsKey('temperature'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value },
+    });
+    const tenant = (extra: Record<string, unknown> = {}) => ({ sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold', ...extra });
+    const page = (cmdId: number, f: unknown) => ({
+      type: 'ENTITY_DATA', cmdId,
+      query: { entityFilter: devices, pageLink: { page: 0, pageSize: 100, sortOrder: { key: field('name'), direction: 'ASC' } }, entityFields: [field('name')], latestValues: [], keyFilters: [f] },
+    });
+    const names = (m: Msg): string[] => m.data.data.map((d: Msg) => d.latest.ENTITY_FIELD.name.value);
+    const ws = await c.connect([
+      // the tenant attribute (25) replaces a client-sent resolvedValue (0); REST find would use the 0 as is
+      page(1, gt({ defaultValue: 29, dynamicValue: tenant({ resolvedValue: 0 }) })),
+      // CURRENT_DEVICE is skipped, no error: the default (29) applies
+      page(2, gt({ defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } })),
+      // with a userValue the dynamic value is not even registered
+      page(3, gt({ defaultValue: 0, userValue: 30, dynamicValue: tenant() })),
+      // a missing attribute leaves the client's resolvedValue, which then wins over the default
+      page(4, gt({ defaultValue: 0, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'missing', resolvedValue: 29 } })),
+      // counts resolve too (REST counts do not)
+      { type: 'ENTITY_COUNT', cmdId: 5, query: { entityFilter: devices, keyFilters: [gt({ defaultValue: 29, dynamicValue: tenant() })] } },
+    ]);
+    assert.deepEqual(names(await ws.forCmd(1)), ['Thermo A-103', 'Thermo B-101', 'Thermo G-101', 'Thermo G-202']);
+    assert.deepEqual(names(await ws.forCmd(2)), ['Thermo G-202']);
+    assert.deepEqual(names(await ws.forCmd(3)), ['Thermo G-202']);
+    assert.deepEqual(names(await ws.forCmd(4)), ['Thermo G-202']);
+    assert.equal((await ws.forCmd(5)).count, 4);
+    const rest = await fetch(`${c.url}/api/entitiesQuery/count`, {
+      method: 'POST', body: JSON.stringify({ entityFilter: devices, keyFilters: [gt({ defaultValue: 29, dynamicValue: tenant() })] }),
+      headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${c.token()}` },
+    });
+    assert.equal(await rest.json(), 1);
+  });
+
+  it('a NUMERIC value as text is read as Jackson reads it; text that is not a number fails the whole message', async () => {
+    const q = (value: unknown) => ({
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      keyFilters: [{ key: tsKey('temperature'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: value } } }],
+    });
+    const ws = await c.connect([{ type: 'ENTITY_COUNT', cmdId: 1, query: q(' 2.9e1 ') }]);
+    assert.equal((await ws.forCmd(1)).count, 1);
+    ws.send({ cmds: [{ type: 'ENTITY_COUNT', cmdId: 2, query: q('abc') }] });
+    assert.deepEqual(await ws.next(), { subscriptionId: 1, errorCode: 2, errorMsg: 'Failed to parse the payload', data: null, latestValues: {} });
+  });
+
   it('an unknown field outside query/entityFilter fails the whole message: subscriptionId 1, nothing runs', async () => {
     const ws = await c.connect();
     const count = { type: 'ENTITY_COUNT', cmdId: 5, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } } };

@@ -155,6 +155,37 @@ describe('simulator ws: handshake and session', function () {
       assert.deepEqual(await ws.closed, { code: 1012, reason: '' });
     });
 
+    it('an incoming message over wsMaxMessageBytes (32 KiB) closes 1009; one just under it is handled', async () => {
+      c = await wsSetup();
+      const pad = (n: number) => ({ type: 'ENTITY_COUNT', cmdId: 1, query: { entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: ['x'.repeat(n)] } } });
+      const frame = (n: number) => JSON.stringify({ authCmd: { cmdId: 0, token: c.token() }, cmds: [pad(n)] });
+      const base = frame(0).length;
+      const fits = await TestWs.open(c.url, '/api/ws');
+      c.clients.push(fits);
+      fits.ws.send(frame(32768 - base));
+      const answer = await fits.forCmd(1);
+      assert.ok(answer.cmdId === 1 || answer.subscriptionId === 1, 'a 32768-byte message is handled');
+      assert.equal(fits.isClosed, false);
+      const big = await TestWs.open(c.url, '/api/ws');
+      c.clients.push(big);
+      big.ws.send(frame(32769 - base));
+      assert.equal((await big.closed).code, 1009);
+    });
+
+    it('closeOnCommand: a matching command closes its session with the code; other sessions and commands are untouched', async () => {
+      c = await wsSetup();
+      const fault = c.sim.ws.closeOnCommand({ match: (cmd) => cmd.cmdId === 9, code: 1011, reason: 'boom' });
+      const good = await c.connect([COUNT_DEVICES]);
+      assert.equal((await good.forCmd(2)).count, 28);
+      const bad = await c.connect([{ ...COUNT_DEVICES, cmdId: 9 }]);
+      assert.deepEqual(await bad.closed, { code: 1011, reason: 'boom' });
+      assert.equal(fault.hits, 1);
+      fault.remove();
+      const again = await c.connect([{ ...COUNT_DEVICES, cmdId: 9 }]);
+      assert.equal((await again.forCmd(9)).count, 28);
+      assert.equal(good.isClosed, false);
+    });
+
     it('no pong for wsPongTimeoutMs closes 4500; a client that answers pings stays', async () => {
       c = await wsSetup({ wsPingIntervalMs: 25, wsPongTimeoutMs: 200 });
       const alive = await c.connect();

@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import type { Node, NodeMessage } from 'node-red';
 
 import { nodeRedMain } from '../../scripts/embedded';
+import { clearTokenCache } from '../../src/platform/token-cache';
 
 // TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs the node tests on another
 // Node-RED version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
@@ -15,6 +16,9 @@ const NODE_RED_MAIN = nodeRedMain();
 helper.init(NODE_RED_MAIN);
 
 export { helper };
+
+// Tokens survive redeploys (src/platform/token-cache.ts); each test starts without any, as after a restart.
+beforeEach(() => clearTokenCache());
 
 export type Msg = NodeMessage & Record<string, unknown>;
 
@@ -93,7 +97,7 @@ export function inject(id: string, msg: Msg): void {
 type SpiedCall<A> = { thisValue: unknown; args: A[] };
 
 /** The calls of one spied Node method made by node `id` (the helper's spies sit on Node.prototype: every node's calls). */
-function callsOf<A>(id: string, method: 'status' | 'error' | 'warn'): A[][] {
+function callsOf<A>(id: string, method: 'status' | 'error' | 'warn' | 'send'): A[][] {
   const n = helper.getNode(id) as unknown as Record<string, { getCalls(): Array<SpiedCall<A>> }>;
   return n[method]
     .getCalls()
@@ -104,6 +108,11 @@ function callsOf<A>(id: string, method: 'status' | 'error' | 'warn'): A[][] {
 /** Every status set on node `id` so far (from the helper's spy). */
 export function statuses(id: string): Array<{ fill?: string; shape?: string; text?: string }> {
   return callsOf<{ fill?: string; shape?: string; text?: string }>(id, 'status').map((a) => a[0]);
+}
+
+/** Every message node `id` sent so far (e.g. what a Catch node caught before a test could listen). */
+export function sentBy(id: string): Msg[] {
+  return callsOf<Msg>(id, 'send').map((a) => a[0]);
 }
 
 /** Every node.error(…) of node `id` so far: the first argument of each (an Error or a text). */

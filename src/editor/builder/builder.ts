@@ -227,7 +227,7 @@ export function attach(o: AttachOptions): Builder {
       return;
     }
     summary.text(summarize(mode, model.query, { live: ctx.live, nameOf: (e) => lookups.knownName(e.id) }));
-    const checked = check(mode, model.query, 'query');
+    const checked = check(mode, model.query, 'query', { live: ctx.live });
     const extra = heldPaths(model.query, builderCoverage(mode, model.query, { live: ctx.live })).filter((p) => !isNullAt(model.query, p));
     // Whole parts this kind of query does not send (e.g. a find query's page after switching to count).
     const sent = checked.ok ? (checked.value as Record<string, unknown>) : undefined;

@@ -52,7 +52,8 @@ const api = {
   close,
   resize: () => current?.resize(),
   modeChanged: () => current?.modeChanged(),
-  validateText: (mode: QueryMode, text: string) => validateText(mode, text),
+  /** `options.live` for tb-subscribe's query (a live subscription); REST without it. */
+  validateText: (mode: QueryMode, text: string, options?: { live?: boolean }) => validateText(mode, text, options),
   defaultText: (mode: QueryMode) => compactQuery(defaultQuery(mode)),
   addConnection,
   connectionTest,

@@ -14,6 +14,7 @@ import {
   type SimplePredicateType,
 } from '../../query/schema';
 import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../query/types';
+import { impliedValueType } from '../../query/validate';
 import { button, checkbox, fromLocalInput, numberValue, pathText, removeButton, row, select, t, textInput, toLocalInput } from './dom';
 import { keySuggest, markUnknownKey } from './keys';
 import { isObj, str, type Ctx, type Path } from './model';
@@ -126,11 +127,9 @@ function keyFilterRow(ctx: Ctx, f: unknown, i: number): JQuery {
   return box;
 }
 
-/** A value type for a filter that has none (the runtime takes it from the predicate). */
+/** A value type for a filter that has none: the one the runtime implies from the predicate, else NUMERIC. */
 function predTypeFromTree(p: unknown): string {
-  let cur = p;
-  while (isObj(cur) && cur.type === 'COMPLEX' && Array.isArray(cur.predicates)) cur = cur.predicates[0];
-  return isObj(cur) ? str(cur.type) : 'NUMERIC';
+  return impliedValueType(p) ?? 'NUMERIC';
 }
 
 /** One predicate: a COMPLEX group (recursive) or a simple comparison. `remove` is set inside a group. */

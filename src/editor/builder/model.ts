@@ -76,7 +76,7 @@ export class Model {
 export interface Ctx {
   model: Model;
   mode: QueryMode;
-  /** A live subscription (tb-subscribe): dynamic page, CURRENT_DEVICE dynamic values. */
+  /** A live subscription (tb-subscribe): the "dynamic" page control, and the runtime's live validation. */
   live: boolean;
   lookups: Lookups;
   /** Re-draws the builder after a change of structure (a row added, a filter type changed). */

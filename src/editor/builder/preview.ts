@@ -23,7 +23,7 @@ function cell(v: unknown): string {
 /** Columns a person looks at first; the ids and the less telling times and flags come last. */
 const FIRST = ['name', 'originatorName', 'label', 'originatorLabel', 'type', 'severity', 'status', 'createdTime', 'assignee'];
 const LAST = [
-  'id', 'entityType', 'startTs', 'endTs', 'ackTs', 'clearTs', 'assignTs', 'acknowledged', 'cleared', 'originator',
+  'id', 'entityType', 'tenantId', 'customerId', 'assigneeId', 'startTs', 'endTs', 'ackTs', 'clearTs', 'assignTs', 'acknowledged', 'cleared', 'originator',
   'originatorDisplayName', 'details', 'propagate', 'propagateToOwner', 'propagateToTenant', 'propagateRelationTypes', 'entity', 'ts',
 ];
 

@@ -21,16 +21,24 @@ export function builderPath(field: string): string {
   return field.replace(/^query\.?/, '').replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
 }
 
+/** Where the query goes: `live` for tb-subscribe, REST otherwise (the runtime's own option). */
+export interface ValidateOptions {
+  live?: boolean;
+}
+
 /** The runtime's verdict on a query object: undefined when it is accepted. */
-export function validateQuery(mode: QueryMode, query: unknown): QueryError | undefined {
-  const r = check(mode, query, 'query');
+export function validateQuery(mode: QueryMode, query: unknown, options: ValidateOptions = {}): QueryError | undefined {
+  const r = check(mode, query, 'query', { live: options.live === true });
   return r.ok ? undefined : { field: r.field || 'query', path: builderPath(r.field), message: r.message };
 }
 
-/** For a node's `validate`: true, or the message (a JSON error with its line and column). */
-export function validateText(mode: QueryMode, text: string): true | string {
+/**
+ * For a node's `validate`: true, or the message (a JSON error with its line and column). `options.live` for
+ * tb-subscribe (without it the query is checked as a REST query, which is the stricter of the two).
+ */
+export function validateText(mode: QueryMode, text: string, options: ValidateOptions = {}): true | string {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return `${t('jsonError', { error: shortJsonMessage(parsed.message) })} ${t('lineColumn', { line: parsed.line, column: parsed.column })}`;
-  const e = validateQuery(mode, parsed.value);
+  const e = validateQuery(mode, parsed.value, options);
   return e ? e.message : true;
 }

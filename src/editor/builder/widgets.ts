@@ -31,11 +31,18 @@ export function completions(names: readonly string[] | null): TbCompletion[] | n
  * with the free text always allowed.
  */
 export function suggest(input: JQuery, source: Suggest): JQuery {
+  // A pick (or leaving the box) changes the box: answers to look-ups asked before it are stale. Without this an
+  // answer that comes after the pick (a slow server, a cold cache) would open the menu again.
+  let generation = 0;
+  input.on('change', () => {
+    generation++;
+  });
   input.autoComplete({
     minLength: 0,
     search: (value, done) => {
+      const asked = generation;
       source(value).then(
-        (items) => done(items ?? []),
+        (items) => done(asked === generation ? (items ?? []) : []),
         () => done([]),
       );
     },

@@ -102,6 +102,9 @@ export class NodeSink implements LiveSink {
     readonly memo: { shown?: NodeStatus } = {},
   ) {}
 
+  /** True when the status shown is not this subscription's subscribed status (a state or an error replaced it). */
+  private interrupted = true;
+
   event(ev: LiveEvent): void {
     if (!this.active) return;
     // Filtered before the message is built: a dropped event costs one set lookup.
@@ -117,16 +120,23 @@ export class NodeSink implements LiveSink {
   state(state: LiveState, info?: StateInfo): void {
     if (!this.active) return;
     if (state === 'subscribed') {
+      // Answered again after a reconnect that never showed (a quiet one): the status already says it.
+      if (!this.interrupted && this.memo.shown) return;
+      this.interrupted = false;
       const s = this.memo.shown ?? this.subscribedStatus(undefined);
       if (s) this.node.status(s);
       return;
     }
     const s = stateStatus(this.RED, state, info);
-    if (s) this.node.status(s);
+    if (s) {
+      this.interrupted = true;
+      this.node.status(s);
+    }
   }
 
   error(err: TbError, fatal: boolean): void {
     if (!this.active) return;
+    this.interrupted = true;
     this.node.status(errorStatus(this.RED, err));
     this.memo.shown = undefined;
     const msg: NodeMessage = { topic: this.topic, event: 'error', payload: err.message, fatal };

@@ -2,13 +2,15 @@
  * Where a node's query comes from: the `query` property with its TypedInput type (json | msg | flow | global
  * | jsonata). A `json` query is parsed and validated once, at deploy; the other kinds are read and validated
  * for each message. `prepare` is one of the src/query prepare functions: it validates and returns the
- * wire-ready query, or throws a TbInputError naming the field.
+ * wire-ready query, or throws a TbInputError naming the field. `options` go to every `prepare` call: `live`
+ * for a WebSocket subscription, REST otherwise.
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
+import type { PrepareOptions } from '../../query/validate';
 
 export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
-export type Prepare<T> = (input: unknown, field: string) => T;
+export type Prepare<T> = (input: unknown, field: string, options?: PrepareOptions) => T;
 
 const QUERY_TYPES: readonly string[] = ['json', 'msg', 'flow', 'global', 'jsonata'];
 
@@ -29,6 +31,7 @@ export class QuerySource<T> {
     value: string | undefined,
     type: string | undefined,
     private readonly prepare: Prepare<T>,
+    private readonly options: PrepareOptions = {},
   ) {
     const t = (type || 'json') as QueryType;
     this.type = t;
@@ -53,7 +56,7 @@ export class QuerySource<T> {
     } else {
       this.field = 'query';
       try {
-        this.fixed = prepare(this.value.trim() === '' ? undefined : this.value, 'query');
+        this.fixed = prepare(this.value.trim() === '' ? undefined : this.value, 'query', options);
       } catch (err) {
         this.configError = err instanceof TbError ? err : new TbConfigError(String(err));
       }
@@ -74,14 +77,14 @@ export class QuerySource<T> {
       case 'msg': {
         const input: unknown = this.RED.util.getMessageProperty(msg, this.value);
         if (input === undefined) throw new TbInputError(this.field, `${this.field} must hold the query (it is empty)`);
-        return this.prepare(input, this.field);
+        return this.prepare(input, this.field, this.options);
       }
       case 'jsonata':
         return new Promise<T>((resolve, reject) => {
           this.RED.util.evaluateJSONataExpression(this.expr as JsonataExpr, msg, (err: Error | null, result: unknown) => {
             if (err) return reject(new TbInputError(this.field, `The query's JSONata expression failed: ${err.message}`));
             try {
-              resolve(this.prepare(result, this.field));
+              resolve(this.prepare(result, this.field, this.options));
             } catch (e) {
               reject(e);
             }
@@ -93,7 +96,7 @@ export class QuerySource<T> {
             if (err) return reject(new TbInputError(this.field, `Cannot read ${this.field}: ${err.message}`));
             if (result === undefined) return reject(new TbInputError(this.field, `${this.field} must hold the query (it is empty)`));
             try {
-              resolve(this.prepare(result, this.field));
+              resolve(this.prepare(result, this.field, this.options));
             } catch (e) {
               reject(e);
             }

@@ -10,6 +10,7 @@ import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
 import { Activity, errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, SendFn, setupProblem, status, tracked } from './common';
 import type { TbConnectionNode } from './connection';
 import { QuerySource, Prepare } from './query-source';
+import type { PrepareOptions } from '../../query/validate';
 
 export interface RestNodeDef extends NodeDef {
   connection: string;
@@ -33,13 +34,17 @@ export interface OperationContext {
   call: CallOptions;
 }
 
+/** How the REST nodes validate their queries: for a REST endpoint (`prepare*` options). */
+const REST: PrepareOptions = { live: false };
+
 /**
  * Sets up a REST node: connection lookup, query source, the input handler and close handling; `operation`
- * runs for each message with its validated query.
+ * runs for each message with its validated query (validated for REST: e.g. a CURRENT_DEVICE dynamic value is
+ * refused before anything is sent, where the server would fail on it or ignore it).
  */
 export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepare: Prepare<Q>, operation: Operation<Q>): void {
   const conn = lookupConnection(RED, node, config.connection);
-  const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare);
+  const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare, REST);
   const activity = new Activity(RED, node);
   const call: CallOptions = { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
   if (source.problem) setupProblem(RED, node, source.problem);

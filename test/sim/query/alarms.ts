@@ -4,7 +4,7 @@ import { general, notFound } from '../errors';
 import type { AlarmData, Caller, EntityKey, PageData } from '../types';
 import { pageOf, validateCountQuery, validatePageLink, type EntityQueryEngine, type Row } from './entities';
 import type { AlarmCountQuery, AlarmDataQuery, AlarmFilterFields, EntityFilter, SortOrder } from './parse';
-import { compileIlike, resolveDynamic } from './predicates';
+import { compileIlike, resolveDynamic, type DynamicResolution } from './predicates';
 
 const COLLATOR = new Intl.Collator('en-US');
 
@@ -125,11 +125,14 @@ export class AlarmQueryEngine {
     private readonly maxEntities = 10000,
   ) {}
 
-  /** POST /api/alarmsQuery/find */
-  find(caller: Caller, q: AlarmDataQuery, now: number): PageData<AlarmData> {
+  /**
+   * POST /api/alarmsQuery/find. Over REST dynamic values are not resolved (DefaultEntityQueryService
+   * #findAlarmDataByQuery builds the entity query without resolving them); a WebSocket subscription passes 'ws'.
+   */
+  find(caller: Caller, q: AlarmDataQuery, now: number, dyn: DynamicResolution = 'none'): PageData<AlarmData> {
     const pl = q.pageLink;
     if (!pl) throw notFound();
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller) }));
+    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
     validateCountQuery(q);
     validatePageLink(pl);
     const filter = q.entityFilter as EntityFilter;
@@ -188,15 +191,15 @@ export class AlarmQueryEngine {
     return pageOf(data, matches.length, pl.pageSize, pl.page);
   }
 
-  /** POST /api/alarmsQuery/count */
-  count(caller: Caller, q: AlarmCountQuery, now: number): number {
+  /** POST /api/alarmsQuery/count (dynamic values as in `find`). */
+  count(caller: Caller, q: AlarmCountQuery, now: number, dyn: DynamicResolution = 'none'): number {
     const accept = alarmFilter(q, countWindow(q, now), caller);
     if (!q.entityFilter) {
       let n = 0;
       for (const a of this.ds.alarmIterable()) if (accept(a)) n++;
       return n;
     }
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller) }));
+    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
     validateCountQuery(q);
     const { rows: allRows } = this.entities.match(caller, {
       filter: q.entityFilter, keyFilters, op: q.keyFiltersOperation, sort: CREATED_ASC, textSearch: null, searchKeys: [],

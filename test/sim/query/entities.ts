@@ -16,7 +16,7 @@ import {
   type AliasEntityId, type EntityCountQuery, type EntityDataQuery, type EntityFilter, type KeyFilter, type PageLink,
   type SortOrder,
 } from './parse';
-import { compileIlike, compilePredicate, resolveDynamic, type Test } from './predicates';
+import { compileIlike, compilePredicate, resolveDynamic, type DynamicResolution, type Test } from './predicates';
 
 export interface Row {
   e: SimEntity;
@@ -145,9 +145,12 @@ export class EntityQueryEngine {
   // -------------------------------------------------------------------------------------------------------------
   // public API
 
-  /** POST /api/entitiesQuery/find (validation, dynamic values and aliases included). */
-  find(caller: Caller, q: EntityDataQuery, now: number): PageData<EntityData> {
-    const p = this.prepare(caller, q);
+  /**
+   * POST /api/entitiesQuery/find (validation, dynamic values and aliases included). `dyn`: how dynamic values are
+   * resolved, 'rest' here, 'ws' for a WebSocket subscription's page.
+   */
+  find(caller: Caller, q: EntityDataQuery, now: number, dyn: DynamicResolution = 'rest'): PageData<EntityData> {
+    const p = this.prepare(caller, q, dyn);
     const data: EntityData[] = new Array<EntityData>(p.slice.length);
     for (let i = 0; i < p.slice.length; i++) {
       const r = p.slice[i];
@@ -166,7 +169,7 @@ export class EntityQueryEngine {
    * JSON split where the entity-field `"ts":<query time>,` goes, so a repeated page costs one join.
    */
   findJson(caller: Caller, q: EntityDataQuery, now: number): string {
-    const p = this.prepare(caller, q);
+    const p = this.prepare(caller, q, 'rest');
     const pageKey = `${this.ds.version}|${p.matchKey}|${JSON.stringify(p.keys)}|${p.page}|${p.pageSize}`;
     let pieces = this.pages.get(pageKey);
     if (pieces) {
@@ -193,8 +196,10 @@ export class EntityQueryEngine {
     return pieces.length === 1 ? pieces[0] : pieces.join(`"ts":${now},`);
   }
 
-  private prepare(caller: Caller, q: EntityDataQuery): { slice: Row[]; mode: FieldMode; keys: EntityKey[]; total: number; pageSize: number; page: number; matchKey: string } {
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller) }));
+  private prepare(
+    caller: Caller, q: EntityDataQuery, dyn: DynamicResolution,
+  ): { slice: Row[]; mode: FieldMode; keys: EntityKey[]; total: number; pageSize: number; page: number; matchKey: string } {
+    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
     validateCountQuery(q);
     validatePageLink(q.pageLink);
     const pl = q.pageLink;
@@ -210,9 +215,12 @@ export class EntityQueryEngine {
     return { slice, mode, keys, total: rows.length, pageSize: pl.pageSize, page: pl.page, matchKey };
   }
 
-  /** POST /api/entitiesQuery/count */
-  count(caller: Caller, q: EntityCountQuery): number {
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller) }));
+  /**
+   * POST /api/entitiesQuery/count. Over REST dynamic values are not resolved (DefaultEntityQueryService
+   * #countEntitiesByQuery goes straight to the entity service); a WebSocket count passes 'ws'.
+   */
+  count(caller: Caller, q: EntityCountQuery, dyn: DynamicResolution = 'none'): number {
+    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
     validateCountQuery(q);
     return this.match(caller, {
       filter: q.entityFilter as EntityFilter, keyFilters, op: q.keyFiltersOperation, sort: null, textSearch: null, searchKeys: [],

@@ -5,7 +5,7 @@ import { ATTRIBUTE_SCOPES, type AttributeScope, type Caller, type KvEntry } from
 import { typedJson, type JsonValue } from '../values';
 import { validateCountQuery, validatePageLink, type EntityQueryEngine } from './entities';
 import type { EntityDataQuery, EntityFilter } from './parse';
-import { resolveDynamic } from './predicates';
+import { resolveDynamic, type DynamicResolution } from './predicates';
 
 export interface AvailableEntityKeys {
   entityTypes: string[];
@@ -26,8 +26,12 @@ export interface AvailableEntityKeysV2 {
 /** The controller caps the page size of key discovery at 100. */
 const MAX_PAGE = 100;
 
-function pageEntities(ds: Dataset, engine: EntityQueryEngine, caller: Caller, q: EntityDataQuery): SimEntity[] {
-  const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, ds, caller) }));
+/**
+ * The entities whose keys are listed. v1 runs the REST find (DefaultEntityQueryService#getKeysByQuery calls
+ * findEntityDataByQuery, which resolves dynamic values); v2 goes straight to the entity service (no resolution).
+ */
+function pageEntities(ds: Dataset, engine: EntityQueryEngine, caller: Caller, q: EntityDataQuery, dyn: DynamicResolution): SimEntity[] {
+  const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, ds, caller, dyn) }));
   validateCountQuery(q);
   validatePageLink(q.pageLink);
   const pl = q.pageLink;
@@ -49,7 +53,7 @@ export function findKeysV1(
   ds: Dataset, engine: EntityQueryEngine, caller: Caller, q: EntityDataQuery,
   params: { timeseries: boolean; attributes: boolean; scope: AttributeScope | null },
 ): AvailableEntityKeys {
-  const entities = pageEntities(ds, engine, caller, q);
+  const entities = pageEntities(ds, engine, caller, q, 'rest');
   if (entities.length === 0 || (!params.timeseries && !params.attributes)) {
     return { entityTypes: [], timeseries: [], attribute: [] };
   }
@@ -85,7 +89,7 @@ export function findKeysV2(
   if (!params.includeTimeseries && !params.includeAttributes) {
     throw badRequest("At least one of 'includeTimeseries' or 'includeAttributes' must be true");
   }
-  const entities = pageEntities(ds, engine, caller, q);
+  const entities = pageEntities(ds, engine, caller, q, 'none');
   const out: AvailableEntityKeysV2 = { entityTypes: distinctTypes(entities) };
   if (params.includeTimeseries) {
     const ts = new Map<string, KvEntry>();

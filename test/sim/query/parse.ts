@@ -58,10 +58,38 @@ export function num(v: Json, dflt: number, cls = 'int'): number {
   throw jsonParseError(`Cannot deserialize value of type \`${cls}\` from ${describe(v)}`);
 }
 
-function dbl(v: Json): number | null {
+/** Java's String.trim(): every char up to U+0020 goes (JavaScript's trim also strips other spaces). */
+function javaTrim(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  return s.slice(a, b);
+}
+
+/** jackson-core NumberInput.looksLikeValidNumber (PATTERN_FLOAT, PATTERN_FLOAT_TRAILING_DOT). */
+const JACKSON_FLOAT = /^[+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?$/;
+const JACKSON_FLOAT_TRAILING_DOT = /^[+-]?[0-9]+\.$/;
+
+/**
+ * A JSON value read into a java.lang.Double as jackson-databind 2.19 does
+ * (NumberDeserializers.DoubleDeserializer#_parseDouble, default coercion config): numbers as they are; for a
+ * string, exactly "NaN"/"Infinity"/"INF"/"-Infinity"/"-INF" are those values, empty or blank text is null, then
+ * the Java-trimmed text "null" is null and text that looks like a number is Double.parseDouble'd; anything else
+ * (booleans, "abc", "0x10", "20d") fails the request.
+ */
+export function dbl(v: Json): number | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  if (typeof v === 'string') {
+    if (v === 'NaN') return NaN;
+    if (v === 'Infinity' || v === 'INF') return Infinity;
+    if (v === '-Infinity' || v === '-INF') return -Infinity;
+    const t = javaTrim(v);
+    if (t === '' || t === 'null') return null;
+    if (JACKSON_FLOAT.test(t) || JACKSON_FLOAT_TRAILING_DOT.test(t)) return Number(t);
+    throw jsonParseError(`Cannot deserialize value of type \`java.lang.Double\` from String "${v}": not a valid \`Double\` value`);
+  }
   throw jsonParseError(`Cannot deserialize value of type \`java.lang.Double\` from ${describe(v)}`);
 }
 
@@ -89,6 +117,12 @@ function arr(v: Json, cls: string): Json[] | null {
 export function strList(v: Json): string[] {
   const a = arr(v, 'java.lang.String');
   return a ? a.map((x) => str(x) ?? '') : [];
+}
+
+/** A List<String> whose null items stay null (Jackson keeps them; `type in (null)` then matches nothing). */
+function strOrNullList(v: Json): (string | null)[] {
+  const a = arr(v, 'java.lang.String');
+  return a ? a.map((x) => str(x)) : [];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -189,7 +223,7 @@ export type EntityFilter =
       direction: Direction;
       maxLevel: number;
       fetchLastLevelOnly: boolean;
-      types: string[];
+      types: (string | null)[];
     };
 
 export type EntityFilterTypeName = EntityFilter['type'];
@@ -244,7 +278,7 @@ export function parseEntityFilter(v: Json): EntityFilter | null {
     case 'edgeType':
     case 'entityViewType': {
       const [plural, singular, nameField] = TYPE_FILTER_FIELDS[type];
-      const list = strList(o[plural]);
+      const list = strOrNullList(o[plural]);
       // the getter falls back to the deprecated singular field when the list is empty
       const types: (string | null)[] = list.length > 0 ? list : [str(o[singular])];
       return { type, types, nameFilter: str(o[nameField]) };
@@ -286,7 +320,7 @@ export function parseEntityFilter(v: Json): EntityFilter | null {
         direction: parseDirection(o.direction),
         maxLevel: num(o.maxLevel, 0),
         fetchLastLevelOnly: bool(o.fetchLastLevelOnly),
-        types: strList(o[SEARCH_TYPES_FIELD[type]]),
+        types: strOrNullList(o[SEARCH_TYPES_FIELD[type]]),
       };
   }
 }

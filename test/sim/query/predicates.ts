@@ -5,7 +5,7 @@
  */
 import { general } from '../errors';
 import type { Dataset } from '../dataset';
-import type { Caller, KvEntry } from '../types';
+import { NULL_UUID, type Caller, type KvEntry } from '../types';
 import { javaValueString } from '../values';
 import type { Predicate, PredicateValue } from './parse';
 
@@ -121,22 +121,26 @@ function convertDynamic(e: KvEntry, type: 'STRING' | 'NUMERIC' | 'BOOLEAN'): str
 }
 
 /**
- * Fills `dynamicValue.resolvedValue` from SERVER_SCOPE attributes of the caller's tenant / customer / user
- * (only when the client did not send one). CURRENT_DEVICE is not supported over REST (500).
+ * Which code path resolves dynamic values (§5.6):
+ * - 'rest': REST find and v1 key discovery (`DefaultEntityQueryService#setResolvedValue`): only when the client sent
+ *   no resolvedValue; CURRENT_DEVICE throws (a 500), even with a userValue;
+ * - 'ws': every WebSocket subscription (`TbAbstractEntityQuerySubCtx#setAndResolveQuery`): see `resolveWs`;
+ * - 'none': REST count, alarm find and count, v2 key discovery, which never resolve (the value is userValue, a
+ *   client-sent resolvedValue, or defaultValue).
  */
-export function resolveDynamic(p: Predicate, ds: Dataset, caller: Caller): Predicate {
-  if (p.type === 'COMPLEX') return { ...p, predicates: p.predicates.map((c) => resolveDynamic(c, ds, caller)) };
+export type DynamicResolution = 'rest' | 'ws' | 'none';
+
+/** Fills `dynamicValue.resolvedValue` of every simple predicate the way the given path does. */
+export function resolveDynamic(p: Predicate, ds: Dataset, caller: Caller, how: DynamicResolution): Predicate {
+  if (how === 'none') return p;
+  if (p.type === 'COMPLEX') return { ...p, predicates: p.predicates.map((c) => resolveDynamic(c, ds, caller, how)) };
+  return how === 'rest' ? resolveRest(p, ds, caller) : resolveWs(p, ds, caller);
+}
+
+type SimplePredicate = Exclude<Predicate, { type: 'COMPLEX' }>;
+
+function withResolved(p: SimplePredicate, resolved: string | number | boolean | null): Predicate {
   const dv = p.value.dynamicValue;
-  if (!dv || dv.resolvedValue !== null || dv.sourceType === null) return p;
-  if (dv.sourceType === 'CURRENT_DEVICE') throw general('Not supported operation for source type: CURRENT_DEVICE');
-  let ownerId: string | null = null;
-  if (dv.sourceType === 'CURRENT_TENANT') ownerId = caller.tenantId;
-  else if (dv.sourceType === 'CURRENT_CUSTOMER') ownerId = caller.customerId;
-  else ownerId = caller.userId;
-  const owner = ownerId ? ds.get(ownerId) : undefined;
-  const attr = owner && dv.sourceAttribute ? ds.getAttribute(owner, 'SERVER_SCOPE', dv.sourceAttribute) : undefined;
-  if (!attr) return p;
-  const resolved = convertDynamic(attr, p.type);
   // The three branches keep the predicate's own value type.
   switch (p.type) {
     case 'STRING':
@@ -146,6 +150,67 @@ export function resolveDynamic(p: Predicate, ds: Dataset, caller: Caller): Predi
     case 'BOOLEAN':
       return { ...p, value: { ...p.value, dynamicValue: { ...dv, resolvedValue: typeof resolved === 'boolean' ? resolved : null } as typeof p.value.dynamicValue } };
   }
+}
+
+function ownerOf(sourceType: string, caller: Caller): string | null {
+  if (sourceType === 'CURRENT_TENANT') return caller.tenantId;
+  if (sourceType === 'CURRENT_CUSTOMER') return caller.customerId;
+  if (sourceType === 'CURRENT_USER') return caller.userId;
+  return null;
+}
+
+/**
+ * REST (DefaultEntityQueryService#setResolvedValue / #resolveDynamicValue): only when the client did not send a
+ * resolvedValue; CURRENT_DEVICE is not supported (500); a found SERVER_SCOPE attribute is converted to the predicate
+ * type (KvUtil), a missing one leaves resolvedValue null.
+ */
+function resolveRest(p: SimplePredicate, ds: Dataset, caller: Caller): Predicate {
+  const dv = p.value.dynamicValue;
+  if (!dv || dv.resolvedValue !== null || dv.sourceType === null) return p;
+  if (dv.sourceType === 'CURRENT_DEVICE') throw general('Not supported operation for source type: {CURRENT_DEVICE}');
+  const ownerId = ownerOf(dv.sourceType, caller);
+  const owner = ownerId ? ds.get(ownerId) : undefined;
+  const attr = owner && dv.sourceAttribute ? ds.getAttribute(owner, 'SERVER_SCOPE', dv.sourceAttribute) : undefined;
+  if (!attr) return p;
+  return withResolved(p, convertDynamic(attr, p.type));
+}
+
+/** Java's String.trim(). */
+function javaTrim(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  return s.slice(a, b);
+}
+
+/** Double.parseDouble of decimal text (hex floating point, which Java also reads, is not simulated). */
+const JAVA_DOUBLE = /^[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)$/;
+function javaParseDouble(s: string): number | null {
+  const t = javaTrim(s);
+  if (!JAVA_DOUBLE.test(t)) return null;
+  return Number(/[fFdD]$/.test(t) && !t.endsWith('Infinity') ? t.slice(0, -1) : t);
+}
+
+/**
+ * WebSocket (TbAbstractEntityQuerySubCtx): a predicate with a userValue is not registered; the SERVER_SCOPE attribute
+ * of the tenant, the customer (not for a tenant user: a null customer id) or the user is read, CURRENT_DEVICE has no
+ * case and is skipped. A found attribute replaces resolvedValue (a client-sent one included) with its text
+ * (getValueAsString) converted: STRING as is, NUMERIC by Double.parseDouble (null when that fails), BOOLEAN by
+ * Boolean.parseBoolean. A missing attribute leaves the client's resolvedValue (null or not) as it was.
+ */
+function resolveWs(p: SimplePredicate, ds: Dataset, caller: Caller): Predicate {
+  const dv = p.value.dynamicValue;
+  if (!dv || p.value.userValue !== null || dv.sourceType === null) return p;
+  const ownerId = ownerOf(dv.sourceType, caller);
+  if (!ownerId || ownerId === NULL_UUID) return p;
+  const owner = ds.get(ownerId);
+  const attr = owner && dv.sourceAttribute ? ds.getAttribute(owner, 'SERVER_SCOPE', dv.sourceAttribute) : undefined;
+  if (!attr) return p;
+  const text = javaValueString(attr);
+  if (p.type === 'STRING') return withResolved(p, text);
+  if (p.type === 'NUMERIC') return withResolved(p, javaParseDouble(text));
+  return withResolved(p, text.toLowerCase() === 'true');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -39,6 +39,16 @@ export interface WsCommandLogEntry {
   cmd: Record<string, unknown>;
 }
 
+/** A fault installed by closeOnCommand. */
+export interface CommandFault {
+  readonly match: (cmd: Record<string, unknown>) => boolean;
+  readonly code: number;
+  readonly reason: string;
+  remaining: number;
+  hits: number;
+  remove(): void;
+}
+
 export interface WsConnections {
   /** sessions currently open (pending authentication included) */
   open: number;
@@ -79,6 +89,7 @@ export class WsServer implements SessionHub {
   private droppedWhilePaused = 0;
   private readonly log: WsCommandLogEntry[] = [];
   private refuse: string | null = null;
+  private commandFaults: CommandFault[] = [];
   private paused_ = false;
   private delay = 0;
   private historyFailures = 0;
@@ -210,6 +221,15 @@ export class WsServer implements SessionHub {
     let n = 0;
     for (const o of this.sessions) if (o !== s && !o.closed && o.authenticated && o.caller.tenantId === s.caller.tenantId) n++;
     return n >= limit ? 'Max tenant sessions limit reached!' : null;
+  }
+  commandFault(raw: Record<string, unknown>): { code: number; reason: string } | null {
+    for (const f of this.commandFaults) {
+      if (f.remaining <= 0 || !f.match(raw)) continue;
+      f.remaining--;
+      f.hits++;
+      return { code: f.code, reason: f.reason };
+    }
+    return null;
   }
   logCommand(session: number, raw: Record<string, unknown>, cmd: WsCmd): void {
     this.log.push({ session, type: typeof raw.type === 'string' ? raw.type : cmd.type, cmdId: cmd.cmdId, time: Date.now(), cmd: raw });
@@ -351,6 +371,22 @@ export class WsServer implements SessionHub {
     if (this.delay === 0) for (const s of this.sessions) s.scheduleFlush();
   }
 
+  /**
+   * While active, a command for which `match(rawCommand)` is true closes its session with `code` (default 1011
+   * SERVER_ERROR, as an exception in the server's handler does) before it is handled; the rest of its message
+   * is not handled either. Returns the fault: `hits` counts the closes, `remove()` ends it.
+   */
+  closeOnCommand(spec: { match: (cmd: Record<string, unknown>) => boolean; code?: number; reason?: string; times?: number }): CommandFault {
+    const fault: CommandFault = {
+      match: spec.match, code: spec.code ?? 1011, reason: spec.reason ?? '', remaining: spec.times ?? Infinity, hits: 0,
+      remove: () => {
+        this.commandFaults = this.commandFaults.filter((f) => f !== fault);
+      },
+    };
+    this.commandFaults.push(fault);
+    return fault;
+  }
+
   /** Sends `text` as a text frame to every open session (malformed frames, unexpected shapes). */
   sendRaw(text: string): number {
     let n = 0;
@@ -398,6 +434,8 @@ export class WsServer implements SessionHub {
   /** Changes options at run time (timers of existing subscriptions keep their period; keepalive restarts). */
   configure(patch: Partial<WsOptions>): WsOptions {
     Object.assign(this.opts, stripUndefined(patch));
+    // ws reads maxPayload at each upgrade: a new limit applies to sessions opened from now on
+    (this.wss.options as { maxPayload?: number }).maxPayload = this.opts.maxMessageBytes;
     this.restartKeepalive();
     return { ...this.opts };
   }

@@ -25,6 +25,8 @@ export interface SessionHub {
   /** checks the session limits for a newly established session; returns a close reason or null */
   admit(s: WsSession): string | null;
   logCommand(session: number, raw: Record<string, unknown>, cmd: WsCmd): void;
+  /** a command fault hook matching this command: the close code and reason to answer with, or null */
+  commandFault(raw: Record<string, unknown>): { code: number; reason: string } | null;
   countSent(): void;
   countDroppedWhilePaused(): void;
   onSessionClosed(s: WsSession): void;
@@ -235,6 +237,12 @@ export class WsSession implements SubHost {
       if (this.closed) return;
       const cmd = env.cmds[i];
       this.hub.logCommand(this.id, env.raw[i] ?? {}, cmd);
+      const fault = this.hub.commandFault(env.raw[i] ?? {});
+      if (fault) {
+        // a server failing on this command (e.g. 1011 SERVER_ERROR from an exception in its handler)
+        this.close(fault.code, fault.reason);
+        return;
+      }
       try {
         this.dispatch(cmd);
       } catch (e) {

@@ -85,7 +85,7 @@ export class AlarmDataSub implements Sub {
     this.query = q;
     const ctx = this.host.ctx;
     // the REST engine validates and raises the same errors (page size, missing alarmFields NPE, …)
-    const page = ctx.alarmQuery.find(this.host.caller, q, ctx.now());
+    const page = ctx.alarmQuery.find(this.host.caller, q, ctx.now(), 'ws');
     const { rows, total } = matchEntities(ctx, this.host.caller, q, q.pageLink?.sortOrder ?? null, this.allowed);
     this.cancelTasks();
     this.clearWatches();
@@ -191,7 +191,7 @@ export class AlarmDataSub implements Sub {
     const ctx = this.host.ctx;
     let page: PageData<AlarmData>;
     try {
-      page = ctx.alarmQuery.find(this.host.caller, this.query, ctx.now());
+      page = ctx.alarmQuery.find(this.host.caller, this.query, ctx.now(), 'ws');
     } catch {
       return;
     }

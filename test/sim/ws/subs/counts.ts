@@ -33,7 +33,7 @@ export class EntityCountSub implements Sub {
 
   handle(cmd: EntityCountCmd): void {
     this.query = cmd.query as EntityCountQuery;
-    this.count = this.host.ctx.entityQuery.count(this.host.caller, this.query);
+    this.count = this.host.ctx.entityQuery.count(this.host.caller, this.query, 'ws');
     this.host.send(countData(this.cmdId, this.count), this.cmdId);
     this.timer = every(this.host.ctx.opts.dynamicRefreshMs, () => this.refresh());
   }
@@ -42,7 +42,7 @@ export class EntityCountSub implements Sub {
     if (this.stopped || this.host.closed || !this.query) return;
     let n: number;
     try {
-      n = this.host.ctx.entityQuery.count(this.host.caller, this.query);
+      n = this.host.ctx.entityQuery.count(this.host.caller, this.query, 'ws');
     } catch {
       return;
     }
@@ -110,11 +110,11 @@ export class AlarmCountSub implements Sub, AlarmListener {
   private recount(): number {
     const { alarmQuery, now } = this.host.ctx;
     const q = this.query as AlarmCountQuery;
-    if (!this.groups) return alarmQuery.count(this.host.caller, { ...q, entityFilter: null }, now());
+    if (!this.groups) return alarmQuery.count(this.host.caller, { ...q, entityFilter: null }, now(), 'ws');
     let n = 0;
     for (const [entityType, ids] of this.groups) {
       const entityFilter: EntityFilter = { type: 'entityList', entityType, entityList: ids };
-      n += alarmQuery.count(this.host.caller, { ...q, entityFilter, keyFilters: [], keyFiltersOperation: 'AND' }, now());
+      n += alarmQuery.count(this.host.caller, { ...q, entityFilter, keyFilters: [], keyFiltersOperation: 'AND' }, now(), 'ws');
     }
     return n;
   }

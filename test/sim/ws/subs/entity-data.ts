@@ -144,7 +144,7 @@ export class EntityDataSub implements Sub {
 
   private fetchData(): void {
     const { entityQuery, now } = this.host.ctx;
-    const page = entityQuery.find(this.host.caller, this.query as EntityDataQuery, now());
+    const page = entityQuery.find(this.host.caller, this.query as EntityDataQuery, now(), 'ws');
     this.page = page;
     this.initialDataSent = false;
     if (this.bindings.size > 0) {
@@ -402,7 +402,7 @@ export class EntityDataSub implements Sub {
     if (this.stopped || this.host.closed || !this.query) return;
     let fresh: PageData<EntityData>;
     try {
-      fresh = this.host.ctx.entityQuery.find(this.host.caller, this.query, this.host.ctx.now());
+      fresh = this.host.ctx.entityQuery.find(this.host.caller, this.query, this.host.ctx.now(), 'ws');
     } catch {
       return; // the server logs "Failed to refresh query"
     }

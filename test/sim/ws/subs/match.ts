@@ -11,7 +11,7 @@ export const CREATED_ASC: SortOrder = { key: { type: 'ENTITY_FIELD', key: 'creat
 export function matchEntities(
   ctx: WsContext, caller: Caller, q: EntityCountQuery, sort: SortOrder | null, cap: number,
 ): { rows: Row[]; total: number; mode: MatchResult['mode'] } {
-  const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, ctx.data, caller) }));
+  const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, ctx.data, caller, 'ws') }));
   validateCountQuery(q);
   const alarmSort = sort && sort.key.type === 'ALARM_FIELD' ? sort : null;
   const { rows, mode } = ctx.entityQuery.match(caller, {
