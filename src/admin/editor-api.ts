@@ -14,6 +14,7 @@ import { lookupsFor, type PlatformLookups } from '../platform/lookups';
 import { formatAlarms, formatEntities, pageInfo, RESULT_FORMATS, type KeysResult, type PageInfo, type ResultFormat } from '../query/format';
 import {
   entityNames,
+  entityKeysQuery,
   entityNamesQuery,
   entitySearchQuery,
   LOOKUP_ENTITY_TYPES,
@@ -151,10 +152,18 @@ export class EditorApi {
 
   /**
    * The keys of the entities of a type, of the given profiles (`profiles=a,b`, device/asset profiles or entity
-   * view/edge types) or all of them: the runtime's keys shape `{entityTypes, timeseries, attributes}`.
+   * view/edge types) or all of them, or the entities' own keys (`ids=<uuid>,<uuid>`: the fixed entities of a
+   * device action): the runtime's keys shape `{entityTypes, timeseries, attributes}`.
    */
   async keys(params: Params): Promise<KeysResult> {
     const entityType = oneOfParam(params.entityType, LOOKUP_ENTITY_TYPES, 'entityType');
+    if (params.ids !== undefined) {
+      if (params.profiles !== undefined) throw new TbInputError('ids', 'Give either ids (the entities\' own keys) or profiles, not both');
+      const ids = parseIds(params.ids, 'ids');
+      if (ids.length === 0) return { entityTypes: [], timeseries: [], attributes: {} };
+      const key = `entityKeys\n${entityType}\n${[...ids].sort().join(',')}`;
+      return this.cache.get(key, () => this.client.findKeys(entityKeysQuery(entityType, ids), prepareKeysOptions(undefined)));
+    }
     const profiles = nameListParam(params.profiles, 'profiles');
     if (profiles.length > 0 && !(PROFILE_ENTITY_TYPES as readonly string[]).includes(entityType)) {
       throw new TbInputError('profiles', `profiles can only be given with entityType ${PROFILE_ENTITY_TYPES.join(', ')} (got entityType ${entityType})`);

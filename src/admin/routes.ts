@@ -3,7 +3,7 @@
  *
  *   GET  tb-connection/:id/profiles?entityType=DEVICE|ASSET|ENTITY_VIEW|EDGE&search=   {items: [{name}]}
  *   GET  tb-connection/:id/entities?entityType=…&search=  |  &ids=<uuid>,<uuid>        {items: [{id, name}]}
- *   GET  tb-connection/:id/keys?entityType=…&profiles=a,b                              {entityTypes, timeseries, attributes}
+ *   GET  tb-connection/:id/keys?entityType=…&profiles=a,b  |  &ids=<uuid>,<uuid>      {entityTypes, timeseries, attributes}
  *   GET  tb-connection/:id/alarm-types?search=                                         {items: ["High Temperature", …]}
  *   POST tb-connection/:id/preview {node, operation, query, format}                    {payload, page?}
  *   POST tb-connection/:id/test                                                        {ok, user, authority, serverVersion} | {ok:false, code, message}

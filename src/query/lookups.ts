@@ -104,6 +104,14 @@ export function profileKeysQuery(entityType: LookupEntityType, profiles: string[
   return prepareEntityDataQuery({ entityFilter }, 'lookup');
 }
 
+/**
+ * The entities whose own keys a key picker lists when a node acts on fixed entities (tb-telemetry, tb-attributes):
+ * an `entityList` filter of those ids. `ids` must not be empty.
+ */
+export function entityKeysQuery(entityType: LookupEntityType, ids: string[]): EntityDataQuery {
+  return prepareEntityDataQuery({ entityFilter: { type: 'entityList', entityType, entityList: ids } }, 'lookup');
+}
+
 /** A comma-separated list of names (blanks and duplicates dropped, order kept). */
 export function nameListParam(v: unknown, field: string): string[] {
   if (v === undefined || v === null || v === '') return [];

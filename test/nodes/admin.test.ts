@@ -258,6 +258,37 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       expectError(r, 400, 'TB_INVALID_INPUT', 'profiles can only be given with entityType DEVICE, ASSET, ENTITY_VIEW, EDGE (got entityType CUSTOMER)', 'profiles');
     });
 
+    it('keys: ids give the fixed entities\' own keys (a device action\'s key suggestions)', async () => {
+      await load();
+      const a101 = id('DEVICE', 'Thermo A-101');
+      const meter = id('DEVICE', 'Meter A-100');
+      let r = await get(`/tb-connection/c1/keys?entityType=DEVICE&ids=${a101.id}`);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body, {
+        entityTypes: ['DEVICE'],
+        timeseries: ['humidity', 'temperature'],
+        attributes: {
+          CLIENT_SCOPE: ['fw', 'note', 'serial'],
+          SERVER_SCOPE: ['active', 'model', 'note'],
+          SHARED_SCOPE: ['config', 'reportingInterval', 'targetTemperature'],
+        },
+      });
+      // Its own keys, not its profile's: B-101 has no SHARED "config".
+      r = await get(`/tb-connection/c1/keys?entityType=DEVICE&ids=${id('DEVICE', 'Thermo B-101').id}`);
+      assert.deepEqual(r.body.attributes.SHARED_SCOPE, ['reportingInterval', 'targetTemperature']);
+      r = await get(`/tb-connection/c1/keys?entityType=DEVICE&ids=${meter.id},${a101.id}`);
+      assert.deepEqual(r.body.timeseries, ['energy', 'humidity', 'power', 'temperature']);
+      r = await get(`/tb-connection/c1/keys?entityType=ASSET&ids=${id('ASSET', 'Building Alpha').id}`);
+      assert.deepEqual(r.body, { entityTypes: ['ASSET'], timeseries: [], attributes: { SERVER_SCOPE: ['address', 'area', 'floorCount'] } });
+      r = await get('/tb-connection/c1/keys?entityType=DEVICE&ids=');
+      assert.deepEqual(r.body, { entityTypes: [], timeseries: [], attributes: {} });
+      expectError(await get('/tb-connection/c1/keys?entityType=DEVICE&ids=abc'), 400, 'TB_INVALID_INPUT', 'ids must be a comma-separated list of entity ids (UUIDs); "abc" is not one', 'ids');
+      expectError(
+        await get(`/tb-connection/c1/keys?entityType=DEVICE&ids=${a101.id}&profiles=thermostat`),
+        400, 'TB_INVALID_INPUT', "Give either ids (the entities' own keys) or profiles, not both", 'ids',
+      );
+    });
+
     it('keys: the same answer from a server with only the v1 key endpoint', async () => {
       await load();
       const v2 = (await get('/tb-connection/c1/keys?entityType=DEVICE&profiles=thermostat')).body;
