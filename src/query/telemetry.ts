@@ -200,13 +200,22 @@ function prepareRange(r: OptionReader, now: number, names: readonly string[] = R
   return { startTs: from, endTs };
 }
 
+/** Zones already asked about: building a DateTimeFormat costs about 0.5 ms (the editor checks on every keystroke). */
+const zones = new Map<string, boolean>();
+
 function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
+  let ok = zones.get(tz);
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    if (zones.size > 200) zones.clear();
+    zones.set(tz, ok);
   }
+  return ok;
 }
 
 function prepareHistory(r: OptionReader, now: number): HistoryRequest {

@@ -6,6 +6,8 @@
  */
 import { compactQuery, parseJsonText, shortJsonMessage } from '../../query/json-text';
 import { defaultQuery, type QueryMode } from '../../query/schema';
+import { actionProblem, fixedEntities, targetEntityTypes, validateSetting } from './action-settings';
+import { keysInput } from './actions';
 import { attach, type Builder } from './builder';
 import { addConnection, alarmTypeInput, connectionTest, entityInput, entityJsonInput, userInput, viewIdFromLink } from './dialogs';
 import { t } from './dom';
@@ -63,6 +65,12 @@ const api = {
   userInput,
   viewIdFromLink,
   isUuid,
+  // The device actions (tb-telemetry, tb-attributes, tb-rpc).
+  actionProblem,
+  validateSetting,
+  fixedEntities,
+  keysInput,
+  targetEntityTypes,
 };
 
 declare global {

@@ -170,6 +170,11 @@ export class Lookups {
     return this.get<KeysAnswer>('keys', { entityType, profiles: profiles.join(',') });
   }
 
+  /** The own keys of fixed entities of one type (a device action's fixed entity). */
+  async entityKeys(entityType: string, ids: string[]): Promise<KeysAnswer | null> {
+    return this.get<KeysAnswer>('keys', { entityType, ids: ids.join(',') });
+  }
+
   async alarmTypes(search = ''): Promise<string[] | null> {
     const r = await this.get<{ items: string[] }>('alarm-types', { search });
     return r ? r.items : null;

@@ -1,0 +1,204 @@
+/**
+ * The pure side of the device actions' dialogs (tb-telemetry, tb-attributes, tb-rpc; the widgets are in actions.ts):
+ *
+ * - their settings checked by the runtime's own code (src/query: options, telemetry, attributes, rpc, targets), so
+ *   the dialog flags "an aggregation without an interval", "more than 700 intervals" or "a 30 s wait without
+ *   persistent" in the words the node would use at run time. What a message may still bring (the keys, the range,
+ *   the method) is not asked for in the dialog: only what the node's own settings get wrong;
+ * - the keys as chips with suggestions from the entity's own keys (the fixed entity chosen with the entity picker),
+ *   else from the keys of the entities of the type the node acts on.
+ *
+ * No DOM here: unit-tested in Node, bundled into the editor with the rest of TbBuilder.
+ */
+import { errorInfo } from '../../query/check';
+import { ATTRIBUTE_OPERATIONS, prepareAttributeRequest, prepareScope, type AttributeOperation, type ScopeChoice } from '../../query/attributes';
+import { OptionReader, type Bag } from '../../query/options';
+import { prepareMethod, prepareRpcRequest } from '../../query/rpc';
+import { prepareTargetEntityType, prepareTargets, TARGET_ENTITY_TYPES, type TargetRules } from '../../query/targets';
+import { prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation } from '../../query/telemetry';
+import { UUID_PATTERN } from '../../query/validate';
+
+export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+/**
+ * Which entities each node acts on: tb-rpc, devices only (as src/nodes/support/rpc.ts RPC_TARGET_RULES; a unit test
+ * keeps the two equal); the others, every type that has attributes and time series.
+ */
+export const TARGET_RULES: Readonly<Record<ActionType, { allowed?: readonly string[]; why?: string; entityTypes?: readonly string[] }>> = {
+  'tb-telemetry': {},
+  'tb-attributes': {},
+  'tb-rpc': { allowed: ['DEVICE'], why: 'RPC goes to devices only', entityTypes: ['DEVICE'] },
+};
+
+/** The entity types a dialog offers for a fixed entity and for a bare UUID. */
+export function targetEntityTypes(type: ActionType): readonly string[] {
+  return TARGET_RULES[type].entityTypes ?? TARGET_ENTITY_TYPES;
+}
+
+export interface ActionProblem {
+  /** The setting the runtime names (`interval`, `target.id`, `timeout`…). */
+  field: string;
+  message: string;
+}
+
+type Settings = Record<string, unknown>;
+
+function blank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+}
+
+/** A key name standing in for keys a message will bring (never shown: keys themselves are not checked here). */
+const SOME_KEY = 'key';
+
+function checkTarget(type: ActionType, s: Settings): void {
+  const rules = TARGET_RULES[type];
+  const defaultType = prepareTargetEntityType(s.targetEntityType, 'targetEntityType', rules.entityTypes ?? rules.allowed);
+  if ((s.targetType ?? 'auto') !== 'json') return;
+  const text = typeof s.target === 'string' ? s.target : '';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw Object.assign(new Error(`target is not valid JSON: ${(err as Error).message}`), { field: 'target' });
+  }
+  const r: TargetRules = { defaultType, allowed: rules.allowed, why: rules.why };
+  prepareTargets(value, 'target', r);
+}
+
+/**
+ * The settings as the runtime reads them, with what a message may bring filled in: keys (history and delete need
+ * them) and a short range (history and delete need one), so that the checks after them still run.
+ */
+function telemetryBag(op: TelemetryOperation, s: Settings): Bag {
+  const bag: Bag = { ...s };
+  if ((op === 'history' || op === 'delete') && blank(s.keys)) bag.keys = SOME_KEY;
+  const ranged = op === 'history' || op === 'delete';
+  const noRange = blank(s.from) && blank(s.to) && blank(s.last) && !(op === 'delete' && (s.all === true || s.all === 'true'));
+  // One second: never more than one interval, whatever the interval.
+  if (ranged && noRange) bag.last = '1000';
+  return bag;
+}
+
+function checkTelemetry(s: Settings, now: number): void {
+  const op = blank(s.operation) ? 'save' : s.operation;
+  const ops: readonly TelemetryOperation[] = op === 'msg' ? TELEMETRY_OPERATIONS : (TELEMETRY_OPERATIONS as readonly unknown[]).includes(op) ? [op as TelemetryOperation] : [];
+  for (const o of ops) prepareTelemetryRequest(o, new OptionReader(telemetryBag(o, s), {}), { value: 1 }, now);
+}
+
+function checkAttributes(s: Settings): void {
+  const op = blank(s.operation) ? 'save' : s.operation;
+  const scope = blank(s.scope) ? 'SERVER_SCOPE' : s.scope;
+  if (op === 'msg' || scope === 'msg' || !(ATTRIBUTE_OPERATIONS as readonly unknown[]).includes(op)) return;
+  const o = op as AttributeOperation;
+  const sc: ScopeChoice = prepareScope(scope, {}, o);
+  const bag: Bag = { ...s };
+  if (blank(s.keys)) bag.keys = SOME_KEY;
+  prepareAttributeRequest(o, sc, new OptionReader(bag, {}), { value: 1 });
+}
+
+function checkRpc(s: Settings, now: number): void {
+  if (s.methodType === 'str') prepareMethod({ value: s.method, field: 'method' });
+  prepareRpcRequest('method', undefined, new OptionReader(s, {}), now);
+}
+
+/**
+ * The first problem the runtime would find with a device action's settings (the dialog's live values), or
+ * undefined. Never throws.
+ */
+export function actionProblem(type: ActionType, settings: Settings, now = Date.now()): ActionProblem | undefined {
+  try {
+    checkTarget(type, settings);
+    if (type === 'tb-telemetry') checkTelemetry(settings, now);
+    else if (type === 'tb-attributes') checkAttributes(settings);
+    else if (type === 'tb-rpc') checkRpc(settings, now);
+    return undefined;
+  } catch (e) {
+    const i = errorInfo(e);
+    return { field: i.field, message: i.message };
+  }
+}
+
+/** Is `field` (as the runtime names it: `target[0].id`, `target.entityType`) about the setting `name`? */
+export function isAbout(field: string, name: string): boolean {
+  return field === name || field.startsWith(`${name}.`) || field.startsWith(`${name}[`);
+}
+
+/** The last verdict: Node-RED validates every setting of the dialog at each change, with the same settings. */
+let last: { key: string; at: number; problem: ActionProblem | undefined } | undefined;
+
+/** For a node's `validate` of setting `name`: true, or the runtime's message when the problem is that setting's. */
+export function validateSetting(type: ActionType, settings: Settings, name: string): true | string {
+  let key: string;
+  try {
+    key = `${type}\n${JSON.stringify(settings)}`;
+  } catch {
+    key = '';
+  }
+  const now = Date.now();
+  if (!last || key === '' || last.key !== key || now - last.at > 1000) last = { key, at: now, problem: actionProblem(type, settings, now) };
+  const p = last.problem;
+  return p && isAbout(p.field, name) ? p.message : true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Keys
+// ---------------------------------------------------------------------------------------------------------------
+
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+function isUuid(v: unknown): v is string {
+  return typeof v === 'string' && UUID_RE.test(v);
+}
+
+/** Where the suggested keys come from: fixed entities (their own keys), or every entity of a type. */
+export interface KeySource {
+  entityType: string;
+  ids: string[];
+}
+
+/** The entities of a fixed target (`{entityType, id}` or a list, as JSON): those of the first one's type. */
+export function fixedEntities(targetType: string, target: string, fallbackType: string): KeySource {
+  if (targetType === 'json') {
+    try {
+      const v = JSON.parse(target) as unknown;
+      const list = (Array.isArray(v) ? v : [v]).filter(
+        (x): x is { entityType: string; id: string } => !!x && typeof x === 'object' && typeof (x as { entityType?: unknown }).entityType === 'string' && isUuid((x as { id?: unknown }).id),
+      );
+      if (list.length) {
+        const entityType = list[0].entityType;
+        return { entityType, ids: list.filter((x) => x.entityType === entityType).map((x) => x.id) };
+      }
+    } catch {
+      /* not JSON yet: the type's keys */
+    }
+  }
+  return { entityType: fallbackType || 'DEVICE', ids: [] };
+}
+
+/** The key names of an entity look-up (the editor endpoint's keys answer). */
+export interface KeyNames {
+  timeseries: string[];
+  attributes: Partial<Record<string, string[]>>;
+}
+
+/** Key names of a kind: `timeseries`, one attribute scope, or `attributes` (every scope). */
+export function keysOfKind(keys: KeyNames, kind: string): string[] {
+  if (kind === 'timeseries') return keys.timeseries.slice();
+  const scope = keys.attributes[kind];
+  if (scope) return scope.slice();
+  if (kind !== 'attributes' && kind !== 'any' && kind !== 'msg') return [];
+  const all = new Set<string>();
+  for (const s of Object.keys(keys.attributes)) for (const k of keys.attributes[s] ?? []) all.add(k);
+  return [...all].sort();
+}
+
+/** The keys of a comma-separated list (trimmed, empty items and repeats dropped), as the runtime reads them. */
+export function keyList(text: unknown): string[] {
+  const out: string[] = [];
+  for (const part of String(text ?? '').split(',')) {
+    const k = part.trim();
+    if (k !== '' && !out.includes(k)) out.push(k);
+  }
+  return out;
+}
