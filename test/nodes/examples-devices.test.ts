@@ -1,0 +1,195 @@
+/**
+ * The four device-action examples as shipped in examples/, run in the real runtime against the simulator (their
+ * connection replaced by the test's, their debug nodes by helper nodes, their inject buttons pressed by the test):
+ * every thermostat gets its target temperature in one message; a computed dew point is written back; a device is
+ * commanded and answers (at once, and persistent to every thermostat), and a silent one ends at the catch node;
+ * the last 24 hours come back as hourly rows and chart data.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import tbConnection from '../../src/nodes/tb-connection';
+import tbEntityQuery from '../../src/nodes/tb-entity-query';
+import tbSubscribe from '../../src/nodes/tb-subscribe';
+import tbTelemetry from '../../src/nodes/tb-telemetry';
+import tbAttributes from '../../src/nodes/tb-attributes';
+import tbRpc from '../../src/nodes/tb-rpc';
+import { dbl, long, Simulator } from '../sim';
+import { assertCode, Collector, connectionNode, coreNode, helper, inject, statuses, statusWhere, TENANT } from '../support/runtime';
+
+type N = Record<string, unknown> & { id: string; type: string };
+type Rec = Record<string, any>;
+
+/** An example's nodes on tab "t", on the test's connection c1, with helper nodes for its debug nodes. */
+function exampleFlow(file: string): { nodes: N[]; byName: (name: string) => N } {
+  const nodes = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8')) as N[];
+  const out: N[] = [{ id: 't', type: 'tab', label: file }, connectionNode('') as N];
+  for (const n of nodes) {
+    if (n.type === 'tab' || n.type === 'tb-connection' || n.type === 'comment') continue; // its own tab: "t" here
+    const copy: N = { ...n, z: 't' };
+    if (typeof copy.connection === 'string') copy.connection = 'c1';
+    if (copy.type === 'debug') copy.type = 'helper';
+    out.push(copy);
+  }
+  const byName = (name: string): N => {
+    const n = out.find((x) => x.name === name);
+    assert.ok(n, `the example has a node named "${name}"`);
+    return n;
+  };
+  return { nodes: out, byName };
+}
+
+const HOUR = 3600000;
+
+/** A value as plain JSON: what a function node made lives in its own sandbox (other prototypes). */
+const plain = (v: unknown): any => JSON.parse(JSON.stringify(v));
+
+/** The last status node `id` showed. */
+const lastStatus = (id: string) => statuses(id).slice(-1)[0] ?? {};
+
+describe('examples: acting on devices (runtime + simulator)', function () {
+  this.timeout(30000);
+  let sim: Simulator;
+
+  beforeEach(async () => {
+    // RPC waits a hundredth of their time (a 10 s timeout: 100 ms); following a persistent RPC polls every 20-80 ms.
+    sim = new Simulator({ rpcTimeScale: 0.01 });
+    await sim.start();
+    await new Promise<void>((resolve) => helper.startServer(() => resolve()));
+    helper.settings({ tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } as Record<string, unknown>);
+  });
+
+  afterEach(async () => {
+    await helper.unload();
+    helper.settings({});
+    await new Promise<void>((resolve) => helper.stopServer(() => resolve()));
+    await sim.stop();
+  });
+
+  async function load(file: string): Promise<(name: string) => N> {
+    const { nodes, byName } = exampleFlow(file);
+    (nodes[1] as N).url = sim.url;
+    const core = ['common/20-inject.js', 'function/10-function.js', 'function/15-change.js'].map(coreNode);
+    await helper.load([tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc, ...core] as never, nodes as never, { c1: TENANT } as never);
+    return byName;
+  }
+
+  /** Presses an inject node's button (as the editor's button does: the node sends its message). */
+  const press = (node: N) => inject(node.id, {} as never);
+
+  const thermostats = () => sim.data.devices().filter((d) => d.type === 'thermostat').sort((a, b) => (a.name < b.name ? -1 : 1));
+
+  it('Set the target temperature of every thermostat: one message, a shared attribute on each, pushed to the devices', async () => {
+    const byName = await load('Set the target temperature of every thermostat.json');
+    const results = new Collector(byName('results').id);
+    const failed = new Collector(byName('failed').id);
+    press(byName('every morning at 7'));
+    const out = await results.until(() => true, 15000);
+    const all = thermostats();
+    assert.equal(all.length, 20);
+    assert.equal((out.payload as Rec[]).length, 20);
+    assert.equal(out.failed, 0);
+    // In the order of the query's list (by name), each ok.
+    assert.deepEqual((out.payload as Rec[]).map((r) => [r.entity.id, r.ok]), all.map((d) => [d.id, true]));
+    const values = new Set(all.map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
+    assert.equal(values.size, 1, 'the same target on every thermostat');
+    assert.ok([21, 17].includes([...values][0] as number), `21 °C by day, 17 °C at night (got ${[...values][0]})`);
+    for (const d of all) assert.equal(sim.telemetry.sharedPushes(d.id), 1, `${d.name}: the new target was pushed to the device`);
+    assert.match(String(lastStatus(byName('set targetTemperature').id).text), /bulkDone/);
+    assert.equal(failed.all.length, 0, 'nothing failed');
+
+    // One thermostat refuses (a 403 bare string, as ThingsBoard answers): a partial failure, named by "which failed?".
+    const b101 = sim.data.mustFindByName('DEVICE', 'Thermo B-101');
+    sim.faults.add({ path: `/api/plugins/telemetry/DEVICE/${b101.id}/attributes/SHARED_SCOPE`, status: 403, body: 'You don\'t have permission to perform this operation!' });
+    press(byName('every morning at 7'));
+    const partial = await results.until(() => true, 15000);
+    assert.equal(partial.failed, 1);
+    const names = await failed.until(() => true);
+    const lines = plain(names.payload) as string[];
+    assert.equal(lines.length, 1);
+    assert.ok(lines[0].startsWith(`${b101.id}: `), lines[0]);
+    assert.match(lines[0], /You don't have permission to perform this operation!/, 'the server\'s words');
+    const s = lastStatus(byName('set targetTemperature').id);
+    assert.deepEqual([s.fill, /bulkPartial/.test(String(s.text))], ['yellow', true]);
+  });
+
+  it('Record a computed value: a reported temperature and humidity give a dew point saved on the same device, once', async () => {
+    const byName = await load('Record a computed value.json');
+    const saved = new Collector(byName('saved').id);
+    await statusWhere(byName('thermostats').id, (s) => s.fill === 'green');
+    const thermo = sim.data.mustFindByName('DEVICE', 'Thermo B-203');
+    sim.data.setTelemetry(thermo.id, { temperature: dbl(25), humidity: long(50) });
+    const out = await saved.until(() => true, 8000);
+    const [record] = plain(out.payload) as Array<{ ts: number; values: Rec }>;
+    assert.deepEqual(record.values, { dewPoint: 13.9 });
+    assert.equal(out.topic, thermo.id, 'the device came from msg.topic');
+    const stored = sim.data.latestOf(thermo.id, 'dewPoint');
+    assert.deepEqual([stored?.type, stored?.value, stored?.ts], ['DOUBLE', 13.9, record.ts]);
+    // Saving dewPoint does not set the subscription off again: the next save is the next report's.
+    sim.data.setTelemetry(thermo.id, { temperature: dbl(20), humidity: long(60) });
+    const next = await saved.until(() => true, 8000);
+    assert.deepEqual(plain(next.payload)[0].values, { dewPoint: 12 });
+    assert.equal(sim.telemetry.saves(thermo.id).length, 2);
+    assert.equal(saved.all.length, 2);
+  });
+
+  it('Command a device and wait for its answer: a two-way reply; persistent to every thermostat, followed to each answer', async () => {
+    const byName = await load('Command a device and wait for its answer.json');
+    const reply = new Collector(byName('reply').id);
+    const answers = new Collector(byName('answers').id);
+    const error = new Collector(byName('error').id);
+    const first = thermostats()[0];
+
+    press(byName('ask the first thermostat'));
+    const r = await reply.until(() => true, 8000);
+    // The simulated device echoes the call; the example sends no params.
+    assert.equal((r.payload as Rec).method, 'getState');
+    assert.equal((r.payload as Rec).params, null);
+    assert.deepEqual(r.rpc, { method: 'getState', status: 'SUCCESSFUL' });
+    assert.equal((r.entity as Rec).id, first.id);
+
+    press(byName('fan speed 3 on every thermostat'));
+    const a = await answers.until(() => true, 15000);
+    const list = a.payload as Rec[];
+    assert.equal(list.length, 20);
+    assert.equal(a.failed, 0);
+    for (const [i, d] of thermostats().entries()) {
+      assert.equal(list[i].entity.id, d.id);
+      assert.equal(list[i].ok, true);
+      assert.deepEqual(list[i].payload, { method: 'setFanSpeed', params: { speed: 3 } });
+      assert.equal(list[i].rpc.status, 'SUCCESSFUL');
+    }
+    const calls = sim.rpc.calls().filter((c) => c.method === 'setFanSpeed');
+    assert.equal(calls.length, 20, 'each thermostat got the command once');
+    assert.ok(calls.every((c) => c.persistent && !c.oneway));
+
+    // A thermostat that never answers: no reply within the timeout, the error (with its usual causes) at the catch node.
+    sim.rpc.setDevice(first.id, { mode: 'silent' });
+    press(byName('ask the first thermostat'));
+    const e = await error.until(() => true, 8000);
+    assertCode(e.error as Rec, 'TB_RPC_NO_REPLY');
+    assert.match(String((e.error as Rec).message), /offline.*not subscribed to RPC.*"rpc call request"/);
+  });
+
+  it('Last 24 hours, hourly average: rows by hour, oldest first, and the data of a line chart', async () => {
+    const first = thermostats()[0];
+    // Four points an hour over the last day, 21 and 23 °C in turn: every full hour averages 22.
+    const now = Date.now();
+    for (let k = 1; k <= 95; k++) sim.data.setTelemetry(first.id, { temperature: dbl(k % 2 ? 21 : 23), humidity: long(50) }, now - k * 15 * 60000);
+    const byName = await load('Last 24 hours, hourly average.json');
+    const rows = new Collector(byName('rows').id);
+    const chart = new Collector(byName('chart data').id);
+    press(byName('every hour'));
+    const out = await rows.until(() => true, 8000);
+    const list = out.payload as Array<{ ts: number; temperature: number; humidity: number }>;
+    assert.ok(list.length >= 24 && list.length <= 25, `${list.length} hourly rows`);
+    for (let i = 1; i < list.length; i++) assert.equal(list[i].ts - list[i - 1].ts, HOUR, 'one row an hour, oldest first');
+    for (const row of list.slice(1, -1)) assert.deepEqual([row.temperature, row.humidity], [22, 50]);
+    assert.ok(list[0].ts >= now - 24 * HOUR && list[list.length - 1].ts <= Date.now(), 'within the last 24 hours, stamped mid-hour');
+    const c = await chart.until(() => true);
+    const [series] = plain(c.payload) as Array<{ series: string[]; data: Array<Array<{ x: number; y: number }>>; labels: string[] }>;
+    assert.deepEqual(series.series, ['temperature', 'humidity']);
+    assert.deepEqual(series.data[0].map((p) => p.x), list.map((r) => r.ts));
+    assert.deepEqual(series.data[1].map((p) => p.y), list.map(() => 50));
+  });
+});
