@@ -47,11 +47,32 @@ export function suggest(input: JQuery, source: Suggest): JQuery {
       );
     },
   });
+  watchMenuClose();
   input.on('focus', () => {
+    // The widget gives the box its focus back when its menu closes (a click elsewhere, Escape): that is no reason
+    // to open the menu again.
+    if (Date.now() - menuClosedAt < 500) return;
     // The widget looks for completions on keyup: a neutral key shows the whole list for an empty box.
     if (!String(input.val() ?? '')) input.trigger($.Event('keyup', { keyCode: 40 }));
   });
   return input;
+}
+
+/** When a suggestion menu was last closed by a click outside it or by Escape. */
+let menuClosedAt = 0;
+let watching = false;
+
+/** Notes (once per page, before any other handler) each mousedown or Escape while a suggestion menu is open. */
+function watchMenuClose(): void {
+  if (watching) return;
+  watching = true;
+  const note = (e: Event) => {
+    if (e.type === 'keydown' && (e as KeyboardEvent).key !== 'Escape') return;
+    if (e.type === 'mousedown' && $(e.target as Element).closest('.red-ui-autoComplete-container').length) return;
+    if ($('.red-ui-autoComplete-container:visible').length) menuClosedAt = Date.now();
+  };
+  document.addEventListener('mousedown', note, true);
+  document.addEventListener('keydown', note, true);
 }
 
 /**

@@ -1,0 +1,299 @@
+/**
+ * tb-telemetry, tb-attributes and tb-rpc in a real editor (Debian chromium, the shared embedded Node-RED, the
+ * simulator): each dialog shows what its action uses, picks a fixed entity by name with the query builder's
+ * entity picker, suggests the keys that entity has, flags wrong settings with the runtime's own words, and saves
+ * what the runtime reads; a deployed tb-rpc commands a device from an inject and says so in its status.
+ */
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Embedded } from '../../scripts/embedded';
+import { Simulator } from '../sim';
+import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
+import { deployFlows, sharedNodeRed } from './nodered';
+
+declare const RED: any;
+declare const $: any;
+
+describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
+  this.timeout(90000);
+
+  let sim: Simulator;
+  let nr: Embedded;
+  let context: BrowserContext;
+  let page: Page;
+  let userDir: string;
+  const pageErrors: string[] = [];
+  const idOf = (name: string) => sim.data.mustFindByName('DEVICE' as never, name).id;
+
+  before(async function () {
+    requireChromium();
+    sim = new Simulator();
+    const simUrl = await sim.start();
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-devices-'));
+    ({ nr } = await sharedNodeRed());
+    const at = (x: number, y: number) => ({ z: 'tabD', x, y, wires: [] as string[][] });
+    const a102 = { entityType: 'DEVICE', id: idOf('Thermo A-102') };
+    await deployFlows(nr, [
+      { id: 'tabD', type: 'tab', label: 'device actions' },
+      { id: 'connD', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+      { id: 'telD', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(400, 60) },
+      { id: 'attrD', type: 'tb-attributes', connection: 'connD', version: 1, ...at(400, 140) },
+      { id: 'injD', type: 'inject', name: 'ask', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(160, 220), wires: [['rpcD']] },
+      {
+        id: 'rpcD', type: 'tb-rpc', name: '', connection: 'connD', target: JSON.stringify(a102), targetType: 'json', method: 'getState', methodType: 'str',
+        mode: 'twoway', timeout: 10000, persistent: false, expiration: '', retries: '', additionalInfo: '', waitFor: 'final', concurrency: 4, version: 1, ...at(400, 220),
+      },
+    ]);
+    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    await page.setViewportSize({ width: 1500, height: 1400 });
+    page.on('pageerror', (err) => {
+      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
+    });
+    await page.goto(nr.url);
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('rpcD') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  });
+
+  afterEach(async function () {
+    await closeTrays(page).catch(() => undefined);
+    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
+  });
+
+  after(async function () {
+    await context?.close().catch(() => undefined);
+    if (nr) await deployFlows(nr, []).catch(() => undefined);
+    await sim?.stop().catch(() => undefined);
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  const tray = () => topTray(page);
+  const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
+
+  async function open(id: string): Promise<void> {
+    await page.evaluate((nodeId) => RED.editor.edit(RED.nodes.node(nodeId)), id);
+    await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+  }
+
+  async function save(): Promise<void> {
+    await tray().locator('#node-dialog-ok').click();
+    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+  }
+
+  /** What the node's validator of `prop` says about the dialog as it is now (true, or the message). */
+  const verdict = (id: string, prop: string) =>
+    page.evaluate(([nodeId, p]) => {
+      const n = RED.nodes.node(nodeId);
+      return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
+    }, [id, prop] as const);
+
+  /** Is the field marked invalid (its input, or its TypedInput's box)? Waits for `expected`. */
+  async function marked(prop: string, expected: boolean): Promise<void> {
+    await page.waitForFunction(
+      ([p, e]) => {
+        const input = $(`#node-input-${p}`);
+        const box = input.next('.red-ui-typedInput-container');
+        return (input.hasClass('input-error') || box.hasClass('input-error')) === e;
+      },
+      [prop, expected] as const,
+      { timeout: WAIT },
+    );
+  }
+
+  /** Sets a text input as a person would (typing fires the dialog's validation). */
+  async function type(prop: string, text: string): Promise<void> {
+    const input = tray().locator(`#node-input-${prop}`);
+    await input.fill(text);
+    await input.press('Tab');
+  }
+
+  /** Picks a fixed entity with the entity picker under the target TypedInput. */
+  async function pickEntity(entityType: string, typed: string, name: string): Promise<void> {
+    await page.evaluate(() => $('#node-input-target').typedInput('type', 'json'));
+    await tray().locator('[data-tb-field="target.entityType"]').selectOption(entityType);
+    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), typed, name);
+  }
+
+  /** The suggestion menu's items for the keys box with `typed` in it (then closes the menu). */
+  async function keySuggestions(typed: string): Promise<string[]> {
+    const entry = tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]');
+    await entry.click();
+    await entry.fill('');
+    // An empty box lists every suggestion on a neutral key (the arrow down), as when it gets the focus.
+    if (typed) await entry.pressSequentially(typed, { delay: 5 });
+    else await entry.press('ArrowDown');
+    await page.locator('.red-ui-autoComplete-container li').first().waitFor({ state: 'visible', timeout: WAIT });
+    const items = await page.locator('.red-ui-autoComplete-container li').allTextContents();
+    // Escape closes the menu, and it stays closed (the box gets its focus back from the menu).
+    await entry.fill('');
+    await entry.press('Escape');
+    await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, { timeout: WAIT });
+    return items.map((s) => s.trim()).sort();
+  }
+
+  const chipsShown = () => page.evaluate(() => $('[data-tb-chips="keys"] [data-tb-chip]').map((_: number, el: HTMLElement) => el.getAttribute('data-tb-chip')).get());
+
+  it('tb-rpc deployed: an inject commands the fixed device, and the status says it replied', async function () {
+    await page.evaluate(() => $.ajax({ url: 'inject/injD', type: 'POST' }));
+    await page.waitForFunction(() => /replied/.test(document.getElementById('rpcD')?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), undefined, { timeout: WAIT });
+    assert.deepEqual(sim.rpc.calls(idOf('Thermo A-102')).map((c) => c.method), ['getState']);
+  });
+
+  it('tb-telemetry: rows per action, a fixed entity by name, its own keys suggested, history checked by the runtime, saved', async function () {
+    await open('telD');
+    const rows = async () => ({
+      keys: await visible('.tb-row-keys'), range: await visible('.tb-row-range'), history: await visible('.tb-row-history'),
+      save: await visible('.tb-row-save'), del: await visible('.tb-row-delete'),
+    });
+    assert.deepEqual(await rows(), { keys: false, range: false, history: false, save: true, del: false });
+    await tray().locator('#node-input-operation').selectOption('delete');
+    assert.deepEqual(await rows(), { keys: true, range: true, history: false, save: false, del: true });
+    await tray().locator('#node-input-operation').selectOption('history');
+    assert.deepEqual(await rows(), { keys: true, range: true, history: true, save: false, del: false });
+
+    // Without a fixed entity the keys suggested are those of the chosen type's entities.
+    assert.equal(await page.getAttribute('[data-tb-keys-source]', 'data-tb-keys-source'), 'type');
+    assert.ok((await keySuggestions('')).includes('energy'), 'devices have energy (meters)');
+
+    await pickEntity('DEVICE', 'A-101', 'Thermo A-101');
+    const a101 = idOf('Thermo A-101');
+    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-target').typedInput('value'))), { entityType: 'DEVICE', id: a101 });
+    assert.equal(await visible('.tb-row-id-type'), false, '"Id is a" is for bare ids only');
+    await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity' && /Thermo A-101/.test($('[data-tb-keys-source]').text()), undefined, { timeout: WAIT });
+    // The entity's own time series only.
+    assert.deepEqual(await keySuggestions(''), ['humidity', 'temperature']);
+    await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'temp', 'temperature');
+    assert.deepEqual(await chipsShown(), ['temperature']);
+    assert.deepEqual(await keySuggestions(''), ['humidity'], 'a chosen key is not suggested again');
+
+    // Another entity: its own keys (a meter has energy and power), and a chip it lacks is marked.
+    await tray().locator('[data-tb-field="target.id"]').fill('');
+    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-100', 'Meter A-100');
+    assert.deepEqual(await keySuggestions(''), ['energy', 'power']);
+    await page.waitForFunction(() => $('[data-tb-chip="temperature"]').hasClass('tb-b-unknown'), undefined, { timeout: WAIT });
+    await tray().locator('[data-tb-field="target.id"]').fill('');
+    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
+    await page.waitForFunction(() => $('[data-tb-chip="temperature"]').length === 1 && !$('[data-tb-chip="temperature"]').hasClass('tb-b-unknown'), undefined, { timeout: WAIT });
+
+    // The runtime's own checks: an aggregation needs an interval, and at most 700 of them.
+    await type('last', '24h');
+    await tray().locator('#node-input-agg').selectOption('AVG');
+    await marked('interval', true);
+    assert.match(String(await verdict('telD', 'interval')), /^interval is missing: agg AVG needs an interval .* ThingsBoard silently returns raw points$/);
+    await type('interval', '1m');
+    await marked('interval', true);
+    assert.match(String(await verdict('telD', 'interval')), /splits the 86400000 ms range into 1440 intervals; ThingsBoard allows at most 700 \(use an interval of at least 123429 ms/);
+    await type('interval', '1h');
+    await marked('interval', false);
+    await type('from', '2026-01-01T00:00:00Z');
+    await marked('from', true);
+    assert.match(String(await verdict('telD', 'from')), /from and last are both set/);
+    await type('from', '');
+    await marked('from', false);
+    assert.equal(await verdict('telD', 'agg'), true);
+    await tray().screenshot({ path: path.join(screenshotDir(), 'telemetry-history.png') });
+    await save();
+    const n = await page.evaluate(() => {
+      const x = RED.nodes.node('telD');
+      return {
+        operation: x.operation, target: x.target, targetType: x.targetType, keys: x.keys, last: x.last, agg: x.agg, interval: x.interval, order: x.order,
+        maxItems: x.maxItems, concurrency: x.concurrency, valid: x.valid,
+      };
+    });
+    // A node deployed without maxItems and concurrency shows (and keeps) their defaults.
+    assert.deepEqual(n, {
+      operation: 'history', target: JSON.stringify({ entityType: 'DEVICE', id: a101 }), targetType: 'json', keys: 'temperature', last: '24h', agg: 'AVG',
+      interval: '1h', order: 'ASC', maxItems: '100000', concurrency: '4', valid: true,
+    });
+  });
+
+  it('tb-attributes: scopes the action allows, the SHARED tip off devices, keys of the chosen scope, saved', async function () {
+    await open('attrD');
+    assert.equal(await visible('.tb-row-keys'), false, 'a save takes its keys from msg.payload');
+    await tray().locator('#node-input-scope').selectOption('CLIENT_SCOPE');
+    await marked('scope', true);
+    assert.match(String(await verdict('attrD', 'scope')), /^scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/);
+    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
+    await marked('scope', false);
+    assert.equal(await visible('[data-tb-tip="shared"]'), false, 'devices get shared attributes pushed');
+    await tray().locator('#node-input-targetEntityType').selectOption('ASSET');
+    assert.equal(await visible('[data-tb-tip="shared"]'), true, 'on an asset a shared attribute is only stored');
+    await pickEntity('ASSET', 'Alpha', 'Building Alpha');
+    assert.equal(await visible('[data-tb-tip="shared"]'), true);
+    await tray().locator('[data-tb-field="target.entityType"]').selectOption('DEVICE');
+    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
+    assert.equal(await visible('[data-tb-tip="shared"]'), false);
+
+    await tray().locator('#node-input-operation').selectOption('read');
+    assert.equal(await visible('.tb-row-keys'), true);
+    assert.deepEqual(await keySuggestions(''), ['config', 'reportingInterval', 'targetTemperature'], 'the shared attributes of Thermo A-101');
+    await tray().locator('#node-input-scope').selectOption('CLIENT_SCOPE');
+    await marked('scope', false);
+    assert.deepEqual(await keySuggestions(''), ['fw', 'note', 'serial']);
+    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
+    await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'target', 'targetTemperature');
+    await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'conf', 'config');
+    await page.locator('[data-tb-chip="config"] [data-tb-action="remove-chip"]').click();
+    assert.deepEqual(await chipsShown(), ['targetTemperature']);
+    await tray().locator('#node-input-operation').selectOption('delete');
+    await tray().locator('#node-input-scope').selectOption('any');
+    await marked('scope', true);
+    assert.match(String(await verdict('attrD', 'scope')), /a delete needs one scope/);
+    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
+    await marked('scope', false);
+    await save();
+    const n = await page.evaluate(() => {
+      const x = RED.nodes.node('attrD');
+      return { operation: x.operation, scope: x.scope, target: x.target, targetType: x.targetType, keys: x.keys, valid: x.valid };
+    });
+    assert.deepEqual(n, {
+      operation: 'delete', scope: 'SHARED_SCOPE', target: JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-101') }), targetType: 'json',
+      keys: 'targetTemperature', valid: true,
+    });
+  });
+
+  it('tb-rpc: devices only, a wait the server would cut is refused unless persistent, persistent settings checked, saved', async function () {
+    await open('rpcD');
+    // The fixed device of the deployed node, shown by name.
+    await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-102', undefined, { timeout: WAIT });
+    assert.deepEqual(await page.evaluate(() => $('[data-tb-field="target.entityType"] option').map((_: number, o: HTMLOptionElement) => o.value).get()), ['DEVICE']);
+    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'B-201', 'Thermo B-201');
+    await page.evaluate(() => $('#node-input-method').typedInput('value', 'setGpio'));
+    assert.equal(await visible('.tb-row-persistent'), false);
+    await type('timeout', '30s');
+    await marked('timeout', true);
+    assert.match(String(await verdict('rpcD', 'timeout')), /^timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s, so a lightweight RPC may wait at most 29000 ms/);
+    await tray().locator('#node-input-persistent').check();
+    await marked('timeout', false);
+    assert.equal(await visible('.tb-row-persistent'), true);
+    assert.equal(await visible('[data-tb-tip="persistent"]'), true);
+    await type('retries', '6');
+    await marked('retries', true);
+    assert.match(String(await verdict('rpcD', 'retries')), /^retries must be between 0 and 5/);
+    await type('retries', '2');
+    await marked('retries', false);
+    await type('expiration', '1h');
+    await page.evaluate(() => $('#node-input-additionalInfo').typedInput('value', '{"by":"node-red"}'));
+    await tray().locator('#node-input-waitFor').selectOption('accepted');
+    await page.evaluate(() => $('#node-input-method').typedInput('value', ' '));
+    await marked('method', true);
+    assert.match(String(await verdict('rpcD', 'method')), /method/);
+    await page.evaluate(() => $('#node-input-method').typedInput('value', 'setGpio'));
+    await marked('method', false);
+    await save();
+    const n = await page.evaluate(() => {
+      const x = RED.nodes.node('rpcD');
+      return {
+        target: x.target, method: x.method, methodType: x.methodType, timeout: x.timeout, persistent: x.persistent, retries: x.retries,
+        expiration: x.expiration, additionalInfo: x.additionalInfo, waitFor: x.waitFor, valid: x.valid,
+        label: document.getElementById('rpcD')?.querySelector('.red-ui-flow-node-label')?.textContent,
+      };
+    });
+    assert.deepEqual(n, {
+      target: JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo B-201') }), method: 'setGpio', methodType: 'str', timeout: '30s', persistent: true,
+      retries: '2', expiration: '1h', additionalInfo: '{"by":"node-red"}', waitFor: 'accepted', valid: true, label: 'RPC setGpio',
+    });
+  });
+});
