@@ -6,7 +6,7 @@ import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { TbInputError } from '../errors';
 import { AlarmStatusSubscription } from '../live/subscriptions';
 import type { EntityId } from '../query/types';
-import { prepareAlarmStatusOptions, prepareEntityId } from '../query/validate';
+import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../query/validate';
 import { errorStatus, lookupConnection, noConnectionError, onClose, onInput, setupProblem, status } from './support/common';
 import { NodeSink } from './support/live-node';
 
@@ -110,7 +110,7 @@ export default function (RED: NodeAPI): void {
           return;
         }
         if (msg.action !== undefined && msg.action !== 'subscribe') {
-          throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${JSON.stringify(msg.action)})`);
+          throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`);
         }
         if (msg.payload === undefined || msg.payload === null || msg.payload === '') {
           throw new TbInputError('msg.payload', 'msg.payload must be the entity to watch: { "entityType": "DEVICE", "id": "<uuid>" } or a UUID string');

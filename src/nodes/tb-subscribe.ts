@@ -4,7 +4,7 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import type { ResultFormat } from '../query/format';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../query/validate';
+import { jsonText, prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../query/validate';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../query/types';
 import type { Subscriber } from '../live/hub';
 import {
@@ -196,7 +196,7 @@ export default function (RED: NodeAPI): void {
           return;
         }
         if (msg.action !== undefined && msg.action !== 'subscribe') {
-          throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${JSON.stringify(msg.action)})`);
+          throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`);
         }
         const q = source.resolve(msg);
         start(q instanceof Promise ? await q : q);

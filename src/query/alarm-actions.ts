@@ -23,7 +23,7 @@ import {
   type EntityType,
   type UserEmailInfo,
 } from './types';
-import { describe, got, isObject, prepareEntityId, UUID_PATTERN } from './validate';
+import { describe, got, isJsonData, isObject, prepareEntityId, UUID_PATTERN } from './validate';
 
 export const ALARM_OPERATIONS = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete'] as const;
 export type AlarmOperation = (typeof ALARM_OPERATIONS)[number];
@@ -337,7 +337,10 @@ export function prepareRaise(settings: RaiseSettings, payload: unknown, originat
     propagateToTenant: settings.propagateToTenant || payloadFlag(payload, 'propagateToTenant'),
     propagateRelationTypes: [],
   };
-  if (details !== undefined && details.value !== undefined) body.details = details.value;
+  if (details !== undefined && details.value !== undefined) {
+    if (!isJsonData(details.value)) fail(details.field, `${details.field} must be JSON data; it holds a cyclic reference or a BigInt, which cannot be sent`);
+    body.details = details.value;
+  }
   if (settings.propagateRelationTypes) body.propagateRelationTypes = settings.propagateRelationTypes;
   else {
     const p = payloadField(payload, 'propagateRelationTypes');

@@ -4,6 +4,7 @@
  */
 import { TbInputError } from '../errors';
 import { numberFromText } from './format';
+import { jsonText } from './validate';
 
 /** The body of POST publicApi/buildReport. */
 export interface ReportRequest {
@@ -33,7 +34,7 @@ function timestamp(v: unknown, field: string): number {
     n = /^\d+$/.test(t) ? Number(t) : Date.parse(t);
   } else if (v instanceof Date) n = v.getTime();
   if (n === undefined || !Number.isFinite(n) || n < 0 || !Number.isInteger(Math.round(n))) {
-    throw new TbInputError(field, `${field} must be a time in milliseconds since 1970 (a number such as 1767225600000, or an ISO date), got ${JSON.stringify(v)}`);
+    throw new TbInputError(field, `${field} must be a time in milliseconds since 1970 (a number such as 1767225600000, or an ISO date), got ${jsonText(v)}`);
   }
   return Math.round(n);
 }
@@ -52,7 +53,7 @@ export function prepareReportRequest(
   if (typeof id !== 'string' || !UUID_RE.test(id)) {
     throw new TbInputError(
       fields.viewConfigId,
-      `${fields.viewConfigId} must be the UUID of an analytics view (the id at the end of the view's link, e.g. 3f1c2a4e-5b6d-11ee-8c99-0242ac120002), got ${JSON.stringify(idRaw)}`,
+      `${fields.viewConfigId} must be the UUID of an analytics view (the id at the end of the view's link, e.g. 3f1c2a4e-5b6d-11ee-8c99-0242ac120002), got ${jsonText(idRaw)}`,
     );
   }
   const out: ReportRequest = { viewConfigId: id };
@@ -90,7 +91,7 @@ export function prepareReportRequest(
       filters[name] = list.map((v, i) => {
         if (typeof v === 'string') return v;
         if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-        throw new TbInputError(`${fields.filters}.${name}[${i}]`, `${fields.filters}.${name}[${i}] must be a text value (got ${JSON.stringify(v)})`);
+        throw new TbInputError(`${fields.filters}.${name}[${i}]`, `${fields.filters}.${name}[${i}] must be a text value (got ${jsonText(v)})`);
       });
     }
     if (Object.keys(filters).length) out.filters = filters;

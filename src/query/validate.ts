@@ -179,6 +179,31 @@ export function describe(v: unknown): string {
   }
 }
 
+/**
+ * A value as JSON text for an error message ("got …"). Never throws: a value JSON cannot hold (a cyclic object, a
+ * BigInt) is described instead, and a text longer than `max` characters is cut.
+ */
+export function jsonText(v: unknown, max = 200): string {
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    s = undefined;
+  }
+  if (s === undefined) return describe(v);
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** True when JSON.stringify can write the value (no cyclic reference, no BigInt). */
+export function isJsonData(v: unknown): boolean {
+  try {
+    JSON.stringify(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** "(missing)" or "(got <value>)". */
 export function got(v: unknown): string {
   return v === undefined ? '(missing)' : `(got ${describe(v)})`;

@@ -205,6 +205,12 @@ describe('query: alarm actions', () => {
       throwsInput(() => prepareRaise(SETTINGS, { type: 'T', severity: 'MAJOR', propagate: 'yes' }, origin, undefined), 'msg.payload.propagate', 'true or false');
       throwsInput(() => prepareRaise(SETTINGS, { type: 'T', severity: 'MAJOR', propagateRelationTypes: [1] }, origin, undefined), 'msg.payload.propagateRelationTypes[0]');
       throwsInput(() => prepareRaise(SETTINGS, { type: 'T', severity: 'MAJOR' }, { value: undefined, field: 'msg.payload.originator' }, undefined), 'msg.payload.originator', '(missing)');
+      // found by the fuzzer (bench/reliability): details JSON cannot write were a TypeError from the HTTP client
+      const cyclic: Record<string, unknown> = { a: 1 };
+      cyclic.self = cyclic;
+      for (const value of [cyclic, { n: BigInt(7) }]) {
+        throwsInput(() => prepareRaise(SETTINGS, { type: 'T', severity: 'MAJOR' }, origin, { value, field: 'msg.payload.details' }), 'msg.payload.details', 'must be JSON data', 'cyclic reference or a BigInt');
+      }
     });
 
     it('the wire body: a customer user names its customer; the active alarm keeps its assignee', () => {

@@ -7,6 +7,7 @@ import {
   prepareEntityId,
   prepareKeysOptions,
   prepareAlarmStatusOptions,
+  jsonText,
 } from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
 import { U1, U2, throwsInput } from './helpers';
@@ -24,6 +25,17 @@ describe('query/validate: queries', () => {
       throwsInput(() => prepareEntityDataQuery(42), 'query', '(got 42)');
       throwsInput(() => prepareEntityDataQuery(new Date()), 'query', 'must be an object');
       throwsInput(() => prepareEntityDataQuery('"just a string"'), 'query', '(got "just a string")');
+    });
+
+    it('jsonText (the "got …" of error messages) never throws: cycles and BigInts are described, long texts cut', () => {
+      const cyclic: Record<string, unknown> = {};
+      cyclic.self = cyclic;
+      assert.equal(jsonText({ a: [1, 'x'] }), '{"a":[1,"x"]}');
+      assert.equal(jsonText(cyclic), 'an object');
+      assert.equal(jsonText([cyclic]), 'an array');
+      assert.equal(jsonText(BigInt(7)), '7');
+      assert.equal(jsonText(() => 1), 'a function');
+      assert.equal(jsonText('y'.repeat(500)), `"${'y'.repeat(198)}…`);
     });
 
     it('accepts a JSON string', () => {

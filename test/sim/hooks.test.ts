@@ -46,6 +46,15 @@ describe('simulator: test hooks', function () {
       assert.equal(r.body, undefined, 'not parseable');
       assert.throws(() => JSON.parse(r.text));
     });
+    it('huge body: a JSON object of exactly bodyBytes bytes', async () => {
+      c.sim.faults.add({ path: '/api/entitiesQuery/find', bodyBytes: 3 * 1024 * 1024 + 5 });
+      const r = await c.tenant.post('/api/entitiesQuery/find', {});
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('content-type'), 'application/json');
+      assert.equal(Buffer.byteLength(r.text), 3 * 1024 * 1024 + 5);
+      assert.equal((r.body as { filler: string }).filler.length, 3 * 1024 * 1024 + 5 - 13);
+      assert.equal((await c.tenant.post('/api/entitiesQuery/find', {})).status, 400, 'once: then handled normally (an empty query is a bad request)');
+    });
     it('dropped connection', async () => {
       c.sim.faults.add({ path: COUNT, dropConnection: true });
       await assert.rejects(c.tenant.post(COUNT, BODY));

@@ -23,6 +23,11 @@ export interface FaultSpec {
    * happened
    */
   dropConnection?: boolean | 'after';
+  /**
+   * a huge answer: a JSON object `{"filler":"xxx…"}` of exactly this many bytes (status default 200), e.g. a
+   * misbehaving proxy or a runaway result; sent in chunks, so the simulator never holds it in one string
+   */
+  bodyBytes?: number;
   /** extra response headers */
   headers?: Record<string, string>;
 }

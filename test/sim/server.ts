@@ -457,6 +457,11 @@ export class HttpFront {
         this.sendRaw(res, status, '{"data":[{"entityId":{"entityType":"DEVICE","id":"', 'application/json', headers);
         return status;
       }
+      if (fault.bodyBytes !== undefined) {
+        const status = fault.status ?? 200;
+        this.sendFiller(res, status, fault.bodyBytes, headers);
+        return status;
+      }
       if (fault.status !== undefined || fault.body !== undefined) {
         const status = fault.status ?? 500;
         const body = fault.body === undefined ? defaultFaultBody(status, this.ctx.now()) : fault.body;
@@ -576,6 +581,33 @@ export class HttpFront {
     const buf = Buffer.from(JSON.stringify(body), 'utf8');
     res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': buf.length });
     res.end(buf);
+  }
+
+  /** `{"filler":"xxx…"}` of `bytes` bytes (at least the 13 of the envelope), written in 1 MiB chunks. */
+  private sendFiller(res: ServerResponse, status: number, bytes: number, headers: Record<string, string>): void {
+    if (res.headersSent || res.destroyed) return;
+    const head = '{"filler":"';
+    const tail = '"}';
+    const size = Math.max(head.length + tail.length, Math.floor(bytes));
+    res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': size });
+    const chunk = Buffer.alloc(1 << 20, 'x');
+    let left = size - head.length - tail.length;
+    res.write(head);
+    const pump = (): void => {
+      while (left > 0) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      res.end(tail);
+    };
+    res.once('close', () => {
+      left = 0;
+    });
+    pump();
   }
 
   sendRaw(res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string>): void {

@@ -28,6 +28,16 @@ describe('report request and formats', () => {
     fails(() => prepareReportRequest({ viewConfigId: VIEW, rangeStartTs: 'yesterday', rangeEndTs: 5 }, F), 'rangeStartTs', /milliseconds/);
   });
 
+  it('names the field for values JSON cannot write (found by the fuzzer: these were TypeErrors)', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    fails(() => prepareReportRequest({ viewConfigId: cyclic }, F), 'viewConfigId', /UUID of an analytics view .*got an object$/);
+    fails(() => prepareReportRequest({ viewConfigId: VIEW, rangeStartTs: 1, rangeEndTs: [cyclic] }, F), 'rangeEndTs', /got an array$/);
+    fails(() => prepareReportRequest({ viewConfigId: VIEW, rangeStartTs: BigInt(1), rangeEndTs: 5 }, F), 'rangeStartTs', /got 1$/);
+    fails(() => prepareReportRequest({ viewConfigId: VIEW, filters: { B: [cyclic] } }, F), 'filters.B[0]', /text value \(got an object\)/);
+    fails(() => prepareReportRequest({ viewConfigId: 'x'.repeat(1000) }, F), 'viewConfigId', /got "x{198}…$/);
+  });
+
   it('checks filters: an object of text arrays; single values are wrapped', () => {
     const r = prepareReportRequest({ viewConfigId: VIEW, filters: { Building: ['A', 'B'], Floor: 3 } }, F);
     assert.deepEqual(r.filters, { Building: ['A', 'B'], Floor: ['3'] });
