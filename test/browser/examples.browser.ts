@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { demoFlows, demoServer } from '../../scripts/start';
-import { Simulator } from '../sim';
+import { dbl, long, Simulator } from '../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { deployFlows, sharedNodeRed } from './nodered';
 
@@ -97,6 +97,82 @@ describe('npm start demo (browser)', function () {
       assert.deepEqual(overlaps, []);
     });
   }
+
+  /** A node's status text on the canvas. */
+  const statusText = (id: string) => page.evaluate((nodeId) => document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '', id);
+  /** Shows the node's tab (only the shown tab's nodes are drawn) and waits for its status text. */
+  async function waitForStatus(id: string, text: RegExp): Promise<void> {
+    await page.evaluate((nodeId) => RED.workspaces.show(RED.nodes.node(nodeId).z), id);
+    await page
+      .waitForFunction(([nodeId, re]) => new RegExp(re).test(document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), [id, text.source] as const, { timeout: WAIT })
+      .catch(async () => assert.fail(`${id}: no status matching ${text} (${await statusText(id)})`));
+  }
+  const node = (tab: string, name: string) => {
+    const z = flows.find((n) => n.type === 'tab' && n.label === tab)!.id;
+    const n = flows.find((x) => x.z === z && x.name === name);
+    assert.ok(n, `"${name}" on the tab "${tab}"`);
+    return n!;
+  };
+  const press = (id: string) => page.evaluate((nodeId) => fetch(`inject/${nodeId}`, { method: 'POST' }).then((r) => r.status), id);
+
+  it('the device actions run in the demo: every thermostat\'s target set at deploy (the README\'s automation loop), commands answered, a dew point written', async function () {
+    // Set at deploy (the demo fires the example's morning inject once): read, decide, act on all 20 thermostats.
+    const attrs = node('Set the target temperature of every thermostat', 'set targetTemperature');
+    await waitForStatus(attrs.id, /^20 done$/);
+    await waitForStatus(node('Set the target temperature of every thermostat', 'all thermostats').id, /^20 of 20$/);
+    const values = new Set(sim.data.devices().filter((d) => d.type === 'thermostat').map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
+    assert.equal(values.size, 1);
+    // The README's picture of the loop: the tab's nodes with their statuses, palette and sidebar out of the way.
+    await page.evaluate(() => {
+      RED.menu.setSelected('menu-item-palette', false);
+      RED.menu.setSelected('menu-item-sidebar', false);
+    });
+    try {
+      // The canvas widens once the palette is gone: wait until every node is drawn inside it, with room around.
+      await page.evaluate((z) => RED.workspaces.show(z), attrs.z);
+      await page.waitForFunction(
+        (z) => {
+          // Settled: the nodes sit where they sat at the previous look (the sidebar slides out), with room around.
+          const lefts = RED.nodes.filterNodes({ z }).map((n: any) => Math.round(document.getElementById(n.id)?.getBoundingClientRect().left ?? -1));
+          const w = window as any;
+          const settled = w.__tbLefts === lefts.join(',');
+          w.__tbLefts = lefts.join(',');
+          return settled && lefts.every((l: number) => l >= 20);
+        },
+        attrs.z,
+        { timeout: WAIT, polling: 200 },
+      );
+      const clip = await page.evaluate((z) => {
+        const boxes = RED.nodes.filterNodes({ z }).map((n: any) => document.getElementById(n.id)?.getBoundingClientRect()).filter(Boolean);
+        const x = Math.min(...boxes.map((b: DOMRect) => b.left)) - 20;
+        const y = Math.min(...boxes.map((b: DOMRect) => b.top)) - 20;
+        return { x, y, width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x, height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y };
+      }, attrs.z);
+      await page.screenshot({ path: path.join(screenshotDir(), 'automation-loop.png'), clip });
+    } finally {
+      await page.evaluate(() => {
+        RED.menu.setSelected('menu-item-palette', true);
+        RED.menu.setSelected('menu-item-sidebar', true);
+      });
+    }
+
+    // The history of the last 24 hours ran at deploy too.
+    await waitForStatus(node('Last 24 hours, hourly average', 'hourly average, 24 h').id, /^(\d+ rows|1 row|no rows)$/);
+
+    // Commands: a two-way reply, and a persistent command followed until every thermostat answered.
+    const tab = 'Command a device and wait for its answer';
+    assert.equal(await press(node(tab, 'ask the first thermostat').id), 200);
+    await waitForStatus(node(tab, 'getState').id, /^replied$/);
+    assert.equal(await press(node(tab, 'fan speed 3 on every thermostat').id), 200);
+    await waitForStatus(node(tab, 'setFanSpeed (persistent)').id, /^20 done$/);
+    assert.equal(sim.rpc.calls().filter((c) => c.method === 'setFanSpeed').length, 20);
+
+    // A thermostat reports: its dew point is written back.
+    const thermo = sim.data.mustFindByName('DEVICE', 'Thermo G-203');
+    sim.data.setTelemetry(thermo.id, { temperature: dbl(25), humidity: long(50) });
+    await waitForStatus(node('Record a computed value', 'save dewPoint').id, /^saved$/);
+    assert.equal(sim.data.latestOf(thermo.id, 'dewPoint')?.value, 13.9);
+  });
 
   it('the live nodes show their status in words, and the debug node that prints every event starts off', async function () {
     const live = flows.filter((n) => n.type === 'tb-subscribe');
