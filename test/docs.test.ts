@@ -46,8 +46,9 @@ describe('README and the other documents', function () {
       .split('\n')
       .filter((l) => l.startsWith('| `'))
       .flatMap((l) => [...l.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
-    /** A catalog text as a pattern: each __variable__ is a number. */
-    const pattern = (tpl: string) => new RegExp(`^${tpl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/__\w+__/g, '\\d+')}$`);
+    /** A catalog text as a pattern: each __variable__ is a number; a __status__ is an HTTP status or an RPC's state (QUEUED, SENT…). */
+    const pattern = (tpl: string) =>
+      new RegExp(`^${tpl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/__status__/g, '(\\d+|[A-Z]+)').replace(/__\w+__/g, '\\d+')}$`);
 
     it('explains every text a node can show', function () {
       assert.ok(documented.length > 40, `rows found (${documented.length})`);
