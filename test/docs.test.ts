@@ -75,6 +75,22 @@ describe('README and the other documents', function () {
     });
   });
 
+  it('the help names examples that exist, and each device action points to its examples', function () {
+    const dir = path.join(ROOT, 'nodes', 'locales', 'en-US');
+    const named = new Map<string, string[]>();
+    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.html'))) {
+      const help = read(`nodes/locales/en-US/${f}`);
+      const line = /<li>Examples?:([\s\S]*?)<\/li>/.exec(help);
+      named.set(f.replace(/\.html$/, ''), line ? [...line[1].matchAll(/<i>([^<]+)<\/i>/g)].map((m) => m[1]) : []);
+    }
+    for (const [type, names] of named) {
+      for (const n of names) assert.ok(fs.existsSync(path.join(ROOT, 'examples', `${n}.json`)), `${type} help names the example "${n}", which does not exist`);
+    }
+    assert.deepEqual(named.get('tb-telemetry'), ['Record a computed value', 'Last 24 hours, hourly average']);
+    assert.deepEqual(named.get('tb-attributes'), ['Set the target temperature of every thermostat']);
+    assert.deepEqual(named.get('tb-rpc'), ['Command a device and wait for its answer']);
+  });
+
   it('links only to sections it has', function () {
     const headings = new Set([...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1])));
     const broken = [...prose.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]).filter((a) => !headings.has(a));
