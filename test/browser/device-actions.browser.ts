@@ -41,6 +41,9 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       { id: 'tabD', type: 'tab', label: 'device actions' },
       { id: 'connD', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
       { id: 'telD', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(400, 60) },
+      // A connection the runtime does not run (disabled): no suggestions, and the dialog says why.
+      { id: 'connOff', type: 'tb-connection', name: 'off', d: true, url: simUrl, authMode: 'password', timeout: 10, version: 1 },
+      { id: 'telOff', type: 'tb-telemetry', connection: 'connOff', operation: 'latest', version: 1, ...at(400, 300) },
       { id: 'attrD', type: 'tb-attributes', connection: 'connD', version: 1, ...at(400, 140) },
       { id: 'injD', type: 'inject', name: 'ask', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(160, 220), wires: [['rpcD']] },
       {
@@ -207,6 +210,20 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       operation: 'history', target: JSON.stringify({ entityType: 'DEVICE', id: a101 }), targetType: 'json', keys: 'temperature', last: '24h', agg: 'AVG',
       interval: '1h', order: 'ASC', maxItems: '100000', concurrency: '4', valid: true,
     });
+  });
+
+  it('tb-telemetry on a connection the runtime does not run: the keys are typed by hand, and the dialog says why', async function () {
+    await open('telOff');
+    assert.equal(await visible('[data-tb-keys-problem]'), false);
+    const entry = tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]');
+    await entry.click();
+    await entry.press('ArrowDown');
+    await page.waitForFunction(() => $('[data-tb-keys-problem]').is(':visible'), undefined, { timeout: WAIT });
+    assert.match(await page.locator('[data-tb-keys-problem]').innerText(), /deploy it to get them/);
+    await entry.fill('humidity');
+    await entry.press('Enter');
+    await page.waitForFunction(() => $('[data-tb-chip="humidity"]').length === 1, undefined, { timeout: WAIT });
+    assert.equal(await page.evaluate(() => $('#node-input-keys').val()), 'humidity');
   });
 
   it('tb-attributes: scopes the action allows, the SHARED tip off devices, keys of the chosen scope, saved', async function () {

@@ -48,6 +48,12 @@ export function keysInput(o: KeysInputOptions): void {
     hint.text(src.ids.length ? t('keysOfEntity', { name: name ?? src.ids.join(', ') }) : t('keysOfType', { type: entityTypeName(src.entityType) }));
   };
   lookups.onNames(showSource);
+  // Without an answer from the server (an undeployed connection…) the keys are typed by hand: say why.
+  const problem = $('<div class="tb-b-hint tb-b-error" data-tb-keys-problem>').css({ margin: '2px 0 0 104px' }).hide().insertAfter(hint);
+  lookups.onProblem((p) => {
+    if (!p) problem.hide();
+    else problem.text(p.status === 404 || p.code === 'TB_NOT_DEPLOYED' ? t('lookupDeployFirst') : t('lookupFailed', { message: p.message })).show();
+  });
   const draw = () => {
     const keys = keyList(input.val());
     holder.empty().append(
