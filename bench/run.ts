@@ -7,7 +7,7 @@
  *              unless --out is given
  * --rounds N   measured rounds after the warm-up round (default 5)
  * --only a,b   only these contenders (keys: ours, ours-raw, ours10, axios, axios-nr, raw, core, ref; a key also
- *              selects its variants, e.g. ours -> ours@100, ours+split, ours/small)
+ *              selects its variants, e.g. ours -> ours@100, ours+split, ours/small, ours/c1)
  * --profile    run the Node-RED (agent) process under `node --cpu-prof`; profiles go to bench/profiles/ and a
  *              summary (top functions by self time, by origin: ours / Node-RED / axios / ws / node) is printed
  * --out FILE   where to write the Markdown (default bench/RESULTS.md for full runs)
@@ -32,7 +32,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scenarios: [1, 2, 3, 4, 5], quick: false, rounds: 5, profile: false };
+  const a: Args = { scenarios: Object.keys(SCENARIOS).map(Number), quick: false, rounds: 5, profile: false };
   let roundsGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -55,7 +55,7 @@ function parseArgs(argv: string[]): Args {
     } else throw new Error(`unknown option ${k}`);
   }
   if (a.quick && !roundsGiven) a.rounds = 1;
-  for (const s of a.scenarios) if (!SCENARIOS[s]) throw new Error(`unknown scenario ${s} (1-5)`);
+  for (const s of a.scenarios) if (!SCENARIOS[s]) throw new Error(`unknown scenario ${s} (${Object.keys(SCENARIOS).join(', ')})`);
   return a;
 }
 
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   lines.push(
     `- Each scenario: the simulator in its own process; each contender in its own process (Node-RED with only that ` +
       `contender's flow; the raw clients without Node-RED), measured in turn, in rotated order, ${args.quick ? 'no warm-up round (--quick)' : 'one warm-up round discarded'}, then ${args.rounds} measured round(s) ` +
-      `(scenarios 3 and 4 at most 3, scenario 5 at most 2); figures are medians over the measured rounds.`,
+      `(scenarios 3 and 4 at most 3, scenario 5 at most 2, scenario 6: heap at most 2, history at most 3); figures are medians over the measured rounds.`,
   );
   lines.push('');
   const allTargets: Array<[number, string, string, string, boolean | undefined]> = [];

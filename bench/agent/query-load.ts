@@ -112,7 +112,7 @@ export interface AxiosLoadArgs {
   timeoutMs: number;
 }
 
-function axiosFor(variant: string, token: string): AxiosInstance {
+export function axiosFor(variant: string, token: string): AxiosInstance {
   const key = `${variant}:${token}`;
   let ax = axiosClients.get(key);
   if (!ax) {

@@ -2,6 +2,7 @@
 import { axiosLarge, axiosLoad, nodeLarge, nodeLoad } from './query-load';
 import { burst, deployAndWait, dropAndWait, hubStats, rawClose, rawOpen, simWs } from './live';
 import { reportLoad, axiosReports } from './reports';
+import { axiosBulk, axiosHistory, nodeBulk, nodeHistory } from './actions';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Task = (args: any) => Promise<unknown>;
@@ -20,4 +21,8 @@ export const TASKS: Record<string, Task> = {
   simWs,
   reportLoad,
   axiosReports,
+  nodeBulk,
+  axiosBulk,
+  nodeHistory,
+  axiosHistory,
 };

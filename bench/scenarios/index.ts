@@ -1,10 +1,11 @@
-/** The scenarios of issue 5, by number. */
+/** The scenarios of issue 5 (1-5) and issue 13 (6), by number. */
 import type { RunOptions, ScenarioResult } from '../lib/common';
 import { scenario1 } from './s1-query';
 import { scenario2 } from './s2-live';
 import { scenario3 } from './s3-scale';
 import { scenario4 } from './s4-large';
 import { scenario5 } from './s5-reports';
+import { scenario6 } from './s6-actions';
 
 export const SCENARIOS: Record<number, { title: string; run: (o: RunOptions) => Promise<ScenarioResult> }> = {
   1: { title: 'Query throughput and latency', run: scenario1 },
@@ -12,4 +13,5 @@ export const SCENARIOS: Record<number, { title: string; run: (o: RunOptions) => 
   3: { title: 'Scale: subscriptions on one connection', run: scenario3 },
   4: { title: 'Large results (allPages)', run: scenario4 },
   5: { title: 'Reports against a bounded queue', run: scenario5 },
+  6: { title: 'Acting on devices (bulk attribute save, history)', run: scenario6 },
 };

@@ -21,27 +21,46 @@ export async function runBulk<I, R>(
   onSettled?: (index: number, outcome: Outcome<R>) => void,
 ): Promise<Array<Outcome<R>>> {
   const out: Array<Outcome<R>> = new Array(items.length);
+  await forEachBulk(items, concurrency, work, stop, (i, outcome) => {
+    out[i] = outcome;
+    onSettled?.(i, outcome);
+  });
+  return out;
+}
+
+/**
+ * runBulk without the list of outcomes: each outcome goes to `onSettled` as its item settles and is kept by nobody
+ * else, so a caller that turns it into its own result at once holds one list, not two (the heap of a bulk action
+ * stays its result list, whatever the number of items).
+ */
+export async function forEachBulk<I, R>(
+  items: readonly I[],
+  concurrency: number,
+  work: (item: I, index: number) => Promise<R>,
+  stop: StopSignal | undefined,
+  onSettled: (index: number, outcome: Outcome<R>) => void,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const i = next++;
+      let outcome: Outcome<R>;
       if (stop?.stopped) {
-        out[i] = { ok: false, error: new TbError('TB_CLOSED', 'The node was stopped (redeploy or shutdown) before this entity was handled') };
+        outcome = { ok: false, error: new TbError('TB_CLOSED', 'The node was stopped (redeploy or shutdown) before this entity was handled') };
       } else {
         try {
-          out[i] = { ok: true, value: await work(items[i], i) };
+          outcome = { ok: true, value: await work(items[i], i) };
         } catch (error) {
-          out[i] = { ok: false, error };
+          outcome = { ok: false, error };
         }
       }
-      onSettled?.(i, out[i]);
+      onSettled(i, outcome);
     }
   };
   const n = Math.max(1, Math.min(Math.floor(concurrency) || 1, items.length));
   const workers: Array<Promise<void>> = [];
   for (let w = 0; w < n; w++) workers.push(worker());
   await Promise.all(workers);
-  return out;
 }
 
 /** An error as a result entry carries it: its stable code and its message. */
@@ -57,11 +76,15 @@ export function errorEntry(err: unknown): { code: string; message: string } {
  */
 export function allFailedError(entities: readonly EntityId[], outcomes: ReadonlyArray<Outcome<unknown>>): TbError {
   const first = outcomes.find((o): o is { ok: false; error: unknown } => !o.ok);
-  const e = errorEntry(first ? first.error : undefined);
-  const i = first ? outcomes.indexOf(first) : 0;
-  const code = (first && first.error instanceof TbError ? first.error.code : 'TB_HTTP_ERROR') as TbError['code'];
-  const n = outcomes.length;
-  const who = entities[i] ? `${entities[i].entityType} ${entities[i].id}` : 'the first entity';
+  return bulkFailedError(entities, outcomes.length, first ? outcomes.indexOf(first) : 0, first ? first.error : undefined);
+}
+
+/** allFailedError from the first failure alone: `count` entities, the first failed one at `index` with `error`. */
+export function bulkFailedError(entities: readonly EntityId[], count: number, index: number, error: unknown): TbError {
+  const e = errorEntry(error);
+  const code = (error instanceof TbError ? error.code : 'TB_HTTP_ERROR') as TbError['code'];
+  const n = count;
+  const who = entities[index] ? `${entities[index].entityType} ${entities[index].id}` : 'the first entity';
   return new TbError(code, `${n === 1 ? 'The entity' : `All ${n} entities`} failed; ${n === 1 ? '' : `the first, ${who}: `}${e.message}`);
 }
 

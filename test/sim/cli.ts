@@ -3,7 +3,7 @@
  *
  *   npx tsx test/sim/cli.ts --port 0 [--host 127.0.0.1] [--extra-devices N] [--token-lifetime S]
  *        [--refresh-lifetime S] [--version 4.3.1.3] [--latency MS] [--clock base|<epoch ms>]
- *        [--rpc-time-scale X]
+ *        [--rpc-time-scale X] [--history-limit N]
  *
  * Prints one JSON line `{"url":"http://127.0.0.1:PORT"}` on stdout once listening, then nothing else.
  * Exits cleanly on SIGTERM / SIGINT, and when its stdin (a pipe or socket) closes, so a parent that dies
@@ -44,6 +44,12 @@ function parseArgs(argv: string[]): { opts: SimOptions; watchStdin: boolean } {
       case '--rpc-time-scale':
         opts.rpcTimeScale = Number(next());
         break;
+      case '--history-limit': {
+        const n = Number(next());
+        if (!Number.isInteger(n) || n < 1) throw new Error('--history-limit takes a whole number of points (at least 1)');
+        opts.dataset = { ...(opts.dataset ?? {}), historyLimit: n };
+        break;
+      }
       case '--latency':
         opts.latencyMs = Number(next());
         break;

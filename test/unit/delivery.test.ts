@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TbNetworkError } from '../../src/errors';
-import { Gate, runBulk, allFailedError, errorEntry } from '../../src/platform/bulk';
+import { Gate, runBulk, allFailedError, bulkFailedError, errorEntry, forEachBulk } from '../../src/platform/bulk';
 import { HttpClient, type RetryPolicy } from '../../src/platform/http';
 
 const FAST: RetryPolicy = { retries: 3, initialMs: 20, maxMs: 50, jitter: 0 };
@@ -203,6 +203,34 @@ describe('unit: delivery modes and bulk', () => {
       })));
       assert.equal(peak, 2);
       assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
+    });
+
+    it('forEachBulk hands each outcome over as it settles, with its index, and keeps no list', async () => {
+      let inFlight = 0;
+      let peak = 0;
+      const seen: Array<[number, unknown]> = [];
+      const ret = await forEachBulk([0, 1, 2, 3, 4, 5, 6, 7], 3, async (i) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setTimeout(r, (8 - i) % 4));
+        inFlight--;
+        if (i === 5) throw new Error('five');
+        return i * 2;
+      }, undefined, (i, o) => seen.push([i, o.ok ? o.value : (o.error as Error).message]));
+      assert.equal(ret, undefined);
+      assert.equal(peak, 3);
+      assert.notDeepEqual(seen.map(([i]) => i), [0, 1, 2, 3, 4, 5, 6, 7], 'in the order they settle, not input order');
+      assert.deepEqual(seen.sort((a, b) => a[0] - b[0]), [[0, 0], [1, 2], [2, 4], [3, 6], [4, 8], [5, 'five'], [6, 12], [7, 14]]);
+    });
+
+    it('bulkFailedError names the entity at the index and takes its error\'s code', () => {
+      const entities = [{ entityType: 'DEVICE', id: 'a' }, { entityType: 'DEVICE', id: 'b' }] as const;
+      const err = bulkFailedError([...entities], 2, 0, new TbNetworkError('TB_UNREACHABLE', 'no route'));
+      assert.equal(err.code, 'TB_UNREACHABLE');
+      assert.equal(err.message, 'All 2 entities failed; the first, DEVICE a: no route');
+      const one = bulkFailedError([entities[0]], 1, 0, new Error('bare'));
+      assert.equal(one.code, 'TB_HTTP_ERROR');
+      assert.equal(one.message, 'The entity failed; bare');
     });
 
     it('all failed: the first failure\'s code and words', () => {

@@ -6,7 +6,7 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
-import { allFailedError, errorEntry, runBulk, type Outcome, type StopSignal } from '../../platform/bulk';
+import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
 import type { CallOptions } from '../../platform/client';
 import { prepareTargetEntityType, prepareTargets, targetsFromMessage, type TargetRules, type Targets } from '../../query/targets';
 import type { EntityId } from '../../query/types';
@@ -147,18 +147,25 @@ export class DeviceAction {
     }
     const total = targets.entities.length;
     let settled = 0;
+    let failed = 0;
+    let firstError: unknown; // entity 0's error: when every entity fails, the one the message names
     const every = Math.max(1, Math.floor(total / 20));
-    const outcomes = await runBulk(targets.entities, concurrency, work, this.stop, () => {
+    // Each outcome becomes its result entry as it settles: one list of N in memory, not two.
+    const results: Array<Record<string, unknown>> = new Array(total);
+    await forEachBulk(targets.entities, concurrency, work, this.stop, (i, o: Outcome<Props>) => {
+      results[i] = resultEntry(targets.entities[i], o);
+      if (!o.ok) {
+        failed++;
+        if (i === 0) firstError = o.error;
+      }
       settled++;
       if (settled < total && settled % every === 0) this.activity.show(status(RED, 'blue', 'dot', 'bulkProgress', { count: settled, total }));
     });
     if (this.stop.stopped) return this.dropped();
-    const results = outcomes.map((o: Outcome<Props>, i) => resultEntry(targets.entities[i], o));
-    const failed = outcomes.filter((o) => !o.ok).length;
     m.payload = results;
     m.failed = failed;
     if (failed === total) {
-      const err = allFailedError(targets.entities, outcomes);
+      const err = bulkFailedError(targets.entities, total, 0, firstError);
       this.activity.end(failureStatus(RED, err));
       throw err;
     }
