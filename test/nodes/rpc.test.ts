@@ -380,5 +380,23 @@ describe('tb-rpc (runtime + simulator)', function () {
       assert.equal(res[3].rpc!.status, 'FAILED', 'msg.rpc of a failure is in its result');
       assert.equal(posted(), 4);
     });
+
+    it('persistent to 20 devices, followed: every one ends, and no listener-leak warning', async () => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+      process.on('warning', onWarning);
+      try {
+        await load([rpc('r', { persistent: true, concurrency: 20 })]);
+        const list = sim.data.devices().filter((e) => e.type === 'thermostat').slice(0, 20);
+        assert.equal(list.length, 20);
+        for (const d of list) sim.rpc.setDevice(d.id, { mode: 'answer', reply: { ok: 1 }, ackDelayMs: 1500, replyDelayMs: 1500 });
+        const out = await results.ok('r', { entity: list.map((d) => d.id), method: 'm' });
+        assert.equal((out.payload as Array<{ ok: boolean }>).filter((r) => r.ok).length, 20);
+        await new Promise((r) => setImmediate(r)); // process warnings are emitted on the next tick
+        assert.deepEqual(warnings.filter((w) => /MaxListeners/.test(w)), []);
+      } finally {
+        process.off('warning', onWarning);
+      }
+    });
   });
 });

@@ -168,6 +168,21 @@ describe('tb-telemetry (runtime + simulator)', function () {
       assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('values') });
     });
 
+    it('statuses count in words: "1 value"; history "1 row", "no rows", raw "no points"', async () => {
+      await load([tel('t', { operation: 'latest', keys: 'temperature' }), tel('h', { operation: 'history', keys: 'temperature' }), tel('r', { operation: 'history', keys: 'temperature', format: 'raw' })]);
+      const a102 = dev('Thermo A-102');
+      await results.ok('t', { topic: a102.id });
+      assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('oneValue') });
+      await results.ok('t', { topic: a102.id, keys: 'nope' });
+      assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('oneValue') }, 'a key without a value is read as null');
+      await results.ok('h', { topic: a102.id, from: BASE_TIME, to: BASE_TIME + 1 });
+      assert.deepEqual(last('h'), { fill: 'green', shape: 'dot', text: key('oneRow') });
+      await results.ok('h', { topic: a102.id, from: 1000, to: 2000 });
+      assert.deepEqual(last('h'), { fill: 'green', shape: 'dot', text: key('noRows') });
+      await results.ok('r', { topic: a102.id, from: 1000, to: 2000 });
+      assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('noPoints') });
+    });
+
     it('msg.keys wins (empty = every key); raw is the server\'s answer', async () => {
       await load([tel('t', { operation: 'latest', keys: 'temperature' }), tel('r', { operation: 'latest', format: 'raw' })]);
       const b102 = dev('Thermo B-102');

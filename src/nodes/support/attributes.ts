@@ -16,7 +16,7 @@ import {
 import { OptionReader, type Bag } from '../../query/options';
 import { prepareOperation } from '../../query/telemetry';
 import type { AttributeScope, EntityId } from '../../query/types';
-import { status } from './common';
+import { countStatus, status } from './common';
 import type { DeviceActionDef, Props } from './device-action';
 
 export interface AttributesDef extends DeviceActionDef {
@@ -78,7 +78,7 @@ export function attributeStatus(RED: NodeAPI, req: AttributeRequest, props: Prop
         if (req.scope === 'any') for (const v of Object.values(p)) count += Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0;
         else count = Object.keys(p).length;
       }
-      return status(RED, 'green', 'dot', 'values', { count });
+      return countStatus(RED, count, 'values', 'oneValue', 'noValues');
     }
     default:
       return status(RED, 'green', 'dot', 'deleted');

@@ -73,6 +73,10 @@ export type StatusKey =
   | 'notPermitted'
   | 'saved'
   | 'values'
+  | 'oneValue'
+  | 'noValues'
+  | 'onePoint'
+  | 'noPoints'
   | 'points'
   | 'pointsCut'
   | 'bulkProgress'
@@ -112,6 +116,11 @@ export function text(RED: NodeAPI, key: StatusKey, vars?: Record<string, string 
   }
   if (tpl.indexOf('\u0001') < 0) return tpl;
   return tpl.replace(MARKER_RE, (_m, name: string) => String(vars?.[name] ?? ''));
+}
+
+/** A green count in words: `many` with the number, `one` for 1, `none` for 0 (e.g. "12 rows", "1 row", "no rows"). */
+export function countStatus(RED: NodeAPI, count: number, many: StatusKey, one: StatusKey, none: StatusKey): NodeStatus {
+  return count === 0 ? status(RED, 'green', 'dot', none) : count === 1 ? status(RED, 'green', 'dot', one) : status(RED, 'green', 'dot', many, { count });
 }
 
 export function status(RED: NodeAPI, fill: NodeStatus["fill"], shape: NodeStatus["shape"], key: StatusKey, vars?: Record<string, string | number>): NodeStatus {

@@ -4,6 +4,7 @@
  * input order, the output of one entity or of many, the status of a partial failure, and stopping on close.
  * The protocol work is src/platform (device-data, rpc) and src/query (targets, telemetry, attributes, rpc).
  */
+import { setMaxListeners } from 'node:events';
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
 import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
@@ -41,6 +42,16 @@ export const DEFAULT_CONCURRENCY = 4;
 /** What one entity's action gives: the message properties it sets (payload, ts, rpc…). */
 export type Props = Record<string, unknown>;
 
+/**
+ * The node's stop signal. Every RPC being followed waits on it (one 'abort' listener each, removed when its wait
+ * ends), so a bulk of persistent RPCs holds as many at once: that is not a leak, so no listener warning.
+ */
+function stopController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+}
+
 /** The node's entity setting, its problems, concurrency, activity and stop signal. */
 export class DeviceAction {
   readonly activity: Activity;
@@ -49,7 +60,7 @@ export class DeviceAction {
   readonly call: CallOptions;
   /** Set on close: a bulk takes no new entity, a follower polls no more. */
   readonly stop: StopSignal = { stopped: false };
-  readonly abort = new AbortController();
+  readonly abort = stopController();
   private readonly target: TypedValue;
   private readonly rules: TargetRules;
   private readonly problems: TbError[] = [];

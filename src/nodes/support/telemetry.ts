@@ -18,7 +18,7 @@ import {
   type TelemetryRequest,
 } from '../../query/telemetry';
 import type { EntityId } from '../../query/types';
-import { status } from './common';
+import { countStatus, status } from './common';
 import type { DeviceActionDef, Props } from './device-action';
 
 export interface TelemetryDef extends DeviceActionDef {
@@ -79,7 +79,7 @@ export function telemetryStatus(RED: NodeAPI, req: TelemetryRequest, props: Prop
     case 'latest': {
       const p = props.payload;
       const count = p && typeof p === 'object' ? Object.keys(p).length : 0;
-      return status(RED, 'green', 'dot', 'values', { count });
+      return countStatus(RED, count, 'values', 'oneValue', 'noValues');
     }
     case 'history': {
       // Flat: rows (one per ts); raw: points.
@@ -88,7 +88,7 @@ export function telemetryStatus(RED: NodeAPI, req: TelemetryRequest, props: Prop
       if (Array.isArray(p)) count = p.length;
       else if (p && typeof p === 'object') for (const v of Object.values(p)) count += Array.isArray(v) ? v.length : 0;
       if (props.truncated) return status(RED, 'yellow', 'dot', 'pointsCut', { count });
-      return Array.isArray(p) ? status(RED, 'green', 'dot', 'rows', { count }) : status(RED, 'green', 'dot', 'points', { count });
+      return Array.isArray(p) ? countStatus(RED, count, 'rows', 'oneRow', 'noRows') : countStatus(RED, count, 'points', 'onePoint', 'noPoints');
     }
     default:
       return status(RED, 'green', 'dot', 'deleted');
