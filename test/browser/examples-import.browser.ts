@@ -103,8 +103,17 @@ describe('examples imported into a fresh editor (browser)', function () {
     const dialog = page.locator('#red-ui-clipboard-dialog');
     await dialog.waitFor({ state: 'visible', timeout: WAIT });
     const item = (text: string) => dialog.locator('.red-ui-treeList-label').filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*$`) }).first();
-    await item(MODULE).click();
-    await item(label).click();
+    // The module's branch may open expanded (the dialog can keep it open from the last import): a click on it
+    // would then fold it. Open it only when the example is not showing, and once more if a click folded it.
+    const target = item(label);
+    for (let attempt = 0; !(await target.isVisible()); attempt++) {
+      if (attempt >= 3) throw new Error(`"${label}" does not show under ${MODULE} in the import dialog`);
+      if (attempt > 0 || !(await target.waitFor({ state: 'visible', timeout: 1000 }).then(() => true, () => false))) {
+        await item(MODULE).click();
+        await target.waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+      }
+    }
+    await target.click();
     await page.locator('#red-ui-clipboard-dialog-ok').click();
     await dialog.waitFor({ state: 'hidden', timeout: WAIT });
     const conflict = page.locator('.red-ui-notification', { hasText: 'already exist' });
