@@ -117,6 +117,36 @@
             };
         };
 
+        /**
+         * The device-action dialogs' check through the runtime's own code (src/query via TbBuilder): `runtime(name)`
+         * is a validator that reports the problem of setting `name` among `settingNames` as the dialog holds them.
+         */
+        E.runtimeCheck = function (settingNames) {
+            return function (name) {
+                return function (v, opt) {
+                    if (v === undefined) { return true; }
+                    var s = {};
+                    var node = this;
+                    settingNames.forEach(function (p) { s[p] = E.value(node, p); });
+                    return TbBuilder.validateSetting(type, s, name);
+                };
+            };
+        };
+
+        /** The entity setting of a device action: its source is one of `types`; 'auto' needs no value; JSON goes to `runtime`. */
+        E.target = function (types, runtime) {
+            return function (v, opt) {
+                if (v === undefined) { return true; }
+                var src = E.value(this, 'targetType') || 'auto';
+                if (types.indexOf(src) === -1) { return err('targetType'); }
+                if (src === 'auto') { return true; }
+                if (blank(v)) { return err('target'); }
+                if (src === 'json') { return runtime('target').call(this, v, opt); }
+                var r = RED.validators.typedInput('targetType').call(this, v, opt);
+                return r === true ? true : (r || err('target'));
+            };
+        };
+
         /** A checkbox; the message names the field by its label key. */
         E.bool = function (labelKey) {
             return function (v, opt) {
