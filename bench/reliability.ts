@@ -4,7 +4,7 @@
  *   tsx bench/reliability.ts [--quick] [--only redeploys,faults,flood,fuzz,isolation] [--out FILE]
  *                            [--redeploys N] [--soak SECONDS] [--fuzz N] [--flood N] [--seed N]
  *
- * Loopback only: the simulator (test/sim/cli.ts) in its own process on 127.0.0.1, Node-RED embedded in this
+ * Loopback only: the simulator (sim/cli.ts) in its own process on 127.0.0.1, Node-RED embedded in this
  * process with this repository (dist/) and the bench's sink node, deployed through its admin API. Every probe is
  * bounded in time and stops by itself; the default run takes about 4 minutes on 2 cores.
  *
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
   lines.push(`- Load average (1/5/15 min) at the start: ${load(loadStart)}, at the end: ${load(os.loadavg())} (other work on the machine slows the rates, not the counts)`);
   lines.push(`- Node ${process.version}${gcAvailable() ? ' (--expose-gc)' : ''}, node-red ${version('node-red')}, axios ${version('axios')}, ws ${version('ws')}`);
   lines.push(
-    '- Set-up: the simulator (`test/sim/cli.ts`, 1,000 extra bench devices) in its own process and Node-RED 4 embedded in the ' +
+    '- Set-up: the simulator (`sim/cli.ts`, 1,000 extra bench devices) in its own process and Node-RED 4 embedded in the ' +
       "probe's process (`scripts/embedded.ts`, this repository loaded through `nodesDir`), both on 127.0.0.1; flows " +
       'deployed through the admin API (`POST /flows`); the runtime settings are the defaults' +
       (args.quick ? ' except the 429 retry waits (--quick: 0.1 s initial, 0.4 s cap).' : '.'),

@@ -4,7 +4,7 @@
  * telemetry every few seconds and raises, acknowledges and clears an alarm now and then (so the live flows
  * have something to show). Deterministic enough to read, random enough to look alive.
  */
-import { dbl, long, type Simulator } from '../test/sim';
+import { dbl, long, type Simulator } from '../sim';
 
 const HOUR = 3600000;
 

@@ -182,13 +182,13 @@ async function main(): Promise<void> {
   const userDir = path.join(REPO_ROOT, '.demo');
   fs.mkdirSync(userDir, { recursive: true });
   const real = !!(process.env.TB_URL && process.env.TB_URL.trim());
-  let sim: import('../test/sim').Simulator | undefined;
+  let sim: import('../sim').Simulator | undefined;
   let stopActivity: () => void = () => undefined;
   let server: DemoServer;
   if (real) {
     server = demoServer(process.env); // checked before anything starts
   } else {
-    const { Simulator } = await import('../test/sim');
+    const { Simulator } = await import('../sim');
     const { startDemoActivity } = await import('./demo-activity');
     sim = new Simulator({ port: Number(process.env.SIM_PORT ?? 0) });
     const simUrl = await sim.start();

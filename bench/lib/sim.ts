@@ -1,6 +1,6 @@
 /**
  * The simulator in its own process (so that what the contenders are measured on is the client's cost):
- * `tsx test/sim/cli.ts --port 0 …`, read the one `{"url": …}` line, stop it with SIGTERM afterwards.
+ * `tsx sim/cli.ts --port 0 …`, read the one `{"url": …}` line, stop it with SIGTERM afterwards.
  * Its stdin is a pipe, so it also exits if this process dies.
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -23,7 +23,7 @@ export interface SimProcess {
 
 export async function startSim(args: string[], timeoutMs = 60000): Promise<SimProcess> {
   // TB_BENCH_SIM_CLI: another simulator entry (same CLI contract), e.g. to try the suite against a work in progress.
-  const cli = process.env.TB_BENCH_SIM_CLI ?? path.join(REPO_ROOT, 'test/sim/cli.ts');
+  const cli = process.env.TB_BENCH_SIM_CLI ?? path.join(REPO_ROOT, 'sim/cli.ts');
   // Under `tsx bench/run.ts`, process.execArgv carries tsx's loader; otherwise (e.g. imported by a test runner) add it.
   const loader = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
   const child: ChildProcess = spawn(process.execPath, [...loader, cli, '--port', '0', ...args], {

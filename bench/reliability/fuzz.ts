@@ -12,7 +12,7 @@
  * answered. The generator is seeded (--seed): a run can be repeated exactly.
  */
 import { table } from '../lib/markdown';
-import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from '../../test/sim/analytics/views';
+import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from '../../sim/analytics/views';
 import {
   check, clearFlows, connection, deploy, deviceId, FlowNode, int, Msg, onSink, Probe, Rec, runtimeNode, RunContext, sinkNode, tabFlow, TENANT,
   waitFor,

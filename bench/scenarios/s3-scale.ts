@@ -11,7 +11,7 @@ import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../lib/sim';
 import { fmt } from '../lib/stats';
-import { benchId } from '../../test/sim/dataset';
+import { benchId } from '../../sim/dataset';
 import type { SubscribeResult } from '../agent/live';
 
 interface Mem {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Embedded } from '../../scripts/embedded';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { adminAuthSettings, startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 import { launchChromium, requireChromium } from './chromium';
 

@@ -14,7 +14,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { closeTrays as closeAll } from './editor-page';
 import { sharedNodeRed } from './nodered';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.

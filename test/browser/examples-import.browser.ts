@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { launchChromium, requireChromium } from './chromium';
 import { closeTrays, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { demoFlows, demoServer } from '../../scripts/start';
-import { dbl, long, Simulator } from '../sim';
+import { dbl, long, Simulator } from '../../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { deployFlows, sharedNodeRed } from './nodered';
 

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';

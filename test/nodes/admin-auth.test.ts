@@ -6,7 +6,7 @@
  * `auth.needsPermission`), whatever the reason.
  */
 import assert from 'node:assert/strict';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { adminAuthSettings, startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 import { TENANT } from '../support/runtime';
 

@@ -14,7 +14,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import { formatAlarms, formatEntities } from '../../src/query/format';
 import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
-import { BASE_TIME, Simulator, TENANT_API_KEY } from '../sim';
+import { BASE_TIME, Simulator, TENANT_API_KEY } from '../../sim';
 import { helper, TENANT } from '../support/runtime';
 
 type Rec = Record<string, unknown>;

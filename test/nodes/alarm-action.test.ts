@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbAlarmAction from '../../src/nodes/tb-alarm-action';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
-import { BASE_TIME, HOUR, Simulator } from '../sim';
-import type { SimAlarm } from '../sim/dataset';
+import { BASE_TIME, HOUR, Simulator } from '../../sim';
+import type { SimAlarm } from '../../sim/dataset';
 import type { Node } from 'node-red';
 import { assertCode, Collector, connectionNode, flow, helper, inject, key, Msg, statuses, statusWhere, TENANT } from '../support/runtime';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
-import { BASE_TIME, HOUR, Simulator } from '../sim';
+import { BASE_TIME, HOUR, Simulator } from '../../sim';
 import { Collector, connectionNode, flow, helper, key, statuses, TENANT } from '../support/runtime';
 import { InFlight, Results, type Rec } from './device-support';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Node } from 'node-red';
-import type { Simulator } from '../sim';
+import type { Simulator } from '../../sim';
 import { assertCode, helper, inject, type Msg } from '../support/runtime';
 
 export type Rec = Record<string, unknown>;

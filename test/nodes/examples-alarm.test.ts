@@ -9,7 +9,7 @@ import path from 'node:path';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbAlarmAction from '../../src/nodes/tb-alarm-action';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
-import { dbl, Simulator } from '../sim';
+import { dbl, Simulator } from '../../sim';
 import { Collector, connectionNode, coreNode, helper, statusWhere, TENANT } from '../support/runtime';
 
 type N = Record<string, unknown> & { id: string; type: string };

@@ -14,7 +14,7 @@ import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbTelemetry from '../../src/nodes/tb-telemetry';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import tbRpc from '../../src/nodes/tb-rpc';
-import { dbl, long, Simulator } from '../sim';
+import { dbl, long, Simulator } from '../../sim';
 import { assertCode, Collector, connectionNode, coreNode, helper, inject, statuses, statusWhere, TENANT } from '../support/runtime';
 
 type N = Record<string, unknown> & { id: string; type: string };

@@ -11,7 +11,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import type { LiveHub } from '../../src/live/hub';
-import { BASE_TIME, HOUR, Simulator } from '../sim';
+import { BASE_TIME, HOUR, Simulator } from '../../sim';
 import { assertCode, Collector, connectionNode, flow, helper, inject, key, message, Msg, sentBy, statuses, TENANT } from '../support/runtime';
 
 const NODES = [tbConnection, tbSubscribe];

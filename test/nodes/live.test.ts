@@ -8,7 +8,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
-import { BASE_TIME, HOUR, Simulator, TENANT_API_KEY } from '../sim';
+import { BASE_TIME, HOUR, Simulator, TENANT_API_KEY } from '../../sim';
 import { Collector, connectionNode, errorsLogged, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
 
 const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];

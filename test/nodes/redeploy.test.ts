@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import { tokenCacheSize } from '../../src/platform/token-cache';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { assertCode, connectionNode, flow, helper, inject, message, TENANT } from '../support/runtime';
 import { startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 

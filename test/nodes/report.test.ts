@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import sinon from 'sinon';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbBuildReport from '../../src/nodes/tb-build-report';
-import { BASE_TIME, HOUR, Simulator, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../sim';
+import { BASE_TIME, HOUR, Simulator, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../../sim';
 import { connectionNode, flow, helper, inject, key, message, messages, statuses, TENANT, assertCode } from '../support/runtime';
 
 const NODES = [tbConnection, tbBuildReport];

@@ -9,7 +9,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
-import { BASE_TIME, Simulator, TENANT_API_KEY, DISABLED_API_KEY } from '../sim';
+import { BASE_TIME, Simulator, TENANT_API_KEY, DISABLED_API_KEY } from '../../sim';
 import { connectionNode, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery];

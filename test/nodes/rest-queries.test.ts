@@ -7,7 +7,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
-import { BASE_TIME, HOUR, Simulator } from '../sim';
+import { BASE_TIME, HOUR, Simulator } from '../../sim';
 import { prepareEntityDataQuery } from '../../src/query/validate';
 import { connectionNode, flow, helper, inject, key, message, messages, statuses, statusWhere, TENANT } from '../support/runtime';
 

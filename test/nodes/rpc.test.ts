@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbRpc from '../../src/nodes/tb-rpc';
 import tbTelemetry from '../../src/nodes/tb-telemetry';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { connectionNode, flow, helper, inject, key, statuses, TENANT } from '../support/runtime';
 import { InFlight, quiet, Results, waitFor, type Rec } from './device-support';
 

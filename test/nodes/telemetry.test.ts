@@ -10,7 +10,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbTelemetry from '../../src/nodes/tb-telemetry';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
-import { BASE_TIME, HOUR, Simulator } from '../sim';
+import { BASE_TIME, HOUR, Simulator } from '../../sim';
 import { Collector, connectionNode, coreNode, flow, helper, inject, key, statuses, TENANT } from '../support/runtime';
 import { InFlight, Results, type Rec } from './device-support';
 

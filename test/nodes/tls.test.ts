@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
-import { Simulator } from '../sim';
+import { Simulator } from '../../sim';
 import { connectionNode, flow, helper, inject, message, TENANT, assertCode } from '../support/runtime';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the core tls-config node

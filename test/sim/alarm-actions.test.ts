@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { HOUR, type ChangeEvent } from './index';
-import { javaUuid, noXss } from './alarm-actions';
-import { login, NOW, setup, type Client, type Ctx } from './testkit';
-import { TestWs, type Msg } from './ws/testclient';
+import { HOUR, type ChangeEvent } from '../../sim/index';
+import { javaUuid, noXss } from '../../sim/alarm-actions';
+import { login, NOW, setup, type Client, type Ctx } from '../../sim/testkit';
+import { TestWs, type Msg } from '../../sim/ws/testclient';
 
 const MISSING = '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f';
 const PERMISSION = "You don't have permission to perform this operation!";

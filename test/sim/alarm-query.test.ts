@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { BASE_TIME, HOUR } from './index';
-import { ALL_DEVICES, field, login, setup, ts, type Ctx } from './testkit';
+import { BASE_TIME, HOUR } from '../../sim/index';
+import { ALL_DEVICES, field, login, setup, ts, type Ctx } from '../../sim/testkit';
 
 describe('simulator: alarm data query', function () {
   let c: Ctx;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from './analytics';
-import { setupAnalytics, type ACtx, type Res } from './analytics/testkit';
+import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from '../../sim/analytics';
+import { setupAnalytics, type ACtx, type Res } from '../../sim/analytics/testkit';
 
 const REPORT = { viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_DAY };
 

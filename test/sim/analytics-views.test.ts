@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { BASE_TIME, HOUR } from './dataset';
+import { BASE_TIME, HOUR } from '../../sim/dataset';
 import {
   DAY, DEFAULT_RANGE, DEMO_VIEW_ID, VIEW_DEVICE_TEMPERATURE, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR,
   VIEW_TOP_ALARMED_DEVICES, viewIdFor,
-} from './analytics';
-import { setupAnalytics, type ACtx } from './analytics/testkit';
+} from '../../sim/analytics';
+import { setupAnalytics, type ACtx } from '../../sim/analytics/testkit';
 
 const DAY_VIEW = VIEW_ENERGY_PER_BUILDING_PER_DAY;
 const DEC31 = BASE_TIME - DAY; // 2025-12-31T00:00:00Z
 
-/** The seed's hourly history formula (test/sim/seed.ts addSeries), recomputed here by hand. */
+/** The seed's hourly history formula (sim/seed.ts addSeries), recomputed here by hand. */
 function seedPoint(last: number, wobble: number, h: number, isDouble: boolean): number {
   const v = last + Math.round(Math.sin((h + wobble) / 3) * 20) / 10;
   return isDouble ? v : Math.round(v);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BASE_TIME, Dataset } from './dataset';
-import { Simulator } from './index';
-import { seedDataset } from './seed';
+import { BASE_TIME, Dataset } from '../../sim/dataset';
+import { Simulator } from '../../sim/index';
+import { seedDataset } from '../../sim/seed';
 import {
   AnalyticsService, attachAnalytics, DEMO_VIEW_ID, startAnalyticsServer, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_IDS,
-} from './analytics';
-import { jwtPayload, setupAnalytics, toRes, type ACtx } from './analytics/testkit';
+} from '../../sim/analytics';
+import { jwtPayload, setupAnalytics, toRes, type ACtx } from '../../sim/analytics/testkit';
 
 const REPORT = { viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_DAY };
 

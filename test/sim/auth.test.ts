@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { CUSTOMER_API_KEY, DISABLED_API_KEY, EXPIRED_API_KEY, Simulator, TENANT_API_KEY } from './index';
-import { ALL_DEVICES, Client, NOW, jwtPayload, setup, type Ctx } from './testkit';
+import { CUSTOMER_API_KEY, DISABLED_API_KEY, EXPIRED_API_KEY, Simulator, TENANT_API_KEY } from '../../sim/index';
+import { ALL_DEVICES, Client, NOW, jwtPayload, setup, type Ctx } from '../../sim/testkit';
 
 const COUNT = '/api/entitiesQuery/count';
 const BODY = { entityFilter: ALL_DEVICES };

@@ -1,11 +1,11 @@
 /**
- * The out-of-process entry (test/sim/cli.ts) as the benchmarks start it: options reach the simulator.
+ * The out-of-process entry (sim/cli.ts) as the benchmarks start it: options reach the simulator.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { login } from './testkit';
+import { login } from '../../sim/testkit';
 
 const CLI = path.join(__dirname, 'cli.ts');
 

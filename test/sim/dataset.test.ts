@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { compileLike, splitInList } from './query/predicates';
-import { BASE_TIME, HOUR, Simulator, dbl, javaValueString, sqlValueString, type ChangeEvent, type KvEntry } from './index';
-import { ALL_DEVICES, THERMOSTATS, attr, field, findQuery, names, numPred, keyFilter, setup, ts, type Ctx } from './testkit';
+import { compileLike, splitInList } from '../../sim/query/predicates';
+import { BASE_TIME, HOUR, Simulator, dbl, javaValueString, sqlValueString, type ChangeEvent, type KvEntry } from '../../sim/index';
+import { ALL_DEVICES, THERMOSTATS, attr, field, findQuery, names, numPred, keyFilter, setup, ts, type Ctx } from '../../sim/testkit';
 
 describe('simulator: dataset, mutations, key discovery', function () {
   let c: Ctx;

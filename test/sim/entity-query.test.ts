@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {
   ALL_DEVICES, THERMOSTATS, attr, boolPred, field, findQuery, keyFilter, names, numPred, setup, strPred, ts,
   type Ctx,
-} from './testkit';
+} from '../../sim/testkit';
 
 const kf = keyFilter;
 const temp = ts('temperature');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { Simulator } from './index';
-import { ALL_DEVICES, Client, setup, type Ctx } from './testkit';
+import { Simulator } from '../../sim/index';
+import { ALL_DEVICES, Client, setup, type Ctx } from '../../sim/testkit';
 
 const COUNT = '/api/entitiesQuery/count';
 const BODY = { entityFilter: ALL_DEVICES };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { Simulator } from './index';
-import { BASE_TIME } from './dataset';
-import { Client, login, NOW, setup, type Ctx } from './testkit';
+import { Simulator } from '../../sim/index';
+import { BASE_TIME } from '../../sim/dataset';
+import { Client, login, NOW, setup, type Ctx } from '../../sim/testkit';
 
 const get = (c: Client, path: string) => c.request('GET', path);
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
-import type { SimEntity } from './index';
-import { Client, login, NOW, setup, type Ctx, type HttpResult } from './testkit';
+import type { SimEntity } from '../../sim/index';
+import { Client, login, NOW, setup, type Ctx, type HttpResult } from '../../sim/testkit';
 
 const TEXT = 'text/plain;charset=UTF-8';
 

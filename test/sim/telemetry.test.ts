@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { BASE_TIME, HOUR, type SimEntity } from './index';
-import { Client, login, NOW, setup, type Ctx, type HttpResult } from './testkit';
-import { TestWs, tsKey, type Msg } from './ws/testclient';
+import { BASE_TIME, HOUR, type SimEntity } from '../../sim/index';
+import { Client, login, NOW, setup, type Ctx, type HttpResult } from '../../sim/testkit';
+import { TestWs, tsKey, type Msg } from '../../sim/ws/testclient';
 
 const T = '/api/plugins/telemetry';
 const TEXT = 'text/plain;charset=UTF-8';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { setup, type Ctx } from './testkit';
+import { setup, type Ctx } from '../../sim/testkit';
 
 describe('simulator: GET /api/alarm/info/{alarmId}', function () {
   let c: Ctx;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { BASE_TIME, HOUR } from './index';
-import { login } from './testkit';
-import { NPE_ALARM_COUNT_QUERY } from './ws/subs/counts';
-import { tsKey, wsSetup, type Msg, type TestWs, type WsCtx } from './ws/testclient';
+import { BASE_TIME, HOUR } from '../../sim/index';
+import { login } from '../../sim/testkit';
+import { NPE_ALARM_COUNT_QUERY } from '../../sim/ws/subs/counts';
+import { tsKey, wsSetup, type Msg, type TestWs, type WsCtx } from '../../sim/ws/testclient';
 
 const DEVICES = { type: 'entityType', entityType: 'DEVICE' };
 const DAY = 24 * HOUR;

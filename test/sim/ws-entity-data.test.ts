@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { BASE_TIME, HOUR, dbl } from './index';
-import { NPE_LATEST_VALUES } from './ws/subs/entity-data';
-import { field, nameQuery, tsKey, wsSetup, type WsCtx, type TestWs, type Msg } from './ws/testclient';
+import { BASE_TIME, HOUR, dbl } from '../../sim/index';
+import { NPE_LATEST_VALUES } from '../../sim/ws/subs/entity-data';
+import { field, nameQuery, tsKey, wsSetup, type WsCtx, type TestWs, type Msg } from '../../sim/ws/testclient';
 
 const T = (n: number): number => BASE_TIME + n * 1000;
 

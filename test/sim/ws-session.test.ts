@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { BASE_TIME, TENANT_API_KEY, dbl } from './index';
-import { nameQuery, TestWs, tsKey, wsSetup, type WsCtx } from './ws/testclient';
+import { BASE_TIME, TENANT_API_KEY, dbl } from '../../sim/index';
+import { nameQuery, TestWs, tsKey, wsSetup, type WsCtx } from '../../sim/ws/testclient';
 
 const COUNT_DEVICES = { type: 'ENTITY_COUNT', cmdId: 2, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } } };
 

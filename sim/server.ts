@@ -265,7 +265,7 @@ export class HttpFront {
   }
 
   /**
-   * §13: telemetry and attributes (test/sim/telemetry.ts) and RPC (test/sim/rpc.ts). Each variable is one path
+   * §13: telemetry and attributes (sim/telemetry.ts) and RPC (sim/rpc.ts). Each variable is one path
    * segment; among patterns of one length the most literal ones are tried first (Spring's specificity).
    */
   private defineDeviceRoutes(): void {
@@ -309,7 +309,7 @@ export class HttpFront {
     route('GET', '/api/rpc/persistent/device/{deviceId}', (r) => rpc.listPersistent(this.caller(r), p(r, 0), q(r)), TENANT_AND_CUSTOMER, '3.3');
   }
 
-  /** The alarm actions of §11 (test/sim/alarm-actions.ts) and `GET /api/alarm/{id}`, `/api/alarm/info/{id}`. */
+  /** The alarm actions of §11 (sim/alarm-actions.ts) and `GET /api/alarm/{id}`, `/api/alarm/info/{id}`. */
   private defineAlarmActionRoutes(): void {
     const a = this.alarmActions;
     const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
@@ -347,7 +347,7 @@ export class HttpFront {
     });
   }
 
-  /** The editor look-ups of §12 (test/sim/lookups.ts). */
+  /** The editor look-ups of §12 (sim/lookups.ts). */
   private defineLookupRoutes(): void {
     const c = this.ctx;
     const params = (r: Req): URLSearchParams => new URLSearchParams(r.query);

@@ -1,5 +1,5 @@
 /**
- * A ThingsBoard-compatible simulator for tests, benchmarks and the demo (see test/sim/README.md).
+ * A ThingsBoard-compatible simulator for tests, benchmarks and the demo (see sim/README.md).
  *
  *   const sim = new Simulator();
  *   const url = await sim.start();          // http://127.0.0.1:PORT

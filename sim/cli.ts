@@ -1,7 +1,7 @@
 /**
  * Runs the simulator in its own process:
  *
- *   npx tsx test/sim/cli.ts --port 0 [--host 127.0.0.1] [--extra-devices N] [--token-lifetime S]
+ *   npx tsx sim/cli.ts --port 0 [--host 127.0.0.1] [--extra-devices N] [--token-lifetime S]
  *        [--refresh-lifetime S] [--version 4.3.1.3] [--latency MS] [--clock base|<epoch ms>]
  *        [--rpc-time-scale X] [--history-limit N]
  *
