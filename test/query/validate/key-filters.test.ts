@@ -6,17 +6,18 @@ import {
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
-} from '../../src/query/validate';
+} from '../../../src/query/validate';
 import {
   BOOLEAN_OPERATIONS,
   DYNAMIC_VALUE_SOURCE_TYPES,
   NUMERIC_OPERATIONS,
   STRING_OPERATIONS,
   type KeyFilter,
-} from '../../src/query/types';
-import { throwsInput } from './helpers';
+} from '../../../src/query/types';
+import { throwsInput } from '../helpers';
 
 const entityFilter = { type: 'entityType', entityType: 'DEVICE' };
+const NAME = { type: 'ENTITY_FIELD', key: 'name' };
 const TEMP = { type: 'TIME_SERIES', key: 'temperature' };
 const K = 'query.keyFilters';
 
@@ -34,7 +35,7 @@ function valueOf(predicate: unknown, valueType = 'NUMERIC'): unknown {
   return (pred(predicate, valueType).predicate as { value: unknown }).value;
 }
 
-describe('query/validate: key filters', () => {
+describe('query/validate/key-filters: keys and key filters', () => {
   it('defaults to an empty array and keeps keyFiltersOperation', () => {
     assert.deepEqual(prepareEntityCountQuery({ entityFilter }), { entityFilter, keyFilters: [] });
     assert.deepEqual(prepareEntityCountQuery({ entityFilter, keyFilters: null, keyFiltersOperation: 'OR' }), {
@@ -541,6 +542,26 @@ describe('query/validate: key filters', () => {
           assert.doesNotThrow(() => prepareAlarmCountQuery(device({ dynamicValue: { sourceType, sourceAttribute: 'a' } }), 'query', { live }));
         }
       }
+    });
+  });
+
+  describe('keys of entityFields, latestValues and alarmFields', () => {
+    it('checks entityFields and latestValues', () => {
+      throwsInput(() => prepareEntityDataQuery({ entityFilter, entityFields: NAME }), 'query.entityFields', 'must be an array of keys');
+      throwsInput(() => prepareEntityDataQuery({ entityFilter, entityFields: [NAME, 'label'] }), 'query.entityFields[1]', 'must be a key', '(got "label")');
+      throwsInput(() => prepareEntityDataQuery({ entityFilter, latestValues: [TEMP, { type: 'TIMESERIES', key: 'x' }] }), 'query.latestValues[1].type', 'TIME_SERIES', '(got "TIMESERIES")');
+      throwsInput(() => prepareEntityDataQuery({ entityFilter, latestValues: [{ type: 'ALARM_FIELD', key: 'x' }] }), 'query.latestValues[0].type', 'ALARM_FIELD');
+    });
+
+    it('allows ALARM_FIELD in alarmFields and sortOrder only', () => {
+      throwsInput(() => prepareAlarmDataQuery({ entityFilter, entityFields: [{ type: 'ALARM_FIELD', key: 'type' }] }), 'query.entityFields[0].type', 'only allowed in an alarm query');
+      throwsInput(
+        () => prepareAlarmDataQuery({ entityFilter, keyFilters: [{ key: { type: 'ALARM_FIELD', key: 'type' }, predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' } }] }),
+        'query.keyFilters[0].key.type',
+        'only allowed',
+      );
+      throwsInput(() => prepareAlarmDataQuery({ entityFilter, alarmFields: [{ type: 'ALARM', key: 'type' }] }), 'query.alarmFields[0].type', 'ALARM_FIELD', '(got "ALARM")');
+      assert.deepEqual(prepareAlarmDataQuery({ entityFilter, alarmFields: [{ type: 'ENTITY_FIELD', key: 'name' }] }).alarmFields, [{ type: 'ENTITY_FIELD', key: 'name' }]);
     });
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { prepareEntityCountQuery, prepareEntityDataQuery } from '../../src/query/validate';
-import { ALIAS_ENTITY_TYPES, ENTITY_FILTER_TYPES, type EntityFilter } from '../../src/query/types';
-import { U1, U2, U3, throwsInput } from './helpers';
+import { prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
+import { ALIAS_ENTITY_TYPES, ENTITY_FILTER_TYPES, type EntityFilter } from '../../../src/query/types';
+import { U1, U2, U3, throwsInput } from '../helpers';
 
 /** The wire copy of a filter, through a count query. */
 function filter(entityFilter: unknown): EntityFilter {
@@ -11,7 +11,7 @@ function filter(entityFilter: unknown): EntityFilter {
 const F = 'query.entityFilter';
 const ENTITY_TYPE_TEXT = 'an entity type such as DEVICE, ASSET';
 
-describe('query/validate: entity filters', () => {
+describe('query/validate/entity-filter: entity filters', () => {
   describe('filter type', () => {
     it('requires an entityFilter object', () => {
       throwsInput(() => prepareEntityCountQuery({}), F, 'must be an entity filter object', '(missing)');
