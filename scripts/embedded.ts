@@ -79,7 +79,14 @@ export async function startNodeRed(o: EmbeddedOptions): Promise<Embedded> {
   RED.init(server, settings as unknown as Parameters<typeof RED.init>[1]);
   app.use(settings.httpAdminRoot, RED.httpAdmin);
   app.use(settings.httpNodeRoot, RED.httpNode);
-  await new Promise<void>((resolve) => server.listen(o.port ?? 0, o.host ?? '127.0.0.1', resolve));
+  // A port in use is an error the caller can report (npm start names PORT), not an uncaught 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const port = (server.address() as { port: number }).port;
   await RED.start();
   return {

@@ -9,6 +9,8 @@
  * Options (environment):
  *   PORT                 Node-RED port (default 1880; 0 = any free port)
  *   SIM_PORT             simulator port (default 0 = any)
+ * A port that is taken (most often 1880, by a Node-RED already running) or not a port number ends the demo with
+ * one line naming the variable that chooses another, and a non-zero exit code.
  *   TB_URL               a real ThingsBoard server, e.g. https://thingsboard.example.com
  *   TB_USERNAME, TB_PASSWORD   sign in with a username and password, or
  *   TB_API_KEY           sign in with an API key (ThingsBoard 4.3+; 4.4+ for the live nodes)
@@ -43,6 +45,41 @@ export interface DemoServer {
 export class DemoConfigError extends Error {}
 
 const COMMON = { timeout: 30, reportConcurrency: 2, reportTimeout: 300, version: 1 };
+
+/** The variables that choose the demo's two ports. */
+export type PortVariable = 'PORT' | 'SIM_PORT';
+
+const PORT_OF: Record<PortVariable, string> = { PORT: "Node-RED's port", SIM_PORT: "the simulator's port" };
+
+/** PORT or SIM_PORT as a port number (0 = any free port), `fallback` when not set. */
+export function demoPort(env: Record<string, string | undefined>, name: PortVariable, fallback: number): number {
+  const v = env[name]?.trim();
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new DemoConfigError(`${name} must be a port number from 0 to 65535 (0 = any free port), not "${v}"`);
+  return n;
+}
+
+/**
+ * A listen error as the line to print: a port in use says which variable picks another. Anything else is not a
+ * start-up problem of the user's making and stays as it is (undefined).
+ */
+export function portProblem(err: unknown, name: PortVariable, port: number): DemoConfigError | undefined {
+  if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
+  const hint = name === 'PORT' ? ' (is Node-RED already running there?)' : '';
+  return new DemoConfigError(
+    `${PORT_OF[name]} ${port} is already in use${hint}: choose another with ${name}, e.g. \`${name}=${port + 1} npm start\`, or ${name}=0 for any free port`,
+  );
+}
+
+/** Runs `listen`, turning a taken port into the line {@link portProblem} gives. */
+async function onPort<T>(name: PortVariable, port: number, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (err) {
+    throw portProblem(err, name, port) ?? err;
+  }
+}
 
 /** An http(s) URL without user info, path or query kept as given (for printing too). */
 function serverUrl(name: string, value: string): string {
@@ -185,25 +222,31 @@ async function main(): Promise<void> {
   let sim: import('../sim').Simulator | undefined;
   let stopActivity: () => void = () => undefined;
   let server: DemoServer;
+  // checked before anything starts
+  const port = demoPort(process.env, 'PORT', 1880);
+  const simPort = demoPort(process.env, 'SIM_PORT', 0);
   if (real) {
-    server = demoServer(process.env); // checked before anything starts
+    server = demoServer(process.env);
   } else {
     const { Simulator } = await import('../sim');
     const { startDemoActivity } = await import('./demo-activity');
-    sim = new Simulator({ port: Number(process.env.SIM_PORT ?? 0) });
-    const simUrl = await sim.start();
-    stopActivity = startDemoActivity(sim);
+    const simulator = new Simulator({ port: simPort });
+    sim = simulator;
+    const simUrl = await onPort('SIM_PORT', simPort, () => simulator.start());
+    stopActivity = startDemoActivity(simulator);
     server = demoServer(process.env, simUrl);
   }
-  const nr = await startNodeRed({
-    userDir,
-    port: Number(process.env.PORT ?? 1880),
-    logLevel: 'info',
-    // A real server's credentials are encrypted, in their own flow file; the simulator's fake ones are stored
-    // in plain text (credentialSecret false, demo only).
-    flowFile: server.real ? 'flows-server.json' : 'flows.json',
-    credentialSecret: server.real ? demoSecret(userDir) : false,
-  });
+  const nr = await onPort('PORT', port, () =>
+    startNodeRed({
+      userDir,
+      port,
+      logLevel: 'info',
+      // A real server's credentials are encrypted, in their own flow file; the simulator's fake ones are stored
+      // in plain text (credentialSecret false, demo only).
+      flowFile: server.real ? 'flows-server.json' : 'flows.json',
+      credentialSecret: server.real ? demoSecret(userDir) : false,
+    }),
+  );
   const res = await fetch(`${nr.url}/flows`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },

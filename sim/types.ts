@@ -1,6 +1,7 @@
 /**
- * Shared types of the ThingsBoard simulator. This is an independent model of the wire protocol
- * (shared/thingsboard-protocol.md); it deliberately imports nothing from src/.
+ * Shared types of the ThingsBoard simulator. This is an independent model of the wire protocol as ThingsBoard CE's
+ * source has it (the files, and the path prefixes the comments use, are under "Sources" in sim/README.md); it
+ * deliberately imports nothing from src/.
  */
 
 /** Every EntityType name the server's Jackson enum accepts (anything else is a JSON parse error). */

@@ -10,6 +10,17 @@ import path from 'node:path';
 const ROOT = path.join(__dirname, '..');
 const read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8');
 const readme = read('README.md');
+const pkg = JSON.parse(read('package.json')) as { version: string; files: string[]; repository: { url: string }; 'node-red': { nodes: Record<string, string> } };
+/** owner/name of the GitHub repository package.json names. */
+const REPO = /github\.com[/:]([^/]+\/[^/]+?)(\.git)?$/.exec(pkg.repository.url)?.[1];
+/**
+ * The repository's branch. The README's pictures and documents are absolute addresses on it: the Node-RED flow
+ * library (routes/nodes.js of node-red/flow-library) rewrites a relative picture or link to the `master` branch,
+ * which this repository does not have, while npm and GitHub would resolve a relative one on `main`.
+ */
+const BRANCH = 'main';
+const RAW = `https://raw.githubusercontent.com/${REPO}/${BRANCH}/`;
+const BLOB = `https://github.com/${REPO}/blob/${BRANCH}/`;
 /** The README without its code blocks (a `#` or a `](` in a code block is no heading or link). */
 const prose = readme.replace(/^```[\s\S]*?^```/gm, '');
 
@@ -97,32 +108,59 @@ describe('README and the other documents', function () {
     assert.deepEqual(broken, [], 'links to sections the README does not have');
   });
 
-  it('links to CONTRIBUTING.md and CHANGELOG.md, which exist; the changelog has Unreleased and 0.1.0', function () {
+  it('links to CONTRIBUTING.md and CHANGELOG.md, which exist; the changelog has Unreleased, then package.json\'s version, newest first', function () {
     for (const f of ['CONTRIBUTING.md', 'CHANGELOG.md']) {
-      assert.match(prose, new RegExp(`\\]\\(${f.replace('.', '\\.')}\\)`), `README links to ${f}`);
+      assert.ok(prose.includes(`](${BLOB}${f})`), `README links to ${f} (${BLOB}${f})`);
       assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} exists`);
     }
     const changelog = read('CHANGELOG.md');
-    assert.match(changelog, /^## \[Unreleased\]$/m);
-    assert.match(changelog, /^## \[0\.1\.0\] - \d{4}-\d{2}-\d{2}$/m);
-    const version = JSON.parse(read('package.json')).version as string;
-    assert.match(changelog, new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm'), `a section for package.json's version ${version}`);
+    const sections = [...changelog.matchAll(/^## \[([^\]]+)\](.*)$/gm)].map((m) => ({ name: m[1], rest: m[2] }));
+    assert.equal(sections[0]?.name, 'Unreleased', 'the changelog starts with "## [Unreleased]"');
+    assert.equal(sections[1]?.name, pkg.version, `the newest version section is package.json's version ${pkg.version}`);
+    for (const v of sections.slice(1)) assert.match(v.rest, /^ - \d{4}-\d{2}-\d{2}$/, `${v.name} has a date`);
+    assert.ok(sections.some((v) => v.name === '0.1.0'), 'the first version, 0.1.0, is there');
+    for (const v of sections) assert.match(changelog, new RegExp(`^\\[${v.name.replace(/\./g, '\\.')}\\]: https://`, 'm'), `a link for [${v.name}]`);
   });
 
-  it('shows pictures that are in docs/images, and docs/ is not published', function () {
-    const images = [...prose.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]);
-    assert.ok(images.length >= 5, 'the README has its pictures');
-    for (const img of images) {
+  it('links to documents and pictures by absolute addresses on the repository\'s branch (the flow library rewrites relative ones to master)', function () {
+    assert.ok(REPO, `package.json "repository" is a GitHub repository (${pkg.repository.url})`);
+    const relative = [...prose.matchAll(/\]\(([^)#][^)]*)\)/g)].map((m) => m[1]).filter((u) => !/^(https?:|mailto:)/.test(u));
+    assert.deepEqual(relative, [], 'relative links or pictures in the README');
+    for (const [, url] of prose.matchAll(/\]\((https:\/\/github\.com\/[^)]+)\)/g)) {
+      if (!url.startsWith(`https://github.com/${REPO}/`)) continue;
+      assert.ok(url.startsWith(BLOB), `${url}: on the ${BRANCH} branch (${BLOB})`);
+      const file = url.slice(BLOB.length).replace(/#.*$/, '');
+      assert.ok(fs.existsSync(path.join(ROOT, file)), `${url}: ${file} exists`);
+    }
+  });
+
+  it('shows every picture of docs/images, each there, and docs/ is not published', function () {
+    const urls = [...prose.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(urls.length >= 5, 'the README has its pictures');
+    const images = urls.map((url) => {
+      assert.ok(url.startsWith(RAW), `${url}: a picture of the repository's ${BRANCH} branch (${RAW}…)`);
+      const img = url.slice(RAW.length);
       assert.match(img, /^docs\/images\/[\w-]+\.png$/, `${img}: a picture in docs/images`);
       assert.ok(fs.existsSync(path.join(ROOT, img)), `${img} exists`);
-    }
+      return img;
+    });
     for (const f of ['palette', 'flow', 'connection', 'query', 'debug']) {
       assert.ok(images.includes(`docs/images/getting-started-${f}.png`), `the getting-started walkthrough shows getting-started-${f}.png`);
     }
-    const files = JSON.parse(read('package.json')).files as string[];
+    const unused = fs.readdirSync(path.join(ROOT, 'docs', 'images')).filter((f) => !images.includes(`docs/images/${f}`));
+    assert.deepEqual(unused, [], 'pictures in docs/images that the README does not show (show them, or stop taking them)');
+    const files = pkg.files;
     for (const f of files) {
       assert.doesNotMatch(f, /^(\.\/)?docs\b/, `package.json "files" publishes ${f}`);
       assert.doesNotMatch(f, /^(\.\/)?\*/, `package.json "files" entry ${f} would publish docs/ too`);
     }
+  });
+
+  it('Getting started counts the palette\'s nodes as package.json lists them (the configuration nodes have no entry)', function () {
+    const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen'];
+    const inPalette = Object.values(pkg['node-red'].nodes).filter((js) => !/\bcategory:\s*['"]config['"]/.test(read(js.replace(/\.js$/, '.html'))));
+    const said = /category of the palette[^.]*?now holds (\w+) nodes/.exec(section('Getting started'));
+    assert.ok(said, 'Getting started says how many nodes the palette category holds');
+    assert.equal(WORDS.indexOf(said![1]) >= 0 ? WORDS.indexOf(said![1]) : Number(said![1]), inPalette.length, `"${said![1]} nodes": package.json lists ${inPalette.length} with a palette entry`);
   });
 });

@@ -1,9 +1,12 @@
 /**
  * Types of the ThingsBoard Entity Data Query / Alarm Data Query protocol and of the v2 WebSocket API.
  *
- * Every type, field and enum value mirrors the server's Java classes (see
- * /work/shared/thingsboard-protocol.md §3, §4, §6). The enum values are also exported as `readonly` arrays so that
- * validation and the editor share one list.
+ * Every type, field and enum value mirrors the server's Java classes in thingsboard/thingsboard: the query objects,
+ * the key discovery answers and the v2 WebSocket commands and updates. Paths are short: `Q/` is
+ * common/data/src/main/java/org/thingsboard/server/common/data/query/, `CD/` the same without query/, `DAO/`
+ * dao/src/main/java/org/thingsboard/server/dao/; every prefix, and the server files behind the "protocol §n" of other
+ * comments, are listed under "Sources" in sim/README.md.
+ * The enum values are also exported as `readonly` arrays so that validation and the editor share one list.
  */
 
 // ---------------------------------------------------------------------------------------------------------------

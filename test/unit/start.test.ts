@@ -1,13 +1,15 @@
 /**
  * The `npm start` flow builder (scripts/start.ts): the demo connection for each combination of the TB_*
- * variables (no server needed), the flows built from every example, and the secret of a real server's
- * credentials.
+ * variables (no server needed), the flows built from every example, the secret of a real server's
+ * credentials, and what the script says when a port is taken (the script itself, on a real occupied loopback port).
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DemoConfigError, demoFlows, demoSecret, demoServer, repeats, SIMULATOR_CREDENTIALS } from '../../scripts/start';
+import { DemoConfigError, demoFlows, demoPort, demoSecret, demoServer, portProblem, repeats, SIMULATOR_CREDENTIALS } from '../../scripts/start';
 
 const SIM = 'http://127.0.0.1:40001';
 const TB = 'https://tb.example.com';
@@ -141,5 +143,70 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm start: a port that is taken or wrong (scripts/start.ts)', function () {
+  this.timeout(30000);
+  const ROOT = path.join(__dirname, '../..');
+
+  /** Runs the start script as `npm start` does (the tsx CLI), with only the given variables of ours set. */
+  function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TB_|PORT$|SIM_PORT$)/.test(k)));
+    return new Promise((resolve) => {
+      execFile(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], { cwd: ROOT, env: { ...clean, ...env }, timeout: 25000 }, (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number | string }).code as number | null) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  /** A loopback port held by another server (as a Node-RED already running on 1880 holds that one). */
+  async function occupied(): Promise<{ port: number; close: () => Promise<void> }> {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as net.AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  /** One line on stderr, no stack trace, a non-zero exit code. */
+  function oneLine(r: { code: number | null; stderr: string }, pattern: RegExp): void {
+    assert.notEqual(r.code, 0, 'exits non-zero');
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, `one line on stderr, got:\n${r.stderr}`);
+    assert.match(lines[0], pattern);
+    assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
+  }
+
+  it('PORT taken (Node-RED already on 1880): one line that says so and how to choose another', async function () {
+    const held = await occupied();
+    try {
+      const r = await start({ PORT: String(held.port) });
+      oneLine(r, new RegExp(`^npm start: Node-RED's port ${held.port} is already in use .*PORT=${held.port + 1} npm start.*PORT=0 for any free port$`));
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('SIM_PORT taken: one line naming SIM_PORT', async function () {
+    const held = await occupied();
+    try {
+      const r = await start({ SIM_PORT: String(held.port) });
+      oneLine(r, new RegExp(`^npm start: the simulator's port ${held.port} is already in use: .*SIM_PORT=${held.port + 1} npm start`));
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('a PORT or SIM_PORT that is not a port number: one line, before anything starts', async function () {
+    oneLine(await start({ PORT: 'abc' }), /^npm start: PORT must be a port number from 0 to 65535 \(0 = any free port\), not "abc"$/);
+    assert.equal(demoPort({}, 'PORT', 1880), 1880);
+    assert.equal(demoPort({ PORT: ' ' }, 'PORT', 1880), 1880);
+    assert.equal(demoPort({ SIM_PORT: '0' }, 'SIM_PORT', 0), 0);
+    assert.equal(demoPort({ PORT: '1881' }, 'PORT', 1880), 1881);
+    for (const v of ['-1', '65536', '18.5', '0x10', '1e3']) assert.throws(() => demoPort({ SIM_PORT: v }, 'SIM_PORT', 0), DemoConfigError, v);
+  });
+
+  it('any other listen error is left as it is (a stack trace, for a bug)', function () {
+    assert.equal(portProblem(Object.assign(new Error('x'), { code: 'EACCES' }), 'PORT', 80), undefined);
+    assert.equal(portProblem(new Error('x'), 'PORT', 1880), undefined);
   });
 });
