@@ -164,13 +164,11 @@ function tKeys(html: string, type: string): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The shared editor script (resources/tb-editor.js) and a sandbox that runs the node definitions against it.
+// The editor bundle (resources/tb-editor.js) and a sandbox that runs the node definitions against it.
 
-const SHARED_SCRIPT = 'resources/tb-editor.js';
-const SHARED_SRC = `resources/${pkg.name}/tb-editor.js`;
-/** The query builder and the runtime's query module for the editor (built by npm run build). */
-const BUILDER_SCRIPT = 'resources/tb-query.js';
-const BUILDER_SRC = `resources/${pkg.name}/tb-query.js`;
+/** The editor's one script (built from src/editor by npm run build): TbQuery, TbBuilder and TbEditor. */
+const EDITOR_SCRIPT = 'resources/tb-editor.js';
+const EDITOR_SRC = `resources/${pkg.name}/tb-editor.js`;
 /** The builder's texts live in the tb-connection catalog, under "builder". */
 const BUILDER_NS = `${pkg.name}/${CONFIG_TYPE}:${CONFIG_TYPE}.builder.`;
 
@@ -472,35 +470,36 @@ describe('package scorecard (offline node-red-dev validate)', function () {
     assert.equal(new Set(icons).size, icons.length);
   });
 
-  describe('shared editor script (resources/tb-editor.js)', function () {
-    it('parses as an ES5 script (every editor browser runs it as is)', function () {
-      assert.ok(exists(SHARED_SCRIPT), `${SHARED_SCRIPT} is missing`);
-      acorn.parse(readText(SHARED_SCRIPT), { ecmaVersion: 5 });
+  describe('editor script (resources/tb-editor.js, built from src/editor)', function () {
+    it('is built, and parses as an ES2019 script (Node-RED 3.1\'s browsers)', function () {
+      assert.ok(exists(EDITOR_SCRIPT), `${EDITOR_SCRIPT} is missing: run \`npm run build\``);
+      acorn.parse(readText(EDITOR_SCRIPT), { ecmaVersion: 2019 });
     });
 
     it('is shipped: package.json "files" lists it (the published files are checked below)', function () {
-      assert.ok((pkg.files as string[]).includes(SHARED_SCRIPT));
+      assert.ok((pkg.files as string[]).includes(EDITOR_SCRIPT));
     });
 
     it('defines window.TbEditor once: a second run keeps the first', function () {
       const sb = editorSandbox();
-      sb.run(readText(SHARED_SCRIPT));
+      sb.run(readText(EDITOR_SCRIPT));
       const first = sb.window.TbEditor;
       assert.equal(typeof first, 'object');
       assert.equal(typeof first.forType, 'function');
-      sb.run(readText(SHARED_SCRIPT));
+      assert.equal(typeof first.dialog, 'function');
+      sb.run(readText(EDITOR_SCRIPT));
       assert.equal(sb.window.TbEditor, first);
     });
 
-    it('every node html includes it and the builder once, by relative URLs, before its definition script', function () {
+    it('every node html includes it once, by a relative URL, before its definition script', function () {
       for (const file of htmlFiles) {
         const html = readText(`nodes/${file}`);
         const tags = html.match(/<script\b[^>]*\bsrc=[^>]*>/g) || [];
-        assert.deepEqual(tags, [`<script src="${SHARED_SRC}">`, `<script src="${BUILDER_SRC}">`], `${file}: the two shared scripts`);
+        assert.deepEqual(tags, [`<script src="${EDITOR_SRC}">`], `${file}: the editor script`);
         // The editor waits for relative script URLs (resources/...) before it runs the inline scripts.
-        const at = html.indexOf(tags[1]!);
+        const at = html.indexOf(tags[0]!);
         const definition = html.search(/<script type="text\/javascript">/);
-        assert.ok(definition > at, `${file}: the shared scripts come before the definition`);
+        assert.ok(definition > at, `${file}: the editor script comes before the definition`);
       }
     });
   });
@@ -607,8 +606,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       it('runs in an editor sandbox: (v, opt) validators, valid defaults, every editor message from its catalog', function () {
         const sb = editorSandbox();
         Object.assign(sb.configs, SANDBOX_CONFIGS);
-        sb.run(readText(SHARED_SCRIPT));
-        sb.run(readText(BUILDER_SCRIPT));
+        sb.run(readText(EDITOR_SCRIPT));
         for (const block of scriptBlocks(readText(`nodes/${type}.html`))) sb.run(block);
         const def = sb.defs[type];
         assert.ok(def, 'registerType ran');

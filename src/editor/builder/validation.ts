@@ -32,6 +32,12 @@ export function validateQuery(mode: QueryMode, query: unknown, options: Validate
   return r.ok ? undefined : { field: r.field || 'query', path: builderPath(r.field), message: r.message };
 }
 
+/** Where a JSON text breaks ("Unexpected token … (line 3, column 7)"), or undefined when it parses. */
+export function jsonProblem(text: string): string | undefined {
+  const p = parseJsonText(String(text));
+  return p.ok ? undefined : `${shortJsonMessage(p.message)} ${t('lineColumn', { line: p.line, column: p.column })}`;
+}
+
 /**
  * For a node's `validate`: true, or the message (a JSON error with its line and column). `options.live` for
  * tb-subscribe (without it the query is checked as a REST query, which is the stricter of the two).

@@ -1,0 +1,8 @@
+/**
+ * The typed dialogs, by node type: `TbEditor.dialog('<type>')` in nodes/<type>.html. A new dialog is a module
+ * src/editor/nodes/<type>.ts (its default export: `dialog(forType('<type>'), {...})`) listed here;
+ * test/editor/dialogs.test.ts checks that every module is listed under its own type.
+ */
+import type { Dialog } from '../common/dialog';
+
+export const DIALOGS: Readonly<Record<string, Dialog>> = {};
