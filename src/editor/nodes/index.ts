@@ -4,5 +4,12 @@
  * test/editor/dialogs.test.ts checks that every module is listed under its own type.
  */
 import type { Dialog } from '../common/dialog';
+import tbAttributes from './tb-attributes';
+import tbRpc from './tb-rpc';
+import tbTelemetry from './tb-telemetry';
 
-export const DIALOGS: Readonly<Record<string, Dialog>> = {};
+export const DIALOGS: Readonly<Record<string, Dialog>> = {
+  'tb-attributes': tbAttributes,
+  'tb-rpc': tbRpc,
+  'tb-telemetry': tbTelemetry,
+};
