@@ -5,11 +5,13 @@
  */
 import type { Dialog } from '../common/dialog';
 import tbAttributes from './tb-attributes';
+import tbConnection from './tb-connection';
 import tbRpc from './tb-rpc';
 import tbTelemetry from './tb-telemetry';
 
 export const DIALOGS: Readonly<Record<string, Dialog>> = {
   'tb-attributes': tbAttributes,
+  'tb-connection': tbConnection,
   'tb-rpc': tbRpc,
   'tb-telemetry': tbTelemetry,
 };
