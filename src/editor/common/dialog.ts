@@ -22,6 +22,8 @@ import { labelStyle, type EditorNode, type TypeHelpers, type Validator } from '.
 export interface DialogSpec<P extends string> {
   /** Every property of the node (its html's `defaults`, and `credentials` for a config node) and its check. */
   validators: Record<P, Validator>;
+  /** Catalog keys of property labels that are not the conventional `<type>.label.<prop>`. */
+  labels?: Partial<Record<P, string>>;
   /** The node's label on the canvas (Node-RED's `label`). */
   label(this: EditorNode): string;
   /** Default: the catalog's `<type>.paletteLabel`. */
@@ -42,7 +44,7 @@ export interface Dialog {
   readonly type: string;
   /** The properties it has a validator for: the html's defaults (and credentials), no more, no fewer. */
   readonly properties: readonly string[];
-  /** A property's label, from the catalog's `<type>.label.<prop>`. */
+  /** A property's label, from the catalog's `<type>.label.<prop>` (or the key the module names for it). */
   label(prop: string): string;
   /** A property's validator (an unknown property is a mistake of the html: it throws at registration). */
   validate(prop: string): Validator;
@@ -63,11 +65,12 @@ const nothing = (): void => undefined;
 export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): Dialog {
   const { type, t } = E;
   const validators: Record<string, Validator> = spec.validators;
+  const labels: Record<string, string | undefined> = spec.labels ?? {};
   const config = E.prefix === 'node-config-input-';
   return {
     type,
     properties: Object.keys(validators),
-    label: (prop) => t(`${type}.label.${prop}`),
+    label: (prop) => t(labels[prop] ?? `${type}.label.${prop}`),
     validate: (prop) => {
       const v = validators[prop];
       if (!v) throw new Error(`${type}: no validator for ${prop} (src/editor/nodes/${type}.ts)`);

@@ -4,12 +4,14 @@
  * test/editor/dialogs.test.ts checks that every module is listed under its own type.
  */
 import type { Dialog } from '../common/dialog';
+import tbAlarmAction from './tb-alarm-action';
 import tbAttributes from './tb-attributes';
 import tbConnection from './tb-connection';
 import tbRpc from './tb-rpc';
 import tbTelemetry from './tb-telemetry';
 
 export const DIALOGS: Readonly<Record<string, Dialog>> = {
+  'tb-alarm-action': tbAlarmAction,
   'tb-attributes': tbAttributes,
   'tb-connection': tbConnection,
   'tb-rpc': tbRpc,
