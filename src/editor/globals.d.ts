@@ -44,6 +44,8 @@ interface TbConfigNode {
   _def?: { category?: string };
   valid?: boolean;
   validationErrors?: unknown[];
+  /** Its settings (such as a connection's analyticsUrl). */
+  [prop: string]: unknown;
 }
 
 interface TbRed {

@@ -13,6 +13,9 @@
  *       oneditsave: D.oneditsave, oneditcancel: D.oneditcancel, oneditresize: D.oneditresize
  *   });
  *
+ * A module's top level builds its validators but translates nothing: the bundle also runs where there is no RED
+ * (at build, to write the query schemas; in the unit tests), so every RED._ and $ call sits inside a function.
+ *
  * test/package.test.ts holds the two sides together: every property of the html's defaults (and credentials)
  * has a validator here, and every validator here a property there.
  */

@@ -21,8 +21,11 @@ export const ALARM_SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INDET
 /** A node as the editor hands it to validators and dialog functions (`this`): its properties by name. */
 export type EditorNode = Record<string, unknown>;
 
-/** A property's validator, as Node-RED calls it (declared with two parameters, so that it shows the message). */
-export type Validator = (this: EditorNode, v: unknown, opt?: unknown) => true | string;
+/**
+ * A property's validator, as Node-RED calls it (declared with two parameters, so that it shows the message): true,
+ * or the message; false where Node-RED's own check (RED.validators) is passed on as it answers.
+ */
+export type Validator = (this: EditorNode, v: unknown, opt?: unknown) => boolean | string;
 
 /** The node's label is italic when it has a name (the core convention). */
 export function labelStyle(this: EditorNode): string {

@@ -6,6 +6,7 @@
 import type { Dialog } from '../common/dialog';
 import tbAlarmAction from './tb-alarm-action';
 import tbAttributes from './tb-attributes';
+import tbBuildReport from './tb-build-report';
 import tbConnection from './tb-connection';
 import tbRpc from './tb-rpc';
 import tbTelemetry from './tb-telemetry';
@@ -13,6 +14,7 @@ import tbTelemetry from './tb-telemetry';
 export const DIALOGS: Readonly<Record<string, Dialog>> = {
   'tb-alarm-action': tbAlarmAction,
   'tb-attributes': tbAttributes,
+  'tb-build-report': tbBuildReport,
   'tb-connection': tbConnection,
   'tb-rpc': tbRpc,
   'tb-telemetry': tbTelemetry,
