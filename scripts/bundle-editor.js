@@ -1,7 +1,7 @@
 'use strict';
-// Build step: bundle the editor's query module and builder (src/editor/tb-query.ts, which pulls in the runtime's
-// own src/query modules and src/editor/builder) into resources/tb-query.js, a plain browser script that defines
-// the globals TbQuery and TbBuilder.
+// Build step: bundle the editor code (src/editor/index.ts: the runtime's own src/query modules, the query builder
+// and every node type's dialog) into resources/tb-editor.js, the one plain browser script every nodes/<type>.html
+// includes; it defines the globals TbQuery, TbBuilder and TbEditor.
 // Then writes the JSON schema of each kind of query (resources/schemas/<kind>.json), taken from that bundle's
 // TbQuery.jsonSchema(mode): the schema the JSON view of the query field attaches, served with the editor resources
 // (resources/node-red-contrib-thingsboard-query/schemas/...) for other editors and tools.
@@ -12,7 +12,7 @@ const vm = require('vm');
 const esbuild = require('esbuild');
 
 const root = path.join(__dirname, '..');
-const bundle = path.join(root, 'resources', 'tb-query.js');
+const bundle = path.join(root, 'resources', 'tb-editor.js');
 
 /** Query mode -> schema file in resources/schemas/ (test/package.test.ts checks they cover every mode). */
 const SCHEMA_FILES = {
@@ -27,7 +27,7 @@ function writeSchemas() {
   const window = {};
   vm.createContext(window);
   window.window = window;
-  vm.runInContext(fs.readFileSync(bundle, 'utf8'), window, { filename: 'tb-query.js' });
+  vm.runInContext(fs.readFileSync(bundle, 'utf8'), window, { filename: 'tb-editor.js' });
   const dir = path.join(root, 'resources', 'schemas');
   fs.mkdirSync(dir, { recursive: true });
   for (const [mode, file] of Object.entries(SCHEMA_FILES)) {
@@ -37,7 +37,7 @@ function writeSchemas() {
 
 esbuild
   .build({
-    entryPoints: [path.join(root, 'src', 'editor', 'tb-query.ts')],
+    entryPoints: [path.join(root, 'src', 'editor', 'index.ts')],
     outfile: bundle,
     bundle: true,
     format: 'iife',
@@ -54,8 +54,9 @@ esbuild
     // the globals (a re-declared global `var` keeps its value).
     banner: {
       js:
-        '/* node-red-contrib-thingsboard-query: the query builder (window.TbQuery: the runtime\'s query module;\n' +
-        ' * window.TbBuilder: the dialogs), bundled from src/ by scripts/bundle-editor.js. Generated file: do not edit. */\n' +
+        '/* node-red-contrib-thingsboard-query: the editor (window.TbQuery: the runtime\'s query module; window.TbBuilder:\n' +
+        ' * the query builder; window.TbEditor: the dialogs), bundled from src/editor by scripts/bundle-editor.js.\n' +
+        ' * Generated file: do not edit. */\n' +
         'if (typeof window === "undefined" || !window.TbQuery) {',
     },
     footer: { js: '}' },

@@ -144,9 +144,17 @@ function i18nKeys(html: string): string[] {
   return keys;
 }
 
+/** The typed module of a node type's dialog (src/editor/nodes/<type>.ts), when the type has moved there. */
+const dialogModule = (type: string): string | undefined => {
+  const rel = `src/editor/nodes/${type}.ts`;
+  return exists(rel) ? rel : undefined;
+};
+
 /**
  * Catalog keys named in the editor scripts: the ones passed to the namespaced t('…') helper, and every string
- * literal that starts with "<type>." (the message keys given to the shared validators).
+ * literal that starts with "<type>." (the message keys given to the shared validators); in the html's inline
+ * script and in the type's typed module (keys built from parts, such as `${type}.label.${prop}`, are checked by the
+ * sandbox, which records every key the dialog asks for).
  */
 function tKeys(html: string, type: string): string[] {
   const keys: string[] = [];
@@ -160,17 +168,21 @@ function tKeys(html: string, type: string): string[] {
       }
     });
   }
+  const module = dialogModule(type);
+  if (module) {
+    for (const m of readText(module).matchAll(/(['`])([\w-]+\.[\w.]+)\1/g)) {
+      if (m[2].startsWith(`${type}.`)) keys.push(m[2]);
+    }
+  }
   return Array.from(new Set(keys));
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The shared editor script (resources/tb-editor.js) and a sandbox that runs the node definitions against it.
+// The editor bundle (resources/tb-editor.js) and a sandbox that runs the node definitions against it.
 
-const SHARED_SCRIPT = 'resources/tb-editor.js';
-const SHARED_SRC = `resources/${pkg.name}/tb-editor.js`;
-/** The query builder and the runtime's query module for the editor (built by npm run build). */
-const BUILDER_SCRIPT = 'resources/tb-query.js';
-const BUILDER_SRC = `resources/${pkg.name}/tb-query.js`;
+/** The editor's one script (built from src/editor by npm run build): TbQuery, TbBuilder and TbEditor. */
+const EDITOR_SCRIPT = 'resources/tb-editor.js';
+const EDITOR_SRC = `resources/${pkg.name}/tb-editor.js`;
 /** The builder's texts live in the tb-connection catalog, under "builder". */
 const BUILDER_NS = `${pkg.name}/${CONFIG_TYPE}:${CONFIG_TYPE}.builder.`;
 
@@ -472,35 +484,36 @@ describe('package scorecard (offline node-red-dev validate)', function () {
     assert.equal(new Set(icons).size, icons.length);
   });
 
-  describe('shared editor script (resources/tb-editor.js)', function () {
-    it('parses as an ES5 script (every editor browser runs it as is)', function () {
-      assert.ok(exists(SHARED_SCRIPT), `${SHARED_SCRIPT} is missing`);
-      acorn.parse(readText(SHARED_SCRIPT), { ecmaVersion: 5 });
+  describe('editor script (resources/tb-editor.js, built from src/editor)', function () {
+    it('is built, and parses as an ES2019 script (Node-RED 3.1\'s browsers)', function () {
+      assert.ok(exists(EDITOR_SCRIPT), `${EDITOR_SCRIPT} is missing: run \`npm run build\``);
+      acorn.parse(readText(EDITOR_SCRIPT), { ecmaVersion: 2019 });
     });
 
     it('is shipped: package.json "files" lists it (the published files are checked below)', function () {
-      assert.ok((pkg.files as string[]).includes(SHARED_SCRIPT));
+      assert.ok((pkg.files as string[]).includes(EDITOR_SCRIPT));
     });
 
     it('defines window.TbEditor once: a second run keeps the first', function () {
       const sb = editorSandbox();
-      sb.run(readText(SHARED_SCRIPT));
+      sb.run(readText(EDITOR_SCRIPT));
       const first = sb.window.TbEditor;
       assert.equal(typeof first, 'object');
       assert.equal(typeof first.forType, 'function');
-      sb.run(readText(SHARED_SCRIPT));
+      assert.equal(typeof first.dialog, 'function');
+      sb.run(readText(EDITOR_SCRIPT));
       assert.equal(sb.window.TbEditor, first);
     });
 
-    it('every node html includes it and the builder once, by relative URLs, before its definition script', function () {
+    it('every node html includes it once, by a relative URL, before its definition script', function () {
       for (const file of htmlFiles) {
         const html = readText(`nodes/${file}`);
         const tags = html.match(/<script\b[^>]*\bsrc=[^>]*>/g) || [];
-        assert.deepEqual(tags, [`<script src="${SHARED_SRC}">`, `<script src="${BUILDER_SRC}">`], `${file}: the two shared scripts`);
+        assert.deepEqual(tags, [`<script src="${EDITOR_SRC}">`], `${file}: the editor script`);
         // The editor waits for relative script URLs (resources/...) before it runs the inline scripts.
-        const at = html.indexOf(tags[1]!);
+        const at = html.indexOf(tags[0]!);
         const definition = html.search(/<script type="text\/javascript">/);
-        assert.ok(definition > at, `${file}: the shared scripts come before the definition`);
+        assert.ok(definition > at, `${file}: the editor script comes before the definition`);
       }
     });
   });
@@ -531,6 +544,41 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         }
         assert.equal(literal(def, 'category'), type === CONFIG_TYPE ? 'config' : CATEGORY);
       });
+
+      if (dialogModule(type)) {
+        it(`registers from its typed module (${dialogModule(type)}): the html holds the registration only`, function () {
+          const blocks = scriptBlocks(readText(`nodes/${type}.html`));
+          assert.equal(blocks.length, 1, 'one inline script');
+          // (function () { var D = TbEditor.dialog('<type>'); RED.nodes.registerType('<type>', {...}); })();
+          const [stmt] = acorn.parse(blocks[0], { ecmaVersion: 2020 }).body as AnyNode[];
+          const body = stmt.expression.callee.body.body as AnyNode[];
+          assert.equal(body.length, 2, 'var D = TbEditor.dialog(...) and the registerType call, nothing else');
+          const init = body[0].declarations[0].init;
+          assert.equal(blocks[0].slice(init.callee.start, init.callee.end), 'TbEditor.dialog');
+          assert.equal(init.arguments[0].value, type, 'the dialog of its own type');
+          const D = body[0].declarations[0].id.name;
+          const [{ def }] = registrations(readText(`nodes/${type}.html`));
+          const member = (n: AnyNode | undefined, name: string, arg?: string): boolean => {
+            const callee = n && n.type === 'CallExpression' ? n.callee : n;
+            const ok = !!callee && callee.type === 'MemberExpression' && callee.object.name === D && callee.property.name === name;
+            return arg === undefined ? ok && n!.type === 'MemberExpression' : ok && n!.arguments.length === 1 && n!.arguments[0].value === arg;
+          };
+          for (const section of ['defaults', 'credentials']) {
+            const sec = prop(def, section);
+            for (const p of sec ? (sec.properties as AnyNode[]) : []) {
+              const name = propName(p)!;
+              assert.ok(member(prop(p.value, 'label'), 'label', name), `${section}.${name}: label: ${D}.label('${name}')`);
+              assert.ok(member(prop(p.value, 'validate'), 'validate', name), `${section}.${name}: validate: ${D}.validate('${name}')`);
+            }
+          }
+          // Labels, port labels and the dialog's functions come from the module, never written inline.
+          for (const p of def.properties as AnyNode[]) {
+            const name = propName(p)!;
+            if (['category', 'color', 'icon', 'inputs', 'outputs', 'defaults', 'credentials'].includes(name)) continue;
+            assert.ok(member(p.value, name === 'label' ? 'nodeLabel' : name), `${name}: ${D}.${name === 'label' ? 'nodeLabel' : name}`);
+          }
+        });
+      }
 
       it('gives every default a label and a validator, a version, and required tb-connection refs', function () {
         const [{ def }] = registrations(readText(`nodes/${type}.html`));
@@ -607,13 +655,16 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       it('runs in an editor sandbox: (v, opt) validators, valid defaults, every editor message from its catalog', function () {
         const sb = editorSandbox();
         Object.assign(sb.configs, SANDBOX_CONFIGS);
-        sb.run(readText(SHARED_SCRIPT));
-        sb.run(readText(BUILDER_SCRIPT));
+        sb.run(readText(EDITOR_SCRIPT));
         for (const block of scriptBlocks(readText(`nodes/${type}.html`))) sb.run(block);
         const def = sb.defs[type];
         assert.ok(def, 'registerType ran');
         const props: Array<[string, string]> = [];
         for (const kind of ['defaults', 'credentials']) for (const p of Object.keys(def[kind] || {})) props.push([kind, p]);
+        if (dialogModule(type)) {
+          const names = props.map(([, p]) => p).sort();
+          assert.deepEqual([...sb.window.TbEditor.dialog(type).properties].sort(), names, `${dialogModule(type)}: a validator for each property, no other`);
+        }
         for (const [kind, p] of props) {
           // Node-RED shows the returned string only for a validator declared with two parameters.
           assert.equal(def[kind][p].validate.length, 2, `${kind}.${p}.validate is function (v, opt)`);

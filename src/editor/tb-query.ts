@@ -1,10 +1,7 @@
 /**
- * Entry of the editor's browser bundle: `resources/tb-query.js` (built by scripts/bundle-editor.js with esbuild,
- * IIFE, global name TbQuery), loaded by the node dialogs, which use it as `window.TbQuery`.
- *
- * TbQuery is the runtime's own pure query module (src/query): the validators the dialog runs are the very code the
- * nodes run, so the editor flags a query with the runtime's wording. The dialogs' code (src/editor/builder, with
- * jQuery and Node-RED's widgets) comes along and defines window.TbBuilder.
+ * `window.TbQuery` (the exports of the editor bundle, see index.ts): the runtime's own pure query module
+ * (src/query), so the validators the dialog runs are the very code the nodes run, and the editor flags a query
+ * with the runtime's wording.
  */
 
 export {
@@ -75,6 +72,3 @@ export {
 } from '../query/validate';
 
 export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from '../query/check';
-
-// The dialog side of the query builder (window.TbBuilder) travels in the same file.
-import './builder';

@@ -1,6 +1,6 @@
 /**
  * The runtime's query validators by query mode, and a non-throwing form of them: what the editor runs to flag a
- * query with the runtime's own wording (bundled into resources/tb-query.js), and what the admin endpoints and
+ * query with the runtime's own wording (bundled into resources/tb-editor.js), and what the admin endpoints and
  * tests can use too. Pure.
  */
 import type { QueryMode } from './schema';

@@ -182,7 +182,7 @@ describe('device-action dialogs: the runtime\'s checks of the settings (editor)'
     const window: Record<string, any> = {};
     vm.createContext(window);
     window.window = window;
-    vm.runInContext(fs.readFileSync(path.join(__dirname, '..', '..', 'resources', 'tb-query.js'), 'utf8'), window);
+    vm.runInContext(fs.readFileSync(path.join(__dirname, '..', '..', 'resources', 'tb-editor.js'), 'utf8'), window);
     const b = window.TbBuilder;
     for (const fn of ['actionProblem', 'validateSetting', 'fixedEntities', 'keysInput', 'targetEntityTypes']) assert.equal(typeof b[fn], 'function', fn);
     const s = { ...HISTORY, agg: 'AVG', interval: '1m' };

@@ -4,14 +4,13 @@
  * test, entity pickers, suggestions, view link). Loaded by every node's html from resources/ (built by
  * scripts/bundle-editor.js).
  */
-import { compactQuery, parseJsonText, shortJsonMessage } from '../../query/json-text';
+import { compactQuery } from '../../query/json-text';
 import { defaultQuery, type QueryMode } from '../../query/schema';
 import { actionProblem, fixedEntities, targetEntityTypes, validateSetting } from './action-settings';
 import { keysInput } from './actions';
 import { attach, type Builder } from './builder';
 import { addConnection, alarmTypeInput, connectionTest, entityInput, entityJsonInput, userInput, viewIdFromLink } from './dialogs';
-import { t } from './dom';
-import { validateText } from './validation';
+import { jsonProblem, validateText } from './validation';
 import { isUuid } from './widgets';
 
 /** The builder of the dialog that is open (one query dialog at a time). */
@@ -39,12 +38,6 @@ function open(o: { nodeType: string; query?: string; mode(): QueryMode; operatio
 function close(): void {
   current?.close();
   current = undefined;
-}
-
-/** Where a JSON text breaks ("Unexpected token … (line 3, column 7)"), or undefined when it parses. */
-function jsonProblem(text: string): string | undefined {
-  const p = parseJsonText(String(text));
-  return p.ok ? undefined : `${shortJsonMessage(p.message)} ${t('lineColumn', { line: p.line, column: p.column })}`;
 }
 
 const api = {

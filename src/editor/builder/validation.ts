@@ -1,5 +1,5 @@
 /**
- * The dialog's validation is the runtime's: the same prepare functions of src/query/validate.ts (bundled into
+ * The dialog's validation is the runtime's: the same prepare functions of src/query/validate/ (bundled into
  * the editor, through src/query/check.ts), so a wrong filter type, operation or enum is flagged before deploy in
  * the runtime's words.
  */
@@ -30,6 +30,12 @@ export interface ValidateOptions {
 export function validateQuery(mode: QueryMode, query: unknown, options: ValidateOptions = {}): QueryError | undefined {
   const r = check(mode, query, 'query', { live: options.live === true });
   return r.ok ? undefined : { field: r.field || 'query', path: builderPath(r.field), message: r.message };
+}
+
+/** Where a JSON text breaks ("Unexpected token … (line 3, column 7)"), or undefined when it parses. */
+export function jsonProblem(text: string): string | undefined {
+  const p = parseJsonText(String(text));
+  return p.ok ? undefined : `${shortJsonMessage(p.message)} ${t('lineColumn', { line: p.line, column: p.column })}`;
 }
 
 /**

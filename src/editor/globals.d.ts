@@ -1,6 +1,6 @@
 /**
- * What the query builder uses of the Node-RED editor page: jQuery (with Node-RED's widgets) and the `RED`
- * global. Only the members the builder calls are declared, with the shapes Node-RED 3.1, 4.1 and 5.x share.
+ * What the editor code uses of the Node-RED editor page: jQuery (with Node-RED's widgets) and the `RED`
+ * global. Only the members it calls are declared, with the shapes Node-RED 3.1, 4.1 and 5.x share.
  */
 
 /** One suggestion of Node-RED's autoComplete widget. */
@@ -35,10 +35,25 @@ interface TbCodeEditor {
   getSession?(): { setAnnotations?(a: Array<{ row: number; column: number; text: string; type: string }>): void };
 }
 
+/** A node as `RED.nodes.node(id)` returns it (a config node's validity is what the dialogs check). */
+interface TbConfigNode {
+  id: string;
+  type: string;
+  changed?: boolean;
+  name?: string;
+  _def?: { category?: string };
+  valid?: boolean;
+  validationErrors?: unknown[];
+  /** Its settings (such as a connection's analyticsUrl). */
+  [prop: string]: unknown;
+}
+
 interface TbRed {
   _(key: string, options?: Record<string, unknown>): string;
   nodes: {
-    node(id: string): { id: string; type: string; changed?: boolean; name?: string; _def?: { category?: string } } | null;
+    node(id: string): TbConfigNode | null;
+    /** The flow last loaded or deployed (Node-RED 3.1 to 5.x). */
+    originalFlow?(): unknown;
     eachConfig(cb: (n: { id: string; type: string; d?: boolean }) => boolean | void): void;
     dirty(): boolean;
   };
@@ -48,6 +63,10 @@ interface TbRed {
   notify(text: string, options?: string | Record<string, unknown>): void;
   popover?: { tooltip(target: JQuery, content: string): unknown };
   settings: { get(name: string, fallback?: unknown): unknown };
+  validators: {
+    /** Node-RED's check of a TypedInput's value for the type held in the `typeField` property. */
+    typedInput(typeField: string): (this: unknown, v: unknown, opt?: unknown) => boolean | string;
+  };
 }
 
 declare const RED: TbRed;

@@ -1,5 +1,5 @@
 /**
- * The editor's browser bundle (resources/tb-query.js, built by `npm run build`): a plain script that defines
+ * The editor's browser bundle (resources/tb-editor.js, built by `npm run build`): a plain script that defines
  * window.TbQuery from the runtime's own query module. Loaded here in a bare vm context, as a browser would run it,
  * and compared with the runtime module on good and bad queries: same results, same error fields and wording.
  */
@@ -21,7 +21,7 @@ import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src
 import { U1, U2 } from '../query/helpers';
 
 const root = path.resolve(__dirname, '..', '..');
-const BUNDLE = path.join(root, 'resources', 'tb-query.js');
+const BUNDLE = path.join(root, 'resources', 'tb-editor.js');
 
 type Api = Record<string, any>;
 
@@ -30,7 +30,7 @@ function load(code: string): { window: Api; api: Api } {
   const window: Api = {};
   vm.createContext(window);
   window.window = window;
-  vm.runInContext(code, window, { filename: 'tb-query.js' });
+  vm.runInContext(code, window, { filename: 'tb-editor.js' });
   return { window, api: window.TbQuery };
 }
 
@@ -97,7 +97,7 @@ const QUERIES: unknown[] = [
   { pageLink: { statusList: ['CLEARED'] }, assigneeId: { entityType: 'DEVICE', id: U1 } },
 ];
 
-describe('editor bundle (resources/tb-query.js)', function () {
+describe('editor bundle (resources/tb-editor.js)', function () {
   let code = '';
   let api: Api;
   let window: Api;
@@ -119,9 +119,9 @@ describe('editor bundle (resources/tb-query.js)', function () {
 
   it('is git-ignored and shipped through the files list', function () {
     const ignore = fs.readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n');
-    assert.ok(ignore.includes('resources/tb-query.js'));
+    assert.ok(ignore.includes('resources/tb-editor.js'));
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    assert.ok(pkg.files.includes('resources/tb-query.js'), 'listed in "files" (test/package.test.ts checks the packed list)');
+    assert.ok(pkg.files.includes('resources/tb-editor.js'), 'listed in "files" (test/package.test.ts checks the packed list)');
     assert.match(pkg.scripts.build, /node scripts\/bundle-editor\.js/);
     assert.ok(pkg.devDependencies.esbuild);
   });

@@ -1,0 +1,74 @@
+/**
+ * The device-target part of the device actions' dialogs (tb-telemetry, tb-attributes, tb-rpc; next, the value
+ * rows and tb-wait-until): which entity the node acts on, and what comes with it.
+ *
+ * - the `target` TypedInput: the message (msg.entity, else msg.topic), a fixed entity (JSON), msg., JSONata;
+ * - a fixed entity picked by name with the query builder's entity picker, among the types the node acts on
+ *   (`targetEntityTypes()`, the runtime's rule: tb-rpc, devices only), kept as JSON;
+ * - the `targetEntityType` select: the type of a bare id (for nodes that act on several types);
+ * - the keys as chips, suggested from the fixed entity's own keys (else its type's);
+ * - their validators, and the `concurrency` check (the bulk of a list of entities runs that many at once).
+ *
+ * The template holds the inputs (`#node-input-target`, `-targetType`, `-targetEntityType`, `-keys`,
+ * `-concurrency`); the part binds them.
+ */
+import { keysInput } from '../builder/actions';
+import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
+import { entityJsonInput } from '../builder/dialogs';
+import type { TypeHelpers, Validator } from './for-type';
+import { blank, wholeAtLeast } from './predicates';
+
+/** Where the entity comes from: the message, a fixed one (JSON), a msg. property, JSONata. */
+export const TARGET_SOURCES = ['auto', 'json', 'msg', 'jsonata'];
+
+export interface DeviceTargetOptions {
+  /** The runtime's own check of the node's settings as the dialog holds them (`E.runtimeCheck(SETTINGS)`). */
+  runtime: (name: string) => Validator;
+  /** The keys as chips: which keys are suggested, and the node's other inputs that change them. */
+  keys?: { kind(): string; watch?: readonly string[] };
+}
+
+export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
+  const type = E.type as ActionType;
+  const entityTypes = targetEntityTypes(type);
+  const sel = (prop: string) => `#${E.prefix}${prop}`;
+  const connection = () => E.input('connection').val() as string | undefined;
+  const source = () => E.input('target').typedInput('type');
+
+  /** The fixed entities (or, without one, every entity of the type of a bare id). */
+  const fixed = (): KeySource =>
+    fixedEntities(String(E.input('targetType').val() ?? ''), String(E.input('target').val() ?? ''), String(E.input('targetEntityType').val() ?? ''));
+
+  return {
+    target: E.target(TARGET_SOURCES, o.runtime),
+    targetType: E.oneOf(TARGET_SOURCES, `${type}.errors.targetType`),
+    targetEntityType: E.oneOf(entityTypes, `${type}.errors.targetEntityType`),
+    /** In parallel: a whole number of at least 1 (blank: the runtime's default). */
+    concurrency: function (v, opt) {
+      return v === undefined || blank(v) || wholeAtLeast(v, 1) ? true : E.t(`${type}.errors.concurrency`);
+    } as Validator,
+
+    /** Binds the inputs (in oneditprepare). */
+    prepare(): void {
+      E.sourcedInput('target', TARGET_SOURCES);
+      entityJsonInput({ input: sel('target'), connection, types: entityTypes, field: 'target' });
+      if (o.keys) {
+        keysInput({
+          input: sel('keys'),
+          connection,
+          source: fixed,
+          kind: o.keys.kind,
+          watch: [sel('target'), sel('targetEntityType'), ...(o.keys.watch ?? []).map(sel), sel('connection')],
+        });
+      }
+    },
+
+    /** The target's source as chosen now (`auto`, `json`, `msg`, `jsonata`). */
+    source,
+    fixed,
+    /** The type of the entity acted on: the fixed entity's, else the one chosen for a bare id. */
+    entityType(): string {
+      return source() === 'json' ? fixed().entityType : String(E.input('targetEntityType').val() ?? '');
+    },
+  };
+}

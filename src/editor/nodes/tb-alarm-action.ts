@@ -1,0 +1,148 @@
+/** tb-alarm-action's dialog: acknowledge, clear, assign, comment on, raise or delete an alarm. */
+import { alarmTypeInput, entityJsonInput, userInput } from '../builder/dialogs';
+import { dialog } from '../common/dialog';
+import { ALARM_SEVERITIES, forType, type EditorNode, type Validator } from '../common/for-type';
+import { blank, isPlainObject } from '../common/predicates';
+
+const E = forType('tb-alarm-action');
+const t = E.t;
+
+const OPERATIONS = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete', 'msg'];
+const ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'EDGE', 'TENANT', 'USER', 'DASHBOARD'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+type Sourced = 'alarm' | 'assignee' | 'comment' | 'originator' | 'details';
+/** Where each value may come from: 'auto' is the message property the contract names. */
+const SOURCES: Record<Sourced, string[]> = {
+  alarm: ['auto', 'msg', 'str', 'jsonata'],
+  assignee: ['auto', 'str', 'msg', 'jsonata'],
+  comment: ['auto', 'str', 'msg', 'jsonata'],
+  originator: ['auto', 'json', 'msg', 'jsonata'],
+  details: ['auto', 'json', 'msg', 'jsonata'],
+};
+
+function op(node: EditorNode): string {
+  return String(E.value(node, 'operation') || 'acknowledge');
+}
+/** Which settings the action uses ('msg' may be any of them). */
+function uses(node: EditorNode, what: 'alarm' | 'assignee' | 'comment' | 'raise'): boolean {
+  const o = op(node);
+  if (o === 'msg') return true;
+  switch (what) {
+    case 'alarm':
+      return o !== 'raise';
+    case 'assignee':
+      return o === 'assign';
+    case 'comment':
+      return ['acknowledge', 'clear', 'assign', 'unassign', 'comment'].indexOf(o) !== -1;
+    default:
+      return o === 'raise';
+  }
+}
+/** The message of a wrong source (the alarm's own, for the alarm id). */
+function sourceError(prop: Sourced): string {
+  return t(`tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, { field: t(`tb-alarm-action.label.${prop}`) });
+}
+/** A value with a source: the source is one of the allowed, and a chosen source has a value. */
+function sourced(prop: Sourced, check?: (text: string) => true | string): Validator {
+  return function (v, opt) {
+    if (v === undefined) return true;
+    const type = E.value(this, `${prop}Type`) || 'auto';
+    if (SOURCES[prop].indexOf(type as string) === -1) return sourceError(prop);
+    if (type === 'auto') return true;
+    if (blank(v)) return t('tb-alarm-action.errors.source', { field: t(`tb-alarm-action.label.${prop}`) });
+    if (check && (type === 'str' || type === 'json')) return check(String(v).trim());
+    const r = RED.validators.typedInput(`${prop}Type`).call(this, v, opt);
+    return r === true ? true : r || t('tb-alarm-action.errors.source', { field: t(`tb-alarm-action.label.${prop}`) });
+  };
+}
+function sourceType(prop: Sourced): Validator {
+  return function (v, opt) {
+    return v === undefined || SOURCES[prop].indexOf(v as string) !== -1 ? true : sourceError(prop);
+  };
+}
+function jsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const o: unknown = JSON.parse(text);
+    return isPlainObject(o) ? o : null;
+  } catch {
+    return null;
+  }
+}
+function using(what: 'alarm' | 'assignee' | 'comment' | 'raise', validator: Validator): Validator {
+  return E.when(function () {
+    return uses(this, what);
+  }, validator);
+}
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    operation: E.oneOf(OPERATIONS, 'tb-alarm-action.errors.operation'),
+    alarm: using('alarm', sourced('alarm', (v) => (UUID.test(v) ? true : t('tb-alarm-action.errors.alarm')))),
+    alarmType: sourceType('alarm'),
+    assignee: using('assignee', sourced('assignee')),
+    assigneeType: sourceType('assignee'),
+    comment: using('comment', function (v, opt) {
+      // "Add a comment" with a fixed text needs the text.
+      const fixed = (E.value(this, 'commentType') || 'auto') === 'str';
+      if (v !== undefined && op(this) === 'comment' && fixed && blank(v)) return t('tb-alarm-action.errors.comment');
+      return sourced('comment').call(this, v, opt);
+    }),
+    commentType: sourceType('comment'),
+    originator: using(
+      'raise',
+      sourced('originator', (v) => {
+        const o = jsonObject(v);
+        const ok = o && typeof o.entityType === 'string' && typeof o.id === 'string' && UUID.test(o.id);
+        return ok ? true : t('tb-alarm-action.errors.originator');
+      }),
+    ),
+    originatorType: sourceType('originator'),
+    originatorEntityType: E.oneOf(ENTITY_TYPES, 'tb-alarm-action.errors.originatorEntityType'),
+    alarmName: E.any,
+    severity: function (v, opt) {
+      return v === undefined || v === '' || ALARM_SEVERITIES.indexOf(v as string) !== -1 ? true : t('tb-alarm-action.errors.severity');
+    },
+    details: using('raise', sourced('details', (v) => (jsonObject(v) ? true : t('tb-alarm-action.errors.details')))),
+    detailsType: sourceType('details'),
+    propagate: E.bool('tb-alarm-action.label.propagateToRelated'),
+    propagateToOwner: E.bool('tb-alarm-action.label.propagateToOwner'),
+    propagateToTenant: E.bool('tb-alarm-action.label.propagateToTenant'),
+    propagateRelationTypes: E.keyList('tb-alarm-action.errors.propagateRelationTypes'),
+    format: E.oneOf(['flat', 'raw'], 'tb-alarm-action.errors.format'),
+    strict: E.bool('tb-alarm-action.label.strict'),
+    version: E.version(),
+  },
+  labels: { propagate: 'tb-alarm-action.label.propagateToRelated' },
+  label() {
+    return String(this.name || t(`tb-alarm-action.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`));
+  },
+  oneditprepare() {
+    const node = this;
+    E.selectDefaults(node, { operation: 'acknowledge', originatorEntityType: 'DEVICE', format: 'flat' });
+    const connection = () => E.input('connection').val() as string | undefined;
+    // Each source: "from the message" (the contract's property) first, then the usual types.
+    for (const prop of Object.keys(SOURCES) as Sourced[]) E.sourcedInput(prop, SOURCES[prop]);
+    // The pickers of the query builder where they apply: users, the entity to raise on, alarm types.
+    userInput('#node-input-assignee', connection);
+    entityJsonInput({ input: '#node-input-originator', connection, types: ENTITY_TYPES, field: 'originator' });
+    alarmTypeInput('#node-input-alarmName', connection);
+    E.showRows(() => {
+      const o = op(node);
+      return {
+        '.tb-row-alarm': uses(node, 'alarm'),
+        '.tb-row-assignee': uses(node, 'assignee'),
+        '.tb-row-comment': uses(node, 'comment'),
+        '.tb-row-raise': uses(node, 'raise'),
+        '.tb-row-raise-id': uses(node, 'raise') && E.input('originator').typedInput('type') !== 'json',
+        '.tb-tip-msg': o === 'msg',
+        '.tb-tip-raise': uses(node, 'raise'),
+        '.tb-tip-alarm': uses(node, 'alarm'),
+      };
+    }, ['operation', 'originator']);
+  },
+  oneditsave() {
+    E.trim(['alarmName', 'propagateRelationTypes']);
+  },
+});

@@ -1,0 +1,76 @@
+/** tb-attributes' dialog: save, read and delete attributes (the settings as src/query/attributes reads them). */
+import { deviceTarget } from '../common/device-target';
+import { dialog } from '../common/dialog';
+import { forType, type EditorNode, type Validator } from '../common/for-type';
+
+const E = forType('tb-attributes');
+const t = E.t;
+
+const OPERATIONS = ['save', 'read', 'delete', 'msg'];
+const SCOPES = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', 'any', 'msg'];
+/** The settings the runtime reads (src/query/attributes, targets), as the dialog holds them now. */
+const SETTINGS = ['operation', 'scope', 'target', 'targetType', 'targetEntityType', 'keys'];
+
+function op(node: EditorNode): string {
+  return String(E.value(node, 'operation') || 'save');
+}
+
+/** The runtime's own check of the settings (src/query), when the problem is this setting's. */
+const runtime = E.runtimeCheck(SETTINGS);
+const target = deviceTarget(E, {
+  runtime,
+  // The keys of the chosen scope (any scope for `any` or msg.scope).
+  keys: {
+    kind: () => {
+      const s = E.input('scope').val();
+      return s === 'SERVER_SCOPE' || s === 'SHARED_SCOPE' || s === 'CLIENT_SCOPE' ? s : 'attributes';
+    },
+    watch: ['scope'],
+  },
+});
+
+/** The scope: one of the list, and one the action allows (the runtime's words: save writes SERVER or SHARED). */
+const scope: Validator = function (v, opt) {
+  if (v === undefined) return true;
+  if (SCOPES.indexOf(v as string) === -1) return t('tb-attributes.errors.scope');
+  return runtime('scope').call(this, v, opt);
+};
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    operation: E.oneOf(OPERATIONS, 'tb-attributes.errors.operation'),
+    scope,
+    target: target.target,
+    targetType: target.targetType,
+    targetEntityType: target.targetEntityType,
+    keys: runtime('keys'),
+    format: E.oneOf(['flat', 'raw'], 'tb-attributes.errors.format'),
+    concurrency: target.concurrency,
+    version: E.version(),
+  },
+  label() {
+    return String(this.name || t(`tb-attributes.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`));
+  },
+  oneditprepare() {
+    const node = this;
+    E.selectDefaults(node, { operation: 'save', scope: 'SERVER_SCOPE', targetEntityType: 'DEVICE', format: 'flat', concurrency: 4 });
+    target.prepare();
+    E.showRows(() => {
+      const o = op(node);
+      const s = E.input('scope').val();
+      return {
+        '.tb-row-keys': o !== 'save',
+        '.tb-row-format': o === 'read' || o === 'msg',
+        '.tb-row-id-type': target.source() !== 'json',
+        '.tb-tip-save': o === 'save' || o === 'msg',
+        // SHARED_SCOPE is pushed to devices only: on another entity it is stored, and nothing is told.
+        '.tb-tip-shared': (o === 'save' || o === 'msg') && s === 'SHARED_SCOPE' && target.entityType() !== 'DEVICE',
+      };
+    }, ['operation', 'scope', 'target', 'targetEntityType']);
+  },
+  oneditsave() {
+    E.trim(['keys', 'concurrency']);
+  },
+});

@@ -1,0 +1,94 @@
+/** tb-telemetry's dialog: save, read and delete time series (the settings as src/query/telemetry reads them). */
+import { deviceTarget } from '../common/device-target';
+import { dialog } from '../common/dialog';
+import { forType, type EditorNode } from '../common/for-type';
+
+const E = forType('tb-telemetry');
+const t = E.t;
+
+const OPERATIONS = ['save', 'latest', 'history', 'delete', 'msg'];
+/** The settings the runtime reads (src/query/telemetry, targets), as the dialog holds them now. */
+const SETTINGS = ['operation', 'target', 'targetType', 'targetEntityType', 'keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl', 'all', 'deleteLatest', 'rewriteLatest'];
+
+function op(node: EditorNode): string {
+  return String(E.value(node, 'operation') || 'save');
+}
+
+/** Does the operation (or any, with msg) use this setting? */
+function uses(node: EditorNode, what: 'keys' | 'range' | 'history' | 'delete' | 'save' | 'format'): boolean {
+  const o = op(node);
+  if (o === 'msg') return true;
+  switch (what) {
+    case 'keys':
+      return o !== 'save';
+    case 'range':
+      return o === 'history' || o === 'delete';
+    case 'history':
+      return o === 'history';
+    case 'delete':
+      return o === 'delete';
+    case 'save':
+      return o === 'save';
+    default:
+      return o === 'latest' || o === 'history';
+  }
+}
+
+/** The runtime's own check of the settings (src/query), when the problem is this setting's. */
+const runtime = E.runtimeCheck(SETTINGS);
+const target = deviceTarget(E, { runtime, keys: { kind: () => 'timeseries' } });
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    operation: E.oneOf(OPERATIONS, 'tb-telemetry.errors.operation'),
+    target: target.target,
+    targetType: target.targetType,
+    targetEntityType: target.targetEntityType,
+    keys: runtime('keys'),
+    last: runtime('last'),
+    from: runtime('from'),
+    to: runtime('to'),
+    agg: runtime('agg'),
+    interval: runtime('interval'),
+    intervalType: runtime('intervalType'),
+    timeZone: runtime('timeZone'),
+    limit: runtime('limit'),
+    order: runtime('order'),
+    maxItems: runtime('maxItems'),
+    ttl: runtime('ttl'),
+    all: E.all(E.bool('tb-telemetry.label.all'), runtime('all')),
+    deleteLatest: E.bool('tb-telemetry.label.deleteLatest'),
+    rewriteLatest: E.bool('tb-telemetry.label.rewriteLatest'),
+    format: E.oneOf(['flat', 'raw'], 'tb-telemetry.errors.format'),
+    concurrency: target.concurrency,
+    version: E.version(),
+  },
+  label() {
+    return String(this.name || t(`tb-telemetry.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`));
+  },
+  oneditprepare() {
+    const node = this;
+    E.selectDefaults(node, { operation: 'save', targetEntityType: 'DEVICE', agg: 'NONE', order: 'ASC', format: 'flat', maxItems: 100000, concurrency: 4 });
+    // A fixed entity is picked by name; the keys as chips, suggested from its own time series (else its type's).
+    target.prepare();
+    E.showRows(() => {
+      const o = op(node);
+      return {
+        '.tb-row-keys': uses(node, 'keys'),
+        '.tb-row-range': uses(node, 'range'),
+        '.tb-row-history': uses(node, 'history'),
+        '.tb-row-delete': uses(node, 'delete'),
+        '.tb-row-save': uses(node, 'save'),
+        '.tb-row-format': uses(node, 'format'),
+        '.tb-row-id-type': target.source() !== 'json',
+        '.tb-tip-end': o === 'delete' || o === 'history' || o === 'msg',
+        '.tb-tip-save': o === 'save' || o === 'msg',
+      };
+    }, ['operation', 'target']);
+  },
+  oneditsave() {
+    E.trim(['keys', 'last', 'from', 'to', 'interval', 'timeZone', 'limit', 'maxItems', 'ttl', 'concurrency']);
+  },
+});

@@ -1,0 +1,50 @@
+/**
+ * The typed dialogs (src/editor/nodes/<type>.ts) in the editor bundle: each module is registered under its own
+ * type, and what the device actions' templates offer agrees with the rules the dialogs take from the runtime.
+ * (test/package.test.ts runs every dialog's validators in an editor sandbox, and checks each html's registration.)
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { ACTION_TYPES, targetEntityTypes } from '../../src/editor/builder/action-settings';
+
+const root = path.resolve(__dirname, '..', '..');
+const NODES = path.join(root, 'src', 'editor', 'nodes');
+
+describe('typed dialogs (src/editor/nodes)', function () {
+  let TbEditor: { dialog(type: string): { type: string; properties: readonly string[] } };
+
+  before(function () {
+    const window: Record<string, any> = {};
+    vm.createContext(window);
+    window.window = window;
+    vm.runInContext(fs.readFileSync(path.join(root, 'resources', 'tb-editor.js'), 'utf8'), window);
+    TbEditor = window.TbEditor;
+  });
+
+  const modules = fs.readdirSync(NODES).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.replace(/\.ts$/, ''));
+
+  it('every module is registered under its own type, and its html uses it', function () {
+    assert.ok(modules.length > 0);
+    for (const type of modules) {
+      assert.equal(TbEditor.dialog(type).type, type, `${type}.ts in src/editor/nodes/index.ts`);
+      assert.match(fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8'), new RegExp(`TbEditor\\.dialog\\('${type}'\\)`));
+    }
+    assert.throws(() => TbEditor.dialog('tb-nothing'), /no dialog for tb-nothing/);
+  });
+
+  it('the device actions offer the entity types the runtime allows them (targetEntityTypes)', function () {
+    for (const type of ACTION_TYPES) {
+      const html = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
+      const select = /<select id="node-input-targetEntityType"[^>]*>([\s\S]*?)<\/select>/.exec(html);
+      // tb-rpc acts on devices only: a bare id needs no type.
+      if (!select) {
+        assert.deepEqual([...targetEntityTypes(type)], ['DEVICE'], `${type}: no type for a bare id`);
+        continue;
+      }
+      const options = Array.from(select[1].matchAll(/<option value="([^"]*)"/g), (m) => m[1]);
+      assert.deepEqual(options, [...targetEntityTypes(type)], `${type}: the options of the id's type`);
+    }
+  });
+});
