@@ -38,6 +38,25 @@ export interface BoundLeaf {
 
 export interface Bindings {
   readonly leaves: readonly BoundLeaf[];
+  /** Every placeholder once, in the order of the leaves. */
+  readonly refs: readonly BindingRef[];
+}
+
+/**
+ * The keys under which a query holds a list (src/query/types.ts: entityList, the *Types of the type and search
+ * filters, the alarm filter's lists, the key lists): a whole-list binding there takes an array, and a single
+ * value becomes a one-item list.
+ */
+export const QUERY_LIST_KEYS: ReadonlySet<string> = new Set([
+  'entityList', 'assetTypes', 'deviceTypes', 'edgeTypes', 'entityViewTypes', 'entityTypes', 'multiRootEntityIds',
+  'filters', 'predicates', 'typeList', 'statusList', 'severityList', 'keyFilters', 'entityFields', 'latestValues',
+  'alarmFields',
+]);
+
+/** Is the leaf at this path a whole query list (its last key one of QUERY_LIST_KEYS)? */
+export function isQueryList(at: QueryPath): boolean {
+  const last = at[at.length - 1];
+  return typeof last === 'string' && QUERY_LIST_KEYS.has(last);
 }
 
 /** A placeholder anywhere in a string. The path may hold quotes and brackets, never braces. */
@@ -97,7 +116,14 @@ export function findBindings(query: unknown): Bindings | undefined {
     }
   };
   walk(query, []);
-  return leaves.length ? { leaves } : undefined;
+  if (!leaves.length) return undefined;
+  const refs = new Map<string, BindingRef>();
+  for (const leaf of leaves) {
+    for (const ref of leaf.whole ? [leaf.whole] : leaf.parts ?? []) {
+      if (typeof ref !== 'string' && !refs.has(ref.text)) refs.set(ref.text, ref);
+    }
+  }
+  return { leaves, refs: [...refs.values()] };
 }
 
 /** `query.pageLink.pageSize`, `query.keyFilters[0].predicate.value.defaultValue` */
