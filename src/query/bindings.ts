@@ -179,29 +179,25 @@ export function resolveBindings<T>(
   options: ResolveOptions,
 ): Resolved<T> {
   let root: unknown = query;
-  const copied = new Set<unknown>();
+  const copied: unknown[] = [];
   const values: ResolvedValue[] = [];
   for (const leaf of bindings.leaves) {
     let value: unknown;
-    const where = pathText(options.field, leaf.at);
     if (leaf.whole) {
       value = read(leaf.whole);
-      if (missing(value)) {
-        throw new TbInputError(where, `${where} is bound to ${leaf.whole.text}, which is ${value === '' ? 'empty' : shown(value)}: the message must give it a value (leave the field unbound for "any")`);
-      }
-      if (options.isList?.(leaf.at) && !Array.isArray(value)) value = [value];
+      if (missing(value)) throw missingValue(options.field, leaf, leaf.whole, value);
+      if (options.isList !== undefined && !Array.isArray(value) && options.isList(leaf.at)) value = [value];
     } else {
       let text = '';
-      for (const part of leaf.parts ?? []) {
+      for (const part of leaf.parts as readonly (string | BindingRef)[]) {
         if (typeof part === 'string') {
           text += part;
           continue;
         }
         const v = read(part);
-        if (missing(v)) {
-          throw new TbInputError(where, `${where} is bound to ${part.text}, which is ${v === '' ? 'empty' : shown(v)}: the message must give it a value`);
-        }
+        if (missing(v)) throw missingValue(options.field, leaf, part, v);
         if (typeof v === 'object') {
+          const where = pathText(options.field, leaf.at);
           throw new TbInputError(where, `${where} puts ${part.text} into text, but it is ${shown(v)}: it must be text, a number or a boolean`);
         }
         text += String(v);
@@ -214,19 +210,27 @@ export function resolveBindings<T>(
   return { query: root as T, values };
 }
 
-/** Sets the value at a path, copying each object or array on the way once (the saved query is never changed). */
-function setAt(root: unknown, at: QueryPath, value: unknown, copied: Set<unknown>): unknown {
+function missingValue(field: string, leaf: BoundLeaf, ref: BindingRef, value: unknown): TbInputError {
+  const where = pathText(field, leaf.at);
+  const hint = leaf.whole ? ' (leave the field unbound for "any")' : '';
+  return new TbInputError(where, `${where} is bound to ${ref.text}, which is ${value === '' ? 'empty' : shown(value)}: the message must give it a value${hint}`);
+}
+
+/** A copy of an object or array made for this resolution (the saved query is never changed). */
+function own(c: unknown, copied: unknown[]): Record<string | number, unknown> {
+  if (copied.includes(c)) return c as Record<string | number, unknown>;
+  const copy = Array.isArray(c) ? c.slice() : { ...(c as object) };
+  copied.push(copy);
+  return copy as Record<string | number, unknown>;
+}
+
+/** Sets the value at a path, copying each object or array on the way once. */
+function setAt(root: unknown, at: QueryPath, value: unknown, copied: unknown[]): unknown {
   if (at.length === 0) return value;
-  const own = (c: unknown): Record<string | number, unknown> => {
-    if (copied.has(c)) return c as Record<string | number, unknown>;
-    const copy = Array.isArray(c) ? c.slice() : { ...(c as object) };
-    copied.add(copy);
-    return copy as Record<string | number, unknown>;
-  };
-  const top = own(root);
+  const top = own(root, copied);
   let node = top;
   for (let i = 0; i < at.length - 1; i++) {
-    const child = own(node[at[i]]);
+    const child = own(node[at[i]], copied);
     node[at[i]] = child;
     node = child;
   }
