@@ -6,7 +6,7 @@
  * --quick      a seconds-long smoke run (small counts, one measured round); does not write RESULTS.md
  *              unless --out is given
  * --rounds N   measured rounds after the warm-up round (default 5)
- * --only a,b   only these contenders (keys: ours, ours-raw, ours10, axios, axios-nr, raw, core, ref; a key also
+ * --only a,b   only these contenders (keys: ours, ours-raw, ours-bound, ours10, axios, axios-nr, raw, core, ref; a key also
  *              selects its variants, e.g. ours -> ours@100, ours+split, ours/small, ours/c1)
  * --profile    run the Node-RED (agent) process under `node --cpu-prof`; profiles go to bench/profiles/ and a
  *              summary (top functions by self time, by origin: ours / Node-RED / axios / ws / node) is printed

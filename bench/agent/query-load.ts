@@ -49,6 +49,8 @@ export interface NodeLoadArgs {
   n: number;
   inflight: number;
   timeoutMs: number;
+  /** Properties every message carries (the values a bound query reads). */
+  msg?: Record<string, unknown>;
 }
 
 /** N messages into `entry`, K in flight; latency = receive() into the entry node -> arrival at the sink. */
@@ -68,7 +70,7 @@ export async function nodeLoad(a: NodeLoadArgs): Promise<LoadResult> {
     const sendOne = (): void => {
       const i = sent++;
       t0[i] = now();
-      entry.receive({ _benchI: i });
+      entry.receive(a.msg ? { ...a.msg, _benchI: i } : { _benchI: i });
     };
     hooks.sink = (id, msg) => {
       if (id !== a.sink && id !== a.errSink) return;

@@ -8,6 +8,7 @@
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { PrepareOptions } from '../../query/validate';
+import { explainBound, findBindings, isQueryList, resolveBindings, type BindingRef, type Bindings } from '../../query/bindings';
 
 export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
 export type Prepare<T> = (input: unknown, field: string, options?: PrepareOptions) => T;
@@ -24,6 +25,9 @@ export class QuerySource<T> {
   /** A problem with the node's own setting (bad JSON, bad expression): every message is rejected with it. */
   private configError: TbError | undefined;
   private expr: JsonataExpr | undefined;
+  /** A `json` query with placeholders (`{{msg.x}}`, …): its parsed form, resolved and validated per message. */
+  private template: unknown;
+  private bindings: Bindings | undefined;
 
   constructor(
     private readonly RED: NodeAPI,
@@ -56,11 +60,88 @@ export class QuerySource<T> {
     } else {
       this.field = 'query';
       try {
-        this.fixed = prepare(this.value.trim() === '' ? undefined : this.value, 'query', options);
+        this.bindings = this.findBindings();
+        if (!this.bindings) this.fixed = prepare(this.value.trim() === '' ? undefined : this.value, 'query', options);
       } catch (err) {
         this.configError = err instanceof TbError ? err : new TbConfigError(String(err));
       }
     }
+  }
+
+  /** Does the query take values from the message (placeholders)? Then it is resolved for each message. */
+  get bound(): boolean {
+    return this.bindings !== undefined;
+  }
+
+  /**
+   * The placeholders of a `json` query, checked at deploy: a message path Node-RED cannot read is a setting
+   * problem. Undefined when the text is no JSON object with placeholders (then it is prepared as it is).
+   */
+  private findBindings(): Bindings | undefined {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(this.value);
+    } catch {
+      return undefined; // prepare() says what is wrong with the text
+    }
+    const bindings = findBindings(parsed);
+    if (!bindings) return undefined;
+    for (const ref of bindings.refs) {
+      if (ref.source !== 'msg') continue;
+      try {
+        this.RED.util.normalisePropertyExpression(ref.path);
+      } catch (err) {
+        throw new TbConfigError(`The query's placeholder {{${ref.text}}} is not a message property Node-RED can read: ${(err as Error).message}`);
+      }
+    }
+    this.template = parsed;
+    return bindings;
+  }
+
+  /** Reads one placeholder's value: flow and global context through the node's context (any store). */
+  private readRef(ref: BindingRef, msg: NodeMessage): unknown | Promise<unknown> {
+    switch (ref.source) {
+      case 'msg':
+        return this.RED.util.getMessageProperty(msg, ref.path);
+      case 'env':
+        return this.RED.util.evaluateNodeProperty(ref.path, 'env', this.node, msg);
+      default: {
+        const { store, key } = this.RED.util.parseContextStore(ref.path);
+        const context = this.node.context()[ref.source];
+        return new Promise((resolve, reject) => {
+          context.get(key, store, (err: Error | undefined, value: unknown) => (err ? reject(err) : resolve(value)));
+        });
+      }
+    }
+  }
+
+  /** The query with this message's values, validated; an error names the binding of a wrong value. */
+  private resolveBound(msg: NodeMessage): T | Promise<T> {
+    const bindings = this.bindings as Bindings;
+    const values = new Map<string, unknown>();
+    let pending: Promise<void>[] | undefined;
+    for (const ref of bindings.refs) {
+      const v = this.readRef(ref, msg);
+      if (v instanceof Promise) {
+        (pending ??= []).push(
+          v.then(
+            (value) => void values.set(ref.text, value),
+            (err: Error) => {
+              throw new TbInputError(this.field, `Cannot read ${ref.text} for the query: ${err.message}`);
+            },
+          ),
+        );
+      } else values.set(ref.text, v);
+    }
+    const finish = (): T => {
+      const resolved = resolveBindings(this.template, bindings, (ref) => values.get(ref.text), { field: this.field, isList: isQueryList });
+      try {
+        return this.prepare(resolved.query, this.field, this.options);
+      } catch (err) {
+        throw explainBound(err, resolved, this.field);
+      }
+    };
+    return pending ? Promise.all(pending).then(finish) : finish();
   }
 
   /** The setting problem found at deploy, if any (for a red-dot status and a log line). */
@@ -73,7 +154,7 @@ export class QuerySource<T> {
     if (this.configError) throw this.configError;
     switch (this.type) {
       case 'json':
-        return this.fixed as T;
+        return this.bindings ? this.resolveBound(msg) : (this.fixed as T);
       case 'msg': {
         const input: unknown = this.RED.util.getMessageProperty(msg, this.value);
         if (input === undefined) throw new TbInputError(this.field, `${this.field} must hold the query (it is empty)`);

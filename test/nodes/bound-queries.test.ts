@@ -1,0 +1,160 @@
+/**
+ * Values from the message (issue 17): a query built in the node (queryType json) whose placeholders
+ * (`{{msg.x}}`, `{{flow.x}}`, `{{global.x}}`, `{{env.X}}`) are filled from each message, in the real runtime
+ * against the simulator.
+ */
+import assert from 'node:assert/strict';
+import tbConnection from '../../src/nodes/tb-connection';
+import tbEntityQuery from '../../src/nodes/tb-entity-query';
+import tbEntityCount from '../../src/nodes/tb-entity-count';
+import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
+import { BASE_TIME, Simulator } from '../../sim';
+import { assertCode, connectionNode, flow, helper, inject, message, statuses, statusWhere, TENANT } from '../support/runtime';
+
+const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery];
+type Rec = Record<string, unknown>;
+
+const byName = (name: string): Rec => ({
+  entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: name },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+  latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
+  pageLink: { page: 0, pageSize: 10 },
+});
+
+describe('values from the message: bound queries (runtime + simulator)', function () {
+  let sim: Simulator;
+
+  before(async () => {
+    sim = new Simulator({ now: () => BASE_TIME + 30 * 60000 });
+    await sim.start();
+  });
+  after(async () => {
+    await sim.stop();
+  });
+  beforeEach(() => sim.resetRequests());
+  afterEach(async () => {
+    delete process.env.TB_TEST_SITE_PROFILE;
+    await helper.unload();
+  });
+
+  const load = (...nodes: Rec[]) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: TENANT });
+  const node = (id: string, type: string, query: unknown, extra: Rec = {}): Rec => ({
+    id, type, connection: 'c1', queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['out']], ...extra,
+  });
+
+  it('tb-entity-query: the device named in the message, its type kept; the node saved query unchanged', async () => {
+    await load(node('q', 'tb-entity-query', byName('{{msg.payload.name}}')));
+    let got = message('out');
+    inject('q', { payload: { name: 'Thermo A-101' } });
+    let items = (await got).payload as Rec[];
+    assert.deepEqual(items.map((i) => i.name), ['Thermo A-101']);
+    assert.equal(items[0].temperature, 21.5);
+    got = message('out');
+    inject('q', { payload: { name: 'Thermo B-102' } });
+    items = (await got).payload as Rec[];
+    assert.deepEqual(items.map((i) => i.name), ['Thermo B-102'], 'each message its own value');
+  });
+
+  it('a number stays a number, and text among text is interpolated', async () => {
+    const q = { ...byName('Thermo {{msg.wing}}-10'), pageLink: { page: 0, pageSize: '{{msg.size}}' } };
+    await load(node('q', 'tb-entity-query', q));
+    const got = message('out');
+    inject('q', { wing: 'A', size: 2 });
+    const m = await got;
+    assert.deepEqual((m.payload as Rec[]).map((i) => i.name), ['Thermo A-101', 'Thermo A-102']);
+    assert.equal((m.page as Rec).pageSize, 2);
+  });
+
+  it('tb-entity-count: a list item from the message, a whole list from flow context and a profile from env', async () => {
+    process.env.TB_TEST_SITE_PROFILE = 'thermostat';
+    await load(
+      node('c', 'tb-entity-count', { entityFilter: { type: 'deviceType', deviceTypes: ['{{msg.profile}}'] } }),
+      node('c2', 'tb-entity-count', { entityFilter: { type: 'deviceType', deviceTypes: '{{flow.profiles}}' } }),
+      node('c3', 'tb-entity-count', { entityFilter: { type: 'deviceType', deviceTypes: ['{{env.TB_TEST_SITE_PROFILE}}'] } }),
+    );
+    let got = message('out');
+    inject('c', { profile: 'thermostat' });
+    assert.equal((await got).payload, 20);
+    helper.getNode('c2').context().flow.set('profiles', 'thermostat');
+    got = message('out');
+    inject('c2', {});
+    assert.equal((await got).payload, 20, 'a single value for a whole list becomes a one-item list');
+    got = message('out');
+    inject('c3', {});
+    assert.equal((await got).payload, 20);
+  });
+
+  it('tb-alarm-query: find and count with the status and severity from the message', async () => {
+    // find reads the alarm filter in its pageLink, count at the top (src/query/types.ts AlarmDataQuery)
+    const filter = { statusList: '{{msg.statuses}}', severityList: ['{{msg.severity}}'] };
+    const devices = { type: 'entityType', entityType: 'DEVICE' };
+    await load(
+      node('find', 'tb-alarm-query', { entityFilter: devices, pageLink: { page: 0, pageSize: 50, ...filter } }, { operation: 'find' }),
+      node('count', 'tb-alarm-query', { entityFilter: devices, ...filter }, { operation: 'count' }),
+    );
+    let got = message('out');
+    inject('count', { statuses: ['ACTIVE'], severity: 'CRITICAL' });
+    const count = (await got).payload as number;
+    assert.ok(count > 0, `some active critical alarms (got ${count})`);
+    got = message('out');
+    inject('find', { statuses: 'ACTIVE', severity: 'CRITICAL' });
+    const alarms = (await got).payload as Rec[];
+    assert.equal(alarms.length, count, 'find and count agree');
+    for (const a of alarms) assert.equal(a.severity, 'CRITICAL');
+  });
+
+  it('a missing value refuses the message at Catch (path and binding named), sends nothing, and the node goes on', async () => {
+    await load(node('q', 'tb-entity-query', byName('{{msg.payload.name}}')));
+    for (const payload of [{}, { name: '' }, { name: null }, 'not an object']) {
+      const caught = message('caught');
+      inject('q', { payload });
+      const error = (await caught).error as Rec;
+      assertCode(error, 'TB_INVALID_INPUT');
+      assert.match(error.message as string, /query\.entityFilter\.entityNameFilter is bound to msg\.payload\.name, which is (undefined|null|empty)/);
+    }
+    const st = statuses('q');
+    assert.equal(st[st.length - 1]?.fill, 'red', 'a red status');
+    assert.equal(sim.countRequests('/api/entitiesQuery/find'), 0, 'nothing sent: an empty name would have matched every device');
+    const got = message('out');
+    inject('q', { payload: { name: 'Thermo A-101' } });
+    assert.equal(((await got).payload as Rec[]).length, 1);
+  });
+
+  it('a value of the wrong kind is refused in the validation words, naming the binding', async () => {
+    await load(node('q', 'tb-entity-query', { ...byName('Thermo A-101'), pageLink: { page: 0, pageSize: '{{msg.size}}' } }));
+    const caught = message('caught');
+    inject('q', { size: 'ten' });
+    const error = (await caught).error as Rec;
+    assertCode(error, 'TB_INVALID_INPUT');
+    assert.match(error.message as string, /query\.pageLink\.pageSize is bound to msg\.size, which is "ten": must be/);
+    assert.equal(sim.countRequests('/api/entitiesQuery/find'), 0);
+  });
+
+  it('a value is a value: quotes, braces and placeholders in it are sent as that exact text', async () => {
+    await load(node('q', 'tb-entity-query', byName('{{msg.name}}')));
+    const got = message('out');
+    inject('q', { name: 'x"}{{msg.other}}', other: 'Thermo' });
+    assert.deepEqual((await got).payload, [], 'no device has that name');
+    const sent = sim.requests.entries().filter((e) => e.path === '/api/entitiesQuery/find');
+    assert.equal(sent.length, 1);
+  });
+
+  it('braces around anything else are literal text, and a query without placeholders is checked at deploy as before', async () => {
+    await load(node('q', 'tb-entity-query', byName('{{ payload }}')), node('bad', 'tb-entity-query', { entityFilter: { type: 'nope' } }));
+    const got = message('out');
+    inject('q', { payload: 'Thermo A-101' });
+    assert.deepEqual((await got).payload, [], 'the literal name "{{ payload }}" matches nothing');
+    const st = statuses('bad');
+    assert.equal(st[st.length - 1]?.fill, 'red', 'the fixed query is refused at deploy');
+  });
+
+  it('a placeholder path Node-RED cannot read is a setting problem, found at deploy', async () => {
+    await load(node('q', 'tb-entity-query', byName('{{msg.payload[}}')));
+    await statusWhere('q', (s) => s.fill === 'red' && s.shape === 'dot');
+    const caught = message('caught');
+    inject('q', { payload: {} });
+    const error = (await caught).error as Rec;
+    assertCode(error, 'TB_CONFIG');
+    assert.match(error.message as string, /placeholder \{\{msg\.payload\[\}\} is not a message property/);
+  });
+});
