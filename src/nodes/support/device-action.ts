@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
 import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
-import type { CallOptions } from '../../platform/client';
+import type { CallOptions } from '../../platform/requester';
 import { prepareTargetEntityType, prepareTargets, targetsFromMessage, type TargetRules, type Targets } from '../../query/targets';
 import type { EntityId } from '../../query/types';
 import { Activity, errorStatus, intSetting, status, type SendFn } from './common';

@@ -4,7 +4,8 @@
  * the status, and honour the input contract. Each node file only says which operation it runs.
  */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
-import type { PlatformClient, CallOptions } from '../../platform/client';
+import type { PlatformClient } from '../../platform/client';
+import type { CallOptions } from '../../platform/requester';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
 import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
 import { Activity, errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, SendFn, setupProblem, status, tracked } from './common';

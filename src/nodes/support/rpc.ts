@@ -7,7 +7,8 @@
 import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbError } from '../../errors';
 import { Gate } from '../../platform/bulk';
-import type { CallOptions, PlatformClient } from '../../platform/client';
+import type { PlatformClient } from '../../platform/client';
+import type { CallOptions } from '../../platform/requester';
 import type { Followed, Poke } from '../../platform/rpc';
 import { OptionReader, type Bag } from '../../query/options';
 import {
