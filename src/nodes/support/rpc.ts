@@ -42,9 +42,6 @@ export interface RpcDef extends DeviceActionDef {
   waitFor?: string;
 }
 
-/** RPC goes to devices only. */
-export const RPC_TARGET_RULES = { allowed: ['DEVICE'] as const, why: 'RPC goes to devices only', entityTypes: ['DEVICE'] as const };
-
 /** The polling of persistent RPCs, from the settings (tbConnectionRpcPoll…), defaults 1 s → 10 s. */
 export function followTiming(RED: NodeAPI): FollowTiming {
   return {
