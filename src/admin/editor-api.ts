@@ -10,7 +10,7 @@
  */
 import { TbError, TbInputError } from '../errors';
 import type { PlatformClient } from '../platform/client';
-import { lookupsFor, type PlatformLookups } from '../platform/lookups';
+import type { PlatformLookups } from '../platform/lookups';
 import { formatAlarms, formatEntities, pageInfo, RESULT_FORMATS, type KeysResult, type PageInfo, type ResultFormat } from '../query/format';
 import {
   entityNames,
@@ -118,7 +118,7 @@ export class EditorApi {
     opts: EditorApiOptions = DEFAULT_EDITOR_OPTIONS,
   ) {
     this.cache = new LookupCache({ ttlMs: opts.cacheMs, maxEntries: opts.cacheSize });
-    this.lookups = lookupsFor(client);
+    this.lookups = client.lookups;
   }
 
   /** `{items: [{name}]}`: device/asset profile names or entity view/edge types, sorted, `search` = contains. */

@@ -9,14 +9,29 @@
  *   POST tb-connection/:id/test                                                        {ok, user, authority, serverVersion} | {ok:false, code, message}
  *
  * GETs need `tb-connection.read`, POSTs `tb-connection.write`. Errors are `{code, message}` (plus `field` for bad
- * input) with a status from errorReply(). The work is done by EditorApi; this file is the Node-RED wiring: find
- * the deployed connection, read the settings, send JSON without any credential in it.
+ * input) with a status from errorReply(). The work is done by EditorApi; this file is the Node-RED wiring: ask
+ * tb-connection for the deployed connection (its resolver: admin knows no node type), send JSON without any
+ * credential in it.
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { NodeAPI } from 'node-red';
 import { TbApiError, TbError, TbInputError } from '../errors';
-import { setting, type TbConnectionNode } from '../nodes/support/connection';
-import { DEFAULT_EDITOR_OPTIONS, editorApiFor, type EditorApi, type Params } from './editor-api';
+import type { PlatformClient } from '../platform/client';
+import { editorApiFor, type EditorApi, type EditorApiOptions, type Params } from './editor-api';
+
+/** A deployed tb-connection as the endpoints need it, handed over by tb-connection's resolver. */
+export interface EditorConnection {
+  /** Undefined when the configuration is unusable; then `configError` says why. */
+  platform: PlatformClient | undefined;
+  configError: TbError | undefined;
+  /** Its credential values: scrubbed from every error answer. */
+  secrets: ReadonlyArray<string | undefined>;
+  /** The look-up cache's tunables (from the settings). */
+  options: EditorApiOptions;
+}
+
+/** The deployed tb-connection with this node id, or undefined when there is none. */
+export type ConnectionResolver = (id: string) => EditorConnection | undefined;
 
 export interface ErrorReply {
   status: number;
@@ -80,8 +95,8 @@ function sendJson(res: Response, status: number, body: unknown, secrets: Readonl
 /** The apps that already have the routes: registered once per module load and admin app. */
 const registered = new WeakSet<object>();
 
-/** Registers the editor endpoints on RED.httpAdmin (once per admin app). */
-export function registerEditorEndpoints(RED: NodeAPI): void {
+/** Registers the editor endpoints on RED.httpAdmin (once per admin app); `resolve` finds a deployed connection. */
+export function registerEditorEndpoints(RED: NodeAPI, resolve: ConnectionResolver): void {
   const app = RED.httpAdmin;
   if (!app || registered.has(app)) return;
   registered.add(app);
@@ -93,22 +108,18 @@ export function registerEditorEndpoints(RED: NodeAPI): void {
     (work: (api: EditorApi, req: Request) => Promise<unknown>) =>
     (req: Request, res: Response): void => {
       const id = String(req.params.id ?? '');
-      const conn = RED.nodes.getNode(id) as TbConnectionNode | null;
-      const creds = conn?.credentials;
-      const secrets = creds ? [creds.password, creds.apiKey, creds.token, creds.analyticsPassword] : [];
+      const conn = resolve(id);
+      const secrets = conn ? conn.secrets : [];
       const fail = (err: unknown): void => {
         const r = errorReply(err);
         if (r.status === 500) RED.log.warn(scrub(`tb-connection ${req.method} ${req.path}: ${r.body.message}`, secrets));
         sendJson(res, r.status, r.body, secrets);
       };
       try {
-        if (!conn || conn.type !== 'tb-connection') throw new NotDeployedError(id);
+        if (!conn) throw new NotDeployedError(id);
         if (conn.configError) throw conn.configError;
         if (!conn.platform) throw new NotDeployedError(id);
-        const api = editorApiFor(conn.platform, {
-          cacheMs: setting(RED, 'tbConnectionEditorCacheMs', DEFAULT_EDITOR_OPTIONS.cacheMs),
-          cacheSize: setting(RED, 'tbConnectionEditorCacheSize', DEFAULT_EDITOR_OPTIONS.cacheSize),
-        });
+        const api = editorApiFor(conn.platform, conn.options);
         // Data answers are the server's data, sent as they are; error texts (and a failed test) are scrubbed.
         work(api, req).then((body) => sendJson(res, 200, body, (body as { ok?: unknown }).ok === false ? secrets : []), fail);
       } catch (err) {

@@ -7,8 +7,7 @@ import type { Node, NodeAPI } from 'node-red';
 import type { PlatformClient } from '../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../query/alarm-actions';
 import { AlarmActionInputs, failureStatus, resultStatus, writeResult, type AlarmActionDef } from './support/alarm-action';
-import { Activity, lookupConnection, onClose, onInput, setupProblem, status } from './support/common';
-import { usableClient } from './support/rest-node';
+import { Activity, lookupConnection, onClose, onInput, setupProblem, status, usableClient } from './support/common';
 
 export default function (RED: NodeAPI): void {
   function TbAlarmAction(this: Node, config: AlarmActionDef) {

@@ -5,52 +5,23 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import { TbConfigError } from '../errors';
-import type { PlatformClient } from '../platform/client';
-import { ATTRIBUTE_OPERATIONS, type AttributeRequest } from '../query/attributes';
-import type { Targets } from '../query/targets';
+import { ATTRIBUTE_OPERATIONS } from '../query/attributes';
 import { attributeRequest, attributeStatus, attributeWork, SCOPE_SETTINGS, type AttributesDef } from './support/attributes';
-import { lookupConnection, onClose, onInput, setupProblem } from './support/common';
-import { DeviceAction, failureStatus } from './support/device-action';
-import { usableClient } from './support/rest-node';
-import { operationProblem } from './support/telemetry';
+import { deviceActionNode, operationProblem } from './support/device-action';
 
 export default function (RED: NodeAPI): void {
   function TbAttributes(this: Node, config: AttributesDef) {
     RED.nodes.createNode(this, config);
-    const node = this;
-    const conn = lookupConnection(RED, node, config.connection);
-    const action = new DeviceAction(RED, node, config, {});
-    const bad = operationProblem(config, ATTRIBUTE_OPERATIONS);
-    if (bad) action.addProblem(bad);
-    if (config.scope && !(SCOPE_SETTINGS as readonly string[]).includes(config.scope)) {
-      action.addProblem(new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`));
-    }
-    if (action.problem) setupProblem(RED, node, action.problem);
-    if (conn) conn.register(node);
-
-    onInput(node, async (msg, send) => {
-      let targets: Targets;
-      let req: AttributeRequest;
-      let client: PlatformClient;
-      try {
-        targets = await action.targets(msg);
-        req = attributeRequest(config, msg);
-        client = usableClient(conn);
-      } catch (err) {
-        // Nothing was sent: bad input, a bad setting, no connection.
-        action.activity.immediate(failureStatus(RED, err));
-        throw err;
-      }
-      await action.run(
-        msg,
-        send,
-        targets,
-        (e) => attributeWork(client, e, req, action.format, action.call),
-        (props) => attributeStatus(RED, req, props),
-      );
-    });
-
-    onClose(node, conn, () => action.close());
+    const badScope = config.scope && !(SCOPE_SETTINGS as readonly string[]).includes(config.scope);
+    deviceActionNode(RED, this, config, 'tb-attributes', (action) => ({
+      problems: [
+        operationProblem(config, ATTRIBUTE_OPERATIONS),
+        badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined,
+      ],
+      request: (msg) => attributeRequest(config, msg),
+      work: (client, req) => ({ each: (e) => attributeWork(client, e, req, action.format, action.call) }),
+      status: (req, props) => attributeStatus(RED, req, props),
+    }));
   }
   RED.nodes.registerType('tb-attributes', TbAttributes);
 }

@@ -12,7 +12,8 @@ import { LiveHub } from '../live/hub';
 import { AnalyticsClient } from '../analytics/client';
 import { errorStatus } from './support/common';
 import { setting, TbConnectionNode, TbCredentials } from './support/connection';
-import { registerEditorEndpoints } from '../admin/routes';
+import { registerEditorEndpoints, type EditorConnection } from '../admin/routes';
+import { DEFAULT_EDITOR_OPTIONS } from '../admin/editor-api';
 
 interface TbConnectionDef extends NodeDef {
   url: string;
@@ -39,7 +40,7 @@ function positive(v: unknown, fallback: number): number {
 }
 
 export default function (RED: NodeAPI): void {
-  registerEditorEndpoints(RED);
+  registerEditorEndpoints(RED, (id) => editorConnection(RED, id));
   function TbConnection(this: TbConnectionNode, config: TbConnectionDef) {
     RED.nodes.createNode(this, config);
     const node = this;
@@ -186,4 +187,20 @@ export default function (RED: NodeAPI): void {
       analyticsPassword: { type: 'password' },
     },
   });
+}
+
+/** A deployed tb-connection as the editor endpoints need it (src/admin knows no node type: it asks this). */
+function editorConnection(RED: NodeAPI, id: string): EditorConnection | undefined {
+  const conn = RED.nodes.getNode(id) as TbConnectionNode | null;
+  if (!conn || conn.type !== 'tb-connection') return undefined;
+  const creds: TbCredentials = conn.credentials || {};
+  return {
+    platform: conn.platform,
+    configError: conn.configError,
+    secrets: [creds.password, creds.apiKey, creds.token, creds.analyticsPassword],
+    options: {
+      cacheMs: setting(RED, 'tbConnectionEditorCacheMs', DEFAULT_EDITOR_OPTIONS.cacheMs),
+      cacheSize: setting(RED, 'tbConnectionEditorCacheSize', DEFAULT_EDITOR_OPTIONS.cacheSize),
+    },
+  };
 }

@@ -6,56 +6,34 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import { Gate } from '../platform/bulk';
-import type { PlatformClient } from '../platform/client';
-import { prepareAction, type RpcRequest } from '../query/rpc';
-import type { Targets } from '../query/targets';
-import { lookupConnection, onClose, onInput, setupProblem } from './support/common';
-import { DeviceAction, failureStatus } from './support/device-action';
-import { usableClient } from './support/rest-node';
-import { actionOf, Followers, followTiming, RPC_TARGET_RULES, rpcStatus, RpcInputs, type RpcDef } from './support/rpc';
+import { prepareAction } from '../query/rpc';
+import { deviceActionNode } from './support/device-action';
+import { actionOf, Followers, followTiming, rpcStatus, RpcInputs, type RpcDef } from './support/rpc';
 
 export default function (RED: NodeAPI): void {
   function TbRpc(this: Node, config: RpcDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const conn = lookupConnection(RED, node, config.connection);
-    const action = new DeviceAction(RED, node, config, RPC_TARGET_RULES);
-    const inputs = new RpcInputs(RED, node, config);
-    if (inputs.method.problem) action.addProblem(inputs.method.problem);
-    const followers = new Followers(RED, action, followTiming(RED));
-    if (action.problem) setupProblem(RED, node, action.problem);
-    if (conn) conn.register(node);
-
-    onInput(node, async (msg, send) => {
-      const m = msg as typeof msg & { action?: unknown; rpc?: unknown };
-      if (actionOf(m) === 'cancel') return followers.cancel(m, send, () => usableClient(conn));
-      let client: PlatformClient;
-      let targets: Targets;
-      let req: RpcRequest;
-      try {
-        prepareAction(m.action);
-        targets = await action.targets(msg);
-        req = await inputs.request(msg, Date.now());
-        client = usableClient(conn);
-      } catch (err) {
-        // Nothing was sent: bad input, a bad setting, no connection.
-        action.activity.immediate(failureStatus(RED, err));
-        throw err;
-      }
-      // A bulk that follows persistent RPCs sends them all first: every request (sends, then polls) passes one gate.
-      const following = req.persistent && req.waitFor === 'final' && targets.bulk;
-      const gate = following ? new Gate(action.concurrency) : undefined;
-      await action.run(
-        msg,
-        send,
-        targets,
-        (e) => followers.work(client, e, req, action.call, gate, !targets.bulk),
-        (props) => rpcStatus(RED, props),
-        following ? targets.entities.length : action.concurrency,
-      );
+    deviceActionNode(RED, node, config, 'tb-rpc', (action) => {
+      const inputs = new RpcInputs(RED, node, config);
+      const followers = new Followers(RED, action, followTiming(RED));
+      return {
+        problems: [inputs.method.problem],
+        divert: (msg, send, client) => (actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined),
+        check: (msg) => prepareAction((msg as { action?: unknown }).action),
+        request: (msg, now) => inputs.request(msg, now),
+        work: (client, req, targets) => {
+          // A bulk that follows persistent RPCs sends them all first: every request (sends, then polls) passes one gate.
+          const following = req.persistent && req.waitFor === 'final' && targets.bulk;
+          const gate = following ? new Gate(action.concurrency) : undefined;
+          return {
+            each: (e) => followers.work(client, e, req, action.call, gate, !targets.bulk),
+            concurrency: following ? targets.entities.length : undefined,
+          };
+        },
+        status: (_req, props) => rpcStatus(RED, props),
+      };
     });
-
-    onClose(node, conn, () => action.close());
   }
   RED.nodes.registerType('tb-rpc', TbRpc);
 }

@@ -1,7 +1,7 @@
 /**
  * Alarm actions over REST (protocol §11): acknowledge, clear, assign, unassign, comment, raise (create or update)
  * and delete, plus the users an alarm may be assigned to and one alarm's AlarmInfo. Every request goes through
- * PlatformClient.request (auth, the retry after 401 "token expired", the 429 policy, our error classes).
+ * the Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes).
  *
  * `run` carries out one validated action the way the tb-alarm-action node promises:
  * - idempotent unless `strict`: the server's four "already" answers (400) become `alreadyDone: true` with the
@@ -16,7 +16,7 @@
  * - 404 and 403 answers say which alarm (or user) and what was refused.
  * Nothing in here knows about Node-RED.
  */
-import { TbApiError, TbError } from '../errors';
+import { TbError } from '../errors';
 import { explained, statusOf } from './explain';
 import {
   activeAlarmQuery,
@@ -31,9 +31,10 @@ import {
   type AssigneeRef,
 } from '../query/alarm-actions';
 import type { Alarm, AlarmComment, AlarmCreateBody, AlarmData, AlarmInfo, EntityId, PageData, UserEmailInfo } from '../query/types';
-import { lookupsFor, type PlatformUser } from './lookups';
-import type { CallOptions, PlatformClient } from './client';
+import type { PlatformLookups, PlatformUser } from './lookups';
+import type { EntityQueries } from './queries';
 import type { HttpMethod } from './http';
+import { badAnswer, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 export interface AlarmActionOptions extends CallOptions {
   /** Already done is an error (the server's own), and an alarm that is gone cannot be deleted. */
@@ -78,11 +79,6 @@ const DONE: Record<'acknowledge' | 'clear' | 'assign' | 'unassign', string> = {
 
 const enc = encodeURIComponent;
 
-/** A 404 that is not ThingsBoard's "item not found" (errorCode 32), or a 405: the server has no such endpoint. */
-function isMissingEndpoint(err: unknown): boolean {
-  return err instanceof TbApiError && ((err.status === 404 && err.errorCode !== 32) || err.status === 405);
-}
-
 /** 404 / 403 of a request about one alarm, in words. */
 function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | 'read'): unknown {
   if (isMissingEndpoint(err)) {
@@ -99,7 +95,7 @@ function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | '
 }
 
 function checkObject<T>(body: unknown, path: string, what: string, ok: (b: unknown) => boolean): T {
-  if (!ok(body)) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered ${path} with something that is not ${what}`);
+  if (!ok(body)) throw badAnswer(path, `something that is not ${what}`);
   return body as T;
 }
 
@@ -108,10 +104,16 @@ export class AlarmActions {
   private readonly raising = new Map<string, Promise<unknown>>();
   private me: Promise<PlatformUser> | undefined;
 
-  constructor(private readonly client: PlatformClient) {}
+  constructor(
+    private readonly requester: Requester,
+    /** For the active alarms of an originator (raise). */
+    private readonly queries: Pick<EntityQueries, 'findAlarmData'>,
+    /** For the connection's user (assign to oneself). */
+    private readonly lookups: Pick<PlatformLookups, 'currentUser'>,
+  ) {}
 
   private call(method: HttpMethod, path: string, body: unknown, opts?: CallOptions, params?: Record<string, string | number>): Promise<unknown> {
-    return this.client.request(method, path, body, params ? { ...opts, params } : opts);
+    return this.requester.request(method, path, body, params ? { ...opts, params } : opts);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -176,14 +178,14 @@ export class AlarmActions {
 
   /** The active alarms of one originator and type, newest first (`POST /api/alarmsQuery/find`). */
   async activeAlarms(originator: EntityId, type: string, opts?: CallOptions): Promise<AlarmData[]> {
-    const page = await this.client.findAlarmData(activeAlarmQuery(originator, type), opts);
+    const page = await this.queries.findAlarmData(activeAlarmQuery(originator, type), opts);
     return page.data.filter((a) => a && a.id && typeof a.id.id === 'string' && a.type === type);
   }
 
   /** The connection's user (`GET /api/auth/user`), asked once per client. */
   private caller(opts?: CallOptions): Promise<PlatformUser> {
     if (!this.me) {
-      const p = lookupsFor(this.client).currentUser(opts);
+      const p = this.lookups.currentUser(opts);
       this.me = p;
       p.catch(() => {
         if (this.me === p) this.me = undefined;

@@ -10,10 +10,11 @@
  * After the server refuses the credentials, further attempts are answered locally with the same error for a
  * growing cool-down (5 s doubling to 5 min), so a flow that keeps sending messages cannot hammer the server.
  */
+import { createHash } from 'node:crypto';
 import { TbApiError, TbAuthError, TbConfigError, TbError } from '../errors';
 import { HttpClient } from './http';
 import { decodeJwt } from './jwt';
-import { cachedTokens, fingerprint, forgetTokens, storeTokens } from './token-cache';
+import { cachedTokens, forgetTokens, storeTokens } from './token-cache';
 
 export type AuthMode = 'password' | 'apiKey' | 'token';
 
@@ -58,6 +59,16 @@ interface TokenPair {
   token?: unknown;
   refreshToken?: unknown;
   scope?: unknown;
+}
+
+/**
+ * Identifies what a token was issued for (server address, mode and credentials) without keeping the credentials:
+ * a cached token is used again only under the same fingerprint (token-cache.ts).
+ */
+function fingerprint(url: string, mode: AuthMode, creds: Credentials): string {
+  const h = createHash('sha256');
+  for (const part of [url.replace(/\/+$/, ''), mode, creds.username ?? '', creds.password ?? '']) h.update(part).update('\0');
+  return h.digest('hex');
 }
 
 /** The platform's rule: a 401 with errorCode 11 (JWT_TOKEN_EXPIRED); any other 401 is shown to the user. */

@@ -1,7 +1,7 @@
 /**
  * Time series and attributes of an entity over REST (protocol §13.1.1-1.7): save, latest, history (page after page),
  * delete; attribute save, read (one scope, or each of the three), delete. Every request goes through
- * PlatformClient.request (auth, the retry after 401 "token expired", the 429 policy, our error classes), which
+ * the Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes), which
  * turns both error body shapes (the JSON error object, and the bare string or empty body most of these routes
  * answer) into errors with the server's words; 404 and 403 get a sentence naming the entity in front.
  * Requests that are validated here were validated by src/query first. Nothing in here knows about Node-RED.
@@ -20,9 +20,9 @@ import {
   type TsRecord,
 } from '../query/telemetry';
 import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../query/attributes';
-import type { CallOptions, PlatformClient } from './client';
 import { explained, statusOf } from './explain';
 import type { HttpMethod, RequestOptions } from './http';
+import type { CallOptions, Requester } from './requester';
 
 /** Points per key asked in one history request (tunable: tbConnectionHistoryPageSize). */
 export const DEFAULT_HISTORY_PAGE_SIZE = 10000;
@@ -61,11 +61,11 @@ function aboutEntity(err: unknown, e: EntityId, verb: Verb): unknown {
 }
 
 export class DeviceData {
-  constructor(private readonly client: PlatformClient) {}
+  constructor(private readonly requester: Requester) {}
 
   private async call(method: HttpMethod, path: string, body: unknown, e: EntityId, verb: Verb, opts: RequestOptions): Promise<unknown> {
     try {
-      return await this.client.request(method, path, body, opts);
+      return await this.requester.request(method, path, body, opts);
     } catch (err) {
       throw aboutEntity(err, e, verb);
     }

@@ -1,16 +1,16 @@
 /**
  * The platform's look-up endpoints for an editor (protocol §12): profile names and entity view / edge types,
- * alarm types, the current user and the server version. Requests go through PlatformClient.request (auth,
- * 401 retry, 429 policy, our error classes). Nothing in here knows about Node-RED.
+ * alarm types, the current user and the server version. Requests go through the Requester (auth, 401 retry,
+ * 429 policy, our error classes). Nothing in here knows about Node-RED.
  *
  * Older servers lack some endpoints: `deviceProfile/names` and `assetProfile/names` came in 3.6.2 (before that
  * the paged `…ProfileInfos` are used, and remembered per client), and `/api/system/info` in 3.3.3 (before that,
  * or when the user may not read it, the version is unknown: null).
  */
-import { TbApiError, TbError } from '../errors';
+import { TbApiError } from '../errors';
 import type { EntityId, PageData } from '../query/types';
 import type { ProfileEntityType } from '../query/lookups';
-import type { CallOptions, PlatformClient } from './client';
+import { badAnswer, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 /** `EntitySubtype` of the server: one distinct type of the tenant's entities (or alarms). */
 export interface EntitySubtype {
@@ -45,38 +45,22 @@ const NAMES_PATH = { DEVICE: '/api/deviceProfile/names', ASSET: '/api/assetProfi
 const INFOS_PATH = { DEVICE: '/api/deviceProfileInfos', ASSET: '/api/assetProfileInfos' } as const;
 const TYPES_PATH = { ENTITY_VIEW: '/api/entityView/types', EDGE: '/api/edge/types' } as const;
 
-/** 404 from Spring (no ThingsBoard errorCode 32 "item not found") or 405: the server has no such endpoint. */
-function isMissingEndpoint(err: unknown): boolean {
-  if (!(err instanceof TbApiError)) return false;
-  return (err.status === 404 && err.errorCode !== 32) || err.status === 405;
-}
-
-function badResponse(path: string, what: string): TbError {
-  return new TbError('TB_BAD_RESPONSE', `ThingsBoard answered ${path} with ${what}`);
-}
-
 function namesOf(body: unknown, path: string, field: 'name' | 'type'): string[] {
-  if (!Array.isArray(body)) throw badResponse(path, 'something that is not a list');
+  if (!Array.isArray(body)) throw badAnswer(path, 'something that is not a list');
   const out: string[] = [];
   for (const item of body) {
     const v = item && typeof item === 'object' ? (item as Record<string, unknown>)[field] : undefined;
-    if (typeof v !== 'string') throw badResponse(path, `an item without a ${field}`);
+    if (typeof v !== 'string') throw badAnswer(path, `an item without a ${field}`);
     out.push(v);
   }
   return out;
-}
-
-function pageOf<T>(body: unknown, path: string): PageData<T> {
-  const p = body as PageData<T> | undefined;
-  if (!p || typeof p !== 'object' || !Array.isArray(p.data)) throw badResponse(path, 'something that is not a page of data');
-  return p;
 }
 
 export class PlatformLookups {
   /** Which way each server answers profile names; learnt on first use. */
   private readonly namesApi: Partial<Record<'DEVICE' | 'ASSET', 'names' | 'infos'>> = {};
 
-  constructor(private readonly client: PlatformClient) {}
+  constructor(private readonly requester: Requester) {}
 
   /**
    * The names of the tenant's device or asset profiles, or the distinct types of its entity views or edges, as
@@ -86,12 +70,12 @@ export class PlatformLookups {
   async profileNames(entityType: ProfileEntityType, opts?: CallOptions): Promise<string[]> {
     if (entityType === 'ENTITY_VIEW' || entityType === 'EDGE') {
       const path = TYPES_PATH[entityType];
-      return namesOf(await this.client.request('GET', path, undefined, opts), path, 'type');
+      return namesOf(await this.requester.request('GET', path, undefined, opts), path, 'type');
     }
     if (this.namesApi[entityType] !== 'infos') {
       const path = NAMES_PATH[entityType];
       try {
-        const names = namesOf(await this.client.request('GET', path, undefined, { ...opts, params: { activeOnly: false } }), path, 'name');
+        const names = namesOf(await this.requester.request('GET', path, undefined, { ...opts, params: { activeOnly: false } }), path, 'name');
         this.namesApi[entityType] = 'names';
         return names;
       } catch (err) {
@@ -108,7 +92,7 @@ export class PlatformLookups {
     const names: string[] = [];
     for (let page = 0; page < MAX_PROFILE_PAGES; page++) {
       const params = { pageSize: PROFILE_PAGE_SIZE, page, sortProperty: 'name', sortOrder: 'ASC' };
-      const p = pageOf<{ name?: unknown }>(await this.client.request('GET', path, undefined, { ...opts, params }), path);
+      const p = checkPage<{ name?: unknown }>(await this.requester.request('GET', path, undefined, { ...opts, params }), path);
       names.push(...namesOf(p.data, path, 'name'));
       if (!p.hasNext || p.data.length === 0) break;
     }
@@ -120,7 +104,7 @@ export class PlatformLookups {
     const path = '/api/alarm/types';
     const params: Record<string, string | number> = { pageSize: pageLink.pageSize, page: pageLink.page };
     if (pageLink.textSearch) params.textSearch = pageLink.textSearch;
-    const p = pageOf<EntitySubtype>(await this.client.request('GET', path, undefined, { ...opts, params }), path);
+    const p = checkPage<EntitySubtype>(await this.requester.request('GET', path, undefined, { ...opts, params }), path);
     namesOf(p.data, path, 'type');
     return p;
   }
@@ -128,9 +112,9 @@ export class PlatformLookups {
   /** The user the connection acts as (`GET /api/auth/user`): a cheap "does this connection work". */
   async currentUser(opts?: CallOptions): Promise<PlatformUser> {
     const path = '/api/auth/user';
-    const body = await this.client.request('GET', path, undefined, opts);
+    const body = await this.requester.request('GET', path, undefined, opts);
     const u = body as PlatformUser | undefined;
-    if (!u || typeof u !== 'object' || typeof u.authority !== 'string') throw badResponse(path, 'something that is not a user');
+    if (!u || typeof u !== 'object' || typeof u.authority !== 'string') throw badAnswer(path, 'something that is not a user');
     return u;
   }
 
@@ -140,7 +124,7 @@ export class PlatformLookups {
    */
   async serverVersion(opts?: CallOptions): Promise<string | null> {
     try {
-      const body = await this.client.request('GET', '/api/system/info', undefined, opts);
+      const body = await this.requester.request('GET', '/api/system/info', undefined, opts);
       const v = body && typeof body === 'object' ? (body as { version?: unknown }).version : undefined;
       return typeof v === 'string' && v !== '' && v !== 'unknown' ? v : null;
     } catch (err) {
@@ -148,16 +132,4 @@ export class PlatformLookups {
       throw err;
     }
   }
-}
-
-const perClient = new WeakMap<PlatformClient, PlatformLookups>();
-
-/** The look-ups of one platform client (one per client, so what it learnt about the server is kept). */
-export function lookupsFor(client: PlatformClient): PlatformLookups {
-  let l = perClient.get(client);
-  if (!l) {
-    l = new PlatformLookups(client);
-    perClient.set(client, l);
-  }
-  return l;
 }

@@ -1,7 +1,7 @@
 /**
  * Server-side RPC over REST (protocol §13.1.8-1.9): send (lightweight one-way / two-way, or persistent), read a
  * persistent RPC, follow it to its final state, cancel (delete) it. Every request goes through
- * PlatformClient.request (auth, the retry after 401 "token expired", the 429 policy, our error classes).
+ * the Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes).
  *
  * **An RPC is never sent twice.** The send goes out with `delivery: 'atMostOnce'`: on a connection of its own
  * (no kept-alive socket the server may have closed), retried only when the server certainly did not take it (a
@@ -25,8 +25,8 @@ import {
   type RpcRequest,
 } from '../query/rpc';
 import type { EntityId } from '../query/types';
-import type { CallOptions, PlatformClient } from './client';
 import { explained, statusOf } from './explain';
+import type { CallOptions, Requester } from './requester';
 
 /** What the send answered. */
 export type RpcSent =
@@ -93,7 +93,7 @@ export interface Followed {
 
 export class RpcClient {
   constructor(
-    private readonly client: PlatformClient,
+    private readonly requester: Requester,
     /** The connection's own request timeout (ms), the floor of an RPC's HTTP wait. */
     private readonly requestTimeoutMs: number,
   ) {}
@@ -105,7 +105,7 @@ export class RpcClient {
     const timeoutMs = req.persistent ? this.requestTimeoutMs : Math.max(this.requestTimeoutMs, req.timeout + HTTP_MARGIN_MS);
     let body: unknown;
     try {
-      body = await this.client.request('POST', path, req.body, { ...opts, delivery: 'atMostOnce', timeoutMs });
+      body = await this.requester.request('POST', path, req.body, { ...opts, delivery: 'atMostOnce', timeoutMs });
     } catch (err) {
       throw aboutRpc(err, who, req.method, req.timeout);
     }
@@ -122,7 +122,7 @@ export class RpcClient {
     const path = `/api/rpc/persistent/${enc(rpcId)}`;
     let body: unknown;
     try {
-      body = await this.client.request('GET', path, undefined, { ...opts, delivery: 'idempotent' });
+      body = await this.requester.request('GET', path, undefined, { ...opts, delivery: 'idempotent' });
     } catch (err) {
       if (statusOf(err) === 404) throw explained(err, `The persistent RPC ${rpcId} was not found: it was deleted (cancelled), purged, or never existed`);
       if (statusOf(err) === 403) throw explained(err, `ThingsBoard did not allow this connection's user to read the persistent RPC ${rpcId}`);
@@ -135,7 +135,7 @@ export class RpcClient {
   /** `DELETE /api/rpc/persistent/{rpcId}` (tenant administrators only). */
   async cancel(rpcId: string, opts?: CallOptions): Promise<void> {
     try {
-      await this.client.request('DELETE', `/api/rpc/persistent/${enc(rpcId)}`, undefined, opts);
+      await this.requester.request('DELETE', `/api/rpc/persistent/${enc(rpcId)}`, undefined, opts);
     } catch (err) {
       if (statusOf(err) === 404) throw explained(err, `The persistent RPC ${rpcId} was not found: it was deleted already, purged, or never existed`);
       if (statusOf(err) === 403) throw explained(err, `ThingsBoard did not allow this connection's user to cancel the persistent RPC ${rpcId} (only a tenant administrator may delete an RPC)`);

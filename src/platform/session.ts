@@ -5,8 +5,9 @@
  */
 import { HttpClient, HttpMethod, RequestOptions } from './http';
 import { AuthManager } from './auth';
+import type { Requester } from './requester';
 
-export class Session {
+export class Session implements Requester {
   constructor(
     readonly http: HttpClient,
     readonly auth: AuthManager,

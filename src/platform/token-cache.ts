@@ -2,13 +2,10 @@
  * Tokens kept across redeploys. A full deploy closes and recreates every config node; without this cache each
  * redeploy logged in again (101 logins for 100 redeploys). The cache lives in this module, so it lasts as long
  * as the Node-RED process, and holds at most one entry per connection node id, valid only for the same server
- * address, authentication mode and credentials (compared through a SHA-256 fingerprint, the credentials are not
- * kept here). An entry is dropped when they change, when the server refuses the token, and when the connection
- * node is deleted.
+ * address, authentication mode and credentials (compared through a SHA-256 fingerprint that the token manager makes
+ * of them: the credentials are not kept here). An entry is dropped when they change, when the server refuses the
+ * token, and when the connection node is deleted.
  */
-import { createHash } from 'node:crypto';
-import type { AuthMode, Credentials } from './auth';
-
 /** The token state an AuthManager restores (times are on the local clock, margins already applied). */
 export interface CachedTokens {
   token: string;
@@ -23,13 +20,6 @@ interface Entry {
 }
 
 const cache = new Map<string, Entry>();
-
-/** Identifies what a token was issued for: server address, mode and credentials. */
-export function fingerprint(url: string, mode: AuthMode, creds: Credentials): string {
-  const h = createHash('sha256');
-  for (const part of [url.replace(/\/+$/, ''), mode, creds.username ?? '', creds.password ?? '']) h.update(part).update('\0');
-  return h.digest('hex');
-}
 
 /** The tokens stored for a connection, if they were issued for the same fingerprint (otherwise the entry goes). */
 export function cachedTokens(key: string, print: string): CachedTokens | undefined {

@@ -47,14 +47,40 @@ export const TARGET_ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER'
 export const TARGET_SHAPES =
   'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its originator), or an array of these';
 
-/** The entity types a target may have: all of them, or a subset (e.g. DEVICE for RPC). */
-export interface TargetRules {
-  /** The type of a bare UUID. */
-  defaultType: EntityType;
-  /** The types accepted (default: TELEMETRY_ENTITY_TYPES). */
+/** The entity types a device action's target may have: all of them, or a subset (e.g. DEVICE for RPC). */
+export interface TargetPolicy {
+  /** The types accepted, for a target and for the node's `targetEntityType` (default: TELEMETRY_ENTITY_TYPES). */
   allowed?: readonly string[];
   /** Why only those, for the message (e.g. "RPC goes to devices only"). */
   why?: string;
+}
+
+/** A policy with the type of a bare UUID. */
+export interface TargetRules extends TargetPolicy {
+  defaultType: EntityType;
+}
+
+export type DeviceActionType = 'tb-telemetry' | 'tb-attributes' | 'tb-rpc';
+
+/**
+ * Which entities each device action acts on, the one rule that the nodes and their dialogs read: RPC goes to
+ * devices only; attributes and time series to every type that has them.
+ */
+export const ACTION_TARGETS: Readonly<Record<DeviceActionType, TargetPolicy>> = {
+  'tb-telemetry': {},
+  'tb-attributes': {},
+  'tb-rpc': { allowed: ['DEVICE'], why: 'RPC goes to devices only' },
+};
+
+/** The entity types a dialog offers for a fixed entity and for a bare UUID: those allowed, else the usual ones. */
+export function targetEntityTypes(type: DeviceActionType): readonly string[] {
+  return ACTION_TARGETS[type].allowed ?? TARGET_ENTITY_TYPES;
+}
+
+/** A node's rules: its action's policy, a bare UUID typed by its `targetEntityType` setting (checked: it throws). */
+export function targetRules(type: DeviceActionType, targetEntityType: unknown): TargetRules {
+  const { allowed, why } = ACTION_TARGETS[type];
+  return { defaultType: prepareTargetEntityType(targetEntityType, 'targetEntityType', allowed), allowed, why };
 }
 
 function fail(field: string, message: string): never {

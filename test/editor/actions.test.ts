@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { TbInputError } from '../../src/errors';
-import { actionProblem, fixedEntities, isAbout, keyList, keysOfKind, TARGET_RULES, targetEntityTypes, validateSetting } from '../../src/editor/builder/action-settings';
-import { RPC_TARGET_RULES } from '../../src/nodes/support/rpc';
+import { actionProblem, fixedEntities, isAbout, keyList, keysOfKind, targetEntityTypes, validateSetting } from '../../src/editor/builder/action-settings';
 import { OptionReader } from '../../src/query/options';
 import { prepareRpcRequest } from '../../src/query/rpc';
 import { prepareTelemetryRequest } from '../../src/query/telemetry';
@@ -143,8 +142,7 @@ describe('device-action dialogs: the runtime\'s checks of the settings (editor)'
       assert.equal(actionProblem('tb-rpc', { ...RPC, waitFor: 'never' }, NOW)!.field, 'waitFor');
     });
 
-    it('devices only, as the runtime (RPC_TARGET_RULES)', function () {
-      assert.deepEqual(TARGET_RULES['tb-rpc'], { allowed: [...RPC_TARGET_RULES.allowed], why: RPC_TARGET_RULES.why, entityTypes: [...RPC_TARGET_RULES.entityTypes] });
+    it('devices only: the runtime\'s one rule (src/query/targets.ts ACTION_TARGETS)', function () {
       assert.deepEqual(targetEntityTypes('tb-rpc'), ['DEVICE']);
       assert.deepEqual(targetEntityTypes('tb-telemetry'), ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'TENANT', 'USER', 'EDGE']);
       const p = actionProblem('tb-rpc', { ...RPC, targetType: 'json', target: JSON.stringify({ entityType: 'ASSET', id: U }) }, NOW);

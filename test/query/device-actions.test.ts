@@ -25,7 +25,17 @@ import {
   prepareRpcRequest,
   replyOf,
 } from '../../src/query/rpc';
-import { prepareTarget, prepareTargetEntityType, prepareTargets, targetsFromMessage, TELEMETRY_ENTITY_TYPES } from '../../src/query/targets';
+import {
+  ACTION_TARGETS,
+  prepareTarget,
+  prepareTargetEntityType,
+  prepareTargets,
+  TARGET_ENTITY_TYPES,
+  targetEntityTypes,
+  targetRules,
+  targetsFromMessage,
+  TELEMETRY_ENTITY_TYPES,
+} from '../../src/query/targets';
 import { throwsInput, U1, U2, U3 } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
@@ -91,6 +101,22 @@ describe('query: device actions', () => {
       assert.equal(prepareTargetEntityType('ASSET'), 'ASSET');
       throwsInput(() => prepareTargetEntityType('DASHBOARD'), 'targetEntityType', 'one of DEVICE');
       throwsInput(() => prepareTargetEntityType('ASSET', 'targetEntityType', ['DEVICE']), 'targetEntityType', 'one of DEVICE');
+    });
+
+    it('one rule per device action, read by the nodes and their dialogs: RPC goes to devices only', () => {
+      assert.deepEqual(Object.keys(ACTION_TARGETS), ['tb-telemetry', 'tb-attributes', 'tb-rpc']);
+      // The types offered: devices for RPC, the usual ones otherwise.
+      assert.deepEqual(targetEntityTypes('tb-rpc'), ['DEVICE']);
+      for (const t of ['tb-telemetry', 'tb-attributes'] as const) assert.deepEqual(targetEntityTypes(t), TARGET_ENTITY_TYPES);
+      // The rules of a node: its bare-UUID type checked against the rule.
+      assert.deepEqual(targetRules('tb-rpc', ''), RPC_RULES);
+      throwsInput(() => targetRules('tb-rpc', 'ASSET'), 'targetEntityType', 'one of DEVICE (got "ASSET")');
+      assert.deepEqual(targetRules('tb-attributes', 'ASSET'), { defaultType: 'ASSET', allowed: undefined, why: undefined });
+      assert.equal(targetRules('tb-telemetry', 'TB_RESOURCE').defaultType, 'TB_RESOURCE');
+      // A target of another type: refused for RPC with the reason, accepted for attributes and time series.
+      const asset = { entityType: 'ASSET', id: U1 };
+      throwsInput(() => prepareTargets(asset, 'msg.entity', targetRules('tb-rpc', '')), 'msg.entity.entityType', 'ASSET: RPC goes to devices only');
+      for (const t of ['tb-telemetry', 'tb-attributes'] as const) assert.deepEqual(prepareTargets(asset, 'msg.entity', targetRules(t, '')).entities, [asset]);
     });
   });
 

@@ -14,7 +14,7 @@ import { errorInfo } from '../../query/check';
 import { ATTRIBUTE_OPERATIONS, prepareAttributeRequest, prepareScope, type AttributeOperation, type ScopeChoice } from '../../query/attributes';
 import { OptionReader, type Bag } from '../../query/options';
 import { prepareMethod, prepareRpcRequest } from '../../query/rpc';
-import { prepareTargetEntityType, prepareTargets, TARGET_ENTITY_TYPES, type TargetRules } from '../../query/targets';
+import { prepareTargets, targetRules } from '../../query/targets';
 import { prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation } from '../../query/telemetry';
 import { UUID_PATTERN } from '../../query/validate';
 
@@ -22,19 +22,10 @@ export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /**
- * Which entities each node acts on: tb-rpc, devices only (as src/nodes/support/rpc.ts RPC_TARGET_RULES; a unit test
- * keeps the two equal); the others, every type that has attributes and time series.
+ * The entity types a dialog offers for a fixed entity and for a bare UUID, from the runtime's one rule of which
+ * entities each node acts on (src/query/targets.ts ACTION_TARGETS: tb-rpc, devices only).
  */
-export const TARGET_RULES: Readonly<Record<ActionType, { allowed?: readonly string[]; why?: string; entityTypes?: readonly string[] }>> = {
-  'tb-telemetry': {},
-  'tb-attributes': {},
-  'tb-rpc': { allowed: ['DEVICE'], why: 'RPC goes to devices only', entityTypes: ['DEVICE'] },
-};
-
-/** The entity types a dialog offers for a fixed entity and for a bare UUID. */
-export function targetEntityTypes(type: ActionType): readonly string[] {
-  return TARGET_RULES[type].entityTypes ?? TARGET_ENTITY_TYPES;
-}
+export { targetEntityTypes } from '../../query/targets';
 
 export interface ActionProblem {
   /** The setting the runtime names (`interval`, `target.id`, `timeout`…). */
@@ -52,8 +43,7 @@ function blank(v: unknown): boolean {
 const SOME_KEY = 'key';
 
 function checkTarget(type: ActionType, s: Settings): void {
-  const rules = TARGET_RULES[type];
-  const defaultType = prepareTargetEntityType(s.targetEntityType, 'targetEntityType', rules.entityTypes ?? rules.allowed);
+  const rules = targetRules(type, s.targetEntityType);
   if ((s.targetType ?? 'auto') !== 'json') return;
   const text = typeof s.target === 'string' ? s.target : '';
   let value: unknown;
@@ -62,8 +52,7 @@ function checkTarget(type: ActionType, s: Settings): void {
   } catch (err) {
     throw Object.assign(new Error(`target is not valid JSON: ${(err as Error).message}`), { field: 'target' });
   }
-  const r: TargetRules = { defaultType, allowed: rules.allowed, why: rules.why };
-  prepareTargets(value, 'target', r);
+  prepareTargets(value, 'target', rules);
 }
 
 /**

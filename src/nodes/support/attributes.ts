@@ -5,7 +5,7 @@
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
-import type { CallOptions } from '../../platform/client';
+import type { CallOptions } from '../../platform/requester';
 import {
   ATTRIBUTE_OPERATIONS,
   flatAttributes,

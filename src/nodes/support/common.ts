@@ -4,6 +4,7 @@
  */
 import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbApiError, TbConfigError, TbError } from '../../errors';
+import type { PlatformClient } from '../../platform/client';
 import type { TbConnectionNode } from './connection';
 
 /** Runtime strings live in the tb-connection catalog; every node of the module reads them from there. */
@@ -185,6 +186,14 @@ export function lookupConnection(RED: NodeAPI, node: Node, id: string | undefine
 
 export function noConnectionError(): TbConfigError {
   return new TbConfigError('No ThingsBoard connection is selected (or it is disabled): open the node and choose a connection');
+}
+
+/** The connection's platform client, or the error that says why there is none. */
+export function usableClient(conn: TbConnectionNode | undefined): PlatformClient {
+  if (!conn) throw noConnectionError();
+  if (conn.configError) throw conn.configError;
+  if (!conn.platform) throw noConnectionError();
+  return conn.platform;
 }
 
 /**

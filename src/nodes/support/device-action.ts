@@ -1,17 +1,20 @@
 /**
  * What tb-telemetry, tb-attributes and tb-rpc share: which entity (the `target` TypedInput, by default msg.entity,
  * else msg.topic as a UUID; an array acts on each), the bounded concurrency of a bulk action with its results in
- * input order, the output of one entity or of many, the status of a partial failure, and stopping on close.
- * The protocol work is src/platform (device-data, rpc) and src/query (targets, telemetry, attributes, rpc).
+ * input order, the output of one entity or of many, the status of a partial failure, and stopping on close; and
+ * `deviceActionNode()`, their whole wiring (as `restNode()` is the query nodes'), so that each node file says only
+ * what is its own. The protocol work is src/platform (device-data, rpc) and src/query (targets, telemetry,
+ * attributes, rpc).
  */
 import { setMaxListeners } from 'node:events';
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
 import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
-import type { CallOptions } from '../../platform/client';
-import { prepareTargetEntityType, prepareTargets, targetsFromMessage, type TargetRules, type Targets } from '../../query/targets';
+import type { PlatformClient } from '../../platform/client';
+import type { CallOptions } from '../../platform/requester';
+import { ACTION_TARGETS, prepareTargets, targetRules, targetsFromMessage, type DeviceActionType, type TargetRules, type Targets } from '../../query/targets';
 import type { EntityId } from '../../query/types';
-import { Activity, errorStatus, intSetting, status, type SendFn } from './common';
+import { Activity, errorStatus, intSetting, lookupConnection, onClose, onInput, setupProblem, status, usableClient, type SendFn } from './common';
 import { TypedValue } from './typed-value';
 
 export interface DeviceActionDef extends NodeDef {
@@ -69,7 +72,7 @@ export class DeviceAction {
     private readonly RED: NodeAPI,
     private readonly node: Node,
     config: DeviceActionDef,
-    rules: { allowed?: readonly string[]; why?: string; entityTypes?: readonly string[] },
+    type: DeviceActionType,
   ) {
     this.activity = new Activity(RED, node);
     this.call = { onRetry: (n) => this.activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
@@ -77,13 +80,14 @@ export class DeviceAction {
     const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
     this.format = fmt === 'raw' ? 'raw' : 'flat';
     if (fmt !== 'flat' && fmt !== 'raw') this.problems.push(new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`));
-    let defaultType: string = 'DEVICE';
+    let rules: TargetRules;
     try {
-      defaultType = prepareTargetEntityType(config.targetEntityType, 'targetEntityType', rules.entityTypes ?? rules.allowed);
+      rules = targetRules(type, config.targetEntityType);
     } catch (err) {
       this.problems.push(new TbConfigError((err as Error).message));
+      rules = { ...ACTION_TARGETS[type], defaultType: 'DEVICE' };
     }
-    this.rules = { defaultType, allowed: rules.allowed, why: rules.why };
+    this.rules = rules;
     this.target = new TypedValue(RED, node, {
       name: 'target',
       value: config.target,
@@ -210,4 +214,72 @@ export function failureStatus(RED: NodeAPI, err: unknown): NodeStatus {
 function resultEntry(entity: EntityId, o: Outcome<Props>): Record<string, unknown> {
   if (o.ok) return { entity, ok: true, ...o.value };
   return { entity, ok: false, error: errorEntry(o.error), ...propsOf(o.error) };
+}
+
+/** The configured operation, checked at deploy (a problem, or undefined). */
+export function operationProblem(config: { operation?: string }, operations: readonly string[]): TbConfigError | undefined {
+  const op = config.operation;
+  if (op === undefined || op === '' || op === 'msg' || operations.includes(op)) return undefined;
+  return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
+}
+
+/** What one device-action node says of itself; deviceActionNode() does the rest. `R` is the request of a message. */
+export interface DeviceActionParts<R> {
+  /** Problems of the node's own settings, found at deploy (after those of the entity settings). */
+  problems?: ReadonlyArray<TbError | undefined>;
+  /** A message that acts on no target (tb-rpc's cancel): handled in full by the promise, when there is one. */
+  divert?: (msg: NodeMessageInFlow, send: SendFn, client: () => PlatformClient) => Promise<void> | undefined;
+  /** Checks of the message made before its targets are read (they throw a TbInputError). */
+  check?: (msg: NodeMessageInFlow) => void;
+  /** The request of one message, read after its targets (throws before anything is sent). */
+  request: (msg: NodeMessageInFlow, now: number) => R | Promise<R>;
+  /** One message's work: a function for each entity and, when it bounds its own requests, how many entities at once. */
+  work: (client: PlatformClient, req: R, targets: Targets) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
+  /** The green status of a success (the properties one entity's work gave). */
+  status: (req: R, props: Props) => NodeStatus;
+}
+
+/**
+ * Sets up a device-action node: connection lookup, the entity settings, the problems found at deploy, the input
+ * handler (checks, targets, request and client, each failure before sending shown at once; then the work on each
+ * entity through DeviceAction.run) and close handling. `parts` gets the node's DeviceAction (its format, call
+ * options, stop signal) and says the rest.
+ */
+export function deviceActionNode<R>(
+  RED: NodeAPI,
+  node: Node,
+  config: DeviceActionDef,
+  type: DeviceActionType,
+  parts: (action: DeviceAction) => DeviceActionParts<R>,
+): void {
+  const conn = lookupConnection(RED, node, config.connection);
+  const action = new DeviceAction(RED, node, config, type);
+  const own = parts(action);
+  for (const p of own.problems ?? []) if (p) action.addProblem(p);
+  if (action.problem) setupProblem(RED, node, action.problem);
+  if (conn) conn.register(node);
+
+  onInput(node, async (msg, send) => {
+    const diverted = own.divert?.(msg, send, () => usableClient(conn));
+    if (diverted) return diverted;
+    const now = Date.now();
+    let targets: Targets;
+    let req: R;
+    let client: PlatformClient;
+    try {
+      own.check?.(msg);
+      targets = await action.targets(msg);
+      const r = own.request(msg, now);
+      req = r instanceof Promise ? await r : r;
+      client = usableClient(conn);
+    } catch (err) {
+      // Nothing was sent: bad input, a bad setting, no connection.
+      action.activity.immediate(failureStatus(RED, err));
+      throw err;
+    }
+    const work = own.work(client, req, targets);
+    await action.run(msg, send, targets, work.each, (props) => own.status(req, props), work.concurrency);
+  });
+
+  onClose(node, conn, () => action.close());
 }

@@ -4,11 +4,11 @@
  * the status, and honour the input contract. Each node file only says which operation it runs.
  */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
-import type { PlatformClient, CallOptions } from '../../platform/client';
+import type { PlatformClient } from '../../platform/client';
+import type { CallOptions } from '../../platform/requester';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
 import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
-import { Activity, errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, SendFn, setupProblem, status, tracked } from './common';
-import type { TbConnectionNode } from './connection';
+import { Activity, errorStatus, flag, intSetting, lookupConnection, onClose, onInput, SendFn, setupProblem, status, tracked, usableClient } from './common';
 import { QuerySource, Prepare } from './query-source';
 import type { PrepareOptions } from '../../query/validate';
 
@@ -66,14 +66,6 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
   });
 
   onClose(node, conn);
-}
-
-/** The connection's platform client, or the error that says why there is none. */
-export function usableClient(conn: TbConnectionNode | undefined): PlatformClient {
-  if (!conn) throw noConnectionError();
-  if (conn.configError) throw conn.configError;
-  if (!conn.platform) throw noConnectionError();
-  return conn.platform;
 }
 
 /** Find: one page (or every page with allPages), as one message or one message per item (split). */

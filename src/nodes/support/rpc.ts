@@ -7,7 +7,8 @@
 import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbError } from '../../errors';
 import { Gate } from '../../platform/bulk';
-import type { CallOptions, PlatformClient } from '../../platform/client';
+import type { PlatformClient } from '../../platform/client';
+import type { CallOptions } from '../../platform/requester';
 import type { Followed, Poke } from '../../platform/rpc';
 import { OptionReader, type Bag } from '../../query/options';
 import {
@@ -40,9 +41,6 @@ export interface RpcDef extends DeviceActionDef {
   additionalInfo?: string;
   waitFor?: string;
 }
-
-/** RPC goes to devices only. */
-export const RPC_TARGET_RULES = { allowed: ['DEVICE'] as const, why: 'RPC goes to devices only', entityTypes: ['DEVICE'] as const };
 
 /** The polling of persistent RPCs, from the settings (tbConnectionRpcPoll…), defaults 1 s → 10 s. */
 export function followTiming(RED: NodeAPI): FollowTiming {

@@ -4,7 +4,6 @@
  * each entity (src/platform/device-data) and what it puts on the message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
-import { TbConfigError } from '../../errors';
 import type { PlatformClient } from '../../platform/client';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
 import { OptionReader, type Bag } from '../../query/options';
@@ -23,13 +22,6 @@ import type { DeviceActionDef, Props } from './device-action';
 
 export interface TelemetryDef extends DeviceActionDef {
   operation?: string;
-}
-
-/** The configured operation, checked at deploy (a problem, or undefined). */
-export function operationProblem(config: { operation?: string }, operations: readonly string[]): TbConfigError | undefined {
-  const op = config.operation;
-  if (op === undefined || op === '' || op === 'msg' || operations.includes(op)) return undefined;
-  return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
 }
 
 /** The request of one message (throws a TbInputError before anything is sent). */
