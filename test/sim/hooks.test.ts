@@ -167,7 +167,7 @@ describe('simulator: test hooks', function () {
     });
     it('CLI prints its URL and exits on SIGTERM', async function () {
       this.timeout(20000);
-      const cli = path.join(__dirname, 'cli.ts');
+      const cli = path.join(__dirname, '..', '..', 'sim', 'cli.ts');
       const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--extra-devices', '10'], { stdio: ['pipe', 'pipe', 'pipe'] });
       const line = await new Promise<string>((resolve, reject) => {
         let buf = '';
