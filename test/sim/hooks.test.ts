@@ -2,19 +2,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Simulator } from '../../sim/index';
-import { ALL_DEVICES, Client, setup, type Ctx } from '../../sim/testkit';
+import { ALL_DEVICES, Client } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 const COUNT = '/api/entitiesQuery/count';
 const BODY = { entityFilter: ALL_DEVICES };
 
 describe('simulator: test hooks', function () {
-  let c: Ctx;
-  beforeEach(async () => {
-    c = await setup();
-  });
-  afterEach(async () => {
-    await c.sim.stop();
-  });
+  const c = useSimSetup({}, { perTest: true });
 
   describe('faults', () => {
     it('429 with Retry-After, once by default', async () => {

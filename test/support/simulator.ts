@@ -5,6 +5,10 @@
  * ./runtime, which adds the runtime's part).
  */
 import { Simulator, type SimOptions } from '../../sim';
+import { setupAnalytics, type ACtx } from '../../sim/analytics/testkit';
+import type { AnalyticsServerOptions } from '../../sim/analytics';
+import { setup, type Ctx } from '../../sim/testkit';
+import { wsSetup, type WsCtx } from '../../sim/ws/testclient';
 
 export interface Lifecycle<T> {
   /** A fresh value for every test (default: one for the whole block). */
@@ -82,4 +86,19 @@ export async function replaceSimulator(sim: Simulator, options: SimOptions): Pro
   const next = await startSimulator(options);
   slot.current = next;
   return next;
+}
+
+/** The simulator's own tests: sim/testkit's `setup()` (a fake clock, logged-in clients) as a fixture. */
+export function useSimSetup(options: SimOptions = {}, life: Lifecycle<Ctx> = {}): Ctx {
+  return useFixture(() => setup(options), (c) => c.sim.stop(), life);
+}
+
+/** The simulator's WebSocket tests: sim/ws/testclient's `wsSetup()` as a fixture (its sockets closed with it). */
+export function useWsSetup(options: SimOptions = {}, life: Lifecycle<WsCtx> = {}): WsCtx {
+  return useFixture(() => wsSetup(options), (c) => c.stop(), life);
+}
+
+/** The analytics service's tests: sim/analytics/testkit's `setupAnalytics()` as a fixture. */
+export function useAnalyticsSetup(options: AnalyticsServerOptions = {}, life: Lifecycle<ACtx> = {}): ACtx {
+  return useFixture(() => setupAnalytics(options), (c) => c.a.stop(), life);
 }
