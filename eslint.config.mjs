@@ -31,7 +31,11 @@ export default defineConfig(
     // CommonJS: the loader's one-line shims in nodes/, the build scripts, the benchmarks' reference nodes.
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs' },
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      // `const WebSocket = require('ws')` is meant to stand for Node 22's global of that name.
+      'no-redeclare': ['error', { builtinGlobals: false }],
+    },
   },
   {
     // Editor code served to the browser as a plain script, beside Node-RED's globals.
