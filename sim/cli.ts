@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       const st = fstatSync(0);
       pipe = st.isFIFO() || st.isSocket();
     } catch {
-      pipe = false;
+      // not a pipe (stdin closed or unknown): keep running
     }
     if (pipe) {
       process.stdin.on('end', stop);

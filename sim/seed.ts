@@ -228,7 +228,7 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
   add({ entityType: 'DEVICE', name: 'Spare Sensor', type: 'default', label: null });
   const c1 = add({ entityType: 'DEVICE', name: 'Thermo C-1', type: 'thermostat', label: 'Lobby', customerId: custC.id });
   addSeries(ds, c1, 'temperature', 21.5, wobble++);
-  addSeries(ds, c1, 'humidity', 39, wobble++);
+  addSeries(ds, c1, 'humidity', 39, wobble);
   ds.setAttributes(c1, 'SERVER_SCOPE', { active: true, model: 'TH-100' }, BASE_TIME - 2 * DAY);
   ds.addRelation(buildings.A, ds.mustFindByName('DEVICE', 'Meter A-100'), 'Manages');
 

@@ -7,14 +7,14 @@
 import { validateAccess, type AccessContext, type Operation } from './access';
 import { javaUuid, noXss } from './alarm-actions';
 import type { Dataset, SimEntity } from './dataset';
-import { ApiError, badRequest, general, PlainError } from './errors';
+import { badRequest, general, PlainError } from './errors';
 import {
   gsonToString, JDouble, jacksonText, JRaw, JsonSyntaxError, parseGson, parseValues, writeJava,
   type GNode, type JOut,
 } from './json';
 import { boolParam, keysParam, numberParam, typeMismatch } from './params';
 import { ATTRIBUTE_SCOPES, ENTITY_TYPE_NAMES, type AttributeScope, type Caller, type EntityId, type KvEntry } from './types';
-import { javaDouble, javaValueString } from './values';
+import { javaValueString } from './values';
 
 /** What a route answers (the HTTP front turns it into a response). */
 export interface RouteAnswer {

@@ -135,9 +135,6 @@ export function isParsable(s: string): boolean {
   return digit;
 }
 
-const LONG_MAX = 9223372036854775807n;
-const LONG_MIN = -9223372036854775808n;
-
 /**
  * EntityDataAdapter.convertValue (HEAD, and every release since 3.6), for text NumberUtils.isParsable accepts
  * (an optional "-", digits, one ".", no exponent):

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Embedded } from '../../scripts/embedded';
-import { Simulator } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
+import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
@@ -22,7 +22,7 @@ declare const $: any;
 describe('tb-alarm-action (browser)', function () {
   this.timeout(90000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let nr: Embedded;
   let context: BrowserContext;
   let page: Page;
@@ -32,8 +32,7 @@ describe('tb-alarm-action (browser)', function () {
 
   before(async function () {
     requireChromium();
-    sim = new Simulator();
-    const simUrl = await sim.start();
+    const simUrl = sim.url;
     // An active, unacknowledged alarm for the deployed node to acknowledge.
     alarmId = sim.data.alarms().find((a) => !a.acknowledged && !a.cleared && a.type === 'Device Offline')!.id;
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-action-'));
@@ -67,17 +66,13 @@ describe('tb-alarm-action (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await deployFlows(nr, []).catch(() => undefined);
-    await sim?.stop().catch(() => undefined);
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
   const tray = () => topTray(page);
   const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
 
-  async function openAction(): Promise<void> {
-    await page.evaluate(() => RED.editor.edit(RED.nodes.node('actA')));
-    await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
-  }
+  const openAction = () => openDialog(page, 'actA');
 
   const pick = (box: string, typed: string, option: string) => pickSuggestion(page, tray().locator(box), typed, option);
 

@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Simulator } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { adminAuthSettings, startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 import { launchChromium, requireChromium } from './chromium';
+import { openDialog } from './editor-page';
 
 declare const RED: any;
 declare const $: any;
@@ -21,7 +22,7 @@ const WAIT = 15000;
 describe('query builder under adminAuth (browser)', function () {
   this.timeout(90000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let child: ChildNodeRed;
   let context: BrowserContext;
   let page: Page;
@@ -39,8 +40,7 @@ describe('query builder under adminAuth (browser)', function () {
 
   before(async function () {
     requireChromium();
-    sim = new Simulator();
-    const simUrl = await sim.start();
+    const simUrl = sim.url;
     child = await startChildNodeRed(adminAuthSettings());
     const admin = await child.token('admin', 'admin-pw', '*');
     const res = await fetch(`${child.url}/flows`, {
@@ -67,17 +67,10 @@ describe('query builder under adminAuth (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     await child?.stop().catch(() => undefined);
-    await sim?.stop().catch(() => undefined);
     if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
   });
 
-  async function openCount(): Promise<void> {
-    await page.evaluate(() => {
-      window.localStorage.setItem('tb-query-builder-view', 'builder');
-      RED.editor.edit(RED.nodes.node('countA'));
-    });
-    await page.locator('.red-ui-tray').last().locator('[data-tb-action="preview"]').waitFor({ state: 'visible', timeout: WAIT });
-  }
+  const openCount = () => openDialog(page, 'countA', { view: 'builder', ready: '[data-tb-action="preview"]' });
 
   async function previewText(): Promise<{ state: string; text: string }> {
     await page.locator('.red-ui-tray').last().locator('[data-tb-action="preview"]').click();

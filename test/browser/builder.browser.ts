@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { Simulator } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays as closeAll, pickSuggestion, topTray, WAIT } from './editor-page';
+import { closeTrays as closeAll, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
@@ -38,7 +38,7 @@ const CORPUS: CorpusEntry[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 't
 describe('query builder (browser)', function () {
   this.timeout(90000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let simUrl: string;
   let nr: Embedded;
   let context: BrowserContext;
@@ -71,8 +71,7 @@ describe('query builder (browser)', function () {
 
   before(async function () {
     requireChromium();
-    sim = new Simulator();
-    simUrl = await sim.start();
+    simUrl = sim.url;
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-builder-'));
     ({ nr } = await sharedNodeRed());
     await deployFlows(nr, flows());
@@ -93,7 +92,6 @@ describe('query builder (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await deployFlows(nr, []).catch(() => undefined);
-    await sim?.stop().catch(() => undefined);
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
@@ -108,17 +106,8 @@ describe('query builder (browser)', function () {
 
   /** Opens a node's dialog in the builder view, with `query` (an object, or text as stored) when given. */
   async function open(id: string, query?: unknown, props: Record<string, unknown> = {}): Promise<void> {
-    await page.evaluate(
-      ([nodeId, q, p]) => {
-        window.localStorage.setItem('tb-query-builder-view', 'builder');
-        const n = RED.nodes.node(nodeId);
-        Object.assign(n, p);
-        if (q !== undefined) n.query = typeof q === 'string' ? q : JSON.stringify(q);
-        RED.editor.edit(n);
-      },
-      [id, query, props] as const,
-    );
-    await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+    const q = query === undefined ? {} : { query: typeof query === 'string' ? query : JSON.stringify(query) };
+    await openDialog(page, id, { view: 'builder', props: { ...props, ...q } });
   }
 
   async function done(): Promise<void> {

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Embedded } from '../../scripts/embedded';
-import { Simulator } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
+import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
@@ -21,7 +21,7 @@ declare const $: any;
 describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
   this.timeout(90000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let nr: Embedded;
   let context: BrowserContext;
   let page: Page;
@@ -31,8 +31,7 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
 
   before(async function () {
     requireChromium();
-    sim = new Simulator();
-    const simUrl = await sim.start();
+    const simUrl = sim.url;
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-devices-'));
     ({ nr } = await sharedNodeRed());
     const at = (x: number, y: number) => ({ z: 'tabD', x, y, wires: [] as string[][] });
@@ -68,17 +67,13 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await deployFlows(nr, []).catch(() => undefined);
-    await sim?.stop().catch(() => undefined);
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
   const tray = () => topTray(page);
   const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
 
-  async function open(id: string): Promise<void> {
-    await page.evaluate((nodeId) => RED.editor.edit(RED.nodes.node(nodeId)), id);
-    await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
-  }
+  const open = (id: string) => openDialog(page, id);
 
   async function save(): Promise<void> {
     await tray().locator('#node-dialog-ok').click();

@@ -1,16 +1,48 @@
 /**
- * What the browser tests do in the Node-RED editor page again and again: the top-most edit tray, closing every
- * tray (waiting until each has slid out), and picking a suggestion of Node-RED's autoComplete menu.
+ * What the browser tests do in the Node-RED editor page again and again: opening a node's edit dialog, the
+ * top-most edit tray, closing every tray (waiting until each has slid out), and picking a suggestion of Node-RED's
+ * autoComplete menu.
  */
 import type { Locator, Page } from 'playwright-core';
 
 declare const $: (s: string) => { length: number };
+// the editor's own global, in page.evaluate() callbacks
+declare const RED: any;
 
 export const WAIT = 15000;
 
 /** The top-most edit tray (a config tray stacks over the node tray). */
 export function topTray(page: Page): Locator {
   return page.locator('.red-ui-tray').last();
+}
+
+export interface OpenOptions {
+  /** The view the query dialogs open in ('builder' or 'json'; they remember the last one in localStorage). */
+  view?: string;
+  /** Node properties set before the dialog opens (e.g. a query). */
+  props?: Record<string, unknown>;
+  /** What else must be visible before the dialog counts as ready (a selector in the dialog). */
+  ready?: string;
+}
+
+/**
+ * Opens the edit dialog of node `id` (a config node through editConfig, as the sidebar does) and waits until it is
+ * ready: its Done button is there once oneditprepare has run.
+ */
+export async function openDialog(page: Page, id: string, opts: OpenOptions = {}): Promise<void> {
+  const config = await page.evaluate(
+    ([nodeId, props, view]) => {
+      if (view) window.localStorage.setItem('tb-query-builder-view', view);
+      const n = RED.nodes.node(nodeId);
+      Object.assign(n, props);
+      if (n._def.category === 'config') RED.editor.editConfig('', n.type, n.id);
+      else RED.editor.edit(n);
+      return n._def.category === 'config';
+    },
+    [id, opts.props ?? {}, opts.view ?? ''] as const,
+  );
+  if (opts.ready) await topTray(page).locator(opts.ready).waitFor({ state: 'visible', timeout: WAIT });
+  await topTray(page).locator(config ? '#node-config-dialog-ok' : '#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
 }
 
 /** Cancels every open tray, top first, waiting until each is gone. */

@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { closeTrays as closeAll } from './editor-page';
+import { closeTrays as closeAll, openDialog as openEditDialog } from './editor-page';
 import { sharedNodeRed } from './nodered';
-import { Simulator } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
@@ -42,7 +42,7 @@ function helpOpening(type: string): string {
 describe('editor (browser)', function () {
   this.timeout(60000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let nr: Embedded;
   let context: BrowserContext;
   let page: Page;
@@ -112,17 +112,7 @@ describe('editor (browser)', function () {
   const closeTrays = () => closeAll(page);
 
   /** Opens the edit dialog of a node (a config node through editConfig, as the sidebar does). */
-  async function openDialog(id: string): Promise<void> {
-    await page.evaluate((nodeId) => {
-      const n = RED.nodes.node(nodeId);
-      if (n._def.category === 'config') RED.editor.editConfig('', n.type, n.id);
-      else RED.editor.edit(n);
-    }, id);
-    const config = await page.evaluate((nodeId) => RED.nodes.node(nodeId)._def.category === 'config', id);
-    await topTray().locator(config ? '#node-config-input-name' : '#node-input-name').waitFor({ state: 'visible', timeout: WAIT });
-    // The dialog is ready once its buttons are there (oneditprepare has run).
-    await topTray().locator(config ? '#node-config-dialog-ok' : '#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
-  }
+  const openDialog = (id: string) => openEditDialog(page, id, { ready: '#node-input-name, #node-config-input-name' });
 
   /** A node's status on the canvas: the label text and the class of its dot or ring. */
   const statusOf = (id: string) =>
@@ -168,8 +158,7 @@ describe('editor (browser)', function () {
 
   before(async function () {
     requireChromium();
-    sim = new Simulator();
-    const simUrl = await sim.start();
+    const simUrl = sim.url;
     thermostats = sim.data.devices().filter((d) => d.type === 'thermostat').length;
     assert.ok(thermostats > 0);
 
@@ -210,7 +199,6 @@ describe('editor (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await admin('POST', '/flows', [], { 'Node-RED-Deployment-Type': 'full' }).catch(() => undefined); // let go of the simulator
-    await sim?.stop().catch(() => undefined);
     if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
   });
 

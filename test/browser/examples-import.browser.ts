@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { Simulator } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium } from './chromium';
-import { closeTrays, topTray, WAIT } from './editor-page';
+import { closeTrays, openDialog, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
@@ -53,7 +53,7 @@ interface EditorState {
 describe('examples imported into a fresh editor (browser)', function () {
   this.timeout(120000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let nr: Embedded;
   let context: BrowserContext;
   let page: Page;
@@ -183,8 +183,6 @@ describe('examples imported into a fresh editor (browser)', function () {
 
   before(async function () {
     requireChromium();
-    sim = new Simulator();
-    await sim.start();
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-import-'));
     ({ nr } = await sharedNodeRed());
     ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
@@ -203,7 +201,6 @@ describe('examples imported into a fresh editor (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await deployFlows(nr, []).catch(() => undefined); // the examples let go of the simulator
-    await sim?.stop().catch(() => undefined);
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
@@ -253,8 +250,7 @@ describe('examples imported into a fresh editor (browser)', function () {
 
     /** Fills the given credential inputs in the connection's dialog and presses Done. */
     const fill = async (id: string, values: Record<string, string>) => {
-      await page.evaluate((c) => RED.editor.editConfig('', 'tb-connection', c), id);
-      await topTray(page).locator('#node-config-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+      await openDialog(page, id);
       for (const [key, value] of Object.entries(values)) await topTray(page).locator(`#node-config-input-${key}`).fill(value);
       await topTray(page).locator('#node-config-dialog-ok').click();
       await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
@@ -270,8 +266,7 @@ describe('examples imported into a fresh editor (browser)', function () {
     await freshEditor();
     assert.equal(await importFromMenu(EXAMPLES[0].label), 'imported');
     // Fill in the connection once, in its dialog.
-    await page.evaluate((id) => RED.editor.editConfig('', 'tb-connection', id), CONNECTION.id);
-    await topTray(page).locator('#node-config-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+    await openDialog(page, CONNECTION.id);
     await topTray(page).locator('#node-config-input-url').fill(sim.url);
     await topTray(page).locator('#node-config-input-username').fill(TENANT.username);
     await topTray(page).locator('#node-config-input-password').fill(TENANT.password);

@@ -12,7 +12,8 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { demoFlows, demoServer } from '../../scripts/start';
-import { dbl, long, Simulator } from '../../sim';
+import { dbl, long } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { deployFlows, sharedNodeRed } from './nodered';
 
@@ -27,7 +28,7 @@ const STATUS_BOX = { gap: 2, height: 22, width: 170 };
 describe('npm start demo (browser)', function () {
   this.timeout(60000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let nr: Embedded;
   let context: BrowserContext;
   let page: Page;
@@ -36,8 +37,7 @@ describe('npm start demo (browser)', function () {
   const pageErrors: string[] = [];
 
   before(async function () {
-    sim = new Simulator();
-    const simUrl = await sim.start();
+    const simUrl = sim.url;
     requireChromium();
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-demo-'));
     ({ nr } = await sharedNodeRed());
@@ -59,7 +59,6 @@ describe('npm start demo (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await deployFlows(nr, []).catch(() => undefined); // its nodes let go of the simulator
-    await sim?.stop().catch(() => undefined);
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { Simulator } from '../../sim';
+import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
@@ -31,7 +31,7 @@ const TAB = 'gsFlow';
 describe('getting started walkthrough (browser)', function () {
   this.timeout(90000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let nr: Embedded;
   let context: BrowserContext;
   let page: Page;
@@ -43,8 +43,6 @@ describe('getting started walkthrough (browser)', function () {
 
   before(async function () {
     requireChromium();
-    sim = new Simulator();
-    await sim.start();
     thermostats = sim.data.devices().filter((d) => d.type === 'thermostat').length;
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-gs-'));
     ({ nr } = await sharedNodeRed());
@@ -75,7 +73,6 @@ describe('getting started walkthrough (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await deployFlows(nr, []).catch(() => undefined); // its nodes let go of the simulator
-    await sim?.stop().catch(() => undefined);
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 

@@ -6,14 +6,14 @@
  * `auth.needsPermission`), whatever the reason.
  */
 import assert from 'node:assert/strict';
-import { Simulator } from '../../sim';
 import { adminAuthSettings, startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 import { TENANT } from '../support/runtime';
+import { useSimulator } from '../support/simulator';
 
 describe('tb-connection admin endpoints: permissions (embedded Node-RED with adminAuth)', function () {
   this.timeout(60000);
 
-  let sim: Simulator;
+  const sim = useSimulator();
   let child: ChildNodeRed;
   let url: string;
   const tokens: Record<string, string> = {};
@@ -27,8 +27,6 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
   }
 
   before(async () => {
-    sim = new Simulator();
-    await sim.start();
     child = await startChildNodeRed(adminAuthSettings());
     url = child.url;
     tokens.admin = await child.token('admin', 'admin-pw', '*');
@@ -43,7 +41,6 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
 
   after(async () => {
     await child?.stop();
-    await sim?.stop();
   });
 
   const GETS = ['/tb-connection/c1/profiles?entityType=DEVICE', '/tb-connection/c1/entities?entityType=DEVICE&search=meter', '/tb-connection/c1/keys?entityType=ASSET', '/tb-connection/c1/alarm-types'];

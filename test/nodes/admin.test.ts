@@ -15,7 +15,7 @@ import { formatAlarms, formatEntities } from '../../src/query/format';
 import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
 import { BASE_TIME, Simulator, TENANT_API_KEY } from '../../sim';
-import { helper, TENANT } from '../support/runtime';
+import { helper, TENANT, useRuntime } from '../support/runtime';
 
 type Rec = Record<string, unknown>;
 type TestFlows = Parameters<typeof helper.load>[1];
@@ -50,18 +50,27 @@ async function deadPort(): Promise<number> {
 }
 
 describe('tb-connection admin endpoints (runtime + simulator)', function () {
-  let sim: Simulator;
+  const sim = useRuntime(
+    { now: () => NOW },
+    {
+      reset: (s) => s.resetRequests(),
+      cleanup: (s) => {
+        s.faults.clear();
+        s.setLatency(0);
+        s.setVersion('4.3.1.3');
+      },
+    },
+  );
+  // Some tests set runtime settings of their own: none again after each (once the flows are unloaded).
+  afterEach(() => helper.settings({}));
   /** Every answer body of this file, checked for secrets at the end. */
   const answers: string[] = [];
   let tenantToken: string;
 
-  before(async () => {
-    sim = new Simulator({ now: () => NOW });
-    await sim.start();
+  before(() => {
     tenantToken = sim.tokensFor('tenant@thingsboard.org').token;
   });
-  after(async () => {
-    await sim.stop();
+  after(() => {
     // No answer holds a credential or a token.
     assert.ok(answers.length > 50, `${answers.length} answers recorded`);
     for (const text of answers) {
@@ -70,16 +79,6 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         assert.ok(!text.includes(secret), `${secret} in: ${text.slice(0, 200)}`);
       }
     }
-  });
-  beforeEach(() => {
-    sim.resetRequests();
-  });
-  afterEach(async () => {
-    sim.faults.clear();
-    sim.setLatency(0);
-    sim.setVersion('4.3.1.3');
-    await helper.unload();
-    helper.settings({});
   });
 
   function connection(extra: Rec = {}): Rec {

@@ -8,110 +8,41 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbAlarmAction from '../../src/nodes/tb-alarm-action';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
-import { BASE_TIME, HOUR, Simulator } from '../../sim';
+import { BASE_TIME, HOUR } from '../../sim';
 import type { SimAlarm } from '../../sim/dataset';
-import type { Node } from 'node-red';
-import { assertCode, Collector, connectionNode, flow, helper, inject, key, Msg, statuses, statusWhere, TENANT } from '../support/runtime';
+import { Collector, connectionNode, flow, flowsOn, helper, inject, key, lastStatus, Msg, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
 
 const NODES = [tbConnection, tbAlarmAction, tbSubscribe];
 const NOW = BASE_TIME + HOUR;
 const CUSTOMER_A = { username: 'customer@thingsboard.org', password: 'customer' };
 type Rec = Record<string, unknown>;
 
-type Outcome = { out?: Msg; error?: Rec };
-
-/** Records the messages reaching the "out" and "caught" helper nodes; `next()` takes them in order. */
-class Results {
-  private readonly queue: Outcome[] = [];
-  private waiting: ((r: Outcome) => void) | undefined;
-
-  constructor() {
-    (helper.getNode('out') as unknown as Node).on('input', (m: Msg) => this.push({ out: m }));
-    (helper.getNode('caught') as unknown as Node).on('input', (m: Msg) => this.push({ error: m.error as Rec }));
-  }
-
-  private push(r: Outcome): void {
-    const w = this.waiting;
-    if (w) {
-      this.waiting = undefined;
-      w(r);
-    } else this.queue.push(r);
-  }
-
-  next(ms = 8000): Promise<Outcome> {
-    const r = this.queue.shift();
-    if (r) return Promise.resolve(r);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
-        this.waiting = undefined;
-        reject(new Error('timed out waiting for an output or an error'));
-      }, ms);
-      this.waiting = (x) => {
-        clearTimeout(t);
-        resolve(x);
-      };
-    });
-  }
-}
-
 function action(id: string, props: Rec = {}): Rec {
   return { id, type: 'tb-alarm-action', connection: 'c1', wires: [['out']], ...props };
 }
 
 describe('tb-alarm-action (runtime + simulator)', function () {
-  let sim: Simulator;
+  const sim = useRuntime(
+    { now: () => NOW },
+    {
+      settings: { tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 },
+      reset: (s) => s.resetRequests(),
+      cleanup: (s) => s.faults.clear(),
+    },
+  );
+  /** What comes out of the flow, in order: the output, or the error a Catch node got. */
+  const { load, results } = flowsOn(sim, NODES);
   let n = 0;
 
-  before(async () => {
-    helper.settings({ tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 } as Record<string, unknown>);
-    sim = new Simulator({ now: () => NOW });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  beforeEach(() => sim.resetRequests());
-  afterEach(async () => {
-    sim.faults.clear();
-    await helper.unload();
-  });
-
-  const load = async (nodes: Rec[], creds: Rec = TENANT) => {
-    await helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
-    results = new Results();
-  };
   const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
   const userId = (email: string) => sim.data.users().find((u) => u.name === email)!.id;
   /** A fresh active alarm of its own type (the tests do not share alarms). */
   const newAlarm = (device = 'Thermo A-101', extra: Rec = {}): SimAlarm =>
     sim.data.createAlarm({ originator: dev(device).id, type: `Test Alarm ${++n}`, severity: 'MAJOR', ...extra });
   const stored = (id: string) => sim.data.getAlarm(id);
-  const last = (id: string) => statuses(id)[statuses(id).length - 1];
-
-  /**
-   * What comes out of the flow, in order: the output, or the error a Catch node got. One listener per helper node
-   * for the whole test (a listener that removes itself while the runtime delivers a message to several breaks
-   * the delivery).
-   */
-  let results: Results;
-  /** Sends a message and resolves with what comes out next. */
-  async function send(nodeId: string, msg: Msg): Promise<Outcome> {
-    inject(nodeId, msg);
-    return results.next();
-  }
-  async function ok(nodeId: string, msg: Msg): Promise<Msg> {
-    const r = await send(nodeId, msg);
-    assert.ok(r.out, `expected an output, got the error ${JSON.stringify(r.error)}`);
-    return r.out!;
-  }
-  async function fails(nodeId: string, msg: Msg, code: string, re?: RegExp): Promise<Rec> {
-    const r = await send(nodeId, msg);
-    assert.ok(r.error, `expected an error, got ${JSON.stringify(r.out?.payload)}`);
-    assertCode(r.error!, code);
-    if (re) assert.match(r.error!.message as string, re);
-    return r.error!;
-  }
+  const last = lastStatus;
+  const ok = (nodeId: string, msg: Msg): Promise<Msg> => results.ok(nodeId, msg);
+  const fails = async (nodeId: string, msg: Msg, code: string, re?: RegExp): Promise<Rec> => (await results.fails(nodeId, msg, code, re)).error;
 
   describe('acknowledge and clear', () => {
     it('acknowledges an alarm event: the flat alarm after the action, its id as topic, the rest of the message kept', async () => {
@@ -463,7 +394,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       let out = await ok('op', { payload: a.id, operation: 'clear' });
       assert.equal(out.operation, 'clear');
       assert.equal(stored(a.id)!.cleared, true);
-      out = await ok('op', { payload: a.id, operation: 'delete' });
+      await ok('op', { payload: a.id, operation: 'delete' });
       assert.equal(stored(a.id), undefined);
       await fails('op', { payload: a.id, operation: 'Acknowledge' }, 'TB_INVALID_INPUT', /msg\.operation must be one of .*did you mean "acknowledge"\?/);
       await fails('op', { payload: a.id }, 'TB_INVALID_INPUT', /msg\.operation must be one of acknowledge, clear, assign, unassign, comment, raise, delete \(missing\)/);

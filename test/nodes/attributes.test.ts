@@ -8,12 +8,10 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
-import { BASE_TIME, HOUR, Simulator } from '../../sim';
-import { Collector, connectionNode, flow, helper, key, statuses, TENANT } from '../support/runtime';
-import { InFlight, Results, type Rec } from './device-support';
+import { Collector, key } from '../support/runtime';
+import { InFlight, useTelemetryTests, type Rec } from './device-support';
 
 const NODES = [tbConnection, tbAttributes, tbSubscribe];
-const NOW = BASE_TIME + HOUR;
 const T = '/api/plugins/telemetry';
 
 function attr(id: string, props: Rec = {}): Rec {
@@ -21,37 +19,7 @@ function attr(id: string, props: Rec = {}): Rec {
 }
 
 describe('tb-attributes (runtime + simulator)', function () {
-  let sim: Simulator;
-  let results: Results;
-
-  before(async () => {
-    helper.settings({ tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 } as Record<string, unknown>);
-    sim = new Simulator({ now: () => NOW });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.resetRequests();
-    sim.telemetry.resetCounters();
-  });
-  afterEach(async () => {
-    sim.faults.clear();
-    sim.setLatency(0);
-    await helper.unload();
-  });
-
-  const load = async (nodes: Rec[], creds: Rec = TENANT) => {
-    await helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
-    results = new Results();
-  };
-  const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
-  let probes = 0;
-  const probe = (extra: Rec = {}) => sim.data.addEntity({ entityType: 'DEVICE', name: `Attr probe ${++probes}`, type: 'thermostat', ...extra });
-  const last = (id: string) => statuses(id)[statuses(id).length - 1];
-  const sent = () => sim.countRequests(T);
+  const { sim, load, results, dev, probe, last, sent } = useTelemetryTests(NODES, { probeName: 'Attr probe', probeType: 'thermostat' });
 
   describe('save', () => {
     it('SHARED_SCOPE on a device: stored and pushed to the device; the output is the incoming message', async () => {

@@ -1,71 +1,46 @@
 /**
- * Shared by the runtime tests of tb-telemetry, tb-attributes and tb-rpc: what comes out of a flow (the "out"
- * helper's messages and the errors a Catch node got, in order), and the simulator's requests in flight.
+ * Shared by the runtime tests of tb-telemetry, tb-attributes and tb-rpc: the set-up of the telemetry and attribute
+ * tests, the simulator's requests in flight, and waits.
  */
-import assert from 'node:assert/strict';
-import type { Node } from 'node-red';
-import type { Simulator } from '../../sim';
-import { assertCode, helper, inject, type Msg } from '../support/runtime';
+import { BASE_TIME, HOUR, type Simulator } from '../../sim';
+import { flowsOn, lastStatus, useRuntime, type Rec } from '../support/runtime';
 
-export type Rec = Record<string, unknown>;
-export type Outcome = { out?: Msg; error?: Rec; msg?: Msg };
+export type { Rec };
 
-/** Records the messages reaching "out" and "caught" in order; `next()` takes them one by one. */
-export class Results {
-  private readonly queue: Outcome[] = [];
-  private waiting: ((r: Outcome) => void) | undefined;
-
-  constructor() {
-    (helper.getNode('out') as unknown as Node).on('input', (m: Msg) => this.push({ out: m }));
-    (helper.getNode('caught') as unknown as Node).on('input', (m: Msg) => this.push({ error: m.error as Rec, msg: m }));
-  }
-
-  private push(r: Outcome): void {
-    const w = this.waiting;
-    if (w) {
-      this.waiting = undefined;
-      w(r);
-    } else this.queue.push(r);
-  }
-
-  next(ms = 8000): Promise<Outcome> {
-    const r = this.queue.shift();
-    if (r) return Promise.resolve(r);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
-        this.waiting = undefined;
-        reject(new Error('timed out waiting for an output or an error'));
-      }, ms);
-      this.waiting = (x) => {
-        clearTimeout(t);
-        resolve(x);
-      };
-    });
-  }
-
-  /** Nothing came out (yet). */
-  get pending(): number {
-    return this.queue.length;
-  }
-
-  async ok(nodeId: string, msg: Msg, ms?: number): Promise<Msg> {
-    inject(nodeId, msg);
-    const r = await this.next(ms);
-    assert.ok(r.out, `expected an output, got the error ${JSON.stringify(r.error)}`);
-    return r.out!;
-  }
-
-  /** Expects an error with this code (and message pattern) at Catch; returns the error and the message caught. */
-  async fails(nodeId: string, msg: Msg, code: string, re?: RegExp, ms?: number): Promise<{ error: Rec; msg: Msg }> {
-    inject(nodeId, msg);
-    const r = await this.next(ms);
-    assert.ok(r.error, `expected an error, got ${JSON.stringify(r.out?.payload)}`);
-    assertCode(r.error!, code);
-    const text = r.error!.message as string;
-    assert.ok(text && !/\[object Object\]/.test(text), `a readable message: ${text}`);
-    if (re) assert.match(text, re);
-    return { error: r.error!, msg: r.msg! };
-  }
+/**
+ * The set-up of the tb-telemetry and tb-attributes tests: the simulator at BASE_TIME + 1 h (request log and
+ * telemetry counters reset before each test, faults and latency cleared after), fast retries plus `settings`,
+ * flows of `nodes` with their results, and the look-ups the tests share. `probe()` adds a device of its own,
+ * named `<probeName> <n>`.
+ */
+export function useTelemetryTests(
+  nodes: Parameters<typeof flowsOn>[1],
+  opts: { settings?: Rec; probeName: string; probeType: string },
+) {
+  const sim = useRuntime(
+    { now: () => BASE_TIME + HOUR },
+    {
+      settings: { tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20, ...opts.settings },
+      reset: (s) => {
+        s.resetRequests();
+        s.telemetry.resetCounters();
+      },
+      cleanup: (s) => {
+        s.faults.clear();
+        s.setLatency(0);
+      },
+    },
+  );
+  let probes = 0;
+  return {
+    sim,
+    ...flowsOn(sim, nodes),
+    dev: (name: string) => sim.data.mustFindByName('DEVICE', name),
+    /** A fresh device of its own. */
+    probe: (extra: Rec = {}) => sim.data.addEntity({ entityType: 'DEVICE', name: `${opts.probeName} ${++probes}`, type: opts.probeType, ...extra }),
+    last: lastStatus,
+    sent: () => sim.countRequests('/api/plugins/telemetry'),
+  };
 }
 
 /** Counts the simulator's HTTP requests in flight under a path prefix, and the most at once. */

@@ -4,53 +4,17 @@
  * with the operator's comment; a thermostat above the limit gets an alarm that is cleared when it cools down.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbAlarmAction from '../../src/nodes/tb-alarm-action';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
-import { dbl, Simulator } from '../../sim';
-import { Collector, connectionNode, coreNode, helper, statusWhere, TENANT } from '../support/runtime';
-
-type N = Record<string, unknown> & { id: string; type: string };
-
-/** An example's nodes on tab "t", on the test's connection c1, with helper nodes for its debug nodes. */
-function exampleFlow(file: string): { nodes: N[]; byName: (name: string) => N } {
-  const nodes = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8')) as N[];
-  const out: N[] = [{ id: 't', type: 'tab', label: file }, connectionNode('') as N];
-  for (const n of nodes) {
-    if (n.type === 'tab' || n.type === 'tb-connection' || n.type === 'comment') continue; // its own tab: "t" here
-    const copy: N = { ...n, z: 't' };
-    if (typeof copy.connection === 'string') copy.connection = 'c1';
-    if (copy.type === 'debug') copy.type = 'helper';
-    out.push(copy);
-  }
-  return { nodes: out, byName: (name) => out.find((n) => n.name === name) as N };
-}
+import { dbl } from '../../sim';
+import { Collector, loadExample, statusWhere, useRuntime } from '../support/runtime';
 
 describe('examples: acting on alarms (runtime + simulator)', function () {
   this.timeout(30000);
-  let sim: Simulator;
-
-  beforeEach(async () => {
-    sim = new Simulator();
-    await sim.start();
-    await new Promise<void>((resolve) => helper.startServer(() => resolve()));
-  });
-
-  afterEach(async () => {
-    await helper.unload();
-    await new Promise<void>((resolve) => helper.stopServer(() => resolve()));
-    await sim.stop();
-  });
-
-  async function load(file: string): Promise<(name: string) => N> {
-    const { nodes, byName } = exampleFlow(file);
-    (nodes[1] as N).url = sim.url;
-    const core = ['function/10-function.js', 'function/15-change.js', 'function/89-delay.js'].map(coreNode);
-    await helper.load([tbConnection, tbAlarmAction, tbSubscribe, ...core] as never, nodes as never, { c1: TENANT } as never);
-    return byName;
-  }
+  const sim = useRuntime({}, { perTest: true, server: true });
+  const load = (file: string) =>
+    loadExample(file, sim.url, [tbConnection, tbAlarmAction, tbSubscribe], ['function/10-function.js', 'function/15-change.js', 'function/89-delay.js']);
 
   it('Acknowledge from a notification: a new critical alarm is told to a person, and acknowledged with a comment', async () => {
     const byName = await load('Acknowledge from a notification.json');

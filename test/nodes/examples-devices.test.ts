@@ -6,42 +6,23 @@
  * the last 24 hours come back as hourly rows and chart data.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbTelemetry from '../../src/nodes/tb-telemetry';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import tbRpc from '../../src/nodes/tb-rpc';
-import { dbl, long, Simulator } from '../../sim';
-import { assertCode, Collector, connectionNode, coreNode, helper, inject, statuses, statusWhere, TENANT } from '../support/runtime';
+import { dbl, long } from '../../sim';
+import { assertCode, Collector, inject, loadExample, statuses, statusWhere, useRuntime, type ExampleNode } from '../support/runtime';
 
-type N = Record<string, unknown> & { id: string; type: string };
+type N = ExampleNode;
+// the examples' messages are arbitrary JSON, read deep in the assertions
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Rec = Record<string, any>;
-
-/** An example's nodes on tab "t", on the test's connection c1, with helper nodes for its debug nodes. */
-function exampleFlow(file: string): { nodes: N[]; byName: (name: string) => N } {
-  const nodes = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8')) as N[];
-  const out: N[] = [{ id: 't', type: 'tab', label: file }, connectionNode('') as N];
-  for (const n of nodes) {
-    if (n.type === 'tab' || n.type === 'tb-connection' || n.type === 'comment') continue; // its own tab: "t" here
-    const copy: N = { ...n, z: 't' };
-    if (typeof copy.connection === 'string') copy.connection = 'c1';
-    if (copy.type === 'debug') copy.type = 'helper';
-    out.push(copy);
-  }
-  const byName = (name: string): N => {
-    const n = out.find((x) => x.name === name);
-    assert.ok(n, `the example has a node named "${name}"`);
-    return n;
-  };
-  return { nodes: out, byName };
-}
-
 const HOUR = 3600000;
 
 /** A value as plain JSON: what a function node made lives in its own sandbox (other prototypes). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same arbitrary JSON
 const plain = (v: unknown): any => JSON.parse(JSON.stringify(v));
 
 /** The last status node `id` showed. */
@@ -49,30 +30,13 @@ const lastStatus = (id: string) => statuses(id).slice(-1)[0] ?? {};
 
 describe('examples: acting on devices (runtime + simulator)', function () {
   this.timeout(30000);
-  let sim: Simulator;
-
-  beforeEach(async () => {
-    // RPC waits a hundredth of their time (a 10 s timeout: 100 ms); following a persistent RPC polls every 20-80 ms.
-    sim = new Simulator({ rpcTimeScale: 0.01 });
-    await sim.start();
-    await new Promise<void>((resolve) => helper.startServer(() => resolve()));
-    helper.settings({ tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } as Record<string, unknown>);
-  });
-
-  afterEach(async () => {
-    await helper.unload();
-    helper.settings({});
-    await new Promise<void>((resolve) => helper.stopServer(() => resolve()));
-    await sim.stop();
-  });
-
-  async function load(file: string): Promise<(name: string) => N> {
-    const { nodes, byName } = exampleFlow(file);
-    (nodes[1] as N).url = sim.url;
-    const core = ['common/20-inject.js', 'function/10-function.js', 'function/15-change.js'].map(coreNode);
-    await helper.load([tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc, ...core] as never, nodes as never, { c1: TENANT } as never);
-    return byName;
-  }
+  // RPC waits a hundredth of their time (a 10 s timeout: 100 ms); following a persistent RPC polls every 20-80 ms.
+  const sim = useRuntime(
+    { rpcTimeScale: 0.01 },
+    { perTest: true, server: true, settings: { tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } },
+  );
+  const load = (file: string) =>
+    loadExample(file, sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc], ['common/20-inject.js', 'function/10-function.js', 'function/15-change.js']);
 
   /** Presses an inject node's button (as the editor's button does: the node sends its message). */
   const press = (node: N) => inject(node.id, {} as never);

@@ -11,8 +11,8 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import type { LiveHub } from '../../src/live/hub';
-import { BASE_TIME, HOUR, Simulator } from '../../sim';
-import { assertCode, Collector, connectionNode, flow, helper, inject, key, message, Msg, sentBy, statuses, TENANT } from '../support/runtime';
+import { BASE_TIME, HOUR } from '../../sim';
+import { assertCode, Collector, connectionNode, flow, helper, inject, key, message, Msg, sentBy, statuses, TENANT, useRuntime } from '../support/runtime';
 
 const NODES = [tbConnection, tbSubscribe];
 type Rec = Record<string, unknown>;
@@ -50,22 +50,11 @@ const fromMsg = (id: string): Rec => ({ ...sub(id, 'entityData', THERMOSTATS), q
 const troubled = (id: string) => statuses(id).filter((s) => s.fill === 'red' || s.text === key('reconnecting'));
 
 describe('live: one bad subscription does not take the shared socket down (runtime + simulator)', function () {
-  let sim: Simulator;
+  const sim = useRuntime(
+    { now: () => NOW },
+    { settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 }, cleanup: () => sinon.restore() },
+  );
   let ts = NOW;
-
-  before(async () => {
-    helper.settings({ tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 } as Record<string, unknown>);
-    sim = new Simulator({ now: () => NOW });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  afterEach(async () => {
-    sinon.restore();
-    await helper.unload();
-  });
 
   const load = (nodes: Rec[], conn: Rec = {}) => helper.load(NODES, flow(connectionNode(sim.url, conn), ...nodes), { c1: TENANT });
   const hub = (): LiveHub => (helper.getNode('c1') as unknown as TbConnectionNode).live();

@@ -8,8 +8,8 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
-import { BASE_TIME, HOUR, Simulator, TENANT_API_KEY } from '../../sim';
-import { Collector, connectionNode, errorsLogged, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
+import { BASE_TIME, HOUR, TENANT_API_KEY } from '../../sim';
+import { Collector, connectionNode, errorsLogged, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode, useRuntime } from '../support/runtime';
 
 const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];
 type Rec = Record<string, unknown>;
@@ -31,30 +31,25 @@ function sub(id: string, kind: string, query: unknown, extra: Rec = {}): Rec {
 }
 
 describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebSocket)', function () {
-  let sim: Simulator;
-  let ts = NOW;
-  const nextTs = () => ++ts;
-
-  before(async () => {
-    helper.settings({
-      tbConnectionReconnectInitialMs: 20,
-      tbConnectionReconnectMaxMs: 200,
-      tbConnectionPolicyBackoffMs: 500,
-      tbConnectionAuthBackoffMs: 500,
-      tbConnectionRefusalCooldownMs: 60000,
-    } as Record<string, unknown>);
-    sim = new Simulator({ now: () => NOW, wsDynamicRefreshMs: 100 });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  afterEach(async () => {
-    await helper.unload();
+  const sim = useRuntime(
+    { now: () => NOW, wsDynamicRefreshMs: 100 },
+    {
+      settings: {
+        tbConnectionReconnectInitialMs: 20,
+        tbConnectionReconnectMaxMs: 200,
+        tbConnectionPolicyBackoffMs: 500,
+        tbConnectionAuthBackoffMs: 500,
+        tbConnectionRefusalCooldownMs: 60000,
+      },
+    },
+  );
+  // After the flows are unloaded (useRuntime's afterEach runs first): no node takes the held frames or the auth.
+  afterEach(() => {
     sim.ws.refuseAuth(false);
     sim.ws.pauseFrames(false);
   });
+  let ts = NOW;
+  const nextTs = () => ++ts;
 
   const load = (nodes: Rec[], creds: Rec = TENANT) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
   const hub = () => (helper.getNode('c1') as unknown as TbConnectionNode).live();

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import { tokenCacheSize } from '../../src/platform/token-cache';
-import { Simulator } from '../../sim';
-import { assertCode, connectionNode, flow, helper, inject, message, TENANT } from '../support/runtime';
+import { assertCode, connectionNode, flow, helper, inject, message, TENANT, useRuntime } from '../support/runtime';
+import { replaceSimulator, useSimulator } from '../support/simulator';
 import { startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 
 type Rec = Record<string, unknown>;
@@ -18,16 +18,7 @@ const COUNT = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] 
 const CUSTOMER = { username: 'customer@thingsboard.org', password: 'customer' };
 
 describe('redeploys keep the connection\'s tokens (runtime + simulator)', function () {
-  let sim: Simulator;
-
-  beforeEach(async () => {
-    sim = new Simulator();
-    await sim.start();
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await sim.stop();
-  });
+  const sim = useRuntime({}, { perTest: true });
 
   const counter = { id: 'n', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] };
   async function deployAndCount(creds: Rec, url = sim.url): Promise<Rec> {
@@ -69,9 +60,7 @@ describe('redeploys keep the connection\'s tokens (runtime + simulator)', functi
   it('a kept token the server no longer knows (restarted with other keys): one fresh login, no error', async () => {
     await deployAndCount(TENANT);
     const port = Number(new URL(sim.url).port);
-    await sim.stop();
-    sim = new Simulator({ port, jwtSecret: 'another-secret-another-secret-another-secret-another-secret-0123' });
-    await sim.start();
+    await replaceSimulator(sim, { port, jwtSecret: 'another-secret-another-secret-another-secret-another-secret-0123' });
     assert.equal((await deployAndCount(TENANT)).payload, 20);
     assert.equal(sim.countRequests('/api/auth/login'), 1);
   });
@@ -98,17 +87,14 @@ describe('redeploys keep the connection\'s tokens (runtime + simulator)', functi
 
 describe('redeploys through the admin API of a real Node-RED process', function () {
   this.timeout(60000);
-  let sim: Simulator;
+  const sim = useSimulator();
   let child: ChildNodeRed;
 
   before(async () => {
-    sim = new Simulator();
-    await sim.start();
     child = await startChildNodeRed({});
   });
   after(async () => {
     await child?.stop();
-    await sim?.stop();
   });
 
   it('10 full deploys of a live flow: one login, and each deploy subscribes again', async () => {

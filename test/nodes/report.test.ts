@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import sinon from 'sinon';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbBuildReport from '../../src/nodes/tb-build-report';
-import { BASE_TIME, HOUR, Simulator, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../../sim';
-import { connectionNode, flow, helper, inject, key, message, messages, statuses, TENANT, assertCode } from '../support/runtime';
+import { BASE_TIME, HOUR, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../../sim';
+import { connectionNode, flow, helper, inject, key, message, messages, statuses, TENANT, assertCode, useRuntime } from '../support/runtime';
 
 const NODES = [tbConnection, tbBuildReport];
 type Rec = Record<string, unknown>;
@@ -38,24 +38,19 @@ function reportNode(extra: Rec = {}): Rec {
 }
 
 describe('tb-build-report (runtime + simulator analytics)', function () {
-  let sim: Simulator;
-
-  before(async () => {
-    sim = new Simulator({ now: () => BASE_TIME + HOUR });
-    await sim.start();
-  });
-  after(async () => {
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.analytics.resetRequests();
-    sim.analytics.resetStats();
-  });
-  afterEach(async () => {
-    sim.analytics.faults.clear();
-    sim.analytics.setReportDelay(0);
-    await helper.unload();
-  });
+  const sim = useRuntime(
+    { now: () => BASE_TIME + HOUR },
+    {
+      reset: (s) => {
+        s.analytics.resetRequests();
+        s.analytics.resetStats();
+      },
+      cleanup: (s) => {
+        s.analytics.faults.clear();
+        s.analytics.setReportDelay(0);
+      },
+    },
+  );
 
   const load = (node: Rec, conn: Rec = {}) =>
     helper.load(NODES, flow(connectionNode(sim.url, { analyticsUrl: `${sim.url}/apiTrendz/`, analyticsAuth: 'same', ...conn }), node), { c1: TENANT });

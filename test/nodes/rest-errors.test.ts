@@ -10,7 +10,7 @@ import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
 import { BASE_TIME, Simulator, TENANT_API_KEY, DISABLED_API_KEY } from '../../sim';
-import { connectionNode, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode } from '../support/runtime';
+import { connectionNode, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode, useRuntime } from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery];
 type Rec = Record<string, unknown>;
@@ -22,22 +22,14 @@ function queryNode(id: string, extra: Rec = {}): Rec {
 }
 
 describe('REST nodes: auth, failures and bad input (runtime + simulator)', function () {
-  let sim: Simulator;
-
-  before(async () => {
-    helper.settings({ tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20, tbConnectionRefusalCooldownMs: 60000 } as Record<string, unknown>);
-    sim = new Simulator({ now: () => BASE_TIME });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  beforeEach(() => sim.resetRequests());
-  afterEach(async () => {
-    sim.faults.clear();
-    await helper.unload();
-  });
+  const sim = useRuntime(
+    { now: () => BASE_TIME },
+    {
+      settings: { tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20, tbConnectionRefusalCooldownMs: 60000 },
+      reset: (s) => s.resetRequests(),
+      cleanup: (s) => s.faults.clear(),
+    },
+  );
 
   const load = (creds: Rec, conn: Rec = {}, nodes: Rec[] = [queryNode('q')]) =>
     helper.load(NODES, flow(connectionNode(conn.url as string ?? sim.url, conn), ...nodes), { c1: creds });

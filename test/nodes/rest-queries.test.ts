@@ -7,9 +7,9 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
-import { BASE_TIME, HOUR, Simulator } from '../../sim';
+import { BASE_TIME, HOUR } from '../../sim';
 import { prepareEntityDataQuery } from '../../src/query/validate';
-import { connectionNode, flow, helper, inject, key, message, messages, statuses, statusWhere, TENANT } from '../support/runtime';
+import { connectionNode, flow, helper, inject, key, message, messages, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- core split/join nodes, for the join test
 const splitJoin = require('@node-red/nodes/core/sequence/17-split.js');
@@ -20,19 +20,10 @@ const NOW = BASE_TIME + 30 * 60000;
 type Rec = Record<string, unknown>;
 
 describe('REST query nodes (runtime + simulator)', function () {
-  let sim: Simulator;
+  const sim = useRuntime({ now: () => NOW });
   let token: string;
-
-  before(async () => {
-    sim = new Simulator({ now: () => NOW });
-    await sim.start();
+  before(() => {
     token = sim.tokensFor('tenant@thingsboard.org').token;
-  });
-  after(async () => {
-    await sim.stop();
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   /** What the server itself answers, for comparison. */

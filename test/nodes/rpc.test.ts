@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbRpc from '../../src/nodes/tb-rpc';
 import tbTelemetry from '../../src/nodes/tb-telemetry';
-import { Simulator } from '../../sim';
-import { connectionNode, flow, helper, inject, key, statuses, TENANT } from '../support/runtime';
-import { InFlight, quiet, Results, waitFor, type Rec } from './device-support';
+import { connectionNode, flow, flowsOn, helper, inject, key, lastStatus, statuses, TENANT, useRuntime } from '../support/runtime';
+import { InFlight, quiet, waitFor, type Rec } from './device-support';
 
 const NODES = [tbConnection, tbRpc, tbTelemetry];
 const CUSTOMER_A = { username: 'customer@thingsboard.org', password: 'customer' };
@@ -23,43 +22,32 @@ function rpc(id: string, props: Rec = {}): Rec {
 }
 
 describe('tb-rpc (runtime + simulator)', function () {
-  let sim: Simulator;
-  let results: Results;
-
-  before(async () => {
-    helper.settings({
-      tbConnectionRetryInitialMs: 5,
-      tbConnectionRetryMaxMs: 20,
-      tbConnectionRpcPollInitialMs: 20,
-      tbConnectionRpcPollMaxMs: 80,
-      tbConnectionRpcExpiryGraceMs: 300,
-    } as Record<string, unknown>);
-    // The real clock (RPC expirations are epoch ms), timers 100 times faster.
-    sim = new Simulator({ rpcTimeScale: 0.01 });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.resetRequests();
-    sim.rpc.resetCounters();
-    sim.rpc.resetDevices();
-  });
-  afterEach(async () => {
-    sim.faults.clear();
-    sim.setLatency(0);
-    sim.rpc.setTimers({ mode: 'real', scale: 0.01 });
-    await helper.unload();
-  });
-
-  const load = async (nodes: Rec[], creds: Rec = TENANT) => {
-    await helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
-    results = new Results();
-  };
+  // The real clock (RPC expirations are epoch ms), timers 100 times faster.
+  const sim = useRuntime(
+    { rpcTimeScale: 0.01 },
+    {
+      settings: {
+        tbConnectionRetryInitialMs: 5,
+        tbConnectionRetryMaxMs: 20,
+        tbConnectionRpcPollInitialMs: 20,
+        tbConnectionRpcPollMaxMs: 80,
+        tbConnectionRpcExpiryGraceMs: 300,
+      },
+      reset: (s) => {
+        s.resetRequests();
+        s.rpc.resetCounters();
+        s.rpc.resetDevices();
+      },
+      cleanup: (s) => {
+        s.faults.clear();
+        s.setLatency(0);
+        s.rpc.setTimers({ mode: 'real', scale: 0.01 });
+      },
+    },
+  );
+  const { load, results } = flowsOn(sim, NODES);
   const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
-  const last = (id: string) => statuses(id)[statuses(id).length - 1];
+  const last = lastStatus;
   const posted = () => sim.countRequests('/api/rpc/', 'POST');
 
   describe('lightweight', () => {

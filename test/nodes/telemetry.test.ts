@@ -10,9 +10,9 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbTelemetry from '../../src/nodes/tb-telemetry';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
-import { BASE_TIME, HOUR, Simulator } from '../../sim';
-import { Collector, connectionNode, coreNode, flow, helper, inject, key, statuses, TENANT } from '../support/runtime';
-import { InFlight, Results, type Rec } from './device-support';
+import { BASE_TIME, HOUR } from '../../sim';
+import { Collector, coreNode, inject, key, statuses } from '../support/runtime';
+import { InFlight, useTelemetryTests, type Rec } from './device-support';
 
 // The core change node moves an entity query's output into msg.entity (its module's type does not matter to the helper).
 const NODES = [tbConnection, tbTelemetry, tbSubscribe, tbEntityQuery, coreNode('function/15-change.js') as typeof tbConnection];
@@ -24,38 +24,7 @@ function tel(id: string, props: Rec = {}): Rec {
 }
 
 describe('tb-telemetry (runtime + simulator)', function () {
-  let sim: Simulator;
-  let results: Results;
-
-  before(async () => {
-    helper.settings({ tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20, tbConnectionHistoryPageSize: 10 } as Record<string, unknown>);
-    sim = new Simulator({ now: () => NOW });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.resetRequests();
-    sim.telemetry.resetCounters();
-  });
-  afterEach(async () => {
-    sim.faults.clear();
-    sim.setLatency(0);
-    await helper.unload();
-  });
-
-  const load = async (nodes: Rec[], creds: Rec = TENANT) => {
-    await helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
-    results = new Results();
-  };
-  const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
-  let probes = 0;
-  /** A fresh device of its own. */
-  const probe = (extra: Rec = {}) => sim.data.addEntity({ entityType: 'DEVICE', name: `Probe ${++probes}`, type: 'default', ...extra });
-  const last = (id: string) => statuses(id)[statuses(id).length - 1];
-  const sent = () => sim.countRequests(T);
+  const { sim, load, results, dev, probe, last, sent } = useTelemetryTests(NODES, { settings: { tbConnectionHistoryPageSize: 10 }, probeName: 'Probe', probeType: 'default' });
 
   describe('save', () => {
     it('{key: value}: stamped when the message arrives, written once; the output is what was written, the rest of the message kept', async () => {

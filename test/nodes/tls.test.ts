@@ -10,8 +10,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
-import { Simulator } from '../../sim';
-import { connectionNode, flow, helper, inject, message, TENANT, assertCode } from '../support/runtime';
+import { connectionNode, flow, helper, inject, message, TENANT, assertCode, useRuntime } from '../support/runtime';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the core tls-config node
 const tlsNode = require('@node-red/nodes/core/network/05-tls.js');
@@ -21,13 +20,11 @@ const KEY = path.join(__dirname, '..', 'fixtures', 'tls-test.key');
 const QUERY = JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } });
 
 describe('HTTPS through the core tls-config node', () => {
-  let sim: Simulator;
+  const sim = useRuntime();
   let front: https.Server;
   let url: string;
 
   before(async () => {
-    sim = new Simulator();
-    await sim.start();
     front = https.createServer({ cert: fs.readFileSync(CERT), key: fs.readFileSync(KEY) }, (req, res) => {
       const up = http.request(sim.url + req.url, { method: req.method, headers: req.headers }, (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
@@ -41,9 +38,7 @@ describe('HTTPS through the core tls-config node', () => {
   after(async () => {
     front.closeAllConnections();
     await new Promise((r) => front.close(r));
-    await sim.stop();
   });
-  afterEach(() => helper.unload());
 
   it('trusts the server through the tls-config node\'s CA', async () => {
     await helper.load(

@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict';
 import { HOUR, type ChangeEvent } from '../../sim/index';
 import { javaUuid, noXss } from '../../sim/alarm-actions';
-import { login, NOW, setup, type Client, type Ctx } from '../../sim/testkit';
+import { login, NOW, type Client } from '../../sim/testkit';
 import { TestWs, type Msg } from '../../sim/ws/testclient';
+import { useSimSetup } from '../support/simulator';
 
 const MISSING = '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f';
 const PERMISSION = "You don't have permission to perform this operation!";
 const DAY = 24 * HOUR;
 
 describe('simulator: alarm actions (§11)', function () {
-  let c: Ctx;
+  const c = useSimSetup({}, { perTest: true });
   let sysadmin: Client;
   let customerB: Client;
   beforeEach(async () => {
-    c = await setup();
     sysadmin = await login(c.url, 'sysadmin@thingsboard.org', 'sysadmin');
     customerB = await login(c.url, 'customerb@thingsboard.org', 'customer');
-  });
-  afterEach(async () => {
-    await c.sim.stop();
   });
 
   const dev = (name: string): { entityType: string; id: string } => ({ entityType: 'DEVICE', id: c.sim.data.mustFindByName('DEVICE', name).id });

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { BASE_TIME, HOUR } from '../../sim/index';
-import { ALL_DEVICES, field, login, setup, ts, type Ctx } from '../../sim/testkit';
+import { ALL_DEVICES, field, login, ts, type Ctx } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 describe('simulator: alarm data query', function () {
-  let c: Ctx;
-  before(async () => {
-    c = await setup();
-  });
-  after(async () => {
-    await c.sim.stop();
-  });
+  const c = useSimSetup();
 
   const alarmQuery = (pageLink: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
     entityFilter: ALL_DEVICES,

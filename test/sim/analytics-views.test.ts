@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { BASE_TIME, HOUR } from '../../sim/dataset';
-import {
-  DAY, DEFAULT_RANGE, DEMO_VIEW_ID, VIEW_DEVICE_TEMPERATURE, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR,
-  VIEW_TOP_ALARMED_DEVICES, viewIdFor,
-} from '../../sim/analytics';
-import { setupAnalytics, type ACtx } from '../../sim/analytics/testkit';
+import { DAY, DEFAULT_RANGE, DEMO_VIEW_ID, VIEW_DEVICE_TEMPERATURE, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR, VIEW_TOP_ALARMED_DEVICES, viewIdFor } from '../../sim/analytics';
+import { useAnalyticsSetup } from '../support/simulator';
 
 const DAY_VIEW = VIEW_ENERGY_PER_BUILDING_PER_DAY;
 const DEC31 = BASE_TIME - DAY; // 2025-12-31T00:00:00Z
@@ -24,14 +21,10 @@ function seedSum(last: number, wobble: number, isDouble = false): number {
 const W = { A100: 1, A200: 9, B100: 16, B200: 24, G100: 31, G200: 39, A101t: 2 };
 
 describe('simulator: analytics views (tables from the dataset)', function () {
-  let c: ACtx;
+  const c = useAnalyticsSetup({}, { perTest: true });
   let token: string;
   beforeEach(async () => {
-    c = await setupAnalytics();
     token = (await c.login()).token;
-  });
-  afterEach(async () => {
-    await c.a.stop();
   });
 
   async function table(body: Record<string, unknown>, t = token): Promise<{ columnLabels: string[]; dataTable: Array<Record<string, unknown>> }> {

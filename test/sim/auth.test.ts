@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
 import { CUSTOMER_API_KEY, DISABLED_API_KEY, EXPIRED_API_KEY, Simulator, TENANT_API_KEY } from '../../sim/index';
-import { ALL_DEVICES, Client, NOW, jwtPayload, setup, type Ctx } from '../../sim/testkit';
+import { ALL_DEVICES, Client, NOW, jwtPayload } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 const COUNT = '/api/entitiesQuery/count';
 const BODY = { entityFilter: ALL_DEVICES };
 
 describe('simulator: authentication', function () {
-  let c: Ctx;
-  beforeEach(async () => {
-    c = await setup();
-  });
-  afterEach(async () => {
-    await c.sim.stop();
-  });
+  const c = useSimSetup({}, { perTest: true });
 
   const loginRaw = (username: string, password: string): ReturnType<Client['post']> =>
     c.anon.post('/api/auth/login', { username, password });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { login } from '../../sim/testkit';
 
-const CLI = path.join(__dirname, 'cli.ts');
+const CLI = path.join(__dirname, '..', '..', 'sim', 'cli.ts');
 
 /** Starts the CLI; resolves with its URL (first stdout line) or rejects with its stderr when it exits first. */
 function startCli(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<{ code: number | null; stderr: string }> } {

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
 import { compileLike, splitInList } from '../../sim/query/predicates';
 import { BASE_TIME, HOUR, Simulator, dbl, javaValueString, sqlValueString, type ChangeEvent, type KvEntry } from '../../sim/index';
-import { ALL_DEVICES, THERMOSTATS, attr, field, findQuery, names, numPred, keyFilter, setup, ts, type Ctx } from '../../sim/testkit';
+import { ALL_DEVICES, THERMOSTATS, attr, field, findQuery, names, numPred, keyFilter, ts } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 describe('simulator: dataset, mutations, key discovery', function () {
-  let c: Ctx;
-  before(async () => {
-    c = await setup();
-  });
-  after(async () => {
-    await c.sim.stop();
-  });
+  const c = useSimSetup();
 
   describe('deterministic dataset', () => {
     it('two builds give identical ids and values', () => {

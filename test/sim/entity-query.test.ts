@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import {
-  ALL_DEVICES, THERMOSTATS, attr, boolPred, field, findQuery, keyFilter, names, numPred, setup, strPred, ts,
-  type Ctx,
-} from '../../sim/testkit';
+import { ALL_DEVICES, THERMOSTATS, attr, boolPred, field, findQuery, keyFilter, names, numPred, strPred, ts, type Ctx } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 const kf = keyFilter;
 const temp = ts('temperature');
 const model = attr('model');
 
 describe('simulator: entity data query', function () {
-  let c: Ctx;
-  before(async () => {
-    c = await setup();
-  });
-  after(async () => {
-    await c.sim.stop();
-  });
+  const c = useSimSetup();
 
   const find = async (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant) => client().ok('/api/entitiesQuery/find', q);
   const count = async (q: Record<string, unknown>): Promise<number> => {

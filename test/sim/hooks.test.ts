@@ -2,19 +2,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Simulator } from '../../sim/index';
-import { ALL_DEVICES, Client, setup, type Ctx } from '../../sim/testkit';
+import { ALL_DEVICES, Client } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 const COUNT = '/api/entitiesQuery/count';
 const BODY = { entityFilter: ALL_DEVICES };
 
 describe('simulator: test hooks', function () {
-  let c: Ctx;
-  beforeEach(async () => {
-    c = await setup();
-  });
-  afterEach(async () => {
-    await c.sim.stop();
-  });
+  const c = useSimSetup({}, { perTest: true });
 
   describe('faults', () => {
     it('429 with Retry-After, once by default', async () => {
@@ -167,7 +162,7 @@ describe('simulator: test hooks', function () {
     });
     it('CLI prints its URL and exits on SIGTERM', async function () {
       this.timeout(20000);
-      const cli = path.join(__dirname, 'cli.ts');
+      const cli = path.join(__dirname, '..', '..', 'sim', 'cli.ts');
       const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--extra-devices', '10'], { stdio: ['pipe', 'pipe', 'pipe'] });
       const line = await new Promise<string>((resolve, reject) => {
         let buf = '';

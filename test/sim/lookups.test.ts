@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
 import { Simulator } from '../../sim/index';
 import { BASE_TIME } from '../../sim/dataset';
-import { Client, login, NOW, setup, type Ctx } from '../../sim/testkit';
+import { Client, login, NOW } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 const get = (c: Client, path: string) => c.request('GET', path);
 
 describe('simulator: editor look-ups (§12)', function () {
-  let c: Ctx;
+  const c = useSimSetup({}, { perTest: true });
   let sysadmin: Client;
   beforeEach(async () => {
-    c = await setup();
     sysadmin = await login(c.url, 'sysadmin@thingsboard.org', 'sysadmin');
-  });
-  afterEach(async () => {
-    await c.sim.stop();
   });
 
   const tenantRef = () => ({ entityType: 'TENANT', id: c.sim.data.tenantId });

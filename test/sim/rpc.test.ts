@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { SimEntity } from '../../sim/index';
-import { Client, login, NOW, setup, type Ctx, type HttpResult } from '../../sim/testkit';
+import { Client, login, NOW, setup, type HttpResult } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 const TEXT = 'text/plain;charset=UTF-8';
 
@@ -18,17 +19,13 @@ interface Call {
 }
 
 describe('simulator: §13 RPC', function () {
-  let c: Ctx;
+  const c = useSimSetup({ rpcTimers: 'manual' }, { perTest: true });
   let dev: SimEntity;
   let sysadmin: Client;
 
   beforeEach(async () => {
-    c = await setup({ rpcTimers: 'manual' });
     dev = c.sim.data.mustFindByName('DEVICE', 'Thermo G-101'); // tenant-owned
     sysadmin = await login(c.url, 'sysadmin@thingsboard.org', 'sysadmin');
-  });
-  afterEach(async () => {
-    await c.sim.stop();
   });
 
   /** Sends an RPC and waits until the server took it (its 'request' event); the answer may come later. */

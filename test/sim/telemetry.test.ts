@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { BASE_TIME, HOUR, type SimEntity } from '../../sim/index';
-import { Client, login, NOW, setup, type Ctx, type HttpResult } from '../../sim/testkit';
+import { Client, login, NOW, type HttpResult } from '../../sim/testkit';
 import { TestWs, tsKey, type Msg } from '../../sim/ws/testclient';
+import { useSimSetup } from '../support/simulator';
 
 const T = '/api/plugins/telemetry';
 const TEXT = 'text/plain;charset=UTF-8';
@@ -20,19 +21,15 @@ function jsonError(r: HttpResult, status: number, errorCode: number, message?: s
 }
 
 describe('simulator: §13 telemetry and attributes', function () {
-  let c: Ctx;
+  const c = useSimSetup({}, { perTest: true });
   let probe: SimEntity;
   let P: string;
   let sysadmin: Client;
 
   beforeEach(async () => {
-    c = await setup();
     probe = c.sim.data.addEntity({ entityType: 'DEVICE', name: 'Probe', type: 'default' });
     P = `${T}/DEVICE/${probe.id}`;
     sysadmin = await login(c.url, 'sysadmin@thingsboard.org', 'sysadmin');
-  });
-  afterEach(async () => {
-    await c.sim.stop();
   });
 
   const get = (path: string, client: Client = c.tenant): Promise<HttpResult> => client.request('GET', path);
@@ -306,11 +303,11 @@ describe('simulator: §13 telemetry and attributes', function () {
     });
 
     it('a range is [startTs, endTs); the latest value goes only when it is in the range', async () => {
-      let r = await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 1000}&endTs=${BASE_TIME + 3000}`);
+      const r = await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 1000}&endTs=${BASE_TIME + 3000}`);
       assert.deepEqual([r.status, r.text], [200, '']);
       assert.deepEqual(c.sim.data.history(probe.id, 'a').map((p) => p.value), [0, 3, 4]);
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 4, 'latest outside the range stays');
-      r = await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 4000}&endTs=${BASE_TIME + 5000}&deleteLatest=false`);
+      await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 4000}&endTs=${BASE_TIME + 5000}&deleteLatest=false`);
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 4, 'deleteLatest=false keeps it');
       assert.deepEqual(c.sim.data.history(probe.id, 'a').map((p) => p.value), [0, 3]);
       await del(`${P}/timeseries/delete?keys=b&startTs=${BASE_TIME + 3000}&endTs=${BASE_TIME + 5000}`);

@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
-import { setup, type Ctx } from '../../sim/testkit';
+import { useSimSetup } from '../support/simulator';
 
 describe('simulator: GET /api/alarm/info/{alarmId}', function () {
-  let c: Ctx;
-  beforeEach(async () => {
-    c = await setup();
-  });
-  afterEach(async () => {
-    await c.sim.stop();
-  });
+  const c = useSimSetup({}, { perTest: true });
 
   const alarmOf = (name: string): string => {
     const dev = c.sim.data.mustFindByName('DEVICE', name);

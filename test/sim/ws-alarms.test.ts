@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { BASE_TIME, HOUR } from '../../sim/index';
 import { login } from '../../sim/testkit';
 import { NPE_ALARM_COUNT_QUERY } from '../../sim/ws/subs/counts';
-import { tsKey, wsSetup, type Msg, type TestWs, type WsCtx } from '../../sim/ws/testclient';
+import { tsKey, type Msg, type TestWs, type WsCtx } from '../../sim/ws/testclient';
+import { useWsSetup } from '../support/simulator';
 
 const DEVICES = { type: 'entityType', entityType: 'DEVICE' };
 const DAY = 24 * HOUR;
@@ -32,13 +33,7 @@ async function refreshOf(c: WsCtx, kind: string, cmdId: number): Promise<{ chang
 }
 
 describe('simulator ws: alarms and counts', function () {
-  let c: WsCtx;
-  beforeEach(async () => {
-    c = await wsSetup({ wsDynamicRefreshMs: 15 });
-  });
-  afterEach(async () => {
-    await c.stop();
-  });
+  const c = useWsSetup({ wsDynamicRefreshMs: 15 }, { perTest: true });
 
   const dev = (name: string): { entityType: string; id: string } => ({ entityType: 'DEVICE', id: c.sim.data.mustFindByName('DEVICE', name).id });
   const ids = (page: Msg): string[] => page.data.map((a: Msg) => a.id.id);

@@ -2,18 +2,13 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { BASE_TIME, HOUR, dbl } from '../../sim/index';
 import { NPE_LATEST_VALUES } from '../../sim/ws/subs/entity-data';
-import { field, nameQuery, tsKey, wsSetup, type WsCtx, type TestWs, type Msg } from '../../sim/ws/testclient';
+import { field, nameQuery, tsKey, type TestWs, type Msg } from '../../sim/ws/testclient';
+import { useWsSetup } from '../support/simulator';
 
 const T = (n: number): number => BASE_TIME + n * 1000;
 
 describe('simulator ws: ENTITY_DATA', function () {
-  let c: WsCtx;
-  beforeEach(async () => {
-    c = await wsSetup({ wsDynamicRefreshMs: 20 });
-  });
-  afterEach(async () => {
-    await c.stop();
-  });
+  const c = useWsSetup({ wsDynamicRefreshMs: 20 }, { perTest: true });
 
   const dev = (name: string): { entityType: string; id: string } => {
     const e = c.sim.data.mustFindByName('DEVICE', name);

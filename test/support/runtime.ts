@@ -7,8 +7,13 @@ type TestFlows = Parameters<typeof helper.load>[1];
 import type { EventEmitter } from 'node:events';
 import type { Node, NodeMessage } from 'node-red';
 
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { nodeRedMain } from '../../scripts/embedded';
+import type { SimOptions, Simulator } from '../../sim';
 import { clearTokenCache } from '../../src/platform/token-cache';
+import { startSimulator, useFixture, type Lifecycle } from './simulator';
 
 // TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs the node tests on another
 // Node-RED version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
@@ -31,6 +36,44 @@ export function connectionNode(url: string, extra: Record<string, unknown> = {})
 }
 
 export const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
+
+export type Rec = Record<string, unknown>;
+
+export interface RuntimeLifecycle extends Lifecycle<Simulator> {
+  /** Runtime settings for the block's flows (tunables such as tbConnectionRetryInitialMs); cleared after. */
+  settings?: Rec;
+  /** Node-RED's HTTP server, for flows whose nodes need it (the examples' http nodes). */
+  server?: boolean;
+}
+
+/**
+ * `useSimulator()` for tests of our nodes in the runtime: with the block's runtime settings and, when asked,
+ * Node-RED's HTTP server, both set up before the simulator starts and undone before it stops; the flows are
+ * unloaded after each test (after `cleanup`).
+ */
+export function useRuntime(options: SimOptions = {}, life: RuntimeLifecycle = {}): Simulator {
+  const { settings, server, cleanup, ...rest } = life;
+  return useFixture(
+    async () => {
+      // the helper's type knows only the core settings; ours are passed through to RED.settings
+      if (settings) helper.settings(settings as Parameters<typeof helper.settings>[0]);
+      if (server) await new Promise<void>((resolve) => helper.startServer(() => resolve()));
+      return startSimulator(options);
+    },
+    async (sim) => {
+      if (server) await new Promise<void>((resolve) => helper.stopServer(() => resolve()));
+      if (settings) helper.settings({});
+      await sim.stop();
+    },
+    {
+      ...rest,
+      cleanup: async (sim) => {
+        await cleanup?.(sim);
+        await helper.unload();
+      },
+    },
+  );
+}
 
 /** A flow on tab "t": the given nodes plus a catch node wired to helper "caught". */
 export function flow(...nodes: Array<Record<string, unknown>>): TestFlows {
@@ -87,6 +130,12 @@ export function statusWhere(id: string, pred: (s: { fill?: string; shape?: strin
     }
     node.on('call:status', on);
   });
+}
+
+/** The last status node `id` set. */
+export function lastStatus(id: string): { fill?: string; shape?: string; text?: string } | undefined {
+  const all = statuses(id);
+  return all[all.length - 1];
 }
 
 /** Sends a message into node `id`. */
@@ -159,8 +208,123 @@ export class Collector {
   }
 }
 
+export type Outcome = { out?: Msg; error?: Rec; msg?: Msg };
+
+/**
+ * Records the messages reaching the "out" and "caught" helper nodes in order; `next()` takes them one by one.
+ * One listener per helper node for a whole test (a listener that removes itself while the runtime delivers a
+ * message to several breaks the delivery); `listen()` attaches it to the nodes of the flows just loaded.
+ */
+export class Results {
+  private queue: Outcome[] = [];
+  private waiting: ((r: Outcome) => void) | undefined;
+
+  listen(): void {
+    this.queue = [];
+    this.waiting = undefined;
+    (helper.getNode('out') as unknown as Node).on('input', (m: Msg) => this.push({ out: m }));
+    (helper.getNode('caught') as unknown as Node).on('input', (m: Msg) => this.push({ error: m.error as Rec, msg: m }));
+  }
+
+  private push(r: Outcome): void {
+    const w = this.waiting;
+    if (w) {
+      this.waiting = undefined;
+      w(r);
+    } else this.queue.push(r);
+  }
+
+  next(ms = 8000): Promise<Outcome> {
+    const r = this.queue.shift();
+    if (r) return Promise.resolve(r);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.waiting = undefined;
+        reject(new Error('timed out waiting for an output or an error'));
+      }, ms);
+      this.waiting = (x) => {
+        clearTimeout(t);
+        resolve(x);
+      };
+    });
+  }
+
+  /** Nothing came out (yet). */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  async ok(nodeId: string, msg: Msg, ms?: number): Promise<Msg> {
+    inject(nodeId, msg);
+    const r = await this.next(ms);
+    assert.ok(r.out, `expected an output, got the error ${JSON.stringify(r.error)}`);
+    return r.out!;
+  }
+
+  /** Expects an error with this code (and message pattern) at Catch; returns the error and the message caught. */
+  async fails(nodeId: string, msg: Msg, code: string, re?: RegExp, ms?: number): Promise<{ error: Rec; msg: Msg }> {
+    inject(nodeId, msg);
+    const r = await this.next(ms);
+    assert.ok(r.error, `expected an error, got ${JSON.stringify(r.out?.payload)}`);
+    assertCode(r.error!, code);
+    const text = r.error!.message as string;
+    assert.ok(text && !/\[object Object\]/.test(text), `a readable message: ${text}`);
+    if (re) assert.match(text, re);
+    return { error: r.error!, msg: r.msg! };
+  }
+}
+
+type NodeModules = Parameters<typeof helper.load>[0];
+
+/**
+ * Loading flows of `nodes` beside connection "c1" to the fixture's simulator (credentials: the tenant unless
+ * given), with `results` listening to what comes out of each.
+ */
+export function flowsOn(sim: Simulator, nodes: NodeModules): { load(flowNodes: Rec[], creds?: Rec): Promise<void>; results: Results } {
+  const results = new Results();
+  return {
+    results,
+    async load(flowNodes: Rec[], creds: Rec = TENANT): Promise<void> {
+      await helper.load(nodes, flow(connectionNode(sim.url), ...flowNodes), { c1: creds });
+      results.listen();
+    },
+  };
+}
+
+export type ExampleNode = Rec & { id: string; type: string };
+
+/**
+ * An example of examples/ as a test flow: its nodes on tab "t", on the test's connection c1 to `url`, with helper
+ * nodes for its debug nodes; `byName` finds a node by its name (asserting it is there).
+ */
+export function exampleFlow(file: string, url: string): { nodes: ExampleNode[]; byName: (name: string) => ExampleNode } {
+  const nodes = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8')) as ExampleNode[];
+  const out: ExampleNode[] = [{ id: 't', type: 'tab', label: file }, connectionNode(url) as ExampleNode];
+  for (const n of nodes) {
+    if (n.type === 'tab' || n.type === 'tb-connection' || n.type === 'comment') continue; // its own tab: "t" here
+    const copy: ExampleNode = { ...n, z: 't' };
+    if (typeof copy.connection === 'string') copy.connection = 'c1';
+    if (copy.type === 'debug') copy.type = 'helper';
+    out.push(copy);
+  }
+  const byName = (name: string): ExampleNode => {
+    const n = out.find((x) => x.name === name);
+    assert.ok(n, `the example has a node named "${name}"`);
+    return n;
+  };
+  return { nodes: out, byName };
+}
+
+/** Loads an example (see exampleFlow) with our node modules and the core node files it uses; resolves with its byName. */
+export async function loadExample(file: string, url: string, nodes: unknown[], coreFiles: string[]): Promise<(name: string) => ExampleNode> {
+  const { nodes: flowNodes, byName } = exampleFlow(file, url);
+  // the node modules' and flows' exact types do not matter to helper.load
+  await helper.load([...nodes, ...coreFiles.map(coreNode)] as never, flowNodes as never, { c1: TENANT });
+  return byName;
+}
+
 /** Node-RED copies an error's own `code` into msg.error from 4.1 on; older runtimes pass only the message. */
-const runtimeVersion: string = require(require('node:path').join(require('node:path').dirname(NODE_RED_MAIN), '..', 'package.json')).version;
+const runtimeVersion = (JSON.parse(fs.readFileSync(path.join(path.dirname(NODE_RED_MAIN), '..', 'package.json'), 'utf8')) as { version: string }).version;
 const [major, minor] = runtimeVersion.split('.').map(Number);
 export const RUNTIME_COPIES_CODE = major > 4 || (major === 4 && minor >= 1);
 
@@ -194,5 +358,5 @@ export function assertCode(error: Record<string, unknown>, code: string, what?: 
 export function coreNode(file: string): unknown {
   // The modules are CommonJS; their type does not matter to helper.load.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [require('node:path').dirname(NODE_RED_MAIN)] }));
+  return require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [path.dirname(NODE_RED_MAIN)] }));
 }
