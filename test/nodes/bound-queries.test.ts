@@ -8,8 +8,8 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
-import { BASE_TIME, Simulator } from '../../sim';
-import { assertCode, connectionNode, flow, helper, inject, message, statuses, statusWhere, TENANT } from '../support/runtime';
+import { BASE_TIME } from '../../sim';
+import { assertCode, connectionNode, flow, helper, inject, message, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery];
 type Rec = Record<string, unknown>;
@@ -22,20 +22,7 @@ const byName = (name: string): Rec => ({
 });
 
 describe('values from the message: bound queries (runtime + simulator)', function () {
-  let sim: Simulator;
-
-  before(async () => {
-    sim = new Simulator({ now: () => BASE_TIME + 30 * 60000 });
-    await sim.start();
-  });
-  after(async () => {
-    await sim.stop();
-  });
-  beforeEach(() => sim.resetRequests());
-  afterEach(async () => {
-    delete process.env.TB_TEST_SITE_PROFILE;
-    await helper.unload();
-  });
+  const sim = useRuntime({ now: () => BASE_TIME + 30 * 60000 }, { reset: (s) => s.resetRequests(), cleanup: () => delete process.env.TB_TEST_SITE_PROFILE });
 
   const load = (...nodes: Rec[]) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: TENANT });
   const node = (id: string, type: string, query: unknown, extra: Rec = {}): Rec => ({
@@ -117,6 +104,18 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), 0, 'nothing sent: an empty name would have matched every device');
     const got = message('out');
     inject('q', { payload: { name: 'Thermo A-101' } });
+    assert.equal(((await got).payload as Rec[]).length, 1);
+  });
+
+  it('a path through a missing object (an item of an empty list) is a missing value, not a crash', async () => {
+    await load(node('q', 'tb-entity-query', byName('{{msg.payload[0].name}}')));
+    const caught = message('caught');
+    inject('q', { payload: [] });
+    const error = (await caught).error as Rec;
+    assertCode(error, 'TB_INVALID_INPUT');
+    assert.match(error.message as string, /is bound to msg\.payload\[0\]\.name, which is undefined/);
+    const got = message('out');
+    inject('q', { payload: [{ name: 'Thermo A-101' }] });
     assert.equal(((await got).payload as Rec[]).length, 1);
   });
 

@@ -102,7 +102,11 @@ export class QuerySource<T> {
   private readRef(ref: BindingRef, msg: NodeMessage): unknown | Promise<unknown> {
     switch (ref.source) {
       case 'msg':
-        return this.RED.util.getMessageProperty(msg, ref.path);
+        try {
+          return this.RED.util.getMessageProperty(msg, ref.path);
+        } catch {
+          return undefined; // a path through a missing object (payload[0].id of an empty list): missing, not a crash
+        }
       case 'env':
         return this.RED.util.evaluateNodeProperty(ref.path, 'env', this.node, msg);
       default: {
