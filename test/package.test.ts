@@ -144,11 +144,8 @@ function i18nKeys(html: string): string[] {
   return keys;
 }
 
-/** The typed module of a node type's dialog (src/editor/nodes/<type>.ts), when the type has moved there. */
-const dialogModule = (type: string): string | undefined => {
-  const rel = `src/editor/nodes/${type}.ts`;
-  return exists(rel) ? rel : undefined;
-};
+/** The typed module of a node type's dialog: every type has one (checked below). */
+const dialogModule = (type: string): string => `src/editor/nodes/${type}.ts`;
 
 /**
  * Catalog keys named in the editor scripts: the ones passed to the namespaced t('…') helper, and every string
@@ -169,7 +166,7 @@ function tKeys(html: string, type: string): string[] {
     });
   }
   const module = dialogModule(type);
-  if (module) {
+  if (exists(module)) {
     for (const m of readText(module).matchAll(/(['`])([\w-]+\.[\w.]+)\1/g)) {
       if (m[2].startsWith(`${type}.`)) keys.push(m[2]);
     }
@@ -499,7 +496,6 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       sb.run(readText(EDITOR_SCRIPT));
       const first = sb.window.TbEditor;
       assert.equal(typeof first, 'object');
-      assert.equal(typeof first.forType, 'function');
       assert.equal(typeof first.dialog, 'function');
       sb.run(readText(EDITOR_SCRIPT));
       assert.equal(sb.window.TbEditor, first);
@@ -545,40 +541,39 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         assert.equal(literal(def, 'category'), type === CONFIG_TYPE ? 'config' : CATEGORY);
       });
 
-      if (dialogModule(type)) {
-        it(`registers from its typed module (${dialogModule(type)}): the html holds the registration only`, function () {
-          const blocks = scriptBlocks(readText(`nodes/${type}.html`));
-          assert.equal(blocks.length, 1, 'one inline script');
-          // (function () { var D = TbEditor.dialog('<type>'); RED.nodes.registerType('<type>', {...}); })();
-          const [stmt] = acorn.parse(blocks[0], { ecmaVersion: 2020 }).body as AnyNode[];
-          const body = stmt.expression.callee.body.body as AnyNode[];
-          assert.equal(body.length, 2, 'var D = TbEditor.dialog(...) and the registerType call, nothing else');
-          const init = body[0].declarations[0].init;
-          assert.equal(blocks[0].slice(init.callee.start, init.callee.end), 'TbEditor.dialog');
-          assert.equal(init.arguments[0].value, type, 'the dialog of its own type');
-          const D = body[0].declarations[0].id.name;
-          const [{ def }] = registrations(readText(`nodes/${type}.html`));
-          const member = (n: AnyNode | undefined, name: string, arg?: string): boolean => {
-            const callee = n && n.type === 'CallExpression' ? n.callee : n;
-            const ok = !!callee && callee.type === 'MemberExpression' && callee.object.name === D && callee.property.name === name;
-            return arg === undefined ? ok && n!.type === 'MemberExpression' : ok && n!.arguments.length === 1 && n!.arguments[0].value === arg;
-          };
-          for (const section of ['defaults', 'credentials']) {
-            const sec = prop(def, section);
-            for (const p of sec ? (sec.properties as AnyNode[]) : []) {
-              const name = propName(p)!;
-              assert.ok(member(prop(p.value, 'label'), 'label', name), `${section}.${name}: label: ${D}.label('${name}')`);
-              assert.ok(member(prop(p.value, 'validate'), 'validate', name), `${section}.${name}: validate: ${D}.validate('${name}')`);
-            }
-          }
-          // Labels, port labels and the dialog's functions come from the module, never written inline.
-          for (const p of def.properties as AnyNode[]) {
+      it(`registers from its typed module (${dialogModule(type)}): the html holds the registration only`, function () {
+        assert.ok(exists(dialogModule(type)), `${dialogModule(type)} is missing: every dialog is TypeScript (CONTRIBUTING.md, "Editor code")`);
+        const blocks = scriptBlocks(readText(`nodes/${type}.html`));
+        assert.equal(blocks.length, 1, 'one inline script');
+        // (function () { var D = TbEditor.dialog('<type>'); RED.nodes.registerType('<type>', {...}); })();
+        const [stmt] = acorn.parse(blocks[0], { ecmaVersion: 2020 }).body as AnyNode[];
+        const body = stmt.expression.callee.body.body as AnyNode[];
+        assert.equal(body.length, 2, 'var D = TbEditor.dialog(...) and the registerType call, nothing else');
+        const init = body[0].declarations[0].init;
+        assert.equal(blocks[0].slice(init.callee.start, init.callee.end), 'TbEditor.dialog');
+        assert.equal(init.arguments[0].value, type, 'the dialog of its own type');
+        const D = body[0].declarations[0].id.name;
+        const [{ def }] = registrations(readText(`nodes/${type}.html`));
+        const member = (n: AnyNode | undefined, name: string, arg?: string): boolean => {
+          const callee = n && n.type === 'CallExpression' ? n.callee : n;
+          const ok = !!callee && callee.type === 'MemberExpression' && callee.object.name === D && callee.property.name === name;
+          return arg === undefined ? ok && n!.type === 'MemberExpression' : ok && n!.arguments.length === 1 && n!.arguments[0].value === arg;
+        };
+        for (const section of ['defaults', 'credentials']) {
+          const sec = prop(def, section);
+          for (const p of sec ? (sec.properties as AnyNode[]) : []) {
             const name = propName(p)!;
-            if (['category', 'color', 'icon', 'inputs', 'outputs', 'defaults', 'credentials'].includes(name)) continue;
-            assert.ok(member(p.value, name === 'label' ? 'nodeLabel' : name), `${name}: ${D}.${name === 'label' ? 'nodeLabel' : name}`);
+            assert.ok(member(prop(p.value, 'label'), 'label', name), `${section}.${name}: label: ${D}.label('${name}')`);
+            assert.ok(member(prop(p.value, 'validate'), 'validate', name), `${section}.${name}: validate: ${D}.validate('${name}')`);
           }
-        });
-      }
+        }
+        // Labels, port labels and the dialog's functions come from the module, never written inline.
+        for (const p of def.properties as AnyNode[]) {
+          const name = propName(p)!;
+          if (['category', 'color', 'icon', 'inputs', 'outputs', 'defaults', 'credentials'].includes(name)) continue;
+          assert.ok(member(p.value, name === 'label' ? 'nodeLabel' : name), `${name}: ${D}.${name === 'label' ? 'nodeLabel' : name}`);
+        }
+      });
 
       it('gives every default a label and a validator, a version, and required tb-connection refs', function () {
         const [{ def }] = registrations(readText(`nodes/${type}.html`));
@@ -661,10 +656,8 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         assert.ok(def, 'registerType ran');
         const props: Array<[string, string]> = [];
         for (const kind of ['defaults', 'credentials']) for (const p of Object.keys(def[kind] || {})) props.push([kind, p]);
-        if (dialogModule(type)) {
-          const names = props.map(([, p]) => p).sort();
-          assert.deepEqual([...sb.window.TbEditor.dialog(type).properties].sort(), names, `${dialogModule(type)}: a validator for each property, no other`);
-        }
+        const names = props.map(([, p]) => p).sort();
+        assert.deepEqual([...sb.window.TbEditor.dialog(type).properties].sort(), names, `${dialogModule(type)}: a validator for each property, no other`);
         for (const [kind, p] of props) {
           // Node-RED shows the returned string only for a validator declared with two parameters.
           assert.equal(def[kind][p].validate.length, 2, `${kind}.${p}.validate is function (v, opt)`);

@@ -1,6 +1,7 @@
 /**
- * The typed dialogs (src/editor/nodes/<type>.ts) in the editor bundle: each module is registered under its own
- * type, and what the device actions' templates offer agrees with the rules the dialogs take from the runtime.
+ * The typed dialogs (src/editor/nodes/<type>.ts) in the editor bundle: every node type has one, each module is
+ * registered under its own type, and what the device actions' templates offer agrees with the rules the dialogs
+ * take from the runtime.
  * (test/package.test.ts runs every dialog's validators in an editor sandbox, and checks each html's registration.)
  */
 import assert from 'node:assert/strict';
@@ -24,6 +25,15 @@ describe('typed dialogs (src/editor/nodes)', function () {
   });
 
   const modules = fs.readdirSync(NODES).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.replace(/\.ts$/, ''));
+  /** Every node type: the package's node map, and every html of nodes/. */
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const htmlTypes = fs.readdirSync(path.join(root, 'nodes')).filter((f) => f.endsWith('.html')).map((f) => f.replace(/\.html$/, ''));
+  const types = Array.from(new Set([...Object.keys(pkg['node-red'].nodes), ...htmlTypes])).sort();
+
+  it('every node type has its dialog in TypeScript: a module of its own, and no other module', function () {
+    assert.ok(types.length > 0);
+    assert.deepEqual([...modules].sort(), types, 'src/editor/nodes/<type>.ts for each type of package.json and nodes/*.html');
+  });
 
   it('every module is registered under its own type, and its html uses it', function () {
     assert.ok(modules.length > 0);

@@ -20,7 +20,7 @@
  * has a validator here, and every validator here a property there.
  */
 import { addConnection } from '../builder/dialogs';
-import { labelStyle, type EditorNode, type TypeHelpers, type Validator } from './for-type';
+import type { EditorNode, TypeHelpers, Validator } from './for-type';
 
 export interface DialogSpec<P extends string> {
   /** Every property of the node (its html's `defaults`, and `credentials` for a config node) and its check. */
@@ -64,6 +64,11 @@ export interface Dialog {
 }
 
 const nothing = (): void => undefined;
+
+/** The node's label is italic when it has a name (the core convention). */
+function labelStyle(this: EditorNode): string {
+  return this.name ? 'node_label_italic' : '';
+}
 
 export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): Dialog {
   const { type, t } = E;

@@ -6,17 +6,13 @@
  * or a translated sentence. A property missing from a flow saved by an older version (undefined) is valid wherever
  * the runtime has a default for it, so most validators accept undefined. Messages name a catalog key of the node;
  * the conventional ones are read from `<type>.errors.<name>`: connection, connectionInvalid, version, boolean (with
- * __field__), target/targetType (and `<prop>`/`<prop>Type` for other sourced settings), and for the query
- * TypedInput queryType, queryEmpty, queryJson (with __error__). A JSON query itself is checked by the runtime's own
- * validation (builder/validation.ts).
+ * __field__), target/targetType (and `<prop>`/`<prop>Type` for other sourced settings); the query part's own are in
+ * query-part.ts.
  */
 import { validateSetting, type ActionType } from '../builder/action-settings';
-import { jsonProblem } from '../builder/validation';
 import { blank, isBool, isKeyList, items, positiveNumber, wholeAtLeast } from './predicates';
 
 const MODULE = 'node-red-contrib-thingsboard-query';
-export const QUERY_TYPES = ['json', 'msg', 'flow', 'global', 'jsonata'];
-export const ALARM_SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INDETERMINATE'];
 
 /** A node as the editor hands it to validators and dialog functions (`this`): its properties by name. */
 export type EditorNode = Record<string, unknown>;
@@ -27,10 +23,11 @@ export type EditorNode = Record<string, unknown>;
  */
 export type Validator = (this: EditorNode, v: unknown, opt?: unknown) => boolean | string;
 
-/** The node's label is italic when it has a name (the core convention). */
-export function labelStyle(this: EditorNode): string {
-  return this.name ? 'node_label_italic' : '';
-}
+/**
+ * The values a validator's message takes: given, or made when the message is (a module translates nothing at load,
+ * so values that are translations themselves, such as a field's label, come as a function).
+ */
+export type MessageOptions = Record<string, unknown> | (() => Record<string, unknown>);
 
 export function forType(type: string, options?: { config?: boolean }) {
   const NS = `${MODULE}/${type}`;
@@ -42,6 +39,10 @@ export function forType(type: string, options?: { config?: boolean }) {
   }
   function err(name: string, opts?: Record<string, unknown>): string {
     return t(`${type}.errors.${name}`, opts);
+  }
+  /** A validator's message. */
+  function message(key: string, opts?: MessageOptions): string {
+    return t(key, typeof opts === 'function' ? opts() : opts);
   }
 
   /** The dialog's input for a property. */
@@ -79,10 +80,10 @@ export function forType(type: string, options?: { config?: boolean }) {
     };
   }
 
-  function oneOf(allowed: readonly unknown[], key: string, opts?: Record<string, unknown>): Validator {
+  function oneOf(allowed: readonly unknown[], key: string, opts?: MessageOptions): Validator {
     return function (v, opt) {
       if (v === undefined) return true;
-      return allowed.indexOf(v) !== -1 ? true : t(key, opts);
+      return allowed.indexOf(v) !== -1 ? true : message(key, opts);
     };
   }
 
@@ -187,26 +188,26 @@ export function forType(type: string, options?: { config?: boolean }) {
     },
 
     /** A whole number from min to max (max: null for no upper bound). */
-    whole(min: number, max: number | null | undefined, key: string, opts?: Record<string, unknown>): Validator {
+    whole(min: number, max: number | null | undefined, key: string, opts?: MessageOptions): Validator {
       return function (v, opt) {
         if (v === undefined) return true;
         const ok = wholeAtLeast(v, min) && (max === null || max === undefined || Number(v) <= max);
-        return ok ? true : t(key, opts);
+        return ok ? true : message(key, opts);
       };
     },
 
-    positive(key: string, opts?: Record<string, unknown>): Validator {
+    positive(key: string, opts?: MessageOptions): Validator {
       return function (v, opt) {
         if (v === undefined) return true;
-        return positiveNumber(v) ? true : t(key, opts);
+        return positiveNumber(v) ? true : message(key, opts);
       };
     },
 
     /** A comma-separated list without empty items (blank is fine). */
-    keyList(key: string, opts?: Record<string, unknown>): Validator {
+    keyList(key: string, opts?: MessageOptions): Validator {
       return function (v, opt) {
         if (v === undefined) return true;
-        return isKeyList(v) ? true : t(key, opts);
+        return isKeyList(v) ? true : message(key, opts);
       };
     },
 
@@ -220,27 +221,6 @@ export function forType(type: string, options?: { config?: boolean }) {
 
     when,
     all,
-
-    /**
-     * The query TypedInput (json, msg, flow, global, jsonata, type in `queryType`); a JSON query is given to
-     * `check(text, node)` (the runtime's validation, through TbBuilder.validateText).
-     */
-    query(check: (text: unknown, node: EditorNode) => true | string): Validator {
-      return function (v, opt) {
-        const qt = value(this, 'queryType') || 'json';
-        if (QUERY_TYPES.indexOf(qt as string) === -1) return err('queryType');
-        if (qt === 'json' && blank(v)) return err('queryEmpty');
-        const r = typedInputCheck(this, 'queryType', v, opt);
-        if (r !== true) return r || err('queryJson', { error: '' });
-        if (qt !== 'json') return true;
-        // Where the JSON breaks, by line and column of the text.
-        const problem = jsonProblem(String(v));
-        return problem ? err('queryJson', { error: problem }) : check(v, this);
-      };
-    },
-    queryType(): Validator {
-      return oneOf(QUERY_TYPES, `${type}.errors.queryType`);
-    },
 
     // -- dialog --
 

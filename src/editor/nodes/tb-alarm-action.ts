@@ -1,7 +1,8 @@
 /** tb-alarm-action's dialog: acknowledge, clear, assign, comment on, raise or delete an alarm. */
+import { ALARM_SEVERITIES } from '../../query/types';
 import { alarmTypeInput, entityJsonInput, userInput } from '../builder/dialogs';
 import { dialog } from '../common/dialog';
-import { ALARM_SEVERITIES, forType, type EditorNode, type Validator } from '../common/for-type';
+import { forType, type EditorNode, type Validator } from '../common/for-type';
 import { blank, isPlainObject } from '../common/predicates';
 
 const E = forType('tb-alarm-action');
@@ -102,7 +103,7 @@ export default dialog(E, {
     originatorEntityType: E.oneOf(ENTITY_TYPES, 'tb-alarm-action.errors.originatorEntityType'),
     alarmName: E.any,
     severity: function (v, opt) {
-      return v === undefined || v === '' || ALARM_SEVERITIES.indexOf(v as string) !== -1 ? true : t('tb-alarm-action.errors.severity');
+      return v === undefined || v === '' || (ALARM_SEVERITIES as readonly unknown[]).indexOf(v) !== -1 ? true : t('tb-alarm-action.errors.severity');
     },
     details: using('raise', sourced('details', (v) => (jsonObject(v) ? true : t('tb-alarm-action.errors.details')))),
     detailsType: sourceType('details'),

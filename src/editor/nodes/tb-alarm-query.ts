@@ -1,0 +1,48 @@
+/** tb-alarm-query's dialog: find alarms, or count them. */
+import type { QueryMode } from '../../query/schema';
+import { dialog } from '../common/dialog';
+import { forType, type EditorNode } from '../common/for-type';
+import { pagedResults, queryPart } from '../common/query-part';
+
+const E = forType('tb-alarm-query');
+const t = E.t;
+
+function op(node: EditorNode): string {
+  return String(E.value(node, 'operation') || 'find');
+}
+/** The kind of query the operation takes. */
+function modeOf(node: EditorNode): QueryMode {
+  return op(node) === 'count' ? 'alarmCount' : 'alarmData';
+}
+
+const query = queryPart(E, { mode: modeOf, operation: op });
+const results = pagedResults(E);
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    operation: E.oneOf(['find', 'count'], 'tb-alarm-query.errors.operation'),
+    query: query.query,
+    queryType: query.queryType,
+    ...results.validators,
+    version: E.version(),
+  },
+  label() {
+    return String(this.name || (this.operation === 'count' ? t('tb-alarm-query.defaultLabel.count') : t('tb-alarm-query.defaultLabel.find')));
+  },
+  outputLabels: results.outputLabels('count'),
+  oneditprepare() {
+    const node = this;
+    E.selectDefaults(node, { operation: 'find', format: 'flat' });
+    query.prepare(node);
+    E.input('operation').on('change', () => query.modeChanged());
+    E.showRows(() => {
+      const find = op(node) === 'find';
+      return { ...results.rows(node, find), '.tb-row-count': !find };
+    }, ['operation', 'allPages']);
+  },
+  oneditsave: query.close,
+  oneditcancel: query.close,
+  oneditresize: query.resize,
+});
