@@ -51,7 +51,7 @@ const LONG_STATUS_MAX: Record<string, number> = { bulkPartial: 28 };
 const CORE_TYPES = new Set([
   'comment', 'inject', 'debug', 'function', 'switch', 'change', 'template', 'join', 'split', 'catch', 'status',
   'complete', 'file', 'file in', 'delay', 'trigger', 'range', 'json', 'csv', 'link in', 'link out', 'link call',
-  'sort', 'batch', 'rbe', 'filter', 'exec', 'junction', 'group',
+  'sort', 'batch', 'rbe', 'filter', 'exec', 'junction', 'group', 'http in', 'http response', 'http request',
 ]);
 
 // ---------------------------------------------------------------------------------------------------------

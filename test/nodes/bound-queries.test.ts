@@ -22,7 +22,7 @@ const byName = (name: string): Rec => ({
 });
 
 describe('values from the message: bound queries (runtime + simulator)', function () {
-  const sim = useRuntime({ now: () => BASE_TIME + 30 * 60000 }, { reset: (s) => s.resetRequests(), cleanup: () => delete process.env.TB_TEST_SITE_PROFILE });
+  const sim = useRuntime({ now: () => BASE_TIME + 30 * 60000 }, { reset: (s) => s.resetRequests(), cleanup: () => void delete process.env.TB_TEST_SITE_PROFILE });
 
   const load = (...nodes: Rec[]) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: TENANT });
   const node = (id: string, type: string, query: unknown, extra: Rec = {}): Rec => ({
