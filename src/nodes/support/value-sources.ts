@@ -171,7 +171,7 @@ export class IgnoredWarnings {
     this.told.add(prop);
     this.node.warn(
       `msg.${prop} is ignored: the node's setting "${setting}" is fixed in its dialog, and a fixed setting wins over the message. ` +
-        `To take it from the message, leave the setting empty or set it to msg.${prop} (this is said once)`,
+        `To read it from the message, set the field to "from the message" (empty it, choose "from the message", or write {{msg.${prop}}}); said once`,
     );
   }
 
