@@ -6,7 +6,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { TbConfigError } from '../errors';
 import { ATTRIBUTE_OPERATIONS } from '../query/attributes';
-import { attributeRequest, attributeStatus, attributeWork, SCOPE_SETTINGS, type AttributesDef } from './support/attributes';
+import { ATTRIBUTE_SETTINGS, attributeRequest, attributeStatus, attributeWork, SCOPE_SETTINGS, type AttributesDef } from './support/attributes';
 import { deviceActionNode, operationProblem } from './support/device-action';
 
 export default function (RED: NodeAPI): void {
@@ -18,7 +18,12 @@ export default function (RED: NodeAPI): void {
         operationProblem(config, ATTRIBUTE_OPERATIONS),
         badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined,
       ],
-      request: (msg) => attributeRequest(config, msg),
+      settings: ATTRIBUTE_SETTINGS,
+      fixed: [
+        ['operation', 'operation', config.operation !== 'msg'],
+        ['scope', 'scope', config.scope !== 'msg'],
+      ],
+      request: (msg, _now, input) => attributeRequest(config, msg, input),
       work: (client, req) => ({ each: (e) => attributeWork(client, e, req, action.format, action.call) }),
       status: (req, props) => attributeStatus(RED, req, props),
     }));

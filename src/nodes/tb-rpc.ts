@@ -8,7 +8,7 @@ import type { Node, NodeAPI } from 'node-red';
 import { Gate } from '../platform/bulk';
 import { prepareAction } from '../query/rpc';
 import { deviceActionNode } from './support/device-action';
-import { actionOf, Followers, followTiming, rpcStatus, RpcInputs, type RpcDef } from './support/rpc';
+import { actionOf, Followers, followTiming, RPC_SETTINGS, rpcStatus, RpcInputs, type RpcDef } from './support/rpc';
 
 export default function (RED: NodeAPI): void {
   function TbRpc(this: Node, config: RpcDef) {
@@ -21,7 +21,8 @@ export default function (RED: NodeAPI): void {
         problems: [inputs.method.problem],
         divert: (msg, send, client) => (actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined),
         check: (msg) => prepareAction((msg as { action?: unknown }).action),
-        request: (msg, now) => inputs.request(msg, now),
+        settings: RPC_SETTINGS,
+        request: (msg, now, input) => inputs.request(msg, now, input),
         work: (client, req, targets) => {
           // A bulk that follows persistent RPCs sends them all first: every request (sends, then polls) passes one gate.
           const following = req.persistent && req.waitFor === 'final' && targets.bulk;

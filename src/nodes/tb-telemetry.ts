@@ -8,7 +8,7 @@ import { DEFAULT_HISTORY_PAGE_SIZE } from '../platform/device-data';
 import { TELEMETRY_OPERATIONS } from '../query/telemetry';
 import { setting } from './support/connection';
 import { deviceActionNode, operationProblem } from './support/device-action';
-import { telemetryRequest, telemetryStatus, telemetryWork, type TelemetryDef } from './support/telemetry';
+import { TELEMETRY_SETTINGS, telemetryRequest, telemetryStatus, telemetryWork, type TelemetryDef } from './support/telemetry';
 
 export default function (RED: NodeAPI): void {
   function TbTelemetry(this: Node, config: TelemetryDef) {
@@ -16,7 +16,9 @@ export default function (RED: NodeAPI): void {
     const pageSize = setting(RED, 'tbConnectionHistoryPageSize', DEFAULT_HISTORY_PAGE_SIZE) || DEFAULT_HISTORY_PAGE_SIZE;
     deviceActionNode(RED, this, config, 'tb-telemetry', (action) => ({
       problems: [operationProblem(config, TELEMETRY_OPERATIONS)],
-      request: (msg, now) => telemetryRequest(config, msg, now),
+      settings: TELEMETRY_SETTINGS,
+      fixed: [['operation', 'operation', config.operation !== 'msg']],
+      request: (msg, now, input) => telemetryRequest(config, msg, now, input),
       work: (client, req) => ({ each: (e) => telemetryWork(client, e, req, action.format, pageSize, action.call) }),
       status: (req, props) => telemetryStatus(RED, req, props),
     }));

@@ -1,7 +1,9 @@
 /**
  * Options of the device-action nodes (tb-telemetry, tb-attributes, tb-rpc): every option can be set on the node or
- * by a message property of the same name, and **the message wins**. This module reads an option from both places
- * and checks it, naming where it was read (`msg.keys`, or the node's `keys`) and what is allowed.
+ * by a message property of the same name, and **the node wins** (Node-RED core's rule): a setting fixed in the
+ * dialog is used, and a message property of the same name is ignored for it (the reader lists it in `ignored`, for
+ * the node's one-time warning); a setting left empty reads the message. This module reads an option from both
+ * places and checks it, naming where it was read (the node's `keys`, or `msg.keys`) and what is allowed.
  * Pure: no I/O, no Node-RED.
  *
  * The node's values come from the editor (strings, '' = not set); a message's value counts as set unless it is
@@ -29,34 +31,51 @@ export function unsetMsg(v: unknown): boolean {
   return v === undefined || v === null;
 }
 
-/** Reads options from the message first, then from the node's settings. */
+/** Reads options from the node's settings first; a setting left empty reads the message property of the same name. */
 export class OptionReader {
+  /** Message properties that were set but not used because the node fixes that option (in the order met). */
+  readonly ignored: string[] = [];
+
   constructor(
     readonly node: Bag,
     readonly msg: Bag,
   ) {}
 
+  private ignore(name: string): void {
+    if (!unsetMsg(this.msg[name]) && !this.ignored.includes(name)) this.ignored.push(name);
+  }
+
   /** The option's value and where it was read, or undefined when neither sets it. */
   get(name: string): Sourced | undefined {
+    const n = this.node[name];
+    if (!unsetNode(n)) {
+      this.ignore(name);
+      return { value: n, field: name };
+    }
     const m = this.msg[name];
     if (!unsetMsg(m)) return { value: m, field: `msg.${name}` };
-    const n = this.node[name];
-    if (!unsetNode(n)) return { value: n, field: name };
     return undefined;
   }
 
-  /** Does the message set any of these options? */
-  msgSetsAny(names: readonly string[]): boolean {
-    return names.some((n) => !unsetMsg(this.msg[n]));
+  /**
+   * Does the node set any of these options? An unticked box (false) sets nothing here: it leaves the group (e.g.
+   * delete's `all` beside a range) to the other options.
+   */
+  nodeSetsAny(names: readonly string[]): boolean {
+    return names.some((n) => {
+      const v = this.node[n];
+      return !unsetNode(v) && v !== false && v !== 'false';
+    });
   }
 
-  /** The options of a group from one place only: the message's when it sets any of them, else the node's. */
+  /** The options of a group from one place only: the node's when it sets any of them, else the message's. */
   group(names: readonly string[]): Record<string, Sourced | undefined> {
-    const fromMsg = this.msgSetsAny(names);
+    const fromNode = this.nodeSetsAny(names);
     const out: Record<string, Sourced | undefined> = {};
     for (const name of names) {
-      const v = fromMsg ? this.msg[name] : this.node[name];
-      out[name] = (fromMsg ? unsetMsg(v) : unsetNode(v)) ? undefined : { value: v, field: fromMsg ? `msg.${name}` : name };
+      if (fromNode) this.ignore(name);
+      const v = fromNode ? this.node[name] : this.msg[name];
+      out[name] = (fromNode ? unsetNode(v) : unsetMsg(v)) ? undefined : { value: v, field: fromNode ? name : `msg.${name}` };
     }
     return out;
   }

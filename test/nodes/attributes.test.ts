@@ -102,8 +102,8 @@ describe('tb-attributes (runtime + simulator)', function () {
       assert.deepEqual((raw.payload as Rec[]).map((a) => [a.key, a.value]), [['model', 'TH-100']]);
       assert.equal(typeof (raw.payload as Rec[])[0].lastUpdateTs, 'number');
       assert.deepEqual(last('raw'), { fill: 'green', shape: 'dot', text: key('oneValue') }, 'one attribute: "1 value"');
-      await results.ok('raw', { entity: a101.id, keys: 'no such key' });
-      assert.deepEqual(last('raw'), { fill: 'green', shape: 'dot', text: key('noValues') });
+      await results.ok('r', { entity: a101.id, keys: 'no such key' });
+      assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('noValues') });
       await results.ok('r', { entity: a101.id });
       assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('values') });
     });

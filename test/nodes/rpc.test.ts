@@ -199,12 +199,14 @@ describe('tb-rpc (runtime + simulator)', function () {
       assert.deepEqual(last('r'), { fill: 'green', shape: 'ring', text: key('rpcQueued') });
     });
 
-    it('retries and additionalInfo are sent as set; msg options win', async () => {
-      await load([rpc('r', { persistent: true, waitFor: 'accepted', retries: '2', additionalInfo: '{"by":"node-red"}' })]);
+    it('retries and additionalInfo are sent as set; the node\'s settings win, those left empty read the message', async () => {
+      await load([rpc('r', { persistent: true, waitFor: 'accepted', retries: '2', additionalInfo: '{"by":"node-red"}' }), rpc('e', { persistent: true, waitFor: 'accepted', additionalInfo: '' })]);
       const d = dev('Spare Sensor');
       const out = await results.ok('r', { entity: d.id, method: 'm', additionalInfo: { by: 'flow' }, expiration: '1h' });
       const stored = sim.rpc.get((out.rpc as Rec).id as string)!;
-      assert.deepEqual(stored.additionalInfo, { by: 'flow' });
+      assert.deepEqual(stored.additionalInfo, { by: 'node-red' }, 'the node\'s');
+      const fromMsg = await results.ok('e', { entity: d.id, method: 'm', additionalInfo: { by: 'flow' } });
+      assert.deepEqual(sim.rpc.get((fromMsg.rpc as Rec).id as string)!.additionalInfo, { by: 'flow' }, 'left empty: the message\'s');
       assert.equal((stored.request as Rec).retries, 2);
       assert.ok(Math.abs((stored.expirationTime as number) - (Date.now() + 3600000)) < 5000);
     });

@@ -43,15 +43,16 @@ describe('tb-telemetry (runtime + simulator)', function () {
       assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('saved') });
     });
 
-    it('{ts, values} and a list of records keep their ts; ttl (seconds) takes the ttl route; msg.ttl wins', async () => {
-      await load([tel('t', { ttl: '3600' })]);
+    it('{ts, values} and a list of records keep their ts; ttl (seconds) takes the ttl route; the node\'s ttl wins, an empty one reads msg.ttl', async () => {
+      await load([tel('t', { ttl: '3600' }), tel('e', { ttl: '' })]);
       const p = probe();
       let out = await results.ok('t', { entity: p.id, payload: { ts: BASE_TIME - 5, values: { t: 1 } } });
       assert.deepEqual(out.payload, [{ ts: BASE_TIME - 5, values: { t: 1 } }]);
       out = await results.ok('t', { entity: p.id, ttl: 60, payload: [{ ts: BASE_TIME - 4, values: { t: 2 } }, { ts: '2025-12-31T23:59:59.997Z', values: { t: 3 } }] });
       assert.deepEqual((out.payload as Rec[]).map((r) => r.ts), [BASE_TIME - 4, BASE_TIME - 3]);
       assert.deepEqual(sim.data.history(p.id, 't').map((x) => [x.ts, x.value]), [[BASE_TIME - 5, 1], [BASE_TIME - 4, 2], [BASE_TIME - 3, 3]]);
-      assert.deepEqual(sim.telemetry.saves(p.id).map((s) => s.ttl), [3600, 60]);
+      await results.ok('e', { entity: p.id, ttl: 60, payload: { ts: BASE_TIME - 2, values: { t: 4 } } });
+      assert.deepEqual(sim.telemetry.saves(p.id).map((s) => s.ttl), [3600, 3600, 60]);
     });
 
     it('values keep their JSON types; numeric-looking strings are the server\'s to cast (documented trap)', async () => {
@@ -152,11 +153,12 @@ describe('tb-telemetry (runtime + simulator)', function () {
       assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('noPoints') });
     });
 
-    it('msg.keys wins (empty = every key); raw is the server\'s answer', async () => {
-      await load([tel('t', { operation: 'latest', keys: 'temperature' }), tel('r', { operation: 'latest', format: 'raw' })]);
+    it('keys left empty read msg.keys (empty = every key), fixed keys win over it; raw is the server\'s answer', async () => {
+      await load([tel('t', { operation: 'latest', keys: '' }), tel('r', { operation: 'latest', format: 'raw' }), tel('f', { operation: 'latest', keys: 'temperature' })]);
       const b102 = dev('Thermo B-102');
       const all = await results.ok('t', { entity: b102.id, keys: [] });
       assert.deepEqual(all.payload, { temperature: 'n/a', humidity: '45' }, 'every key, as stored (this device\'s seed data are strings)');
+      assert.deepEqual((await results.ok('f', { entity: b102.id, keys: [] })).payload, { temperature: 'n/a' }, 'the node\'s keys');
       const raw = await results.ok('r', { entity: b102.id, keys: 'temperature' });
       assert.deepEqual(raw.payload, { temperature: [{ ts: BASE_TIME, value: 'n/a' }] });
     });
@@ -224,9 +226,12 @@ describe('tb-telemetry (runtime + simulator)', function () {
       assert.deepEqual((await results.ok('r', { entity: p.id })).payload, { t: [{ ts: 1000, value: 1 }, { ts: 2000, value: 2 }], h: [{ ts: 1000, value: 10 }, { ts: 3000, value: 30 }] });
     });
 
-    it('the range is end-exclusive; msg.from / msg.last win over the node\'s; limit and order as asked', async () => {
-      await load([tel('t', { operation: 'history', keys: 'temperature', last: '1h' })]);
+    it('the range is end-exclusive; msg.from / msg.to fill a range left empty (a fixed one wins); limit and order as asked', async () => {
+      await load([tel('t', { operation: 'history', keys: 'temperature' }), tel('fixed', { operation: 'history', keys: 'temperature', last: '1h' })]);
       const a101 = dev('Thermo A-101');
+      await results.ok('fixed', { entity: a101.id, from: BASE_TIME - 2 * HOUR, to: BASE_TIME });
+      const q = (sim.requests.entries(1)[0] as { query: string }).query;
+      assert.ok(!q.includes(`startTs=${BASE_TIME - 2 * HOUR}`) && !q.includes(`endTs=${BASE_TIME}&`), `the node's last hour, not the message's range: ${q}`);
       let rows = (await results.ok('t', { entity: a101.id, from: BASE_TIME - 2 * HOUR, to: BASE_TIME })).payload as Rec[];
       assert.deepEqual(rows.map((r) => r.ts), [BASE_TIME - 2 * HOUR, BASE_TIME - HOUR], 'to is not included');
       rows = (await results.ok('t', { entity: a101.id, from: new Date(A101_FROM), to: '2026-01-01T00:00:00.001Z', limit: 3, order: 'DESC' })).payload as Rec[];
@@ -270,8 +275,8 @@ describe('tb-telemetry (runtime + simulator)', function () {
     it('[from, to): the end is not deleted; msg.deleted = the keys; all: true deletes up to now', async () => {
       const p = probe();
       for (let i = 1; i <= 4; i++) sim.data.setTelemetry(p.id, { t: i, u: i }, i * 1000);
-      await load([tel('d', { operation: 'delete', keys: 't' })]);
-      const out = await results.ok('d', { entity: p.id, from: 1000, to: 3000, payload: 'kept' });
+      await load([tel('d', { operation: 'delete' })]);
+      const out = await results.ok('d', { entity: p.id, keys: 't', from: 1000, to: 3000, payload: 'kept' });
       assert.deepEqual(out.deleted, ['t']);
       assert.equal(out.payload, 'kept');
       assert.deepEqual(sim.data.history(p.id, 't').map((x) => x.ts), [3000, 4000]);

@@ -120,13 +120,27 @@ describe('query: device actions', () => {
     });
   });
 
-  describe('options: the message wins', () => {
-    it('reads msg.<name>, else the node\'s (an empty node field and a null message value count as unset)', () => {
-      const r = new OptionReader({ keys: 'a', limit: '', order: 'ASC' }, { keys: ['b'], order: null });
-      assert.deepEqual(r.get('keys'), { value: ['b'], field: 'msg.keys' });
-      assert.equal(r.get('limit'), undefined);
+  describe('options: the node wins, the message fills what it leaves empty', () => {
+    it('reads the node\'s setting, else msg.<name> (an empty node field and a null message value count as unset); lists what it ignored', () => {
+      const r = new OptionReader({ keys: 'a', limit: '', order: 'ASC', agg: '' }, { keys: ['b'], order: null, limit: 5, agg: 'AVG' });
+      assert.deepEqual(r.get('keys'), { value: 'a', field: 'keys' });
+      assert.deepEqual(r.get('limit'), { value: 5, field: 'msg.limit' });
       assert.deepEqual(r.get('order'), { value: 'ASC', field: 'order' });
+      assert.deepEqual(r.get('agg'), { value: 'AVG', field: 'msg.agg' });
+      assert.equal(r.get('interval'), undefined);
       assert.deepEqual(r.group(['from', 'to']), { from: undefined, to: undefined });
+      assert.deepEqual(r.ignored, ['keys'], 'msg.keys was set and not used; msg.order (null) counts as unset');
+      r.get('keys');
+      assert.deepEqual(r.ignored, ['keys'], 'once');
+    });
+
+    it('a group comes from one place: the node when it sets any of its options (an unticked box sets none), else the message', () => {
+      const node = new OptionReader({ last: '1h', all: false }, { from: 5, all: true });
+      assert.deepEqual(node.group(['all', 'from', 'to', 'last']), { all: { value: false, field: 'all' }, from: undefined, to: undefined, last: { value: '1h', field: 'last' } });
+      assert.deepEqual(node.ignored, ['all', 'from']);
+      const msg = new OptionReader({ all: false, from: '' }, { from: 5 });
+      assert.deepEqual(msg.group(['all', 'from', 'to', 'last']), { all: undefined, from: { value: 5, field: 'msg.from' }, to: undefined, last: undefined });
+      assert.deepEqual(msg.ignored, []);
     });
 
     it('values: numbers from text, booleans, durations with units, times, keys', () => {
@@ -176,7 +190,8 @@ describe('query: device actions', () => {
 
     it('read: keys optional; delete: keys required', () => {
       assert.deepEqual(prepareAttributeRequest('read', 'any', read({ keys: 'a, b' }), undefined), { operation: 'read', scope: 'any', keys: ['a', 'b'] });
-      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: [] });
+      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: ['a'] }, 'the node\'s keys win');
+      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: '' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: [] });
       throwsInput(() => prepareAttributeRequest('delete', 'SERVER_SCOPE', read({}), undefined), 'keys', 'at least one key');
       assert.deepEqual(prepareAttributeRequest('delete', 'CLIENT_SCOPE', read({}, { keys: ['fw'] }), undefined), { operation: 'delete', scope: 'CLIENT_SCOPE', keys: ['fw'] });
     });

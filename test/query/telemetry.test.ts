@@ -78,10 +78,11 @@ describe('query: telemetry', () => {
       assert.equal(checkValues(v, 'x', 'an object'), v);
     });
 
-    it('ttl (seconds) from the node or the message; 0 or none = the plain route', () => {
+    it('ttl (seconds) from the node, else the message; 0 or none = the plain route', () => {
       assert.deepEqual(req('save', { ttl: '' }, {}, { t: 1 }), { operation: 'save', records: [{ ts: NOW, values: { t: 1 } }] });
       assert.equal((req('save', { ttl: '3600' }, {}, { t: 1 }) as { ttl?: number }).ttl, 3600);
-      assert.equal((req('save', { ttl: '3600' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl, 60);
+      assert.equal((req('save', { ttl: '3600' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl, 3600, 'the node wins');
+      assert.equal((req('save', { ttl: '' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl, 60, 'left empty: the message');
       assert.equal((req('save', {}, { ttl: 0 }, { t: 1 }) as { ttl?: number }).ttl, undefined);
       throwsInput(() => req('save', {}, { ttl: -1 }, { t: 1 }), 'msg.ttl', 'at least 0', 'seconds');
       throwsInput(() => req('save', {}, { ttl: 'a day' }, { t: 1 }), 'msg.ttl', 'whole number');
@@ -89,11 +90,12 @@ describe('query: telemetry', () => {
   });
 
   describe('latest', () => {
-    it('keys: array or comma list, trimmed, empty = all; the message wins over the node', () => {
+    it('keys: array or comma list, trimmed, empty = all; the node wins over the message, which fills an empty setting', () => {
       assert.deepEqual(req('latest', { keys: 'temperature, humidity ,' }), { operation: 'latest', keys: ['temperature', 'humidity'] });
       assert.deepEqual(req('latest', { keys: '' }), { operation: 'latest', keys: [] });
-      assert.deepEqual(req('latest', { keys: 'a' }, { keys: ['b', ' c ', 'b'] }), { operation: 'latest', keys: ['b', 'c'] });
-      assert.deepEqual(req('latest', { keys: 'a' }, { keys: [] }), { operation: 'latest', keys: [] }, 'an empty list in the message still wins');
+      assert.deepEqual(req('latest', { keys: 'a' }, { keys: ['b', ' c ', 'b'] }), { operation: 'latest', keys: ['a'] });
+      assert.deepEqual(req('latest', { keys: '' }, { keys: ['b', ' c ', 'b'] }), { operation: 'latest', keys: ['b', 'c'] });
+      assert.deepEqual(req('latest', { keys: '' }, { keys: [] }), { operation: 'latest', keys: [] }, 'an empty list in the message: every key');
       throwsInput(() => req('latest', {}, { keys: ['a,b'] }), 'msg.keys[0]', 'comma');
       throwsInput(() => req('latest', {}, { keys: [1] }), 'msg.keys[0]', 'a key name');
       throwsInput(() => req('latest', {}, { keys: 7 }), 'msg.keys', 'array of strings, or a comma-separated text');
@@ -123,7 +125,7 @@ describe('query: telemetry', () => {
   describe('history options', () => {
     it('keys are required (older servers answer latest values without them)', () => {
       throwsInput(() => req('history', { last: '24h' }), 'keys', 'at least one key', 'latest values');
-      throwsInput(() => req('history', { keys: 'a', last: '24h' }, { keys: '' }), 'msg.keys', 'at least one key');
+      throwsInput(() => req('history', { keys: '', last: '24h' }, { keys: '' }), 'msg.keys', 'at least one key');
     });
 
     it('range: last (ms or with a unit) ends now; from/to as ms, ISO or Date; to defaults to now', () => {
@@ -136,9 +138,11 @@ describe('query: telemetry', () => {
       assert.equal((req('history', { keys: 't' }, { last: '30s', to: NOW - 1000 }) as HistoryRequest).startTs, NOW - 31000);
     });
 
-    it('the message\'s range replaces the node\'s whole (msg.from with a node "last" is no conflict)', () => {
+    it('the range comes whole from one place: the node\'s when it sets one (msg.from with a node "last" is no conflict), else the message\'s', () => {
       const h = req('history', { keys: 't', last: '24h' }, { from: NOW - 10 }) as HistoryRequest;
-      assert.deepEqual([h.startTs, h.endTs], [NOW - 10, NOW]);
+      assert.deepEqual([h.startTs, h.endTs], [NOW - 24 * HOUR, NOW]);
+      const m = req('history', { keys: 't', last: '' }, { from: NOW - 10 }) as HistoryRequest;
+      assert.deepEqual([m.startTs, m.endTs], [NOW - 10, NOW]);
     });
 
     it('range errors name the field', () => {
@@ -157,7 +161,7 @@ describe('query: telemetry', () => {
       assert.equal(h.limit, undefined);
       assert.equal(h.maxItems, 100000);
       const l = req('history', { keys: 't', last: '1h', limit: '10', order: 'ASC' }, { order: 'DESC', maxItems: 50 }) as HistoryRequest;
-      assert.deepEqual([l.limit, l.order, l.maxItems], [10, 'DESC', 50]);
+      assert.deepEqual([l.limit, l.order, l.maxItems], [10, 'ASC', 50], 'the node\'s order wins; maxItems left empty comes from the message');
       throwsInput(() => req('history', { keys: 't', last: '1h' }, { order: 'desc' }), 'msg.order', 'did you mean "DESC"');
       throwsInput(() => req('history', { keys: 't', last: '1h' }, { limit: 0 }), 'msg.limit', 'at least 1');
     });
@@ -318,8 +322,9 @@ describe('query: telemetry', () => {
       throwsInput(() => req('delete', { keys: 't', all: 'yes' }), 'all', 'true or false');
     });
 
-    it('the message\'s all replaces the node\'s range', () => {
-      assert.equal((req('delete', { keys: 't', last: '1h' }, { all: true }) as { all: boolean }).all, true);
+    it('the node\'s range wins over msg.all; without a range on the node (all unticked), msg.all is read', () => {
+      assert.equal((req('delete', { keys: 't', last: '1h' }, { all: true }) as { all: boolean }).all, false);
+      assert.equal((req('delete', { keys: 't', last: '', all: false }, { all: true }) as { all: boolean }).all, true);
     });
 
     it('wire', () => {

@@ -15,6 +15,7 @@
 import { keysInput } from '../builder/actions';
 import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
 import { entityJsonInput } from '../builder/dialogs';
+import { parseTemplate } from '../../query/bindings';
 import type { TypeHelpers, Validator } from './for-type';
 import { blank, wholeAtLeast } from './predicates';
 
@@ -70,5 +71,47 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
     entityType(): string {
       return source() === 'json' ? fixed().entityType : String(E.input('targetEntityType').val() ?? '');
     },
+  };
+}
+
+/**
+ * The settings a message may set, shown in the dialog (issue 17's rule: a value fixed in the dialog wins, a setting
+ * left empty, or holding a `{{msg.…}}` placeholder, reads the message). `settings` maps each setting to the message
+ * property it reads (`keys` → `msg.keys`). Each gets a small envelope marker beside its label while it is empty or
+ * holds a placeholder, its tooltip saying where the value comes from; a select among them gets the choice "from the
+ * message" (its empty value) unless it has an empty choice already, and `defaults` says what a select left unset
+ * by an older flow shows (instead of the editor's select defaults, which would replace the empty choice).
+ */
+export function messageSettings(E: TypeHelpers, node: Record<string, unknown>, settings: Record<string, string>, defaults: Record<string, string> = {}): void {
+  for (const name of Object.keys(settings)) {
+    const el = E.input(name);
+    if (!el.length) continue;
+    const prop = settings[name];
+    if (el.is('select')) {
+      if (!el.find('option[value=""]').length) el.append($('<option value="">').text(E.t(`${E.type}.fromMsg`, { prop })));
+      const saved = node[name];
+      el.val(saved === undefined || saved === null ? defaults[name] ?? '' : String(saved));
+    }
+    const marker = $('<i class="fa fa-envelope-o tb-from-msg" style="margin-left: 4px; opacity: 0.7;"></i>').attr('title', E.t(`${E.type}.tip.fromMsg`, { prop }));
+    $(`label[for="${E.prefix}${name}"]`).first().append(marker);
+    const update = () => {
+      const v = String(el.val() ?? '');
+      marker.toggle(v.trim() === '' || v.indexOf('{{') !== -1);
+    };
+    el.on('change input keyup', update);
+    update();
+  }
+}
+
+/**
+ * The runtime's check of a setting, except for a setting holding a placeholder (`{{msg.…}}`, `{{flow.…}}`…): its
+ * value comes with each message and is checked then (the runtime names the binding of a wrong value).
+ */
+export function placeholderAware(runtime: (name: string) => Validator): (name: string) => Validator {
+  return (name) => {
+    const check = runtime(name);
+    return function (v, opt) {
+      return typeof v === 'string' && parseTemplate(v) ? true : check.call(this, v, opt);
+    };
   };
 }

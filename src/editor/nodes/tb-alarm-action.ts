@@ -4,6 +4,8 @@ import { alarmTypeInput, entityJsonInput, userInput } from '../builder/dialogs';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode, type Validator } from '../common/for-type';
 import { blank, isPlainObject } from '../common/predicates';
+import { parseTemplate } from '../../query/bindings';
+import { messageSettings } from '../common/device-target';
 
 const E = forType('tb-alarm-action');
 const t = E.t;
@@ -80,7 +82,7 @@ export default dialog(E, {
     name: E.any,
     connection: E.connection(),
     operation: E.oneOf(OPERATIONS, 'tb-alarm-action.errors.operation'),
-    alarm: using('alarm', sourced('alarm', (v) => (UUID.test(v) ? true : t('tb-alarm-action.errors.alarm')))),
+    alarm: using('alarm', sourced('alarm', (v) => (UUID.test(v) || parseTemplate(v) ? true : t('tb-alarm-action.errors.alarm')))),
     alarmType: sourceType('alarm'),
     assignee: using('assignee', sourced('assignee')),
     assigneeType: sourceType('assignee'),
@@ -129,6 +131,8 @@ export default dialog(E, {
     userInput('#node-input-assignee', connection);
     entityJsonInput({ input: '#node-input-originator', connection, types: ENTITY_TYPES, field: 'originator' });
     alarmTypeInput('#node-input-alarmName', connection);
+    // A raise's settings left empty (or holding a {{msg.…}} placeholder) read the alarm from msg.payload.
+    messageSettings(E, node, { alarmName: 'msg.payload.type', severity: 'msg.payload.severity', propagateRelationTypes: 'msg.payload.propagateRelationTypes' });
     E.showRows(() => {
       const o = op(node);
       return {

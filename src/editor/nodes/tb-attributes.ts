@@ -1,5 +1,5 @@
 /** tb-attributes' dialog: save, read and delete attributes (the settings as src/query/attributes reads them). */
-import { deviceTarget } from '../common/device-target';
+import { deviceTarget, messageSettings, placeholderAware } from '../common/device-target';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode, type Validator } from '../common/for-type';
 
@@ -16,7 +16,7 @@ function op(node: EditorNode): string {
 }
 
 /** The runtime's own check of the settings (src/query), when the problem is this setting's. */
-const runtime = E.runtimeCheck(SETTINGS);
+const runtime = placeholderAware(E.runtimeCheck(SETTINGS));
 const target = deviceTarget(E, {
   runtime,
   // The keys of the chosen scope (any scope for `any` or msg.scope).
@@ -57,6 +57,8 @@ export default dialog(E, {
     const node = this;
     E.selectDefaults(node, { operation: 'save', scope: 'SERVER_SCOPE', targetEntityType: 'DEVICE', format: 'flat', concurrency: 4 });
     target.prepare();
+    // Keys left empty (or a {{msg.…}} placeholder) read msg.keys.
+    messageSettings(E, node, { keys: 'msg.keys' });
     E.showRows(() => {
       const o = op(node);
       const s = E.input('scope').val();

@@ -1,5 +1,5 @@
 /** tb-rpc's dialog: a command to a device (the settings as src/query/rpc reads them). */
-import { deviceTarget } from '../common/device-target';
+import { deviceTarget, messageSettings, placeholderAware } from '../common/device-target';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode } from '../common/for-type';
 import { isOn } from '../common/predicates';
@@ -16,7 +16,7 @@ function persistent(node: EditorNode): boolean {
 }
 
 /** The runtime's own check of the settings (src/query), when the problem is this setting's. */
-const runtime = E.runtimeCheck(SETTINGS);
+const runtime = placeholderAware(E.runtimeCheck(SETTINGS));
 const target = deviceTarget(E, { runtime });
 
 export default dialog(E, {
@@ -43,7 +43,10 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { mode: 'twoway', waitFor: 'final', timeout: 10000, concurrency: 4 });
+    E.selectDefaults(node, { concurrency: 4 });
+    if (node.timeout === undefined) E.input('timeout').val(10000);
+    // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
+    messageSettings(E, node, { mode: 'msg.mode', timeout: 'msg.timeout', expiration: 'msg.expiration', retries: 'msg.retries', additionalInfo: 'msg.additionalInfo', waitFor: 'msg.waitFor' }, { mode: 'twoway', waitFor: 'final' });
     // A fixed device is picked by name with the query builder's entity picker (devices only).
     target.prepare();
     E.sourcedInput('method', METHOD_SOURCES);

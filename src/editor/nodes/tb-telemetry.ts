@@ -1,5 +1,5 @@
 /** tb-telemetry's dialog: save, read and delete time series (the settings as src/query/telemetry reads them). */
-import { deviceTarget } from '../common/device-target';
+import { deviceTarget, messageSettings, placeholderAware } from '../common/device-target';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode } from '../common/for-type';
 
@@ -9,6 +9,10 @@ const t = E.t;
 const OPERATIONS = ['save', 'latest', 'history', 'delete', 'msg'];
 /** The settings the runtime reads (src/query/telemetry, targets), as the dialog holds them now. */
 const SETTINGS = ['operation', 'target', 'targetType', 'targetEntityType', 'keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl', 'all', 'deleteLatest', 'rewriteLatest'];
+
+/** The settings a message may set when the dialog leaves them empty, and the property each reads. */
+const FROM_MSG: Record<string, string> = {};
+for (const n of ['keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl']) FROM_MSG[n] = `msg.${n}`;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || 'save');
@@ -35,7 +39,7 @@ function uses(node: EditorNode, what: 'keys' | 'range' | 'history' | 'delete' | 
 }
 
 /** The runtime's own check of the settings (src/query), when the problem is this setting's. */
-const runtime = E.runtimeCheck(SETTINGS);
+const runtime = placeholderAware(E.runtimeCheck(SETTINGS));
 const target = deviceTarget(E, { runtime, keys: { kind: () => 'timeseries' } });
 
 export default dialog(E, {
@@ -70,7 +74,10 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { operation: 'save', targetEntityType: 'DEVICE', agg: 'NONE', order: 'ASC', format: 'flat', maxItems: 100000, concurrency: 4 });
+    E.selectDefaults(node, { operation: 'save', targetEntityType: 'DEVICE', format: 'flat', concurrency: 4 });
+    // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
+    messageSettings(E, node, FROM_MSG, { agg: 'NONE', order: 'ASC' });
+    if (node.maxItems === undefined) E.input('maxItems').val(100000);
     // A fixed entity is picked by name; the keys as chips, suggested from its own time series (else its type's).
     target.prepare();
     E.showRows(() => {

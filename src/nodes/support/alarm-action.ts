@@ -26,6 +26,10 @@ import { isObject } from '../../query/validate';
 import type { AlarmActionResult } from '../../platform/alarm-actions';
 import { errorStatus, flag, status, type StatusKey } from './common';
 import { TypedValue } from './typed-value';
+import { BoundSettings, IgnoredWarnings, type Settings } from './value-sources';
+
+/** The raise's text settings that may hold placeholders (`{{msg.<path>}}`…). */
+const RAISE_TEXT = ['alarmName', 'severity', 'propagateRelationTypes'] as const;
 
 export interface AlarmActionDef extends NodeDef {
   connection: string;
@@ -83,9 +87,15 @@ export class AlarmActionInputs {
   private readonly originator: TypedValue;
   private readonly details: TypedValue;
   private readonly raise: RaiseSettings | undefined;
+  /** The raise's text settings with placeholders (alarm type, severity, relation types). */
+  private readonly raiseText: BoundSettings;
+  private readonly warnings: IgnoredWarnings;
+  private readonly config: AlarmActionDef;
   private readonly problems: Partial<Record<'operation' | 'format' | 'alarm' | 'assignee' | 'comment' | 'raise', TbError>> = {};
 
   constructor(RED: NodeAPI, node: Node, config: AlarmActionDef) {
+    this.config = config;
+    this.warnings = IgnoredWarnings.of(node);
     const op = config.operation === undefined || config.operation === '' ? 'acknowledge' : config.operation;
     if (op === 'msg' || (ALARM_OPERATIONS as readonly string[]).includes(op)) this.operation = op as AlarmOperation | 'msg';
     else {
@@ -113,6 +123,7 @@ export class AlarmActionInputs {
       types: ['auto', 'str', 'msg', 'jsonata'],
       auto: (msg) => prop(msg, 'assignee'),
       check: (v, field) => prepareAssignee(v, field),
+      sameName: 'assignee',
     });
     this.comment = new TypedValue(RED, node, {
       name: 'comment',
@@ -120,10 +131,16 @@ export class AlarmActionInputs {
       type: config.commentType,
       types: ['auto', 'str', 'msg', 'jsonata'],
       auto: (msg) => prop(msg, 'comment'),
+      sameName: 'comment',
     });
+    this.raiseText = new BoundSettings(RED, node, config as unknown as Settings, RAISE_TEXT);
     let raiseSettings: RaiseSettings | undefined;
     try {
-      raiseSettings = prepareRaiseSettings(config);
+      // A setting with placeholders is checked for each message, once resolved.
+      const fixed: Settings = { ...config };
+      for (const n of RAISE_TEXT) if (this.raiseText.isBound(n)) fixed[n] = undefined;
+      if (this.raiseText.problem) throw this.raiseText.problem;
+      raiseSettings = prepareRaiseSettings(fixed);
     } catch (err) {
       this.problems.raise = err as TbError;
     }
@@ -164,6 +181,7 @@ export class AlarmActionInputs {
   operationOf(msg: NodeMessage): AlarmOperation {
     if (this.problems.operation) throw this.problems.operation;
     if (this.problems.format) throw this.problems.format;
+    this.warnings.check(msg, 'operation', this.operation !== 'msg');
     return this.operation === 'msg' ? prepareOperation((msg as Record<string, unknown>).operation, 'msg.operation') : this.operation;
   }
 
@@ -173,7 +191,7 @@ export class AlarmActionInputs {
     if (operation === 'raise') {
       const originator = await this.originator.resolve(msg);
       const details = await this.details.resolve(msg);
-      return { operation, alarm: prepareRaise(this.raise as RaiseSettings, msg.payload, originator, details) };
+      return { operation, alarm: prepareRaise(await this.raiseSettings(msg), msg.payload, originator, details) };
     }
     const a = await this.alarm.resolve(msg);
     const alarmId = prepareAlarmId(a.value, a.field);
@@ -186,6 +204,17 @@ export class AlarmActionInputs {
       return { operation, alarmId, assignee: prepareAssignee(a.value, a.field), comment };
     }
     return { operation, alarmId, comment };
+  }
+
+  /** The raise settings of this message: those checked at deploy, or with this message's placeholder values. */
+  private async raiseSettings(msg: NodeMessage): Promise<RaiseSettings> {
+    if (!this.raiseText.any) return this.raise as RaiseSettings;
+    const resolved = await this.raiseText.resolve(this.config as unknown as Settings, msg);
+    try {
+      return prepareRaiseSettings(resolved.query);
+    } catch (err) {
+      throw BoundSettings.explain(err, resolved);
+    }
   }
 }
 

@@ -13,11 +13,11 @@ import {
   prepareScope,
   type AttributeRequest,
 } from '../../query/attributes';
-import { OptionReader, type Bag } from '../../query/options';
+import type { Bag } from '../../query/options';
 import { prepareOperation } from '../../query/telemetry';
 import type { AttributeScope, EntityId } from '../../query/types';
 import { countStatus, status } from './common';
-import type { DeviceActionDef, Props } from './device-action';
+import type { ActionInput, DeviceActionDef, Props } from './device-action';
 
 export interface AttributesDef extends DeviceActionDef {
   operation?: string;
@@ -27,12 +27,15 @@ export interface AttributesDef extends DeviceActionDef {
 /** The configured scope, checked at deploy. */
 export const SCOPE_SETTINGS = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', 'any', 'msg'] as const;
 
+/** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
+export const ATTRIBUTE_SETTINGS = ['keys'] as const;
+
 /** The request of one message (throws a TbInputError before anything is sent). */
-export function attributeRequest(config: AttributesDef, msg: NodeMessageInFlow): AttributeRequest {
+export function attributeRequest(config: AttributesDef, msg: NodeMessageInFlow, input: ActionInput): AttributeRequest {
   const m = msg as unknown as Bag;
   const operation = prepareOperation(config.operation, m, ATTRIBUTE_OPERATIONS, 'save');
   const scope = prepareScope(config.scope, m, operation);
-  return prepareAttributeRequest(operation, scope, new OptionReader(config as unknown as Bag, m), msg.payload);
+  return prepareAttributeRequest(operation, scope, input.options, msg.payload);
 }
 
 /** One entity's work: the REST call and the message properties it gives. */

@@ -13,9 +13,11 @@ import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
 import { ACTION_TARGETS, prepareTargets, targetRules, targetsFromMessage, type DeviceActionType, type TargetRules, type Targets } from '../../query/targets';
+import { OptionReader, type Bag } from '../../query/options';
 import type { EntityId } from '../../query/types';
 import { Activity, errorStatus, intSetting, lookupConnection, onClose, onInput, setupProblem, status, usableClient, type SendFn } from './common';
 import { TypedValue } from './typed-value';
+import { BoundSettings, IgnoredWarnings } from './value-sources';
 
 export interface DeviceActionDef extends NodeDef {
   connection: string;
@@ -95,6 +97,7 @@ export class DeviceAction {
       types: ['auto', 'json', 'msg', 'jsonata'],
       auto: () => ({ value: undefined, field: 'msg.entity' }),
       check: (v, field) => prepareTargets(v, field, this.rules),
+      sameName: 'entity',
     });
     if (this.target.problem) this.problems.push(this.target.problem);
   }
@@ -223,8 +226,24 @@ export function operationProblem(config: { operation?: string }, operations: rea
   return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
 }
 
+/**
+ * What a request reads for one message: the node's settings, with the placeholders of its text settings resolved,
+ * and its options (the node's settings first; one left empty reads the message property of the same name).
+ */
+export interface ActionInput {
+  settings: Bag;
+  options: OptionReader;
+}
+
 /** What one device-action node says of itself; deviceActionNode() does the rest. `R` is the request of a message. */
 export interface DeviceActionParts<R> {
+  /**
+   * The node's text settings that may hold placeholders (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`,
+   * `{{env.<NAME>}}`), resolved for each message before `request`.
+   */
+  settings?: readonly string[];
+  /** The message properties the node's fixed settings make it ignore (besides the options): [property, its setting, fixed?]. */
+  fixed?: ReadonlyArray<readonly [prop: string, setting: string, fixed: boolean]>;
   /** Problems of the node's own settings, found at deploy (after those of the entity settings). */
   problems?: ReadonlyArray<TbError | undefined>;
   /** A message that acts on no target (tb-rpc's cancel): handled in full by the promise, when there is one. */
@@ -232,7 +251,7 @@ export interface DeviceActionParts<R> {
   /** Checks of the message made before its targets are read (they throw a TbInputError). */
   check?: (msg: NodeMessageInFlow) => void;
   /** The request of one message, read after its targets (throws before anything is sent). */
-  request: (msg: NodeMessageInFlow, now: number) => R | Promise<R>;
+  request: (msg: NodeMessageInFlow, now: number, input: ActionInput) => R | Promise<R>;
   /** One message's work: a function for each entity and, when it bounds its own requests, how many entities at once. */
   work: (client: PlatformClient, req: R, targets: Targets) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
   /** The green status of a success (the properties one entity's work gave). */
@@ -255,9 +274,27 @@ export function deviceActionNode<R>(
   const conn = lookupConnection(RED, node, config.connection);
   const action = new DeviceAction(RED, node, config, type);
   const own = parts(action);
-  for (const p of own.problems ?? []) if (p) action.addProblem(p);
+  const bound = new BoundSettings(RED, node, config as unknown as Bag, own.settings ?? []);
+  const warnings = IgnoredWarnings.of(node);
+  for (const p of [...(own.problems ?? []), bound.problem]) if (p) action.addProblem(p);
   if (action.problem) setupProblem(RED, node, action.problem);
   if (conn) conn.register(node);
+
+  /** The settings of this message (placeholders resolved), the request, and the warnings for what it ignored. */
+  const request = async (msg: NodeMessageInFlow, now: number): Promise<R> => {
+    const m = msg as unknown as Bag;
+    for (const [prop, setting, fixed] of own.fixed ?? []) warnings.check(msg, prop, fixed, setting);
+    const r = bound.resolve(config as unknown as Bag, msg);
+    const resolved = r instanceof Promise ? await r : r;
+    const options = new OptionReader(resolved.query, m);
+    try {
+      return await own.request(msg, now, { settings: resolved.query, options });
+    } catch (err) {
+      throw BoundSettings.explain(err, resolved);
+    } finally {
+      for (const name of options.ignored) if (!bound.isBound(name)) warnings.ignored(name);
+    }
+  };
 
   onInput(node, async (msg, send) => {
     const diverted = own.divert?.(msg, send, () => usableClient(conn));
@@ -269,8 +306,7 @@ export function deviceActionNode<R>(
     try {
       own.check?.(msg);
       targets = await action.targets(msg);
-      const r = own.request(msg, now);
-      req = r instanceof Promise ? await r : r;
+      req = await request(msg, now);
       client = usableClient(conn);
     } catch (err) {
       // Nothing was sent: bad input, a bad setting, no connection.

@@ -8,7 +8,8 @@
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { PrepareOptions } from '../../query/validate';
-import { explainBound, findBindings, isQueryList, resolveBindings, type BindingRef, type Bindings } from '../../query/bindings';
+import { explainBound, findBindings, isQueryList, resolveBindings, type Bindings } from '../../query/bindings';
+import { checkRefs, readRefs } from './value-sources';
 
 export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
 export type Prepare<T> = (input: unknown, field: string, options?: PrepareOptions) => T;
@@ -86,58 +87,16 @@ export class QuerySource<T> {
     }
     const bindings = findBindings(parsed);
     if (!bindings) return undefined;
-    for (const ref of bindings.refs) {
-      if (ref.source !== 'msg') continue;
-      try {
-        this.RED.util.normalisePropertyExpression(ref.path);
-      } catch (err) {
-        throw new TbConfigError(`The query's placeholder {{${ref.text}}} is not a message property Node-RED can read: ${(err as Error).message}`);
-      }
-    }
+    checkRefs(this.RED, bindings.refs, () => "The query's placeholder");
     this.template = parsed;
     return bindings;
-  }
-
-  /** Reads one placeholder's value: flow and global context through the node's context (any store). */
-  private readRef(ref: BindingRef, msg: NodeMessage): unknown | Promise<unknown> {
-    switch (ref.source) {
-      case 'msg':
-        try {
-          return this.RED.util.getMessageProperty(msg, ref.path);
-        } catch {
-          return undefined; // a path through a missing object (payload[0].id of an empty list): missing, not a crash
-        }
-      case 'env':
-        return this.RED.util.evaluateNodeProperty(ref.path, 'env', this.node, msg);
-      default: {
-        const { store, key } = this.RED.util.parseContextStore(ref.path);
-        const context = this.node.context()[ref.source];
-        return new Promise((resolve, reject) => {
-          context.get(key, store, (err: Error | undefined, value: unknown) => (err ? reject(err) : resolve(value)));
-        });
-      }
-    }
   }
 
   /** The query with this message's values, validated; an error names the binding of a wrong value. */
   private resolveBound(msg: NodeMessage): T | Promise<T> {
     const bindings = this.bindings as Bindings;
-    const values = new Map<string, unknown>();
-    let pending: Promise<void>[] | undefined;
-    for (const ref of bindings.refs) {
-      const v = this.readRef(ref, msg);
-      if (v instanceof Promise) {
-        (pending ??= []).push(
-          v.then(
-            (value) => void values.set(ref.text, value),
-            (err: Error) => {
-              throw new TbInputError(this.field, `Cannot read ${ref.text} for the query: ${err.message}`);
-            },
-          ),
-        );
-      } else values.set(ref.text, v);
-    }
-    const finish = (): T => {
+    const read = readRefs(this.RED, this.node, bindings.refs, msg, (ref, err) => new TbInputError(this.field, `Cannot read ${ref.text} for the query: ${err.message}`));
+    const finish = (values: Map<string, unknown>): T => {
       const resolved = resolveBindings(this.template, bindings, (ref) => values.get(ref.text), { field: this.field, isList: isQueryList });
       try {
         return this.prepare(resolved.query, this.field, this.options);
@@ -145,7 +104,7 @@ export class QuerySource<T> {
         throw explainBound(err, resolved, this.field);
       }
     };
-    return pending ? Promise.all(pending).then(finish) : finish();
+    return read instanceof Promise ? read.then(finish) : finish(read);
   }
 
   /** The setting problem found at deploy, if any (for a red-dot status and a log line). */

@@ -10,7 +10,6 @@ import { Gate } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
 import type { Followed, Poke } from '../../platform/rpc';
-import { OptionReader, type Bag } from '../../query/options';
 import {
   AUTO_METHOD_TEXT,
   prepareAction,
@@ -27,7 +26,7 @@ import {
 import type { EntityId } from '../../query/types';
 import { status, type SendFn } from './common';
 import { setting } from './connection';
-import { failureStatus, withProps, type DeviceAction, type DeviceActionDef, type Props } from './device-action';
+import { failureStatus, withProps, type ActionInput, type DeviceAction, type DeviceActionDef, type Props } from './device-action';
 import { TypedValue } from './typed-value';
 
 export interface RpcDef extends DeviceActionDef {
@@ -51,6 +50,9 @@ export function followTiming(RED: NodeAPI): FollowTiming {
   };
 }
 
+/** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
+export const RPC_SETTINGS = ['mode', 'timeout', 'expiration', 'retries', 'additionalInfo', 'waitFor'] as const;
+
 /** The method setting and the request of each message. */
 export class RpcInputs {
   readonly method: TypedValue;
@@ -63,17 +65,18 @@ export class RpcInputs {
       types: ['auto', 'str', 'msg', 'jsonata'],
       auto: (msg) => methodFromMessage(msg as { method?: unknown; topic?: unknown }),
       check: (v, field) => prepareMethod({ value: v, field }),
+      sameName: 'method',
     });
   }
 
   /** Where the method is read by default, for the help and messages. */
   static readonly AUTO = AUTO_METHOD_TEXT;
 
-  async request(msg: NodeMessageInFlow, now: number): Promise<RpcRequest> {
+  async request(msg: NodeMessageInFlow, now: number, input: ActionInput): Promise<RpcRequest> {
     const r = this.method.resolve(msg);
     const s = r instanceof Promise ? await r : r;
     const method = prepareMethod(s);
-    return prepareRpcRequest(method, msg.payload, new OptionReader(this.config as unknown as Bag, msg as unknown as Bag), now);
+    return prepareRpcRequest(method, msg.payload, input.options, now);
   }
 }
 

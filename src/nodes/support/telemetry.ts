@@ -1,12 +1,13 @@
 /**
  * tb-telemetry's settings and per-message work: the operation (the node's, or msg.operation), the request of each
- * message (src/query/telemetry: options read message-first and checked before anything is sent), the REST call of
+ * message (src/query/telemetry: options read from the node's settings, those left empty from the message, and checked
+ * before anything is sent), the REST call of
  * each entity (src/platform/device-data) and what it puts on the message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
-import { OptionReader, type Bag } from '../../query/options';
+import type { Bag } from '../../query/options';
 import {
   flatLatest,
   historyRows,
@@ -18,17 +19,19 @@ import {
 } from '../../query/telemetry';
 import type { EntityId } from '../../query/types';
 import { countStatus, status } from './common';
-import type { DeviceActionDef, Props } from './device-action';
+import type { ActionInput, DeviceActionDef, Props } from './device-action';
 
 export interface TelemetryDef extends DeviceActionDef {
   operation?: string;
 }
 
+/** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
+export const TELEMETRY_SETTINGS = ['keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl'] as const;
+
 /** The request of one message (throws a TbInputError before anything is sent). */
-export function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number): TelemetryRequest {
-  const m = msg as unknown as Bag;
-  const operation: TelemetryOperation = prepareOperation(config.operation, m, TELEMETRY_OPERATIONS, 'save');
-  return prepareTelemetryRequest(operation, new OptionReader(config as unknown as Bag, m), msg.payload, now);
+export function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number, input: ActionInput): TelemetryRequest {
+  const operation: TelemetryOperation = prepareOperation(config.operation, msg as unknown as Bag, TELEMETRY_OPERATIONS, 'save');
+  return prepareTelemetryRequest(operation, input.options, msg.payload, now);
 }
 
 /** One entity's work: the REST call and the message properties it gives. */

@@ -3,15 +3,20 @@
  * where the value comes from for each message, and the name of that place for error messages.
  *
  * - `auto`: the node's rule (e.g. `msg.assignee`);
- * - `str` / `json`: fixed in the node; a `json` value is parsed, and a fixed value checked, once at deploy;
+ * - `str` / `json`: fixed in the node; a `json` value is parsed, and a fixed value checked, once at deploy; a `str`
+ *   value may hold placeholders (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`, `{{env.<NAME>}}`), read
+ *   for each message with the rules of a bound query (src/nodes/support/value-sources);
  * - `msg`: a message property path (read with RED.util.getMessageProperty);
  * - `jsonata`: an expression, prepared once at deploy and evaluated against the message.
+ * A fixed value wins over the message: a message property of the node's own name (`sameName`, e.g. msg.comment)
+ * is then ignored, and the node warns once.
  * A problem with the setting itself (bad JSON, bad expression, a fixed value the check refuses) is kept as
  * `problem`: the node shows it at deploy and rejects each message that needs the value with it.
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { Sourced } from '../../query/alarm-actions';
+import { BoundSettings, IgnoredWarnings } from './value-sources';
 
 export type ValueType = 'auto' | 'str' | 'json' | 'msg' | 'jsonata';
 
@@ -28,6 +33,8 @@ export interface TypedValueOptions {
   auto: (msg: NodeMessage) => Sourced;
   /** Checks a value fixed in the node (str / json) at deploy; throws a TbError. */
   check?: (value: unknown, field: string) => void;
+  /** The message property `auto` reads under the setting's own name (msg.<sameName>): ignored, with a warning, when the value is fixed. */
+  sameName?: string;
 }
 
 export class TypedValue {
@@ -38,6 +45,9 @@ export class TypedValue {
   private readonly raw: string;
   private readonly fixed: Sourced | undefined;
   private readonly expr: JsonataExpr | undefined;
+  /** A `str` value with placeholders. */
+  private readonly bound: BoundSettings | undefined;
+  private readonly warnings: IgnoredWarnings;
 
   constructor(
     private readonly RED: NodeAPI,
@@ -45,6 +55,7 @@ export class TypedValue {
     private readonly opts: TypedValueOptions,
   ) {
     this.name = opts.name;
+    this.warnings = IgnoredWarnings.of(node);
     this.raw = opts.value === undefined || opts.value === null ? '' : String(opts.value);
     const t = opts.type === undefined || opts.type === null || opts.type === '' ? 'auto' : String(opts.type);
     this.type = (opts.types as readonly string[]).includes(t) ? (t as ValueType) : 'auto';
@@ -52,7 +63,11 @@ export class TypedValue {
     if (!(opts.types as readonly string[]).includes(t)) {
       problem = new TbConfigError(`${opts.name}Type must be one of ${opts.types.join(', ')} (got ${JSON.stringify(opts.type)})`);
     } else if (this.type === 'str') {
-      this.fixed = { value: this.raw, field: opts.name };
+      const bound = new BoundSettings(RED, node, { [opts.name]: this.raw }, [opts.name]);
+      if (bound.any) {
+        this.bound = bound;
+        problem = bound.problem;
+      } else this.fixed = { value: this.raw, field: opts.name };
     } else if (this.type === 'json') {
       try {
         this.fixed = { value: this.raw.trim() === '' ? undefined : JSON.parse(this.raw), field: opts.name };
@@ -78,7 +93,7 @@ export class TypedValue {
     this.problem = problem;
   }
 
-  /** The value for this message and where it was read (synchronous except for JSONata). */
+  /** The value for this message and where it was read (synchronous except for JSONata and context placeholders). */
   resolve(msg: NodeMessage): Sourced | Promise<Sourced> {
     if (this.problem) throw this.problem;
     switch (this.type) {
@@ -86,7 +101,8 @@ export class TypedValue {
         return this.opts.auto(msg);
       case 'str':
       case 'json':
-        return this.fixed as Sourced;
+        if (this.opts.sameName) this.warnings.check(msg, this.opts.sameName, true, this.name);
+        return this.bound ? this.resolveBound(msg) : (this.fixed as Sourced);
       case 'msg': {
         const field = `msg.${this.raw}`;
         try {
@@ -105,5 +121,14 @@ export class TypedValue {
         });
       }
     }
+  }
+
+  /** A `str` value with placeholders: the whole placeholder's value keeps its type, and is named by it (`msg.user`). */
+  private resolveBound(msg: NodeMessage): Sourced | Promise<Sourced> {
+    const bound = this.bound as BoundSettings;
+    const whole = bound.whole(this.name);
+    const field = whole ? whole.text : this.name;
+    const r = bound.resolve({ [this.name]: this.raw }, msg);
+    return r instanceof Promise ? r.then((x) => ({ value: x.query[this.name], field })) : { value: r.query[this.name], field };
   }
 }
