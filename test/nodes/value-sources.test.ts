@@ -16,9 +16,9 @@ import tbTelemetry from '../../src/nodes/tb-telemetry';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import tbRpc from '../../src/nodes/tb-rpc';
 import tbAlarmAction from '../../src/nodes/tb-alarm-action';
-import { BASE_TIME, HOUR, Simulator } from '../../sim';
-import { connectionNode, flow, helper, TENANT } from '../support/runtime';
-import { Results, type Rec } from './device-support';
+import { BASE_TIME, HOUR } from '../../sim';
+import { flowsOn, helper, useRuntime } from '../support/runtime';
+import type { Rec } from './device-support';
 
 const NODES = [tbConnection, tbTelemetry, tbAttributes, tbRpc, tbAlarmAction];
 const NOW = BASE_TIME + HOUR;
@@ -38,32 +38,20 @@ function warnings(id: string): string[] {
 }
 
 describe('values from the message: the dialog wins, placeholders in text settings (runtime + simulator)', function () {
-  let sim: Simulator;
-  let results: Results;
+  const sim = useRuntime(
+    { now: () => NOW, rpcTimeScale: 0.01 },
+    {
+      settings: { tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 },
+      reset: (s) => {
+        s.resetRequests();
+        s.rpc.resetDevices();
+      },
+      cleanup: () => void delete process.env.TB_TEST_RPC_METHOD,
+    },
+  );
+  const { load: loadFlow, results } = flowsOn(sim, NODES);
+  const load = (nodes: Rec[]) => loadFlow(nodes);
   let probes = 0;
-
-  before(async () => {
-    helper.settings({ tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 } as Record<string, unknown>);
-    sim = new Simulator({ now: () => NOW, rpcTimeScale: 0.01 });
-    await sim.start();
-  });
-  after(async () => {
-    helper.settings({});
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.resetRequests();
-    sim.rpc.resetDevices();
-  });
-  afterEach(async () => {
-    delete process.env.TB_TEST_RPC_METHOD;
-    await helper.unload();
-  });
-
-  const load = async (nodes: Rec[]) => {
-    await helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: TENANT });
-    results = new Results();
-  };
   const probe = () => sim.data.addEntity({ entityType: 'DEVICE', name: `Source probe ${++probes}`, type: 'default' });
   const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
 
