@@ -6,6 +6,7 @@
 import { MODE_SCHEMA } from '../../query/schema';
 import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../query/types';
 import { bindable, isBound } from './bind';
+import { wholeBinding } from './bound';
 import { checkbox, fromLocalInput, numberValue, row, select, t, textInput, toLocalInput } from './dom';
 import { isObj, str, type Ctx, type Path } from './model';
 import { chips, completions, entityPicker } from './widgets';
@@ -116,6 +117,11 @@ function enumChecks(ctx: Ctx, path: Path, values: readonly string[], labelNs: st
       if (!on && at >= 0) list.splice(at, 1);
       m.set(path, list);
     });
+  }
+  // Items from the message (typed in the JSON view) are kept, and shown as such.
+  for (const v of current) {
+    const ref = wholeBinding(v);
+    if (ref) $('<span class="tb-b-chip tb-b-chip-bound">').attr('data-tb-chip-binding', ref.text).attr('title', t('bind.chip', { ref: ref.text })).append('<i class="fa fa-envelope"></i>', $('<span>').text(ref.text)).appendTo(wrap);
   }
   return wrap;
 }

@@ -46,7 +46,7 @@ export function builderPath(field: string): string {
 }
 
 /** Values tried in place of a bound leaf until the validation accepts one (a list first where a list goes). */
-const STAND_INS: readonly unknown[] = [1, 'a', '3f2504e0-4f89-41d3-9a0c-0305e82c3301', true, [], {}, 0];
+const STAND_INS: readonly unknown[] = [1, 'a', 'DEVICE', '3f2504e0-4f89-41d3-9a0c-0305e82c3301', true, [], {}, 0];
 
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -66,9 +66,13 @@ function removeIn(root: unknown, at: readonly (string | number)[]): void {
   else delete node[last];
 }
 
-/** "query.pageLink.pageSize must be a positive integer" -> "must be a positive integer". */
+/**
+ * "query.pageLink.pageSize must be a positive integer (got "{{msg.size}}")" -> "must be a positive integer": the
+ * field is where the chip is, and what it got is the placeholder itself.
+ */
 function ownWords(field: string, message: string): string {
-  return field && message.startsWith(`${field} `) ? message.slice(field.length + 1) : message;
+  const own = field && message.startsWith(`${field} `) ? message.slice(field.length + 1) : message;
+  return own.replace(/\s*\(got "\{\{[^"]*\}\}"\)$/, '');
 }
 
 /**
