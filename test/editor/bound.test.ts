@@ -3,7 +3,8 @@
  * with bound leaves, and the preview's "try with" values.
  */
 import assert from 'node:assert/strict';
-import { checkBound, placeholder, tryQuery, tryRefs, tryValue, wholeBinding, type TryValue } from '../../src/editor/builder/bound';
+import { allowPlaceholders, checkBound, placeholder, tryQuery, tryRefs, tryValue, wholeBinding, type TryValue } from '../../src/editor/builder/bound';
+import { jsonSchema } from '../../src/query/schema';
 import { summarize } from '../../src/query/summary';
 
 const U = '784f394c-42b6-435a-983c-b7beff2784f9';
@@ -141,5 +142,20 @@ describe('editor/builder/bound: values from the message in the builder', () => {
         "count of devices named starting with '{{foo}}'",
       );
     });
+  });
+});
+
+describe('editor/builder/bound: the JSON view\'s schema takes placeholders', () => {
+  it('where a number, a boolean or a list goes, and nowhere else changes', () => {
+    const s = allowPlaceholders(jsonSchema('entityData', {})) as any;
+    const size = s.properties.pageLink.properties.pageSize;
+    assert.equal(size.title, 'Page size');
+    assert.equal(size.anyOf.length, 2);
+    assert.deepEqual(size.anyOf[0].type, ['integer', 'null']);
+    assert.match('{{msg.size}}', new RegExp(size.anyOf[1].pattern));
+    assert.doesNotMatch('{{foo}}', new RegExp(size.anyOf[1].pattern));
+    // Text is left alone (it takes a placeholder as it is), and so is the original.
+    assert.deepEqual(s.properties.pageLink.properties.textSearch, (jsonSchema('entityData', {}) as any).properties.pageLink.properties.textSearch);
+    assert.equal((jsonSchema('entityData', {}) as any).properties.pageLink.properties.pageSize.anyOf, undefined);
   });
 });

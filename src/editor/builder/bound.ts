@@ -193,3 +193,36 @@ export function tryQuery(query: unknown, typed: ReadonlyMap<string, TryValue>): 
     return { ok: false, problem: { kind: 'refused', message: e instanceof Error ? e.message : String(e) } };
   }
 }
+
+// ---- the JSON view's schema ------------------------------------------------------------------------------
+
+/** A whole placeholder, for the JSON schema (the same form as bindings.ts reads). */
+const PLACEHOLDER_SCHEMA = {
+  type: 'string',
+  pattern: '^\\{\\{\\s*(msg|flow|global|env)\\.[^{}]+\\}\\}$',
+  description: 'From the message: {{msg.<path>}}, {{flow.<key>}}, {{global.<key>}} or {{env.<NAME>}}.',
+};
+
+const NON_TEXT = new Set(['integer', 'number', 'boolean', 'array']);
+
+/**
+ * The JSON view's schema with a placeholder allowed wherever a number, a boolean, a list, one of a few names or
+ * an id goes (free text takes one as it is), so the editor does not underline a value from the message. Objects and references are left as
+ * they are: their own fields get the same treatment, and their errors stay as precise as before.
+ */
+export function allowPlaceholders<T>(schema: T): T {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = k === 'enum' || k === 'default' || k === 'examples' || k === 'const' ? v : walk(v);
+    const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
+    const strict = out.enum !== undefined || out.pattern !== undefined || out.format !== undefined;
+    if ((types.some((t) => typeof t === 'string' && NON_TEXT.has(t)) && !types.includes('string')) || (types.includes('string') && strict)) {
+      const { title, description, ...rest } = out;
+      return { ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}), anyOf: [rest, PLACEHOLDER_SCHEMA] };
+    }
+    return out;
+  };
+  return walk(schema) as T;
+}

@@ -21,7 +21,7 @@ import { Lookups } from './lookups';
 import { isObj, Model, type Ctx, type Query } from './model';
 import { previewPanel } from './preview';
 import { showNeeds } from './bind';
-import { checkBound } from './bound';
+import { allowPlaceholders, checkBound } from './bound';
 import type { QueryError } from './validation';
 
 export interface AttachOptions {
@@ -181,7 +181,7 @@ export function attach(o: AttachOptions): Builder {
       form.show();
     } else {
       form.hide();
-      json.show(jsonProblem ? storedText() : formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
+      json.show(jsonProblem ? storedText() : formatQuery(model.query), allowPlaceholders(jsonSchema(mode, { live: ctx.live })));
     }
     refreshInfo();
   }
@@ -345,7 +345,7 @@ export function attach(o: AttachOptions): Builder {
       ctx.mode = next;
       writeInput(compactQuery(model.query));
       if (view === 'builder') renderForm();
-      else json.show(formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
+      else json.show(formatQuery(model.query), allowPlaceholders(jsonSchema(mode, { live: ctx.live })));
       refreshInfo();
     },
     resize(): void {
