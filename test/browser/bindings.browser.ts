@@ -15,7 +15,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Embedded } from '../../scripts/embedded';
 import { Simulator } from '../../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays as closeAll, topTray, WAIT } from './editor-page';
+import { builderQuery, closeTrays as closeAll, openBuilder, runPreview, topTray, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
@@ -78,37 +78,20 @@ describe('query builder: values from the message (browser)', function () {
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
-  // ---- helpers (as in builder.browser.ts) --------------------------------------------------------------------
+  // ---- helpers (the dialog's opener and preview: editor-page.ts) -----------------------------------------
 
   const tray = () => topTray(page);
   const hook = (name: string, value: string) => tray().locator(`[${name}="${value}"]`);
 
-  async function open(id: string, query?: unknown): Promise<void> {
-    await page.evaluate(
-      ([nodeId, q]) => {
-        window.localStorage.setItem('tb-query-builder-view', 'builder');
-        const n = RED.nodes.node(nodeId);
-        if (q !== undefined) n.query = typeof q === 'string' ? q : JSON.stringify(q);
-        RED.editor.edit(n);
-      },
-      [id, query] as const,
-    );
-    await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
-  }
-
-  async function dialogQuery(): Promise<any> {
-    return JSON.parse(await page.evaluate(() => $('#node-input-query').typedInput('value')));
-  }
+  const open = (id: string, query?: unknown) => openBuilder(page, id, query);
+  // A query of the test, read field by field.
+  const dialogQuery = async (): Promise<any> => builderQuery(page);
 
   const shown = (sel: string) => page.evaluate((s) => ($(s).is(':visible') ? $(s).text() : ''), sel);
   const errorText = () => shown('[data-tb-error]');
   const summaryText = () => shown('[data-tb-summary]');
 
-  async function preview(): Promise<{ state: string; text: string }> {
-    await tray().locator('[data-tb-action="preview"]').click();
-    await page.waitForFunction(() => !['running', 'idle'].includes($('[data-tb-preview]').attr('data-tb-preview')), undefined, { timeout: WAIT });
-    return page.evaluate(() => ({ state: $('[data-tb-preview]').attr('data-tb-preview'), text: $('[data-tb-preview]').text() }));
-  }
+  const preview = () => runPreview(page);
 
   /** Switches a control to the message and sets its source and path. */
   async function bind(field: string, source: string, property: string): Promise<void> {
