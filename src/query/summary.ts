@@ -8,6 +8,7 @@
  * Pure: no DOM, no Node-RED, no I/O.
  */
 
+import { parseTemplate } from './bindings';
 import { ENTITY_FILTER_SCHEMA, entityTypeName, isQueryMode, FILTER_RESULT_TYPES, OPERATION_LABELS, type QueryMode } from './schema';
 import type { EntityFilterType } from './types';
 
@@ -91,8 +92,24 @@ function cut(s: string, max = VALUE_MAX): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/** A value from the message (a leaf that is one placeholder, issue 17): `‹msg.payload›`, else undefined. */
+function bound(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const whole = parseTemplate(v)?.whole;
+  return whole ? `‹${whole.text}›` : undefined;
+}
+
+/** Text with its placeholders shown as `‹msg.site›` (never the braces). */
+function shownText(s: string): string {
+  const t = parseTemplate(s);
+  if (!t) return s;
+  if (t.whole) return `‹${t.whole.text}›`;
+  return (t.parts ?? []).map((p) => (typeof p === 'string' ? p : `‹${p.text}›`)).join('');
+}
+
+/** A quoted value; a value from the message is named, not quoted. */
 function quote(s: string): string {
-  return `'${cut(s)}'`;
+  return bound(s) ?? `'${cut(shownText(s))}'`;
 }
 
 /** "a", "a or b", "a, b or c", "a, b, c and 2 more". */
@@ -103,12 +120,20 @@ function list(items: readonly string[], last = 'or'): string {
   return `${items.slice(0, -1).join(', ')} ${last} ${items[items.length - 1]}`;
 }
 
+/** The strings of a list, placeholders shown; a whole list from the message is one item, `‹msg.list›`. */
 function strings(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const whole = bound(v);
+  if (whole) return [whole];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').map(shownText) : [];
 }
 
 function posInt(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
+}
+
+/** A positive integer, or the name of the binding that gives it: the number, `‹msg.size›`, or 0. */
+function posIntOr(v: unknown): number | string {
+  return bound(v) ?? posInt(v);
 }
 
 /** "2026-01-01 00:00 UTC" (seconds only when not 0). */
@@ -147,17 +172,21 @@ function shortId(id: string): string {
 
 /** "Campus North", "device 784f394c…", "the current user". */
 function entityRef(v: unknown, notes: Notes): string {
+  const whole = bound(v);
+  if (whole) return whole;
   if (!isObj(v) || !nonEmpty(v.entityType)) return notes.missing();
-  const type = v.entityType;
+  const type = shownText(v.entityType);
   if (ALIAS_PHRASES[type]) return ALIAS_PHRASES[type];
   if (!nonEmpty(v.id)) return `${entityTypeName(type, 1)} ${notes.missing()}`;
+  const id = bound(v.id);
+  if (id) return `${entityTypeName(type, 1)} ${id}`;
   const name = notes.options.nameOf?.({ entityType: type, id: v.id });
   return nonEmpty(name) ? name : `${entityTypeName(type, 1)} ${shortId(v.id)}`;
 }
 
 /** Several ids of one type: "Campus North or Campus South", or "any of 3 assets". */
 function entityRefs(type: string, ids: string[], notes: Notes): string {
-  const names = ids.map((id) => notes.options.nameOf?.({ entityType: type, id }));
+  const names = ids.map((id) => (id.startsWith('‹') ? id : notes.options.nameOf?.({ entityType: type, id })));
   if (names.every(nonEmpty)) return list(names as string[]);
   return ids.length === 1 ? `${entityTypeName(type, 1)} ${shortId(ids[0])}` : `any of ${ids.length} ${entityTypeName(type, 2)}`;
 }
@@ -174,6 +203,8 @@ function nameWord(type: string | undefined): string {
  * with % is the pattern itself. Undefined when it sets no condition.
  */
 function nameCondition(filter: unknown, word: string): string | undefined {
+  const whole = bound(filter);
+  if (whole) return `${word} ${whole}`;
   if (!nonEmpty(filter)) return undefined;
   const pattern = filter.startsWith('%') || filter.endsWith('%') ? filter : `${filter}%`;
   const lead = pattern.startsWith('%');
@@ -192,6 +223,8 @@ function nameCondition(filter: unknown, word: string): string | undefined {
  * (`singular`), a search query has no such field. `none`: the list holds only nulls, which match no type.
  */
 function typeNames(f: Obj, plural: string, singular: boolean): { names: string[]; none: boolean } {
+  const whole = bound(f[plural]);
+  if (whole) return { names: [whole], none: false };
   const list = Array.isArray(f[plural]) ? (f[plural] as unknown[]) : [];
   const names = strings(list);
   if (names.length > 0) return { names, none: false };
@@ -221,7 +254,9 @@ function relationDetails(f: Obj, relationTypes: string | undefined): string {
   const parts: string[] = [];
   if (relationTypes) parts.push(relationTypes);
   const level = typeof f.maxLevel === 'number' ? f.maxLevel : 0;
-  if (level === 1) parts.push('1 level');
+  const boundLevel = bound(f.maxLevel);
+  if (boundLevel) parts.push(`up to ${boundLevel} levels`);
+  else if (level === 1) parts.push('1 level');
   else if (level >= 2 && level <= 50) parts.push(`up to ${level} levels`);
   else parts.push('any depth');
   if (f.fetchLastLevelOnly === true) parts.push('last level only');
@@ -238,7 +273,7 @@ function related(targets: string, root: string, direction: unknown, notes: Notes
 function relationsQuery(f: Obj, notes: Notes): string {
   let root: string;
   if (f.multiRoot === true) {
-    const type = nonEmpty(f.multiRootEntitiesType) ? f.multiRootEntitiesType : undefined;
+    const type = nonEmpty(f.multiRootEntitiesType) ? shownText(f.multiRootEntitiesType) : undefined;
     const ids = strings(f.multiRootEntityIds);
     if (type === undefined) root = `any of ${notes.missing()}`;
     else if (ids.length === 0) {
@@ -280,7 +315,7 @@ function entities(filter: unknown, notes: Notes): string {
     return typeof type === 'string' ? `entities of the unknown filter type ${quote(type)}` : 'entities of a filter without a type';
   }
   const f = filter;
-  const entityType = nonEmpty(f.entityType) ? f.entityType : undefined;
+  const entityType = nonEmpty(f.entityType) ? shownText(f.entityType) : undefined;
   switch (type as EntityFilterType) {
     case 'entityType':
       return entityType ? `all ${entityTypeName(entityType)}` : `all entities of type ${notes.missing()}`;
@@ -293,13 +328,15 @@ function entities(filter: unknown, notes: Notes): string {
     case 'entityList': {
       const noun = entityType ? entityTypeName(entityType) : `entities of type ${notes.missing()}`;
       const ids = strings(f.entityList);
+      const whole = bound(f.entityList);
+      if (whole) return `${noun} ${whole}`;
       if (!Array.isArray(f.entityList)) return `${noun} from a list ${notes.missing()}`;
       if (ids.length === 0) {
         notes.hint('no match possible');
         return `${noun} from an empty list`;
       }
       if (!entityType) return `${ids.length} chosen ${noun}`;
-      const names = ids.map((id) => notes.options.nameOf?.({ entityType, id }));
+      const names = ids.map((id) => (id.startsWith('‹') ? id : notes.options.nameOf?.({ entityType, id })));
       if (names.every(nonEmpty)) return `${entityTypeName(entityType, ids.length)} ${list(names as string[])}`;
       return `${ids.length} chosen ${entityTypeName(entityType, ids.length)}`;
     }
@@ -364,7 +401,9 @@ interface ValueText {
  * REST find uses it as is, a live subscription until the attribute is read. REST counts and alarm queries read no
  * dynamic value at all, and no path reads CURRENT_DEVICE.
  */
-function predicateValue(v: unknown, show: (x: unknown) => string, notes: Notes): ValueText {
+function predicateValue(v: unknown, showValue: (x: unknown) => string, notes: Notes): ValueText {
+  // A value from the message is named by its binding.
+  const show = (x: unknown) => bound(x) ?? showValue(typeof x === 'string' ? shownText(x) : x);
   if (!isObj(v)) {
     if (v === undefined || v === null) return { text: notes.missing() };
     return { text: show(v), plain: v };
@@ -403,7 +442,7 @@ function predicateText(key: string, p: unknown, dateTime: boolean, depth: number
       const anyCase = p.ignoreCase === true ? ' (any case)' : '';
       if (value.plain === '') return `${key} (no condition: empty value)`;
       if (op === undefined) return `${key} ${notes.missing()} ${value.text}`;
-      if ((p.operation === 'IN' || p.operation === 'NOT_IN') && typeof value.plain === 'string') {
+      if ((p.operation === 'IN' || p.operation === 'NOT_IN') && typeof value.plain === 'string' && !bound(value.plain)) {
         const raw = p.ignoreCase === true ? value.plain.toLowerCase() : value.plain;
         return `${key} ${op} ${list(splitIn(raw).map(quote), p.operation === 'IN' ? 'or' : 'and')}${anyCase}`;
       }
@@ -462,7 +501,7 @@ function sortText(pageLink: Obj, alarm: boolean, notes: Notes): string | undefin
   const so = pageLink.sortOrder;
   if (!isObj(so)) return undefined;
   const key = isObj(so.key) ? so.key : {};
-  const name = nonEmpty(key.key) ? key.key : notes.missing();
+  const name = nonEmpty(key.key) ? shownText(key.key) : notes.missing();
   const desc = so.direction === 'DESC';
   if (name === 'createdTime' && (!alarm || key.type === 'ALARM_FIELD' || key.type === 'ENTITY_FIELD')) {
     const whose = alarm && key.type !== 'ALARM_FIELD' ? 'entities ' : '';
@@ -475,8 +514,9 @@ function sortText(pageLink: Obj, alarm: boolean, notes: Notes): string | undefin
 }
 
 function pageText(pageLink: Obj): string {
-  const size = posInt(pageLink.pageSize) || 100;
-  const page = posInt(pageLink.page);
+  const size = posIntOr(pageLink.pageSize) || 100;
+  const page = posIntOr(pageLink.page);
+  if (typeof page === 'string') return `page ${page} (counted from 0; ${size} per page)`;
   return page === 0 ? `first ${size}` : `page ${page + 1} (${size} per page)`;
 }
 
@@ -520,8 +560,12 @@ function alarmText(f: Obj, notes: Notes): string {
     const a = f.assigneeId;
     assignee = `assigned to ${entityRef(typeof a === 'string' ? { entityType: 'USER', id: a } : { entityType: 'USER', ...(isObj(a) ? a : {}) }, notes)}`;
   }
-  if (types.length > 0) {
-    const parts = [`alarms of type ${list(types)}`, sev ?? 'any severity', status ?? 'any status'];
+  // Statuses from the message: named as they come (the ANDed reading needs the values).
+  const statuses = strings(f.statusList);
+  const fromMessage = statuses.some((x) => x.startsWith('‹'));
+  if (types.length > 0 || fromMessage) {
+    const statusPart = fromMessage ? `status ${list(statuses)}` : (status ?? 'any status');
+    const parts = types.length > 0 ? [`alarms of type ${list(types)}`, sev ?? 'any severity', statusPart] : [`alarms of ${statusPart}`, sev ?? 'any severity'];
     if (assignee) parts.push(assignee);
     return `${parts.join(', ')},`;
   }
@@ -535,6 +579,14 @@ function alarmText(f: Obj, notes: Notes): string {
 
 /** §5.9: a window > 0 wins (find: from startTs when given, else ending now; count: always ending now). */
 function timeText(f: Obj, count: boolean, notes: Notes): string {
+  const boundWindow = bound(f.timeWindow);
+  if (boundWindow) return `last ${boundWindow} ms`;
+  const [boundStart, boundEnd] = [bound(f.startTs), bound(f.endTs)];
+  if (boundStart || boundEnd) {
+    const from = boundStart ?? (posInt(f.startTs) > 0 ? date(posInt(f.startTs)) : undefined);
+    const to = boundEnd ?? (posInt(f.endTs) > 0 ? date(posInt(f.endTs)) : undefined);
+    return from && to ? `from ${from} to ${to}` : from ? `since ${from}` : `until ${to}`;
+  }
   const window = posInt(f.timeWindow);
   const start = posInt(f.startTs);
   const end = posInt(f.endTs);

@@ -66,3 +66,39 @@ export async function pickSuggestion(page: Page, input: Locator, typed: string, 
   await item.click();
   await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0, undefined, { timeout: WAIT });
 }
+
+/**
+ * The editor page's RED and jQuery, inside a function passed to page.evaluate (they are the page's globals, typed
+ * loosely on purpose: this file declares `$` narrowly for its own use).
+ */
+type PageGlobals = { RED: any; $: any };
+
+/** Opens a node's dialog in the query builder's builder view, with `query` (an object, or text as stored). */
+export async function openBuilder(page: Page, id: string, query?: unknown): Promise<void> {
+  await page.evaluate(
+    ([nodeId, q]) => {
+      const { RED } = window as unknown as PageGlobals;
+      window.localStorage.setItem('tb-query-builder-view', 'builder');
+      const n = RED.nodes.node(nodeId);
+      if (q !== undefined) n.query = typeof q === 'string' ? q : JSON.stringify(q);
+      RED.editor.edit(n);
+    },
+    [id, query] as const,
+  );
+  await topTray(page).locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+}
+
+/** The query the open dialog holds now (its query TypedInput's text, parsed). */
+export async function builderQuery(page: Page): Promise<unknown> {
+  return JSON.parse(await page.evaluate(() => (window as unknown as PageGlobals).$('#node-input-query').typedInput('value') as string));
+}
+
+/** Clicks the builder's Preview and waits for its answer: the state (rows, count, empty, keys, error) and the text. */
+export async function runPreview(page: Page): Promise<{ state: string; text: string }> {
+  await topTray(page).locator('[data-tb-action="preview"]').click();
+  await page.waitForFunction(() => !['running', 'idle'].includes((window as unknown as PageGlobals).$('[data-tb-preview]').attr('data-tb-preview')), undefined, { timeout: WAIT });
+  return page.evaluate(() => {
+    const { $ } = window as unknown as PageGlobals;
+    return { state: $('[data-tb-preview]').attr('data-tb-preview') as string, text: $('[data-tb-preview]').text() as string };
+  });
+}

@@ -5,6 +5,8 @@
  */
 import { MODE_SCHEMA } from '../../query/schema';
 import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../query/types';
+import { bindable, isBound } from './bind';
+import { wholeBinding } from './bound';
 import { checkbox, fromLocalInput, numberValue, row, select, t, textInput, toLocalInput } from './dom';
 import { isObj, str, type Ctx, type Path } from './model';
 import { chips, completions, entityPicker } from './widgets';
@@ -33,7 +35,8 @@ function timeMode(ctx: Ctx): TimeMode {
   const tw = ctx.model.get([...b, 'timeWindow']);
   const start = ctx.model.get([...b, 'startTs']);
   const end = ctx.model.get([...b, 'endTs']);
-  const found: TimeMode = typeof tw === 'number' && tw > 0 ? 'last' : (typeof start === 'number' && start > 0) || (typeof end === 'number' && end > 0) ? 'range' : 'any';
+  const set = (v: unknown) => (typeof v === 'number' && v > 0) || isBound(v);
+  const found: TimeMode = set(tw) ? 'last' : set(start) || set(end) ? 'range' : 'any';
   const chosen = chosenTime.get(ctx.model);
   return found === 'any' && chosen ? chosen : found;
 }
@@ -45,14 +48,15 @@ export function renderAlarm(ctx: Ctx): JQuery {
   const section = $('<div class="tb-b-section" data-tb-part="alarm">');
   $('<div class="tb-b-title">').text(t('part.alarm')).appendTo(section);
 
-  section.append(row(t('alarm.status'), enumChecks(ctx, [...b, 'statusList'], ALARM_SEARCH_STATUSES, 'alarmStatus')));
-  section.append(row(t('alarm.severity'), enumChecks(ctx, [...b, 'severityList'], ALARM_SEVERITIES, 'alarmSeverity')));
+  const list = (name: string, control: () => JQuery) => bindable(ctx, { at: [...b, name], field: `${p}${name}`, list: true }, control);
+  section.append(row(t('alarm.status'), list('statusList', () => enumChecks(ctx, [...b, 'statusList'], ALARM_SEARCH_STATUSES, 'alarmStatus'))));
+  section.append(row(t('alarm.severity'), list('severityList', () => enumChecks(ctx, [...b, 'severityList'], ALARM_SEVERITIES, 'alarmSeverity'))));
 
   const types = m.list([...b, 'typeList']);
   section.append(
     row(
       t('alarm.types'),
-      chips({
+      list('typeList', () => chips({
         field: `${p}typeList`,
         items: types.map((v) => ({ value: str(v) })),
         placeholder: t('addAlarmType'),
@@ -69,15 +73,16 @@ export function renderAlarm(ctx: Ctx): JQuery {
           m.removeAt([...b, 'typeList'], i);
           ctx.rerender();
         },
-      }),
+      })),
     ),
   );
 
   const assignee = m.get([...b, 'assigneeId']);
+  const assigneeBind = { at: [...b, 'assigneeId', 'id'], field: `${p}assigneeId.id`, holder: { path: [...b, 'assigneeId'], value: (ph: string) => ({ entityType: 'USER', id: ph }) } };
   section.append(
     row(
       t('alarm.assignee'),
-      entityPicker({
+      bindable(ctx, assigneeBind, () => entityPicker({
         field: `${p}assigneeId`,
         entityType: () => 'USER',
         id: isObj(assignee) ? assignee.id : assignee,
@@ -85,7 +90,7 @@ export function renderAlarm(ctx: Ctx): JQuery {
         names: (et, ids) => ctx.lookups.names(et, ids),
         placeholder: t('anyAssignee'),
         change: (id) => m.set([...b, 'assigneeId'], id === undefined ? undefined : { entityType: 'USER', id }),
-      }),
+      })),
     ),
   );
 
@@ -113,6 +118,11 @@ function enumChecks(ctx: Ctx, path: Path, values: readonly string[], labelNs: st
       m.set(path, list);
     });
   }
+  // Items from the message (typed in the JSON view) are kept, and shown as such.
+  for (const v of current) {
+    const ref = wholeBinding(v);
+    if (ref) $('<span class="tb-b-chip tb-b-chip-bound">').attr('data-tb-chip-binding', ref.text).attr('title', t('bind.chip', { ref: ref.text })).append('<i class="fa fa-envelope"></i>', $('<span>').text(ref.text)).appendTo(wrap);
+  }
   return wrap;
 }
 
@@ -136,25 +146,36 @@ function timeControls(ctx: Ctx, b: Path, p: string): JQuery {
     $('<span>').text(t(`time.${tm}`)).appendTo(l);
   }
   if (mode === 'last') {
-    const tw = m.get([...b, 'timeWindow']);
-    const ms = typeof tw === 'number' ? tw : 0;
-    const unit = UNITS.find((u) => ms > 0 && ms % u.ms === 0) ?? UNITS[UNITS.length - 1];
-    const n = textInput(`${p}timeWindow`, ms ? ms / unit.ms : '', '24').addClass('tb-b-num');
-    const u = select(`${p}timeWindow.unit`, UNITS.map((x) => ({ value: x.unit, label: t(`unit.${x.unit}`) })), unit.unit);
-    const write = () => {
-      const v = numberValue(String(n.val() ?? ''));
-      const factor = UNITS.find((x) => x.unit === String(u.val()))?.ms ?? 3600000;
-      m.set([...b, 'timeWindow'], typeof v === 'number' ? Math.round(v * factor) : v);
-    };
-    n.on('change input', write);
-    u.on('change', write);
-    $('<div class="tb-b-controls">').append($('<span>').text(t('time.lastN')), n, u).appendTo(wrap);
+    const window = bindable(ctx, { at: [...b, 'timeWindow'], field: `${p}timeWindow`, note: t('bind.ms') }, () => lastN(ctx, b, p));
+    $('<div class="tb-b-controls">').append($('<span>').text(t('time.lastN')), window).appendTo(wrap);
   } else if (mode === 'range') {
-    const from = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}startTs`).val(toLocalInput(m.get([...b, 'startTs'])));
-    const to = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}endTs`).val(toLocalInput(m.get([...b, 'endTs'])));
-    from.on('change', () => m.set([...b, 'startTs'], fromLocalInput(String(from.val() ?? ''))));
-    to.on('change', () => m.set([...b, 'endTs'], fromLocalInput(String(to.val() ?? ''))));
+    const from = bindable(ctx, { at: [...b, 'startTs'], field: `${p}startTs`, note: t('bind.ms') }, () => {
+      const i = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}startTs`).val(toLocalInput(m.get([...b, 'startTs'])));
+      return i.on('change', () => m.set([...b, 'startTs'], fromLocalInput(String(i.val() ?? ''))));
+    });
+    const to = bindable(ctx, { at: [...b, 'endTs'], field: `${p}endTs`, note: t('bind.ms') }, () => {
+      const i = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}endTs`).val(toLocalInput(m.get([...b, 'endTs'])));
+      return i.on('change', () => m.set([...b, 'endTs'], fromLocalInput(String(i.val() ?? ''))));
+    });
     $('<div class="tb-b-controls">').append($('<span>').text(t('time.from')), from, $('<span>').text(t('time.to')), to).appendTo(wrap);
   }
   return wrap;
+}
+
+/** "The last [24] [hours]": the number and its unit, written as milliseconds. */
+function lastN(ctx: Ctx, b: Path, p: string): JQuery {
+  const m = ctx.model;
+  const tw = m.get([...b, 'timeWindow']);
+  const ms = typeof tw === 'number' ? tw : 0;
+  const unit = UNITS.find((u) => ms > 0 && ms % u.ms === 0) ?? UNITS[UNITS.length - 1];
+  const n = textInput(`${p}timeWindow`, ms ? ms / unit.ms : '', '24').addClass('tb-b-num');
+  const u = select(`${p}timeWindow.unit`, UNITS.map((x) => ({ value: x.unit, label: t(`unit.${x.unit}`) })), unit.unit);
+  const write = () => {
+    const v = numberValue(String(n.val() ?? ''));
+    const factor = UNITS.find((x) => x.unit === String(u.val()))?.ms ?? 3600000;
+    m.set([...b, 'timeWindow'], typeof v === 'number' ? Math.round(v * factor) : v);
+  };
+  n.on('change input', write);
+  u.on('change', write);
+  return $('<span class="tb-b-controls">').append(n, u);
 }

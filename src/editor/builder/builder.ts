@@ -20,8 +20,9 @@ import { renderKeyFilters } from './key-filters';
 import { Lookups } from './lookups';
 import { isObj, Model, type Ctx, type Query } from './model';
 import { previewPanel } from './preview';
-import { check } from '../../query/check';
-import { builderPath, type QueryError } from './validation';
+import { showNeeds } from './bind';
+import { allowPlaceholders, checkBound } from './bound';
+import type { QueryError } from './validation';
 
 export interface AttachOptions {
   /** The node type (for the preview). */
@@ -115,14 +116,13 @@ export function attach(o: AttachOptions): Builder {
   const form = $('<div class="tb-b-form" data-tb-builder>').appendTo(host);
   const json = new JsonView(host, onJsonText);
   const error = $('<div class="tb-b-error" data-tb-error>').hide().appendTo(host);
-  host.append(
-    previewPanel(lookups, () => {
-      const c = o.connection();
-      if (!c || c === '_ADD_') return { problem: t('previewNoConnection') };
-      if (jsonProblem) return { problem: t('previewFixJson') };
-      return { node: o.nodeType, operation: o.operation(), query: model.query };
-    }),
-  );
+  const preview = previewPanel(lookups, () => {
+    const c = o.connection();
+    if (!c || c === '_ADD_') return { problem: t('previewNoConnection') };
+    if (jsonProblem) return { problem: t('previewFixJson') };
+    return { node: o.nodeType, operation: o.operation(), query: model.query };
+  });
+  host.append(preview.element);
 
   lookups.onNames(() => refreshInfo());
   lookups.onProblem((p) => {
@@ -181,7 +181,7 @@ export function attach(o: AttachOptions): Builder {
       form.show();
     } else {
       form.hide();
-      json.show(jsonProblem ? storedText() : formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
+      json.show(jsonProblem ? storedText() : formatQuery(model.query), allowPlaceholders(jsonSchema(mode, { live: ctx.live })));
     }
     refreshInfo();
   }
@@ -227,10 +227,14 @@ export function attach(o: AttachOptions): Builder {
       return;
     }
     summary.text(summarize(mode, model.query, { live: ctx.live, nameOf: (e) => lookups.knownName(e.id) }));
-    const checked = check(mode, model.query, 'query', { live: ctx.live });
+    // A value bound to the message is checked at run time: its chip says what kind it must be (bound.ts).
+    const bound = checkBound(mode, model.query, { live: ctx.live });
+    const checked = bound.verdict;
+    showNeeds(form, bound.needs);
+    preview.bindings(model.query);
     const extra = heldPaths(model.query, builderCoverage(mode, model.query, { live: ctx.live })).filter((p) => !isNullAt(model.query, p));
     // Whole parts this kind of query does not send (e.g. a find query's page after switching to count).
-    const sent = checked.ok ? (checked.value as Record<string, unknown>) : undefined;
+    const sent = checked.ok && isObj(checked.value) ? checked.value : undefined;
     const unused = sent ? [...new Set(extra.map((p) => p.split('.')[0]))].filter((top) => !(top in sent)) : [];
     const kept = extra.filter((p) => !unused.includes(p.split('.')[0]));
     held.empty();
@@ -244,7 +248,7 @@ export function attach(o: AttachOptions): Builder {
     if (kept.length) list(t('held'), kept);
     if (unused.length) list(t('unused'), unused);
     held.toggle(kept.length + unused.length > 0);
-    showError(checked.ok ? undefined : { field: checked.field || 'query', path: builderPath(checked.field), message: checked.message });
+    showError(checked.ok ? undefined : { field: checked.field, path: checked.path, message: checked.message });
   }
 
   function showError(e: QueryError | undefined): void {
@@ -341,7 +345,7 @@ export function attach(o: AttachOptions): Builder {
       ctx.mode = next;
       writeInput(compactQuery(model.query));
       if (view === 'builder') renderForm();
-      else json.show(formatQuery(model.query), jsonSchema(mode, { live: ctx.live }));
+      else json.show(formatQuery(model.query), allowPlaceholders(jsonSchema(mode, { live: ctx.live })));
       refreshInfo();
     },
     resize(): void {

@@ -146,6 +146,22 @@ const CSS = `
 .tb-b-entity-id { font-family: monospace; font-size: 0.85em; color: var(--red-ui-secondary-text-color, #777); }
 .tb-query-builder-on .red-ui-typedInput-input-wrap, .tb-query-builder-on .red-ui-typedInput-option-expand { display: none !important; }
 .red-ui-typedInput-container.tb-query-builder-on { width: auto !important; }
+.tb-b-bindable { display: inline-flex; align-items: center; gap: 4px; flex-wrap: wrap; min-width: 0; }
+.tb-b-bindable.tb-b-bindable-wide { flex: 1; }
+.tb-b-bindable.tb-b-bindable-wide > .tb-b-wide, .tb-b-bindable.tb-b-bindable-wide > .tb-b-chips, .tb-b-bindable.tb-b-bindable-wide > .tb-b-entity { flex: 1; }
+.tb-b .tb-b-bind { padding: 0 6px; opacity: 0.75; }
+.tb-b .tb-b-bind:hover { opacity: 1; }
+.tb-b-bound { display: inline-flex; align-items: center; gap: 4px; padding: 1px 6px 1px 8px; border-radius: 12px;
+  background: #e3f0fa; border: 1px solid #6aa9d8; color: #1f4f73; }
+.tb-b .tb-b-bound select.tb-b-bound-source { width: auto; min-width: 0; height: 24px; padding: 0 2px; margin: 0; font-family: monospace; }
+.tb-b .tb-b-bound input.tb-b-bound-path { width: 150px; height: 24px; margin: 0; font-family: monospace; }
+.tb-b-bound a { cursor: pointer; color: inherit; }
+.tb-b-bound-needs { font-size: 0.85em; font-style: italic; color: var(--red-ui-secondary-text-color, #777); }
+.tb-b-chip.tb-b-chip-bound { background: #e3f0fa; border-color: #6aa9d8; color: #1f4f73; font-family: monospace; }
+.tb-b-try { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: center; margin: 4px 0; }
+.tb-b-try-one { display: inline-flex; align-items: center; gap: 4px; }
+.tb-b .tb-b-try-one select { width: auto; min-width: 0; margin: 0; }
+.tb-b .tb-b-try-one input { width: 140px; margin: 0; }
 .tb-b-source-hint { margin-left: 8px; color: var(--red-ui-secondary-text-color, #777); font-style: italic; }
 `;
 

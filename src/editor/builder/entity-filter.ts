@@ -4,6 +4,7 @@
  */
 import { ENTITY_FILTER_SCHEMA, entityTypeName, newEntityFilter, visibleFields, type FieldSpec } from '../../query/schema';
 import { ALIAS_ENTITY_TYPES, ENTITY_FILTER_TYPES, QUERYABLE_ENTITY_TYPES, type EntityFilterType } from '../../query/types';
+import { bindable, type BindSpec } from './bind';
 import { button, checkbox, intValue, removeButton, row, select, t, textInput } from './dom';
 import { isObj, str, type Ctx, type Path } from './model';
 import { chips, completions, entityPicker, fromList, isUuid } from './widgets';
@@ -43,12 +44,36 @@ export function renderEntityFilter(ctx: Ctx): JQuery {
   const spec = ENTITY_FILTER_SCHEMA[type as keyof typeof ENTITY_FILTER_SCHEMA];
   if (!spec || !isObj(filter)) return section;
   for (const field of visibleFields(spec, filter)) {
-    const control = fieldControl(ctx, field, filter);
+    const bind = bindSpec(field);
+    const control = bind ? bindable(ctx, bind, () => fieldControl(ctx, field, filter)) : fieldControl(ctx, field, filter);
     const r = row(field.label + (field.required ? ' *' : ''), control);
     if (field.help) $('<div class="tb-b-hint">').text(field.help).appendTo(r.find('.tb-b-controls'));
     section.append(r);
   }
   return section;
+}
+
+/** The kinds of field whose value can come from the message: the leaf, by kind (the schema table's `kind`). */
+const BINDABLE: Partial<Record<FieldSpec['kind'], 'scalar' | 'list' | 'id'>> = {
+  entityType: 'scalar',
+  enum: 'scalar',
+  text: 'scalar',
+  int: 'scalar',
+  entityTypes: 'list',
+  profiles: 'list',
+  entityIds: 'list',
+  customer: 'id',
+  // 'entity' (a root or single entity): its id is bound inside the control, beside the entity type.
+};
+
+/** How a field of the entity filter switches to "from the message" (undefined: it does not). */
+function bindSpec(field: FieldSpec): BindSpec | undefined {
+  const how = BINDABLE[field.kind];
+  if (!how) return undefined;
+  const at: Path = [...BASE, field.name];
+  const name = `entityFilter.${field.name}`;
+  if (how === 'id') return { at: [...at, 'id'], field: `${name}.id`, holder: { path: at, value: (ph) => ({ entityType: 'CUSTOMER', id: ph }) } };
+  return { at, field: name, list: how === 'list' };
 }
 
 /** Switches the filter type: fields of the same name are carried over, the rest start from the table's defaults. */
@@ -248,7 +273,7 @@ function aliasEntity(ctx: Ctx, path: Path, name: string, value: unknown): JQuery
   });
   const alias = (ALIAS_ENTITY_TYPES as readonly string[]).includes(type);
   if (type !== '' && (!alias || type === 'CURRENT_CUSTOMER')) {
-    wrap.append(
+    wrap.append(bindable(ctx, { at: [...path, 'id'], field: `${name}.id` }, () =>
       entityPicker({
         field: `${name}.id`,
         entityType: () => (alias ? 'CUSTOMER' : type),
@@ -261,7 +286,7 @@ function aliasEntity(ctx: Ctx, path: Path, name: string, value: unknown): JQuery
           else m.set([...path, 'id'], id ?? '');
         },
       }),
-    );
+    ));
   }
   return wrap;
 }

@@ -5,6 +5,7 @@
  */
 import { KEY_TYPE_LABELS, KEY_TYPES_FOR, MODE_SCHEMA, type FieldList } from '../../query/schema';
 import { SORT_DIRECTIONS, type EntityKeyType } from '../../query/types';
+import { bindable } from './bind';
 import { checkbox, intValue, row, select, t, textInput } from './dom';
 import { keyNames, keySuggest, markUnknownKey } from './keys';
 import { isObj, str, type Ctx, type Path } from './model';
@@ -67,10 +68,14 @@ export function renderPage(ctx: Ctx): JQuery {
   const m = ctx.model;
   const section = $('<div class="tb-b-section" data-tb-part="page">');
   $('<div class="tb-b-title">').text(t('part.page')).appendTo(section);
-  const size = textInput('pageLink.pageSize', m.get(['pageLink', 'pageSize']), '100').addClass('tb-b-num');
-  size.on('change input', () => m.set(['pageLink', 'pageSize'], intValue(String(size.val() ?? ''))));
-  const page = textInput('pageLink.page', m.get(['pageLink', 'page']), '0').addClass('tb-b-num');
-  page.on('change input', () => m.set(['pageLink', 'page'], intValue(String(page.val() ?? ''))));
+  const size = bindable(ctx, { at: ['pageLink', 'pageSize'], field: 'pageLink.pageSize' }, () => {
+    const i = textInput('pageLink.pageSize', m.get(['pageLink', 'pageSize']), '100').addClass('tb-b-num');
+    return i.on('change input', () => m.set(['pageLink', 'pageSize'], intValue(String(i.val() ?? ''))));
+  });
+  const page = bindable(ctx, { at: ['pageLink', 'page'], field: 'pageLink.page' }, () => {
+    const i = textInput('pageLink.page', m.get(['pageLink', 'page']), '0').addClass('tb-b-num');
+    return i.on('change input', () => m.set(['pageLink', 'page'], intValue(String(i.val() ?? ''))));
+  });
   section.append(row(t('pageSize'), size, $('<span>').text(t('pageNumber')), page));
 
   const sort = m.get(['pageLink', 'sortOrder']);
@@ -92,20 +97,25 @@ export function renderPage(ctx: Ctx): JQuery {
   });
   const controls: JQuery[] = [typeSel];
   if (isObj(sort)) {
-    const keyName = textInput('pageLink.sortOrder.key.key', sortKey.key, t('keyName'));
-    keyName.on('change input', () => m.set(['pageLink', 'sortOrder', 'key', 'key'], String(keyName.val() ?? '')));
-    suggest(keyName, keySuggest(ctx, () => String(typeSel.val())));
-    markUnknownKey(ctx, keyName, () => String(typeSel.val()), (name) => t('unknownKey', { name }));
+    const keyName = bindable(ctx, { at: ['pageLink', 'sortOrder', 'key', 'key'], field: 'pageLink.sortOrder.key.key' }, () => {
+      const i = textInput('pageLink.sortOrder.key.key', sortKey.key, t('keyName'));
+      i.on('change input', () => m.set(['pageLink', 'sortOrder', 'key', 'key'], String(i.val() ?? '')));
+      suggest(i, keySuggest(ctx, () => String(typeSel.val())));
+      markUnknownKey(ctx, i, () => String(typeSel.val()), (name) => t('unknownKey', { name }));
+      return i;
+    });
     const dir = select('pageLink.sortOrder.direction', SORT_DIRECTIONS.map((v) => ({ value: v, label: t(`direction.${v}`) })), str(sort.direction));
     dir.on('change', () => m.set(['pageLink', 'sortOrder', 'direction'], String(dir.val())));
     controls.push(keyName, dir);
   }
   section.append(row(t('sortBy'), ...controls));
 
-  const search = textInput('pageLink.textSearch', m.get(['pageLink', 'textSearch']), t('textSearchPlaceholder')).addClass('tb-b-wide');
-  search.on('change input', () => {
-    const v = String(search.val() ?? '');
-    m.set(['pageLink', 'textSearch'], v === '' ? undefined : v);
+  const search = bindable(ctx, { at: ['pageLink', 'textSearch'], field: 'pageLink.textSearch' }, () => {
+    const i = textInput('pageLink.textSearch', m.get(['pageLink', 'textSearch']), t('textSearchPlaceholder')).addClass('tb-b-wide');
+    return i.on('change input', () => {
+      const v = String(i.val() ?? '');
+      m.set(['pageLink', 'textSearch'], v === '' ? undefined : v);
+    });
   });
   section.append(row(t('textSearch'), search));
 

@@ -15,6 +15,7 @@ import {
 } from '../../query/schema';
 import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../query/types';
 import { impliedValueType } from '../../query/validate';
+import { bindable } from './bind';
 import { button, checkbox, fromLocalInput, numberValue, pathText, removeButton, row, select, t, textInput, toLocalInput } from './dom';
 import { keySuggest, markUnknownKey } from './keys';
 import { isObj, str, type Ctx, type Path } from './model';
@@ -200,7 +201,7 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
     attr.on('change input', () => m.set([...path, 'value', 'dynamicValue', 'sourceAttribute'], String(attr.val() ?? '')));
     $('<span>').text(t('ifMissing')).appendTo(line);
   }
-  line.append(valueControl(ctx, valuePath, own, valueType, current));
+  line.append(bindable(ctx, { at: valuePath, field: pathText(valuePath) }, () => valueControl(ctx, valuePath, own, valueType, current)));
   if (own === 'STRING') {
     const ic = checkbox(pathText([...path, 'ignoreCase']), pred.ignoreCase === true, t('ignoreCase')).appendTo(line);
     ic.find('input').on('change', (e) => m.set([...path, 'ignoreCase'], $(e.target).prop('checked') === true));

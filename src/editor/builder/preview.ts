@@ -2,6 +2,7 @@
  * The preview: runs the query once on the server through the deployed connection (never subscribing) and
  * shows the first rows as a small table (flat form), the count, the keys, or the error text.
  */
+import { tryQuery, tryRefs, type TryProblem, type TryValue } from './bound';
 import { button, t } from './dom';
 import type { Answer, Lookups } from './lookups';
 
@@ -107,26 +108,76 @@ export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; pa
   $('<pre>').text(JSON.stringify(payload, null, 2)).appendTo(area);
 }
 
-/** The Preview button and its result area. `request()` gives what to run, or a reason it cannot run yet. */
-export function previewPanel(lookups: Lookups, request: () => PreviewRequest | { problem: string }): JQuery {
+function problemText(p: TryProblem): string {
+  if (p.kind === 'refused') return p.message;
+  if (p.kind === 'json') return t('bind.tryJson', { ref: p.ref, message: p.message });
+  return t(p.kind === 'number' ? 'bind.tryNumber' : 'bind.tryMissing', { ref: p.ref });
+}
+
+/** The Preview button, the "try with" boxes of the query's bindings, and the result area. */
+export interface PreviewPanel {
+  element: JQuery;
+  /** Shows a "try with" box for each binding of the query (called on every change of the query). */
+  bindings(query: unknown): void;
+}
+
+/**
+ * The Preview button and its result area. `request()` gives what to run, or a reason it cannot run yet. A query
+ * with values from the message runs with the values typed in its "try with" boxes, resolved as the runtime
+ * resolves them; no placeholder is ever sent, and a box left empty sends nothing.
+ */
+export function previewPanel(lookups: Lookups, request: () => PreviewRequest | { problem: string }): PreviewPanel {
   const wrap = $('<div class="tb-b-preview-wrap">');
+  const tries = $('<div class="tb-b-try" data-tb-try-with>').hide().appendTo(wrap);
   const btn = button('preview', t('preview'), 'fa-play').removeClass('red-ui-button-small').appendTo(wrap);
   const area = $('<div class="tb-b-preview">').attr('data-tb-preview', 'idle').appendTo(wrap);
+  /** What was typed for each binding (kept while the dialog is open, even when a binding goes and comes back). */
+  const typed = new Map<string, TryValue>();
+  let shownRefs = '';
   let seq = 0;
+  const fail = (text: string) => {
+    area.attr('data-tb-preview', 'error');
+    $('<div class="tb-b-error">').text(text).appendTo(area);
+  };
   btn.on('click', () => {
     const req = request();
     area.empty();
-    if ('problem' in req) {
-      area.attr('data-tb-preview', 'error');
-      $('<div class="tb-b-error">').text(req.problem).appendTo(area);
-      return;
-    }
+    if ('problem' in req) return fail(req.problem);
+    const tried = tryQuery(req.query, typed);
+    if (!tried.ok) return fail(problemText(tried.problem));
     const mine = ++seq;
     area.attr('data-tb-preview', 'running');
     $('<div class="tb-b-hint">').text(t('previewRunning')).appendTo(area);
-    void lookups.preview({ ...req, format: 'flat' }).then((answer) => {
+    void lookups.preview({ ...req, query: tried.query, format: 'flat' }).then((answer) => {
       if (mine === seq) renderAnswer(area, answer);
     });
   });
-  return wrap;
+  return {
+    element: wrap,
+    bindings(query: unknown): void {
+      const refs = tryRefs(query);
+      const key = refs.map((r) => `${r.ref.text}:${r.type}`).join('\n');
+      if (key === shownRefs) return;
+      shownRefs = key;
+      tries.empty().toggle(refs.length > 0);
+      if (!refs.length) return;
+      $('<span>').text(t('bind.tryWith')).appendTo(tries);
+      for (const { ref, type } of refs) {
+        const value = typed.get(ref.text) ?? { type, text: '' };
+        typed.set(ref.text, value);
+        const one = $('<span class="tb-b-try-one">').attr('data-tb-try', ref.text).appendTo(tries);
+        $('<code>').text(ref.text).appendTo(one);
+        const kind = $('<select>').attr('data-tb-try-type', ref.text).appendTo(one);
+        for (const k of ['num', 'str', 'json'] as const) $('<option>').val(k).text(t(`bind.tryType.${k}`)).appendTo(kind);
+        kind.val(value.type);
+        const box = $('<input type="text">').attr('data-tb-try-value', ref.text).val(value.text).appendTo(one);
+        kind.on('change', () => {
+          value.type = String(kind.val()) as TryValue['type'];
+        });
+        box.on('change input', () => {
+          value.text = String(box.val() ?? '');
+        });
+      }
+    },
+  };
 }

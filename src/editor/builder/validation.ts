@@ -3,7 +3,7 @@
  * the editor, through src/query/check.ts), so a wrong filter type, operation or enum is flagged before deploy in
  * the runtime's words.
  */
-import { check } from '../../query/check';
+import { checkBound } from './bound';
 import { parseJsonText, shortJsonMessage } from '../../query/json-text';
 import type { QueryMode } from '../../query/schema';
 import { t } from './dom';
@@ -16,20 +16,20 @@ export interface QueryError {
   message: string;
 }
 
-/** `query.keyFilters[0].key` -> `keyFilters.0.key`. */
-export function builderPath(field: string): string {
-  return field.replace(/^query\.?/, '').replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
-}
+export { builderPath } from './bound';
 
 /** Where the query goes: `live` for tb-subscribe, REST otherwise (the runtime's own option). */
 export interface ValidateOptions {
   live?: boolean;
 }
 
-/** The runtime's verdict on a query object: undefined when it is accepted. */
+/**
+ * The runtime's verdict on a query object: undefined when it is accepted. A value bound to the message is checked
+ * at run time (bound.ts): only the rest of the query is judged here.
+ */
 export function validateQuery(mode: QueryMode, query: unknown, options: ValidateOptions = {}): QueryError | undefined {
-  const r = check(mode, query, 'query', { live: options.live === true });
-  return r.ok ? undefined : { field: r.field || 'query', path: builderPath(r.field), message: r.message };
+  const r = checkBound(mode, query, { live: options.live === true }).verdict;
+  return r.ok ? undefined : { field: r.field, path: r.path, message: r.message };
 }
 
 /** Where a JSON text breaks ("Unexpected token … (line 3, column 7)"), or undefined when it parses. */

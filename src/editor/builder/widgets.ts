@@ -3,6 +3,7 @@
  * chips (a list of names or keys with an entry box) and an entity picker (name shown, id stored). Every one
  * keeps working as free text when no suggestion can be had.
  */
+import { wholeBinding } from './bound';
 import { t } from './dom';
 
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -131,7 +132,13 @@ export function chips(o: ChipsOptions): JQuery {
   const box = $('<div class="tb-b-chips">').attr('data-tb-chips', o.field);
   o.items.forEach((item, i) => {
     const chip = $('<span class="tb-b-chip">').attr('data-tb-chip', item.value).attr('title', item.value);
-    $('<span>').text(item.label ?? item.value).appendTo(chip);
+    // An item from the message (typed in the JSON view): its source and path, never the braces.
+    const ref = wholeBinding(item.value);
+    if (ref) {
+      chip.addClass('tb-b-chip-bound').attr('data-tb-chip-binding', ref.text).attr('title', t('bind.chip', { ref: ref.text }));
+      $('<i class="fa fa-envelope">').appendTo(chip);
+    }
+    $('<span>').text(ref ? ref.text : (item.label ?? item.value)).appendTo(chip);
     if (item.tag) $('<span class="tb-b-chip-type">').text(item.tag).appendTo(chip);
     $('<a data-tb-action="remove-chip"><i class="fa fa-times"></i></a>')
       .attr('title', t('remove'))
@@ -161,6 +168,7 @@ export function chips(o: ChipsOptions): JQuery {
   if (o.known) {
     const known = o.known;
     box.find('.tb-b-chip').each((i, el) => {
+      if ($(el).hasClass('tb-b-chip-bound')) return;
       void known(i).then((ok) => {
         if (ok === false) $(el).addClass('tb-b-unknown').attr('title', t('unknownName', { name: $(el).attr('data-tb-chip') }));
       });
