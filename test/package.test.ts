@@ -11,7 +11,7 @@ import vm from 'node:vm';
 import * as acorn from 'acorn';
 
 // semver is a dependency of node-red (a devDependency here); no type package is installed for it.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const semver = require('semver') as {
   validRange(range: string): string | null;
   satisfies(version: string, range: string): boolean;
@@ -220,7 +220,7 @@ function editorSandbox(): Sandbox {
         sb.defs[type] = def;
       },
     },
-    validators: { typedInput: () => (v: unknown, opt: unknown) => true },
+    validators: { typedInput: () => (_v: unknown, _opt: unknown) => true },
   };
   const context = vm.createContext({ RED, $, window: sb.window });
   sb.run = (code: string) => {

@@ -27,10 +27,10 @@ let userDir: string | undefined;
 function installStatusHook(): void {
   // Every node's status calls, in-process, without a status node in the flow (no extra message traffic).
   // The Node class of the Node-RED that runs (TB_TEST_NODE_RED may choose another one than the devDependency).
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { nodeRedMain } = require('../../scripts/embedded') as typeof import('../../scripts/embedded');
   const nodeModule = require.resolve('@node-red/runtime/lib/nodes/Node', { paths: [path.dirname(nodeRedMain())] });
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const NodeCtor = require(nodeModule) as { prototype: { status(s: unknown): void; id: string } };
   const original = NodeCtor.prototype.status;
   NodeCtor.prototype.status = function (this: { id: string }, s: unknown) {
@@ -72,7 +72,7 @@ async function handle(c: Command): Promise<unknown> {
       installStatusHook();
       userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-bench-'));
       // Loaded here, not at the top: an agent for a raw client must not carry Node-RED in its memory.
-      // eslint-disable-next-line @typescript-eslint/no-var-requires
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { startNodeRed } = require('../../scripts/embedded') as typeof import('../../scripts/embedded');
       embedded = await startNodeRed({
         userDir,

@@ -10,7 +10,7 @@ import { benchFlow, benchQuery, FlowNode, functionNode, httpRequestNode, login, 
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../lib/sim';
-import { fmt, fmtMs } from '../lib/stats';
+import { fmt } from '../lib/stats';
 import type { LargeResult } from '../agent/query-load';
 
 interface Mem {

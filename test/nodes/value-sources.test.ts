@@ -140,9 +140,9 @@ describe('values from the message: the dialog wins, placeholders in text setting
         node('tb-rpc', 'fixed', { methodType: 'str', method: 'getState', timeout: '5000', targetType: 'json', target: JSON.stringify({ entityType: 'DEVICE', id: d.id }) }),
         node('tb-rpc', 'open', { methodType: 'auto', method: '', timeout: '' }),
       ]);
-      let out = await results.ok('fixed', { method: 'reboot', timeout: 'forever' });
+      const out = await results.ok('fixed', { method: 'reboot', timeout: 'forever' });
       assert.deepEqual(out.payload, { method: 'getState' });
-      out = await results.ok('fixed', { method: 'reboot', timeout: 'forever' });
+      await results.ok('fixed', { method: 'reboot', timeout: 'forever' });
       const told = warnings('fixed');
       assert.equal(told.length, 2, JSON.stringify(told));
       assert.ok(told.some((w) => /^msg\.method is ignored/.test(w)) && told.some((w) => /^msg\.timeout is ignored/.test(w)));
@@ -179,7 +179,7 @@ describe('values from the message: the dialog wins, placeholders in text setting
       let out = await results.ok('fixed', { payload: a.id, comment: 'left over', operation: 'delete' });
       assert.equal(out.operation, 'acknowledge');
       assert.equal(((out.alarmComment as Rec).comment as Rec).text, 'Seen by the flow');
-      out = await results.ok('fixed', { payload: newAlarm().id, comment: 'left over', operation: 'delete' });
+      await results.ok('fixed', { payload: newAlarm().id, comment: 'left over', operation: 'delete' });
       const told = warnings('fixed');
       assert.equal(told.length, 2, JSON.stringify(told));
       assert.ok(told.some((w) => /^msg\.operation is ignored/.test(w)) && told.some((w) => /^msg\.comment is ignored: the node's setting "comment"/.test(w)));

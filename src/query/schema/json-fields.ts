@@ -12,7 +12,6 @@ export type Schema = Record<string, unknown>;
 
 export const REF = (name: string): Schema => ({ $ref: `#/definitions/${name}` });
 export const UUID: Schema = { type: 'string', pattern: UUID_PATTERN };
-const NON_NEG_INT: Schema = { type: 'integer', minimum: 0 };
 
 /** Also accepts null (the validator treats null in an optional field as absent). */
 export function nullable(s: Schema): Schema {
