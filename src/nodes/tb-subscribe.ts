@@ -100,6 +100,8 @@ export default function (RED: NodeAPI): void {
     const source = new QuerySource<AnyQuery>(RED, node, config.query, config.queryType, PREPARE[kind], { live: true });
     const problem: TbError | undefined = eventsProblem ?? source.problem;
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
+    /** With values from the message: the resolved query now subscribed, as JSON (the same one again changes nothing). */
+    let boundKey: string | undefined;
 
     /**
      * The status after an event (sent or not: the status follows them all), for the page being watched
@@ -121,6 +123,7 @@ export default function (RED: NodeAPI): void {
     };
 
     function stop(): void {
+      boundKey = undefined;
       if (!current || !conn) return;
       current.sink.active = false;
       const hub = conn.live();
@@ -169,7 +172,7 @@ export default function (RED: NodeAPI): void {
     if (conn) conn.register(node);
     if (problem) {
       setupProblem(RED, node, problem);
-    } else if (source.type === 'json' && conn) {
+    } else if (source.type === 'json' && !source.bound && conn) {
       try {
         start(source.resolve({}) as AnyQuery);
       } catch (err) {
@@ -198,8 +201,18 @@ export default function (RED: NodeAPI): void {
         if (msg.action !== undefined && msg.action !== 'subscribe') {
           throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`);
         }
-        const q = source.resolve(msg);
-        start(q instanceof Promise ? await q : q);
+        const r = source.resolve(msg);
+        const q = r instanceof Promise ? await r : r;
+        if (source.bound) {
+          // A query with values from the message follows them: a new value replaces the subscription (the old one
+          // is unsubscribed on the server, the new one starts with its snapshot); the same values change nothing.
+          const key = JSON.stringify(q);
+          if (current && key === boundKey) return;
+          start(q);
+          boundKey = key;
+          return;
+        }
+        start(q);
       } catch (err) {
         if (current) current.sink.memo.shown = undefined; // a running subscription shows its status again on its next event
         node.status(err === problem ? { ...errorStatus(RED, err), shape: 'dot' } : errorStatus(RED, err));

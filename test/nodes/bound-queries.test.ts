@@ -8,10 +8,11 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
+import tbSubscribe from '../../src/nodes/tb-subscribe';
 import { BASE_TIME } from '../../sim';
-import { assertCode, connectionNode, flow, helper, inject, message, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
+import { assertCode, Collector, connectionNode, flow, helper, inject, key, message, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
 
-const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery];
+const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery, tbSubscribe];
 type Rec = Record<string, unknown>;
 
 const byName = (name: string): Rec => ({
@@ -155,5 +156,37 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     const error = (await caught).error as Rec;
     assertCode(error, 'TB_CONFIG');
     assert.match(error.message as string, /placeholder \{\{msg\.payload\[\}\} is not a message property/);
+  });
+
+  it('tb-subscribe follows its values: idle until a message; a new value replaces the subscription on the server, the same one changes nothing', async () => {
+    const before = sim.ws.commandsReceived().length;
+    await load(node('s', 'tb-subscribe', byName('{{msg.payload}}'), { kind: 'entityData' }));
+    const st = statuses('s');
+    assert.deepEqual(st[st.length - 1], { fill: 'grey', shape: 'ring', text: key('idle') }, 'waits for a message');
+    assert.equal(sim.ws.commandsReceived().length, before, 'nothing subscribed at deploy');
+    const c = new Collector('out');
+    inject('s', { payload: 'Thermo A-101' });
+    let snap = await c.until((m) => m.event === 'snapshot', 8000, true);
+    assert.deepEqual((snap.payload as Rec[]).map((r) => r.name), ['Thermo A-101']);
+    const cmds = () => sim.ws.commandsReceived().slice(before).filter((x) => x.type === 'ENTITY_DATA');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(cmds().length, 1);
+    inject('s', { payload: 'Thermo A-101' });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(cmds().length, 1, 'the same value: no new subscription');
+    assert.equal(c.all.filter((m) => m.event === 'snapshot').length, 1, 'and no new snapshot');
+    inject('s', { payload: 'Thermo B-102' });
+    snap = await c.until((m) => m.event === 'snapshot' && (m.payload as Rec[])[0]?.name === 'Thermo B-102', 8000, true);
+    assert.equal(cmds().length, 2);
+    // the old subscription is gone from the server: only one command id is live in the session
+    const session = sim.ws.sessionList().find((x) => x.authenticated);
+    assert.ok(session);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(sim.ws.sessionList().find((x) => x.id === session.id)?.cmdIds.length, 1, 'one live subscription on the server');
+    // an update of the old device is no longer delivered; one of the new device is
+    sim.data.setTelemetry(sim.data.mustFindByName('DEVICE', 'Thermo A-101').id, { temperature: 33 }, Date.now());
+    sim.data.setTelemetry(sim.data.mustFindByName('DEVICE', 'Thermo B-102').id, { temperature: 34 }, Date.now());
+    const u = await c.until((m) => m.event === 'update', 8000, true);
+    assert.equal((u.payload as Rec).name, 'Thermo B-102');
   });
 });

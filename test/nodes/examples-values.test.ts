@@ -10,8 +10,9 @@ import type { NodeAPI } from 'node-red';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
+import tbSubscribe from '../../src/nodes/tb-subscribe';
 import { BASE_TIME } from '../../sim';
-import { Collector, helper, inject, loadExample, useRuntime } from '../support/runtime';
+import { Collector, helper, inject, key, loadExample, statuses, useRuntime } from '../support/runtime';
 
 type Rec = Record<string, unknown>;
 
@@ -94,5 +95,23 @@ describe('examples: values from the message (runtime + simulator)', function () 
     inject(site.id, { payload: 'Building Omega' });
     const error = (await errors.until(() => true, 8000)).error as Rec;
     assert.match(String(error.message), /rootEntity\.id is bound to msg\.payload\[0\]\.id, which is undefined/);
+  });
+
+  it('Follow the device chosen by a message: idle until a name comes, then a live table of that device, replaced by the next name', async () => {
+    const byName = await loadExample('Follow the device chosen by a message.json', sim.url, [tbConnection, tbSubscribe], ['common/20-inject.js']);
+    const follow = byName('the device named in msg.payload');
+    const st = statuses(follow.id);
+    assert.deepEqual(st[st.length - 1], { fill: 'grey', shape: 'ring', text: key('idle') });
+    const shown = new Collector(byName('followed device').id);
+    inject(follow.id, { payload: 'Thermo A-101' });
+    let snap = await shown.until((m) => m.event === 'snapshot', 8000, true);
+    assert.deepEqual((snap.payload as Rec[]).map((r) => r.name), ['Thermo A-101']);
+    inject(follow.id, { payload: 'Thermo Lab' });
+    snap = await shown.until((m) => m.event === 'snapshot');
+    assert.deepEqual((snap.payload as Rec[]).map((r) => r.name), ['Thermo Lab']);
+    sim.data.setTelemetry(sim.data.mustFindByName('DEVICE', 'Thermo Lab').id, { temperature: 19.5 }, Date.now());
+    const u = await shown.until((m) => m.event === 'update');
+    assert.equal((u.payload as Rec).name, 'Thermo Lab');
+    assert.equal((u.payload as Rec).temperature, 19.5);
   });
 });
