@@ -100,6 +100,10 @@ describe('README and the other documents', function () {
     assert.deepEqual(named.get('tb-telemetry'), ['Record a computed value', 'Last 24 hours, hourly average']);
     assert.deepEqual(named.get('tb-attributes'), ['Set the target temperature of every thermostat']);
     assert.deepEqual(named.get('tb-rpc'), ['Command a device and wait for its answer']);
+    // the values-from-the-message examples are named where a user looks for them
+    assert.ok(named.get('tb-entity-query')?.includes('Reply with the state of the device named in a request'));
+    assert.ok(named.get('tb-alarm-query')?.includes('Count the alarms of the site named in a message'));
+    assert.ok(named.get('tb-subscribe')?.includes('Follow the device chosen by a message'));
   });
 
   it('links only to sections it has', function () {
