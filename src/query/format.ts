@@ -98,7 +98,12 @@ export function numberFromText(s: string): number | undefined {
   // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
   if (s.length < 16) return n;
   if (isIntegerText(s)) return Number.isSafeInteger(n) ? n : undefined;
-  return decimalDigits(s) === decimalDigits(String(n)) ? n : undefined;
+  // The same for longer texts with at most 15 significant digits ("1.7672256001234E12") whose double is in the
+  // normal range (a subnormal keeps fewer digits; a text that underflows to 0 keeps none).
+  const digits = scanDecimal(s);
+  if (digits === 0 || (digits <= 15 && Math.abs(n) >= 2.2250738585072014e-308)) return n;
+  // 16 or 17 digits (a live `sentAt` printed the Java way): the double's shortest form must have the same ones.
+  return sameDecimal(s, String(n)) ? n : undefined;
 }
 
 function isIntegerText(s: string): boolean {
@@ -106,36 +111,70 @@ function isIntegerText(s: string): boolean {
 }
 
 /**
- * The value of a plain decimal text in a canonical form, "<sign><significant digits>e<exponent>" with the value
- * 0.<digits> x 10^exponent ("0" for zero), so that two texts of the same value compare equal ("23.50" and "2.35e1").
+ * What {@link scanDecimal} found in the last text: the index of its first significant digit and the exponent X of
+ * its value 0.<digits> x 10^X. Module-level scratch rather than a returned object: this runs for long numbers of
+ * live updates, and allocates nothing.
  */
-function decimalDigits(s: string): string {
-  let i = 0;
-  const neg = s.charCodeAt(0) === 45; // "-"
-  if (neg) i = 1;
-  let e = s.length;
-  for (let k = i; k < s.length; k++) {
+let scanFirst = 0;
+let scanExp = 0;
+
+/**
+ * Scans a plain decimal text (one NUMBER_RE accepts, or a number as String() prints it) into scanFirst and
+ * scanExp; returns how many significant digits it has (leading and trailing zeros do not count; 0 for zero).
+ */
+function scanDecimal(s: string): number {
+  const len = s.length;
+  const start = s.charCodeAt(0) === 45 ? 1 : 0; // "-"
+  let end = len;
+  let dot = -1;
+  for (let k = start; k < len; k++) {
     const c = s.charCodeAt(k);
-    if (c === 101 || c === 69) {
+    if (c === 46) dot = k;
+    else if (c === 101 || c === 69) {
       // "e" or "E"
-      e = k;
+      end = k;
       break;
     }
   }
-  const mantissa = s.slice(i, e);
-  let exp = e < s.length ? parseInt(s.slice(e + 1), 10) : 0;
-  const dot = mantissa.indexOf('.');
-  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
-  exp += dot < 0 ? mantissa.length : dot;
-  let a = 0;
-  while (a < digits.length && digits.charCodeAt(a) === 48) {
-    a++;
-    exp--;
+  let exp = 0;
+  if (end < len) {
+    let k = end + 1;
+    const sign = s.charCodeAt(k);
+    const negExp = sign === 45;
+    if (negExp || sign === 43) k++; // "-" or "+"
+    for (; k < len; k++) exp = exp * 10 + (s.charCodeAt(k) - 48);
+    if (negExp) exp = -exp;
   }
-  let b = digits.length;
-  while (b > a && digits.charCodeAt(b - 1) === 48) b--;
-  if (a === b) return '0';
-  return `${neg ? '-' : ''}${digits.slice(a, b)}e${exp}`;
+  let first = start;
+  for (let c = s.charCodeAt(first); first < end && (c === 48 || c === 46); c = s.charCodeAt(++first));
+  if (first >= end) {
+    scanFirst = end;
+    scanExp = 0;
+    return 0;
+  }
+  let last = end - 1;
+  for (let c = s.charCodeAt(last); c === 48 || c === 46; c = s.charCodeAt(--last));
+  const point = dot < 0 ? end : dot;
+  scanFirst = first;
+  scanExp = exp + (first < point ? point - first : point + 1 - first);
+  return last - first + 1 - (dot > first && dot < last ? 1 : 0);
+}
+
+/** Do two plain decimal texts stand for the same value ("23.50" and "2.35e1")? Allocates nothing. */
+function sameDecimal(a: string, b: string): boolean {
+  if ((a.charCodeAt(0) === 45) !== (b.charCodeAt(0) === 45)) return false;
+  const na = scanDecimal(a);
+  const fa = scanFirst;
+  const ea = scanExp;
+  if (scanDecimal(b) !== na || scanExp !== ea) return false;
+  let i = fa;
+  let j = scanFirst;
+  for (let d = 0; d < na; d++, i++, j++) {
+    if (a.charCodeAt(i) === 46) i++;
+    if (b.charCodeAt(j) === 46) j++;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
