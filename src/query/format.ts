@@ -92,84 +92,104 @@ export function parseValue(v: TsValue | null | undefined): unknown {
  * zeros and the exponent's form do not count: "23.0" and "1.0E20" are numbers).
  */
 export function numberFromText(s: string): number | undefined {
-  if (!NUMBER_RE.test(s)) return undefined;
+  if (s.length < 16) {
+    // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
+    if (!NUMBER_RE.test(s)) return undefined;
+    const n = +s;
+    return Number.isFinite(n) ? n : undefined;
+  }
+  // Longer texts (a live `sentAt` printed the Java way, "1.7957485439685332E12"): one scan checks the form (the
+  // same as NUMBER_RE) and counts the significant digits, on the path of every such value of every live update.
+  const digits = scanDecimal(s);
+  if (digits < 0) return undefined;
   const n = +s;
   if (!Number.isFinite(n)) return undefined;
-  // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
-  if (s.length < 16) return n;
-  if (isIntegerText(s)) return Number.isSafeInteger(n) ? n : undefined;
-  // The same for longer texts with at most 15 significant digits ("1.7672256001234E12") whose double is in the
-  // normal range (a subnormal keeps fewer digits; a text that underflows to 0 keeps none).
-  const digits = scanDecimal(s);
+  if (scanInteger) return Number.isSafeInteger(n) ? n : undefined;
+  // At most 15 significant digits survive too, when the double is in the normal range (a subnormal keeps fewer
+  // digits; a text that underflows to 0 keeps none).
   if (digits === 0 || (digits <= 15 && Math.abs(n) >= 2.2250738585072014e-308)) return n;
-  // 16 or 17 digits (a live `sentAt` printed the Java way): the double's shortest form must have the same ones.
-  return sameDecimal(s, String(n)) ? n : undefined;
-}
-
-function isIntegerText(s: string): boolean {
-  return s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0;
+  // 16 or 17 digits: the double's shortest form must have the same ones.
+  return sameDecimal(s, digits, scanFirst, scanExp, String(n)) ? n : undefined;
 }
 
 /**
- * What {@link scanDecimal} found in the last text: the index of its first significant digit and the exponent X of
- * its value 0.<digits> x 10^X. Module-level scratch rather than a returned object: this runs for long numbers of
- * live updates, and allocates nothing.
+ * What {@link scanDecimal} found in the last text: the index of its first significant digit, the exponent X of its
+ * value 0.<digits> x 10^X, and whether it is an integer (no fraction, no exponent). Module-level scratch rather than
+ * a returned object: nothing is allocated per value.
  */
 let scanFirst = 0;
 let scanExp = 0;
+let scanInteger = false;
+
+/** Is `c` the character code of a digit? */
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
 
 /**
- * Scans a plain decimal text (one NUMBER_RE accepts, or a number as String() prints it) into scanFirst and
- * scanExp; returns how many significant digits it has (leading and trailing zeros do not count; 0 for zero).
+ * Scans `s` as NUMBER_RE reads it (a plain decimal: "-"?, 0 or digits without a leading 0, "." and digits, e or E,
+ * an optional sign and digits). Returns how many significant digits it has (leading and trailing zeros do not
+ * count; 0 for zero), and sets scanFirst, scanExp and scanInteger; -1 when `s` is not a plain decimal.
  */
 function scanDecimal(s: string): number {
   const len = s.length;
   const start = s.charCodeAt(0) === 45 ? 1 : 0; // "-"
-  let end = len;
+  let i = start;
+  let c = s.charCodeAt(i); // NaN past the end: every test below fails on it
+  if (c === 48) i++;
+  else if (c >= 49 && c <= 57) {
+    i++;
+    while (i < len && isDigit(s.charCodeAt(i))) i++;
+  } else return -1;
   let dot = -1;
-  for (let k = start; k < len; k++) {
-    const c = s.charCodeAt(k);
-    if (c === 46) dot = k;
-    else if (c === 101 || c === 69) {
-      // "e" or "E"
-      end = k;
-      break;
-    }
+  if (s.charCodeAt(i) === 46) {
+    // "."
+    dot = i++;
+    if (!isDigit(s.charCodeAt(i))) return -1;
+    while (i < len && isDigit(s.charCodeAt(i))) i++;
   }
+  const end = i;
   let exp = 0;
-  if (end < len) {
-    let k = end + 1;
-    const sign = s.charCodeAt(k);
-    const negExp = sign === 45;
-    if (negExp || sign === 43) k++; // "-" or "+"
-    for (; k < len; k++) exp = exp * 10 + (s.charCodeAt(k) - 48);
+  if (i < len) {
+    c = s.charCodeAt(i++);
+    if (c !== 101 && c !== 69) return -1; // "e" or "E"
+    c = s.charCodeAt(i);
+    const negExp = c === 45;
+    if (negExp || c === 43) i++; // "-" or "+"
+    if (!isDigit(s.charCodeAt(i))) return -1;
+    for (; i < len; i++) {
+      c = s.charCodeAt(i);
+      if (!isDigit(c)) return -1;
+      exp = exp * 10 + (c - 48);
+    }
     if (negExp) exp = -exp;
   }
+  scanInteger = dot < 0 && end === len;
   let first = start;
-  for (let c = s.charCodeAt(first); first < end && (c === 48 || c === 46); c = s.charCodeAt(++first));
-  if (first >= end) {
+  while (first < end && ((c = s.charCodeAt(first)) === 48 || c === 46)) first++;
+  if (first === end) {
     scanFirst = end;
     scanExp = 0;
     return 0;
   }
   let last = end - 1;
-  for (let c = s.charCodeAt(last); c === 48 || c === 46; c = s.charCodeAt(--last));
+  while ((c = s.charCodeAt(last)) === 48 || c === 46) last--;
   const point = dot < 0 ? end : dot;
   scanFirst = first;
   scanExp = exp + (first < point ? point - first : point + 1 - first);
   return last - first + 1 - (dot > first && dot < last ? 1 : 0);
 }
 
-/** Do two plain decimal texts stand for the same value ("23.50" and "2.35e1")? Allocates nothing. */
-function sameDecimal(a: string, b: string): boolean {
+/**
+ * Does the plain decimal `b` stand for the same value as `a`, which has `digits` significant digits from index
+ * `first` and the exponent `exp` ("23.50" and "2.35e1")? Allocates nothing.
+ */
+function sameDecimal(a: string, digits: number, first: number, exp: number, b: string): boolean {
   if ((a.charCodeAt(0) === 45) !== (b.charCodeAt(0) === 45)) return false;
-  const na = scanDecimal(a);
-  const fa = scanFirst;
-  const ea = scanExp;
-  if (scanDecimal(b) !== na || scanExp !== ea) return false;
-  let i = fa;
+  if (scanDecimal(b) !== digits || scanExp !== exp) return false;
+  let i = first;
   let j = scanFirst;
-  for (let d = 0; d < na; d++, i++, j++) {
+  for (let d = 0; d < digits; d++, i++, j++) {
     if (a.charCodeAt(i) === 46) i++;
     if (b.charCodeAt(j) === 46) j++;
     if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;

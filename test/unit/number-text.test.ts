@@ -58,6 +58,12 @@ describe('numberFromText: long decimal texts', function () {
     assert.equal(numberFromText('0.0000000000000000001234'), 1.234e-19);
   });
 
+  it('long texts that are not plain decimals are not numbers', function () {
+    for (const s of ['1.7957485439685332E', '1.7957485439685332E+', '1.79574854396853.2E12', '01.795748543968533E12', '+1.795748543968533E12', '1.7957485439685332E12 ', '-.17957485439685332E13', '1.7957485439685332e1x', '17957485439685332.', '--1795748543968533']) {
+      assert.equal(numberFromText(s), undefined, s);
+    }
+  });
+
   it('texts whose digits a double cannot keep stay text', function () {
     assert.equal(numberFromText('1.7957485439685332123E12'), undefined);
     assert.equal(numberFromText('0.30000000000000001'), undefined);
@@ -85,6 +91,13 @@ describe('numberFromText: long decimal texts', function () {
         const frac = next() < 0.8 ? `.${run(1 + Math.floor(next() * 20), next() < 0.5 ? 0.1 : 0.7)}` : '';
         const exp = next() < 0.5 ? `${next() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(next() * 3)]}${Math.floor(next() * 330)}` : '';
         s = `${next() < 0.3 ? '-' : ''}${int}${frac}${exp}`;
+      }
+      if (next() < 0.25) {
+        // not always a plain decimal any more: one character replaced, inserted or removed
+        const at = Math.floor(next() * (s.length + 1));
+        const ch = '0123456789.eE+- x'[Math.floor(next() * 17)];
+        const how = next();
+        s = how < 0.4 ? s.slice(0, at) + ch + s.slice(at + 1) : how < 0.8 ? s.slice(0, at) + ch + s.slice(at) : s.slice(0, at) + s.slice(at + 1);
       }
       assert.equal(numberFromText(s), oracle(s), s);
     }
