@@ -296,6 +296,12 @@ function sameValue(a: TsValue, b: TsValue): boolean {
   return typeof pa === 'number' && pa === parseValue(b);
 }
 
+/** Does an update's value replace the one known? Not when it is the same, or older (except a deletion, ts 0). */
+function supersedes(tv: TsValue, prev: TsValue): boolean {
+  if (tv.ts === prev.ts && sameValue(tv, prev)) return false;
+  return tv.ts === 0 || tv.ts >= prev.ts;
+}
+
 /**
  * Merges an update's latest values into a copy of `base` (copy-on-write: objects already emitted are never
  * changed). Names of keys whose value or timestamp changed are pushed to `changed`. Older values are ignored,
@@ -311,10 +317,7 @@ function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): 
     for (const key in keys) {
       const tv = keys[key];
       const prev = prevGroup ? prevGroup[key] : undefined;
-      if (prev) {
-        if (tv.ts === prev.ts && sameValue(tv, prev)) continue;
-        if (tv.ts !== 0 && tv.ts < prev.ts) continue;
-      }
+      if (prev && !supersedes(tv, prev)) continue;
       if (!group) group = { ...(prevGroup ?? {}) };
       group[key] = tv;
       changed.push(key);
@@ -339,10 +342,7 @@ function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: stri
     for (const key in keys) {
       const tv = keys[key];
       const prev = group ? group[key] : undefined;
-      if (prev) {
-        if (tv.ts === prev.ts && sameValue(tv, prev)) continue;
-        if (tv.ts !== 0 && tv.ts < prev.ts) continue;
-      }
+      if (prev && !supersedes(tv, prev)) continue;
       if (!group) group = base[type as keyof LatestValues] = {};
       group[key] = tv;
       changed.push(key);
