@@ -188,14 +188,25 @@ export class EntityDataSubscription extends Base {
     if (!state) return; // not on our page
     if (ed.latest) {
       const changed: string[] = [];
-      const merged = mergeLatest(state.raw.latest ?? {}, ed.latest, changed);
-      if (changed.length) {
-        const raw: EntityData = { ...state.raw, latest: merged };
-        // flat: recompute only the changed keys of the last flat form (the whole entity costs far more)
-        const item = this.format === 'raw' ? raw : updateFlatEntity(state.item as FlatEntity, merged, changed);
-        state.raw = raw;
-        state.item = item;
-        this.sink.event({ event: 'update', id, item, changed });
+      if (this.format === 'raw') {
+        // The raw state is what gets sent: copy on write, never change an object already sent.
+        const merged = mergeLatest(state.raw.latest ?? {}, ed.latest, changed);
+        if (changed.length) {
+          const raw: EntityData = { ...state.raw, latest: merged };
+          state.raw = raw;
+          state.item = raw;
+          this.sink.event({ event: 'update', id, item: raw, changed });
+        }
+      } else {
+        // flat: the raw state is never sent (only flat rows are), so it is updated in place; the new flat row
+        // recomputes only the changed keys of the last one (the whole entity costs far more).
+        const latest = state.raw.latest ?? (state.raw.latest = {});
+        mergeLatestInPlace(latest, ed.latest, changed);
+        if (changed.length) {
+          const item = updateFlatEntity(state.item as FlatEntity, latest, changed);
+          state.item = item;
+          this.sink.event({ event: 'update', id, item, changed });
+        }
       }
     }
     if (ed.timeseries) this.emitSeries([ed]);
@@ -285,6 +296,12 @@ function sameValue(a: TsValue, b: TsValue): boolean {
   return typeof pa === 'number' && pa === parseValue(b);
 }
 
+/** Does an update's value replace the one known? Not when it is the same, or older (except a deletion, ts 0). */
+function supersedes(tv: TsValue, prev: TsValue): boolean {
+  if (tv.ts === prev.ts && sameValue(tv, prev)) return false;
+  return tv.ts === 0 || tv.ts >= prev.ts;
+}
+
 /**
  * Merges an update's latest values into a copy of `base` (copy-on-write: objects already emitted are never
  * changed). Names of keys whose value or timestamp changed are pushed to `changed`. Older values are ignored,
@@ -300,10 +317,7 @@ function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): 
     for (const key in keys) {
       const tv = keys[key];
       const prev = prevGroup ? prevGroup[key] : undefined;
-      if (prev) {
-        if (tv.ts === prev.ts && sameValue(tv, prev)) continue;
-        if (tv.ts !== 0 && tv.ts < prev.ts) continue;
-      }
+      if (prev && !supersedes(tv, prev)) continue;
       if (!group) group = { ...(prevGroup ?? {}) };
       group[key] = tv;
       changed.push(key);
@@ -314,6 +328,26 @@ function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): 
     }
   }
   return out ?? base;
+}
+
+/**
+ * {@link mergeLatest} into `base` itself, for state that is never sent (the raw state behind flat rows): no copies
+ * on the path of every update.
+ */
+function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: string[]): void {
+  for (const type in upd) {
+    const keys = upd[type as keyof LatestValues];
+    if (!keys) continue;
+    let group = base[type as keyof LatestValues];
+    for (const key in keys) {
+      const tv = keys[key];
+      const prev = group ? group[key] : undefined;
+      if (prev && !supersedes(tv, prev)) continue;
+      if (!group) group = base[type as keyof LatestValues] = {};
+      group[key] = tv;
+      changed.push(key);
+    }
+  }
 }
 
 /** Keys whose value differs between two `latest` maps (entity fields by value only: their ts is query time). */

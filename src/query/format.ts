@@ -92,50 +92,109 @@ export function parseValue(v: TsValue | null | undefined): unknown {
  * zeros and the exponent's form do not count: "23.0" and "1.0E20" are numbers).
  */
 export function numberFromText(s: string): number | undefined {
-  if (!NUMBER_RE.test(s)) return undefined;
+  if (s.length < 16) {
+    // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
+    if (!NUMBER_RE.test(s)) return undefined;
+    const n = +s;
+    return Number.isFinite(n) ? n : undefined;
+  }
+  // Longer texts (a live `sentAt` printed the Java way, "1.7957485439685332E12"): one scan checks the form (the
+  // same as NUMBER_RE) and counts the significant digits, on the path of every such value of every live update.
+  const digits = scanDecimal(s);
+  if (digits < 0) return undefined;
   const n = +s;
   if (!Number.isFinite(n)) return undefined;
-  // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
-  if (s.length < 16) return n;
-  if (isIntegerText(s)) return Number.isSafeInteger(n) ? n : undefined;
-  return decimalDigits(s) === decimalDigits(String(n)) ? n : undefined;
-}
-
-function isIntegerText(s: string): boolean {
-  return s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0;
+  if (scanInteger) return Number.isSafeInteger(n) ? n : undefined;
+  // At most 15 significant digits survive too, when the double is in the normal range (a subnormal keeps fewer
+  // digits; a text that underflows to 0 keeps none).
+  if (digits === 0 || (digits <= 15 && Math.abs(n) >= 2.2250738585072014e-308)) return n;
+  // 16 or 17 digits: the double's shortest form must have the same ones.
+  return sameDecimal(s, digits, scanFirst, scanExp, String(n)) ? n : undefined;
 }
 
 /**
- * The value of a plain decimal text in a canonical form, "<sign><significant digits>e<exponent>" with the value
- * 0.<digits> x 10^exponent ("0" for zero), so that two texts of the same value compare equal ("23.50" and "2.35e1").
+ * What {@link scanDecimal} found in the last text: the index of its first significant digit, the exponent X of its
+ * value 0.<digits> x 10^X, and whether it is an integer (no fraction, no exponent). Module-level scratch rather than
+ * a returned object: nothing is allocated per value.
  */
-function decimalDigits(s: string): string {
-  let i = 0;
-  const neg = s.charCodeAt(0) === 45; // "-"
-  if (neg) i = 1;
-  let e = s.length;
-  for (let k = i; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    if (c === 101 || c === 69) {
-      // "e" or "E"
-      e = k;
-      break;
+let scanFirst = 0;
+let scanExp = 0;
+let scanInteger = false;
+
+/** Is `c` the character code of a digit? */
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Scans `s` as NUMBER_RE reads it (a plain decimal: "-"?, 0 or digits without a leading 0, "." and digits, e or E,
+ * an optional sign and digits). Returns how many significant digits it has (leading and trailing zeros do not
+ * count; 0 for zero), and sets scanFirst, scanExp and scanInteger; -1 when `s` is not a plain decimal.
+ */
+function scanDecimal(s: string): number {
+  const len = s.length;
+  const start = s.charCodeAt(0) === 45 ? 1 : 0; // "-"
+  let i = start;
+  let c = s.charCodeAt(i); // NaN past the end: every test below fails on it
+  if (c === 48) i++;
+  else if (c >= 49 && c <= 57) {
+    i++;
+    while (i < len && isDigit(s.charCodeAt(i))) i++;
+  } else return -1;
+  let dot = -1;
+  if (s.charCodeAt(i) === 46) {
+    // "."
+    dot = i++;
+    if (!isDigit(s.charCodeAt(i))) return -1;
+    while (i < len && isDigit(s.charCodeAt(i))) i++;
+  }
+  const end = i;
+  let exp = 0;
+  if (i < len) {
+    c = s.charCodeAt(i++);
+    if (c !== 101 && c !== 69) return -1; // "e" or "E"
+    c = s.charCodeAt(i);
+    const negExp = c === 45;
+    if (negExp || c === 43) i++; // "-" or "+"
+    if (!isDigit(s.charCodeAt(i))) return -1;
+    for (; i < len; i++) {
+      c = s.charCodeAt(i);
+      if (!isDigit(c)) return -1;
+      exp = exp * 10 + (c - 48);
     }
+    if (negExp) exp = -exp;
   }
-  const mantissa = s.slice(i, e);
-  let exp = e < s.length ? parseInt(s.slice(e + 1), 10) : 0;
-  const dot = mantissa.indexOf('.');
-  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
-  exp += dot < 0 ? mantissa.length : dot;
-  let a = 0;
-  while (a < digits.length && digits.charCodeAt(a) === 48) {
-    a++;
-    exp--;
+  scanInteger = dot < 0 && end === len;
+  let first = start;
+  while (first < end && ((c = s.charCodeAt(first)) === 48 || c === 46)) first++;
+  if (first === end) {
+    scanFirst = end;
+    scanExp = 0;
+    return 0;
   }
-  let b = digits.length;
-  while (b > a && digits.charCodeAt(b - 1) === 48) b--;
-  if (a === b) return '0';
-  return `${neg ? '-' : ''}${digits.slice(a, b)}e${exp}`;
+  let last = end - 1;
+  while ((c = s.charCodeAt(last)) === 48 || c === 46) last--;
+  const point = dot < 0 ? end : dot;
+  scanFirst = first;
+  scanExp = exp + (first < point ? point - first : point + 1 - first);
+  return last - first + 1 - (dot > first && dot < last ? 1 : 0);
+}
+
+/**
+ * Does the plain decimal `b` stand for the same value as `a`, which has `digits` significant digits from index
+ * `first` and the exponent `exp` ("23.50" and "2.35e1")? Allocates nothing.
+ */
+function sameDecimal(a: string, digits: number, first: number, exp: number, b: string): boolean {
+  if ((a.charCodeAt(0) === 45) !== (b.charCodeAt(0) === 45)) return false;
+  if (scanDecimal(b) !== digits || scanExp !== exp) return false;
+  let i = first;
+  let j = scanFirst;
+  for (let d = 0; d < digits; d++, i++, j++) {
+    if (a.charCodeAt(i) === 46) i++;
+    if (b.charCodeAt(j) === 46) j++;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -61,6 +61,22 @@ export function eventMessage(ev: LiveEvent, topic: string): NodeMessage {
   }
 }
 
+/** Eight random hex digits. */
+function hex8(): string {
+  return Math.floor(Math.random() * 4294967296)
+    .toString(16)
+    .padStart(8, '0');
+}
+
+/**
+ * A `_msgid` for a message a live node creates: 16 random hex digits like the runtime's own (RED.util.generateId),
+ * made from two random numbers instead of eight. The runtime only makes one for a message without it, and on a
+ * busy live flow that is a measurable part of the cost of each update.
+ */
+export function newMsgId(): string {
+  return hex8() + hex8();
+}
+
 /** Status for a connection state ('subscribed' is decided by the node, which knows its count). */
 export function stateStatus(RED: NodeAPI, state: LiveState, info?: StateInfo): NodeStatus | undefined {
   switch (state) {
@@ -108,7 +124,11 @@ export class NodeSink implements LiveSink {
   event(ev: LiveEvent): void {
     if (!this.active) return;
     // Filtered before the message is built: a dropped event costs one set lookup.
-    if (this.drop === undefined || !this.drop.has(ev.event)) this.node.send(eventMessage(ev, this.topic));
+    if (this.drop === undefined || !this.drop.has(ev.event)) {
+      const msg = eventMessage(ev, this.topic);
+      msg._msgid = newMsgId();
+      this.node.send(msg);
+    }
     const s = this.subscribedStatus(ev);
     const shown = this.memo.shown;
     if (s && (s.text !== shown?.text || s.fill !== shown?.fill)) {

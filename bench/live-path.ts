@@ -1,0 +1,170 @@
+/**
+ * The live update path without the socket and without Node-RED's own delivery: where `tb-subscribe` (flat)
+ * spends its CPU per update, stage by stage (issue 21). Frames shaped exactly as the simulator's burst sends them
+ * (one entity per `update` frame, `sentAt` a Java-printed double, `seq` a long) are handed to the hub as if they
+ * came from the socket; each stage adds one step of the real path:
+ *
+ *   parse    JSON.parse of the frame (what every client does, the reference node included)
+ *   route    + the hub: frame checks, cmdId lookup, the subscription's onMessage (a subscriber that does nothing)
+ *   merge    + EntityDataSubscription in raw format: the entity's state and the changed keys
+ *   format   + the flat row (format flat), sink that drops the event
+ *   send     + NodeSink: the message built and handed to node.send (a stub that keeps only the last message)
+ *
+ *   npx tsx bench/live-path.ts [--entities 1,100,1000] [--updates 200000] [--rounds 5]
+ *
+ * Prints ns per update for each stage (the median of the rounds) and the difference to the previous stage.
+ *
+ * On a loaded machine, count instructions instead (valgrind, repeatable whatever the load): `--stage <name>
+ * --feed K` generates --updates frames and feeds only the first K of them through that stage, once, printing
+ * nothing else; two runs with different K give the instructions per update as the difference ÷ the difference
+ * in K (start-up, frame generation and the JIT's warm-up are the same in both and cancel out):
+ *
+ *   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p node --import tsx bench/live-path.ts \
+ *     --entities 1000 --updates 40000 --stage send --feed 20000      (then --feed 40000)
+ *
+ * `bench/live-path-cg.sh` does both runs for every stage and prints the table.
+ */
+import type { Node, NodeAPI, NodeMessage } from 'node-red';
+import type WebSocket from 'ws';
+import { LiveHub, type Subscriber, type WsMessage } from '../src/live/hub';
+import { EntityDataSubscription, type LiveEvent, type LiveSink } from '../src/live/subscriptions';
+import { NodeSink } from '../src/nodes/support/live-node';
+import type { EntityDataQuery } from '../src/query/types';
+
+const STAGES = ['parse', 'route', 'merge', 'format', 'send'] as const;
+type Stage = (typeof STAGES)[number];
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+const entityCounts = arg('entities', '1,100,1000').split(',').map(Number);
+const updates = Number(arg('updates', '200000'));
+const rounds = Number(arg('rounds', '5'));
+const only = process.argv.includes('--stage') ? (arg('stage', 'send') as Stage) : undefined;
+const feedCount = Number(arg('feed', String(updates)));
+
+const uuid = (i: number): string => `be4c0000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
+
+/** The initial page, as the simulator answers the ENTITY_DATA command (values missing). */
+function snapshotFrame(n: number): string {
+  const data = [];
+  for (let i = 0; i < n; i++) {
+    data.push({
+      entityId: { entityType: 'DEVICE', id: uuid(i) },
+      latest: { ENTITY_FIELD: { name: { ts: 1795748543478, value: `Bench-${String(i + 1).padStart(6, '0')}` } }, TIME_SERIES: { sentAt: { ts: 0, value: '' }, seq: { ts: 0, value: '' } } },
+      timeseries: {},
+      aggLatest: {},
+    });
+  }
+  return JSON.stringify({ cmdId: 1, errorCode: 0, errorMsg: null, data: { data, totalPages: 1, totalElements: n, hasNext: false }, update: null, allowedEntities: 10000, cmdUpdateType: 'ENTITY_DATA' });
+}
+
+/** Update frames round-robin over n entities, byte for byte the simulator's shape. */
+function updateFrames(n: number, count: number): Buffer[] {
+  const out: Buffer[] = new Array(count);
+  const t0 = 1795748543966;
+  for (let i = 0; i < count; i++) {
+    const ts = t0 + i;
+    const sentAt = (ts + ((i * 7919) % 1000) / 1000).toExponential().replace('e+', 'E'); // Java's Double.toString form
+    out[i] = Buffer.from(
+      `{"cmdId":1,"errorCode":0,"errorMsg":null,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"${uuid(i % n)}"},` +
+        `"latest":{"TIME_SERIES":{"sentAt":{"ts":${ts},"value":"${sentAt}"},"seq":{"ts":${ts},"value":"${i + 1}"}}},"timeseries":null,"aggLatest":null}],` +
+        `"allowedEntities":10000,"cmdUpdateType":"ENTITY_DATA"}`,
+    );
+  }
+  return out;
+}
+
+const query: EntityDataQuery = {
+  entityFilter: { type: 'deviceType', deviceTypes: ['bench'] },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+  latestValues: [
+    { type: 'TIME_SERIES', key: 'sentAt' },
+    { type: 'TIME_SERIES', key: 'seq' },
+  ],
+  pageLink: { page: 0, pageSize: 1000 },
+} as EntityDataQuery;
+
+let kept: unknown;
+const dropSink: LiveSink = {
+  event(ev: LiveEvent) {
+    kept = ev;
+  },
+  state() {},
+  error() {},
+};
+const idle: Subscriber = {
+  command: () => ({ type: 'ENTITY_DATA' }),
+  onMessage(msg: WsMessage) {
+    kept = msg;
+  },
+  onError() {},
+  onState() {},
+  unsubscribeType: 'ENTITY_DATA_UNSUBSCRIBE',
+};
+const stubNode = {
+  id: 'n1',
+  send(msg: NodeMessage) {
+    kept = msg;
+  },
+  status() {},
+  error() {},
+} as unknown as Node;
+const stubRED = { _: (k: string) => k } as unknown as NodeAPI;
+
+/**
+ * A hub whose socket is a stand-in: the frames go to its receive path directly. The cast reaches two private
+ * fields on purpose: this measures the hub's real onFrame, without a socket underneath.
+ */
+function hubWith(sub: Subscriber): (frame: Buffer) => void {
+  const hub = new LiveHub({ url: 'http://127.0.0.1:1', auth: () => new Promise(() => undefined) });
+  const ws = {} as WebSocket;
+  const inner = hub as unknown as { ws: WebSocket; byCmdId: Map<number, unknown>; onFrame(ws: WebSocket, data: Buffer, isBinary: boolean): void };
+  inner.ws = ws;
+  inner.byCmdId.set(1, { sub, cmdId: 1, answered: true, queued: false, sentAt: 0, strikes: 0, isolate: false });
+  return (frame) => inner.onFrame(ws, frame, false);
+}
+
+function pathFor(stage: Stage, n: number): (frame: Buffer) => void {
+  if (stage === 'parse') return (frame) => (kept = JSON.parse(frame.toString()));
+  if (stage === 'route') return hubWith(idle);
+  const sink = stage === 'send' ? new NodeSink(stubRED, stubNode, 'entityData', () => undefined) : dropSink;
+  const sub = new EntityDataSubscription(sink, query, stage === 'merge' ? 'raw' : 'flat');
+  const feed = hubWith(sub);
+  feed(Buffer.from(snapshotFrame(n)));
+  return feed;
+}
+
+function measure(stage: Stage, n: number, frames: Buffer[]): number {
+  const feed = pathFor(stage, n);
+  for (let i = 0; i < Math.min(frames.length, 20000); i++) feed(frames[i]); // warm-up
+  const feed2 = pathFor(stage, n);
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < frames.length; i++) feed2(frames[i]);
+  const c = process.cpuUsage(c0);
+  return ((c.user + c.system) * 1000) / frames.length;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+for (const n of entityCounts) {
+  const frames = updateFrames(n, updates);
+  if (only) {
+    const feed = pathFor(only, n);
+    for (let i = 0; i < feedCount; i++) feed(frames[i]);
+    continue;
+  }
+  const res = new Map<Stage, number[]>();
+  for (let r = 0; r < rounds; r++) for (const s of STAGES) res.set(s, [...(res.get(s) ?? []), measure(s, n, frames)]);
+  let prev = 0;
+  const line: string[] = [];
+  for (const s of STAGES) {
+    const m = median(res.get(s)!);
+    line.push(`${s} ${m.toFixed(0)} ns (${prev ? `+${(m - prev).toFixed(0)}` : m.toFixed(0)})`);
+    prev = m;
+  }
+  process.stdout.write(`@${n} entities, ns per update: ${line.join(' | ')}\n`);
+}
+if (process.env.LIVE_PATH_SHOW) process.stdout.write(`${JSON.stringify(kept)}\n`);

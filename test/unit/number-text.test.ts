@@ -1,0 +1,105 @@
+/**
+ * numberFromText decides, for texts of 16 characters or more, whether the digits survive the trip through a double
+ * by scanning both texts in place (issue 21: it runs for every long number of every live update). It must decide
+ * exactly as the comparison of canonical digit strings it replaced, kept here as the oracle.
+ */
+import assert from 'node:assert/strict';
+import { numberFromText } from '../../src/query/format';
+
+const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** "<sign><significant digits>e<exponent>" for the value 0.<digits> x 10^exponent, "0" for zero (the old code). */
+function canonical(s: string): string {
+  const neg = s[0] === '-';
+  const body = neg ? s.slice(1) : s;
+  const e = body.search(/[eE]/);
+  const mantissa = e < 0 ? body : body.slice(0, e);
+  let exp = e < 0 ? 0 : parseInt(body.slice(e + 1), 10);
+  const dot = mantissa.indexOf('.');
+  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  exp += dot < 0 ? mantissa.length : dot;
+  let a = 0;
+  while (a < digits.length && digits[a] === '0') {
+    a++;
+    exp--;
+  }
+  let b = digits.length;
+  while (b > a && digits[b - 1] === '0') b--;
+  if (a === b) return '0';
+  return `${neg ? '-' : ''}${digits.slice(a, b)}e${exp}`;
+}
+
+function oracle(s: string): number | undefined {
+  if (!NUMBER_RE.test(s)) return undefined;
+  const n = +s;
+  if (!Number.isFinite(n)) return undefined;
+  if (s.length < 16) return n;
+  if (!/[.eE]/.test(s)) return Number.isSafeInteger(n) ? n : undefined;
+  return canonical(s) === canonical(String(n)) ? n : undefined;
+}
+
+/** A small deterministic generator (no Math.random: a failure must be reproducible). */
+function rng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4294967296;
+  };
+}
+
+describe('numberFromText: long decimal texts', function () {
+  it('Java-printed doubles, as a live `sentAt` arrives, are numbers', function () {
+    assert.equal(numberFromText('1.795748543966765E12'), 1795748543966.765);
+    assert.equal(numberFromText('1.7957485439685332E12'), 1795748543968.5332);
+    assert.equal(numberFromText('-1.7957485439685332E12'), -1795748543968.5332);
+    assert.equal(numberFromText('1795748543968.5332'), 1795748543968.5332);
+    assert.equal(numberFromText('0.0000000000000000001234'), 1.234e-19);
+  });
+
+  it('long texts that are not plain decimals are not numbers', function () {
+    for (const s of ['1.7957485439685332E', '1.7957485439685332E+', '1.79574854396853.2E12', '01.795748543968533E12', '+1.795748543968533E12', '1.7957485439685332E12 ', '-.17957485439685332E13', '1.7957485439685332e1x', '17957485439685332.', '--1795748543968533']) {
+      assert.equal(numberFromText(s), undefined, s);
+    }
+  });
+
+  it('texts whose digits a double cannot keep stay text', function () {
+    assert.equal(numberFromText('1.7957485439685332123E12'), undefined);
+    assert.equal(numberFromText('0.30000000000000001'), undefined);
+    assert.equal(numberFromText('4.9406564584124654E-324'), undefined); // a subnormal keeps fewer digits
+  });
+
+  it('agrees with the canonical digit comparison on 200,000 generated texts', function () {
+    const next = rng(21);
+    const digit = () => String(Math.floor(next() * 10));
+    const run = (n: number, zeros: number) => {
+      let s = '';
+      for (let i = 0; i < n; i++) s += next() < zeros ? '0' : digit();
+      return s;
+    };
+    for (let i = 0; i < 200000; i++) {
+      let s: string;
+      const form = next();
+      if (form < 0.3) {
+        // a double printed the JS or the Java way
+        const v = (next() - 0.5) * 10 ** Math.floor(next() * 40 - 20);
+        s = next() < 0.5 ? String(v) : v.toExponential().replace('e+', 'E');
+      } else {
+        // arbitrary digits: integer part, fraction, exponent, with runs of zeros (trailing, leading, inside)
+        const int = next() < 0.3 ? '0' : String(1 + Math.floor(next() * 9)) + run(Math.floor(next() * 18), 0.3);
+        const frac = next() < 0.8 ? `.${run(1 + Math.floor(next() * 20), next() < 0.5 ? 0.1 : 0.7)}` : '';
+        const exp = next() < 0.5 ? `${next() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(next() * 3)]}${Math.floor(next() * 330)}` : '';
+        s = `${next() < 0.3 ? '-' : ''}${int}${frac}${exp}`;
+      }
+      if (next() < 0.25) {
+        // not always a plain decimal any more: one character replaced, inserted or removed
+        const at = Math.floor(next() * (s.length + 1));
+        const ch = '0123456789.eE+- x'[Math.floor(next() * 17)];
+        const how = next();
+        s = how < 0.4 ? s.slice(0, at) + ch + s.slice(at + 1) : how < 0.8 ? s.slice(0, at) + ch + s.slice(at) : s.slice(0, at) + s.slice(at + 1);
+      }
+      assert.equal(numberFromText(s), oracle(s), s);
+    }
+  });
+});
