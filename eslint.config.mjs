@@ -15,10 +15,7 @@ export default defineConfig(
     languageOptions: { ecmaVersion: 2022, globals: { ...globals.node } },
     rules: {
       // `_`-prefixed names are unused on purpose (a rest sibling left out, a parameter kept for its position).
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
-      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       // `const node = this` in a node's constructor is Node-RED's own idiom (the core nodes, every contrib package).
       '@typescript-eslint/no-this-alias': ['error', { allowedNames: ['node', 'self'] }],
       // The typed-EventEmitter idiom: an interface of the same name as the class types its on/once/off/emit.

@@ -58,7 +58,15 @@ function snapshotFrame(n: number): string {
       aggLatest: {},
     });
   }
-  return JSON.stringify({ cmdId: 1, errorCode: 0, errorMsg: null, data: { data, totalPages: 1, totalElements: n, hasNext: false }, update: null, allowedEntities: 10000, cmdUpdateType: 'ENTITY_DATA' });
+  return JSON.stringify({
+    cmdId: 1,
+    errorCode: 0,
+    errorMsg: null,
+    data: { data, totalPages: 1, totalElements: n, hasNext: false },
+    update: null,
+    allowedEntities: 10000,
+    cmdUpdateType: 'ENTITY_DATA',
+  });
 }
 
 /** Update frames round-robin over n entities, byte for byte the simulator's shape. */

@@ -52,9 +52,7 @@ interface Args extends ProbeOptions {
 
 function parseArgs(argv: string[]): Args {
   const quick = argv.includes('--quick');
-  const a: Args = quick
-    ? { quick, redeploys: 5, soakSeconds: 3, fuzz: 100, flood: 5000, seed: 11 }
-    : { quick, redeploys: 100, soakSeconds: 60, fuzz: 2000, flood: 200000, seed: 11 };
+  const a: Args = quick ? { quick, redeploys: 5, soakSeconds: 3, fuzz: 100, flood: 5000, seed: 11 } : { quick, redeploys: 100, soakSeconds: 60, fuzz: 2000, flood: 200000, seed: 11 };
   const num = (k: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${k} needs a number`);
@@ -63,7 +61,11 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     if (k === '--quick') continue;
-    else if (k === '--only') a.only = (argv[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    else if (k === '--only')
+      a.only = (argv[++i] ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (k === '--out') a.out = argv[++i];
     else if (k === '--redeploys') a.redeploys = Math.max(1, num(k, argv[++i]));
     else if (k === '--soak') a.soakSeconds = Math.max(1, num(k, argv[++i]));
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
   // Anything thrown or rejected outside a handler would crash a real Node-RED: count it (it fails the run).
   const escaped: string[] = [];
   const escape = (what: string, err: unknown): void => {
-    const text = `${what}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`;
+    const text = `${what}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
     escaped.push(text);
     log(`  ${text}`);
   };
@@ -163,7 +165,7 @@ async function main(): Promise<void> {
         results.push(r);
         for (const ch of r.checks) log(`  ${ch.pass ? 'ok  ' : 'FAIL'} ${ch.what}: ${ch.measured} (expected ${ch.expected})`);
       } catch (err) {
-        const text = err instanceof Error ? err.stack ?? err.message : String(err);
+        const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
         failures.push(`${p.key}: ${text.split('\n')[0]}`);
         results.push({ key: p.key, title: p.title, markdown: `Could not run: ${text.split('\n')[0]}`, checks: [] });
         log(`  COULD NOT RUN: ${text}`);
@@ -225,7 +227,11 @@ async function main(): Promise<void> {
     writeReport(out, md);
     log(`written to ${path.relative(process.cwd(), out)}`);
   }
-  log(failed.length || failures.length || escaped.length ? `RESULT: ${failed.length} check(s) failed, ${failures.length} probe(s) not run, ${escaped.length} uncaught error(s)` : 'RESULT: every check passed');
+  log(
+    failed.length || failures.length || escaped.length
+      ? `RESULT: ${failed.length} check(s) failed, ${failures.length} probe(s) not run, ${escaped.length} uncaught error(s)`
+      : 'RESULT: every check passed',
+  );
   process.exitCode = failed.length || failures.length || escaped.length ? 1 : 0;
 }
 

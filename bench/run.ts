@@ -41,12 +41,19 @@ function parseArgs(argv: string[]): Args {
       if (v === undefined) throw new Error(`${k} needs a value`);
       return v;
     };
-    if (k === '--scenario' || k === '--scenarios') a.scenarios = next().split(',').map((s) => Number(s.trim()));
+    if (k === '--scenario' || k === '--scenarios')
+      a.scenarios = next()
+        .split(',')
+        .map((s) => Number(s.trim()));
     else if (k === '--quick') a.quick = true;
     else if (k === '--rounds') {
       a.rounds = Math.max(1, Math.floor(Number(next())));
       roundsGiven = true;
-    } else if (k === '--only') a.only = next().split(',').map((s) => s.trim()).filter(Boolean);
+    } else if (k === '--only')
+      a.only = next()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (k === '--profile') a.profile = true;
     else if (k === '--out') a.out = next();
     else if (k === '--help' || k === '-h') {
@@ -128,9 +135,7 @@ async function main(): Promise<void> {
   lines.push(`- Date: ${started.toISOString()}`);
   lines.push(`- Command: \`${command}\``);
   lines.push(`- Code measured: commit ${rev} (dist/ built from it by \`npm run bench\`)`);
-  lines.push(
-    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`,
-  );
+  lines.push(`- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`);
   lines.push(`- Node ${process.version}, node-red ${nodeRedVersion()}, axios ${pkgVersion('axios')}, ws ${pkgVersion('ws')}`);
   lines.push(
     `- Each scenario: the simulator in its own process; each contender in its own process (Node-RED with only that ` +

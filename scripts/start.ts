@@ -67,9 +67,7 @@ export function demoPort(env: Record<string, string | undefined>, name: PortVari
 export function portProblem(err: unknown, name: PortVariable, port: number): DemoConfigError | undefined {
   if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
   const hint = name === 'PORT' ? ' (is Node-RED already running there?)' : '';
-  return new DemoConfigError(
-    `${PORT_OF[name]} ${port} is already in use${hint}: choose another with ${name}, e.g. \`${name}=${port + 1} npm start\`, or ${name}=0 for any free port`,
-  );
+  return new DemoConfigError(`${PORT_OF[name]} ${port} is already in use${hint}: choose another with ${name}, e.g. \`${name}=${port + 1} npm start\`, or ${name}=0 for any free port`);
 }
 
 /** Runs `listen`, turning a taken port into the line {@link portProblem} gives. */
@@ -144,9 +142,7 @@ export function demoServer(env: Record<string, string | undefined>, simUrl?: str
   const host = new URL(url).host;
   return {
     real: true,
-    description:
-      `ThingsBoard server:    ${url} (signed in with ${apiKey ? 'an API key' : 'a username and password'})` +
-      (analyticsUrl ? `\nAnalytics:             ${analyticsUrl}` : ''),
+    description: `ThingsBoard server:    ${url} (signed in with ${apiKey ? 'an API key' : 'a username and password'})` + (analyticsUrl ? `\nAnalytics:             ${analyticsUrl}` : ''),
     connection: {
       id: DEMO_CONNECTION,
       type: 'tb-connection',
@@ -168,8 +164,7 @@ export interface DemoFlowOptions {
 }
 
 /** An inject node that repeats (an interval or a cron time). */
-export const repeats = (n: Record<string, unknown>): boolean =>
-  n.type === 'inject' && [n.repeat, n.crontab].some((v) => v !== undefined && v !== null && String(v).trim() !== '');
+export const repeats = (n: Record<string, unknown>): boolean => n.type === 'inject' && [n.repeat, n.crontab].some((v) => v !== undefined && v !== null && String(v).trim() !== '');
 
 /**
  * All examples as one deployable flow: each on its own tab (the example's tab node), every ThingsBoard node on
@@ -180,7 +175,10 @@ export const repeats = (n: Record<string, unknown>): boolean =>
 export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): FlowNode[] {
   const dir = path.join(REPO_ROOT, 'examples');
   const out: FlowNode[] = [connection];
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   for (const file of files) {
     const nodes = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as FlowNode[];
     const connIds = new Set(nodes.filter((n) => n.type === 'tb-connection').map((n) => n.id));
@@ -257,8 +255,7 @@ async function main(): Promise<void> {
     `\n${server.description}\nNode-RED editor:       ${nr.url}/\n` +
       (server.real
         ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C to stop.\n\n'
-        : 'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' +
-          'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n'),
+        : 'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' + 'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n'),
   );
   let stopping = false;
   const stop = async () => {

@@ -15,8 +15,21 @@ export const MSG_ONLY_SYSADMIN = 'Only system administrator is allowed to perfor
 
 /** `AccessValidator#validate`'s switch (`SEC/AccessValidator.java:210-228`). */
 const SUPPORTED = new Set([
-  'DEVICE', 'DEVICE_PROFILE', 'ASSET', 'ASSET_PROFILE', 'RULE_CHAIN', 'CUSTOMER', 'TENANT', 'TENANT_PROFILE', 'USER',
-  'ENTITY_VIEW', 'EDGE', 'API_USAGE_STATE', 'TB_RESOURCE', 'OTA_PACKAGE', 'RPC',
+  'DEVICE',
+  'DEVICE_PROFILE',
+  'ASSET',
+  'ASSET_PROFILE',
+  'RULE_CHAIN',
+  'CUSTOMER',
+  'TENANT',
+  'TENANT_PROFILE',
+  'USER',
+  'ENTITY_VIEW',
+  'EDGE',
+  'API_USAGE_STATE',
+  'TB_RESOURCE',
+  'OTA_PACKAGE',
+  'RPC',
 ]);
 
 const NOT_FOUND: Record<string, string> = {

@@ -20,10 +20,7 @@ import { ApiError, badRequest, forbidden, general, jsonParseError } from './erro
 import { compareValues, pageLink, requiredInt, toPage, type PageLink } from './lookups';
 import { compileIlike } from './query/predicates';
 import { bool, enumOf, isObj, num, obj, str, strList } from './query/parse';
-import {
-  ALARM_SEVERITIES, ENTITY_TYPE_NAMES, NULL_UUID,
-  type AlarmInfo, type AlarmSeverity, type Authority, type Caller, type EntityId, type PageData,
-} from './types';
+import { ALARM_SEVERITIES, ENTITY_TYPE_NAMES, NULL_UUID, type AlarmInfo, type AlarmSeverity, type Authority, type Caller, type EntityId, type PageData } from './types';
 import type { JsonValue } from './values';
 
 const PKG = 'org.thingsboard.server.common.data';
@@ -61,13 +58,7 @@ export function javaUuid(name: string, java25: boolean): string {
   const dash5 = name.indexOf('-', dash4 + 1);
   if (dash1 < 0 || dash2 < 0 || dash3 < 0 || dash4 < 0 || dash5 >= 0) throw badRequest(`Invalid UUID string: ${name}`);
   const seg = (from: number, to: number, mask: bigint): bigint => parseHexLong(name.slice(from, to), java25) & mask;
-  const parts = [
-    seg(0, dash1, 0xffffffffn),
-    seg(dash1 + 1, dash2, 0xffffn),
-    seg(dash2 + 1, dash3, 0xffffn),
-    seg(dash3 + 1, dash4, 0xffffn),
-    seg(dash4 + 1, name.length, 0xffffffffffffn),
-  ];
+  const parts = [seg(0, dash1, 0xffffffffn), seg(dash1 + 1, dash2, 0xffffn), seg(dash2 + 1, dash3, 0xffffn), seg(dash3 + 1, dash4, 0xffffn), seg(dash4 + 1, name.length, 0xffffffffffffn)];
   const widths = [8, 4, 4, 4, 12];
   return parts.map((p, i) => p.toString(16).padStart(widths[i], '0')).join('-');
 }
@@ -90,7 +81,7 @@ function parseHexLong(s: string, java25: boolean): bigint {
     v = v * 16n + BigInt(d);
     if (v > limit) throw badRequest(`Error at index ${i} in: "${s}"`);
   }
-  return negative ? (-v & 0xffffffffffffffffn) : v;
+  return negative ? -v & 0xffffffffffffffffn : v;
 }
 
 // -------------------------------------------------------------------------------------------------------------
@@ -163,9 +154,9 @@ export function commentInfoJson(ds: Dataset, c: SimAlarmComment): Record<string,
   const { name, ...rest } = commentJson(c);
   return {
     ...rest,
-    firstName: u ? u.fields.firstName ?? null : null,
-    lastName: u ? u.fields.lastName ?? null : null,
-    email: u ? u.fields.email ?? u.name : null,
+    firstName: u ? (u.fields.firstName ?? null) : null,
+    lastName: u ? (u.fields.lastName ?? null) : null,
+    email: u ? (u.fields.email ?? u.name) : null,
     name,
   };
 }
@@ -497,15 +488,12 @@ export class AlarmActions {
     // AlarmCommentDataValidator: field constraints, then the comment, then the update checks
     if (comment !== null) {
       const text = JSON.stringify(comment);
-      const err = validationError([
-        ...(noXss(text) ? [] : ['comment is malformed']),
-        ...(text.length > 10000 ? ['comment length must be equal or less than 10000'] : []),
-      ]);
+      const err = validationError([...(noXss(text) ? [] : ['comment is malformed']), ...(text.length > 10000 ? ['comment length must be equal or less than 10000'] : [])]);
       if (err) throw err;
     }
     if (comment === null) throw badRequest('Alarm comment should be specified!');
     if (existing) {
-      if (existing.type === 'SYSTEM') throw badRequest('System alarm comment can\'t be updated!');
+      if (existing.type === 'SYSTEM') throw badRequest("System alarm comment can't be updated!");
       if (!isObj(comment)) {
         throw general(`class com.fasterxml.jackson.databind.node.${nodeClass(comment)} cannot be cast to class com.fasterxml.jackson.databind.node.ObjectNode`);
       }

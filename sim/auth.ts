@@ -182,8 +182,16 @@ export class AuthService {
       const nowSec = Math.floor(this.opts.now() / 1000);
       const token = signJwt(
         {
-          sub: u.email, userId: u.userId, scopes: ['PRE_VERIFICATION_TOKEN'], sessionId, isPublic: false,
-          tenantId: u.tenantId, customerId: u.customerId ?? NULL_UUID, iss: 'thingsboard.io', iat: nowSec, exp: nowSec + 1800,
+          sub: u.email,
+          userId: u.userId,
+          scopes: ['PRE_VERIFICATION_TOKEN'],
+          sessionId,
+          isPublic: false,
+          tenantId: u.tenantId,
+          customerId: u.customerId ?? NULL_UUID,
+          iss: 'thingsboard.io',
+          iat: nowSec,
+          exp: nowSec + 1800,
         },
         this.opts.secret,
       );
@@ -262,8 +270,7 @@ export class AuthService {
     if (!u) throw unauthorized(MSG_BAD_CREDENTIALS);
     const scopes = Array.isArray(c.scopes) ? (c.scopes as unknown[]) : [];
     const scope = scopes[0];
-    const authority: Authority | null =
-      scope === 'SYS_ADMIN' || scope === 'TENANT_ADMIN' || scope === 'CUSTOMER_USER' ? scope : null;
+    const authority: Authority | null = scope === 'SYS_ADMIN' || scope === 'TENANT_ADMIN' || scope === 'CUSTOMER_USER' ? scope : null;
     return this.principal(u, sessionId, authority);
   }
 

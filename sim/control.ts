@@ -71,8 +71,13 @@ function values(v: unknown): Record<string, KvInput> {
 
 function entityJson(e: SimEntity): Obj {
   return {
-    id: { entityType: e.entityType, id: e.id }, name: e.name, type: e.type, label: e.label,
-    customerId: e.customerId, tenantId: e.tenantId, createdTime: e.createdTime,
+    id: { entityType: e.entityType, id: e.id },
+    name: e.name,
+    type: e.type,
+    label: e.label,
+    customerId: e.customerId,
+    tenantId: e.tenantId,
+    createdTime: e.createdTime,
   };
 }
 
@@ -113,7 +118,7 @@ export class ControlApi {
       }
       case 'GET /requests/count': {
         const regex = q.get('regex');
-        const match = regex !== null ? new RegExp(regex) : q.get('prefix') ?? '/';
+        const match = regex !== null ? new RegExp(regex) : (q.get('prefix') ?? '/');
         return { count: sim.requests.count(match, q.get('method') ?? undefined) };
       }
       case 'POST /requests/reset':
@@ -160,8 +165,13 @@ export class ControlApi {
       case 'GET /users':
         return {
           users: sim.auth.users.map((u) => ({
-            email: u.email, password: u.password, authority: u.authority, userId: u.userId, customerId: u.customerId,
-            enabled: u.enabled, mfa: u.mfa,
+            email: u.email,
+            password: u.password,
+            authority: u.authority,
+            userId: u.userId,
+            customerId: u.customerId,
+            enabled: u.enabled,
+            mfa: u.mfa,
           })),
         };
       case 'GET /entities': {

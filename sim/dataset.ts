@@ -5,9 +5,17 @@
 import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
 import {
-  ATTRIBUTE_SCOPES, NULL_UUID,
-  type AlarmAssignee, type AlarmInfo, type AlarmSeverity, type AlarmStatus, type AttributeScope, type EntityId,
-  type EntityRef, type EntityType, type KvEntry,
+  ATTRIBUTE_SCOPES,
+  NULL_UUID,
+  type AlarmAssignee,
+  type AlarmInfo,
+  type AlarmSeverity,
+  type AlarmStatus,
+  type AttributeScope,
+  type EntityId,
+  type EntityRef,
+  type EntityType,
+  type KvEntry,
 } from './types';
 import { toKvEntry, type JsonValue, type KvInput } from './values';
 
@@ -542,7 +550,7 @@ export class Dataset extends EventEmitter {
     let displayName = name;
     if (orig) {
       const trimmed = orig.label?.trim();
-      displayName = trimmed ? orig.label ?? name : name;
+      displayName = trimmed ? (orig.label ?? name) : name;
     }
     let assignee: AlarmAssignee | null = null;
     if (a.assigneeId) {
@@ -763,7 +771,7 @@ export class Dataset extends EventEmitter {
     const e: SimEntity = {
       id,
       entityType: spec.entityType,
-      tenantId: isTenant ? id : spec.tenantId ?? this.tenantId,
+      tenantId: isTenant ? id : (spec.tenantId ?? this.tenantId),
       customerId: spec.customerId ?? null,
       createdTime: spec.createdTime ?? this.now(),
       name: spec.name,
@@ -972,14 +980,20 @@ export class Dataset extends EventEmitter {
   updateAlarmFields(id: string, f: AlarmFields): AlarmCallResult {
     const a = this.alarmOrThrow(id);
     const differs =
-      a.severity !== f.severity || a.startTs !== f.startTs || a.endTs !== f.endTs ||
-      JSON.stringify(a.details) !== JSON.stringify(f.details) || a.propagate !== f.propagate ||
-      a.propagateToOwner !== f.propagateToOwner || a.propagateToTenant !== f.propagateToTenant ||
+      a.severity !== f.severity ||
+      a.startTs !== f.startTs ||
+      a.endTs !== f.endTs ||
+      JSON.stringify(a.details) !== JSON.stringify(f.details) ||
+      a.propagate !== f.propagate ||
+      a.propagateToOwner !== f.propagateToOwner ||
+      a.propagateToTenant !== f.propagateToTenant ||
       a.propagateRelationTypes.join(',') !== f.propagateRelationTypes.join(',');
     if (!differs) return this.result(a, false);
     const oldSeverity = a.severity;
     const propagationChanged =
-      a.propagate !== f.propagate || a.propagateToOwner !== f.propagateToOwner || a.propagateToTenant !== f.propagateToTenant ||
+      a.propagate !== f.propagate ||
+      a.propagateToOwner !== f.propagateToOwner ||
+      a.propagateToTenant !== f.propagateToTenant ||
       a.propagateRelationTypes.join(',') !== f.propagateRelationTypes.join(',');
     a.severity = f.severity;
     a.startTs = f.startTs;
@@ -1061,11 +1075,7 @@ export class Dataset extends EventEmitter {
   }
 
   /** Adds a comment to an alarm (createdTime: `ts` or the clock). */
-  addAlarmComment(
-    alarmId: string,
-    spec: { type?: 'SYSTEM' | 'OTHER'; userId?: string | null; comment: JsonValue; id?: string },
-    ts?: number,
-  ): SimAlarmComment {
+  addAlarmComment(alarmId: string, spec: { type?: 'SYSTEM' | 'OTHER'; userId?: string | null; comment: JsonValue; id?: string }, ts?: number): SimAlarmComment {
     this.alarmOrThrow(alarmId);
     const c: SimAlarmComment = {
       id: spec.id ?? this.nextId(),
@@ -1123,9 +1133,7 @@ export class Dataset extends EventEmitter {
       }
     }
     if (a.propagateToOwner) {
-      const owner = orig.customerId
-        ? { entityType: 'CUSTOMER', id: orig.customerId }
-        : { entityType: 'TENANT', id: orig.tenantId };
+      const owner = orig.customerId ? { entityType: 'CUSTOMER', id: orig.customerId } : { entityType: 'TENANT', id: orig.tenantId };
       if (owner.id !== orig.id) out.set(owner.id, owner);
     }
     if (a.propagateToTenant && orig.tenantId !== orig.id) out.set(orig.tenantId, { entityType: 'TENANT', id: orig.tenantId });

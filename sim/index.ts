@@ -146,17 +146,28 @@ export class Simulator {
     this.alarmQuery = new AlarmQueryEngine(this.data, this.entityQuery, opts.maxAlarmEntities);
     this.ws = new WsServer(
       {
-        data: this.data, entityQuery: this.entityQuery, alarmQuery: this.alarmQuery, auth: this.auth, now,
-        secret: Buffer.from(opts.jwtSecret ?? DEFAULT_SECRET), version: () => this.ver,
+        data: this.data,
+        entityQuery: this.entityQuery,
+        alarmQuery: this.alarmQuery,
+        auth: this.auth,
+        now,
+        secret: Buffer.from(opts.jwtSecret ?? DEFAULT_SECRET),
+        version: () => this.ver,
       },
       {
-        authTimeoutMs: opts.wsAuthTimeoutMs, pingIntervalMs: opts.wsPingIntervalMs, pongTimeoutMs: opts.wsPongTimeoutMs,
-        maxQueue: opts.wsMaxQueue, dynamicRefreshMs: opts.wsDynamicRefreshMs,
+        authTimeoutMs: opts.wsAuthTimeoutMs,
+        pingIntervalMs: opts.wsPingIntervalMs,
+        pongTimeoutMs: opts.wsPongTimeoutMs,
+        maxQueue: opts.wsMaxQueue,
+        dynamicRefreshMs: opts.wsDynamicRefreshMs,
         maxAlarmQueriesPerRefresh: opts.wsMaxAlarmQueriesPerRefresh,
         maxEntitiesPerDataSubscription: opts.wsMaxEntitiesPerDataSubscription,
-        maxEntitiesPerAlarmSubscription: opts.maxAlarmEntities, updatesRateLimit: opts.wsUpdatesRateLimit,
-        apiKeyAuth: opts.wsApiKeyAuth, maxSessionsPerTenant: opts.wsMaxSessionsPerTenant,
-        maxMessageBytes: opts.wsMaxMessageBytes, commandLogSize: opts.wsCommandLogSize,
+        maxEntitiesPerAlarmSubscription: opts.maxAlarmEntities,
+        updatesRateLimit: opts.wsUpdatesRateLimit,
+        apiKeyAuth: opts.wsApiKeyAuth,
+        maxSessionsPerTenant: opts.wsMaxSessionsPerTenant,
+        maxMessageBytes: opts.wsMaxMessageBytes,
+        commandLogSize: opts.wsCommandLogSize,
       },
     );
     const deviceCtx = {
@@ -167,9 +178,13 @@ export class Simulator {
     };
     this.telemetry = new TelemetryApi(deviceCtx);
     this.rpc = new RpcService(deviceCtx, {
-      timers: opts.rpcTimers, timeScale: opts.rpcTimeScale, minTimeoutMs: opts.rpcMinTimeoutMs,
-      defaultTimeoutMs: opts.rpcDefaultTimeoutMs, asyncRequestTimeoutMs: opts.asyncRequestTimeoutMs,
-      maxRetries: opts.rpcMaxRetries, defaultDevice: opts.rpcDefaultDevice,
+      timers: opts.rpcTimers,
+      timeScale: opts.rpcTimeScale,
+      minTimeoutMs: opts.rpcMinTimeoutMs,
+      defaultTimeoutMs: opts.rpcDefaultTimeoutMs,
+      asyncRequestTimeoutMs: opts.asyncRequestTimeoutMs,
+      maxRetries: opts.rpcMaxRetries,
+      defaultDevice: opts.rpcDefaultDevice,
     });
     const spare = this.data.findByName('DEVICE', 'Spare Sensor');
     if (spare) this.rpc.seedDevice(spare.id, { mode: 'offline' });
@@ -232,7 +247,7 @@ export class Simulator {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       // a restart reuses the port of the previous run, so clients can reconnect to the same URL
-      server.listen(this.port_ > 0 ? this.port_ : this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
+      server.listen(this.port_ > 0 ? this.port_ : (this.opts.port ?? 0), this.opts.host ?? '127.0.0.1', () => {
         server.off('error', reject);
         resolve();
       });

@@ -11,13 +11,7 @@
 import type { KvEntry } from './types';
 import { isParsable, javaDouble } from './values';
 
-export type GNode =
-  | { t: 'obj'; m: Map<string, GNode> }
-  | { t: 'arr'; a: GNode[] }
-  | { t: 'str'; v: string }
-  | { t: 'num'; raw: string }
-  | { t: 'bool'; v: boolean }
-  | { t: 'null' };
+export type GNode = { t: 'obj'; m: Map<string, GNode> } | { t: 'arr'; a: GNode[] } | { t: 'str'; v: string } | { t: 'num'; raw: string } | { t: 'bool'; v: boolean } | { t: 'null' };
 
 export class JsonSyntaxError extends Error {
   constructor(message: string) {
@@ -93,7 +87,11 @@ class Reader {
   }
 
   private keyword(): GNode | null {
-    for (const [word, node] of [['true', { t: 'bool', v: true }], ['false', { t: 'bool', v: false }], ['null', { t: 'null' }]] as const) {
+    for (const [word, node] of [
+      ['true', { t: 'bool', v: true }],
+      ['false', { t: 'bool', v: false }],
+      ['null', { t: 'null' }],
+    ] as const) {
       const part = this.s.slice(this.pos, this.pos + word.length);
       const matches = this.lenient ? part.toLowerCase() === word : part === word;
       if (matches && (!this.lenient || endsLiteral(this.s[this.pos + word.length]))) {
@@ -128,13 +126,28 @@ class Reader {
             this.pos += 4;
             break;
           }
-          case 't': out += '\t'; break;
-          case 'b': out += '\b'; break;
-          case 'n': out += '\n'; break;
-          case 'r': out += '\r'; break;
-          case 'f': out += '\f'; break;
-          case '"': case '\\': case '/': out += e; break;
-          case "'": case '\n':
+          case 't':
+            out += '\t';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'n':
+            out += '\n';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 'f':
+            out += '\f';
+            break;
+          case '"':
+          case '\\':
+          case '/':
+            out += e;
+            break;
+          case "'":
+          case '\n':
             if (!this.lenient) this.fail('Invalid escape sequence');
             out += e;
             break;
@@ -330,7 +343,9 @@ export function writeJava(v: JOut): string {
   if (v instanceof JDouble) return javaDouble(v.v);
   if (v instanceof JRaw) return v.text;
   if (Array.isArray(v)) return `[${v.map(writeJava).join(',')}]`;
-  return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${writeJava(x)}`).join(',')}}`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${JSON.stringify(k)}:${writeJava(x)}`)
+    .join(',')}}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -21,9 +21,7 @@ export function requiredInt(params: URLSearchParams, name: string): number {
   if (v === null) throw general(`Required request parameter '${name}' for method parameter type int is not present`);
   const s = v.trim();
   if (!/^[+-]?\d+$/.test(s) || Math.abs(Number(s)) > 2147483647) {
-    throw badRequest(
-      `Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: "${v}"`,
-    );
+    throw badRequest(`Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: "${v}"`);
   }
   return Number(s);
 }
@@ -138,9 +136,7 @@ export function profileInfos(ds: Dataset, caller: Caller, params: URLSearchParam
   }
   const match = containsIlike(p.textSearch);
   // every simulated device profile uses the DEFAULT transport
-  let rows = tenantProfiles(ds, caller, device ? 'DEVICE_PROFILE' : 'ASSET_PROFILE').filter(
-    (e) => match(e.name) && (transportType === null || transportType === 'DEFAULT'),
-  );
+  let rows = tenantProfiles(ds, caller, device ? 'DEVICE_PROFILE' : 'ASSET_PROFILE').filter((e) => match(e.name) && (transportType === null || transportType === 'DEFAULT'));
   if (p.sort) {
     const { property, direction: dir } = p.sort;
     const keyed = rows.map((e) => ({ e, v: profileSortValue(e, property, device) }));
@@ -178,9 +174,7 @@ export function profileNames(ds: Dataset, caller: Caller, activeOnly: boolean, k
     for (const e of ds.entitiesOfType(kind)) if (e.tenantId === caller.tenantId && e.type !== null) used.add(e.type);
     rows = rows.filter((p) => used.has(p.name));
   }
-  return rows
-    .map((e) => ({ id: { entityType: e.entityType, id: e.id }, name: e.name }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return rows.map((e) => ({ id: { entityType: e.entityType, id: e.id }, name: e.name })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 // -------------------------------------------------------------------------------------------------------------

@@ -65,12 +65,15 @@ export class RpcTimers {
       this.manualQueue.splice(i, 0, task);
     } else {
       task.due = Date.now() + delayMs * this.scale;
-      task.handle = setTimeout(() => {
-        this.realTasks.delete(task);
-        if (task.done) return;
-        task.done = true;
-        task.fn();
-      }, Math.max(0, Math.round(delayMs * this.scale)));
+      task.handle = setTimeout(
+        () => {
+          this.realTasks.delete(task);
+          if (task.done) return;
+          task.done = true;
+          task.fn();
+        },
+        Math.max(0, Math.round(delayMs * this.scale)),
+      );
       this.realTasks.add(task);
     }
     return task;
@@ -364,7 +367,10 @@ export class RpcService {
   /** The delivered calls (last 1000 per device), oldest first. */
   calls(ref?: string | EntityId): RpcCall[] {
     const lists = ref === undefined ? [...this.callLog.values()] : [this.callLog.get(deviceRef(ref)) ?? []];
-    return lists.flat().map((c) => ({ ...c })).sort((a, b) => a.deliveredAt - b.deliveredAt);
+    return lists
+      .flat()
+      .map((c) => ({ ...c }))
+      .sort((a, b) => a.deliveredAt - b.deliveredAt);
   }
   resetCounters(): void {
     this.callLog.clear();
@@ -431,16 +437,33 @@ export class RpcService {
 
     return new Promise<RouteAnswer>((resolve) => {
       const wait: HttpWait = {
-        answered: false, resolve, tasks: [], rpcId,
-        timeoutStatus: v1 ? 408 : 504, noConnectionStatus: v1 ? 409 : 504,
+        answered: false,
+        resolve,
+        tasks: [],
+        rpcId,
+        timeoutStatus: v1 ? 408 : 504,
+        noConnectionStatus: v1 ? 409 : 504,
       };
       // the async cap: 500 JSON "Request timeout" (C/BaseController.java:464-465)
-      wait.tasks.push(this.timers.schedule(this.opts.asyncRequestTimeoutMs, () => {
-        this.answer(wait, { status: 500, json: writeJava({ status: 500, message: 'Request timeout', errorCode: 2, timestamp: this.ctx.now() }) });
-      }));
+      wait.tasks.push(
+        this.timers.schedule(this.opts.asyncRequestTimeoutMs, () => {
+          this.answer(wait, { status: 500, json: writeJava({ status: 500, message: 'Request timeout', errorCode: 2, timestamp: this.ctx.now() }) });
+        }),
+      );
       const p: Pending = {
-        id: rpcId, deviceId: device.id, oneway, persisted, method, params, expirationTime, retries,
-        sent: false, delivered: false, retriesUsed: 0, deviceTasks: [], wait,
+        id: rpcId,
+        deviceId: device.id,
+        oneway,
+        persisted,
+        method,
+        params,
+        expirationTime,
+        retries,
+        sent: false,
+        delivered: false,
+        retriesUsed: 0,
+        deviceTasks: [],
+        wait,
       };
       // the core's own timeout: expiry + 1 s, RpcError.TIMEOUT (RPC/DefaultTbCoreDeviceRpcService.java:200-210)
       wait.tasks.push(this.timers.schedule(Math.max(0, expirationTime - now) + 1000, () => this.answer(wait, { status: wait.timeoutStatus })));
@@ -476,7 +499,9 @@ export class RpcService {
     const rpcStatus = q.get('rpcStatus');
     const statuses: RpcStatus[] = ['QUEUED', 'SENT', 'DELIVERED', 'SUCCESSFUL', 'TIMEOUT', 'EXPIRED', 'FAILED', 'DELETED'];
     if (rpcStatus !== null && rpcStatus !== '' && !statuses.includes(rpcStatus as RpcStatus)) {
-      throw badRequest(`Method parameter 'rpcStatus': Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.rpc.RpcStatus'; Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.RequestParam org.thingsboard.server.common.data.rpc.RpcStatus] for value [${rpcStatus}]`);
+      throw badRequest(
+        `Method parameter 'rpcStatus': Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.rpc.RpcStatus'; Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.RequestParam org.thingsboard.server.common.data.rpc.RpcStatus] for value [${rpcStatus}]`,
+      );
     }
     // ResponseStatusException(400) caught by BaseController's handler: 500 (RpcControllerTest.java:181-188)
     if (rpcStatus === 'DELETED') throw general('400 BAD_REQUEST "RpcStatus: DELETED"');
@@ -496,7 +521,10 @@ export class RpcService {
         return (x < y ? -1 : x > y ? 1 : 0) * dir;
       });
     }
-    const page: PageData<JOut> = toPage(rows.map((r) => this.rpcJson(r)), link);
+    const page: PageData<JOut> = toPage(
+      rows.map((r) => this.rpcJson(r)),
+      link,
+    );
     return { status: 200, json: writeJava(page as unknown as JOut) };
   }
 
@@ -724,9 +752,18 @@ export class RpcService {
   private store(p: Pending, status: RpcStatus, additionalInfo: string | null, now: number): void {
     const device = this.ctx.data.get(p.deviceId);
     this.records.set(p.id, {
-      id: p.id, createdTime: now, tenantId: device?.tenantId ?? this.ctx.data.tenantId, deviceId: p.deviceId,
-      expirationTime: p.expirationTime, oneway: p.oneway, method: p.method, params: p.params, retries: p.retries,
-      status, response: null, additionalInfo,
+      id: p.id,
+      createdTime: now,
+      tenantId: device?.tenantId ?? this.ctx.data.tenantId,
+      deviceId: p.deviceId,
+      expirationTime: p.expirationTime,
+      oneway: p.oneway,
+      method: p.method,
+      params: p.params,
+      retries: p.retries,
+      status,
+      response: null,
+      additionalInfo,
     });
     this.events.emit('status', { rpcId: p.id, status });
     if (this.records.size > MAX_STORED) {
@@ -790,4 +827,3 @@ export class RpcService {
     };
   }
 }
-

@@ -48,12 +48,36 @@ const DAY = 24 * HOUR;
 /** The per-floor device table: [suffix, temperature, humidity] for thermostats; undefined = key missing. */
 type Thermo = [string, KvInput | undefined, KvInput | undefined];
 const THERMOS: Record<string, Thermo[]> = {
-  'A-1': [['A-101', 21.5, 40], ['A-102', dbl(23), 45], ['A-103', 26.5, 38]],
-  'A-2': [['A-201', dbl(19), 55], ['A-202', 24.25, undefined], ['A-203', 22, 50]],
-  'B-1': [['B-101', 27.5, 35], ['B-102', 'n/a', '45'], ['B-103', 20.5, 60]],
-  'B-2': [['B-201', 25, 42], ['B-202', undefined, 48], ['B-203', 18.5, 52]],
-  'G-1': [['G-101', dbl(29), 30], ['G-102', dbl(21), 41], ['G-103', 23.5, 44]],
-  'G-2': [['G-201', 22.5, 47], ['G-202', 30.5, 33], ['G-203', 17.5, 58]],
+  'A-1': [
+    ['A-101', 21.5, 40],
+    ['A-102', dbl(23), 45],
+    ['A-103', 26.5, 38],
+  ],
+  'A-2': [
+    ['A-201', dbl(19), 55],
+    ['A-202', 24.25, undefined],
+    ['A-203', 22, 50],
+  ],
+  'B-1': [
+    ['B-101', 27.5, 35],
+    ['B-102', 'n/a', '45'],
+    ['B-103', 20.5, 60],
+  ],
+  'B-2': [
+    ['B-201', 25, 42],
+    ['B-202', undefined, 48],
+    ['B-203', 18.5, 52],
+  ],
+  'G-1': [
+    ['G-101', dbl(29), 30],
+    ['G-102', dbl(21), 41],
+    ['G-103', 23.5, 44],
+  ],
+  'G-2': [
+    ['G-201', 22.5, 47],
+    ['G-202', 30.5, 33],
+    ['G-203', 17.5, 58],
+  ],
 };
 const METERS: Record<string, [string, KvInput, KvInput]> = {
   'A-1': ['A-100', 1.5, 1200],
@@ -81,26 +105,30 @@ function addSeries(ds: Dataset, e: SimEntity, key: string, last: KvInput, wobble
 export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: boolean } = {}): SeedInfo {
   let created = BASE_TIME - 30 * DAY;
   const nextCreated = (): number => (created += 60_000);
-  const add = (spec: Parameters<Dataset['addEntity']>[0]): SimEntity =>
-    ds.addEntity({ createdTime: nextCreated(), ...spec });
+  const add = (spec: Parameters<Dataset['addEntity']>[0]): SimEntity => ds.addEntity({ createdTime: nextCreated(), ...spec });
 
   // --- tenant, customers --------------------------------------------------------------------------------------
   const tenant = add({
-    entityType: 'TENANT', name: 'Tenant', tenantId: undefined,
+    entityType: 'TENANT',
+    name: 'Tenant',
+    tenantId: undefined,
     fields: { email: 'tenant@thingsboard.org', country: 'Ukraine', state: null, city: 'Kyiv', address: 'Main st. 1', address2: null, zip: '01001', phone: '+380000000000', region: 'Global' },
   });
   ds.setAttributes(tenant, 'SERVER_SCOPE', { tempThreshold: 25, modelPrefix: 'TH', alertsEnabled: true }, BASE_TIME - 10 * DAY);
 
   const custA = add({
-    entityType: 'CUSTOMER', name: 'Customer A',
+    entityType: 'CUSTOMER',
+    name: 'Customer A',
     fields: { email: 'a@example.com', country: 'Ukraine', state: null, city: 'Lviv', address: 'Rynok sq. 1', address2: null, zip: '79000', phone: '+380000000001' },
   });
   const custB = add({
-    entityType: 'CUSTOMER', name: 'Customer B',
+    entityType: 'CUSTOMER',
+    name: 'Customer B',
     fields: { email: 'b@example.com', country: 'Germany', state: 'Berlin', city: 'Berlin', address: 'Unter den Linden 5', address2: null, zip: '10117', phone: null },
   });
   const custC = add({
-    entityType: 'CUSTOMER', name: 'Customer C',
+    entityType: 'CUSTOMER',
+    name: 'Customer C',
     fields: { email: 'c@example.com', country: 'France', state: null, city: 'Paris', address: null, address2: null, zip: null, phone: null },
   });
   ds.setAttributes(custA, 'SERVER_SCOPE', { tempThreshold: dbl(22.5), modelPrefix: 'TH-1' }, BASE_TIME - 10 * DAY);
@@ -108,18 +136,27 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
 
   // --- users -------------------------------------------------------------------------------------------------
   const users: UserAccount[] = [];
-  const addUser = (
-    email: string, password: string, authority: Authority, customer: SimEntity | null,
-    firstName: string, lastName: string, extra: Partial<UserAccount> = {},
-  ): SimEntity => {
+  const addUser = (email: string, password: string, authority: Authority, customer: SimEntity | null, firstName: string, lastName: string, extra: Partial<UserAccount> = {}): SimEntity => {
     const isSys = authority === 'SYS_ADMIN';
     const u = add({
-      entityType: 'USER', name: email, customerId: customer?.id ?? null, tenantId: isSys ? NULL_UUID : tenant.id,
+      entityType: 'USER',
+      name: email,
+      customerId: customer?.id ?? null,
+      tenantId: isSys ? NULL_UUID : tenant.id,
       fields: { email, firstName, lastName, phone: null },
     });
     users.push({
-      email, password, authority, userId: u.id, tenantId: isSys ? NULL_UUID : tenant.id,
-      customerId: customer?.id ?? null, firstName, lastName, enabled: true, mfa: false, ...extra,
+      email,
+      password,
+      authority,
+      userId: u.id,
+      tenantId: isSys ? NULL_UUID : tenant.id,
+      customerId: customer?.id ?? null,
+      firstName,
+      lastName,
+      enabled: true,
+      mfa: false,
+      ...extra,
     });
     return u;
   };
@@ -174,7 +211,10 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
     ds.setAttributes(buildings[b], 'SERVER_SCOPE', buildingAttrs[b], BASE_TIME - 5 * DAY);
     for (const n of [1, 2]) {
       const f = add({
-        entityType: 'ASSET', name: `${names[b]} Floor ${n}`, type: 'floor', label: `Level ${n}`,
+        entityType: 'ASSET',
+        name: `${names[b]} Floor ${n}`,
+        type: 'floor',
+        label: `Level ${n}`,
         customerId: buildings[b].customerId,
       });
       ds.setAttributes(f, 'SERVER_SCOPE', { level: n }, BASE_TIME - 5 * DAY);

@@ -13,9 +13,7 @@ import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
 import { alarmTypes, entityTypes, profileInfos, profileNames, systemInfo } from './lookups';
 import { AlarmActions } from './alarm-actions';
-import {
-  parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery,
-} from './query/parse';
+import { parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery } from './query/parse';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
 import type { ControlApi } from './control';
 import { springBool } from './params';
@@ -246,7 +244,12 @@ export class HttpFront {
           const v = params.get(name);
           return v === null ? dflt : springBool(v, name);
         };
-        const scopes = params.getAll('scopes').flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '').map(parseScope);
+        const scopes = params
+          .getAll('scopes')
+          .flatMap((s) => s.split(','))
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+          .map(parseScope);
         const q = parseEntityDataQuery(this.json(r));
         return {
           status: 200,
@@ -273,8 +276,7 @@ export class HttpFront {
     const rpc = this.ctx.rpc;
     const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
     const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
-    const route = (method: string, pattern: string, handler: Handler, authorities = ALL_USERS, since?: string): void =>
-      this.addPattern(method, pattern, { auth: true, authorities, since, handler });
+    const route = (method: string, pattern: string, handler: Handler, authorities = ALL_USERS, since?: string): void => this.addPattern(method, pattern, { auth: true, authorities, since, handler });
     const T = '/api/plugins/telemetry';
     // saves (C/TelemetryController.java:384-495)
     route('POST', `${T}/{entityType}/{entityId}/timeseries/{scope}`, (r) => t.saveTelemetry(this.caller(r), p(r, 0), p(r, 1), null, r.body));
@@ -289,8 +291,7 @@ export class HttpFront {
     // reads: `values/timeseries` is the history mapping when startTs and endTs are present (up to 4.2 also keys)
     route('GET', `${T}/{entityType}/{entityId}/values/timeseries`, (r) => {
       const params = q(r);
-      const history = params.has('startTs') && params.has('endTs') &&
-        (versionAtLeast(this.ctx.version(), '4.3') || params.has('keys'));
+      const history = params.has('startTs') && params.has('endTs') && (versionAtLeast(this.ctx.version(), '4.3') || params.has('keys'));
       return history ? t.history(this.caller(r), p(r, 0), p(r, 1), params) : t.latest(this.caller(r), p(r, 0), p(r, 1), params);
     });
     route('GET', `${T}/{entityType}/{entityId}/values/timeseries/history`, (r) => t.history(this.caller(r), p(r, 0), p(r, 1), q(r)), ALL_USERS, '4.3.1.2');
@@ -300,7 +301,10 @@ export class HttpFront {
     route('GET', `${T}/{entityType}/{entityId}/keys/attributes`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', null));
     route('GET', `${T}/{entityType}/{entityId}/keys/attributes/{scope}`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', p(r, 2)));
     // RPC (C/RpcV1Controller.java, C/RpcV2Controller.java)
-    for (const [prefix, v1, since] of [['/api/rpc', false, '3.3'], ['/api/plugins/rpc', true, undefined]] as const) {
+    for (const [prefix, v1, since] of [
+      ['/api/rpc', false, '3.3'],
+      ['/api/plugins/rpc', true, undefined],
+    ] as const) {
       route('POST', `${prefix}/oneway/{deviceId}`, (r) => rpc.send(this.caller(r), p(r, 0), r.body, true, v1), ALL_USERS, since);
       route('POST', `${prefix}/twoway/{deviceId}`, (r) => rpc.send(this.caller(r), p(r, 0), r.body, false, v1), ALL_USERS, since);
     }
@@ -474,16 +478,21 @@ export class HttpFront {
     try {
       const out = this.route(r);
       if (out instanceof Promise) {
-        out.then(
-          (x) => x,
-          (e: unknown) => this.errorResult(e, r.path),
-        ).then((x) => {
-          if (this.stopped || res.destroyed) {
-            done(0);
-            return;
-          }
-          done(this.write(res, x));
-        }, () => done(0));
+        out
+          .then(
+            (x) => x,
+            (e: unknown) => this.errorResult(e, r.path),
+          )
+          .then(
+            (x) => {
+              if (this.stopped || res.destroyed) {
+                done(0);
+                return;
+              }
+              done(this.write(res, x));
+            },
+            () => done(0),
+          );
         return null;
       }
       result = out;
@@ -526,7 +535,7 @@ export class HttpFront {
     const literalOfLaterVersion = byMethod !== undefined && ![...byMethod.values()].some((x) => this.versionOk(x.since));
     for (const x of literalOfLaterVersion ? [] : this.patternRoutes) {
       if (x.segments.length !== segs.length || byMethod?.has(x.method)) continue;
-      if (!x.segments.every((g, i) => g === null ? segs[i] !== '' : g === segs[i])) continue;
+      if (!x.segments.every((g, i) => (g === null ? segs[i] !== '' : g === segs[i]))) continue;
       const vars = x.segments.flatMap((g, i) => (g === null ? [segs[i]] : []));
       const route: Route = { ...x.route, handler: (q) => x.route.handler({ ...q, params: vars.map(decodePathVar) }) };
       byMethod = new Map(byMethod ?? []);

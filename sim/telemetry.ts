@@ -8,10 +8,7 @@ import { validateAccess, type AccessContext, type Operation } from './access';
 import { javaUuid, noXss } from './alarm-actions';
 import type { Dataset, SimEntity } from './dataset';
 import { badRequest, general, PlainError } from './errors';
-import {
-  gsonToString, JDouble, jacksonText, JRaw, JsonSyntaxError, parseGson, parseValues, writeJava,
-  type GNode, type JOut,
-} from './json';
+import { gsonToString, JDouble, jacksonText, JRaw, JsonSyntaxError, parseGson, parseValues, writeJava, type GNode, type JOut } from './json';
 import { boolParam, keysParam, numberParam, typeMismatch } from './params';
 import { ATTRIBUTE_SCOPES, ENTITY_TYPE_NAMES, type AttributeScope, type Caller, type EntityId, type KvEntry } from './types';
 import { javaValueString } from './values';
@@ -59,7 +56,7 @@ class Counter {
     this.by.set(id, (this.by.get(id) ?? 0) + n);
   }
   get(id?: string): number {
-    return id === undefined ? this.total : this.by.get(id) ?? 0;
+    return id === undefined ? this.total : (this.by.get(id) ?? 0);
   }
   reset(): void {
     this.total = 0;
@@ -226,7 +223,10 @@ function aggregateBucket(points: readonly KvEntry[], agg: Aggregation, ts: numbe
   if (longs.length + doubles.length === 0) {
     if (agg !== 'MIN' && agg !== 'MAX') return null;
     // findStringMax / findStringMin over the string values
-    const strs = points.filter((p) => p.type === 'STRING').map((p) => p.value as string).sort();
+    const strs = points
+      .filter((p) => p.type === 'STRING')
+      .map((p) => p.value as string)
+      .sort();
     if (strs.length === 0) return null;
     return { ts, type: 'STRING', value: agg === 'MAX' ? strs[strs.length - 1] : strs[0] };
   }
@@ -298,8 +298,11 @@ export class TelemetryApi {
   /** An `AttributeScope` path variable: a bad value is a type mismatch (400 JSON 31, §13.1). */
   scope(v: string): AttributeScope {
     if ((ATTRIBUTE_SCOPES as readonly string[]).includes(v)) return v as AttributeScope;
-    throw typeMismatch('scope', 'org.thingsboard.server.common.data.AttributeScope',
-      `Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.PathVariable org.thingsboard.server.common.data.AttributeScope] for value [${v}]`);
+    throw typeMismatch(
+      'scope',
+      'org.thingsboard.server.common.data.AttributeScope',
+      `Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.PathVariable org.thingsboard.server.common.data.AttributeScope] for value [${v}]`,
+    );
   }
 
   private access(caller: Caller, op: Operation, id: EntityId): SimEntity {
@@ -468,8 +471,11 @@ export class TelemetryApi {
     let intervalType: IntervalType | null = null;
     if (itRaw !== null && itRaw !== '') {
       if (!(INTERVAL_TYPES as readonly string[]).includes(itRaw)) {
-        throw typeMismatch('intervalType', 'org.thingsboard.server.common.data.kv.IntervalType',
-          `Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.RequestParam org.thingsboard.server.common.data.kv.IntervalType] for value [${itRaw}]`);
+        throw typeMismatch(
+          'intervalType',
+          'org.thingsboard.server.common.data.kv.IntervalType',
+          `Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.RequestParam org.thingsboard.server.common.data.kv.IntervalType] for value [${itRaw}]`,
+        );
       }
       intervalType = itRaw as IntervalType;
     }
@@ -542,12 +548,13 @@ export class TelemetryApi {
     const e = this.access(caller, 'READ_ATTRIBUTES', id);
     const out: JOut[] = [];
     for (const s of scope === null ? ATTRIBUTE_SCOPES : [scope]) {
-      const rows: [string, KvEntry][] = keys.length > 0
-        ? keys.flatMap((k): [string, KvEntry][] => {
-            const v = this.ctx.data.getAttribute(e, s, k);
-            return v ? [[k, v]] : [];
-          })
-        : this.ctx.data.attributeEntries(e, s);
+      const rows: [string, KvEntry][] =
+        keys.length > 0
+          ? keys.flatMap((k): [string, KvEntry][] => {
+              const v = this.ctx.data.getAttribute(e, s, k);
+              return v ? [[k, v]] : [];
+            })
+          : this.ctx.data.attributeEntries(e, s);
       for (const [k, v] of rows) out.push({ lastUpdateTs: v.ts, key: k, value: nativeValue(v) });
     }
     return this.json(out);
@@ -567,4 +574,3 @@ export class TelemetryApi {
     return this.json(out);
   }
 }
-

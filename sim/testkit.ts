@@ -73,7 +73,9 @@ export async function setup(opts: SimOptions = {}): Promise<Ctx> {
   const sim = new Simulator({ now: () => clock.now, ...opts });
   const url = await sim.start();
   return {
-    sim, url, clock,
+    sim,
+    url,
+    clock,
     tenant: await login(url, 'tenant@thingsboard.org', 'tenant'),
     customer: await login(url, 'customer@thingsboard.org', 'customer'),
     anon: new Client(url),

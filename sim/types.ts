@@ -6,19 +6,61 @@
 
 /** Every EntityType name the server's Jackson enum accepts (anything else is a JSON parse error). */
 export const ENTITY_TYPE_NAMES = [
-  'TENANT', 'CUSTOMER', 'USER', 'DASHBOARD', 'ASSET', 'DEVICE', 'ALARM', 'RULE_CHAIN', 'RULE_NODE',
-  'ENTITY_VIEW', 'WIDGETS_BUNDLE', 'WIDGET_TYPE', 'TENANT_PROFILE', 'DEVICE_PROFILE', 'ASSET_PROFILE',
-  'API_USAGE_STATE', 'TB_RESOURCE', 'OTA_PACKAGE', 'EDGE', 'RPC', 'QUEUE', 'NOTIFICATION_TARGET',
-  'NOTIFICATION_TEMPLATE', 'NOTIFICATION_REQUEST', 'NOTIFICATION', 'NOTIFICATION_RULE', 'QUEUE_STATS',
-  'OAUTH2_CLIENT', 'DOMAIN', 'MOBILE_APP', 'MOBILE_APP_BUNDLE', 'CALCULATED_FIELD', 'JOB',
-  'ADMIN_SETTINGS', 'AI_MODEL', 'API_KEY',
+  'TENANT',
+  'CUSTOMER',
+  'USER',
+  'DASHBOARD',
+  'ASSET',
+  'DEVICE',
+  'ALARM',
+  'RULE_CHAIN',
+  'RULE_NODE',
+  'ENTITY_VIEW',
+  'WIDGETS_BUNDLE',
+  'WIDGET_TYPE',
+  'TENANT_PROFILE',
+  'DEVICE_PROFILE',
+  'ASSET_PROFILE',
+  'API_USAGE_STATE',
+  'TB_RESOURCE',
+  'OTA_PACKAGE',
+  'EDGE',
+  'RPC',
+  'QUEUE',
+  'NOTIFICATION_TARGET',
+  'NOTIFICATION_TEMPLATE',
+  'NOTIFICATION_REQUEST',
+  'NOTIFICATION',
+  'NOTIFICATION_RULE',
+  'QUEUE_STATS',
+  'OAUTH2_CLIENT',
+  'DOMAIN',
+  'MOBILE_APP',
+  'MOBILE_APP_BUNDLE',
+  'CALCULATED_FIELD',
+  'JOB',
+  'ADMIN_SETTINGS',
+  'AI_MODEL',
+  'API_KEY',
 ] as const;
 export type EntityType = (typeof ENTITY_TYPE_NAMES)[number];
 
 /** Entity types with a table in the server's entity query (`entityTableMap`). */
 export const QUERYABLE_ENTITY_TYPES: ReadonlySet<EntityType> = new Set<EntityType>([
-  'ASSET', 'DEVICE', 'ENTITY_VIEW', 'DASHBOARD', 'CUSTOMER', 'USER', 'TENANT', 'API_USAGE_STATE', 'EDGE',
-  'RULE_CHAIN', 'DEVICE_PROFILE', 'ASSET_PROFILE', 'TENANT_PROFILE', 'QUEUE_STATS',
+  'ASSET',
+  'DEVICE',
+  'ENTITY_VIEW',
+  'DASHBOARD',
+  'CUSTOMER',
+  'USER',
+  'TENANT',
+  'API_USAGE_STATE',
+  'EDGE',
+  'RULE_CHAIN',
+  'DEVICE_PROFILE',
+  'ASSET_PROFILE',
+  'TENANT_PROFILE',
+  'QUEUE_STATS',
 ]);
 
 /** The id of the system tenant / "no customer" (ThingsBoard's NULL_UUID). */
@@ -55,9 +97,7 @@ export interface Caller {
   customerId: string | null;
 }
 
-export type EntityKeyType =
-  | 'ATTRIBUTE' | 'CLIENT_ATTRIBUTE' | 'SHARED_ATTRIBUTE' | 'SERVER_ATTRIBUTE' | 'TIME_SERIES' | 'ENTITY_FIELD'
-  | 'ALARM_FIELD';
+export type EntityKeyType = 'ATTRIBUTE' | 'CLIENT_ATTRIBUTE' | 'SHARED_ATTRIBUTE' | 'SERVER_ATTRIBUTE' | 'TIME_SERIES' | 'ENTITY_FIELD' | 'ALARM_FIELD';
 
 export interface EntityKey {
   type: EntityKeyType;

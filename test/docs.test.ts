@@ -39,7 +39,11 @@ function section(heading: string): string {
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
 function anchor(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-');
 }
 
 describe('README and the other documents', function () {
@@ -59,7 +63,12 @@ describe('README and the other documents', function () {
       .flatMap((l) => [...l.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
     /** A catalog text as a pattern: each __variable__ is a number; a __status__ is an HTTP status or an RPC's state (QUEUED, SENT…). */
     const pattern = (tpl: string) =>
-      new RegExp(`^${tpl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/__status__/g, '(\\d+|[A-Z]+)').replace(/__\w+__/g, '\\d+')}$`);
+      new RegExp(
+        `^${tpl
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/__status__/g, '(\\d+|[A-Z]+)')
+          .replace(/__\w+__/g, '\\d+')}$`,
+      );
 
     it('explains every text a node can show', function () {
       assert.ok(documented.length > 40, `rows found (${documented.length})`);
@@ -112,7 +121,7 @@ describe('README and the other documents', function () {
     assert.deepEqual(broken, [], 'links to sections the README does not have');
   });
 
-  it('links to CONTRIBUTING.md and CHANGELOG.md, which exist; the changelog has Unreleased, then package.json\'s version, newest first', function () {
+  it("links to CONTRIBUTING.md and CHANGELOG.md, which exist; the changelog has Unreleased, then package.json's version, newest first", function () {
     for (const f of ['CONTRIBUTING.md', 'CHANGELOG.md']) {
       assert.ok(prose.includes(`](${BLOB}${f})`), `README links to ${f} (${BLOB}${f})`);
       assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} exists`);
@@ -122,11 +131,14 @@ describe('README and the other documents', function () {
     assert.equal(sections[0]?.name, 'Unreleased', 'the changelog starts with "## [Unreleased]"');
     assert.equal(sections[1]?.name, pkg.version, `the newest version section is package.json's version ${pkg.version}`);
     for (const v of sections.slice(1)) assert.match(v.rest, /^ - \d{4}-\d{2}-\d{2}$/, `${v.name} has a date`);
-    assert.ok(sections.some((v) => v.name === '0.1.0'), 'the first version, 0.1.0, is there');
+    assert.ok(
+      sections.some((v) => v.name === '0.1.0'),
+      'the first version, 0.1.0, is there',
+    );
     for (const v of sections) assert.match(changelog, new RegExp(`^\\[${v.name.replace(/\./g, '\\.')}\\]: https://`, 'm'), `a link for [${v.name}]`);
   });
 
-  it('links to documents and pictures by absolute addresses on the repository\'s branch (the flow library rewrites relative ones to master)', function () {
+  it("links to documents and pictures by absolute addresses on the repository's branch (the flow library rewrites relative ones to master)", function () {
     assert.ok(REPO, `package.json "repository" is a GitHub repository (${pkg.repository.url})`);
     const relative = [...prose.matchAll(/\]\(([^)#][^)]*)\)/g)].map((m) => m[1]).filter((u) => !/^(https?:|mailto:)/.test(u));
     assert.deepEqual(relative, [], 'relative links or pictures in the README');
@@ -160,7 +172,7 @@ describe('README and the other documents', function () {
     }
   });
 
-  it('Getting started counts the palette\'s nodes as package.json lists them (the configuration nodes have no entry)', function () {
+  it("Getting started counts the palette's nodes as package.json lists them (the configuration nodes have no entry)", function () {
     const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen'];
     const inPalette = Object.values(pkg['node-red'].nodes).filter((js) => !/\bcategory:\s*['"]config['"]/.test(read(js.replace(/\.js$/, '.html'))));
     const said = /category of the palette[^.]*?now holds (\w+) nodes/.exec(section('Getting started'));

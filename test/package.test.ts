@@ -49,9 +49,38 @@ const LONG_STATUS_MAX: Record<string, number> = { bulkPartial: 28 };
 
 /** Core node types an example may use (no third-party nodes in examples). */
 const CORE_TYPES = new Set([
-  'comment', 'inject', 'debug', 'function', 'switch', 'change', 'template', 'join', 'split', 'catch', 'status',
-  'complete', 'file', 'file in', 'delay', 'trigger', 'range', 'json', 'csv', 'link in', 'link out', 'link call',
-  'sort', 'batch', 'rbe', 'filter', 'exec', 'junction', 'group', 'http in', 'http response', 'http request',
+  'comment',
+  'inject',
+  'debug',
+  'function',
+  'switch',
+  'change',
+  'template',
+  'join',
+  'split',
+  'catch',
+  'status',
+  'complete',
+  'file',
+  'file in',
+  'delay',
+  'trigger',
+  'range',
+  'json',
+  'csv',
+  'link in',
+  'link out',
+  'link call',
+  'sort',
+  'batch',
+  'rbe',
+  'filter',
+  'exec',
+  'junction',
+  'group',
+  'http in',
+  'http response',
+  'http request',
 ]);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -116,8 +145,7 @@ function registrations(html: string): Registration[] {
   for (const block of scriptBlocks(html)) {
     const ast = acorn.parse(block, { ecmaVersion: 2020 });
     walk(ast, (n) => {
-      if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.property &&
-          n.callee.property.name === 'registerType') {
+      if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.property && n.callee.property.name === 'registerType') {
         const [first, second] = n.arguments as AnyNode[];
         regs.push({ type: first && first.type === 'Literal' ? first.value : first, def: second });
       }
@@ -127,7 +155,10 @@ function registrations(html: string): Registration[] {
 }
 
 function lookup(catalog: any, key: string): unknown {
-  return key.split('.').filter((k) => k !== '').reduce((o: any, k) => (o && typeof o === 'object' ? o[k] : undefined), catalog);
+  return key
+    .split('.')
+    .filter((k) => k !== '')
+    .reduce((o: any, k) => (o && typeof o === 'object' ? o[k] : undefined), catalog);
 }
 
 /** data-i18n="key", "[placeholder]key", "[html]key;[title]other" -> the keys, without other namespaces. */
@@ -244,24 +275,132 @@ function prng(seed: number): (n: number) => number {
 /** Values to try on every property: types, enums, numbers, lists, ids, URLs and queries, good and bad. */
 const UUID_SAMPLE = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const VALUE_CORPUS: unknown[] = [
-  undefined, null, '', ' ', 'x', true, false, 'true', 'false', 0, 1, 5, 10, 11, -1, 1.5, '0', '1', '24', '-3', '11', '1e3',
-  'find', 'keys', 'count', 'flat', 'raw', 'json', 'msg', 'flow', 'global', 'jsonata', 'env', 'str', 'entityData',
-  'entityCount', 'alarmData', 'alarmCount', 'minutes', 'hours', 'weeks', 'NONE', 'AVG', 'password', 'apiKey', 'token',
-  'same', 'own', 'view', 'last', 'fixed', 'rows', 'csv', 'DEVICE', 'TENANT', 'SERVER_SCOPE, CLIENT_SCOPE',
-  'SERVER_SCOPE,BAD', 'a,,b', 'a, b', 'CRITICAL,MAJOR', 'CRITICAL,FOO', UUID_SAMPLE, 'http://tb:8080', 'ftp://x',
-  'Bearer abc', '1767225600000', '1767312000000', 'c-ok', 'c-invalid', 'c-no-analytics', 'missing', '_ADD_', 'tls-ok', 'tls-bad',
-  '{', '[]', '{}', '{"entityFilter":{"type":"x"}}', '{"entityFilter":1}', '{"entityFilter":{"type":"x"},"pageLink":[]}',
-  '{"entityFilter":{"type":"x"},"pageLink":{"pageSize":0}}', '{"entityFilter":{"type":"x"},"pageLink":{"page":-1}}',
-  '{"statusList":["X"]}', '{"severityList":["FOO"]}', '{"entityFilter":{"type":"x"},"statusList":["X"]}',
-  '{"entityFilter":{"type":"x"},"pageLink":{"severityList":["FOO"]}}', '{"pageLink":{"statusList":["X"]}}', '{"entityFilter":{"type":"x"},"keyFilters":{}}',
-  '{"a":[1]}', '{"a":1}',
+  undefined,
+  null,
+  '',
+  ' ',
+  'x',
+  true,
+  false,
+  'true',
+  'false',
+  0,
+  1,
+  5,
+  10,
+  11,
+  -1,
+  1.5,
+  '0',
+  '1',
+  '24',
+  '-3',
+  '11',
+  '1e3',
+  'find',
+  'keys',
+  'count',
+  'flat',
+  'raw',
+  'json',
+  'msg',
+  'flow',
+  'global',
+  'jsonata',
+  'env',
+  'str',
+  'entityData',
+  'entityCount',
+  'alarmData',
+  'alarmCount',
+  'minutes',
+  'hours',
+  'weeks',
+  'NONE',
+  'AVG',
+  'password',
+  'apiKey',
+  'token',
+  'same',
+  'own',
+  'view',
+  'last',
+  'fixed',
+  'rows',
+  'csv',
+  'DEVICE',
+  'TENANT',
+  'SERVER_SCOPE, CLIENT_SCOPE',
+  'SERVER_SCOPE,BAD',
+  'a,,b',
+  'a, b',
+  'CRITICAL,MAJOR',
+  'CRITICAL,FOO',
+  UUID_SAMPLE,
+  'http://tb:8080',
+  'ftp://x',
+  'Bearer abc',
+  '1767225600000',
+  '1767312000000',
+  'c-ok',
+  'c-invalid',
+  'c-no-analytics',
+  'missing',
+  '_ADD_',
+  'tls-ok',
+  'tls-bad',
+  '{',
+  '[]',
+  '{}',
+  '{"entityFilter":{"type":"x"}}',
+  '{"entityFilter":1}',
+  '{"entityFilter":{"type":"x"},"pageLink":[]}',
+  '{"entityFilter":{"type":"x"},"pageLink":{"pageSize":0}}',
+  '{"entityFilter":{"type":"x"},"pageLink":{"page":-1}}',
+  '{"statusList":["X"]}',
+  '{"severityList":["FOO"]}',
+  '{"entityFilter":{"type":"x"},"statusList":["X"]}',
+  '{"entityFilter":{"type":"x"},"pageLink":{"severityList":["FOO"]}}',
+  '{"pageLink":{"statusList":["X"]}}',
+  '{"entityFilter":{"type":"x"},"keyFilters":{}}',
+  '{"a":[1]}',
+  '{"a":1}',
   // tb-alarm-action: its actions, sources and a fixed originator.
-  'acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete', 'auto', 'CRITICAL',
-  `{"entityType":"DEVICE","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}`, '{"temperature":31}',
+  'acknowledge',
+  'clear',
+  'assign',
+  'unassign',
+  'comment',
+  'raise',
+  'delete',
+  'auto',
+  'CRITICAL',
+  `{"entityType":"DEVICE","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}`,
+  '{"temperature":31}',
   // tb-telemetry, tb-attributes, tb-rpc: operations, scopes, modes, durations and times, a list of entities.
-  'save', 'latest', 'history', 'read', 'SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', 'any', 'oneway', 'twoway', 'final',
-  'accepted', 'ASC', 'DESC', 'WEEK', 'MILLISECONDS', '24h', '30s', '60000', '2026-01-01T00:00:00Z', 'setGpio',
-  `[{"entityType":"DEVICE","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}]`, `{"entityType":"ASSET","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}`,
+  'save',
+  'latest',
+  'history',
+  'read',
+  'SERVER_SCOPE',
+  'SHARED_SCOPE',
+  'CLIENT_SCOPE',
+  'any',
+  'oneway',
+  'twoway',
+  'final',
+  'accepted',
+  'ASC',
+  'DESC',
+  'WEEK',
+  'MILLISECONDS',
+  '24h',
+  '30s',
+  '60000',
+  '2026-01-01T00:00:00Z',
+  'setGpio',
+  `[{"entityType":"DEVICE","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}]`,
+  `{"entityType":"ASSET","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}`,
 ];
 const CHECKBOXES = new Set(['allPages', 'split', 'keysTimeseries', 'keysAttributes', 'history', 'parseNumbers', 'usetls']);
 const SANDBOX_CONFIGS = {
@@ -368,7 +507,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       assert.equal(first.url, 'http://127.0.0.1:8080');
       assert.equal(first.authMode, 'password');
       assert.equal(first.analyticsUrl, '', 'no analytics URL: the report nodes say to fill it in');
-      assert.equal(first.z, undefined, 'a global config node, so that every example\'s tab can use it');
+      assert.equal(first.z, undefined, "a global config node, so that every example's tab can use it");
       for (const [i, [c]] of conns.entries()) assert.deepEqual(c, first, `${path.basename(exampleFiles[i])}: the shared connection`);
     });
 
@@ -382,7 +521,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       const placed = flow.filter((n) => n.type !== 'tab' && 'x' in n && 'y' in n);
 
       it(`${name}: on its own tab named after it, starts with a comment, uses core nodes only, is self-contained`, function () {
-        assert.equal(tab.type, 'tab', 'the first node is the example\'s tab');
+        assert.equal(tab.type, 'tab', "the first node is the example's tab");
         assert.equal(tab.label, label, 'the tab is named after the example');
         assert.equal(flow.filter((n) => n.type === 'tab' || n.type === 'subflow').length, 1, 'one tab, no subflow');
         assert.equal(flow[1] && flow[1].type, 'comment', 'the first node on the tab is a comment node');
@@ -417,10 +556,14 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         // Every message error goes to a Catch node (which keeps it out of the log) and on to the debug sidebar.
         const catches = flow.filter((n) => n.type === 'catch' && !n.d && (n.scope === null || n.scope === undefined) && !n.uncaught);
         assert.ok(catches.length > 0, 'a Catch node for every node of the tab');
-        const shown = catches.some((c) => (c.wires || []).some((port: string[]) => port.some((id) => {
-          const d = byId.get(id);
-          return d && d.type === 'debug' && d.active === true && d.tosidebar === true && !d.d;
-        })));
+        const shown = catches.some((c) =>
+          (c.wires || []).some((port: string[]) =>
+            port.some((id) => {
+              const d = byId.get(id);
+              return d && d.type === 'debug' && d.active === true && d.tosidebar === true && !d.d;
+            }),
+          ),
+        );
         assert.ok(shown, 'the Catch node is wired to an active debug node that shows in the sidebar');
       });
 
@@ -482,7 +625,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
   });
 
   describe('editor script (resources/tb-editor.js, built from src/editor)', function () {
-    it('is built, and parses as an ES2019 script (Node-RED 3.1\'s browsers)', function () {
+    it("is built, and parses as an ES2019 script (Node-RED 3.1's browsers)", function () {
       assert.ok(exists(EDITOR_SCRIPT), `${EDITOR_SCRIPT} is missing: run \`npm run build\``);
       acorn.parse(readText(EDITOR_SCRIPT), { ecmaVersion: 2019 });
     });
@@ -706,14 +849,18 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         const keys = Array.from(new Set(sb.keys));
         const builderCatalog = readJson(`nodes/locales/en-US/${CONFIG_TYPE}.json`)[CONFIG_TYPE].builder;
         const known = (k: string) =>
-          k.startsWith(ns)
-            ? typeof lookup(catalog, k.slice(ns.length)) === 'string'
-            : k.startsWith(BUILDER_NS) && typeof lookup(builderCatalog, k.slice(BUILDER_NS.length)) === 'string';
+          k.startsWith(ns) ? typeof lookup(catalog, k.slice(ns.length)) === 'string' : k.startsWith(BUILDER_NS) && typeof lookup(builderCatalog, k.slice(BUILDER_NS.length)) === 'string';
         const unknown = keys.filter((k) => !known(k));
         assert.deepEqual(unknown, [], 'keys missing from the catalog');
         // And every message of the catalog's errors section is one the editor can show.
         const reached = keys.filter((k) => k.startsWith(`${ns}${type}.errors.`)).map((k) => k.slice(`${ns}${type}.errors.`.length));
-        assert.deepEqual(reached.sort().join(' '), Object.keys(catalog[type].errors || {}).sort().join(' '), 'errors the sandbox reached');
+        assert.deepEqual(
+          reached.sort().join(' '),
+          Object.keys(catalog[type].errors || {})
+            .sort()
+            .join(' '),
+          'errors the sandbox reached',
+        );
       });
 
       it('has an edit template with an input for each default', function () {
@@ -739,9 +886,10 @@ function packedFiles(): string[] {
   // Under `npm test` the npm that runs the tests; otherwise the one on the PATH.
   const npmCli = process.env.npm_execpath;
   const args = ['pack', '--dry-run', '--json', '--ignore-scripts'];
-  const out = npmCli && /\.c?js$/.test(npmCli)
-    ? execFileSync(process.execPath, [npmCli, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-    : execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], shell: process.platform === 'win32' });
+  const out =
+    npmCli && /\.c?js$/.test(npmCli)
+      ? execFileSync(process.execPath, [npmCli, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      : execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], shell: process.platform === 'win32' });
   const [result] = JSON.parse(out.slice(out.indexOf('[')));
   return (result.files as Array<{ path: string }>).map((f) => f.path.split(path.sep).join('/')).sort();
 }

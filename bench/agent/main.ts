@@ -131,7 +131,7 @@ async function shutdown(code: number): Promise<void> {
 process.on('message', (c: Command) => {
   handle(c).then(
     (result) => process.send?.({ id: c.id, ok: true, result }),
-    (err: unknown) => process.send?.({ id: c.id, ok: false, error: err instanceof Error ? err.stack ?? err.message : String(err) }),
+    (err: unknown) => process.send?.({ id: c.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   );
 });
 process.on('disconnect', () => void shutdown(1));

@@ -22,7 +22,10 @@ function compileAgent(): string {
   if (compiled) return compiled;
   const sources = [
     ...['bench/agent', 'bench/lib'].flatMap((d) =>
-      fs.readdirSync(path.join(REPO_ROOT, d)).filter((f) => f.endsWith('.ts')).map((f) => path.join(d, f)),
+      fs
+        .readdirSync(path.join(REPO_ROOT, d))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => path.join(d, f)),
     ),
     'scripts/embedded.ts',
   ];
@@ -166,6 +169,13 @@ export class AgentPool {
   async stopAll(): Promise<void> {
     const all = [...this.agents.values()];
     this.agents.clear();
-    await Promise.all(all.map((p) => p.then((a) => a.stop(), () => undefined)));
+    await Promise.all(
+      all.map((p) =>
+        p.then(
+          (a) => a.stop(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 }

@@ -25,10 +25,7 @@ export function coreLiveFlow(simUrl: string, token: string, cmds: Rec[], sinkId:
     const part = cmds.slice(i, i + 10);
     frames.push(i === 0 ? { authCmd: { cmdId: 0, token }, cmds: part } : { cmds: part });
   }
-  const auth =
-    `if (!msg.status || msg.status.event !== 'connect') return null;\n` +
-    `const frames = ${JSON.stringify(frames)};\n` +
-    `return [frames.map((f) => ({ payload: JSON.stringify(f) }))];`;
+  const auth = `if (!msg.status || msg.status.event !== 'connect') return null;\n` + `const frames = ${JSON.stringify(frames)};\n` + `return [frames.map((f) => ({ payload: JSON.stringify(f) }))];`;
   const decode =
     `const m = JSON.parse(msg.payload);\n` +
     `if (m.update) {\n` +

@@ -25,8 +25,7 @@ export function origin(url: string, fn: string): string {
   if (!url) return 'native/builtin';
   if (url.startsWith('Function node')) return 'function node code (vm)';
   const u = url.replace(/^file:\/\//, '');
-  if (u.includes('/node_modules/axios/') || u.includes('/node_modules/follow-redirects/') || u.includes('/node_modules/form-data/') || u.includes('/node_modules/proxy-from-env/'))
-    return 'axios';
+  if (u.includes('/node_modules/axios/') || u.includes('/node_modules/follow-redirects/') || u.includes('/node_modules/form-data/') || u.includes('/node_modules/proxy-from-env/')) return 'axios';
   if (u.includes('/node_modules/ws/')) return 'ws';
   if (u.includes('/node_modules/@node-red/') || u.includes('/node_modules/node-red/')) return 'Node-RED';
   if (u.includes('/node_modules/')) return `deps (${u.split('/node_modules/').pop()!.split('/')[0]})`;
@@ -83,7 +82,10 @@ export function summarizeProfiles(dir: string, top = 25): string {
     }
   };
   walk(dir);
-  return files.sort().map((f) => summarizeProfile(f, top)).join('\n\n');
+  return files
+    .sort()
+    .map((f) => summarizeProfile(f, top))
+    .join('\n\n');
 }
 
 if (require.main === module) {

@@ -15,7 +15,10 @@ module.exports = function (RED) {
       if (m.update) for (const e of m.update) node.send({ topic: e.entityId.id, event: 'update', payload: e.latest });
     });
     ws.on('error', (err) => node.error(err.message));
-    node.on('close', (done) => { ws.once('close', () => done()); ws.terminate(); });
+    node.on('close', (done) => {
+      ws.once('close', () => done());
+      ws.terminate();
+    });
   }
   RED.nodes.registerType('bench-ref-live', RefLive, { credentials: { token: { type: 'password' } } });
 };

@@ -13,10 +13,7 @@
  */
 import dns from 'node:dns';
 import { table } from '../lib/markdown';
-import {
-  check, clearFlows, connection, deploy, errorText, FlowNode, mb, Msg, onSink, Probe, Rec, runtimeNode, secs, sinkNode, sleep,
-  tabFlow, TENANT, waitFor,
-} from './context';
+import { check, clearFlows, connection, deploy, errorText, FlowNode, mb, Msg, onSink, Probe, Rec, runtimeNode, secs, sinkNode, sleep, tabFlow, TENANT, waitFor } from './context';
 
 export const DNS_HOST = 'tb-sim.invalid';
 let dnsFailing = true;
@@ -162,7 +159,8 @@ export const faults: Probe = async (c) => {
         peak = Math.max(peak, process.memoryUsage().rss);
       }, 20);
       const during = await round(`f${i}`, prefix, 30000).finally(() => clearInterval(sampler));
-      if (fc.spec?.bodyBytes) memoryNote = `- ${fc.name}, three answers at once: RSS of the Node-RED process ${mb(rss0)} before, ${mb(peak)} at the peak (the HTTP client reads a whole answer before parsing it; it sets no size limit).`;
+      if (fc.spec?.bodyBytes)
+        memoryNote = `- ${fc.name}, three answers at once: RSS of the Node-RED process ${mb(rss0)} before, ${mb(peak)} at the peak (the HTTP client reads a whole answer before parsing it; it sets no size limit).`;
       if (faultId !== undefined) await fetch(`${c.sim.url}/__sim/faults/${faultId}`, { method: 'DELETE' });
       dnsFailing = false;
       const after = await round(`a${i}`, prefix, 15000);
@@ -185,7 +183,9 @@ export const faults: Probe = async (c) => {
           check(`${fc.name}, ${n.type}: the next message is answered`, 'answered', answered ? 'answered' : `${a.out.length} output(s), ${a.err.length} error(s)`, answered),
         );
       }
-      c.log(`  ${fc.name}: ${[...during.values()].map((o) => `${o.err.length}e/${o.out.length}o`).join(' ')}; after: ${[...after.values()].map((o) => (o.out.length === 1 ? 'answered' : 'NOT answered')).join(' ')}`);
+      c.log(
+        `  ${fc.name}: ${[...during.values()].map((o) => `${o.err.length}e/${o.out.length}o`).join(' ')}; after: ${[...after.values()].map((o) => (o.out.length === 1 ? 'answered' : 'NOT answered')).join(' ')}`,
+      );
     }
   } finally {
     dnsFailing = true;

@@ -5,9 +5,7 @@
  * duplicated updates, and updates that arrived out of order for their device.
  */
 import { table } from '../lib/markdown';
-import {
-  check, clearFlows, connection, deploy, FlowNode, heapUsed, int, mb, onSink, Probe, Rec, sinkNode, tabFlow, TENANT, waitFor, wsConnections,
-} from './context';
+import { check, clearFlows, connection, deploy, FlowNode, heapUsed, int, mb, onSink, Probe, Rec, sinkNode, tabFlow, TENANT, waitFor, wsConnections } from './context';
 
 const ENTITIES = 100;
 
@@ -21,7 +19,17 @@ export const flood: Probe = async (c) => {
   };
   const nodes: FlowNode[] = [
     connection(c, 'conn_flood'),
-    { id: 'flood_sub', type: 'tb-subscribe', name: 'flood_sub', connection: 'conn_flood', kind: 'entityData', queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['sink_flood']] },
+    {
+      id: 'flood_sub',
+      type: 'tb-subscribe',
+      name: 'flood_sub',
+      connection: 'conn_flood',
+      kind: 'entityData',
+      queryType: 'json',
+      query: JSON.stringify(query),
+      format: 'flat',
+      wires: [['sink_flood']],
+    },
     sinkNode('sink_flood'),
   ];
 
@@ -95,7 +103,7 @@ export const flood: Probe = async (c) => {
         `writes ${int(n)} updates (keys \`sentAt\`, \`seq\`) round-robin over the ${ENTITIES} devices as fast as the socket ` +
         'drains (`POST /__sim/ws/burst`); each is one WebSocket message. The sink counts every `update` message by its ' +
         '`seq`; "out of order" = a device\'s update with a lower `seq` than one already received for that device. ' +
-        'Memory is the Node-RED process\'s (heap after GC when run with --expose-gc); the rate depends on the machine and ' +
+        "Memory is the Node-RED process's (heap after GC when run with --expose-gc); the rate depends on the machine and " +
         'its load (see the load average above): bench/RESULTS.md measures speed.',
       '',
       table(

@@ -13,10 +13,7 @@
  */
 import { table } from '../lib/markdown';
 import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from '../../sim/analytics/views';
-import {
-  check, clearFlows, connection, deploy, deviceId, FlowNode, int, Msg, onSink, Probe, Rec, runtimeNode, RunContext, sinkNode, tabFlow, TENANT,
-  waitFor,
-} from './context';
+import { check, clearFlows, connection, deploy, deviceId, FlowNode, int, Msg, onSink, Probe, Rec, runtimeNode, RunContext, sinkNode, tabFlow, TENANT, waitFor } from './context';
 
 /** mulberry32: a small seeded PRNG (the same seed gives the same messages). */
 function prng(seed: number): () => number {
@@ -30,7 +27,46 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = ['DEVICE', 'ASSET', 'deviceType', 'entityName', 'ENTITY_FIELD', 'TIME_SERIES', 'ATTRIBUTE', 'ALARM_FIELD', 'ASC', 'DESC', 'ACTIVE', 'CLEARED', 'CRITICAL', 'thermostat', 'name', 'temperature', 'subscribe', 'unsubscribe', 'acknowledge', 'raise', 'delete', 'msg', 'null', 'true', 'NaN', '{}', '[]', '{"a":1}', '__proto__', 'constructor', 'prototype', 'toString', '../../etc/passwd', "'; DROP TABLE device; --", '<script>alert(1)</script>', '{{7*7}}', '${x}', '%s%s%n'];
+const WORDS = [
+  'DEVICE',
+  'ASSET',
+  'deviceType',
+  'entityName',
+  'ENTITY_FIELD',
+  'TIME_SERIES',
+  'ATTRIBUTE',
+  'ALARM_FIELD',
+  'ASC',
+  'DESC',
+  'ACTIVE',
+  'CLEARED',
+  'CRITICAL',
+  'thermostat',
+  'name',
+  'temperature',
+  'subscribe',
+  'unsubscribe',
+  'acknowledge',
+  'raise',
+  'delete',
+  'msg',
+  'null',
+  'true',
+  'NaN',
+  '{}',
+  '[]',
+  '{"a":1}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  '../../etc/passwd',
+  "'; DROP TABLE device; --",
+  '<script>alert(1)</script>',
+  '{{7*7}}',
+  '${x}',
+  '%s%s%n',
+];
 
 class Gen {
   private readonly r: () => number;
@@ -194,7 +230,10 @@ const ENTITY_QUERY = {
 };
 const ALARM_QUERY = {
   entityFilter: { type: 'entityType', entityType: 'DEVICE' },
-  alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }, { type: 'ALARM_FIELD', key: 'severity' }],
+  alarmFields: [
+    { type: 'ALARM_FIELD', key: 'type' },
+    { type: 'ALARM_FIELD', key: 'severity' },
+  ],
   pageLink: { page: 0, pageSize: 10, statusList: ['ACTIVE'], severityList: ['CRITICAL', 'MAJOR'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
 };
 
@@ -242,7 +281,20 @@ function targets(conn: string, device: string, alarmIds: string[]): Target[] {
     },
     {
       id: 'fz_alarm_action',
-      node: base('fz_alarm_action', 'tb-alarm-action', { operation: 'msg', alarm: '', alarmType: 'auto', assignee: '', assigneeType: 'auto', comment: '', commentType: 'auto', originator: '', originatorType: 'auto', details: '', detailsType: 'auto', format: 'flat' }),
+      node: base('fz_alarm_action', 'tb-alarm-action', {
+        operation: 'msg',
+        alarm: '',
+        alarmType: 'auto',
+        assignee: '',
+        assigneeType: 'auto',
+        comment: '',
+        commentType: 'auto',
+        originator: '',
+        originatorType: 'auto',
+        details: '',
+        detailsType: 'auto',
+        format: 'flat',
+      }),
       valid: [
         { operation: 'comment', payload: { id: alarm }, comment: 'fuzz' },
         { operation: 'acknowledge', payload: alarm },
@@ -254,7 +306,18 @@ function targets(conn: string, device: string, alarmIds: string[]): Target[] {
     },
     {
       id: 'fz_report',
-      node: base('fz_report', 'tb-build-report', { viewConfigId: 'payload.view', viewConfigIdType: 'msg', range: 'msg', filters: 'payload.filters', filtersType: 'msg', format: 'rows', split: false, parseNumbers: false, maxRetries: 5, maxWait: 60 }),
+      node: base('fz_report', 'tb-build-report', {
+        viewConfigId: 'payload.view',
+        viewConfigIdType: 'msg',
+        range: 'msg',
+        filters: 'payload.filters',
+        filtersType: 'msg',
+        format: 'rows',
+        split: false,
+        parseNumbers: false,
+        maxRetries: 5,
+        maxWait: 60,
+      }),
       valid: [{ payload: { view: VIEW_ENERGY_PER_BUILDING_PER_DAY, rangeStartTs: Date.UTC(2025, 11, 29), rangeEndTs: Date.UTC(2026, 0, 1), filters: {} } }],
       props: ['topic'],
       answered: (m) => Array.isArray(m.payload),
@@ -317,7 +380,11 @@ export const fuzz: Probe = async (c) => {
   const n = c.opts.fuzz;
   const device = await deviceId(c, 'Thermo A-101');
   const alarms = await c.sim.get<Array<{ id: { id: string }; status: string }>>('/__sim/alarms');
-  const list = targets('conn_fuzz', device, alarms.map((a) => a.id.id));
+  const list = targets(
+    'conn_fuzz',
+    device,
+    alarms.map((a) => a.id.id),
+  );
   const ids = list.map((t) => t.id);
   const nodes: FlowNode[] = [
     connection(c, 'conn_fuzz', { analyticsUrl: `${c.sim.url}/apiTrendz/`, analyticsAuth: 'same' }),
@@ -424,7 +491,9 @@ export const fuzz: Probe = async (c) => {
       const before = outputs.get(t.id)?.length ?? 0;
       node.receive({ ...(clone(t.valid[0]) as Rec), fuzzTag: `${t.id}#valid` });
       tally.answered = await waitFor(() => (outputs.get(t.id) ?? []).slice(before).some(t.answered), 15000);
-      c.log(`  ${t.node.type}: ${tally.sent} sent, ${tally.ok} done, ${tally.errors} done(err), ${tally.missing} without an end, ${tally.doubled} ended twice, ${tally.foreign} foreign errors; valid message after: ${tally.answered ? 'answered' : 'NOT answered'}`);
+      c.log(
+        `  ${t.node.type}: ${tally.sent} sent, ${tally.ok} done, ${tally.errors} done(err), ${tally.missing} without an end, ${tally.doubled} ended twice, ${tally.foreign} foreign errors; valid message after: ${tally.answered ? 'answered' : 'NOT answered'}`,
+      );
     }
   } finally {
     off();
@@ -436,10 +505,19 @@ export const fuzz: Probe = async (c) => {
   for (const t of list) {
     const y = tallies.get(t.id);
     if (!y) continue;
-    const codes = [...y.codes.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v}`).join(', ');
+    const codes = [...y.codes.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     rows.push([t.node.type, int(y.sent), int(y.ok), int(y.errors), int(y.missing), int(y.doubled), int(y.foreign), y.answered ? 'answered' : '**not answered**', codes]);
     checks.push(
-      check(`${t.node.type}: every message ends in exactly one done`, `${int(y.sent)} of ${int(y.sent)}`, `${int(y.sent - y.missing - y.doubled)} of ${int(y.sent)}`, y.missing === 0 && y.doubled === 0),
+      check(
+        `${t.node.type}: every message ends in exactly one done`,
+        `${int(y.sent)} of ${int(y.sent)}`,
+        `${int(y.sent - y.missing - y.doubled)} of ${int(y.sent)}`,
+        y.missing === 0 && y.doubled === 0,
+      ),
       check(`${t.node.type}: errors are the package's own (a Tb…Error with a code)`, '0 others', `${y.foreign} others${y.foreignSamples.length ? ` (${y.foreignSamples[0]})` : ''}`, y.foreign === 0),
       check(`${t.node.type}: a valid message after the fuzz is answered`, 'answered', y.answered ? 'answered' : 'not answered', y.answered),
     );
@@ -455,11 +533,17 @@ export const fuzz: Probe = async (c) => {
       'so they cannot reach a Complete or Catch node, nor travel through any flow) were replaced by new ones: ' +
       `${int(replaced)}.`,
     '',
-    table(
-      ['node', 'messages', 'done()', 'done(err)', 'no end', 'ended twice', 'foreign errors', 'valid message after', 'error codes (most frequent)'],
-      rows,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
-    ),
+    table(['node', 'messages', 'done()', 'done(err)', 'no end', 'ended twice', 'foreign errors', 'valid message after', 'error codes (most frequent)'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+      'l',
+      'l',
+    ]),
   ].join('\n');
   return { key: 'fuzz', title: 'Fuzzed messages', markdown: md, checks };
 };

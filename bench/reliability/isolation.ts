@@ -11,8 +11,25 @@
  */
 import { table } from '../lib/markdown';
 import {
-  check, clearFlows, connection, deploy, deviceId, FlowNode, getNode, int, onSink, Probe, Rec, RunContext, sinkNode, sleep, StatusLog, tabFlow, TENANT,
-  waitFor, wsConnections,
+  check,
+  clearFlows,
+  connection,
+  deploy,
+  deviceId,
+  FlowNode,
+  getNode,
+  int,
+  onSink,
+  Probe,
+  Rec,
+  RunContext,
+  sinkNode,
+  sleep,
+  StatusLog,
+  tabFlow,
+  TENANT,
+  waitFor,
+  wsConnections,
 } from './context';
 
 /** An entity list of `n` device ids (none exists): 1,000 make a ~39 KB command. */
@@ -55,7 +72,17 @@ async function soak(c: RunContext, limitKb: number | undefined, seconds: number,
   const bigQuery = listQuery(1000);
   const nodes: FlowNode[] = [
     connection(c, conn, limitKb === undefined ? {} : { wsMessageLimit: limitKb }),
-    { id: 'iso_healthy', type: 'tb-subscribe', name: 'iso_healthy', connection: conn, kind: 'entityData', queryType: 'json', query: JSON.stringify(HEALTHY), format: 'flat', wires: [['sink_healthy']] },
+    {
+      id: 'iso_healthy',
+      type: 'tb-subscribe',
+      name: 'iso_healthy',
+      connection: conn,
+      kind: 'entityData',
+      queryType: 'json',
+      query: JSON.stringify(HEALTHY),
+      format: 'flat',
+      wires: [['sink_healthy']],
+    },
     { id: 'iso_big', type: 'tb-subscribe', name: 'iso_big', connection: conn, kind: 'entityData', queryType: 'json', query: JSON.stringify(bigQuery), format: 'flat', wires: [['sink_big']] },
     sinkNode('sink_healthy'),
     sinkNode('sink_big'),
@@ -143,7 +170,7 @@ export const isolation: Probe = async (c) => {
   const md = [
     `One connection, two tb-subscribe nodes for ${s} s each run: "healthy" (the 20 thermostats, latest temperature) and ` +
       '"big" (an entity list of 1,000 device ids: a 39 KB command; the simulator, like ThingsBoard, closes the session ' +
-      'with 1009 on an incoming message over 32 KiB). A thermostat\'s temperature changes twice a second. Run 1 keeps ' +
+      "with 1009 on an incoming message over 32 KiB). A thermostat's temperature changes twice a second. Run 1 keeps " +
       'the connection\'s "Live message limit" at its default, 32 KB; run 2 sets it to 64 KB (as for a server configured ' +
       'with a larger buffer, which this one is not), so that the command is sent and the close-and-block path runs. ' +
       '"Updates received" counts the thermostat\'s updates at the healthy node; while a session is closed and opened ' +
@@ -152,7 +179,18 @@ export const isolation: Probe = async (c) => {
       'no error at any Catch node.',
     '',
     table(
-      ['Live message limit', 'sessions opened', 'open at the end', 'healthy: red statuses', 'healthy: "reconnect" statuses', 'healthy: changes once live', 'healthy: updates received', 'errors at Catch', 'blocked commands', 'big node\'s last status'],
+      [
+        'Live message limit',
+        'sessions opened',
+        'open at the end',
+        'healthy: red statuses',
+        'healthy: "reconnect" statuses',
+        'healthy: changes once live',
+        'healthy: updates received',
+        'errors at Catch',
+        'blocked commands',
+        "big node's last status",
+      ],
       rows,
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
     ),

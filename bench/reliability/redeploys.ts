@@ -7,8 +7,29 @@
  */
 import { table } from '../lib/markdown';
 import {
-  activeResources, check, clearFlows, connection, deploy, deviceId, FlowNode, gcAvailable, heapUsed, int, mb, onSink, Probe,
-  resourcesText, Rec, RunContext, simCount, sinkNode, sleep, tabFlow, TENANT, waitFor, wsConnections,
+  activeResources,
+  check,
+  clearFlows,
+  connection,
+  deploy,
+  deviceId,
+  FlowNode,
+  gcAvailable,
+  heapUsed,
+  int,
+  mb,
+  onSink,
+  Probe,
+  resourcesText,
+  Rec,
+  RunContext,
+  simCount,
+  sinkNode,
+  sleep,
+  tabFlow,
+  TENANT,
+  waitFor,
+  wsConnections,
 } from './context';
 
 const THERMOSTATS = { type: 'deviceType', deviceTypes: ['thermostat'] };
@@ -54,7 +75,17 @@ function liveFlow(c: RunContext, originator: string, names: { conn: string; data
     subscribe('live_count', 'entityCount', { entityFilter: THERMOSTATS }),
     subscribe('live_alarms', 'alarmData', ALARM_QUERY),
     subscribe('live_alarm_count', 'alarmCount', { statusList: ['ACTIVE'] }),
-    { id: 'live_alarm_status', type: 'tb-alarm-status', name: 'live_alarm_status', connection: CONN, originatorType: 'DEVICE', originatorId: originator, typeList: '', severityList: '', wires: [['sink_live_alarm_status']] },
+    {
+      id: 'live_alarm_status',
+      type: 'tb-alarm-status',
+      name: 'live_alarm_status',
+      connection: CONN,
+      originatorType: 'DEVICE',
+      originatorId: originator,
+      typeList: '',
+      severityList: '',
+      wires: [['sink_live_alarm_status']],
+    },
     ...LIVE.map((id) => sinkNode(`sink_${id}`)),
   ];
   return tabFlow(TAB, nodes, withCredentials ? TENANT : undefined);
@@ -154,11 +185,7 @@ export const redeploys: Probe = async (c) => {
         `node sent its first message again (page, count, history or alarm status; at most 15 s). Heap ${gcNote}; ` +
         `active resources = \`process.getActiveResourcesInfo()\` of the Node-RED process (sockets, timers, servers).`,
       '',
-      table(
-        ['moment', 'logins (total)', 'WebSocket sessions open', 'sessions opened (total)', 'per redeploy', 'active resources', 'heap used'],
-        rows,
-        ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
-      ),
+      table(['moment', 'logins (total)', 'WebSocket sessions open', 'sessions opened (total)', 'per redeploy', 'active resources', 'heap used'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']),
       '',
       `- Active resources after the first deploy: ${resourcesText(res0)}; at the end: ${resourcesText(resEnd)}.`,
       `- Token refreshes: ${refreshes}. Errors at the Catch node: ${errors.length}${errors.length ? ` (first: ${errors[0].slice(0, 160)})` : ''}.`,

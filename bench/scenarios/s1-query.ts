@@ -41,9 +41,7 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
       split: false,
       wires: [[`sink_${id}`]],
     });
-    const coreFunc =
-      `msg.headers = { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + ${JSON.stringify(token)} };\n` +
-      `msg.payload = ${JSON.stringify(query)};\nreturn msg;`;
+    const coreFunc = `msg.headers = { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + ${JSON.stringify(token)} };\n` + `msg.payload = ${JSON.stringify(query)};\nreturn msg;`;
     const flowFor: Record<string, FlowNode[]> = {
       ours: [ours('ours_flat', 'flat'), sink('sink_ours_flat')],
       'ours-raw': [ours('ours_raw', 'raw'), sink('sink_ours_raw')],
@@ -71,14 +69,12 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
       const node = (key: string, label: string, entry: string, sinkId: string, msg?: Record<string, unknown>): Contender<LoadResult> => ({
         key,
         label,
-        run: async () =>
-          (await nodeAgent(key)).call<LoadResult>('task', { name: 'nodeLoad', args: { entry, sink: sinkId, errSink: 'sink_err', n, inflight, timeoutMs, msg } }),
+        run: async () => (await nodeAgent(key)).call<LoadResult>('task', { name: 'nodeLoad', args: { entry, sink: sinkId, errSink: 'sink_err', n, inflight, timeoutMs, msg } }),
       });
       const ax = (key: string, label: string, variant: 'default' | 'noRedirect'): Contender<LoadResult> => ({
         key,
         label,
-        run: async () =>
-          (await pool.get(key, { nodeRed: false })).call<LoadResult>('task', { name: 'axiosLoad', args: { url: findUrl, token, query, n, inflight, variant, timeoutMs } }),
+        run: async () => (await pool.get(key, { nodeRed: false })).call<LoadResult>('task', { name: 'axiosLoad', args: { url: findUrl, token, query, n, inflight, variant, timeoutMs } }),
       });
       const contenders = selected(
         [

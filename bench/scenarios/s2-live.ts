@@ -50,12 +50,7 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
           await agent.call('task', { name: 'rawOpen', args: { token, cmds: [cmd], snapshots: 1, timeoutMs: 30000 } });
           return 'raw';
         }
-        const nodes =
-          key === 'ours'
-            ? [oursSubscribe('sub', q, sinkId)]
-            : key === 'core'
-              ? coreLiveFlow(sim.url, token, [cmd], sinkId)
-              : [refLive('ref', sim.url, token, cmd, sinkId)];
+        const nodes = key === 'ours' ? [oursSubscribe('sub', q, sinkId)] : key === 'core' ? coreLiveFlow(sim.url, token, [cmd], sinkId) : [refLive('ref', sim.url, token, cmd, sinkId)];
         await agent.call('task', { name: 'deployAndWait', args: { flows: benchFlow(sim.url, [...nodes, sink(sinkId)]), sink: sinkId, snapshots: 1, timeoutMs: 30000 } });
         return sinkId;
       };
@@ -111,7 +106,10 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
             label,
             fmt(n),
             fmt(perSec(k)),
-            fmt(med(rs, (c) => (c.burst.cpuMs / c.burst.updates) * 1000), 1),
+            fmt(
+              med(rs, (c) => (c.burst.cpuMs / c.burst.updates) * 1000),
+              1,
+            ),
             fmt(med(rs, (c) => (c.burst.simCpuMs / c.burst.elapsedMs) * 100)),
             n === 100 ? fmtMs(med(rs, (c) => c.paced?.delayP50 ?? NaN)) : '',
             n === 100 ? fmtMs(med(rs, (c) => c.paced?.delayP99 ?? NaN)) : '',

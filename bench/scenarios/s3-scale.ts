@@ -94,10 +94,7 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
             'task',
             {
               name: 'dropAndWait',
-              args:
-                key === 'ours'
-                  ? { statusIds: ids, timeoutMs: 60000 }
-                  : { sink: key === 'raw' ? 'raw' : sinkId, snapshots: S, timeoutMs: 60000 },
+              args: key === 'ours' ? { statusIds: ids, timeoutMs: 60000 } : { sink: key === 'raw' ? 'raw' : sinkId, snapshots: S, timeoutMs: 60000 },
             },
             70000,
           );
@@ -153,7 +150,10 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
           fmt(med(rs, (r) => r.subscribedMs)),
           fmt(med(rs, (r) => r.deployMs)),
           c.key === 'ref' ? 'no reconnect' : opts.quick && c.key === 'core' ? 'not measured (--quick)' : fmt(med(rs, (r) => r.resubscribedMs)),
-          fmt(med(rs, (r) => r.heapPerSubKb), 1),
+          fmt(
+            med(rs, (r) => r.heapPerSubKb),
+            1,
+          ),
         ];
       });
       const o = res.get('ours');
@@ -168,7 +168,9 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
         { what: `${fmt(S)} subscriptions: heap per subscription (ours)`, goal: '≤ 20 KB', measured: `${fmt(kb, 1)} KB`, pass: Number.isFinite(kb) ? kb <= 20 : undefined },
       ];
       notes.push(`a bare Node-RED node (bench-sink) costs ${fmt(bareKb, 1)} KB of heap: included in the per-subscription figure of every node-based contender`);
-      notes.push('the drop is abrupt (the clients see 1006); our hub waits its reconnect backoff first (tbConnectionReconnectInitialMs, 1 s ± 20 %), the core websocket client 3 s, the raw client reconnects at once; the reference node does not reconnect');
+      notes.push(
+        'the drop is abrupt (the clients see 1006); our hub waits its reconnect backoff first (tbConnectionReconnectInitialMs, 1 s ± 20 %), the core websocket client 3 s, the raw client reconnects at once; the reference node does not reconnect',
+      );
       const markdown = [
         `${fmt(S)} ENTITY_DATA subscriptions (a single bench device each: name + temperature). "Subscribed" = from the deploy ` +
           `request until every subscription's first data arrived at the sink (ours: and every node's status is green); "again after a drop" = from ` +

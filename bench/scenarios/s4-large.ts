@@ -66,17 +66,12 @@ export async function scenario4(opts: RunOptions): Promise<ScenarioResult> {
             functionNode('entry', build, [['core_http']]),
             httpRequestNode('core_http', findUrl, [['core_collect']]),
             functionNode('core_collect', collect, [['entry'], [split ? 'core_split' : 'sink_out']]),
-            ...(split
-              ? [{ id: 'core_split', type: 'split', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', wires: [['sink_out']] }]
-              : []),
+            ...(split ? [{ id: 'core_split', type: 'split', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', wires: [['sink_out']] }] : []),
             sink('sink_out'),
           ];
         }
         case 'ref':
-          return [
-            { id: 'entry', type: 'bench-ref-query', url: findUrl, query: JSON.stringify(query), allPages: true, split, credentials: { token }, wires: [['sink_out']] },
-            sink('sink_out'),
-          ];
+          return [{ id: 'entry', type: 'bench-ref-query', url: findUrl, query: JSON.stringify(query), allPages: true, split, credentials: { token }, wires: [['sink_out']] }, sink('sink_out')];
         default:
           throw new Error(key);
       }
@@ -115,8 +110,7 @@ export async function scenario4(opts: RunOptions): Promise<ScenarioResult> {
     const res = await runRounds(
       chosen,
       { ...opts, rounds },
-      (r) =>
-        `${fmt(r.elapsedMs)} ms  ${fmt(r.items)} items in ${fmt(r.messages)} msg  peak RSS ${fmt(r.peakRss / MB)} MB (base ${fmt(r.baseRss / MB)})${r.errors ? `  ERROR ${r.firstError}` : ''}`,
+      (r) => `${fmt(r.elapsedMs)} ms  ${fmt(r.items)} items in ${fmt(r.messages)} msg  peak RSS ${fmt(r.peakRss / MB)} MB (base ${fmt(r.baseRss / MB)})${r.errors ? `  ERROR ${r.firstError}` : ''}`,
     );
     for (const [key, rs] of res) {
       const bad = rs.find((r) => r.errors > 0 || r.items !== total);

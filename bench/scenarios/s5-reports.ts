@@ -36,10 +36,7 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
   const delayMs = opts.quick ? 20 : 50;
   const rounds = Math.min(opts.rounds, 2);
   // --quick: only the small set-up, where every contender goes through the 429 path.
-  const setups: Setup[] = [
-    ...(opts.quick ? [] : [{ name: 'as shipped', workers: 10, queue: 10 }]),
-    { name: 'small', workers: 2, queue: 2 },
-  ];
+  const setups: Setup[] = [...(opts.quick ? [] : [{ name: 'as shipped', workers: 10, queue: 10 }]), { name: 'small', workers: 2, queue: 2 }];
   const sim = await startSim([]);
   const notes: string[] = [];
   try {
@@ -102,10 +99,7 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
         },
         sink('sink_rep'),
       ]);
-      const refFlow = benchFlow(sim.url, [
-        { id: 'entry', type: 'bench-ref-report', url: base, body: JSON.stringify(body), credentials: { token }, wires: [['sink_rep']] },
-        sink('sink_rep'),
-      ]);
+      const refFlow = benchFlow(sim.url, [{ id: 'entry', type: 'bench-ref-report', url: base, body: JSON.stringify(body), credentials: { token }, wires: [['sink_rep']] }, sink('sink_rep')]);
       const timeoutMs = 600000;
       // One process per contender (see AgentPool), its flow deployed once.
       const deployed = new Set<string>();
@@ -120,12 +114,19 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
       const kinds: Array<[string, string, () => Promise<ReportRun>]> = [
         ['ours', 'ours (tb-build-report, report concurrency 2 = default)', () => nodeRun('ours', oursFlow(2, 20))],
         ['ours10', 'ours (report concurrency 10)', () => nodeRun('ours10', oursFlow(10, 20))],
-        ['axios', 'raw axios (all at once, 429 → retry after 1 s)', async () => (await pool.get('axios', { nodeRed: false })).call<ReportRun>('task', { name: 'axiosReports', args: { baseUrl: base, token, body, n, timeoutMs } }, timeoutMs + 10000)],
+        [
+          'axios',
+          'raw axios (all at once, 429 → retry after 1 s)',
+          async () => (await pool.get('axios', { nodeRed: false })).call<ReportRun>('task', { name: 'axiosReports', args: { baseUrl: base, token, body, n, timeoutMs } }, timeoutMs + 10000),
+        ],
         ['core', 'core flow (http request, 429 → delay 1 s → again)', () => nodeRun('core', coreFlow)],
         ['ref', 'reference node (node:http, 429 → retry after 1 s)', () => nodeRun('ref', refFlow)],
       ];
       await pool.prestart(
-        selected(kinds.map(([key]) => ({ key, label: key, run: () => Promise.reject(new Error('unused')) })), opts).map((c) => [c.key, { nodeRed: c.key !== 'axios' }]),
+        selected(
+          kinds.map(([key]) => ({ key, label: key, run: () => Promise.reject(new Error('unused')) })),
+          opts,
+        ).map((c) => [c.key, { nodeRed: c.key !== 'axios' }]),
       );
       const rows: string[][] = [];
       const targets: Target[] = [];

@@ -265,9 +265,18 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
         return [
           c.label,
           fmt(size),
-          fmt(hm(c.key, (h) => h.base / MB), 1),
-          fmt(hm(c.key, (h) => (h.peak - h.base) / MB), 2),
-          fmt(hm(c.key, (h) => (h.after - h.base) / MB), 2),
+          fmt(
+            hm(c.key, (h) => h.base / MB),
+            1,
+          ),
+          fmt(
+            hm(c.key, (h) => (h.peak - h.base) / MB),
+            2,
+          ),
+          fmt(
+            hm(c.key, (h) => (h.after - h.base) / MB),
+            2,
+          ),
           fmt(hm(c.key, (h) => (h.after - h.base) / size)),
           fmt(hm(c.key, (h) => (h.peak - h.after) / 1024)),
           fmt(med(heaps.get(c.key), (r) => r.elapsedMs)),
@@ -293,10 +302,7 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
           `in flight, pending promises); it must not grow with the entity count. The samples' GCs make these runs slower ` +
           `than the timed ones. ${roundsText(opts, heapRounds)}`,
         '',
-        table(
-          ['contender', 'entities', 'heap before MB', 'peak during − before MB', 'after − before MB', 'after − before, bytes/entity', 'beyond the result list KB', 'total ms'],
-          heapRows,
-        ),
+        table(['contender', 'entities', 'heap before MB', 'peak during − before MB', 'after − before MB', 'after − before, bytes/entity', 'beyond the result list KB', 'total ms'], heapRows),
       );
     } finally {
       await pool.stopAll();
@@ -324,7 +330,11 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
               { name: 'axiosHistory', args: { token, deviceId: device, key: HISTORY_KEY, startTs: HISTORY_T0, endTs, pageSize: HISTORY_PAGE, timeoutMs: 600000 } },
               660000,
             )
-          : await agent.call<HistoryRun>('task', { name: 'nodeHistory', args: { entry: 'entry', sink: 'sink_out', errSink: 'sink_err', msg: historyMsg, deviceId: device, timeoutMs: 600000 } }, 660000);
+          : await agent.call<HistoryRun>(
+              'task',
+              { name: 'nodeHistory', args: { entry: 'entry', sink: 'sink_out', errSink: 'sink_err', msg: historyMsg, deviceId: device, timeoutMs: 600000 } },
+              660000,
+            );
         const after = await agent.call<{ peakRss: number }>('memory', {});
         return { ...r, baseRss: base.rss, peakRss: after.peakRss };
       } finally {

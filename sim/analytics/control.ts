@@ -67,7 +67,12 @@ export class AnalyticsControl {
       }
       case 'GET /views':
         return svc.views.list().map((v) => ({
-          id: v.id, name: v.name, columns: v.columns, filters: v.filters, defaultFilters: v.defaultFilters, defaultRange: v.defaultRange,
+          id: v.id,
+          name: v.name,
+          columns: v.columns,
+          filters: v.filters,
+          defaultFilters: v.defaultFilters,
+          defaultRange: v.defaultRange,
         }));
       case 'GET /requests': {
         const limit = Number(q.get('limit') ?? 100);
@@ -75,7 +80,7 @@ export class AnalyticsControl {
       }
       case 'GET /requests/count': {
         const regex = q.get('regex');
-        const match = regex !== null ? new RegExp(regex) : q.get('prefix') ?? '/';
+        const match = regex !== null ? new RegExp(regex) : (q.get('prefix') ?? '/');
         return { count: svc.countRequests(match, q.get('method') ?? undefined) };
       }
       case 'POST /requests/reset':

@@ -13,9 +13,19 @@ export type { AnalyticsServer, AnalyticsServerOptions } from './server';
 export { AnalyticsAuth, AuthError } from './auth';
 export type { TokenPair } from './auth';
 export {
-  VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR, VIEW_DEVICE_TEMPERATURE, VIEW_TOP_ALARMED_DEVICES,
-  DEMO_VIEW_ID, VIEW_IDS, DEFAULT_RANGE, DAY, ViewRegistry, builtinViews, telemetryView, ancestorAsset, ownerName, viewIdFor,
+  VIEW_ENERGY_PER_BUILDING_PER_DAY,
+  VIEW_ENERGY_PER_BUILDING_PER_HOUR,
+  VIEW_DEVICE_TEMPERATURE,
+  VIEW_TOP_ALARMED_DEVICES,
+  DEMO_VIEW_ID,
+  VIEW_IDS,
+  DEFAULT_RANGE,
+  DAY,
+  ViewRegistry,
+  builtinViews,
+  telemetryView,
+  ancestorAsset,
+  ownerName,
+  viewIdFor,
 } from './views';
-export type {
-  AnalyticsCaller, Aggregation, Cell, Row, TelemetryViewSpec, TimeRange, View, ViewContext, ViewSpec,
-} from './views';
+export type { AnalyticsCaller, Aggregation, Cell, Row, TelemetryViewSpec, TimeRange, View, ViewContext, ViewSpec } from './views';

@@ -14,10 +14,7 @@ import { Faults, RequestLog, type Fault, type FaultSpec } from '../hooks';
 import type { UserAccount } from '../seed';
 import { AnalyticsAuth, AuthError, type TokenPair } from './auth';
 import { AnalyticsControl } from './control';
-import {
-  isUuid, ViewRegistry, builtinViews,
-  type AnalyticsCaller, type Cell, type Row, type TelemetryViewSpec, type TimeRange, type View, type ViewContext, type ViewSpec,
-} from './views';
+import { isUuid, ViewRegistry, builtinViews, type AnalyticsCaller, type Cell, type Row, type TelemetryViewSpec, type TimeRange, type View, type ViewContext, type ViewSpec } from './views';
 
 export interface AnalyticsOptions {
   /** path prefix of the service (default '/apiTrendz/', the ThingsBoard 4.x proxy path) */
@@ -202,8 +199,16 @@ export class AnalyticsService extends EventEmitter {
 
   private static zeroStats(): AnalyticsStats {
     return {
-      inFlight: 0, running: 0, waiting: 0, maxConcurrentSeen: 0, maxRunningSeen: 0, maxWaitingSeen: 0,
-      admitted: 0, rejected: 0, completed: 0, failed: 0,
+      inFlight: 0,
+      running: 0,
+      waiting: 0,
+      maxConcurrentSeen: 0,
+      maxRunningSeen: 0,
+      maxWaitingSeen: 0,
+      admitted: 0,
+      rejected: 0,
+      completed: 0,
+      failed: 0,
     };
   }
 
@@ -229,7 +234,11 @@ export class AnalyticsService extends EventEmitter {
     this.st = { ...AnalyticsService.zeroStats(), inFlight, running, waiting: this.queue.length };
   }
 
-  get settings(): Required<Pick<AnalyticsOptions, 'refresh' | 'authErrorStatus' | 'queueCapacity' | 'concurrency' | 'reportDelayMs' | 'numericStrings' | 'tokenLifetimeSec'>> & { retryAfterSec: number | null; basePath: string; paused: boolean } {
+  get settings(): Required<Pick<AnalyticsOptions, 'refresh' | 'authErrorStatus' | 'queueCapacity' | 'concurrency' | 'reportDelayMs' | 'numericStrings' | 'tokenLifetimeSec'>> & {
+    retryAfterSec: number | null;
+    basePath: string;
+    paused: boolean;
+  } {
     return {
       basePath: this.basePath,
       refresh: this.refreshEnabled,

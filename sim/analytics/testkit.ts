@@ -51,8 +51,7 @@ export async function setupAnalytics(opts: AnalyticsServerOptions = {}): Promise
     if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${r.text}`);
     return r.body as { token: string; refreshToken: string };
   };
-  const report = (token: string, body: unknown, headers: Record<string, string> = {}): Promise<Res> =>
-    post('publicApi/buildReport', body, { 'X-Authorization': `Bearer ${token}`, ...headers });
+  const report = (token: string, body: unknown, headers: Record<string, string> = {}): Promise<Res> => post('publicApi/buildReport', body, { 'X-Authorization': `Bearer ${token}`, ...headers });
   return { a, clock, post, login, report };
 }
 

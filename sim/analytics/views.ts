@@ -179,7 +179,7 @@ function stringAttr(data: Dataset, e: SimEntity, key: string): string | null {
 
 /** Turns a TelemetryViewSpec into a ViewSpec. */
 export function telemetryView(spec: TelemetryViewSpec): ViewSpec {
-  const timeColumn = spec.groupBy ? spec.timeColumn ?? 'Date' : null;
+  const timeColumn = spec.groupBy ? (spec.timeColumn ?? 'Date') : null;
   const columns = [...(timeColumn ? [timeColumn] : []), ...spec.dimensions.map((d) => d.label), ...spec.measures.map((m) => m.label)];
   const bucketMs = spec.groupBy === 'hour' ? HOUR : spec.groupBy === 'day' ? DAY : 0;
   const filterFns = spec.filters ?? {};

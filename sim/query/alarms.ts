@@ -12,11 +12,13 @@ type ColValue = string | number | boolean | null;
 type Col = (a: SimAlarm, ds: Dataset) => ColValue;
 
 const originatorName: Col = (a, ds) => ds.get(a.originator.id)?.name ?? 'Deleted';
-const assigneeField = (f: 'firstName' | 'lastName' | 'email'): Col => (a, ds) => {
-  if (!a.assigneeId) return null;
-  const u = ds.get(a.assigneeId);
-  return u ? u.fields[f] ?? (f === 'email' ? u.name : null) : null;
-};
+const assigneeField =
+  (f: 'firstName' | 'lastName' | 'email'): Col =>
+  (a, ds) => {
+    if (!a.assigneeId) return null;
+    const u = ds.get(a.assigneeId);
+    return u ? (u.fields[f] ?? (f === 'email' ? u.name : null)) : null;
+  };
 const originatorLabel: Col = (a, ds) => {
   const o = ds.get(a.originator.id);
   if (!o) return 'Deleted';
@@ -107,7 +109,8 @@ function alarmFilter(f: AlarmFilterFields, w: Window, caller: Caller): (a: SimAl
   return (a) =>
     a.tenantId === caller.tenantId &&
     (customer === null || a.customerId === customer) &&
-    a.createdTime >= w.from && a.createdTime <= w.to &&
+    a.createdTime >= w.from &&
+    a.createdTime <= w.to &&
     (types === null || types.has(a.type)) &&
     (severities === null || severities.has(a.severity)) &&
     (cleared === null || a.cleared === cleared) &&
@@ -139,14 +142,17 @@ export class AlarmQueryEngine {
     const so = pl.sortOrder;
     const alarmSort = so && so.key.type === 'ALARM_FIELD' ? so : null;
     const { rows: allRows, mode } = this.entities.match(caller, {
-      filter, keyFilters, op: q.keyFiltersOperation, sort: alarmSort || !so ? CREATED_ASC : so, textSearch: null, searchKeys: [],
+      filter,
+      keyFilters,
+      op: q.keyFiltersOperation,
+      sort: alarmSort || !so ? CREATED_ASC : so,
+      textSearch: null,
+      searchKeys: [],
     });
     const rows = allRows.length > this.maxEntities ? allRows.slice(0, this.maxEntities) : allRows;
     if (rows.length === 0) return pageOf([], 0, pl.pageSize, pl.page);
     if (!q.alarmFields) {
-      throw general(
-        'Cannot invoke "java.util.List.iterator()" because the return value of "org.thingsboard.server.common.data.query.AlarmDataQuery.getAlarmFields()" is null',
-      );
+      throw general('Cannot invoke "java.util.List.iterator()" because the return value of "org.thingsboard.server.common.data.query.AlarmDataQuery.getAlarmFields()" is null');
     }
     if (alarmSort && alarmSort.direction === null) {
       throw general(
@@ -161,9 +167,7 @@ export class AlarmQueryEngine {
     for (const r of rows) {
       const linked = this.ds.alarmsLinkedTo(r.e.id);
       if (!linked) continue;
-      const own = [...linked]
-        .filter((a) => (pl.searchPropagatedAlarms || a.originator.id === r.e.id) && accept(a))
-        .sort((x, y) => y.createdTime - x.createdTime || (x.id < y.id ? -1 : 1));
+      const own = [...linked].filter((a) => (pl.searchPropagatedAlarms || a.originator.id === r.e.id) && accept(a)).sort((x, y) => y.createdTime - x.createdTime || (x.id < y.id ? -1 : 1));
       for (const a of own) {
         if (text) {
           let hit = false;
@@ -202,7 +206,12 @@ export class AlarmQueryEngine {
     const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
     validateCountQuery(q);
     const { rows: allRows } = this.entities.match(caller, {
-      filter: q.entityFilter, keyFilters, op: q.keyFiltersOperation, sort: CREATED_ASC, textSearch: null, searchKeys: [],
+      filter: q.entityFilter,
+      keyFilters,
+      op: q.keyFiltersOperation,
+      sort: CREATED_ASC,
+      textSearch: null,
+      searchKeys: [],
     });
     const rows = allRows.length > this.maxEntities ? allRows.slice(0, this.maxEntities) : allRows;
     let n = 0;

@@ -5,17 +5,10 @@
  */
 import type { Dataset, SimEntity } from '../dataset';
 import { ApiError, badRequest, forbidden, general } from '../errors';
-import {
-  NULL_UUID, QUERYABLE_ENTITY_TYPES,
-  type Caller, type EntityData, type EntityId, type EntityKey, type EntityType, type KvEntry, type LatestMap, type PageData,
-} from '../types';
+import { NULL_UUID, QUERYABLE_ENTITY_TYPES, type Caller, type EntityData, type EntityId, type EntityKey, type EntityType, type KvEntry, type LatestMap, type PageData } from '../types';
 import { pgFloat8, sortNum, sortStr, sqlValueString } from '../values';
 import { fieldEntry, fieldValue, type FieldMode } from './fields';
-import {
-  isUuid,
-  type AliasEntityId, type EntityCountQuery, type EntityDataQuery, type EntityFilter, type KeyFilter, type PageLink,
-  type SortOrder,
-} from './parse';
+import { isUuid, type AliasEntityId, type EntityCountQuery, type EntityDataQuery, type EntityFilter, type KeyFilter, type PageLink, type SortOrder } from './parse';
 import { compileIlike, compilePredicate, resolveDynamic, type DynamicResolution, type Test } from './predicates';
 
 export interface Row {
@@ -51,9 +44,7 @@ export interface EngineOptions {
   cacheSize?: number;
 }
 
-const RELATION_QUERY_ENTITY_TYPES: ReadonlySet<string> = new Set([
-  'TENANT', 'CUSTOMER', 'USER', 'DASHBOARD', 'ASSET', 'DEVICE', 'ENTITY_VIEW',
-]);
+const RELATION_QUERY_ENTITY_TYPES: ReadonlySet<string> = new Set(['TENANT', 'CUSTOMER', 'USER', 'DASHBOARD', 'ASSET', 'DEVICE', 'ENTITY_VIEW']);
 const SORT_PROPERTY = /^[\p{L}0-9_-]+$/u;
 const COLLATOR = new Intl.Collator('en-US');
 const MAX_RELATION_STEPS = 2_000_000;
@@ -196,9 +187,7 @@ export class EntityQueryEngine {
     return pieces.length === 1 ? pieces[0] : pieces.join(`"ts":${now},`);
   }
 
-  private prepare(
-    caller: Caller, q: EntityDataQuery, dyn: DynamicResolution,
-  ): { slice: Row[]; mode: FieldMode; keys: EntityKey[]; total: number; pageSize: number; page: number; matchKey: string } {
+  private prepare(caller: Caller, q: EntityDataQuery, dyn: DynamicResolution): { slice: Row[]; mode: FieldMode; keys: EntityKey[]; total: number; pageSize: number; page: number; matchKey: string } {
     const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
     validateCountQuery(q);
     validatePageLink(q.pageLink);
@@ -223,7 +212,12 @@ export class EntityQueryEngine {
     const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
     validateCountQuery(q);
     return this.match(caller, {
-      filter: q.entityFilter as EntityFilter, keyFilters, op: q.keyFiltersOperation, sort: null, textSearch: null, searchKeys: [],
+      filter: q.entityFilter as EntityFilter,
+      keyFilters,
+      op: q.keyFiltersOperation,
+      sort: null,
+      textSearch: null,
+      searchKeys: [],
     }).rows.length;
   }
 
@@ -246,10 +240,7 @@ export class EntityQueryEngine {
     if (this.filterKeysMode === 'server') {
       const filterIds = new Set(filterKeys.map(keyId));
       const optimised =
-        !textSearch &&
-        filter.type !== 'entityList' && filter.type !== 'singleEntity' && filter.type !== 'relationsQuery' &&
-        out.length > 0 &&
-        !out.every((k) => filterIds.has(keyId(k)));
+        !textSearch && filter.type !== 'entityList' && filter.type !== 'singleEntity' && filter.type !== 'relationsQuery' && out.length > 0 && !out.every((k) => filterIds.has(keyId(k)));
       includeFilterKeys = !optimised;
     }
     if (includeFilterKeys) {
@@ -293,9 +284,7 @@ export class EntityQueryEngine {
       case 'CURRENT_CUSTOMER':
         return { entityType: 'CUSTOMER', id: caller.customerId ?? a.id ?? NULL_UUID };
       case 'CURRENT_USER_OWNER':
-        return caller.customerId
-          ? { entityType: 'CUSTOMER', id: caller.customerId }
-          : { entityType: 'TENANT', id: caller.tenantId };
+        return caller.customerId ? { entityType: 'CUSTOMER', id: caller.customerId } : { entityType: 'TENANT', id: caller.tenantId };
       default:
         return { entityType: a.entityType, id: a.id ?? NULL_UUID };
     }
@@ -304,8 +293,16 @@ export class EntityQueryEngine {
   /** Matching rows (permission-filtered, key-filtered, text-searched, sorted), cached per dataset version. */
   private matchKey(caller: Caller, spec: MatchSpec): string {
     return JSON.stringify([
-      caller.authority, caller.tenantId, caller.customerId, caller.userId, spec.filter, spec.keyFilters, spec.op,
-      spec.sort, spec.textSearch, spec.textSearch ? spec.searchKeys : 0,
+      caller.authority,
+      caller.tenantId,
+      caller.customerId,
+      caller.userId,
+      spec.filter,
+      spec.keyFilters,
+      spec.op,
+      spec.sort,
+      spec.textSearch,
+      spec.textSearch ? spec.searchKeys : 0,
     ]);
   }
 
@@ -366,7 +363,7 @@ export class EntityQueryEngine {
         rows = rows.filter((r) => {
           let s = '';
           for (const k of keys) {
-            s += k.type === 'ENTITY_FIELD' ? fieldValue(this.ds, r.e, k.key, mode, r.parentId) ?? '' : pgText(this.kvFor(r.e, k));
+            s += k.type === 'ENTITY_FIELD' ? (fieldValue(this.ds, r.e, k.key, mode, r.parentId) ?? '') : pgText(this.kvFor(r.e, k));
           }
           return m(s);
         });
@@ -556,15 +553,24 @@ export class EntityQueryEngine {
       case 'deviceSearchQuery':
       case 'entityViewSearchQuery':
       case 'edgeSearchQuery': {
-        const t: EntityType = ({
-          assetSearchQuery: 'ASSET', deviceSearchQuery: 'DEVICE', entityViewSearchQuery: 'ENTITY_VIEW', edgeSearchQuery: 'EDGE',
-        } as const)[f.type];
+        const t: EntityType = (
+          {
+            assetSearchQuery: 'ASSET',
+            deviceSearchQuery: 'DEVICE',
+            entityViewSearchQuery: 'ENTITY_VIEW',
+            edgeSearchQuery: 'EDGE',
+          } as const
+        )[f.type];
         if (!f.rootEntity) throw badRequest('Relation query filter root entity should not be blank');
         const root = this.resolveAlias(f.rootEntity, caller);
         const types = new Set(f.types);
         const rel = f.relationType && f.relationType !== '' ? f.relationType : null;
         const rows = this.traverse(
-          caller, [root.id], f.direction, f.maxLevel, f.fetchLastLevelOnly,
+          caller,
+          [root.id],
+          f.direction,
+          f.maxLevel,
+          f.fetchLastLevelOnly,
           (relType, target) => (rel === null || relType === rel) && target.entityType === t && (types.size === 0 || (target.type !== null && types.has(target.type))),
           false,
         );
@@ -607,8 +613,13 @@ export class EntityQueryEngine {
    * reaches the returned entity), like the server's recursive CTE with path tracking.
    */
   private traverse(
-    caller: Caller, roots: string[], direction: 'FROM' | 'TO', maxLevelIn: number, lastLevelOnly: boolean,
-    hop: (relType: string, target: SimEntity) => boolean, withParent: boolean,
+    caller: Caller,
+    roots: string[],
+    direction: 'FROM' | 'TO',
+    maxLevelIn: number,
+    lastLevelOnly: boolean,
+    hop: (relType: string, target: SimEntity) => boolean,
+    withParent: boolean,
   ): Row[] {
     const maxLevel = maxLevelIn <= 0 || maxLevelIn > 50 ? 50 : maxLevelIn;
     const ds = this.ds;

@@ -25,8 +25,24 @@ const ALLOWED: Partial<Record<EntityType, Set<string>>> = {
 };
 const COMMON_SET = new Set(COMMON);
 const RELATIONS_SET = new Set([
-  'createdTime', 'entityType', 'name', 'type', 'label', 'firstName', 'lastName', 'email', 'region', 'title', 'country',
-  'state', 'city', 'address', 'address2', 'zip', 'phone', 'additionalInfo',
+  'createdTime',
+  'entityType',
+  'name',
+  'type',
+  'label',
+  'firstName',
+  'lastName',
+  'email',
+  'region',
+  'title',
+  'country',
+  'state',
+  'city',
+  'address',
+  'address2',
+  'zip',
+  'phone',
+  'additionalInfo',
 ]);
 
 const TITLE_ALIASES: Record<string, string> = { name: 'title', label: 'title', displayName: 'title' };
@@ -51,7 +67,7 @@ function column(e: SimEntity, col: string): string | null {
     case 'createdTime':
       return String(e.createdTime);
     case 'name':
-      return e.entityType === 'USER' ? e.fields.email ?? e.name : e.name;
+      return e.entityType === 'USER' ? (e.fields.email ?? e.name) : e.name;
     case 'title':
       return TITLED.has(e.entityType) ? e.name : null;
     case 'type':
@@ -96,7 +112,7 @@ function computed(ds: Dataset, e: SimEntity, key: string): string | null | undef
       }
       if (e.entityType === 'USER') {
         const full = `${e.fields.firstName ?? ''} ${e.fields.lastName ?? ''}`.trim();
-        return full !== '' ? full : e.fields.email ?? e.name;
+        return full !== '' ? full : (e.fields.email ?? e.name);
       }
       return undefined;
     default:

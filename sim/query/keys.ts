@@ -38,7 +38,11 @@ function pageEntities(ds: Dataset, engine: EntityQueryEngine, caller: Caller, q:
   const pageSize = Math.min(pl.pageSize, MAX_PAGE);
   const textSearch = pl.textSearch && pl.textSearch !== '' ? pl.textSearch : null;
   const { rows } = engine.match(caller, {
-    filter: q.entityFilter as EntityFilter, keyFilters, op: q.keyFiltersOperation, sort: pl.sortOrder, textSearch,
+    filter: q.entityFilter as EntityFilter,
+    keyFilters,
+    op: q.keyFiltersOperation,
+    sort: pl.sortOrder,
+    textSearch,
     searchKeys: [...q.entityFields, ...q.latestValues],
   });
   const start = pageSize * pl.page;
@@ -50,7 +54,10 @@ function distinctTypes(entities: SimEntity[]): string[] {
 }
 
 export function findKeysV1(
-  ds: Dataset, engine: EntityQueryEngine, caller: Caller, q: EntityDataQuery,
+  ds: Dataset,
+  engine: EntityQueryEngine,
+  caller: Caller,
+  q: EntityDataQuery,
   params: { timeseries: boolean; attributes: boolean; scope: AttributeScope | null },
 ): AvailableEntityKeys {
   const entities = pageEntities(ds, engine, caller, q, 'rest');
@@ -83,7 +90,10 @@ function infos(map: Map<string, KvEntry>, samples: boolean): KeyInfo[] {
 }
 
 export function findKeysV2(
-  ds: Dataset, engine: EntityQueryEngine, caller: Caller, q: EntityDataQuery,
+  ds: Dataset,
+  engine: EntityQueryEngine,
+  caller: Caller,
+  q: EntityDataQuery,
   params: { includeTimeseries: boolean; includeAttributes: boolean; scopes: AttributeScope[] | null; includeSamples: boolean },
 ): AvailableEntityKeysV2 {
   if (!params.includeTimeseries && !params.includeAttributes) {

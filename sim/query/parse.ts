@@ -5,10 +5,7 @@
  * with the server's own 400 messages.
  */
 import { jsonParseError } from '../errors';
-import {
-  ENTITY_TYPE_NAMES,
-  type AlarmSearchStatus, type AlarmSeverity, type EntityId, type EntityKey, type EntityKeyType, type EntityType,
-} from '../types';
+import { ENTITY_TYPE_NAMES, type AlarmSearchStatus, type AlarmSeverity, type EntityId, type EntityKey, type EntityKeyType, type EntityType } from '../types';
 
 const PKG = 'org.thingsboard.server.common.data';
 
@@ -165,9 +162,7 @@ export function isUuid(s: string): boolean {
   return UUID_RE.test(s);
 }
 
-const KEY_TYPES: readonly EntityKeyType[] = [
-  'ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD', 'ALARM_FIELD',
-];
+const KEY_TYPES: readonly EntityKeyType[] = ['ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD', 'ALARM_FIELD'];
 
 export function parseEntityKey(v: Json): EntityKey | null {
   const o = obj(v, `${PKG}.query.EntityKey`);
@@ -228,8 +223,20 @@ export type EntityFilter =
 
 export type EntityFilterTypeName = EntityFilter['type'];
 const FILTER_TYPES: readonly EntityFilterTypeName[] = [
-  'singleEntity', 'entityList', 'entityName', 'entityType', 'assetType', 'deviceType', 'edgeType', 'entityViewType',
-  'apiUsageState', 'relationsQuery', 'assetSearchQuery', 'deviceSearchQuery', 'entityViewSearchQuery', 'edgeSearchQuery',
+  'singleEntity',
+  'entityList',
+  'entityName',
+  'entityType',
+  'assetType',
+  'deviceType',
+  'edgeType',
+  'entityViewType',
+  'apiUsageState',
+  'relationsQuery',
+  'assetSearchQuery',
+  'deviceSearchQuery',
+  'entityViewSearchQuery',
+  'edgeSearchQuery',
 ];
 
 const TYPE_FILTER_FIELDS = {
@@ -255,13 +262,9 @@ export function parseEntityFilter(v: Json): EntityFilter | null {
   const t = o.type;
   if (typeof t !== 'string' || !(FILTER_TYPES as readonly string[]).includes(t)) {
     if (t === undefined || t === null) {
-      throw jsonParseError(
-        `Could not resolve subtype of [simple type, class ${PKG}.query.EntityFilter]: missing type id property 'type'`,
-      );
+      throw jsonParseError(`Could not resolve subtype of [simple type, class ${PKG}.query.EntityFilter]: missing type id property 'type'`);
     }
-    throw jsonParseError(
-      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.EntityFilter\`: known type ids = [${FILTER_TYPES.join(', ')}]`,
-    );
+    throw jsonParseError(`Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.EntityFilter\`: known type ids = [${FILTER_TYPES.join(', ')}]`);
   }
   const type = t as EntityFilterTypeName;
   switch (type) {
@@ -383,9 +386,7 @@ export function parsePredicate(v: Json): Predicate {
   if (!o) throw jsonParseError('key filter predicate must be specified');
   const t = o.type;
   if (typeof t !== 'string' || !(PREDICATE_TYPES as readonly string[]).includes(t)) {
-    throw jsonParseError(
-      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.KeyFilterPredicate\`: known type ids = [BOOLEAN, COMPLEX, NUMERIC, STRING]`,
-    );
+    throw jsonParseError(`Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.KeyFilterPredicate\`: known type ids = [BOOLEAN, COMPLEX, NUMERIC, STRING]`);
   }
   switch (t as (typeof PREDICATE_TYPES)[number]) {
     case 'STRING':
@@ -502,12 +503,8 @@ function parseAlarmFilterFields(o: Obj): AlarmFilterFields {
     endTs: num(o.endTs, 0, 'long'),
     timeWindow: num(o.timeWindow, 0, 'long'),
     typeList: strList(o.typeList),
-    statusList: (arr(o.statusList, `${PKG}.alarm.AlarmSearchStatus`) ?? [])
-      .map((x) => enumOf(x, SEARCH_STATUSES, `${PKG}.alarm.AlarmSearchStatus`))
-      .filter((x): x is AlarmSearchStatus => x !== null),
-    severityList: (arr(o.severityList, `${PKG}.alarm.AlarmSeverity`) ?? [])
-      .map((x) => enumOf(x, SEVERITIES, `${PKG}.alarm.AlarmSeverity`))
-      .filter((x): x is AlarmSeverity => x !== null),
+    statusList: (arr(o.statusList, `${PKG}.alarm.AlarmSearchStatus`) ?? []).map((x) => enumOf(x, SEARCH_STATUSES, `${PKG}.alarm.AlarmSearchStatus`)).filter((x): x is AlarmSearchStatus => x !== null),
+    severityList: (arr(o.severityList, `${PKG}.alarm.AlarmSeverity`) ?? []).map((x) => enumOf(x, SEVERITIES, `${PKG}.alarm.AlarmSeverity`)).filter((x): x is AlarmSeverity => x !== null),
     searchPropagatedAlarms: bool(o.searchPropagatedAlarms),
     assigneeId: parseEntityId(o.assigneeId, 'UserId'),
   };

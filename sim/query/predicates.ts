@@ -239,9 +239,7 @@ export function compilePredicate(p: Predicate, entityField = false): Test {
     case 'BOOLEAN': {
       const x = predicateValue(p.value);
       if (x === null) return () => false;
-      return p.operation === 'EQUAL'
-        ? (v) => v !== undefined && v.type === 'BOOLEAN' && v.value === x
-        : (v) => v !== undefined && v.type === 'BOOLEAN' && v.value !== x;
+      return p.operation === 'EQUAL' ? (v) => v !== undefined && v.type === 'BOOLEAN' && v.value === x : (v) => v !== undefined && v.type === 'BOOLEAN' && v.value !== x;
     }
   }
 }

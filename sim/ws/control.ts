@@ -32,9 +32,18 @@ interface BurstRecord {
 }
 
 const OPTION_KEYS: readonly (keyof WsOptions)[] = [
-  'authTimeoutMs', 'pingIntervalMs', 'pongTimeoutMs', 'maxQueue', 'dynamicRefreshMs', 'maxAlarmQueriesPerRefresh',
-  'maxEntitiesPerDataSubscription', 'maxEntitiesPerAlarmSubscription', 'updatesRateLimit', 'apiKeyAuth',
-  'maxSessionsPerTenant', 'commandLogSize',
+  'authTimeoutMs',
+  'pingIntervalMs',
+  'pongTimeoutMs',
+  'maxQueue',
+  'dynamicRefreshMs',
+  'maxAlarmQueriesPerRefresh',
+  'maxEntitiesPerDataSubscription',
+  'maxEntitiesPerAlarmSubscription',
+  'updatesRateLimit',
+  'apiKeyAuth',
+  'maxSessionsPerTenant',
+  'commandLogSize',
 ];
 
 export const WS_CONTROL_PREFIX = '/__sim/ws';
@@ -73,10 +82,16 @@ export class WsControl {
     try {
       const text = body.toString('utf8');
       const json: unknown = text ? JSON.parse(text) : undefined;
-      const seg = path.slice(WS_CONTROL_PREFIX.length).split('/').filter((x) => x !== '');
+      const seg = path
+        .slice(WS_CONTROL_PREFIX.length)
+        .split('/')
+        .filter((x) => x !== '');
       const out = this.dispatch(method, seg, new URLSearchParams(query), json);
       if (out instanceof Promise) {
-        out.then((v) => reply(200, v), (e: unknown) => reply(400, { error: e instanceof Error ? e.message : String(e) }));
+        out.then(
+          (v) => reply(200, v),
+          (e: unknown) => reply(400, { error: e instanceof Error ? e.message : String(e) }),
+        );
       } else if (out === undefined) {
         reply(404, { error: `no such control endpoint: ${method} ${path}` });
       } else {

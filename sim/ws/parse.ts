@@ -6,8 +6,15 @@
  */
 import { ApiError } from '../errors';
 import {
-  parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery, parseEntityId,
-  type AlarmCountQuery, type AlarmDataQuery, type EntityCountQuery, type EntityDataQuery,
+  parseAlarmCountQuery,
+  parseAlarmDataQuery,
+  parseEntityCountQuery,
+  parseEntityDataQuery,
+  parseEntityId,
+  type AlarmCountQuery,
+  type AlarmDataQuery,
+  type EntityCountQuery,
+  type EntityDataQuery,
 } from '../query/parse';
 import { ALARM_SEVERITIES, type AlarmSeverity, type EntityId, type EntityKey, type EntityKeyType } from '../types';
 
@@ -42,9 +49,7 @@ function describe(v: unknown): string {
 function strict(o: Obj, known: readonly string[], cls: string): void {
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) {
-      throw new WsParseError(
-        `Unrecognized field "${k}" (class ${cls}), not marked as ignorable (${known.length} known properties: ${known.map((x) => `"${x}"`).join(', ')}])`,
-      );
+      throw new WsParseError(`Unrecognized field "${k}" (class ${cls}), not marked as ignorable (${known.length} known properties: ${known.map((x) => `"${x}"`).join(', ')}])`);
     }
   }
 }
@@ -99,9 +104,7 @@ function enumOrNull<T extends string>(v: unknown, allowed: readonly T[], cls: st
 // ---------------------------------------------------------------------------------------------------------------
 // The strict checks of nested objects (before the REST parsers run)
 
-const KEY_TYPES: readonly EntityKeyType[] = [
-  'ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD', 'ALARM_FIELD',
-];
+const KEY_TYPES: readonly EntityKeyType[] = ['ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD', 'ALARM_FIELD'];
 
 function checkEntityKey(v: unknown): void {
   const o = objOrNull(v, `${Q}.EntityKey`);
@@ -162,10 +165,7 @@ function checkKeyFilters(v: unknown): void {
 }
 
 const PAGE_LINK_FIELDS = ['pageSize', 'page', 'textSearch', 'sortOrder', 'dynamic'];
-const ALARM_PAGE_LINK_FIELDS = [
-  ...PAGE_LINK_FIELDS, 'startTs', 'endTs', 'timeWindow', 'typeList', 'statusList', 'severityList', 'searchPropagatedAlarms',
-  'assigneeId',
-];
+const ALARM_PAGE_LINK_FIELDS = [...PAGE_LINK_FIELDS, 'startTs', 'endTs', 'timeWindow', 'typeList', 'statusList', 'severityList', 'searchPropagatedAlarms', 'assigneeId'];
 
 function checkPageLink(v: unknown, alarm: boolean): void {
   const cls = alarm ? `${Q}.AlarmDataPageLink` : `${Q}.EntityDataPageLink`;
@@ -271,9 +271,7 @@ export interface AlarmStatusCmd {
   typeList: string[] | null;
   severityList: AlarmSeverity[] | null;
 }
-export type UnsubscribeType =
-  | 'ENTITY_DATA_UNSUBSCRIBE' | 'ENTITY_COUNT_UNSUBSCRIBE' | 'ALARM_DATA_UNSUBSCRIBE' | 'ALARM_COUNT_UNSUBSCRIBE'
-  | 'ALARM_STATUS_UNSUBSCRIBE';
+export type UnsubscribeType = 'ENTITY_DATA_UNSUBSCRIBE' | 'ENTITY_COUNT_UNSUBSCRIBE' | 'ALARM_DATA_UNSUBSCRIBE' | 'ALARM_COUNT_UNSUBSCRIBE' | 'ALARM_STATUS_UNSUBSCRIBE';
 export interface UnsubscribeCmd {
   type: UnsubscribeType;
   cmdId: number;
@@ -300,27 +298,24 @@ export interface Envelope {
   raw: Obj[];
 }
 
-const UNSUBSCRIBE_TYPES: readonly UnsubscribeType[] = [
-  'ENTITY_DATA_UNSUBSCRIBE', 'ENTITY_COUNT_UNSUBSCRIBE', 'ALARM_DATA_UNSUBSCRIBE', 'ALARM_COUNT_UNSUBSCRIBE',
-  'ALARM_STATUS_UNSUBSCRIBE',
-];
+const UNSUBSCRIBE_TYPES: readonly UnsubscribeType[] = ['ENTITY_DATA_UNSUBSCRIBE', 'ENTITY_COUNT_UNSUBSCRIBE', 'ALARM_DATA_UNSUBSCRIBE', 'ALARM_COUNT_UNSUBSCRIBE', 'ALARM_STATUS_UNSUBSCRIBE'];
 const UNSUPPORTED_TYPES = [
-  'ATTRIBUTES', 'TIMESERIES', 'TIMESERIES_HISTORY', 'NOTIFICATIONS', 'NOTIFICATIONS_COUNT', 'MARK_NOTIFICATIONS_AS_READ',
-  'MARK_ALL_NOTIFICATIONS_AS_READ', 'NOTIFICATIONS_UNSUBSCRIBE',
+  'ATTRIBUTES',
+  'TIMESERIES',
+  'TIMESERIES_HISTORY',
+  'NOTIFICATIONS',
+  'NOTIFICATIONS_COUNT',
+  'MARK_NOTIFICATIONS_AS_READ',
+  'MARK_ALL_NOTIFICATIONS_AS_READ',
+  'NOTIFICATIONS_UNSUBSCRIBE',
 ];
-const KNOWN_TYPES = [
-  'ENTITY_DATA', 'ENTITY_COUNT', 'ALARM_DATA', 'ALARM_COUNT', 'ALARM_STATUS', ...UNSUBSCRIBE_TYPES, ...UNSUPPORTED_TYPES,
-];
+const KNOWN_TYPES = ['ENTITY_DATA', 'ENTITY_COUNT', 'ALARM_DATA', 'ALARM_COUNT', 'ALARM_STATUS', ...UNSUBSCRIBE_TYPES, ...UNSUPPORTED_TYPES];
 
 function parseTsFetch(v: unknown, history: boolean): TsFetchCmd | null {
   const cls = history ? `${CMD2}.EntityHistoryCmd` : `${CMD2}.TimeSeriesCmd`;
   const o = objOrNull(v, cls);
   if (!o) return null;
-  strict(
-    o,
-    ['keys', 'startTs', history ? 'endTs' : 'timeWindow', 'interval', 'intervalType', 'timeZoneId', 'limit', 'agg', 'fetchLatestPreviousPoint'],
-    cls,
-  );
+  strict(o, ['keys', 'startTs', history ? 'endTs' : 'timeWindow', 'interval', 'intervalType', 'timeZoneId', 'limit', 'agg', 'fetchLatestPreviousPoint'], cls);
   const keys = (arrOrNull(o.keys, 'java.lang.String') ?? []).map((k) => strOrNull(k) ?? '');
   const startTs = int(o.startTs, 0, 'long');
   const timeWindow = history ? 0 : int(o.timeWindow, 0, 'long');
@@ -374,9 +369,7 @@ function parseCmd(v: unknown): WsCmd {
     throw new WsParseError(`Could not resolve subtype of [simple type, class ${WS}.WsCmd]: missing type id property 'type'`);
   }
   if (typeof t !== 'string' || !KNOWN_TYPES.includes(t)) {
-    throw new WsParseError(
-      `Could not resolve type id '${String(t)}' as a subtype of \`${WS}.WsCmd\`: known type ids = [${KNOWN_TYPES.join(', ')}]`,
-    );
+    throw new WsParseError(`Could not resolve type id '${String(t)}' as a subtype of \`${WS}.WsCmd\`: known type ids = [${KNOWN_TYPES.join(', ')}]`);
   }
   const cmdId = int(o.cmdId);
   switch (t) {
@@ -425,9 +418,7 @@ function parseCmd(v: unknown): WsCmd {
         cmdId,
         originatorId: viaRest(() => parseEntityId(o.originatorId)),
         typeList: types ? types.map((x) => strOrNull(x) ?? '') : null,
-        severityList: sev
-          ? sev.map((x) => enumOrNull(x, ALARM_SEVERITIES, 'org.thingsboard.server.common.data.alarm.AlarmSeverity')).filter((x): x is AlarmSeverity => x !== null)
-          : null,
+        severityList: sev ? sev.map((x) => enumOrNull(x, ALARM_SEVERITIES, 'org.thingsboard.server.common.data.alarm.AlarmSeverity')).filter((x): x is AlarmSeverity => x !== null) : null,
       };
     }
     default:

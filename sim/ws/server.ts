@@ -329,8 +329,14 @@ export class WsServer implements SessionHub {
   /** Details of every open session. */
   sessionList(): WsSessionInfo[] {
     return [...this.sessions].map((s) => ({
-      id: s.id, path: s.path, authenticated: s.authenticated, userId: s.authenticated ? s.caller.userId : null,
-      cmdIds: s.cmdIds(), pending: s.pending(), held: s.heldIncoming, connectedAt: s.connectedAt,
+      id: s.id,
+      path: s.path,
+      authenticated: s.authenticated,
+      userId: s.authenticated ? s.caller.userId : null,
+      cmdIds: s.cmdIds(),
+      pending: s.pending(),
+      held: s.heldIncoming,
+      connectedAt: s.connectedAt,
     }));
   }
 
@@ -378,7 +384,11 @@ export class WsServer implements SessionHub {
    */
   closeOnCommand(spec: { match: (cmd: Record<string, unknown>) => boolean; code?: number; reason?: string; times?: number }): CommandFault {
     const fault: CommandFault = {
-      match: spec.match, code: spec.code ?? 1011, reason: spec.reason ?? '', remaining: spec.times ?? Infinity, hits: 0,
+      match: spec.match,
+      code: spec.code ?? 1011,
+      reason: spec.reason ?? '',
+      remaining: spec.times ?? Infinity,
+      hits: 0,
       remove: () => {
         this.commandFaults = this.commandFaults.filter((f) => f !== fault);
       },
@@ -416,8 +426,12 @@ export class WsServer implements SessionHub {
 
   stats(): { connections: WsConnections; messagesSent: number; droppedWhilePaused: number; commands: number; routerEvents: number; registrations: { kv: number; alarm: number } } {
     return {
-      connections: this.connections(), messagesSent: this.sent, droppedWhilePaused: this.droppedWhilePaused,
-      commands: this.log.length, routerEvents: this.router.events, registrations: this.router.size,
+      connections: this.connections(),
+      messagesSent: this.sent,
+      droppedWhilePaused: this.droppedWhilePaused,
+      commands: this.log.length,
+      routerEvents: this.router.events,
+      registrations: this.router.size,
     };
   }
 

@@ -126,7 +126,8 @@ export class TestWs {
     const cmdId = PROBE_BASE + ++this.probeSeq;
     const start = this.cursor;
     this.cmds({
-      type: 'ENTITY_DATA', cmdId,
+      type: 'ENTITY_DATA',
+      cmdId,
       query: { entityFilter: { type: 'entityType', entityType: 'TENANT' }, pageLink: { page: 0, pageSize: 1 }, entityFields: [], latestValues: [] },
     });
     await this.next((m) => m.cmdId === cmdId, `probe ${cmdId}`);
@@ -147,7 +148,6 @@ export class TestWs {
 // ---------------------------------------------------------------------------------------------------------------
 // setup helpers for the ws*.test.ts files
 
-
 export interface WsCtx {
   sim: Simulator;
   url: string;
@@ -167,7 +167,11 @@ export async function wsSetup(opts: SimOptions = {}): Promise<WsCtx> {
   const clients: TestWs[] = [];
   const token = (email = 'tenant@thingsboard.org'): string => sim.tokensFor(email).token;
   return {
-    sim, url, clock, token, clients,
+    sim,
+    url,
+    clock,
+    token,
+    clients,
     async connect(cmds?: unknown[], email?: string): Promise<TestWs> {
       const c = await TestWs.auth(url, token(email), cmds);
       clients.push(c);

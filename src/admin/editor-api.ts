@@ -26,13 +26,7 @@ import {
   profileKeysQuery,
 } from '../query/lookups';
 import type { EntityId } from '../query/types';
-import {
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-  prepareKeysOptions,
-} from '../query/validate';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery, prepareKeysOptions } from '../query/validate';
 import { LookupCache } from './cache';
 
 /** Query-string parameters as a web framework hands them over (a value may be repeated or nested). */
@@ -60,9 +54,7 @@ export interface PreviewResult {
   page?: PageInfo;
 }
 
-export type TestResult =
-  | { ok: true; user: string; authority: string; serverVersion: string | null }
-  | { ok: false; code: string; message: string };
+export type TestResult = { ok: true; user: string; authority: string; serverVersion: string | null } | { ok: false; code: string; message: string };
 
 /** The operations the preview can run, per node type (the first one is the node's default). */
 export const PREVIEW_OPERATIONS = {
@@ -158,7 +150,7 @@ export class EditorApi {
   async keys(params: Params): Promise<KeysResult> {
     const entityType = oneOfParam(params.entityType, LOOKUP_ENTITY_TYPES, 'entityType');
     if (params.ids !== undefined) {
-      if (params.profiles !== undefined) throw new TbInputError('ids', 'Give either ids (the entities\' own keys) or profiles, not both');
+      if (params.profiles !== undefined) throw new TbInputError('ids', "Give either ids (the entities' own keys) or profiles, not both");
       const ids = parseIds(params.ids, 'ids');
       if (ids.length === 0) return { entityTypes: [], timeseries: [], attributes: {} };
       const key = `entityKeys\n${entityType}\n${[...ids].sort().join(',')}`;

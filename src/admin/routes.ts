@@ -42,9 +42,7 @@ export interface ErrorReply {
 export class NotDeployedError extends Error {
   readonly code = 'TB_NOT_DEPLOYED';
   constructor(id: string) {
-    super(
-      `No deployed ThingsBoard connection has the id "${id}": deploy the connection first (a new or changed connection is only known to the runtime after a deploy)`,
-    );
+    super(`No deployed ThingsBoard connection has the id "${id}": deploy the connection first (a new or changed connection is only known to the runtime after a deploy)`);
     this.name = 'NotDeployedError';
   }
 }
@@ -128,12 +126,36 @@ export function registerEditorEndpoints(RED: NodeAPI, resolve: ConnectionResolve
     };
   const query = (req: Request): Params => req.query as Params;
 
-  app.get('/tb-connection/:id/profiles', read, handle((api, req) => api.profiles(query(req))));
-  app.get('/tb-connection/:id/entities', read, handle((api, req) => api.entities(query(req))));
-  app.get('/tb-connection/:id/keys', read, handle((api, req) => api.keys(query(req))));
-  app.get('/tb-connection/:id/alarm-types', read, handle((api, req) => api.alarmTypes(query(req))));
-  app.post('/tb-connection/:id/preview', write, handle((api, req) => api.preview(req.body)));
-  app.post('/tb-connection/:id/test', write, handle((api) => api.test()));
+  app.get(
+    '/tb-connection/:id/profiles',
+    read,
+    handle((api, req) => api.profiles(query(req))),
+  );
+  app.get(
+    '/tb-connection/:id/entities',
+    read,
+    handle((api, req) => api.entities(query(req))),
+  );
+  app.get(
+    '/tb-connection/:id/keys',
+    read,
+    handle((api, req) => api.keys(query(req))),
+  );
+  app.get(
+    '/tb-connection/:id/alarm-types',
+    read,
+    handle((api, req) => api.alarmTypes(query(req))),
+  );
+  app.post(
+    '/tb-connection/:id/preview',
+    write,
+    handle((api, req) => api.preview(req.body)),
+  );
+  app.post(
+    '/tb-connection/:id/test',
+    write,
+    handle((api) => api.test()),
+  );
   // A body the admin app's JSON parser refused (malformed, too large) reaches no route: answer JSON, not
   // Express's HTML error page.
   app.use('/tb-connection', (err: unknown, req: Request, res: Response, next: NextFunction): void => {

@@ -130,13 +130,25 @@ function explain(err: unknown, viewConfigId: string): unknown {
   if (!(err instanceof TbApiError)) return err;
   const server = err.serverMessage ? `: ${err.serverMessage}` : '';
   if (err.status === 400) {
-    return new TbApiError('TB_BAD_REQUEST', 400, err.errorCode, err.serverMessage, `The analytics service rejected the report for view ${viewConfigId} (HTTP 400${server}); check the view id and the filter names`);
+    return new TbApiError(
+      'TB_BAD_REQUEST',
+      400,
+      err.errorCode,
+      err.serverMessage,
+      `The analytics service rejected the report for view ${viewConfigId} (HTTP 400${server}); check the view id and the filter names`,
+    );
   }
   if (err.status >= 500) {
     return new TbApiError('TB_REPORT_FAILED', err.status, err.errorCode, err.serverMessage, `The analytics service failed to build the report for view ${viewConfigId} (HTTP ${err.status}${server})`);
   }
   if (err.status === 429) {
-    return new TbApiError('TB_RATE_LIMITED', 429, err.errorCode, err.serverMessage, `The analytics service's report queue stayed full for view ${viewConfigId}${err.message.includes('gave up') ? err.message.slice(err.message.indexOf(' (gave up')) : ''}`);
+    return new TbApiError(
+      'TB_RATE_LIMITED',
+      429,
+      err.errorCode,
+      err.serverMessage,
+      `The analytics service's report queue stayed full for view ${viewConfigId}${err.message.includes('gave up') ? err.message.slice(err.message.indexOf(' (gave up')) : ''}`,
+    );
   }
   return err;
 }

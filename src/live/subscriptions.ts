@@ -6,19 +6,7 @@
  */
 import { TbError } from '../errors';
 import { flattenAlarm, flattenEntity, formatAlarms, formatEntities, PageInfo, pageInfo, parseValue, ResultFormat, updateFlatEntity, FlatEntity } from '../query/format';
-import type {
-  AlarmCountQuery,
-  AlarmData,
-  AlarmDataQuery,
-  EntityCountQuery,
-  EntityData,
-  EntityDataQuery,
-  EntityId,
-  EntityKey,
-  LatestValues,
-  PageData,
-  TsValue,
-} from '../query/types';
+import type { AlarmCountQuery, AlarmData, AlarmDataQuery, EntityCountQuery, EntityData, EntityDataQuery, EntityId, EntityKey, LatestValues, PageData, TsValue } from '../query/types';
 import type { LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from './hub';
 
 export type LiveEvent =
@@ -270,9 +258,10 @@ export class EntityHistoryFetch extends Base {
     const list = data && Array.isArray(data.data) ? data.data : Array.isArray(update) ? update : undefined;
     if (!list) return;
     this.done = true;
-    const items = this.format === 'raw'
-      ? list.map((ed) => ({ entityId: ed.entityId, timeseries: ed.timeseries ?? {} }))
-      : list.map((ed) => ({ id: ed.entityId.id, entityType: ed.entityId.entityType, series: seriesValues(ed.timeseries ?? {}) }));
+    const items =
+      this.format === 'raw'
+        ? list.map((ed) => ({ entityId: ed.entityId, timeseries: ed.timeseries ?? {} }))
+        : list.map((ed) => ({ id: ed.entityId.id, entityType: ed.entityId.entityType, series: seriesValues(ed.timeseries ?? {}) }));
     this.sink.event({ event: 'history', items });
     this.onDone();
   }

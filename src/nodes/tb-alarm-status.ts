@@ -61,14 +61,21 @@ export default function (RED: NodeAPI): void {
       const key = `${originator.entityType}:${originator.id}`;
       if (watched.has(key)) return; // already watched: its value is sent on change
       const entry: { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean } = {} as never;
-      entry.sink = new NodeSink(RED, node, originator.id, (ev) => {
-        if (ev && ev.event === 'alarmStatus') {
-          count(entry.active, -1);
-          entry.active = ev.active;
-          count(entry.active, 1);
-        }
-        return overall();
-      }, undefined, memo);
+      entry.sink = new NodeSink(
+        RED,
+        node,
+        originator.id,
+        (ev) => {
+          if (ev && ev.event === 'alarmStatus') {
+            count(entry.active, -1);
+            entry.active = ev.active;
+            count(entry.active, 1);
+          }
+          return overall();
+        },
+        undefined,
+        memo,
+      );
       entry.sub = new AlarmStatusSubscription(entry.sink, originator, lists.typeList, lists.severityList);
       hub.subscribe(entry.sub); // throws, registering nothing, when the command is too large for one message
       watched.set(key, entry);

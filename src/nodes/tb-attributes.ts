@@ -14,10 +14,7 @@ export default function (RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     const badScope = config.scope && !(SCOPE_SETTINGS as readonly string[]).includes(config.scope);
     deviceActionNode(RED, this, config, 'tb-attributes', (action) => ({
-      problems: [
-        operationProblem(config, ATTRIBUTE_OPERATIONS),
-        badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined,
-      ],
+      problems: [operationProblem(config, ATTRIBUTE_OPERATIONS), badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined],
       settings: ATTRIBUTE_SETTINGS,
       fixed: [
         ['operation', 'operation', config.operation !== 'msg'],

@@ -99,10 +99,7 @@ export default function (RED: NodeAPI): void {
       } else {
         filters = config.filters && config.filters.trim() ? config.filters : undefined;
       }
-      const req = prepareReportRequest(
-        { viewConfigId, rangeStartTs, rangeEndTs, filters },
-        { viewConfigId: viewField, rangeStartTs: startField, rangeEndTs: endField, filters: filtersField },
-      );
+      const req = prepareReportRequest({ viewConfigId, rangeStartTs, rangeEndTs, filters }, { viewConfigId: viewField, rangeStartTs: startField, rangeEndTs: endField, filters: filtersField });
       if (range === 'msg' && req.rangeStartTs === undefined) {
         throw new TbInputError(startField, `${startField} and ${endField} must be set (ms since 1970) when the time range comes from the message`);
       }

@@ -20,10 +20,7 @@ export default function (RED: NodeAPI): void {
       let options: ReturnType<typeof prepareKeysOptions> | undefined;
       let problem: Error | undefined;
       try {
-        options = prepareKeysOptions(
-          { timeseries: flag(config.keysTimeseries ?? true), attributes: flag(config.keysAttributes ?? true), scopes: config.keysScopes ?? '' },
-          'keys options',
-        );
+        options = prepareKeysOptions({ timeseries: flag(config.keysTimeseries ?? true), attributes: flag(config.keysAttributes ?? true), scopes: config.keysScopes ?? '' }, 'keys options');
       } catch (err) {
         problem = err as Error;
       }

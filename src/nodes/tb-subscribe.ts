@@ -7,15 +7,7 @@ import type { ResultFormat } from '../query/format';
 import { jsonText, prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../query/validate';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../query/types';
 import type { Subscriber } from '../live/hub';
-import {
-  AlarmDataSubscription,
-  CountSubscription,
-  EntityDataSubscription,
-  EntityHistoryFetch,
-  HistoryOptions,
-  LiveEvent,
-  SeriesOptions,
-} from '../live/subscriptions';
+import { AlarmDataSubscription, CountSubscription, EntityDataSubscription, EntityHistoryFetch, HistoryOptions, LiveEvent, SeriesOptions } from '../live/subscriptions';
 import { errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, setupProblem, status } from './support/common';
 import { droppedEvents, NodeSink } from './support/live-node';
 import { QuerySource, Prepare } from './support/query-source';

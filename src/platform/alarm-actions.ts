@@ -213,11 +213,7 @@ export class AlarmActions {
   }
 
   /** acknowledge / clear / assign / unassign, then the comment if any. */
-  private async change(
-    req: Extract<AlarmActionRequest, { operation: 'acknowledge' | 'clear' | 'assign' | 'unassign' }>,
-    strict: boolean,
-    call: CallOptions,
-  ): Promise<AlarmActionResult> {
+  private async change(req: Extract<AlarmActionRequest, { operation: 'acknowledge' | 'clear' | 'assign' | 'unassign' }>, strict: boolean, call: CallOptions): Promise<AlarmActionResult> {
     const { operation, alarmId } = req;
     let userId = '';
     if (req.operation === 'assign') {
@@ -341,7 +337,10 @@ export class AlarmActions {
       if (status === 403) throw explained(err, `ThingsBoard did not allow this connection's user to raise an alarm on ${who}`);
       throw err;
     }
-    const created = isCreated(before.map((a) => a.id.id), saved);
+    const created = isCreated(
+      before.map((a) => a.id.id),
+      saved,
+    );
     const alarm = isAlarmInfo(saved) ? saved : await this.info(saved.id.id, call);
     return { operation: 'raise', alarmId: saved.id.id, alarm, alreadyDone: false, created };
   }

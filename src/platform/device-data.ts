@@ -9,16 +9,7 @@
 import { TbError } from '../errors';
 import type { AttributeScope, EntityId } from '../query/types';
 import { ATTRIBUTE_SCOPES } from '../query/types';
-import {
-  deleteParams,
-  historyParams,
-  HistoryPager,
-  latestParams,
-  type DeleteRequest,
-  type HistoryRequest,
-  type TimeseriesAnswer,
-  type TsRecord,
-} from '../query/telemetry';
+import { deleteParams, historyParams, HistoryPager, latestParams, type DeleteRequest, type HistoryRequest, type TimeseriesAnswer, type TsRecord } from '../query/telemetry';
 import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../query/attributes';
 import { explained, statusOf } from './explain';
 import type { HttpMethod, RequestOptions } from './http';

@@ -283,13 +283,7 @@ export class HttpClient {
     const errorCode = typeof b.errorCode === 'number' ? b.errorCode : undefined;
     const what = serverMessage ? `: ${serverMessage}` : '';
     const codeText = errorCode !== undefined ? `, errorCode ${errorCode}` : '';
-    return new TbApiError(
-      codeForStatus(status),
-      status,
-      errorCode,
-      serverMessage,
-      `${this.serviceName} answered HTTP ${status}${codeText}${what} (${method} ${path})${suffix}`,
-    );
+    return new TbApiError(codeForStatus(status), status, errorCode, serverMessage, `${this.serviceName} answered HTTP ${status}${codeText}${what} (${method} ${path})${suffix}`);
   }
 
   private networkError(err: unknown, method: string, path: string): TbError {
@@ -302,11 +296,7 @@ export class HttpClient {
     if (isConnectionLoss(err)) {
       return new TbNetworkError('TB_UNREACHABLE', `The connection to ${where} was lost before it answered (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`);
     }
-    return new TbNetworkError(
-      'TB_UNREACHABLE',
-      `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`,
-      !failedBeforeSending(err),
-    );
+    return new TbNetworkError('TB_UNREACHABLE', `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`, !failedBeforeSending(err));
   }
 
   private closedError(): TbError {

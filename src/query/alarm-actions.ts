@@ -11,18 +11,7 @@
  * in the raw form (`{id: {entityType: "ALARM", id}, …}`).
  */
 import { TbApiError, TbInputError } from '../errors';
-import {
-  ALARM_SEVERITIES,
-  ENTITY_TYPES,
-  type Alarm,
-  type AlarmCreateBody,
-  type AlarmDataQuery,
-  type AlarmInfo,
-  type AlarmSeverity,
-  type EntityId,
-  type EntityType,
-  type UserEmailInfo,
-} from './types';
+import { ALARM_SEVERITIES, ENTITY_TYPES, type Alarm, type AlarmCreateBody, type AlarmDataQuery, type AlarmInfo, type AlarmSeverity, type EntityId, type EntityType, type UserEmailInfo } from './types';
 import { describe, got, isJsonData, isObject, prepareEntityId, UUID_PATTERN } from './validate';
 
 export const ALARM_OPERATIONS = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete'] as const;
@@ -43,11 +32,9 @@ const OPERATION_TEXT = ALARM_OPERATIONS.join(', ');
 const SEVERITY_TEXT = ALARM_SEVERITIES.join(', ');
 
 /** What an alarm reference may be, for messages. */
-export const ALARM_SHAPES =
-  'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as tb-alarm-query, tb-subscribe and tb-alarm-action send it';
+export const ALARM_SHAPES = 'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as tb-alarm-query, tb-subscribe and tb-alarm-action send it';
 const ASSIGNEE_SHAPES = 'the user to assign: a user id (a UUID or {"entityType": "USER", "id": "<uuid>"}) or an e-mail address';
-const ORIGINATOR_SHAPES =
-  'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as tb-entity-query sends it';
+const ORIGINATOR_SHAPES = 'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as tb-entity-query sends it';
 
 /** A value and where it was read (for messages): `{value: msg.payload.originator, field: "msg.payload.originator"}`. */
 export interface Sourced {
@@ -250,7 +237,11 @@ function alarmType(v: unknown, field: string): string {
 }
 
 function relationTypes(v: unknown, field: string): string[] {
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   if (Array.isArray(v)) {
     return v.map((s, i) => {
       if (typeof s !== 'string' || s.trim() === '') fail(`${field}[${i}]`, `${field}[${i}] must be a relation type name such as "Contains" ${got(s)}`);
@@ -434,13 +425,7 @@ export const ALREADY_DONE_MESSAGES: Readonly<Partial<Record<AlarmOperation, stri
 /** Is this error the server saying the operation was already done (exactly one of the four answers)? */
 export function isAlreadyDone(operation: AlarmOperation, err: unknown): boolean {
   const expected = ALREADY_DONE_MESSAGES[operation];
-  return (
-    expected !== undefined &&
-    err instanceof TbApiError &&
-    err.status === 400 &&
-    typeof err.serverMessage === 'string' &&
-    err.serverMessage.trim() === expected
-  );
+  return expected !== undefined && err instanceof TbApiError && err.status === 400 && typeof err.serverMessage === 'string' && err.serverMessage.trim() === expected;
 }
 
 /** An answer that is a whole AlarmInfo (ack and clear answer one; assign and unassign may; create does not). */

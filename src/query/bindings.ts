@@ -48,8 +48,21 @@ export interface Bindings {
  * value becomes a one-item list.
  */
 export const QUERY_LIST_KEYS: ReadonlySet<string> = new Set([
-  'entityList', 'assetTypes', 'deviceTypes', 'edgeTypes', 'entityViewTypes', 'entityTypes', 'multiRootEntityIds',
-  'filters', 'predicates', 'typeList', 'statusList', 'severityList', 'keyFilters', 'entityFields', 'latestValues',
+  'entityList',
+  'assetTypes',
+  'deviceTypes',
+  'edgeTypes',
+  'entityViewTypes',
+  'entityTypes',
+  'multiRootEntityIds',
+  'filters',
+  'predicates',
+  'typeList',
+  'statusList',
+  'severityList',
+  'keyFilters',
+  'entityFields',
+  'latestValues',
   'alarmFields',
 ]);
 
@@ -119,7 +132,7 @@ export function findBindings(query: unknown): Bindings | undefined {
   if (!leaves.length) return undefined;
   const refs = new Map<string, BindingRef>();
   for (const leaf of leaves) {
-    for (const ref of leaf.whole ? [leaf.whole] : leaf.parts ?? []) {
+    for (const ref of leaf.whole ? [leaf.whole] : (leaf.parts ?? [])) {
       if (typeof ref !== 'string' && !refs.has(ref.text)) refs.set(ref.text, ref);
     }
   }
@@ -172,12 +185,7 @@ export interface ResolveOptions {
  * an empty string) refuses the message: an empty name filter means "every entity" to ThingsBoard, and a missing
  * name must never become an action on all of them. A value is never parsed: a string arrives as that string.
  */
-export function resolveBindings<T>(
-  query: T,
-  bindings: Bindings,
-  read: (ref: BindingRef) => unknown,
-  options: ResolveOptions,
-): Resolved<T> {
+export function resolveBindings<T>(query: T, bindings: Bindings, read: (ref: BindingRef) => unknown, options: ResolveOptions): Resolved<T> {
   let root: unknown = query;
   const copied: unknown[] = [];
   const values: ResolvedValue[] = [];

@@ -5,13 +5,7 @@
  */
 import type { QueryMode } from './schema';
 import { isQueryMode } from './schema';
-import {
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-  type PrepareOptions,
-} from './validate';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery, type PrepareOptions } from './validate';
 
 /**
  * The runtime's validators by query mode: each returns the wire-ready copy or throws a TbInputError. `options.live`:

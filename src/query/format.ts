@@ -380,10 +380,7 @@ export function flattenAlarm(ad: AlarmInfo & Partial<Pick<AlarmData, 'entityId' 
     originatorLabel: ad.originatorLabel,
     originatorDisplayName: ad.originatorDisplayName,
     assigneeId: uuidOf(ad.assigneeId),
-    assignee:
-      a == null
-        ? null
-        : { id: a.id == null ? null : a.id.id, firstName: a.firstName, lastName: a.lastName, email: a.email },
+    assignee: a == null ? null : { id: a.id == null ? null : a.id.id, firstName: a.firstName, lastName: a.lastName, email: a.email },
     details: ad.details,
     propagate: ad.propagate,
     propagateToOwner: ad.propagateToOwner,
@@ -514,10 +511,7 @@ export function fromKeysV2(resp: AvailableEntityKeysV2): NormalizedKeys {
  * Time-series keys come from `timeseriesResp` when given, otherwise from the union of the per-scope answers.
  * Entity types are the union of all answers.
  */
-export function fromKeysV1(
-  perScope: Array<{ scope: AttributeScope | null; resp: AvailableEntityKeys }>,
-  timeseriesResp?: AvailableEntityKeys | null,
-): NormalizedKeys {
+export function fromKeysV1(perScope: Array<{ scope: AttributeScope | null; resp: AvailableEntityKeys }>, timeseriesResp?: AvailableEntityKeys | null): NormalizedKeys {
   const entityTypes: string[] = [];
   const timeseries: string[] = [];
   const byScope: Partial<Record<AttributeScope | 'ANY', string[]>> = {};

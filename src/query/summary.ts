@@ -35,9 +35,30 @@ const LINE_MAX = 220;
 
 /** Alarm fields with a column that alarm text search looks in (§5.3); `status` has none. */
 const ALARM_SEARCH_COLUMNS = new Set([
-  'createdTime', 'ackTs', 'ackTime', 'clearTs', 'clearTime', 'assignTime', 'details', 'endTs', 'endTime', 'startTs',
-  'startTime', 'acknowledged', 'cleared', 'type', 'severity', 'originatorId', 'originatorType', 'assigneeId',
-  'originator', 'originatorLabel', 'assigneeFirstName', 'assigneeLastName', 'assigneeEmail', 'originatorDisplayName',
+  'createdTime',
+  'ackTs',
+  'ackTime',
+  'clearTs',
+  'clearTime',
+  'assignTime',
+  'details',
+  'endTs',
+  'endTime',
+  'startTs',
+  'startTime',
+  'acknowledged',
+  'cleared',
+  'type',
+  'severity',
+  'originatorId',
+  'originatorType',
+  'assigneeId',
+  'originator',
+  'originatorLabel',
+  'assigneeFirstName',
+  'assigneeLastName',
+  'assigneeEmail',
+  'originatorDisplayName',
   'assignee',
 ]);
 
@@ -524,9 +545,7 @@ function textSearchText(q: Obj, pageLink: Obj, alarm: boolean): string | undefin
   const ts = pageLink.textSearch;
   if (!nonEmpty(ts)) return undefined;
   const keys = (v: unknown) => (Array.isArray(v) ? v.filter(isObj) : []);
-  const searchable = alarm
-    ? keys(q.alarmFields).some((k) => typeof k.key === 'string' && ALARM_SEARCH_COLUMNS.has(k.key))
-    : keys(q.entityFields).length + keys(q.latestValues).length > 0;
+  const searchable = alarm ? keys(q.alarmFields).some((k) => typeof k.key === 'string' && ALARM_SEARCH_COLUMNS.has(k.key)) : keys(q.entityFields).length + keys(q.latestValues).length > 0;
   if (!searchable) return `text search ${quote(ts)} ignored (no ${alarm ? 'alarm ' : ''}fields to search)`;
   return `with ${quote(ts)} in the listed fields`;
 }

@@ -44,8 +44,7 @@ export const TELEMETRY_ENTITY_TYPES = [
 export const TARGET_ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'TENANT', 'USER', 'EDGE'] as const;
 
 /** What a target may look like, for messages. */
-export const TARGET_SHAPES =
-  'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its originator), or an array of these';
+export const TARGET_SHAPES = 'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its originator), or an array of these';
 
 /** The entity types a device action's target may have: all of them, or a subset (e.g. DEVICE for RPC). */
 export interface TargetPolicy {
@@ -105,10 +104,7 @@ function idOf(v: Record<string, unknown>, field: string, defaultType: EntityType
   if (typeof et !== 'string') fail(`${field}.entityType`, `${field}.entityType must be an entity type such as DEVICE or ASSET ${got(et)}`);
   if (!(ENTITY_TYPES as readonly string[]).includes(et)) {
     const hint = ENTITY_TYPES.find((t) => t === et.toUpperCase());
-    fail(
-      `${field}.entityType`,
-      `${field}.entityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER (got ${describe(et)}${hint ? `; did you mean "${hint}"?` : ''})`,
-    );
+    fail(`${field}.entityType`, `${field}.entityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER (got ${describe(et)}${hint ? `; did you mean "${hint}"?` : ''})`);
   }
   const id = uuidText(v.id);
   if (!id) fail(`${field}.id`, `${field}.id must be the entity's UUID ${got(v.id)}`);

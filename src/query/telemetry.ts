@@ -219,11 +219,7 @@ function isTimeZone(tz: string): boolean {
 }
 
 function prepareHistory(r: OptionReader, now: number): HistoryRequest {
-  const keys = requiredKeys(
-    r.get('keys'),
-    'keys',
-    'history reads the keys it is given (without keys, servers before 4.3 answer with the latest values instead)',
-  );
+  const keys = requiredKeys(r.get('keys'), 'keys', 'history reads the keys it is given (without keys, servers before 4.3 answer with the latest values instead)');
   const range = prepareRange(r, now);
   if (!range) fail('from', 'from is missing: history needs a range, from (and to, by default now), or last (ms before now, e.g. 24h)');
   const agg = enumOption(r.get('agg'), AGGREGATIONS, 'NONE');
@@ -252,10 +248,7 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
     return req;
   }
   if (interval === undefined) {
-    fail(
-      'interval',
-      `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, QUARTER); without one ThingsBoard silently returns raw points`,
-    );
+    fail('interval', `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, QUARTER); without one ThingsBoard silently returns raw points`);
   }
   const intervals = Math.floor(span / Math.max(interval, 1000));
   if (intervals > MAX_INTERVALS) {
@@ -413,9 +406,7 @@ export class HistoryPager {
       else byCursor.set(s.cursor, [k]);
     }
     const limit = this.pageSize;
-    return Array.from(byCursor, ([cursor, keys]) =>
-      this.asc ? { keys, startTs: cursor, endTs: this.req.endTs, limit } : { keys, startTs: this.req.startTs, endTs: cursor, limit },
-    );
+    return Array.from(byCursor, ([cursor, keys]) => (this.asc ? { keys, startTs: cursor, endTs: this.req.endTs, limit } : { keys, startTs: this.req.startTs, endTs: cursor, limit }));
   }
 
   /** Takes the answer of one request of `next()`. */

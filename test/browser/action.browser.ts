@@ -18,7 +18,6 @@ import { deployFlows, sharedNodeRed } from './nodered';
 declare const RED: any;
 declare const $: any;
 
-
 describe('tb-alarm-action (browser)', function () {
   this.timeout(90000);
 
@@ -41,12 +40,46 @@ describe('tb-alarm-action (browser)', function () {
     await deployFlows(nr, [
       { id: 'tabA', type: 'tab', label: 'alarm action' },
       { id: 'connA', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      { id: 'injA', type: 'inject', name: 'the alarm', props: [{ p: 'payload' }, { p: 'comment', v: 'seen in the browser test', vt: 'str' }], repeat: '', once: false, payload: alarmId, payloadType: 'str', ...at(140, 80), wires: [['actA']] },
       {
-        id: 'actA', type: 'tb-alarm-action', name: '', connection: 'connA', operation: 'acknowledge', alarm: '', alarmType: 'auto',
-        assignee: '', assigneeType: 'auto', comment: '', commentType: 'auto', originator: '', originatorType: 'auto', originatorEntityType: 'DEVICE',
-        alarmName: '', severity: '', details: '', detailsType: 'auto', propagate: false, propagateToOwner: false, propagateToTenant: false,
-        propagateRelationTypes: '', format: 'flat', strict: false, version: 1, ...at(380, 80), wires: [[]],
+        id: 'injA',
+        type: 'inject',
+        name: 'the alarm',
+        props: [{ p: 'payload' }, { p: 'comment', v: 'seen in the browser test', vt: 'str' }],
+        repeat: '',
+        once: false,
+        payload: alarmId,
+        payloadType: 'str',
+        ...at(140, 80),
+        wires: [['actA']],
+      },
+      {
+        id: 'actA',
+        type: 'tb-alarm-action',
+        name: '',
+        connection: 'connA',
+        operation: 'acknowledge',
+        alarm: '',
+        alarmType: 'auto',
+        assignee: '',
+        assigneeType: 'auto',
+        comment: '',
+        commentType: 'auto',
+        originator: '',
+        originatorType: 'auto',
+        originatorEntityType: 'DEVICE',
+        alarmName: '',
+        severity: '',
+        details: '',
+        detailsType: 'auto',
+        propagate: false,
+        propagateToOwner: false,
+        propagateToTenant: false,
+        propagateRelationTypes: '',
+        format: 'flat',
+        strict: false,
+        version: 1,
+        ...at(380, 80),
+        wires: [[]],
       },
     ]);
     ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
@@ -138,13 +171,27 @@ describe('tb-alarm-action (browser)', function () {
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('actA');
       return {
-        operation: x.operation, originator: x.originator, originatorType: x.originatorType, alarmName: x.alarmName, severity: x.severity,
-        details: x.details, detailsType: x.detailsType, propagateToOwner: x.propagateToOwner, valid: x.valid,
+        operation: x.operation,
+        originator: x.originator,
+        originatorType: x.originatorType,
+        alarmName: x.alarmName,
+        severity: x.severity,
+        details: x.details,
+        detailsType: x.detailsType,
+        propagateToOwner: x.propagateToOwner,
+        valid: x.valid,
       };
     });
     assert.deepEqual(n, {
-      operation: 'raise', originator: JSON.stringify({ entityType: 'DEVICE', id: thermo }), originatorType: 'json', alarmName: 'High Temperature',
-      severity: 'MAJOR', details: '{"temperature":31}', detailsType: 'json', propagateToOwner: true, valid: true,
+      operation: 'raise',
+      originator: JSON.stringify({ entityType: 'DEVICE', id: thermo }),
+      originatorType: 'json',
+      alarmName: 'High Temperature',
+      severity: 'MAJOR',
+      details: '{"temperature":31}',
+      detailsType: 'json',
+      propagateToOwner: true,
+      valid: true,
     });
   });
 });

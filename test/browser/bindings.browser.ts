@@ -183,7 +183,15 @@ describe('query builder: values from the message (browser)', function () {
           entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: '{{msg.deviceId}}' } },
           keyFilters: [],
           alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
-          pageLink: { page: 0, pageSize: 10, statusList: '{{msg.statuses}}', severityList: ['CRITICAL', '{{msg.severity}}'], typeList: '{{msg.types}}', assigneeId: { entityType: 'USER', id: '{{msg.user}}' }, timeWindow: '{{flow.window}}' },
+          pageLink: {
+            page: 0,
+            pageSize: 10,
+            statusList: '{{msg.statuses}}',
+            severityList: ['CRITICAL', '{{msg.severity}}'],
+            typeList: '{{msg.types}}',
+            assigneeId: { entityType: 'USER', id: '{{msg.user}}' },
+            timeWindow: '{{flow.window}}',
+          },
         },
         ['entityFilter.singleEntity.id', 'pageLink.statusList', 'pageLink.typeList', 'pageLink.assigneeId.id', 'pageLink.timeWindow'],
       ],
@@ -197,7 +205,12 @@ describe('query builder: values from the message (browser)', function () {
       await page.waitForFunction((t) => $('#node-input-query').typedInput('value') === JSON.stringify(JSON.parse(t)), text, { timeout: WAIT });
       // The editor's own JSON checking takes the placeholders (a value from the message is no typing error).
       await page.waitForTimeout(1000);
-      const marks: string[] = await page.evaluate(() => (window as any).monaco.editor.getModelMarkers({}).filter((m: any) => m.owner === 'json').map((m: any) => `${m.startLineNumber}: ${m.message}`));
+      const marks: string[] = await page.evaluate(() =>
+        (window as any).monaco.editor
+          .getModelMarkers({})
+          .filter((m: any) => m.owner === 'json')
+          .map((m: any) => `${m.startLineNumber}: ${m.message}`),
+      );
       assert.deepEqual(marks, [], `${id}: no schema warning`);
       await tray().locator('[data-tb-view="builder"]').click();
       for (const f of chips) assert.equal(await hook('data-tb-binding', f).count(), 1, `chip ${f}`);

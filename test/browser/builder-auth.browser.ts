@@ -49,7 +49,19 @@ describe('query builder under adminAuth (browser)', function () {
       body: JSON.stringify([
         { id: 'tabA', type: 'tab', label: 'auth' },
         { id: 'connA', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-        { id: 'countA', type: 'tb-entity-count', name: 'count', connection: 'connA', queryType: 'json', query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['meter'] } }), version: 1, z: 'tabA', x: 200, y: 100, wires: [] },
+        {
+          id: 'countA',
+          type: 'tb-entity-count',
+          name: 'count',
+          connection: 'connA',
+          queryType: 'json',
+          query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['meter'] } }),
+          version: 1,
+          z: 'tabA',
+          x: 200,
+          y: 100,
+          wires: [],
+        },
       ]),
     });
     assert.ok(res.status === 200 || res.status === 204, `deploy: HTTP ${res.status}`);

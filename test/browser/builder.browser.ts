@@ -333,7 +333,13 @@ describe('query builder (browser)', function () {
   }
 
   it('key filters: a condition with a key suggested by the server, groups nested three deep, a tenant attribute as the value', async function () {
-    await open('eqB', { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, keyFilters: [], entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }], latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }], pageLink: { page: 0, pageSize: 100 } });
+    await open('eqB', {
+      entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+      keyFilters: [],
+      entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+      latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
+      pageLink: { page: 0, pageSize: 100 },
+    });
     await tray().locator('[data-tb-part="keyFilters"] > .tb-b-actions [data-tb-action="add-key-filter"]').click();
     await pick('keyFilters.0.key.key', 'temp', 'temperature');
     await selectIn('keyFilters.0.predicate.operation', 'GREATER');
@@ -349,7 +355,9 @@ describe('query builder (browser)', function () {
     let q = await dialogQuery();
     assert.deepEqual(q.keyFilters[0].predicate.value.dynamicValue, { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' });
     // The device attribute is not offered: no query path resolves it (REST find fails on it, the others ignore it).
-    const sources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    const sources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType')
+      .locator('option')
+      .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
     assert.deepEqual(sources, ['', 'CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER']);
     p = await preview();
     assert.match(p.text, /\(4 in all\)/);
@@ -373,8 +381,14 @@ describe('query builder (browser)', function () {
     // elsewhere is checked with the runtime's live rule, which accepts it as the server does (the default applies).
     await closeTrays();
     const device = { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' };
-    await open('subB', { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, dynamicValue: device } } }], pageLink: { page: 0, pageSize: 10 } });
-    const liveSources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    await open('subB', {
+      entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+      keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, dynamicValue: device } } }],
+      pageLink: { page: 0, pageSize: 10 },
+    });
+    const liveSources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType')
+      .locator('option')
+      .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
     assert.deepEqual(liveSources, ['', 'CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER', 'CURRENT_DEVICE'], 'a held value is shown, not offered');
     assert.equal(await errorText(), '', 'live: accepted');
     // The node's own check agrees (tb-subscribe validates for a live subscription); a REST node's check refuses it.
@@ -400,7 +414,10 @@ describe('query builder (browser)', function () {
     await field('pageLink.pageSize').fill('3');
     const q = await dialogQuery();
     assert.deepEqual(q.entityFields, [{ type: 'ENTITY_FIELD', key: 'name' }]);
-    assert.deepEqual(q.latestValues, [{ type: 'TIME_SERIES', key: 'power' }, { type: 'SERVER_ATTRIBUTE', key: 'model' }]);
+    assert.deepEqual(q.latestValues, [
+      { type: 'TIME_SERIES', key: 'power' },
+      { type: 'SERVER_ATTRIBUTE', key: 'model' },
+    ]);
     assert.deepEqual(q.pageLink, { pageSize: 3, sortOrder: { key: { type: 'TIME_SERIES', key: 'power' }, direction: 'DESC' } });
     const p = await preview();
     assert.equal(p.state, 'rows');
@@ -452,7 +469,10 @@ describe('query builder (browser)', function () {
   });
 
   it('pickers: a misspelt profile is marked, and a key the entities do not have too', async function () {
-    await open('ecB', { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat', 'thermostatt'] }, keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temprature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1 } } }] });
+    await open('ecB', {
+      entityFilter: { type: 'deviceType', deviceTypes: ['thermostat', 'thermostatt'] },
+      keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temprature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1 } } }],
+    });
     const unknown = field('entityFilter.deviceTypes').locator('xpath=..').locator('.tb-b-chip.tb-b-unknown');
     await unknown.waitFor({ state: 'visible', timeout: WAIT });
     assert.equal(await unknown.getAttribute('data-tb-chip'), 'thermostatt');
@@ -466,8 +486,18 @@ describe('query builder (browser)', function () {
 
   it('keeps fields it has no control for, and says that it holds them', async function () {
     const q = {
-      entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: simId('ASSET', 'Campus North') }, direction: 'FROM', maxLevel: 1, filters: [], rootStateEntity: false, resolveMultiple: true },
-      keyFilters: [{ key: { type: 'ATTRIBUTE', key: 'active' }, valueType: 'BOOLEAN', predicate: { type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: true, userValue: null, dynamicValue: null } } }],
+      entityFilter: {
+        type: 'relationsQuery',
+        rootEntity: { entityType: 'ASSET', id: simId('ASSET', 'Campus North') },
+        direction: 'FROM',
+        maxLevel: 1,
+        filters: [],
+        rootStateEntity: false,
+        resolveMultiple: true,
+      },
+      keyFilters: [
+        { key: { type: 'ATTRIBUTE', key: 'active' }, valueType: 'BOOLEAN', predicate: { type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: true, userValue: null, dynamicValue: null } } },
+      ],
       entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
       latestValues: [],
       pageLink: { page: 0, pageSize: 10, dynamic: true },
@@ -545,7 +575,7 @@ describe('query builder (browser)', function () {
     });
   });
 
-  it('flags a wrong value with the runtime\'s own message at its control', async function () {
+  it("flags a wrong value with the runtime's own message at its control", async function () {
     await open('eqB', { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } });
     await field('pageLink.pageSize').fill('ten');
     assert.equal(await errorText(), 'query.pageLink.pageSize must be a positive integer (got "ten")');

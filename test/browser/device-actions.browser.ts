@@ -46,8 +46,24 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       { id: 'attrD', type: 'tb-attributes', connection: 'connD', version: 1, ...at(400, 140) },
       { id: 'injD', type: 'inject', name: 'ask', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(160, 220), wires: [['rpcD']] },
       {
-        id: 'rpcD', type: 'tb-rpc', name: '', connection: 'connD', target: JSON.stringify(a102), targetType: 'json', method: 'getState', methodType: 'str',
-        mode: 'twoway', timeout: 10000, persistent: false, expiration: '', retries: '', additionalInfo: '', waitFor: 'final', concurrency: 4, version: 1, ...at(400, 220),
+        id: 'rpcD',
+        type: 'tb-rpc',
+        name: '',
+        connection: 'connD',
+        target: JSON.stringify(a102),
+        targetType: 'json',
+        method: 'getState',
+        methodType: 'str',
+        mode: 'twoway',
+        timeout: 10000,
+        persistent: false,
+        expiration: '',
+        retries: '',
+        additionalInfo: '',
+        waitFor: 'final',
+        concurrency: 4,
+        version: 1,
+        ...at(400, 220),
       },
     ]);
     ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
@@ -82,10 +98,13 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
 
   /** What the node's validator of `prop` says about the dialog as it is now (true, or the message). */
   const verdict = (id: string, prop: string) =>
-    page.evaluate(([nodeId, p]) => {
-      const n = RED.nodes.node(nodeId);
-      return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
-    }, [id, prop] as const);
+    page.evaluate(
+      ([nodeId, p]) => {
+        const n = RED.nodes.node(nodeId);
+        return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
+      },
+      [id, prop] as const,
+    );
 
   /** Is the field marked invalid (its input, or its TypedInput's box)? Waits for `expected`. */
   async function marked(prop: string, expected: boolean): Promise<void> {
@@ -131,19 +150,30 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     return items.map((s) => s.trim()).sort();
   }
 
-  const chipsShown = () => page.evaluate(() => $('[data-tb-chips="keys"] [data-tb-chip]').map((_: number, el: HTMLElement) => el.getAttribute('data-tb-chip')).get());
+  const chipsShown = () =>
+    page.evaluate(() =>
+      $('[data-tb-chips="keys"] [data-tb-chip]')
+        .map((_: number, el: HTMLElement) => el.getAttribute('data-tb-chip'))
+        .get(),
+    );
 
   it('tb-rpc deployed: an inject commands the fixed device, and the status says it replied', async function () {
     await page.evaluate(() => $.ajax({ url: 'inject/injD', type: 'POST' }));
     await page.waitForFunction(() => /replied/.test(document.getElementById('rpcD')?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), undefined, { timeout: WAIT });
-    assert.deepEqual(sim.rpc.calls(idOf('Thermo A-102')).map((c) => c.method), ['getState']);
+    assert.deepEqual(
+      sim.rpc.calls(idOf('Thermo A-102')).map((c) => c.method),
+      ['getState'],
+    );
   });
 
   it('tb-telemetry: rows per action, a fixed entity by name, its own keys suggested, history checked by the runtime, saved', async function () {
     await open('telD');
     const rows = async () => ({
-      keys: await visible('.tb-row-keys'), range: await visible('.tb-row-range'), history: await visible('.tb-row-history'),
-      save: await visible('.tb-row-save'), del: await visible('.tb-row-delete'),
+      keys: await visible('.tb-row-keys'),
+      range: await visible('.tb-row-range'),
+      history: await visible('.tb-row-history'),
+      save: await visible('.tb-row-save'),
+      del: await visible('.tb-row-delete'),
     });
     assert.deepEqual(await rows(), { keys: false, range: false, history: false, save: true, del: false });
     await tray().locator('#node-input-operation').selectOption('delete');
@@ -196,14 +226,32 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('telD');
       return {
-        operation: x.operation, target: x.target, targetType: x.targetType, keys: x.keys, last: x.last, agg: x.agg, interval: x.interval, order: x.order,
-        maxItems: x.maxItems, concurrency: x.concurrency, valid: x.valid,
+        operation: x.operation,
+        target: x.target,
+        targetType: x.targetType,
+        keys: x.keys,
+        last: x.last,
+        agg: x.agg,
+        interval: x.interval,
+        order: x.order,
+        maxItems: x.maxItems,
+        concurrency: x.concurrency,
+        valid: x.valid,
       };
     });
     // A node deployed without maxItems and concurrency shows (and keeps) their defaults.
     assert.deepEqual(n, {
-      operation: 'history', target: JSON.stringify({ entityType: 'DEVICE', id: a101 }), targetType: 'json', keys: 'temperature', last: '24h', agg: 'AVG',
-      interval: '1h', order: 'ASC', maxItems: '100000', concurrency: '4', valid: true,
+      operation: 'history',
+      target: JSON.stringify({ entityType: 'DEVICE', id: a101 }),
+      targetType: 'json',
+      keys: 'temperature',
+      last: '24h',
+      agg: 'AVG',
+      interval: '1h',
+      order: 'ASC',
+      maxItems: '100000',
+      concurrency: '4',
+      valid: true,
     });
   });
 
@@ -261,8 +309,12 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       return { operation: x.operation, scope: x.scope, target: x.target, targetType: x.targetType, keys: x.keys, valid: x.valid };
     });
     assert.deepEqual(n, {
-      operation: 'delete', scope: 'SHARED_SCOPE', target: JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-101') }), targetType: 'json',
-      keys: 'targetTemperature', valid: true,
+      operation: 'delete',
+      scope: 'SHARED_SCOPE',
+      target: JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-101') }),
+      targetType: 'json',
+      keys: 'targetTemperature',
+      valid: true,
     });
   });
 
@@ -270,7 +322,14 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     await open('rpcD');
     // The fixed device of the deployed node, shown by name.
     await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-102', undefined, { timeout: WAIT });
-    assert.deepEqual(await page.evaluate(() => $('[data-tb-field="target.entityType"] option').map((_: number, o: HTMLOptionElement) => o.value).get()), ['DEVICE']);
+    assert.deepEqual(
+      await page.evaluate(() =>
+        $('[data-tb-field="target.entityType"] option')
+          .map((_: number, o: HTMLOptionElement) => o.value)
+          .get(),
+      ),
+      ['DEVICE'],
+    );
     await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'B-201', 'Thermo B-201');
     await page.evaluate(() => $('#node-input-method').typedInput('value', 'setGpio'));
     assert.equal(await visible('.tb-row-persistent'), false);
@@ -298,14 +357,31 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('rpcD');
       return {
-        target: x.target, method: x.method, methodType: x.methodType, timeout: x.timeout, persistent: x.persistent, retries: x.retries,
-        expiration: x.expiration, additionalInfo: x.additionalInfo, waitFor: x.waitFor, valid: x.valid,
+        target: x.target,
+        method: x.method,
+        methodType: x.methodType,
+        timeout: x.timeout,
+        persistent: x.persistent,
+        retries: x.retries,
+        expiration: x.expiration,
+        additionalInfo: x.additionalInfo,
+        waitFor: x.waitFor,
+        valid: x.valid,
         label: document.getElementById('rpcD')?.querySelector('.red-ui-flow-node-label')?.textContent,
       };
     });
     assert.deepEqual(n, {
-      target: JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo B-201') }), method: 'setGpio', methodType: 'str', timeout: '30s', persistent: true,
-      retries: '2', expiration: '1h', additionalInfo: '{"by":"node-red"}', waitFor: 'accepted', valid: true, label: 'RPC setGpio',
+      target: JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo B-201') }),
+      method: 'setGpio',
+      methodType: 'str',
+      timeout: '30s',
+      persistent: true,
+      retries: '2',
+      expiration: '1h',
+      additionalInfo: '{"by":"node-red"}',
+      waitFor: 'accepted',
+      valid: true,
+      label: 'RPC setGpio',
     });
   });
 });

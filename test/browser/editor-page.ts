@@ -42,7 +42,9 @@ export async function openDialog(page: Page, id: string, opts: OpenOptions = {})
     [id, opts.props ?? {}, opts.view ?? ''] as const,
   );
   if (opts.ready) await topTray(page).locator(opts.ready).waitFor({ state: 'visible', timeout: WAIT });
-  await topTray(page).locator(config ? '#node-config-dialog-ok' : '#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+  await topTray(page)
+    .locator(config ? '#node-config-dialog-ok' : '#node-dialog-ok')
+    .waitFor({ state: 'visible', timeout: WAIT });
 }
 
 /** Cancels every open tray, top first, waiting until each is gone. */

@@ -23,13 +23,24 @@ declare const $: any;
 
 const MODULE = 'node-red-contrib-thingsboard-query';
 const CATEGORY = 'ThingsBoard';
-const TYPES = ['tb-connection', 'tb-entity-query', 'tb-entity-count', 'tb-alarm-query', 'tb-subscribe', 'tb-alarm-status', 'tb-build-report', 'tb-alarm-action', 'tb-telemetry', 'tb-attributes', 'tb-rpc'];
+const TYPES = [
+  'tb-connection',
+  'tb-entity-query',
+  'tb-entity-count',
+  'tb-alarm-query',
+  'tb-subscribe',
+  'tb-alarm-status',
+  'tb-build-report',
+  'tb-alarm-action',
+  'tb-telemetry',
+  'tb-attributes',
+  'tb-rpc',
+];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 const WAIT = 15000;
 
-const catalog = (type: string): any =>
-  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US', `${type}.json`), 'utf8'))[type];
+const catalog = (type: string): any => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US', `${type}.json`), 'utf8'))[type];
 
 /** The help's tooltip paragraph, up to its first entity or tag (the sidebar shows it rendered). */
 function helpOpening(type: string): string {
@@ -58,24 +69,46 @@ describe('editor (browser)', function () {
     return [
       { id: 'tab1', type: 'tab', label: 'browser test' },
       {
-        id: 'conn1', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10,
-        analyticsUrl: `${simUrl}/apiTrendz/`, analyticsAuth: 'same', reportConcurrency: 2, reportTimeout: 300, version: 1,
+        id: 'conn1',
+        type: 'tb-connection',
+        name: 'sim',
+        url: simUrl,
+        authMode: 'password',
+        timeout: 10,
+        analyticsUrl: `${simUrl}/apiTrendz/`,
+        analyticsAuth: 'same',
+        reportConcurrency: 2,
+        reportTimeout: 300,
+        version: 1,
         credentials: TENANT,
       },
       { id: 'inj1', type: 'inject', name: 'count now', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(120, 60), wires: [['count1']] },
       {
-        id: 'count1', type: 'tb-entity-count', name: 'thermostats', connection: 'conn1', queryType: 'json',
-        query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } }), version: 1, ...at(340, 60),
+        id: 'count1',
+        type: 'tb-entity-count',
+        name: 'thermostats',
+        connection: 'conn1',
+        queryType: 'json',
+        query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } }),
+        version: 1,
+        ...at(340, 60),
       },
       {
-        id: 'sub1', type: 'tb-subscribe', name: 'live thermostats', connection: 'conn1', kind: 'entityData', queryType: 'json', format: 'flat',
+        id: 'sub1',
+        type: 'tb-subscribe',
+        name: 'live thermostats',
+        connection: 'conn1',
+        kind: 'entityData',
+        queryType: 'json',
+        format: 'flat',
         query: JSON.stringify({
           entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
           entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
           latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
           pageLink: { page: 0, pageSize: 100, dynamic: true },
         }),
-        version: 1, ...at(340, 140),
+        version: 1,
+        ...at(340, 140),
       },
       { id: 'eqNoConn', type: 'tb-entity-query', name: 'no connection', connection: '', version: 1, ...at(340, 220) },
       { id: 'eqBadJson', type: 'tb-entity-query', name: 'bad json', connection: 'conn1', queryType: 'json', query: '{"entityFilter":', version: 1, ...at(340, 300) },
@@ -91,9 +124,17 @@ describe('editor (browser)', function () {
   }
   /** The node of each type that the dialog test opens. */
   const DIALOG_NODE: Record<string, string> = {
-    'tb-connection': 'conn1', 'tb-entity-query': 'eqNoFilter', 'tb-entity-count': 'count1', 'tb-alarm-query': 'aq1',
-    'tb-subscribe': 'sub1', 'tb-alarm-status': 'as1', 'tb-build-report': 'br1', 'tb-alarm-action': 'act1',
-    'tb-telemetry': 'tel1', 'tb-attributes': 'attr1', 'tb-rpc': 'rpc1',
+    'tb-connection': 'conn1',
+    'tb-entity-query': 'eqNoFilter',
+    'tb-entity-count': 'count1',
+    'tb-alarm-query': 'aq1',
+    'tb-subscribe': 'sub1',
+    'tb-alarm-status': 'as1',
+    'tb-build-report': 'br1',
+    'tb-alarm-action': 'act1',
+    'tb-telemetry': 'tel1',
+    'tb-attributes': 'attr1',
+    'tb-rpc': 'rpc1',
   };
 
   async function admin(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -183,11 +224,7 @@ describe('editor (browser)', function () {
     await page.goto(nr.url);
     // Ready: the palette is built, the flows are loaded and drawn.
     await page.locator(".red-ui-palette-node[data-palette-type='inject']").waitFor({ timeout: 30000 });
-    await page.waitForFunction(
-      () => typeof RED !== 'undefined' && RED.editor && RED.nodes.node('count1') && document.getElementById('count1') && !RED.nodes.dirty(),
-      undefined,
-      { timeout: 30000 },
-    );
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.editor && RED.nodes.node('count1') && document.getElementById('count1') && !RED.nodes.dirty(), undefined, { timeout: 30000 });
   });
 
   afterEach(async function () {
@@ -206,21 +243,26 @@ describe('editor (browser)', function () {
     const res = await page.request.get(`${nr.url}/resources/${MODULE}/tb-editor.js`);
     assert.equal(res.status(), 200);
     assert.equal((await res.body()).toString('utf8'), fs.readFileSync(path.join(REPO_ROOT, 'resources/tb-editor.js'), 'utf8'));
-    const loaded = await page.evaluate((types) => ({
-      shared: typeof (window as any).TbEditor === 'object' && typeof (window as any).TbEditor.forType === 'function',
-      registered: types.filter((t: string) => !!RED.nodes.getType(t)),
-    }), TYPES);
+    const loaded = await page.evaluate(
+      (types) => ({
+        shared: typeof (window as any).TbEditor === 'object' && typeof (window as any).TbEditor.forType === 'function',
+        registered: types.filter((t: string) => !!RED.nodes.getType(t)),
+      }),
+      TYPES,
+    );
     assert.equal(loaded.shared, true);
     assert.deepEqual(loaded.registered, TYPES);
   });
 
   it(`shows every ${CATEGORY} node in the palette with its label and its own icon`, async function () {
     const palette = await page.evaluate((category): Array<{ type: string | null; label: string; icon: string }> => {
-      return $(`#red-ui-palette-container-${category} .red-ui-palette-node`).toArray().map((el: HTMLElement) => ({
-        type: el.getAttribute('data-palette-type'),
-        label: $(el).find('.red-ui-palette-label').text().replace(/\s+/g, ' ').trim(),
-        icon: $(el).find('.red-ui-palette-icon').css('background-image'),
-      }));
+      return $(`#red-ui-palette-container-${category} .red-ui-palette-node`)
+        .toArray()
+        .map((el: HTMLElement) => ({
+          type: el.getAttribute('data-palette-type'),
+          label: $(el).find('.red-ui-palette-label').text().replace(/\s+/g, ' ').trim(),
+          icon: $(el).find('.red-ui-palette-icon').css('background-image'),
+        }));
     }, CATEGORY);
     assert.deepEqual(palette.map((p) => p.type).sort(), [...PALETTE_TYPES].sort());
     for (const p of palette) {
@@ -294,8 +336,16 @@ describe('editor (browser)', function () {
     await page.waitForFunction(() => !!RED.nodes.node('conn1').credentials, undefined, { timeout: WAIT });
     const answer = await credentialAnswers.get('/credentials/tb-connection/conn1');
     assert.deepEqual(
-      Object.entries(answer as Record<string, unknown>).filter(([k, v]) => k.startsWith('has_') || v).sort(),
-      [['has_analyticsPassword', false], ['has_apiKey', false], ['has_password', true], ['has_token', false], ['username', TENANT.username]],
+      Object.entries(answer as Record<string, unknown>)
+        .filter(([k, v]) => k.startsWith('has_') || v)
+        .sort(),
+      [
+        ['has_analyticsPassword', false],
+        ['has_apiKey', false],
+        ['has_password', true],
+        ['has_token', false],
+        ['username', TENANT.username],
+      ],
     );
     assert.ok(!JSON.stringify(answer).includes(`"${TENANT.password}"`), 'the password value reached the browser');
     assert.equal(await topTray().locator('#node-config-input-password').inputValue(), '__PWRD__');
@@ -350,21 +400,24 @@ describe('editor (browser)', function () {
     const listed = JSON.stringify(await (await admin('GET', `/library/examples/flows/${MODULE}/`)).json());
     assert.ok(listed.includes(name), `"${name}" is listed: ${listed}`);
     // As Import > Examples does: fetch the flow and import it onto a new tab.
-    const ids = await page.evaluate(async ([module, file]): Promise<{ conn?: string; counts: Array<{ id: string; name: string }>; inject?: string }> => {
-      const data = await $.getJSON(`library/examples/flows/${module}/${encodeURIComponent(file)}`);
-      const before = new Set(RED.nodes.filterNodes({}).map((n: any) => n.id));
-      RED.view.importNodes(data, { generateIds: true, addFlow: true });
-      const added = RED.nodes.filterNodes({}).filter((n: any) => !before.has(n.id));
-      let conn: any;
-      RED.nodes.eachConfig((n: any) => {
-        if (n.type === 'tb-connection' && n.name === 'My ThingsBoard') conn = n;
-      });
-      return {
-        conn: conn && conn.id,
-        counts: added.filter((n: any) => n.type === 'tb-entity-count').map((n: any) => ({ id: n.id, name: n.name })),
-        inject: added.find((n: any) => n.type === 'inject')?.id,
-      };
-    }, [MODULE, name] as const);
+    const ids = await page.evaluate(
+      async ([module, file]): Promise<{ conn?: string; counts: Array<{ id: string; name: string }>; inject?: string }> => {
+        const data = await $.getJSON(`library/examples/flows/${module}/${encodeURIComponent(file)}`);
+        const before = new Set(RED.nodes.filterNodes({}).map((n: any) => n.id));
+        RED.view.importNodes(data, { generateIds: true, addFlow: true });
+        const added = RED.nodes.filterNodes({}).filter((n: any) => !before.has(n.id));
+        let conn: any;
+        RED.nodes.eachConfig((n: any) => {
+          if (n.type === 'tb-connection' && n.name === 'My ThingsBoard') conn = n;
+        });
+        return {
+          conn: conn && conn.id,
+          counts: added.filter((n: any) => n.type === 'tb-entity-count').map((n: any) => ({ id: n.id, name: n.name })),
+          inject: added.find((n: any) => n.type === 'inject')?.id,
+        };
+      },
+      [MODULE, name] as const,
+    );
     assert.ok(ids.conn, 'the example brings its tb-connection');
     assert.equal(ids.counts.length, 2);
     // It comes without credentials: flagged, and so are the nodes that use it, until they are filled in.
@@ -388,7 +441,11 @@ describe('editor (browser)', function () {
     await page.waitForFunction(() => RED.nodes.dirty() === false, undefined, { timeout: WAIT });
 
     const flows = await (await admin('GET', '/flows')).json();
-    for (const c of ids.counts) assert.ok(flows.some((n: any) => n.id === c.id), `${c.name} is deployed`);
+    for (const c of ids.counts)
+      assert.ok(
+        flows.some((n: any) => n.id === c.id),
+        `${c.name} is deployed`,
+      );
     const conn = flows.find((n: any) => n.id === ids.conn);
     assert.equal(conn.url, sim.url);
     assert.equal(conn.credentials, undefined, 'no credentials in the flow');

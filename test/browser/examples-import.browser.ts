@@ -102,13 +102,23 @@ describe('examples imported into a fresh editor (browser)', function () {
     await page.evaluate(() => RED.actions.invoke('core:show-examples-import-dialog'));
     const dialog = page.locator('#red-ui-clipboard-dialog');
     await dialog.waitFor({ state: 'visible', timeout: WAIT });
-    const item = (text: string) => dialog.locator('.red-ui-treeList-label').filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*$`) }).first();
+    const item = (text: string) =>
+      dialog
+        .locator('.red-ui-treeList-label')
+        .filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*$`) })
+        .first();
     // The module's branch may open expanded (the dialog can keep it open from the last import): a click on it
     // would then fold it. Open it only when the example is not showing, and once more if a click folded it.
     const target = item(label);
     for (let attempt = 0; !(await target.isVisible()); attempt++) {
       if (attempt >= 3) throw new Error(`"${label}" does not show under ${MODULE} in the import dialog`);
-      if (attempt > 0 || !(await target.waitFor({ state: 'visible', timeout: 1000 }).then(() => true, () => false))) {
+      if (
+        attempt > 0 ||
+        !(await target.waitFor({ state: 'visible', timeout: 1000 }).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         await item(MODULE).click();
         await target.waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
       }
@@ -226,7 +236,14 @@ describe('examples imported into a fresh editor (browser)', function () {
       // The connection: the shared one, flagged with what to fill in; the nodes that use it say so too.
       assert.deepEqual(s.configs, [{ id: CONNECTION.id, type: 'tb-connection', name: CONNECTION.name, valid: false, errors: [ERRORS.signInPassword] }]);
       const invalid = s.nodes.filter((n) => !n.valid);
-      assert.deepEqual(invalid.map((n) => n.id).sort(), s.nodes.filter((n) => isTb(n.type)).map((n) => n.id).sort(), 'the ThingsBoard nodes, and only they, are flagged');
+      assert.deepEqual(
+        invalid.map((n) => n.id).sort(),
+        s.nodes
+          .filter((n) => isTb(n.type))
+          .map((n) => n.id)
+          .sort(),
+        'the ThingsBoard nodes, and only they, are flagged',
+      );
       for (const n of invalid) assert.ok(n.errors.join(' ').includes(ERRORS.signInPassword), `${n.type} "${n.name}": ${n.errors.join(' ')}`);
 
       // On the canvas: the warning triangle on each ThingsBoard node.
@@ -288,7 +305,11 @@ describe('examples imported into a fresh editor (browser)', function () {
     const check = async (when: string) => {
       const s = await state();
       assert.deepEqual(s.tabs.map((t) => t.label).sort(), ['Flow 1', ...EXAMPLES.map((e) => e.label)].sort(), `${when}: a tab per example`);
-      assert.deepEqual(s.configs.map((c) => [c.id, c.valid]), [[CONNECTION.id, true]], `${when}: one connection, valid`);
+      assert.deepEqual(
+        s.configs.map((c) => [c.id, c.valid]),
+        [[CONNECTION.id, true]],
+        `${when}: one connection, valid`,
+      );
       const tb = s.nodes.filter((n) => isTb(n.type));
       assert.ok(tb.length >= EXAMPLES.length);
       for (const n of tb) {
@@ -316,7 +337,7 @@ describe('examples imported into a fresh editor (browser)', function () {
     }
   });
 
-  it('deployed without credentials, nothing is logged but the connection\'s problem, once per node at start: message errors go to the Catch nodes', async function () {
+  it("deployed without credentials, nothing is logged but the connection's problem, once per node at start: message errors go to the Catch nodes", async function () {
     await freshEditor();
     // What reaches the debug sidebar: the debug nodes' messages, and every error or warning logged by a node.
     await page.evaluate(() => {
@@ -324,7 +345,11 @@ describe('examples imported into a fresh editor (browser)', function () {
       RED.comms.subscribe('debug', (_topic: string, msg: any) => (window as any).tbDebug.push({ id: msg.id, level: msg.level, msg: msg.msg }));
     });
     for (const [i, ex] of EXAMPLES.entries()) await importDirectly(ex.label, i > 0);
-    assert.deepEqual((await state()).configs.map((c) => [c.id, c.valid]), [[CONNECTION.id, false]], 'one connection, without credentials');
+    assert.deepEqual(
+      (await state()).configs.map((c) => [c.id, c.valid]),
+      [[CONNECTION.id, false]],
+      'one connection, without credentials',
+    );
     await deployFromEditor();
     const s = await state();
     const debugOf = (z: string) => s.nodes.find((n) => n.z === z && n.type === 'debug' && n.name === 'error')!.id;

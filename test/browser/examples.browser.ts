@@ -49,7 +49,9 @@ describe('npm start demo (browser)', function () {
       if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
     });
     await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.workspaces && RED.nodes.workspace && RED.nodes.dirty() === false && RED.nodes.filterNodes({}).length > 0, undefined, { timeout: 30000 });
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.workspaces && RED.nodes.workspace && RED.nodes.dirty() === false && RED.nodes.filterNodes({}).length > 0, undefined, {
+      timeout: 30000,
+    });
   });
 
   afterEach(function () {
@@ -62,7 +64,10 @@ describe('npm start demo (browser)', function () {
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
-  const examples = fs.readdirSync(path.join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
+  const examples = fs
+    .readdirSync(path.join(REPO_ROOT, 'examples'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 
   it('deploys every example on its own tab', async function () {
     const tabs: string[] = await page.evaluate(() => {
@@ -70,7 +75,10 @@ describe('npm start demo (browser)', function () {
       RED.nodes.eachWorkspace((w: any) => t.push(w.label));
       return t;
     });
-    assert.deepEqual([...tabs].sort(), examples.map((f) => f.replace(/\.json$/, '')));
+    assert.deepEqual(
+      [...tabs].sort(),
+      examples.map((f) => f.replace(/\.json$/, '')),
+    );
   });
 
   for (const file of examples) {
@@ -103,7 +111,9 @@ describe('npm start demo (browser)', function () {
   async function waitForStatus(id: string, text: RegExp): Promise<void> {
     await page.evaluate((nodeId) => RED.workspaces.show(RED.nodes.node(nodeId).z), id);
     await page
-      .waitForFunction(([nodeId, re]) => new RegExp(re).test(document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), [id, text.source] as const, { timeout: WAIT })
+      .waitForFunction(([nodeId, re]) => new RegExp(re).test(document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), [id, text.source] as const, {
+        timeout: WAIT,
+      })
       .catch(async () => assert.fail(`${id}: no status matching ${text} (${await statusText(id)})`));
   }
   const node = (tab: string, name: string) => {
@@ -114,12 +124,17 @@ describe('npm start demo (browser)', function () {
   };
   const press = (id: string) => page.evaluate((nodeId) => fetch(`inject/${nodeId}`, { method: 'POST' }).then((r) => r.status), id);
 
-  it('the device actions run in the demo: every thermostat\'s target set at deploy (the README\'s automation loop), commands answered, a dew point written', async function () {
+  it("the device actions run in the demo: every thermostat's target set at deploy (the README's automation loop), commands answered, a dew point written", async function () {
     // Set at deploy (the demo fires the example's morning inject once): read, decide, act on all 20 thermostats.
     const attrs = node('Set the target temperature of every thermostat', 'set targetTemperature');
     await waitForStatus(attrs.id, /^20 done$/);
     await waitForStatus(node('Set the target temperature of every thermostat', 'all thermostats').id, /^20 of 20$/);
-    const values = new Set(sim.data.devices().filter((d) => d.type === 'thermostat').map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
+    const values = new Set(
+      sim.data
+        .devices()
+        .filter((d) => d.type === 'thermostat')
+        .map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value),
+    );
     assert.equal(values.size, 1);
     // The README's picture of the loop: the tab's nodes with their statuses, palette and sidebar out of the way.
     await page.evaluate(() => {
@@ -142,7 +157,10 @@ describe('npm start demo (browser)', function () {
         { timeout: WAIT, polling: 200 },
       );
       const clip = await page.evaluate((z) => {
-        const boxes = RED.nodes.filterNodes({ z }).map((n: any) => document.getElementById(n.id)?.getBoundingClientRect()).filter(Boolean);
+        const boxes = RED.nodes
+          .filterNodes({ z })
+          .map((n: any) => document.getElementById(n.id)?.getBoundingClientRect())
+          .filter(Boolean);
         const x = Math.min(...boxes.map((b: DOMRect) => b.left)) - 20;
         const y = Math.min(...boxes.map((b: DOMRect) => b.top)) - 20;
         return { x, y, width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x, height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y };
@@ -178,33 +196,48 @@ describe('npm start demo (browser)', function () {
     assert.ok(live.length > 0);
     for (const n of live) {
       await page.evaluate((z) => RED.workspaces.show(z), n.z);
-      const text = n.kind === 'alarmData' ? /^(\d+ alarms|1 alarm|watching, no alarms yet)$/ : n.kind === 'entityData' ? /^(watching \d+ entities|watching 1 entity|watching, none match)$/ : /^count: \d+$/;
-      await page.waitForFunction(
-        ([id, re]) => {
-          const el = document.getElementById(id);
-          const label = el && el.querySelector('.red-ui-flow-node-status-label');
-          return !!label && new RegExp(re).test(label.textContent || '');
-        },
-        [n.id, text.source] as const,
-        { timeout: WAIT },
-      ).catch(async () => assert.fail(`${n.name}: no status matching ${text} (${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`));
+      const text =
+        n.kind === 'alarmData' ? /^(\d+ alarms|1 alarm|watching, no alarms yet)$/ : n.kind === 'entityData' ? /^(watching \d+ entities|watching 1 entity|watching, none match)$/ : /^count: \d+$/;
+      await page
+        .waitForFunction(
+          ([id, re]) => {
+            const el = document.getElementById(id);
+            const label = el && el.querySelector('.red-ui-flow-node-status-label');
+            return !!label && new RegExp(re).test(label.textContent || '');
+          },
+          [n.id, text.source] as const,
+          { timeout: WAIT },
+        )
+        .catch(async () =>
+          assert.fail(`${n.name}: no status matching ${text} (${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`),
+        );
     }
     // The README's pictures of live flows: the tab's nodes with their statuses, palette and sidebar out of the way.
     await page.evaluate(() => {
       RED.menu.setSelected('menu-item-palette', false);
       RED.menu.setSelected('menu-item-sidebar', false);
     });
-    for (const [label, file] of [['Live telemetry table', 'live-flow'], ['Alarm to notification pipeline', 'alarm-flow'], ['Acknowledge from a notification', 'ack-flow']]) {
+    for (const [label, file] of [
+      ['Live telemetry table', 'live-flow'],
+      ['Alarm to notification pipeline', 'alarm-flow'],
+      ['Acknowledge from a notification', 'ack-flow'],
+    ]) {
       const tab = flows.find((n) => n.type === 'tab' && n.label === label);
       if (!tab) continue;
       await page.evaluate((id) => RED.workspaces.show(id), tab.id);
       await page.waitForFunction(
-        (id) => RED.nodes.filterNodes({ z: id, type: 'tb-subscribe' }).every((n: any) => /watching|alarm|count/.test(document.getElementById(n.id)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '')),
+        (id) =>
+          RED.nodes
+            .filterNodes({ z: id, type: 'tb-subscribe' })
+            .every((n: any) => /watching|alarm|count/.test(document.getElementById(n.id)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '')),
         tab.id,
         { timeout: WAIT },
       );
       const clip = await page.evaluate((id) => {
-        const boxes = RED.nodes.filterNodes({ z: id }).map((n: any) => document.getElementById(n.id)?.getBoundingClientRect()).filter(Boolean);
+        const boxes = RED.nodes
+          .filterNodes({ z: id })
+          .map((n: any) => document.getElementById(n.id)?.getBoundingClientRect())
+          .filter(Boolean);
         const x = Math.min(...boxes.map((b: DOMRect) => b.left)) - 20;
         const y = Math.min(...boxes.map((b: DOMRect) => b.top)) - 20;
         return { x, y, width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x, height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y };

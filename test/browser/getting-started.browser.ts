@@ -90,7 +90,11 @@ describe('getting started walkthrough (browser)', function () {
     await item.scrollIntoViewIfNeeded();
     await item.dragTo(canvas(), { targetPosition: { x, y } });
     const handle = await page.waitForFunction(
-      ([t, known]) => RED.nodes.filterNodes({ type: t }).map((n: any) => n.id).find((id: string) => !known.includes(id)),
+      ([t, known]) =>
+        RED.nodes
+          .filterNodes({ type: t })
+          .map((n: any) => n.id)
+          .find((id: string) => !known.includes(id)),
       [type, before] as const,
       { timeout: WAIT },
     );
@@ -150,7 +154,11 @@ describe('getting started walkthrough (browser)', function () {
   it('1. install: the ThingsBoard nodes are in the palette', async function () {
     const category = page.locator('#red-ui-palette-container-ThingsBoard'); // its header and its nodes
     await category.scrollIntoViewIfNeeded();
-    const types: string[] = await page.evaluate(() => $('#red-ui-palette-container-ThingsBoard .red-ui-palette-node').toArray().map((el: HTMLElement) => el.getAttribute('data-palette-type')));
+    const types: string[] = await page.evaluate(() =>
+      $('#red-ui-palette-container-ThingsBoard .red-ui-palette-node')
+        .toArray()
+        .map((el: HTMLElement) => el.getAttribute('data-palette-type')),
+    );
     // Every node type of the package but the connection (a configuration node, not in the palette).
     const listed = Object.keys(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'))['node-red'].nodes).filter((t) => t !== 'tb-connection');
     assert.ok(listed.includes('tb-telemetry') && listed.length >= 10);
@@ -220,7 +228,11 @@ describe('getting started walkthrough (browser)', function () {
     assert.match(await page.evaluate(() => $('[data-tb-preview]').text()), new RegExp(`\\(${thermostats} in all\\)`));
     // The whole dialog in one picture, from its top.
     await page.setViewportSize({ width: 1400, height: 1800 });
-    await page.evaluate(() => $('.red-ui-tray *').filter((_i: number, el: HTMLElement) => el.scrollTop > 0).scrollTop(0));
+    await page.evaluate(() =>
+      $('.red-ui-tray *')
+        .filter((_i: number, el: HTMLElement) => el.scrollTop > 0)
+        .scrollTop(0),
+    );
     await tray.screenshot({ path: shotPath('query') });
     await page.setViewportSize({ width: 1400, height: 860 });
     await tray.locator('#node-dialog-ok').click();
@@ -230,7 +242,8 @@ describe('getting started walkthrough (browser)', function () {
 
   it('5. run it: the inject button, the node status and the debug sidebar', async function () {
     await onCanvas(ids.inject).locator('.red-ui-flow-node-button-button').click();
-    await page.waitForFunction(([id, n]) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent === `${n} of ${n}`, [ids.query, thermostats] as const, { timeout: WAIT })
+    await page
+      .waitForFunction(([id, n]) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent === `${n} of ${n}`, [ids.query, thermostats] as const, { timeout: WAIT })
       .catch(async () => assert.fail(`status: ${await statusText(ids.query)}`));
     // The debug tab of the sidebar (the bug icon), as a person opens it.
     const tab = page.locator('#red-ui-tab-debug a, a.red-ui-tab-link-button[href="#debug"]').first();

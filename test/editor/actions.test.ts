@@ -29,17 +29,20 @@ function runtimeError(fn: () => unknown): { field: string; message: string } {
   throw new Error('the runtime accepted it');
 }
 
-describe('device-action dialogs: the runtime\'s checks of the settings (editor)', function () {
+describe("device-action dialogs: the runtime's checks of the settings (editor)", function () {
   describe('tb-telemetry', function () {
     it('accepts the defaults and a complete history', function () {
       assert.equal(actionProblem('tb-telemetry', { operation: 'save', targetType: 'auto', targetEntityType: 'DEVICE', ttl: '', maxItems: 100000 }, NOW), undefined);
       assert.equal(actionProblem('tb-telemetry', { ...HISTORY, agg: 'AVG', interval: '1h' }, NOW), undefined);
     });
 
-    it('an aggregation without an interval: the runtime\'s message, on interval', function () {
+    it("an aggregation without an interval: the runtime's message, on interval", function () {
       const s = { ...HISTORY, agg: 'AVG', interval: '' };
       const p = actionProblem('tb-telemetry', s, NOW);
-      assert.deepEqual(p, runtimeError(() => prepareTelemetryRequest('history', new OptionReader(s, {}), undefined, NOW)));
+      assert.deepEqual(
+        p,
+        runtimeError(() => prepareTelemetryRequest('history', new OptionReader(s, {}), undefined, NOW)),
+      );
       assert.equal(p!.field, 'interval');
       assert.match(p!.message, /agg AVG needs an interval .* ThingsBoard silently returns raw points/);
       // A calendar interval is one.
@@ -86,7 +89,7 @@ describe('device-action dialogs: the runtime\'s checks of the settings (editor)'
       assert.equal(actionProblem('tb-telemetry', { operation: 'latest', limit: 'x' }, NOW), undefined);
     });
 
-    it('a fixed entity: the runtime\'s shapes (one or a list), JSON errors named', function () {
+    it("a fixed entity: the runtime's shapes (one or a list), JSON errors named", function () {
       const one = JSON.stringify({ entityType: 'ASSET', id: U });
       assert.equal(actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: one }, NOW), undefined);
       assert.equal(actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: `[${one}]` }, NOW), undefined);
@@ -104,7 +107,7 @@ describe('device-action dialogs: the runtime\'s checks of the settings (editor)'
   });
 
   describe('tb-attributes', function () {
-    it('scopes each action allows, in the runtime\'s words', function () {
+    it("scopes each action allows, in the runtime's words", function () {
       let p = actionProblem('tb-attributes', { operation: 'save', scope: 'CLIENT_SCOPE' });
       assert.equal(p!.field, 'scope');
       assert.match(p!.message, /^scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/);
@@ -126,7 +129,10 @@ describe('device-action dialogs: the runtime\'s checks of the settings (editor)'
   describe('tb-rpc', function () {
     it('a wait the server would cut, unless persistent; expiration, retries, additional info, a fixed method', function () {
       let p = actionProblem('tb-rpc', { ...RPC, timeout: '30s' }, NOW);
-      assert.deepEqual(p, runtimeError(() => prepareRpcRequest('m', undefined, new OptionReader({ ...RPC, timeout: '30s' }, {}), NOW)));
+      assert.deepEqual(
+        p,
+        runtimeError(() => prepareRpcRequest('m', undefined, new OptionReader({ ...RPC, timeout: '30s' }, {}), NOW)),
+      );
       assert.equal(p!.field, 'timeout');
       assert.match(p!.message, /^timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s/);
       assert.equal(actionProblem('tb-rpc', { ...RPC, timeout: '30s', persistent: true }, NOW), undefined);
@@ -142,7 +148,7 @@ describe('device-action dialogs: the runtime\'s checks of the settings (editor)'
       assert.equal(actionProblem('tb-rpc', { ...RPC, waitFor: 'never' }, NOW)!.field, 'waitFor');
     });
 
-    it('devices only: the runtime\'s one rule (src/query/targets.ts ACTION_TARGETS)', function () {
+    it("devices only: the runtime's one rule (src/query/targets.ts ACTION_TARGETS)", function () {
       assert.deepEqual(targetEntityTypes('tb-rpc'), ['DEVICE']);
       assert.deepEqual(targetEntityTypes('tb-telemetry'), ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'TENANT', 'USER', 'EDGE']);
       const p = actionProblem('tb-rpc', { ...RPC, targetType: 'json', target: JSON.stringify({ entityType: 'ASSET', id: U }) }, NOW);
@@ -163,7 +169,15 @@ describe('device-action dialogs: the runtime\'s checks of the settings (editor)'
     const U2 = '11111111-2222-4333-8444-555555555555';
     assert.deepEqual(fixedEntities('json', JSON.stringify({ entityType: 'ASSET', id: U }), 'DEVICE'), { entityType: 'ASSET', ids: [U] });
     assert.deepEqual(
-      fixedEntities('json', JSON.stringify([{ entityType: 'DEVICE', id: U }, { entityType: 'ASSET', id: U2 }, { entityType: 'DEVICE', id: U2 }]), 'ASSET'),
+      fixedEntities(
+        'json',
+        JSON.stringify([
+          { entityType: 'DEVICE', id: U },
+          { entityType: 'ASSET', id: U2 },
+          { entityType: 'DEVICE', id: U2 },
+        ]),
+        'ASSET',
+      ),
       { entityType: 'DEVICE', ids: [U, U2] },
     );
     assert.deepEqual(fixedEntities('json', '{', 'EDGE'), { entityType: 'EDGE', ids: [] });

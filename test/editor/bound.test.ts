@@ -36,7 +36,7 @@ describe('editor/builder/bound: values from the message in the builder', () => {
       assert.equal(r.needs.has('entityFilter.entityNameFilter'), false);
     });
 
-    it('an error elsewhere is still the dialog\'s, after the bound leaves before it', () => {
+    it("an error elsewhere is still the dialog's, after the bound leaves before it", () => {
       const q = { ...names('x'), pageLink: { page: -1, pageSize: '{{msg.size}}' } };
       const r = checkBound('entityData', q);
       assert.equal(r.verdict.ok, false);
@@ -47,7 +47,14 @@ describe('editor/builder/bound: values from the message in the builder', () => {
     it('lists: a whole list, an item of an enum list, ids and entity types', () => {
       const r = checkBound('alarmData', {
         entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: '{{msg.id}}' } },
-        pageLink: { pageSize: 10, statusList: '{{msg.statuses}}', severityList: ['{{msg.sev}}'], typeList: ['{{msg.type}}'], timeWindow: '{{flow.window}}', assigneeId: { entityType: 'USER', id: '{{msg.user}}' } },
+        pageLink: {
+          pageSize: 10,
+          statusList: '{{msg.statuses}}',
+          severityList: ['{{msg.sev}}'],
+          typeList: ['{{msg.type}}'],
+          timeWindow: '{{flow.window}}',
+          assigneeId: { entityType: 'USER', id: '{{msg.user}}' },
+        },
       });
       assert.equal(r.verdict.ok, true);
       assert.match(r.needs.get('entityFilter.singleEntity.id') ?? '', /^must be a UUID/);
@@ -56,11 +63,13 @@ describe('editor/builder/bound: values from the message in the builder', () => {
       assert.match(r.needs.get('pageLink.timeWindow') ?? '', /integer/);
       assert.equal(checkBound('entityCount', { entityFilter: { type: 'entityType', entityType: '{{msg.type}}' } }).verdict.ok, true);
       // The error after an unresolvable bound leaf is not invented.
-      const root = checkBound('entityCount', { entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' }, direction: 'FROM', maxLevel: '{{msg.depth}}', filters: [] } });
+      const root = checkBound('entityCount', {
+        entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' }, direction: 'FROM', maxLevel: '{{msg.depth}}', filters: [] },
+      });
       assert.equal(root.verdict.ok, true, JSON.stringify(root.verdict));
     });
 
-    it('without bindings it is the runtime\'s check, unchanged', () => {
+    it("without bindings it is the runtime's check, unchanged", () => {
       const r = checkBound('entityCount', { entityFilter: { type: 'entityType', entityType: 'DEVIC' } });
       assert.equal(r.verdict.ok, false);
       assert.deepEqual(r.bound, []);
@@ -75,10 +84,18 @@ describe('editor/builder/bound: values from the message in the builder', () => {
     });
   });
 
-  describe('try with: the preview\'s values', () => {
+  describe("try with: the preview's values", () => {
     it('one box per binding, a number box where the query wants a number, JSON for a whole list', () => {
       const refs = tryRefs({ ...names('Thermo {{msg.site}}%'), pageLink: { pageSize: '{{msg.size}}', statusList: '{{msg.statuses}}' } });
-      assert.deepEqual(refs.map((r) => [r.ref.text, r.type]), [['msg.site', 'str'], ['flow.limit', 'str'], ['msg.size', 'num'], ['msg.statuses', 'json']]);
+      assert.deepEqual(
+        refs.map((r) => [r.ref.text, r.type]),
+        [
+          ['msg.site', 'str'],
+          ['flow.limit', 'str'],
+          ['msg.size', 'num'],
+          ['msg.statuses', 'json'],
+        ],
+      );
       assert.deepEqual(tryRefs({ a: 1 }), []);
     });
 
@@ -91,14 +108,17 @@ describe('editor/builder/bound: values from the message in the builder', () => {
       assert.deepEqual(tryValue({ type: 'str', text: '' }), { ok: false, kind: 'missing' });
     });
 
-    it('resolves the query with the runtime\'s resolveBindings: no placeholder left, a single value in a list becomes a list', () => {
+    it("resolves the query with the runtime's resolveBindings: no placeholder left, a single value in a list becomes a list", () => {
       const q = { ...names('{{msg.payload}}'), pageLink: { pageSize: '{{msg.size}}', statusList: '{{msg.statuses}}' } };
-      const r = tryQuery(q, typed({
-        'msg.payload': { type: 'str', text: 'Thermo' },
-        'flow.limit': { type: 'num', text: '20' },
-        'msg.size': { type: 'num', text: '5' },
-        'msg.statuses': { type: 'str', text: 'ACTIVE' },
-      }));
+      const r = tryQuery(
+        q,
+        typed({
+          'msg.payload': { type: 'str', text: 'Thermo' },
+          'flow.limit': { type: 'num', text: '20' },
+          'msg.size': { type: 'num', text: '5' },
+          'msg.statuses': { type: 'str', text: 'ACTIVE' },
+        }),
+      );
       assert.equal(r.ok, true);
       const out = r.ok ? (r.query as any) : undefined;
       assert.equal(out.entityFilter.entityNameFilter, 'Thermo');
@@ -130,22 +150,26 @@ describe('editor/builder/bound: values from the message in the builder', () => {
       );
       assert.equal(summarize('entityCount', { entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: '{{msg.ids}}' } }), 'count of devices ‹msg.ids›');
       assert.equal(
-        summarize('alarmCount', { entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' }, direction: 'FROM', maxLevel: '{{msg.depth}}' }, statusList: ['ACTIVE'], startTs: '{{msg.from}}' }),
+        summarize('alarmCount', {
+          entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' }, direction: 'FROM', maxLevel: '{{msg.depth}}' },
+          statusList: ['ACTIVE'],
+          startTs: '{{msg.from}}',
+        }),
         'count of active alarms of any severity on entities that asset ‹msg.site› relates to (up to ‹msg.depth› levels), since ‹msg.from›',
       );
       assert.equal(
-        summarize('alarmData', { entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: '{{msg.id}}' } }, pageLink: { pageSize: 10, statusList: '{{msg.statuses}}', severityList: ['CRITICAL'], timeWindow: '{{flow.window}}' } }),
+        summarize('alarmData', {
+          entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: '{{msg.id}}' } },
+          pageLink: { pageSize: 10, statusList: '{{msg.statuses}}', severityList: ['CRITICAL'], timeWindow: '{{flow.window}}' },
+        }),
         'alarms of status ‹msg.statuses›, CRITICAL, on device ‹msg.id›, last ‹flow.window› ms, first 10',
       );
-      assert.equal(
-        summarize('entityCount', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{foo}}' } }),
-        "count of devices named starting with '{{foo}}'",
-      );
+      assert.equal(summarize('entityCount', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{foo}}' } }), "count of devices named starting with '{{foo}}'");
     });
   });
 });
 
-describe('editor/builder/bound: the JSON view\'s schema takes placeholders', () => {
+describe("editor/builder/bound: the JSON view's schema takes placeholders", () => {
   it('where a number, a boolean or a list goes, and nowhere else changes', () => {
     const s = allowPlaceholders(jsonSchema('entityData', {})) as any;
     const size = s.properties.pageLink.properties.pageSize;

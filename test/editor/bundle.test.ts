@@ -71,7 +71,16 @@ const QUERIES: unknown[] = [
   { entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: [U1, 'nope'] } },
   { entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'current_user' } } },
   { entityFilter: { type: 'relationsQuery', direction: 'FROM' } },
-  { entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: U1 }, direction: 'FROM', maxLevel: 2, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }], rootStateEntity: true } },
+  {
+    entityFilter: {
+      type: 'relationsQuery',
+      rootEntity: { entityType: 'ASSET', id: U1 },
+      direction: 'FROM',
+      maxLevel: 2,
+      filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }],
+      rootStateEntity: true,
+    },
+  },
   { entityFilter: { type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [U1, U2], direction: 'TO' } },
   { entityFilter: { type: 'deviceSearchQuery', rootEntity: { entityType: 'ASSET', id: U1 }, direction: 'sideways' } },
   { entityFilter: { type: 'apiUsageState', customerId: U2 } },
@@ -84,7 +93,15 @@ const QUERIES: unknown[] = [
     entityFilter: DEV,
     keyFiltersOperation: 'OR',
     keyFilters: [
-      { key: TEMP, valueType: 'NUMERIC', predicate: { type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } } }] } },
+      {
+        key: TEMP,
+        valueType: 'NUMERIC',
+        predicate: {
+          type: 'COMPLEX',
+          operation: 'AND',
+          predicates: [{ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } } }],
+        },
+      },
       { key: { type: 'ATTRIBUTE', key: 'model' }, predicate: { type: 'STRING', operation: 'IN', value: 'a, b', ignoreCase: true } },
     ],
   },
@@ -130,17 +147,53 @@ describe('editor bundle (resources/tb-editor.js)', function () {
     assert.equal(typeof api, 'object');
     assert.equal(window.process, undefined);
     for (const name of [
-      'prepareKeysOptions', 'prepareEntityId', 'prepareAlarmStatusOptions', 'errorInfo', 'check', 'summarize', 'parseJsonText', 'locatePath',
-      'formatQuery', 'compactQuery', 'getPath', 'setPath', 'deletePath', 'heldPaths', 'defaultQuery', 'jsonSchema', 'dynamicSourceTypes',
-      'visibleFields', 'newEntityFilter', 'newKeyFilter', 'newPredicate', 'builderCoverage', 'filterEntityType', 'entityFieldNames',
+      'prepareKeysOptions',
+      'prepareEntityId',
+      'prepareAlarmStatusOptions',
+      'errorInfo',
+      'check',
+      'summarize',
+      'parseJsonText',
+      'locatePath',
+      'formatQuery',
+      'compactQuery',
+      'getPath',
+      'setPath',
+      'deletePath',
+      'heldPaths',
+      'defaultQuery',
+      'jsonSchema',
+      'dynamicSourceTypes',
+      'visibleFields',
+      'newEntityFilter',
+      'newKeyFilter',
+      'newPredicate',
+      'builderCoverage',
+      'filterEntityType',
+      'entityFieldNames',
     ]) {
       assert.equal(typeof api[name], 'function', name);
     }
     for (const m of QUERY_MODES) assert.equal(typeof api.prepare[m], 'function', `prepare.${m}`);
     for (const name of [
-      'ENTITY_FILTER_TYPES', 'QUERYABLE_ENTITY_TYPES', 'ENTITY_KEY_TYPES', 'ALIAS_ENTITY_TYPES', 'ENTITY_KEY_VALUE_TYPES', 'STRING_OPERATIONS',
-      'NUMERIC_OPERATIONS', 'BOOLEAN_OPERATIONS', 'COMPLEX_OPERATIONS', 'DYNAMIC_VALUE_SOURCE_TYPES', 'SORT_DIRECTIONS', 'RELATION_DIRECTIONS',
-      'ALARM_SEARCH_STATUSES', 'ALARM_SEVERITIES', 'KEY_FILTERS_OPERATIONS', 'ENTITY_TYPES', 'FILTER_PREDICATE_TYPES', 'NON_ALARM_KEY_TYPES',
+      'ENTITY_FILTER_TYPES',
+      'QUERYABLE_ENTITY_TYPES',
+      'ENTITY_KEY_TYPES',
+      'ALIAS_ENTITY_TYPES',
+      'ENTITY_KEY_VALUE_TYPES',
+      'STRING_OPERATIONS',
+      'NUMERIC_OPERATIONS',
+      'BOOLEAN_OPERATIONS',
+      'COMPLEX_OPERATIONS',
+      'DYNAMIC_VALUE_SOURCE_TYPES',
+      'SORT_DIRECTIONS',
+      'RELATION_DIRECTIONS',
+      'ALARM_SEARCH_STATUSES',
+      'ALARM_SEVERITIES',
+      'KEY_FILTERS_OPERATIONS',
+      'ENTITY_TYPES',
+      'FILTER_PREDICATE_TYPES',
+      'NON_ALARM_KEY_TYPES',
     ]) {
       assert.deepEqual([...api[name]], [...(runtime as Record<string, any>)[name]], name);
     }
@@ -184,13 +237,22 @@ describe('editor bundle (resources/tb-editor.js)', function () {
 
   it('the other validators match too', function () {
     for (const input of [undefined, {}, { timeseries: false, attributes: 'false' }, { scopes: 'SERVER_SCOPE, BAD' }, { scopes: ['CLIENT_SCOPE'] }]) {
-      assert.deepEqual(outcome(() => api.prepareKeysOptions(input)), outcome(() => runtime.prepareKeysOptions(input as never)));
+      assert.deepEqual(
+        outcome(() => api.prepareKeysOptions(input)),
+        outcome(() => runtime.prepareKeysOptions(input as never)),
+      );
     }
     for (const input of [{ entityType: 'DEVICE', id: U1 }, { entityType: 'DEVICE' }, 'x']) {
-      assert.deepEqual(outcome(() => api.prepareEntityId(input)), outcome(() => runtime.prepareEntityId(input)));
+      assert.deepEqual(
+        outcome(() => api.prepareEntityId(input)),
+        outcome(() => runtime.prepareEntityId(input)),
+      );
     }
     for (const input of [{ typeList: 'a, b', severityList: 'MAJOR' }, { severityList: ['HIGH'] }]) {
-      assert.deepEqual(outcome(() => api.prepareAlarmStatusOptions(input)), outcome(() => runtime.prepareAlarmStatusOptions(input)));
+      assert.deepEqual(
+        outcome(() => api.prepareAlarmStatusOptions(input)),
+        outcome(() => runtime.prepareAlarmStatusOptions(input)),
+      );
     }
   });
 

@@ -24,10 +24,16 @@ describe('typed dialogs (src/editor/nodes)', function () {
     TbEditor = window.TbEditor;
   });
 
-  const modules = fs.readdirSync(NODES).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.replace(/\.ts$/, ''));
+  const modules = fs
+    .readdirSync(NODES)
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+    .map((f) => f.replace(/\.ts$/, ''));
   /** Every node type: the package's node map, and every html of nodes/. */
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const htmlTypes = fs.readdirSync(path.join(root, 'nodes')).filter((f) => f.endsWith('.html')).map((f) => f.replace(/\.html$/, ''));
+  const htmlTypes = fs
+    .readdirSync(path.join(root, 'nodes'))
+    .filter((f) => f.endsWith('.html'))
+    .map((f) => f.replace(/\.html$/, ''));
   const types = Array.from(new Set([...Object.keys(pkg['node-red'].nodes), ...htmlTypes])).sort();
 
   it('every node type has its dialog in TypeScript: a module of its own, and no other module', function () {

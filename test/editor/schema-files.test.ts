@@ -79,6 +79,10 @@ describe('query schemas served with the editor resources (resources/schemas/)', 
     }
     assert.deepEqual(differ, []);
     assert.ok(accepted >= corpus.length - 2, `the runtime accepts ${accepted} of ${corpus.length}`);
-    for (const mode of QUERY_MODES) assert.ok(corpus.some((e) => e.mode === mode), `the corpus has ${mode} queries`);
+    for (const mode of QUERY_MODES)
+      assert.ok(
+        corpus.some((e) => e.mode === mode),
+        `the corpus has ${mode} queries`,
+      );
   });
 });

@@ -43,7 +43,12 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
     await child?.stop();
   });
 
-  const GETS = ['/tb-connection/c1/profiles?entityType=DEVICE', '/tb-connection/c1/entities?entityType=DEVICE&search=meter', '/tb-connection/c1/keys?entityType=ASSET', '/tb-connection/c1/alarm-types'];
+  const GETS = [
+    '/tb-connection/c1/profiles?entityType=DEVICE',
+    '/tb-connection/c1/entities?entityType=DEVICE&search=meter',
+    '/tb-connection/c1/keys?entityType=ASSET',
+    '/tb-connection/c1/alarm-types',
+  ];
   const PREVIEW = { node: 'tb-entity-count', query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } } };
 
   it('no token: 401 on every endpoint, nothing sent to ThingsBoard', async () => {

@@ -29,14 +29,23 @@ const JWT_RE = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./;
 
 const THERMOSTATS = {
   entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
-  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }, { type: 'ENTITY_FIELD', key: 'label' }],
-  latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }, { type: 'SERVER_ATTRIBUTE', key: 'model' }],
+  entityFields: [
+    { type: 'ENTITY_FIELD', key: 'name' },
+    { type: 'ENTITY_FIELD', key: 'label' },
+  ],
+  latestValues: [
+    { type: 'TIME_SERIES', key: 'temperature' },
+    { type: 'SERVER_ATTRIBUTE', key: 'model' },
+  ],
   pageLink: { page: 0, pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
 };
 const ALARMS = {
   entityFilter: { type: 'entityType', entityType: 'DEVICE' },
   entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
-  alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }, { type: 'ALARM_FIELD', key: 'severity' }],
+  alarmFields: [
+    { type: 'ALARM_FIELD', key: 'type' },
+    { type: 'ALARM_FIELD', key: 'severity' },
+  ],
   pageLink: { page: 0, pageSize: 4, statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
 };
 
@@ -173,10 +182,16 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         items: ['Alpha Floor 1', 'Alpha Floor 2', 'Building Alpha'].map((name) => ({ id: id('ASSET', name), name })),
       });
       r = await get('/tb-connection/c1/entities?entityType=DEVICE&search=THERMO%20A-1');
-      assert.deepEqual(r.body.items.map((i: Rec) => i.name), ['Thermo A-101', 'Thermo A-102', 'Thermo A-103']);
+      assert.deepEqual(
+        r.body.items.map((i: Rec) => i.name),
+        ['Thermo A-101', 'Thermo A-102', 'Thermo A-103'],
+      );
       r = await get('/tb-connection/c1/entities?entityType=DEVICE');
       assert.equal(r.body.items.length, 28);
-      assert.deepEqual(r.body.items.slice(0, 3).map((i: Rec) => i.name), ['Gateway 1', 'Meter A-100', 'Meter A-200']);
+      assert.deepEqual(
+        r.body.items.slice(0, 3).map((i: Rec) => i.name),
+        ['Gateway 1', 'Meter A-100', 'Meter A-200'],
+      );
       r = await get('/tb-connection/c1/entities?entityType=EDGE&search=south');
       assert.deepEqual(r.body, { items: [{ id: id('EDGE', 'Edge South'), name: 'Edge South' }] });
       // %, _ and \ are searched for literally, not as LIKE wildcards
@@ -187,13 +202,19 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       r = await get('/tb-connection/c1/entities?entityType=DEVICE&search=A_1');
       assert.deepEqual(r.body, { items: [] });
       r = await get('/tb-connection/c1/entities?entityType=CUSTOMER&search=customer');
-      assert.deepEqual(r.body.items.map((i: Rec) => i.name), ['Customer A', 'Customer B', 'Customer C']);
+      assert.deepEqual(
+        r.body.items.map((i: Rec) => i.name),
+        ['Customer A', 'Customer B', 'Customer C'],
+      );
     });
 
-    it('entities: what the connection\'s user may see (customer user)', async () => {
+    it("entities: what the connection's user may see (customer user)", async () => {
       await load(CUSTOMER);
       const r = await get('/tb-connection/c1/entities?entityType=DEVICE&search=thermo');
-      assert.deepEqual(r.body.items.map((i: Rec) => i.name), ['Thermo A-101', 'Thermo A-102', 'Thermo A-103', 'Thermo A-201', 'Thermo A-202', 'Thermo A-203']);
+      assert.deepEqual(
+        r.body.items.map((i: Rec) => i.name),
+        ['Thermo A-101', 'Thermo A-102', 'Thermo A-103', 'Thermo A-201', 'Thermo A-202', 'Thermo A-203'],
+      );
     });
 
     it('entities: at most 50', async () => {
@@ -205,7 +226,10 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         assert.equal(r.body.items.length, 50);
         assert.equal(r.body.items[0].name, 'Bench-000001');
         r = await get('/tb-connection/c1/entities?entityType=DEVICE&search=bench-00007');
-        assert.deepEqual(r.body.items.map((i: Rec) => i.name), ['Bench-000070', 'Bench-000071', 'Bench-000072', 'Bench-000073', 'Bench-000074', 'Bench-000075', 'Bench-000076', 'Bench-000077', 'Bench-000078', 'Bench-000079']);
+        assert.deepEqual(
+          r.body.items.map((i: Rec) => i.name),
+          ['Bench-000070', 'Bench-000071', 'Bench-000072', 'Bench-000073', 'Bench-000074', 'Bench-000075', 'Bench-000076', 'Bench-000077', 'Bench-000078', 'Bench-000079'],
+        );
       } finally {
         await helper.unload();
         await big.stop();
@@ -219,7 +243,12 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       const unknown = '0b0b0b0b-1111-4222-8333-444455556666';
       let r = await get(`/tb-connection/c1/entities?entityType=DEVICE&ids=${b101.id},${unknown}, ${a101.id.toUpperCase()}`);
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body, { items: [{ id: a101, name: 'Thermo A-101' }, { id: b101, name: 'Thermo B-101' }] });
+      assert.deepEqual(r.body, {
+        items: [
+          { id: a101, name: 'Thermo A-101' },
+          { id: b101, name: 'Thermo B-101' },
+        ],
+      });
       assert.equal(sim.countRequests('/api/entitiesQuery/find'), 1);
       r = await get('/tb-connection/c1/entities?entityType=DEVICE&ids=');
       assert.deepEqual(r.body, { items: [] });
@@ -257,7 +286,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       expectError(r, 400, 'TB_INVALID_INPUT', 'profiles can only be given with entityType DEVICE, ASSET, ENTITY_VIEW, EDGE (got entityType CUSTOMER)', 'profiles');
     });
 
-    it('keys: ids give the fixed entities\' own keys (a device action\'s key suggestions)', async () => {
+    it("keys: ids give the fixed entities' own keys (a device action's key suggestions)", async () => {
       await load();
       const a101 = id('DEVICE', 'Thermo A-101');
       const meter = id('DEVICE', 'Meter A-100');
@@ -284,7 +313,10 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       expectError(await get('/tb-connection/c1/keys?entityType=DEVICE&ids=abc'), 400, 'TB_INVALID_INPUT', 'ids must be a comma-separated list of entity ids (UUIDs); "abc" is not one', 'ids');
       expectError(
         await get(`/tb-connection/c1/keys?entityType=DEVICE&ids=${a101.id}&profiles=thermostat`),
-        400, 'TB_INVALID_INPUT', "Give either ids (the entities' own keys) or profiles, not both", 'ids',
+        400,
+        'TB_INVALID_INPUT',
+        "Give either ids (the entities' own keys) or profiles, not both",
+        'ids',
       );
     });
 
@@ -299,7 +331,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.ok(sim.countRequests('/api/entitiesQuery/find/keys') >= 2);
     });
 
-    it('alarm types: the tenant\'s types, search = contains; a customer user gets the tenant\'s types too', async () => {
+    it("alarm types: the tenant's types, search = contains; a customer user gets the tenant's types too", async () => {
       const all = ['Device Offline', 'High Temperature', 'Low Humidity', 'Maintenance Due', 'Power Failure'];
       await load();
       let r = await get('/tb-connection/c1/alarm-types');
@@ -316,7 +348,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.deepEqual(r.body, { items: all });
     });
 
-    it('alarm types on a server before 3.6: the server\'s 404 as TB_NOT_FOUND', async () => {
+    it("alarm types on a server before 3.6: the server's 404 as TB_NOT_FOUND", async () => {
       sim.setVersion('3.5.1');
       await load();
       expectError(await get('/tb-connection/c1/alarm-types'), 404, 'TB_NOT_FOUND', /ThingsBoard answered HTTP 404.*\/api\/alarm\/types/);
@@ -335,10 +367,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         payload: formatEntities(server.data, 'flat'),
         page: { page: 0, pageSize: 5, totalPages: 4, totalElements: 20, hasNext: true },
       });
-      assert.deepEqual(
-        { name: r.body.payload[0].name, temperature: r.body.payload[0].temperature, model: r.body.payload[0].model },
-        { name: 'Thermo A-101', temperature: 21.5, model: 'TH-100' },
-      );
+      assert.deepEqual({ name: r.body.payload[0].name, temperature: r.body.payload[0].temperature, model: r.body.payload[0].model }, { name: 'Thermo A-101', temperature: 21.5, model: 'TH-100' });
     });
 
     it('raw format, query as JSON text, operation defaulted', async () => {
@@ -365,7 +394,10 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         payload: formatAlarms(alarms.data, 'flat'),
         page: { page: 0, pageSize: 4, totalPages: Math.ceil(alarms.totalElements / 4), totalElements: alarms.totalElements, hasNext: alarms.totalElements > 4 },
       });
-      assert.deepEqual(r.body.payload.map((a: Rec) => a.originatorName), ['Thermo A-101', 'Thermo A-102', 'Thermo G-201', 'Thermo B-101']);
+      assert.deepEqual(
+        r.body.payload.map((a: Rec) => a.originatorName),
+        ['Thermo A-101', 'Thermo A-102', 'Thermo G-201', 'Thermo B-101'],
+      );
       r = await preview({ node: 'tb-alarm-query', operation: 'count', query: ALARMS });
       assert.deepEqual(r.body, { payload: await direct('/api/alarmsQuery/count', prepareAlarmCountQuery(ALARMS)) });
       assert.equal(typeof r.body.payload, 'number');
@@ -392,7 +424,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.equal(sim.countRequests('/api/alarmsQuery/count'), 1);
     });
 
-    it('an invalid query: 400 with the runtime\'s field and message, nothing sent', async () => {
+    it("an invalid query: 400 with the runtime's field and message, nothing sent", async () => {
       await load();
       const bad = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { pageSize: 0 } };
       const runtime = (() => {
@@ -418,9 +450,17 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       const F = 'query.keyFilters[0].predicate.value.dynamicValue.sourceType';
       const device = {
         entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
-        keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } } }],
+        keyFilters: [
+          {
+            key: { type: 'TIME_SERIES', key: 'temperature' },
+            predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } },
+          },
+        ],
       };
-      r = await preview({ node: 'tb-entity-query', query: { entityFilter: device.entityFilter, pageLink: { pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' }, direction: 'ASC' } } } });
+      r = await preview({
+        node: 'tb-entity-query',
+        query: { entityFilter: device.entityFilter, pageLink: { pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' }, direction: 'ASC' } } },
+      });
       expectError(r, 400, 'TB_INVALID_INPUT', /^query\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only/, 'query.pageLink.sortOrder.key.key');
       r = await preview({ node: 'tb-entity-query', query: device });
       expectError(r, 400, 'TB_INVALID_INPUT', /in an entity data query sent over REST \(got "CURRENT_DEVICE"/, F);
@@ -436,17 +476,20 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     it('unknown node, operation or format: 400 naming the field and the allowed values', async () => {
       await load();
       expectError(
-        await preview({ node: 'tb-entity-find', query: THERMOSTATS }), 400, 'TB_INVALID_INPUT',
-        'node must be one of tb-entity-query, tb-entity-count, tb-alarm-query, tb-subscribe (got "tb-entity-find")', 'node',
+        await preview({ node: 'tb-entity-find', query: THERMOSTATS }),
+        400,
+        'TB_INVALID_INPUT',
+        'node must be one of tb-entity-query, tb-entity-count, tb-alarm-query, tb-subscribe (got "tb-entity-find")',
+        'node',
       );
       expectError(await preview({ query: THERMOSTATS }), 400, 'TB_INVALID_INPUT', /^node must be one of .* \(got nothing\)$/, 'node');
+      expectError(await preview({ node: 'tb-alarm-query', operation: 'keys', query: THERMOSTATS }), 400, 'TB_INVALID_INPUT', 'operation must be one of find, count (got "keys")', 'operation');
       expectError(
-        await preview({ node: 'tb-alarm-query', operation: 'keys', query: THERMOSTATS }), 400, 'TB_INVALID_INPUT',
-        'operation must be one of find, count (got "keys")', 'operation',
-      );
-      expectError(
-        await preview({ node: 'tb-subscribe', operation: 'alarmStatus', query: THERMOSTATS }), 400, 'TB_INVALID_INPUT',
-        'operation must be one of entityData, entityCount, alarmData, alarmCount (got "alarmStatus")', 'operation',
+        await preview({ node: 'tb-subscribe', operation: 'alarmStatus', query: THERMOSTATS }),
+        400,
+        'TB_INVALID_INPUT',
+        'operation must be one of entityData, entityCount, alarmData, alarmCount (got "alarmStatus")',
+        'operation',
       );
       expectError(await preview({ node: 'tb-entity-query', query: THERMOSTATS, format: 'csv' }), 400, 'TB_INVALID_INPUT', 'format must be one of flat, raw (got "csv")', 'format');
       expectError(await preview([1, 2]), 400, 'TB_INVALID_INPUT', /^The request body must be a JSON object/, 'body');
@@ -515,7 +558,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       await post('/tb-connection/c1/test');
       await post('/tb-connection/c1/test');
       assert.equal(sim.countRequests('/api/auth/user'), 2);
-      assert.equal(sim.countRequests('/api/auth/login'), 1, 'the session is the connection\'s own');
+      assert.equal(sim.countRequests('/api/auth/login'), 1, "the session is the connection's own");
     });
   });
 
@@ -650,7 +693,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       expectError(await get('/tb-connection/c1/entities?entityType=DEVICE'), 502, 'TB_TIMEOUT', /^No answer from ThingsBoard at .* in time \(POST \/api\/entitiesQuery\/find\)/);
     });
 
-    it('the server\'s errors: 5xx → 502, its 4xx kept (400, 404, 429), an unreadable answer → 502', async () => {
+    it("the server's errors: 5xx → 502, its 4xx kept (400, 404, 429), an unreadable answer → 502", async () => {
       helper.settings({ tbConnectionRetryCount: 0 } as Rec);
       await load();
       sim.faults.add({ path: '/api/entitiesQuery/count', status: 503 });
@@ -686,7 +729,13 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       await load();
       expectError(await get('/tb-connection/c1/profiles'), 400, 'TB_INVALID_INPUT', 'entityType must be one of DEVICE, ASSET, ENTITY_VIEW, EDGE (got nothing)', 'entityType');
       expectError(await get('/tb-connection/c1/profiles?entityType=device'), 400, 'TB_INVALID_INPUT', 'entityType must be one of DEVICE, ASSET, ENTITY_VIEW, EDGE (got "device")', 'entityType');
-      expectError(await get('/tb-connection/c1/keys?entityType=ALARM'), 400, 'TB_INVALID_INPUT', /^entityType must be one of DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, USER, DASHBOARD, TENANT, EDGE, .* \(got "ALARM"\)$/, 'entityType');
+      expectError(
+        await get('/tb-connection/c1/keys?entityType=ALARM'),
+        400,
+        'TB_INVALID_INPUT',
+        /^entityType must be one of DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, USER, DASHBOARD, TENANT, EDGE, .* \(got "ALARM"\)$/,
+        'entityType',
+      );
       expectError(await get('/tb-connection/c1/entities?entityType=RULE_NODE'), 400, 'TB_INVALID_INPUT', /^entityType must be one of /, 'entityType');
       expectError(await get('/tb-connection/c1/entities?entityType=DEVICE&search=a&search=b'), 400, 'TB_INVALID_INPUT', 'search must be given once, as text', 'search');
       expectError(await get(`/tb-connection/c1/alarm-types?search=${'x'.repeat(201)}`), 400, 'TB_INVALID_INPUT', 'search may be at most 200 characters long (got 201)', 'search');

@@ -37,8 +37,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
   const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
   const userId = (email: string) => sim.data.users().find((u) => u.name === email)!.id;
   /** A fresh active alarm of its own type (the tests do not share alarms). */
-  const newAlarm = (device = 'Thermo A-101', extra: Rec = {}): SimAlarm =>
-    sim.data.createAlarm({ originator: dev(device).id, type: `Test Alarm ${++n}`, severity: 'MAJOR', ...extra });
+  const newAlarm = (device = 'Thermo A-101', extra: Rec = {}): SimAlarm => sim.data.createAlarm({ originator: dev(device).id, type: `Test Alarm ${++n}`, severity: 'MAJOR', ...extra });
   const stored = (id: string) => sim.data.getAlarm(id);
   const last = lastStatus;
   const ok = (nodeId: string, msg: Msg): Promise<Msg> => results.ok(nodeId, msg);
@@ -80,7 +79,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.deepEqual(last('a'), { fill: 'green', shape: 'dot', text: key('alreadyAcknowledged') });
     });
 
-    it('strict: already done is an error with the server\'s message, and a red status that says so', async () => {
+    it("strict: already done is an error with the server's message, and a red status that says so", async () => {
       await load([action('a', { strict: true })]);
       const alarm = newAlarm('Thermo A-102', { acknowledged: true });
       const err = await fails('a', { payload: alarm.id }, 'TB_BAD_REQUEST', /HTTP 400, errorCode 31: Alarm was already acknowledged!/);
@@ -113,7 +112,11 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       inject('a', { payload: alarm.id, operator: 'ann' });
       inject('a', { payload: alarm.id, operator: 'bob' });
       const got = [await results.next(), await results.next()];
-      assert.deepEqual(got.map((r) => r.error), [undefined, undefined], 'no error');
+      assert.deepEqual(
+        got.map((r) => r.error),
+        [undefined, undefined],
+        'no error',
+      );
       const outs = got.map((r) => r.out as Msg);
       assert.deepEqual(outs.map((m) => m.alreadyDone).sort(), [false, true]);
       for (const m of outs) {
@@ -135,7 +138,10 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       out = await ok('a', { payload: alarm.id, comment: 'Bob saw it too' });
       assert.equal(out.alreadyDone, true);
       assert.equal(((out.alarmComment as Rec).comment as Rec).text, 'Bob saw it too');
-      const texts = sim.data.alarmComments(alarm.id).filter((x) => x.type === 'OTHER').map((x) => (x.comment as Rec).text);
+      const texts = sim.data
+        .alarmComments(alarm.id)
+        .filter((x) => x.type === 'OTHER')
+        .map((x) => (x.comment as Rec).text);
       assert.deepEqual(texts, ['On my way (Ann, via chat)', 'Bob saw it too']);
       assert.equal(sim.data.alarmComments(alarm.id).filter((x) => x.type === 'SYSTEM').length, 1, 'the server\'s own "acknowledged by" comment, once');
     });
@@ -147,7 +153,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.equal(sim.data.alarmComments(alarm.id).length, 0);
     });
 
-    it('raw format: the server\'s AlarmInfo', async () => {
+    it("raw format: the server's AlarmInfo", async () => {
       await load([action('a', { format: 'raw' })]);
       const alarm = newAlarm();
       const out = await ok('a', { payload: alarm.id });
@@ -177,7 +183,13 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.equal(((out.payload as Rec).assignee as Rec).id, tenant);
       assert.equal(stored(alarm.id)!.assigneeId, tenant);
       assert.equal(sim.countRequests(`/api/users/assign/${alarm.id}`, 'GET'), 1, 'the e-mail was looked up');
-      assert.equal(sim.requests.entries(10).find((e) => e.path.startsWith('/api/users/assign'))!.query.includes('textSearch='), true);
+      assert.equal(
+        sim.requests
+          .entries(10)
+          .find((e) => e.path.startsWith('/api/users/assign'))!
+          .query.includes('textSearch='),
+        true,
+      );
       out = await ok('un', { payload: alarm.id });
       assert.equal((out.payload as Rec).assignee, null);
       assert.deepEqual(last('un'), { fill: 'green', shape: 'dot', text: key('unassigned') });
@@ -263,7 +275,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.notEqual((out.payload as Rec).id, first);
     });
 
-    it('the node\'s settings win, msg.payload fills the blanks; originator from a fixed JSON, propagation flags', async () => {
+    it("the node's settings win, msg.payload fills the blanks; originator from a fixed JSON, propagation flags", async () => {
       const building = sim.data.mustFindByName('ASSET', 'Building Alpha');
       await load([
         action('r', {
@@ -290,7 +302,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.deepEqual(p.propagateRelationTypes, ['Contains']);
     });
 
-    it('every originator shape: a UUID (of the node\'s entity type), a flat and a raw tb-entity-query item; from msg and JSONata', async () => {
+    it("every originator shape: a UUID (of the node's entity type), a flat and a raw tb-entity-query item; from msg and JSONata", async () => {
       const asset = sim.data.mustFindByName('ASSET', 'Building Gamma');
       const device = dev('Thermo G-101');
       await load([
@@ -328,7 +340,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.equal((outs[0].payload as Rec).id, (outs[1].payload as Rec).id);
     });
 
-    it('a customer user raises on its own devices (its customer in the body), not on another customer\'s', async () => {
+    it("a customer user raises on its own devices (its customer in the body), not on another customer's", async () => {
       await load([action('r', { operation: 'raise', alarmName: `Customer ${++n}`, severity: 'MINOR' })], CUSTOMER_A);
       const out = await ok('r', { payload: { originator: { entityType: 'DEVICE', id: dev('Thermo A-201').id } } });
       assert.equal(out.created, true);
@@ -456,7 +468,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     it('an alarm that is gone: TB_NOT_FOUND naming it, a red "not found"', async () => {
       await load([action('a'), action('c', { operation: 'comment' }), action('as', { operation: 'assign' })]);
       const gone = '0f8fad5b-d9cb-469f-a165-70867728950e';
-      const err = await fails('a', { payload: gone }, 'TB_NOT_FOUND', new RegExp(`^TbApiError: Alarm ${gone} was not found: it was deleted, or never existed \\(ThingsBoard answered HTTP 404, errorCode 32`));
+      const err = await fails(
+        'a',
+        { payload: gone },
+        'TB_NOT_FOUND',
+        new RegExp(`^TbApiError: Alarm ${gone} was not found: it was deleted, or never existed \\(ThingsBoard answered HTTP 404, errorCode 32`),
+      );
       assert.match(err.message as string, /POST \/api\/alarm\/.*\/ack/);
       assert.deepEqual(last('a'), { fill: 'red', shape: 'ring', text: key('notFound') });
       await fails('c', { payload: gone, comment: 'x' }, 'TB_NOT_FOUND', /was not found/);
@@ -514,7 +531,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
         assert.equal((out.payload as Rec).acknowledged, true);
         assert.equal((out.payload as Rec).id, alarm.id);
         assert.equal(sim.countRequests(`/api/alarm/info/${alarm.id}`, 'GET'), 1, 'the alarm read back');
-        await fails('as', { payload: alarm.id, assignee: userId('tech@thingsboard.org') }, 'TB_NOT_FOUND', /This ThingsBoard server does not offer "assign" for alarms \(.*ThingsBoard 3\.5 or newer\)/);
+        await fails(
+          'as',
+          { payload: alarm.id, assignee: userId('tech@thingsboard.org') },
+          'TB_NOT_FOUND',
+          /This ThingsBoard server does not offer "assign" for alarms \(.*ThingsBoard 3\.5 or newer\)/,
+        );
         await fails('as', { payload: alarm.id, assignee: 'tech@thingsboard.org' }, 'TB_NOT_FOUND', /does not offer "assign"/);
       } finally {
         sim.setVersion('4.3.1.3');
@@ -536,12 +558,25 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       pageLink: { page: 0, pageSize: 100, statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
     };
     const sub = (id: string, events: string, wires: string[][]) => ({
-      id, type: 'tb-subscribe', connection: 'c1', kind: 'alarmData', queryType: 'json', query: JSON.stringify(query), format: 'flat', events, wires,
+      id,
+      type: 'tb-subscribe',
+      connection: 'c1',
+      kind: 'alarmData',
+      queryType: 'json',
+      query: JSON.stringify(query),
+      format: 'flat',
+      events,
+      wires,
     });
     await helper.load(
       NODES,
       [
-        ...(flow(connectionNode(sim.url), sub('created', 'created', [['ack']]), sub('changes', 'acknowledged', [['seen']]), action('ack', { comment: 'Acknowledged by the on-call flow', commentType: 'str' })) as Rec[]),
+        ...(flow(
+          connectionNode(sim.url),
+          sub('created', 'created', [['ack']]),
+          sub('changes', 'acknowledged', [['seen']]),
+          action('ack', { comment: 'Acknowledged by the on-call flow', commentType: 'str' }),
+        ) as Rec[]),
         { id: 'seen', type: 'helper', z: 't', x: 500, y: 300, wires: [] },
       ] as never,
       { c1: TENANT },
@@ -555,7 +590,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     const done = await out.until((m) => m.topic === alarm.id, 8000, true);
     assert.equal(done.operation, 'acknowledge');
     assert.equal(done.alreadyDone, false);
-    assert.equal(done.event, 'created', 'the subscription\'s message, passed on');
+    assert.equal(done.event, 'created', "the subscription's message, passed on");
     const ev = await seen.until((m) => m.topic === alarm.id && m.event === 'acknowledged', 8000, true);
     assert.equal((ev.payload as Rec).acknowledged, true);
     assert.equal((ev.payload as Rec).status, 'ACTIVE_ACK');

@@ -90,7 +90,7 @@ describe('tb-attributes (runtime + simulator)', function () {
   });
 
   describe('read', () => {
-    it('one scope, flat: key: value with native types and msg.ts; keys optional; raw is the server\'s list', async () => {
+    it("one scope, flat: key: value with native types and msg.ts; keys optional; raw is the server's list", async () => {
       await load([attr('r', { operation: 'read', scope: 'SERVER_SCOPE' }), attr('raw', { operation: 'read', scope: 'SERVER_SCOPE', format: 'raw', keys: 'model' })]);
       const a101 = dev('Thermo A-101');
       const out = await results.ok('r', { entity: a101.id, keys: 'active, model' });
@@ -99,7 +99,10 @@ describe('tb-attributes (runtime + simulator)', function () {
       const all = await results.ok('r', { entity: a101.id });
       assert.ok('note' in (all.payload as Rec) && 'active' in (all.payload as Rec), 'every key');
       const raw = await results.ok('raw', { entity: a101.id });
-      assert.deepEqual((raw.payload as Rec[]).map((a) => [a.key, a.value]), [['model', 'TH-100']]);
+      assert.deepEqual(
+        (raw.payload as Rec[]).map((a) => [a.key, a.value]),
+        [['model', 'TH-100']],
+      );
       assert.equal(typeof (raw.payload as Rec[])[0].lastUpdateTs, 'number');
       assert.deepEqual(last('raw'), { fill: 'green', shape: 'dot', text: key('oneValue') }, 'one attribute: "1 value"');
       await results.ok('r', { entity: a101.id, keys: 'no such key' });
@@ -108,7 +111,7 @@ describe('tb-attributes (runtime + simulator)', function () {
       assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('values') });
     });
 
-    it('any: each scope apart (never the server\'s merged list, which loses the scope)', async () => {
+    it("any: each scope apart (never the server's merged list, which loses the scope)", async () => {
       await load([attr('r', { operation: 'read', scope: 'any', keys: 'note' }), attr('raw', { operation: 'read', scope: 'any', keys: 'note', format: 'raw' })]);
       const a101 = dev('Thermo A-101');
       const out = await results.ok('r', { entity: a101.id });
@@ -118,7 +121,10 @@ describe('tb-attributes (runtime + simulator)', function () {
       assert.equal(sim.countRequests(new RegExp(`/values/attributes\\?`)), 0);
       const raw = await results.ok('raw', { entity: a101.id });
       assert.deepEqual(Object.keys(raw.payload as Rec), ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE']);
-      assert.deepEqual(((raw.payload as Rec).CLIENT_SCOPE as Rec[]).map((a) => a.value), ['client note']);
+      assert.deepEqual(
+        ((raw.payload as Rec).CLIENT_SCOPE as Rec[]).map((a) => a.value),
+        ['client note'],
+      );
     });
 
     it('scope and operation from the message', async () => {
@@ -148,15 +154,25 @@ describe('tb-attributes (runtime + simulator)', function () {
   });
 
   describe('errors', () => {
-    it('a tenant administrator writing its own tenant\'s attributes: 403, refused by ThingsBoard by design, in the server\'s words', async () => {
+    it("a tenant administrator writing its own tenant's attributes: 403, refused by ThingsBoard by design, in the server's words", async () => {
       await load([attr('a')]);
       const tenant = sim.data.list('TENANT')[0];
-      await results.fails('a', { entity: { entityType: 'TENANT', id: tenant.id }, payload: { x: 1 } }, 'TB_PERMISSION', /refuses it by design\) \(ThingsBoard answered HTTP 403: You don't have permission to perform this operation!/);
+      await results.fails(
+        'a',
+        { entity: { entityType: 'TENANT', id: tenant.id }, payload: { x: 1 } },
+        'TB_PERMISSION',
+        /refuses it by design\) \(ThingsBoard answered HTTP 403: You don't have permission to perform this operation!/,
+      );
     });
 
-    it('a 404 bare string, a 400 bare string and an empty 500: readable messages with the server\'s words', async () => {
+    it("a 404 bare string, a 400 bare string and an empty 500: readable messages with the server's words", async () => {
       await load([attr('a')]);
-      await results.fails('a', { entity: { entityType: 'ASSET', id: '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f' }, payload: { x: 1 } }, 'TB_NOT_FOUND', /ASSET 5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f was not found.*Asset with requested id wasn't found!/);
+      await results.fails(
+        'a',
+        { entity: { entityType: 'ASSET', id: '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f' }, payload: { x: 1 } },
+        'TB_NOT_FOUND',
+        /ASSET 5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f was not found.*Asset with requested id wasn't found!/,
+      );
       const p = probe();
       sim.faults.add({ path: `${T}/DEVICE/${p.id}`, status: 400, body: 'Invalid scope: SERVER_SCOPE' });
       await results.fails('a', { entity: p.id, payload: { x: 1 } }, 'TB_BAD_REQUEST', /HTTP 400: Invalid scope: SERVER_SCOPE/);
@@ -181,7 +197,10 @@ describe('tb-attributes (runtime + simulator)', function () {
       }
       assert.equal(flight.peak, 3);
       const res = out.payload as Array<{ entity: Rec; ok: boolean }>;
-      assert.deepEqual(res.map((r) => r.entity.id), thermostats.map((d) => d.id));
+      assert.deepEqual(
+        res.map((r) => r.entity.id),
+        thermostats.map((d) => d.id),
+      );
       assert.ok(res.every((r) => r.ok));
       assert.equal(out.failed, 0);
       for (const d of thermostats) assert.equal(sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value, 22);
@@ -193,7 +212,10 @@ describe('tb-attributes (runtime + simulator)', function () {
       const list = [dev('Thermo A-101'), dev('Thermo B-101'), dev('Thermo A-102')].map((d) => d.id);
       const out = await results.ok('r', { entity: list });
       const res = out.payload as Array<{ ok: boolean; error?: Rec; payload?: Rec }>;
-      assert.deepEqual(res.map((r) => r.ok), [true, false, true]);
+      assert.deepEqual(
+        res.map((r) => r.ok),
+        [true, false, true],
+      );
       assert.equal(res[1].error!.code, 'TB_PERMISSION');
       assert.deepEqual(res[0].payload, { model: 'TH-100' });
       assert.equal(out.failed, 1);

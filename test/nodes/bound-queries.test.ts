@@ -27,7 +27,14 @@ describe('values from the message: bound queries (runtime + simulator)', functio
 
   const load = (...nodes: Rec[]) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: TENANT });
   const node = (id: string, type: string, query: unknown, extra: Rec = {}): Rec => ({
-    id, type, connection: 'c1', queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['out']], ...extra,
+    id,
+    type,
+    connection: 'c1',
+    queryType: 'json',
+    query: JSON.stringify(query),
+    format: 'flat',
+    wires: [['out']],
+    ...extra,
   });
 
   it('tb-entity-query: the device named in the message, its type kept; the node saved query unchanged', async () => {
@@ -35,12 +42,19 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     let got = message('out');
     inject('q', { payload: { name: 'Thermo A-101' } });
     let items = (await got).payload as Rec[];
-    assert.deepEqual(items.map((i) => i.name), ['Thermo A-101']);
+    assert.deepEqual(
+      items.map((i) => i.name),
+      ['Thermo A-101'],
+    );
     assert.equal(items[0].temperature, 21.5);
     got = message('out');
     inject('q', { payload: { name: 'Thermo B-102' } });
     items = (await got).payload as Rec[];
-    assert.deepEqual(items.map((i) => i.name), ['Thermo B-102'], 'each message its own value');
+    assert.deepEqual(
+      items.map((i) => i.name),
+      ['Thermo B-102'],
+      'each message its own value',
+    );
   });
 
   it('a number stays a number, and text among text is interpolated', async () => {
@@ -49,7 +63,10 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     const got = message('out');
     inject('q', { wing: 'A', size: 2 });
     const m = await got;
-    assert.deepEqual((m.payload as Rec[]).map((i) => i.name), ['Thermo A-101', 'Thermo A-102']);
+    assert.deepEqual(
+      (m.payload as Rec[]).map((i) => i.name),
+      ['Thermo A-101', 'Thermo A-102'],
+    );
     assert.equal((m.page as Rec).pageSize, 2);
   });
 
@@ -167,8 +184,15 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     const c = new Collector('out');
     inject('s', { payload: 'Thermo A-101' });
     const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
-    assert.deepEqual((snap.payload as Rec[]).map((r) => r.name), ['Thermo A-101']);
-    const cmds = () => sim.ws.commandsReceived().slice(before).filter((x) => x.type === 'ENTITY_DATA');
+    assert.deepEqual(
+      (snap.payload as Rec[]).map((r) => r.name),
+      ['Thermo A-101'],
+    );
+    const cmds = () =>
+      sim.ws
+        .commandsReceived()
+        .slice(before)
+        .filter((x) => x.type === 'ENTITY_DATA');
     assert.equal(cmds().length, 1);
     inject('s', { payload: 'Thermo A-101' });
     // Nothing is to happen: give a wrongly sent command time to reach the server before counting.

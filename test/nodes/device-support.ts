@@ -13,10 +13,7 @@ export type { Rec };
  * flows of `nodes` with their results, and the look-ups the tests share. `probe()` adds a device of its own,
  * named `<probeName> <n>`.
  */
-export function useTelemetryTests(
-  nodes: Parameters<typeof flowsOn>[1],
-  opts: { settings?: Rec; probeName: string; probeType: string },
-) {
+export function useTelemetryTests(nodes: Parameters<typeof flowsOn>[1], opts: { settings?: Rec; probeName: string; probeType: string }) {
   const sim = useRuntime(
     { now: () => BASE_TIME + HOUR },
     {

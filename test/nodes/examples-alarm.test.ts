@@ -13,8 +13,7 @@ import { Collector, loadExample, statusWhere, useRuntime } from '../support/runt
 describe('examples: acting on alarms (runtime + simulator)', function () {
   this.timeout(30000);
   const sim = useRuntime({}, { perTest: true, server: true });
-  const load = (file: string) =>
-    loadExample(file, sim.url, [tbConnection, tbAlarmAction, tbSubscribe], ['function/10-function.js', 'function/15-change.js', 'function/89-delay.js']);
+  const load = (file: string) => loadExample(file, sim.url, [tbConnection, tbAlarmAction, tbSubscribe], ['function/10-function.js', 'function/15-change.js', 'function/89-delay.js']);
 
   it('Acknowledge from a notification: a new critical alarm is told to a person, and acknowledged with a comment', async () => {
     const byName = await load('Acknowledge from a notification.json');

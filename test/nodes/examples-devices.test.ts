@@ -31,17 +31,18 @@ const lastStatus = (id: string) => statuses(id).slice(-1)[0] ?? {};
 describe('examples: acting on devices (runtime + simulator)', function () {
   this.timeout(30000);
   // RPC waits a hundredth of their time (a 10 s timeout: 100 ms); following a persistent RPC polls every 20-80 ms.
-  const sim = useRuntime(
-    { rpcTimeScale: 0.01 },
-    { perTest: true, server: true, settings: { tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } },
-  );
+  const sim = useRuntime({ rpcTimeScale: 0.01 }, { perTest: true, server: true, settings: { tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } });
   const load = (file: string) =>
     loadExample(file, sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc], ['common/20-inject.js', 'function/10-function.js', 'function/15-change.js']);
 
   /** Presses an inject node's button (as the editor's button does: the node sends its message). */
   const press = (node: N) => inject(node.id, {} as never);
 
-  const thermostats = () => sim.data.devices().filter((d) => d.type === 'thermostat').sort((a, b) => (a.name < b.name ? -1 : 1));
+  const thermostats = () =>
+    sim.data
+      .devices()
+      .filter((d) => d.type === 'thermostat')
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
 
   it('Set the target temperature of every thermostat: one message, a shared attribute on each, pushed to the devices', async () => {
     const byName = await load('Set the target temperature of every thermostat.json');
@@ -54,7 +55,10 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     assert.equal((out.payload as Rec[]).length, 20);
     assert.equal(out.failed, 0);
     // In the order of the query's list (by name), each ok.
-    assert.deepEqual((out.payload as Rec[]).map((r) => [r.entity.id, r.ok]), all.map((d) => [d.id, true]));
+    assert.deepEqual(
+      (out.payload as Rec[]).map((r) => [r.entity.id, r.ok]),
+      all.map((d) => [d.id, true]),
+    );
     const values = new Set(all.map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
     assert.equal(values.size, 1, 'the same target on every thermostat');
     assert.ok([21, 17].includes([...values][0] as number), `21 °C by day, 17 °C at night (got ${[...values][0]})`);
@@ -64,7 +68,7 @@ describe('examples: acting on devices (runtime + simulator)', function () {
 
     // One thermostat refuses (a 403 bare string, as ThingsBoard answers): a partial failure, named by "which failed?".
     const b101 = sim.data.mustFindByName('DEVICE', 'Thermo B-101');
-    sim.faults.add({ path: `/api/plugins/telemetry/DEVICE/${b101.id}/attributes/SHARED_SCOPE`, status: 403, body: 'You don\'t have permission to perform this operation!' });
+    sim.faults.add({ path: `/api/plugins/telemetry/DEVICE/${b101.id}/attributes/SHARED_SCOPE`, status: 403, body: "You don't have permission to perform this operation!" });
     press(byName('every morning at 7'));
     const partial = await results.until(() => true, 15000);
     assert.equal(partial.failed, 1);
@@ -72,7 +76,7 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     const lines = plain(names.payload) as string[];
     assert.equal(lines.length, 1);
     assert.ok(lines[0].startsWith(`${b101.id}: `), lines[0]);
-    assert.match(lines[0], /You don't have permission to perform this operation!/, 'the server\'s words');
+    assert.match(lines[0], /You don't have permission to perform this operation!/, "the server's words");
     const s = lastStatus(byName('set targetTemperature').id);
     assert.deepEqual([s.fill, /bulkPartial/.test(String(s.text))], ['yellow', true]);
   });
@@ -153,7 +157,13 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     const c = await chart.until(() => true);
     const [series] = plain(c.payload) as Array<{ series: string[]; data: Array<Array<{ x: number; y: number }>>; labels: string[] }>;
     assert.deepEqual(series.series, ['temperature', 'humidity']);
-    assert.deepEqual(series.data[0].map((p) => p.x), list.map((r) => r.ts));
-    assert.deepEqual(series.data[1].map((p) => p.y), list.map(() => 50));
+    assert.deepEqual(
+      series.data[0].map((p) => p.x),
+      list.map((r) => r.ts),
+    );
+    assert.deepEqual(
+      series.data[1].map((p) => p.y),
+      list.map(() => 50),
+    );
   });
 });

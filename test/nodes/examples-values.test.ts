@@ -36,7 +36,12 @@ describe('examples: values from the message (runtime + simulator)', function () 
   const sim = useRuntime({ now: () => BASE_TIME + 30 * 60000 }, { perTest: true, server: true });
 
   it('Reply with the state of the device named in a request: GET /device-state?name=… answers JSON, no name answers 400', async () => {
-    const byName = await loadExample('Reply with the state of the device named in a request.json', sim.url, [tbConnection, tbEntityQuery, takeHttpNode], ['network/21-httpin.js', 'function/15-change.js']);
+    const byName = await loadExample(
+      'Reply with the state of the device named in a request.json',
+      sim.url,
+      [tbConnection, tbEntityQuery, takeHttpNode],
+      ['network/21-httpin.js', 'function/15-change.js'],
+    );
     assert.equal(byName('the device named in the request').type, 'tb-entity-query');
     const server = await serveHttpNodes();
     try {
@@ -50,7 +55,10 @@ describe('examples: values from the message (runtime + simulator)', function () 
     let res = await fetch(`${base}/device-state?name=${encodeURIComponent('Thermo A-101')}`);
     assert.equal(res.status, 200);
     const rows = (await res.json()) as Rec[];
-    assert.deepEqual(rows.map((r) => r.name), ['Thermo A-101']);
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['Thermo A-101'],
+    );
     assert.equal(rows[0].temperature, 21.5);
     res = await fetch(`${base}/device-state?name=${encodeURIComponent('Thermo A')}`);
     assert.ok(((await res.json()) as Rec[]).length > 1, 'a name filter matches the names that start with it');
@@ -61,7 +69,7 @@ describe('examples: values from the message (runtime + simulator)', function () 
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), before, 'no request without a name');
   }
 
-  it('Count the alarms of the site named in a message: the site found by name, its devices\' active alarms of the flow\'s severities', async () => {
+  it("Count the alarms of the site named in a message: the site found by name, its devices' active alarms of the flow's severities", async () => {
     const byName = await loadExample('Count the alarms of the site named in a message.json', sim.url, [tbConnection, tbEntityQuery, tbAlarmQuery], ['common/20-inject.js', 'function/15-change.js']);
     const counts = new Collector(byName('active alarms of the site').id);
     const errors = new Collector(byName('error').id);
@@ -84,7 +92,14 @@ describe('examples: values from the message (runtime + simulator)', function () 
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${sim.tokensFor('tenant@thingsboard.org').token}` },
       body: JSON.stringify({
-        entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: asset.id }, direction: 'FROM', maxLevel: 3, fetchLastLevelOnly: false, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }] },
+        entityFilter: {
+          type: 'relationsQuery',
+          rootEntity: { entityType: 'ASSET', id: asset.id },
+          direction: 'FROM',
+          maxLevel: 3,
+          fetchLastLevelOnly: false,
+          filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }],
+        },
         statusList: ['ACTIVE'],
         severityList: ['CRITICAL', 'MAJOR'],
         keyFilters: [],
@@ -105,10 +120,16 @@ describe('examples: values from the message (runtime + simulator)', function () 
     const shown = new Collector(byName('followed device').id);
     inject(follow.id, { payload: 'Thermo A-101' });
     let snap = await shown.until((m) => m.event === 'snapshot', 8000, true);
-    assert.deepEqual((snap.payload as Rec[]).map((r) => r.name), ['Thermo A-101']);
+    assert.deepEqual(
+      (snap.payload as Rec[]).map((r) => r.name),
+      ['Thermo A-101'],
+    );
     inject(follow.id, { payload: 'Thermo Lab' });
     snap = await shown.until((m) => m.event === 'snapshot');
-    assert.deepEqual((snap.payload as Rec[]).map((r) => r.name), ['Thermo Lab']);
+    assert.deepEqual(
+      (snap.payload as Rec[]).map((r) => r.name),
+      ['Thermo Lab'],
+    );
     sim.data.setTelemetry(sim.data.mustFindByName('DEVICE', 'Thermo Lab').id, { temperature: 19.5 }, Date.now());
     const u = await shown.until((m) => m.event === 'update');
     assert.equal((u.payload as Rec).name, 'Thermo Lab');

@@ -50,10 +50,7 @@ const fromMsg = (id: string): Rec => ({ ...sub(id, 'entityData', THERMOSTATS), q
 const troubled = (id: string) => statuses(id).filter((s) => s.fill === 'red' || s.text === key('reconnecting'));
 
 describe('live: one bad subscription does not take the shared socket down (runtime + simulator)', function () {
-  const sim = useRuntime(
-    { now: () => NOW },
-    { settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 }, cleanup: () => sinon.restore() },
-  );
+  const sim = useRuntime({ now: () => NOW }, { settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 }, cleanup: () => sinon.restore() });
   let ts = NOW;
 
   const load = (nodes: Rec[], conn: Rec = {}) => helper.load(NODES, flow(connectionNode(sim.url, conn), ...nodes), { c1: TENANT });
@@ -66,11 +63,21 @@ describe('live: one bad subscription does not take the shared socket down (runti
     const c = new Collector('out');
     const error = (await caughtAtDeploy()).error as Rec;
     assertCode(error, 'TB_INVALID_INPUT');
-    assert.match(error.message as string, /The live query is 39 KB; ThingsBoard accepts 32 KB per WebSocket message \(the connection's "Live message limit"\), so it was not sent: use a filter such as deviceType or a relation instead of a long entity list/);
+    assert.match(
+      error.message as string,
+      /The live query is 39 KB; ThingsBoard accepts 32 KB per WebSocket message \(the connection's "Live message limit"\), so it was not sent: use a filter such as deviceType or a relation instead of a long entity list/,
+    );
     const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
     assert.equal((snap.payload as unknown[]).length, 20);
     assert.deepEqual(statuses('big').at(-1), { fill: 'red', shape: 'dot', text: key('invalidInput') });
-    assert.equal(sim.ws.commandsReceived().slice(commandsBefore).filter((e) => isList(e.cmd)).length, 0, 'nothing of it was sent');
+    assert.equal(
+      sim.ws
+        .commandsReceived()
+        .slice(commandsBefore)
+        .filter((e) => isList(e.cmd)).length,
+      0,
+      'nothing of it was sent',
+    );
     assert.equal(sim.ws.connections().total - before, 1, 'one socket, never closed');
     assert.deepEqual(troubled('ok'), []);
     assert.equal(hub().stats.blocked, 0);
@@ -113,7 +120,10 @@ describe('live: one bad subscription does not take the shared socket down (runti
     const c = new Collector('out');
     const error = (await caughtAtDeploy()).error as Rec;
     assertCode(error, 'TB_SUBSCRIPTION');
-    assert.match(error.message as string, /ThingsBoard closed the WebSocket \(closed 1009[^)]*\) 2 times right after this subscription's command, so it is no longer sent; the other subscriptions of the connection keep running/);
+    assert.match(
+      error.message as string,
+      /ThingsBoard closed the WebSocket \(closed 1009[^)]*\) 2 times right after this subscription's command, so it is no longer sent; the other subscriptions of the connection keep running/,
+    );
     assert.match(error.message as string, /the command is 39 KB\): set the connection's "Live message limit" to the server's/);
     await c.until((m) => m.event === 'snapshot', 8000, true);
     await c.until((m) => m.event === 'count' && m.payload === 20, 8000, true);
@@ -131,7 +141,11 @@ describe('live: one bad subscription does not take the shared socket down (runti
       const all = statuses(id);
       const live = all.findIndex((s) => s.fill === 'green');
       assert.ok(live > 0, `${id} went live`);
-      assert.deepEqual(all.slice(live).filter((s) => s.fill !== 'green'), [], `${id}: nothing but green once live`);
+      assert.deepEqual(
+        all.slice(live).filter((s) => s.fill !== 'green'),
+        [],
+        `${id}: nothing but green once live`,
+      );
     }
     assert.deepEqual(statuses('big').at(-1), { fill: 'red', shape: 'ring', text: key('error') });
   });
@@ -182,7 +196,10 @@ describe('live: one bad subscription does not take the shared socket down (runti
     } finally {
       fault.remove();
     }
-    const delays = spy.getCalls().filter((call) => call.args[0] === 'command').map((call) => call.returnValue);
+    const delays = spy
+      .getCalls()
+      .filter((call) => call.args[0] === 'command')
+      .map((call) => call.returnValue);
     assert.equal(delays.length, 6, 'two closes per bad subscription');
     // initial 20 ms doubling to the 200 ms cap, ±20 % jitter: 16, 32, 64, 128, 160, 160 at least
     delays.forEach((d, i) => assert.ok(d >= Math.min(200, 20 * 2 ** i) * 0.8, `delay ${i + 1} is ${d} ms: ${delays.join(', ')}`));

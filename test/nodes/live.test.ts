@@ -89,18 +89,23 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
 
   it('entity data: dynamic pages report entities added and removed; series and history come as their own events', async () => {
     await load([
-      sub('s', 'entityData', { ...THERMOSTATS, pageLink: { ...THERMOSTATS.pageLink, dynamic: true } }, {
-        tsKeys: 'temperature',
-        tsWindow: 400, // the simulator's data lives around 2026-01-01; the node counts back from the real clock
-        tsWindowUnit: 'days',
-        tsLimit: 5,
-        history: true,
-        historyKeys: 'humidity',
-        historyRange: 400,
-        historyRangeUnit: 'days',
-        historyLimit: 100,
-        historyAgg: 'NONE',
-      }),
+      sub(
+        's',
+        'entityData',
+        { ...THERMOSTATS, pageLink: { ...THERMOSTATS.pageLink, dynamic: true } },
+        {
+          tsKeys: 'temperature',
+          tsWindow: 400, // the simulator's data lives around 2026-01-01; the node counts back from the real clock
+          tsWindowUnit: 'days',
+          tsLimit: 5,
+          history: true,
+          historyKeys: 'humidity',
+          historyRange: 400,
+          historyRangeUnit: 'days',
+          historyLimit: 100,
+          historyAgg: 'NONE',
+        },
+      ),
     ]);
     const c = new Collector('out');
     await c.until((m) => m.event === 'snapshot', 8000, true);
@@ -127,7 +132,10 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await c.until((m) => m.payload === 7);
     sim.data.removeEntity(e.id);
     await c.until((m) => m.payload === 6);
-    assert.deepEqual(c.all.map((m) => m.payload), [6, 7, 6]);
+    assert.deepEqual(
+      c.all.map((m) => m.payload),
+      [6, 7, 6],
+    );
   });
 
   it('alarm data: created, acknowledged and cleared, each once', async () => {
@@ -148,7 +156,10 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     const cleared = await c.until((m) => m.event === 'cleared');
     assert.equal(cleared.topic, a.id);
     assert.equal((cleared.payload as Rec).cleared, true);
-    assert.deepEqual(c.since(mark).map((m) => m.event), ['acknowledged', 'cleared']);
+    assert.deepEqual(
+      c.since(mark).map((m) => m.event),
+      ['acknowledged', 'cleared'],
+    );
   });
 
   // The server's clock is the real one here, so the stored alarms (2026-01-01) are months old: a 24 h live window
@@ -159,20 +170,23 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       const mark = sim.ws.commandsReceived().length;
       const sentAt = Date.now();
       const devices = { type: 'entityType', entityType: 'DEVICE' };
-      await load([
-        sub('s', 'alarmData', ACTIVE_ALARMS),
-        sub('n', 'alarmCount', { entityFilter: devices, statusList: ['ACTIVE'] }, { wires: [['count']] }),
-        { id: 'count', type: 'helper', wires: [] },
-      ]);
+      await load([sub('s', 'alarmData', ACTIVE_ALARMS), sub('n', 'alarmCount', { entityFilter: devices, statusList: ['ACTIVE'] }, { wires: [['count']] }), { id: 'count', type: 'helper', wires: [] }]);
       const c = new Collector('out');
       const cc = new Collector('count');
       const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
       const items = snap.payload as Rec[];
       assert.equal(items.length, 9, 'every active alarm of the devices');
       const dayAgo = sim.now() - 24 * HOUR;
-      assert.ok(items.every((a) => (a.createdTime as number) < dayAgo), 'all raised more than 24 h ago');
+      assert.ok(
+        items.every((a) => (a.createdTime as number) < dayAgo),
+        'all raised more than 24 h ago',
+      );
       assert.ok(items.some((a) => a.originatorName === 'Thermo G-101' && a.createdTime === BASE_TIME - 12 * HOUR));
-      const alarmCmds = () => sim.ws.commandsReceived().slice(mark).filter((x) => x.type === 'ALARM_DATA');
+      const alarmCmds = () =>
+        sim.ws
+          .commandsReceived()
+          .slice(mark)
+          .filter((x) => x.type === 'ALARM_DATA');
       const pageLink = (i: number) => (alarmCmds()[i].cmd.query as Rec).pageLink as Rec;
       const window1 = pageLink(0).timeWindow as number;
       assert.ok(window1 >= sentAt && window1 <= Date.now(), `timeWindow = the client's now (${window1})`);
@@ -193,8 +207,14 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       const cleared = await c.until((m) => m.event === 'cleared');
       assert.equal(cleared.topic, a.id);
       await waitFor(() => cc.all.length === 3);
-      assert.deepEqual(c.all.map((m) => m.event), ['snapshot', 'created', 'acknowledged', 'cleared']);
-      assert.deepEqual(cc.all.map((m) => m.payload), [9, 10, 9]);
+      assert.deepEqual(
+        c.all.map((m) => m.event),
+        ['snapshot', 'created', 'acknowledged', 'cleared'],
+      );
+      assert.deepEqual(
+        cc.all.map((m) => m.payload),
+        [9, 10, 9],
+      );
     } finally {
       sim.setNow(null);
     }
@@ -209,13 +229,19 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       const c = new Collector('out');
       const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
       assert.deepEqual(snap.payload, []);
-      const sent = sim.ws.commandsReceived().slice(mark).find((x) => x.type === 'ALARM_DATA');
+      const sent = sim.ws
+        .commandsReceived()
+        .slice(mark)
+        .find((x) => x.type === 'ALARM_DATA');
       assert.equal(((sent?.cmd.query as Rec).pageLink as Rec).timeWindow, 24 * HOUR);
       const a = sim.data.createAlarm({ originator: dev('Thermo A-103').id, type: 'Filter Clogged', severity: 'MAJOR' });
       assert.equal((await c.until((m) => m.event === 'created')).topic, a.id);
       sim.data.clearAlarm(a.id);
       assert.equal((await c.until((m) => m.event === 'cleared')).topic, a.id);
-      assert.deepEqual(c.all.map((m) => m.event), ['snapshot', 'created', 'cleared']);
+      assert.deepEqual(
+        c.all.map((m) => m.event),
+        ['snapshot', 'created', 'cleared'],
+      );
     } finally {
       sim.setNow(null);
     }
@@ -237,23 +263,32 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.equal(g.payload, false);
     sim.data.clearAlarm(alarm.id);
     await c.until((m) => m.topic === a103.id && m.payload === false);
-    assert.deepEqual(c.all.filter((m) => m.topic === a103.id).map((m) => m.payload), [false, true, false], 'the MINOR alarm changed nothing');
+    assert.deepEqual(
+      c.all.filter((m) => m.topic === a103.id).map((m) => m.payload),
+      [false, true, false],
+      'the MINOR alarm changed nothing',
+    );
     const before = sim.ws.commandsReceived().length;
     inject('as', { payload: a103.id, action: 'unsubscribe' });
-    await waitFor(() => sim.ws.commandsReceived().slice(before).some((x) => x.type === 'ALARM_STATUS_UNSUBSCRIBE'));
+    await waitFor(() =>
+      sim.ws
+        .commandsReceived()
+        .slice(before)
+        .some((x) => x.type === 'ALARM_STATUS_UNSUBSCRIBE'),
+    );
     sim.data.createAlarm({ originator: a103.id, type: 'After', severity: 'CRITICAL' });
     sim.data.createAlarm({ originator: g103.id, type: 'Marker', severity: 'CRITICAL' });
     await c.until((m) => m.topic === g103.id && m.payload === true);
-    assert.deepEqual(c.all.filter((m) => m.topic === a103.id).map((m) => m.payload), [false, true, false], 'A-103 is no longer watched');
+    assert.deepEqual(
+      c.all.filter((m) => m.topic === a103.id).map((m) => m.payload),
+      [false, true, false],
+      'A-103 is no longer watched',
+    );
   });
 
   it('events: entity data sends only the chosen events, and the status still counts what is watched', async () => {
     const nothingYet = { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo Z' }, pageLink: { ...THERMOSTATS.pageLink, dynamic: true } };
-    await load([
-      sub('u', 'entityData', THERMOSTATS, { events: 'update' }),
-      sub('a', 'entityData', nothingYet, { events: ' added ', wires: [['added']] }),
-      { id: 'added', type: 'helper', wires: [] },
-    ]);
+    await load([sub('u', 'entityData', THERMOSTATS, { events: 'update' }), sub('a', 'entityData', nothingYet, { events: ' added ', wires: [['added']] }), { id: 'added', type: 'helper', wires: [] }]);
     const c = new Collector('out');
     const ca = new Collector('added');
     // No snapshot is sent, but the node knows its 20 thermostats and the empty page.
@@ -275,9 +310,19 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await statusWhere('a', (s) => s.text === key('watchingEntity'));
     sim.data.removeEntity(z2.id);
     await statusWhere('a', (s) => s.text === key('watchingNone'));
-    assert.deepEqual(ca.all.map((m) => m.event), ['added', 'added']);
-    assert.deepEqual(c.all.map((m) => m.event), ['update'], 'the update node sent its update only');
-    assert.ok(statuses('u').every((s) => s.text !== key('watchingNone')), 'the count was right without the snapshot being sent');
+    assert.deepEqual(
+      ca.all.map((m) => m.event),
+      ['added', 'added'],
+    );
+    assert.deepEqual(
+      c.all.map((m) => m.event),
+      ['update'],
+      'the update node sent its update only',
+    );
+    assert.ok(
+      statuses('u').every((s) => s.text !== key('watchingNone')),
+      'the count was right without the snapshot being sent',
+    );
   });
 
   it('events: "created" only on a CRITICAL alarm list = one message each time a critical alarm is raised', async () => {
@@ -299,7 +344,10 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await statusWhere('s', (s) => s.text === key('oneAlarm'));
     sim.data.clearAlarm(a2.id);
     await statusWhere('s', (s) => s.text === key('noAlarmsYet'));
-    assert.deepEqual(c.all.map((m) => `${m.event}:${m.topic}`), [`created:${a1.id}`, `created:${a2.id}`]);
+    assert.deepEqual(
+      c.all.map((m) => `${m.event}:${m.topic}`),
+      [`created:${a1.id}`, `created:${a2.id}`],
+    );
   });
 
   it('events: missing, empty or every name = all events; counts ignore the setting', async () => {
@@ -391,12 +439,19 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     inject('s', { payload: { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo G' } } });
     const s2 = await c.until((m) => m.event === 'snapshot');
     assert.equal((s2.payload as unknown[]).length, 6);
-    assert.ok(sim.ws.commandsReceived().some((x) => x.type === 'ENTITY_DATA_UNSUBSCRIBE'), 'the old one was unsubscribed');
+    assert.ok(
+      sim.ws.commandsReceived().some((x) => x.type === 'ENTITY_DATA_UNSUBSCRIBE'),
+      'the old one was unsubscribed',
+    );
     const mark = c.all.length;
     sim.data.setTelemetry(dev('Thermo A-101').id, { temperature: 11 }, nextTs());
     sim.data.setTelemetry(dev('Thermo G-101').id, { temperature: 12 }, nextTs());
     await c.until((m) => m.event === 'update' && (m.payload as Rec).name === 'Thermo G-101');
-    assert.deepEqual(c.since(mark).map((m) => (m.payload as Rec).name), ['Thermo G-101'], 'nothing from the old query');
+    assert.deepEqual(
+      c.since(mark).map((m) => (m.payload as Rec).name),
+      ['Thermo G-101'],
+      'nothing from the old query',
+    );
     inject('s', { action: 'unsubscribe' });
     await statusWhere('s', (s) => s.text === key('unsubscribed'));
     await waitFor(() => sim.ws.connections().open === 0);
@@ -410,10 +465,20 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     // redeploy without s2 ("modified nodes"): s2 closes, its subscription goes, the socket stays for s1
     const mark = sim.ws.commandsReceived().length;
     await helper.setFlows(flow(connectionNode(sim.url), sub('s1', 'entityData', THERMOSTATS)) as never, 'nodes');
-    await waitFor(() => sim.ws.commandsReceived().slice(mark).some((x) => x.type === 'ALARM_COUNT_UNSUBSCRIBE'));
+    await waitFor(() =>
+      sim.ws
+        .commandsReceived()
+        .slice(mark)
+        .some((x) => x.type === 'ALARM_COUNT_UNSUBSCRIBE'),
+    );
     assert.equal(sim.ws.connections().open, 1);
     await helper.unload();
-    await waitFor(() => sim.ws.commandsReceived().slice(mark).some((x) => x.type === 'ENTITY_DATA_UNSUBSCRIBE'));
+    await waitFor(() =>
+      sim.ws
+        .commandsReceived()
+        .slice(mark)
+        .some((x) => x.type === 'ENTITY_DATA_UNSUBSCRIBE'),
+    );
     await waitFor(() => sim.ws.connections().open === 0);
   });
 
@@ -440,8 +505,14 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     const mark = c.all.length;
     sim.data.setTelemetry(dev('Thermo G-203').id, { temperature: 1 }, nextTs());
     await c.until((m) => m.event === 'update' && (m.payload as Rec).name === 'Thermo G-203');
-    assert.deepEqual(c.since(mark - 1).map((m) => `${m.event}:${(m.payload as Rec).name}`), ['update:Thermo A-201', 'update:Thermo G-203']);
-    assert.deepEqual(ca.all.map((m) => m.event), ['snapshot', 'created']);
+    assert.deepEqual(
+      c.since(mark - 1).map((m) => `${m.event}:${(m.payload as Rec).name}`),
+      ['update:Thermo A-201', 'update:Thermo G-203'],
+    );
+    assert.deepEqual(
+      ca.all.map((m) => m.event),
+      ['snapshot', 'created'],
+    );
   });
 
   it('survives a simulator restart: reconnects to the same address and reports the differences', async () => {
@@ -468,7 +539,11 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     sim.ws.dropAll();
     await waitFor(() => sim.ws.connections().total >= total + 1 && sim.ws.connections().authenticated === 1);
     assert.equal(sim.countRequests('/api/auth/token'), 1, 'refreshed once');
-    await waitFor(() => statuses('e').slice(n).some((s) => s.fill === 'green'));
+    await waitFor(() =>
+      statuses('e')
+        .slice(n)
+        .some((s) => s.fill === 'green'),
+    );
   });
 
   it('a 1008 (session limit) close waits the long policy backoff; refused auth shows red and backs off', async () => {
@@ -490,7 +565,7 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await waitFor(() => sim.ws.connections().authenticated === 1, 5000);
   });
 
-  it('answers the server\'s pings, so a quiet session is never dropped for a missing pong', async () => {
+  it("answers the server's pings, so a quiet session is never dropped for a missing pong", async () => {
     await load([sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })]);
     const c = new Collector('out');
     await c.until(() => true, 8000, true);
@@ -544,7 +619,13 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       sim.ws.pauseFrames(false);
       await waitFor(() => sim.ws.connections().authenticated === 1, 5000);
     } finally {
-      helper.settings({ tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200, tbConnectionPolicyBackoffMs: 500, tbConnectionAuthBackoffMs: 500, tbConnectionRefusalCooldownMs: 60000 } as Record<string, unknown>);
+      helper.settings({
+        tbConnectionReconnectInitialMs: 20,
+        tbConnectionReconnectMaxMs: 200,
+        tbConnectionPolicyBackoffMs: 500,
+        tbConnectionAuthBackoffMs: 500,
+        tbConnectionRefusalCooldownMs: 60000,
+      } as Record<string, unknown>);
     }
   });
 
@@ -591,7 +672,10 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     const above25 = await restNames(25);
     assert.ok(above29.length > 0 && above25.length > above29.length);
     const sentValue = () => {
-      const last = sim.ws.commandsReceived().filter((e) => e.type === 'ENTITY_DATA').at(-1)!.cmd as { query: { keyFilters: Array<{ predicate: { value: unknown } }> } };
+      const last = sim.ws
+        .commandsReceived()
+        .filter((e) => e.type === 'ENTITY_DATA')
+        .at(-1)!.cmd as { query: { keyFilters: Array<{ predicate: { value: unknown } }> } };
       return last.query.keyFilters[0].predicate.value;
     };
     // " 2.9e1 " is what the server's Jackson reads as 29.0: it goes out as that number

@@ -17,7 +17,7 @@ const NODES = [tbConnection, tbEntityCount];
 const COUNT = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } };
 const CUSTOMER = { username: 'customer@thingsboard.org', password: 'customer' };
 
-describe('redeploys keep the connection\'s tokens (runtime + simulator)', function () {
+describe("redeploys keep the connection's tokens (runtime + simulator)", function () {
   const sim = useRuntime({}, { perTest: true });
 
   const counter = { id: 'n', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] };
@@ -36,7 +36,7 @@ describe('redeploys keep the connection\'s tokens (runtime + simulator)', functi
     assert.equal(sim.countRequests('/api/auth/token'), 0);
   });
 
-  it('changed credentials log in again, and the old user\'s tokens are not reused when they come back', async () => {
+  it("changed credentials log in again, and the old user's tokens are not reused when they come back", async () => {
     assert.equal((await deployAndCount(TENANT)).payload, 20);
     const seen = (await deployAndCount(CUSTOMER)).payload as number;
     assert.ok(seen < 20, `the customer sees only its own thermostats (${seen})`);

@@ -52,8 +52,7 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     },
   );
 
-  const load = (node: Rec, conn: Rec = {}) =>
-    helper.load(NODES, flow(connectionNode(sim.url, { analyticsUrl: `${sim.url}/apiTrendz/`, analyticsAuth: 'same', ...conn }), node), { c1: TENANT });
+  const load = (node: Rec, conn: Rec = {}) => helper.load(NODES, flow(connectionNode(sim.url, { analyticsUrl: `${sim.url}/apiTrendz/`, analyticsAuth: 'same', ...conn }), node), { c1: TENANT });
 
   const byBuilding = (rows: Rec[]) => Object.fromEntries(rows.map((r) => [r.Building, r.energy]));
 
@@ -140,7 +139,10 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     const parts = messages('out', 3);
     inject('r', { payload: 1 });
     const ms = await parts;
-    assert.deepEqual(ms.map((m) => (m.parts as Rec).index), [0, 1, 2]);
+    assert.deepEqual(
+      ms.map((m) => (m.parts as Rec).index),
+      [0, 1, 2],
+    );
     assert.ok(ms.every((m) => (m.parts as Rec).count === 3));
     assert.equal((ms[0].payload as Rec).Building, 'Building Alpha');
   });

@@ -31,8 +31,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     },
   );
 
-  const load = (creds: Rec, conn: Rec = {}, nodes: Rec[] = [queryNode('q')]) =>
-    helper.load(NODES, flow(connectionNode(conn.url as string ?? sim.url, conn), ...nodes), { c1: creds });
+  const load = (creds: Rec, conn: Rec = {}, nodes: Rec[] = [queryNode('q')]) => helper.load(NODES, flow(connectionNode((conn.url as string) ?? sim.url, conn), ...nodes), { c1: creds });
 
   it('refreshes an expired token once and retries the request (401 errorCode 11)', async () => {
     await load(TENANT);
@@ -99,7 +98,11 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
   });
 
   it('wrong password: a Catch node gets it, every user of the connection shows a red dot, no retry loop', async () => {
-    await load({ username: 'tenant@thingsboard.org', password: 'wrong-secret-pw' }, {}, [queryNode('q'), queryNode('q2'), { id: 'cnt', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] }]);
+    await load({ username: 'tenant@thingsboard.org', password: 'wrong-secret-pw' }, {}, [
+      queryNode('q'),
+      queryNode('q2'),
+      { id: 'cnt', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
+    ]);
     const caught = messages('caught', 3);
     const fan = statusWhere('cnt', (s) => s.fill === 'red' && s.shape === 'dot' && s.text === key('authFailed'));
     inject('q', { payload: GOOD });
@@ -192,7 +195,10 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     inject('q', { payload: GOOD });
     assert.equal(((await got).payload as unknown[]).length, 5);
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), 3);
-    assert.ok(statuses('q').some((s) => s.fill === 'yellow' && s.text === key('retrying')), 'status shows the retry');
+    assert.ok(
+      statuses('q').some((s) => s.fill === 'yellow' && s.text === key('retrying')),
+      'status shows the retry',
+    );
 
     sim.resetRequests();
     sim.faults.add({ path: '/api/entitiesQuery/find', status: 429, times: 10, body: { status: 429, message: 'Too many requests for current tenant!', errorCode: 33 } });
@@ -204,7 +210,7 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), 4, 'the request and 3 retries');
   });
 
-  it('a request that takes longer than the connection\'s timeout fails with a clear error', async () => {
+  it("a request that takes longer than the connection's timeout fails with a clear error", async () => {
     await load(TENANT, { timeout: 0.3 });
     let got = message('out');
     inject('q', { payload: GOOD });
@@ -276,19 +282,50 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
       [{ ...GOOD, pageLink: { pageSize: 5, page: -1 } }, /msg\.payload\.pageLink\.page/],
       [{ ...GOOD, pageLink: { pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'UP' } } }, /direction must be one of ASC, DESC/],
       [{ ...GOOD, latestValues: [{ type: 'TELEMETRY', key: 't' }] }, /msg\.payload\.latestValues\[0\]\.type must be one of/],
-      [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'BIGGER', value: 1 } }] }, /msg\.payload\.keyFilters\[0\]\.predicate\.operation must be one of EQUAL, NOT_EQUAL, GREATER/],
-      [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: 'high' } }] }, /msg\.payload\.keyFilters\[0\]\.predicate\.value/],
-      [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'STRING', operation: 'SIMILAR', value: 'x' }] } }] }, /msg\.payload\.keyFilters\[0\]\.predicate\.predicates\[0\]\.operation/],
-      [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'TEXT', predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' } }] }, /valueType must be one of STRING, NUMERIC, BOOLEAN, DATE_TIME/],
+      [
+        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'BIGGER', value: 1 } }] },
+        /msg\.payload\.keyFilters\[0\]\.predicate\.operation must be one of EQUAL, NOT_EQUAL, GREATER/,
+      ],
+      [
+        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: 'high' } }] },
+        /msg\.payload\.keyFilters\[0\]\.predicate\.value/,
+      ],
+      [
+        {
+          ...GOOD,
+          keyFilters: [
+            { key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'STRING', operation: 'SIMILAR', value: 'x' }] } },
+          ],
+        },
+        /msg\.payload\.keyFilters\[0\]\.predicate\.predicates\[0\]\.operation/,
+      ],
+      [
+        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'TEXT', predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' } }] },
+        /valueType must be one of STRING, NUMERIC, BOOLEAN, DATE_TIME/,
+      ],
       // the server would answer 400 "Invalid entity data page link sort property"
-      [{ ...GOOD, pageLink: { page: 0, pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'bad key!' }, direction: 'ASC' } } }, /msg\.payload\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only: .*Invalid entity data page link sort property.*\(got "bad key!"\)/],
+      [
+        { ...GOOD, pageLink: { page: 0, pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'bad key!' }, direction: 'ASC' } } },
+        /msg\.payload\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only: .*Invalid entity data page link sort property.*\(got "bad key!"\)/,
+      ],
       // the server would fail with a 500 "Not supported operation for source type"
       [
-        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } } } }] },
+        {
+          ...GOOD,
+          keyFilters: [
+            {
+              key: { type: 'TIME_SERIES', key: 't' },
+              predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } } },
+            },
+          ],
+        },
         /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST \(got "CURRENT_DEVICE": .*Not supported operation for source type/,
       ],
       // the server's Jackson would fail on this text ("not a valid `Double` value")
-      [{ ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '20 degrees' } } }] }, /msg\.payload\.keyFilters\[0\]\.predicate\.value\.defaultValue must be a finite number, or its text such as "20" \(got "20 degrees"\)/],
+      [
+        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '20 degrees' } } }] },
+        /msg\.payload\.keyFilters\[0\]\.predicate\.value\.defaultValue must be a finite number, or its text such as "20" \(got "20 degrees"\)/,
+      ],
     ];
     let completions = 0;
     (helper.getNode('completed') as unknown as { on(e: string, f: () => void): void }).on('input', () => completions++);

@@ -38,8 +38,7 @@ describe('REST query nodes (runtime + simulator)', function () {
   }
 
   const ids = (items: unknown[]): string[] => items.map((i) => (i as Rec).id as string).sort();
-  const directIds = async (q: Rec): Promise<string[]> =>
-    ((await direct('/api/entitiesQuery/find', q)) as { data: Array<{ entityId: { id: string } }> }).data.map((d) => d.entityId.id).sort();
+  const directIds = async (q: Rec): Promise<string[]> => ((await direct('/api/entitiesQuery/find', q)) as { data: Array<{ entityId: { id: string } }> }).data.map((d) => d.entityId.id).sort();
 
   async function loadQueryNode(props: Rec, extraNodes: Rec[] = []): Promise<void> {
     await helper.load(
@@ -51,8 +50,14 @@ describe('REST query nodes (runtime + simulator)', function () {
 
   const thermostats = (pageSize = 100, extra: Rec = {}): Rec => ({
     entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
-    entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }, { type: 'ENTITY_FIELD', key: 'label' }],
-    latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }, { type: 'SERVER_ATTRIBUTE', key: 'model' }],
+    entityFields: [
+      { type: 'ENTITY_FIELD', key: 'name' },
+      { type: 'ENTITY_FIELD', key: 'label' },
+    ],
+    latestValues: [
+      { type: 'TIME_SERIES', key: 'temperature' },
+      { type: 'SERVER_ATTRIBUTE', key: 'model' },
+    ],
     pageLink: { page: 0, pageSize, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
     ...extra,
   });
@@ -75,7 +80,10 @@ describe('REST query nodes (runtime + simulator)', function () {
     assert.equal(typeof (items[0].ts as Rec).temperature, 'number');
     const st = statuses('q');
     assert.deepEqual(st[st.length - 1], { fill: 'green', shape: 'dot', text: key('found') });
-    assert.ok(st.some((x) => x.fill === 'blue' && x.text === key('requesting')), 'blue while requesting');
+    assert.ok(
+      st.some((x) => x.fill === 'blue' && x.text === key('requesting')),
+      'blue while requesting',
+    );
   });
 
   it('flat values: "23" and "23.0" are numbers, text stays text, a missing key is null; raw is untouched', async () => {
@@ -121,7 +129,15 @@ describe('REST query nodes (runtime + simulator)', function () {
       { type: 'apiUsageState', customerId: { entityType: 'CUSTOMER', id: custA.id } },
       { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', maxLevel: 3, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }] },
       { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', maxLevel: 2, fetchLastLevelOnly: true, filters: [] },
-      { type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [alpha.id], direction: 'FROM', maxLevel: 1, filters: [{ relationType: 'Contains', entityTypes: ['ASSET'] }] },
+      {
+        type: 'relationsQuery',
+        multiRoot: true,
+        multiRootEntitiesType: 'ASSET',
+        multiRootEntityIds: [alpha.id],
+        direction: 'FROM',
+        maxLevel: 1,
+        filters: [{ relationType: 'Contains', entityTypes: ['ASSET'] }],
+      },
       { type: 'assetSearchQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', relationType: 'Contains', maxLevel: 2, assetTypes: ['floor'] },
       { type: 'deviceSearchQuery', rootEntity: { entityType: 'ASSET', id: alpha.id }, direction: 'FROM', relationType: 'Contains', maxLevel: 2, deviceTypes: ['thermostat'] },
       { type: 'deviceSearchQuery', rootEntity: { entityType: 'DEVICE', id: a101.id }, direction: 'TO', relationType: 'Contains', maxLevel: 3, deviceTypes: ['thermostat'] },
@@ -161,7 +177,14 @@ describe('REST query nodes (runtime + simulator)', function () {
             operation: 'OR',
             predicates: [
               { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 19 } },
-              { type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 27 } }, { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 30 } }] },
+              {
+                type: 'COMPLEX',
+                operation: 'AND',
+                predicates: [
+                  { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 27 } },
+                  { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 30 } },
+                ],
+              },
             ],
           }),
         ],
@@ -176,7 +199,11 @@ describe('REST query nodes (runtime + simulator)', function () {
       inject('q', { payload: q });
       const m = await got;
       const expected = ((await direct('/api/entitiesQuery/find', prepareEntityDataQuery(q))) as { data: Array<{ entityId: { id: string } }> }).data.map((d) => d.entityId.id);
-      assert.deepEqual((m.payload as Rec[]).map((i) => i.id), expected, `case ${JSON.stringify(c)}`);
+      assert.deepEqual(
+        (m.payload as Rec[]).map((i) => i.id),
+        expected,
+        `case ${JSON.stringify(c)}`,
+      );
     }
   });
 
@@ -200,7 +227,10 @@ describe('REST query nodes (runtime + simulator)', function () {
     const items = m2.payload as Rec[];
     assert.equal(items.length, 20);
     assert.equal(new Set(ids(items)).size, 20, 'no item twice');
-    assert.deepEqual(items.map((i) => i.name), [...items.map((i) => i.name as string)].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      items.map((i) => i.name),
+      [...items.map((i) => i.name as string)].sort((a, b) => a.localeCompare(b)),
+    );
     assert.equal((m2.page as Rec).truncated, undefined);
     assert.equal((m2.page as Rec).pages, 4);
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), 4);
@@ -214,7 +244,10 @@ describe('REST query nodes (runtime + simulator)', function () {
       const joined = message('out');
       inject('q', { payload: thermostats(props.allPages ? 6 : 20) });
       const ps = await partsMsgs;
-      assert.deepEqual(ps.map((p) => (p.parts as Rec).index), [...Array(20).keys()]);
+      assert.deepEqual(
+        ps.map((p) => (p.parts as Rec).index),
+        [...Array(20).keys()],
+      );
       assert.ok(ps.every((p) => (p.parts as Rec).count === 20 && (p.parts as Rec).type === 'array'));
       assert.equal(new Set(ps.map((p) => (p.parts as Rec).id)).size, 1);
       const j = await joined;
@@ -268,7 +301,10 @@ describe('REST query nodes (runtime + simulator)', function () {
     assert.equal((await got).payload, 20);
     const cases: Array<[Rec, Rec]> = [
       [{ statusList: ['ACTIVE'] }, { statusList: ['ACTIVE'] }],
-      [{ statusList: ['ACTIVE', 'UNACK'], severityList: ['CRITICAL', 'WARNING', 'INDETERMINATE', 'MAJOR'] }, { statusList: ['ACTIVE', 'UNACK'], severityList: ['CRITICAL', 'WARNING', 'INDETERMINATE', 'MAJOR'] }],
+      [
+        { statusList: ['ACTIVE', 'UNACK'], severityList: ['CRITICAL', 'WARNING', 'INDETERMINATE', 'MAJOR'] },
+        { statusList: ['ACTIVE', 'UNACK'], severityList: ['CRITICAL', 'WARNING', 'INDETERMINATE', 'MAJOR'] },
+      ],
       [
         { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { pageSize: 10, typeList: ['High Temperature'] } },
         { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, typeList: ['High Temperature'] },
@@ -321,7 +357,10 @@ describe('REST query nodes (runtime + simulator)', function () {
     inject('aq', { payload: { ...device, alarmFields: [] } });
     const errs = (await caught).map((m) => m.error as Rec);
     const errOf = (id: string): Rec => errs.find((e) => (e.source as Rec).id === id) as Rec;
-    assert.match(errOf('q').message as string, /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST/);
+    assert.match(
+      errOf('q').message as string,
+      /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST/,
+    );
     for (const id of ['ec', 'aq']) {
       assert.match(errOf(id).message as string, /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be .*which a REST count or alarm query never resolves/, id);
     }
@@ -329,7 +368,9 @@ describe('REST query nodes (runtime + simulator)', function () {
     // ... and accepts it with a userValue, which the server then uses
     const countQuery = {
       entityFilter: { type: 'entityType', entityType: 'DEVICE' },
-      keyFilters: [{ key: T, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0, userValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } } }],
+      keyFilters: [
+        { key: T, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0, userValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } } },
+      ],
     };
     const got = message('out');
     inject('ec', { payload: countQuery });
@@ -363,7 +404,11 @@ describe('REST query nodes (runtime + simulator)', function () {
       const wirePageLink = { ...pageLink } as Rec;
       if (typeof wirePageLink.assigneeId === 'string') wirePageLink.assigneeId = { entityType: 'USER', id: wirePageLink.assigneeId };
       const expected = (await direct('/api/alarmsQuery/find', { ...base, alarmFields: [], pageLink: wirePageLink })) as { data: Array<{ id: { id: string } }> };
-      assert.deepEqual((m.payload as Rec[]).map((a) => a.id), expected.data.map((a) => a.id.id), JSON.stringify(pageLink));
+      assert.deepEqual(
+        (m.payload as Rec[]).map((a) => a.id),
+        expected.data.map((a) => a.id.id),
+        JSON.stringify(pageLink),
+      );
     }
     const got = message('out');
     inject('aq', { payload: { ...base, pageLink: pl({ severityList: ['CRITICAL'], statusList: ['ACTIVE'] }) } });
@@ -408,7 +453,10 @@ describe('REST query nodes (runtime + simulator)', function () {
     try {
       sim.data.setTelemetry(solo.id, { level: 1 }, BASE_TIME);
       const byType = (t: string) => JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: [t] }, pageLink: { page: 0, pageSize: 100 } });
-      for (const [query, want, status] of [[byType('solo'), ['level'], 'oneKey'], [byType('no such type'), [], 'noKeys']] as const) {
+      for (const [query, want, status] of [
+        [byType('solo'), ['level'], 'oneKey'],
+        [byType('no such type'), [], 'noKeys'],
+      ] as const) {
         await loadQueryNode({ operation: 'keys', queryType: 'json', query, keysTimeseries: true, keysAttributes: false, keysScopes: '' });
         const done = statusWhere('q', (s) => s.fill === 'green');
         const got = message('out');

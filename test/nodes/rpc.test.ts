@@ -51,7 +51,7 @@ describe('tb-rpc (runtime + simulator)', function () {
   const posted = () => sim.countRequests('/api/rpc/', 'POST');
 
   describe('lightweight', () => {
-    it('two-way: the device\'s reply in msg.payload, msg.rpc = {method, status: SUCCESSFUL}; params from msg.payload', async () => {
+    it("two-way: the device's reply in msg.payload, msg.rpc = {method, status: SUCCESSFUL}; params from msg.payload", async () => {
       await load([rpc('r')]);
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'answer', reply: (call) => ({ got: call.params, at: 'device' }) });
@@ -86,7 +86,11 @@ describe('tb-rpc (runtime + simulator)', function () {
 
     it('no reply in time: offline, silent, or a rule chain without "rpc call request" → TB_RPC_NO_REPLY naming the three causes', async () => {
       await load([rpc('r', { timeout: 5000 })]);
-      const cases: Array<[string, 'offline' | 'silent' | 'unrouted']> = [['Thermo B-101', 'offline'], ['Thermo B-102', 'silent'], ['Thermo B-103', 'unrouted']];
+      const cases: Array<[string, 'offline' | 'silent' | 'unrouted']> = [
+        ['Thermo B-101', 'offline'],
+        ['Thermo B-102', 'silent'],
+        ['Thermo B-103', 'unrouted'],
+      ];
       for (const [name, mode] of cases) {
         const d = dev(name);
         sim.rpc.setDevice(d.id, { mode });
@@ -131,7 +135,7 @@ describe('tb-rpc (runtime + simulator)', function () {
       assert.deepEqual(last('r'), { fill: 'red', shape: 'ring', text: key('invalidInput') });
     });
 
-    it('bare-string 404 and 403 give the server\'s words', async () => {
+    it("bare-string 404 and 403 give the server's words", async () => {
       await load([rpc('r')], CUSTOMER_A);
       await results.fails('r', { entity: UNKNOWN, method: 'x' }, 'TB_NOT_FOUND', /was not found: the RPC "x" was not sent.*Device with requested id wasn't found!/);
       await results.fails('r', { entity: dev('Thermo B-101').id, method: 'x' }, 'TB_PERMISSION', /did not allow .* to send the RPC "x".*You don't have permission to perform this operation!/);
@@ -199,14 +203,14 @@ describe('tb-rpc (runtime + simulator)', function () {
       assert.deepEqual(last('r'), { fill: 'green', shape: 'ring', text: key('rpcQueued') });
     });
 
-    it('retries and additionalInfo are sent as set; the node\'s settings win, those left empty read the message', async () => {
+    it("retries and additionalInfo are sent as set; the node's settings win, those left empty read the message", async () => {
       await load([rpc('r', { persistent: true, waitFor: 'accepted', retries: '2', additionalInfo: '{"by":"node-red"}' }), rpc('e', { persistent: true, waitFor: 'accepted', additionalInfo: '' })]);
       const d = dev('Spare Sensor');
       const out = await results.ok('r', { entity: d.id, method: 'm', additionalInfo: { by: 'flow' }, expiration: '1h' });
       const stored = sim.rpc.get((out.rpc as Rec).id as string)!;
-      assert.deepEqual(stored.additionalInfo, { by: 'node-red' }, 'the node\'s');
+      assert.deepEqual(stored.additionalInfo, { by: 'node-red' }, "the node's");
       const fromMsg = await results.ok('e', { entity: d.id, method: 'm', additionalInfo: { by: 'flow' } });
-      assert.deepEqual(sim.rpc.get((fromMsg.rpc as Rec).id as string)!.additionalInfo, { by: 'flow' }, 'left empty: the message\'s');
+      assert.deepEqual(sim.rpc.get((fromMsg.rpc as Rec).id as string)!.additionalInfo, { by: 'flow' }, "left empty: the message's");
       assert.equal((stored.request as Rec).retries, 2);
       assert.ok(Math.abs((stored.expirationTime as number) - (Date.now() + 3600000)) < 5000);
     });
@@ -220,7 +224,10 @@ describe('tb-rpc (runtime + simulator)', function () {
       const r = out.rpc as Rec;
       assert.deepEqual([r.method, r.status], ['calibrate', 'SUCCESSFUL']);
       assert.equal(sim.rpc.get(r.id as string)!.status, 'SUCCESSFUL');
-      assert.ok(statuses('r').some((s) => s.fill === 'blue' && s.text === key('rpcState')), 'the state while following');
+      assert.ok(
+        statuses('r').some((s) => s.fill === 'blue' && s.text === key('rpcState')),
+        'the state while following',
+      );
       assert.ok(sim.countRequests('/api/rpc/persistent/', 'GET') >= 2);
       assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('rpcReplied') });
     });
@@ -234,7 +241,7 @@ describe('tb-rpc (runtime + simulator)', function () {
       assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('rpcDelivered') });
     });
 
-    it('FAILED → TB_RPC_FAILED with msg.rpc and the device\'s reason', async () => {
+    it("FAILED → TB_RPC_FAILED with msg.rpc and the device's reason", async () => {
       await load([rpc('r', { persistent: true })]);
       const d = dev('Meter A-100');
       sim.rpc.setDevice(d.id, { mode: 'error', text: 'valve stuck', replyDelayMs: 2000 });
@@ -285,7 +292,7 @@ describe('tb-rpc (runtime + simulator)', function () {
       await results.fails('r', { action: 'cancel', rpc: { id } }, 'TB_NOT_FOUND', /was not found.*Rpc with id \[/);
     });
 
-    it('cancel by a customer user: refused (tenant administrators only), with the server\'s JSON words', async () => {
+    it("cancel by a customer user: refused (tenant administrators only), with the server's JSON words", async () => {
       await load([rpc('r', { persistent: true, waitFor: 'accepted' })], CUSTOMER_A);
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'offline' });
@@ -341,8 +348,14 @@ describe('tb-rpc (runtime + simulator)', function () {
       }
       assert.ok(flight.peak <= 4 && flight.peak >= 2, `peak ${flight.peak}`);
       const res = out.payload as Array<{ entity: Rec; ok: boolean; payload?: Rec; rpc?: Rec; error?: Rec }>;
-      assert.deepEqual(res.map((r) => r.entity.id), meters.map((m) => m.id));
-      assert.deepEqual(res.map((r) => r.ok), meters.map((_, i) => i !== 2));
+      assert.deepEqual(
+        res.map((r) => r.entity.id),
+        meters.map((m) => m.id),
+      );
+      assert.deepEqual(
+        res.map((r) => r.ok),
+        meters.map((_, i) => i !== 2),
+      );
       assert.equal(res[2].error!.code, 'TB_RPC_NO_REPLY');
       assert.deepEqual(res[0].rpc, { method: 'read', status: 'SUCCESSFUL' });
       assert.deepEqual(res[0].payload, { method: 'read', params: { reg: 1 } });
@@ -364,8 +377,14 @@ describe('tb-rpc (runtime + simulator)', function () {
       }
       assert.ok(flight.peak <= 2, `peak ${flight.peak}`);
       const res = out.payload as Array<{ ok: boolean; payload?: Rec; rpc?: Rec; error?: Rec }>;
-      assert.deepEqual(res.map((r) => r.ok), [true, true, true, false]);
-      assert.deepEqual(res.slice(0, 3).map((r) => r.payload), list.slice(0, 3).map((d) => ({ n: d.name })));
+      assert.deepEqual(
+        res.map((r) => r.ok),
+        [true, true, true, false],
+      );
+      assert.deepEqual(
+        res.slice(0, 3).map((r) => r.payload),
+        list.slice(0, 3).map((d) => ({ n: d.name })),
+      );
       assert.equal(res[3].error!.code, 'TB_RPC_FAILED');
       assert.equal(res[3].rpc!.status, 'FAILED', 'msg.rpc of a failure is in its result');
       assert.equal(posted(), 4);
@@ -377,13 +396,19 @@ describe('tb-rpc (runtime + simulator)', function () {
       process.on('warning', onWarning);
       try {
         await load([rpc('r', { persistent: true, concurrency: 20 })]);
-        const list = sim.data.devices().filter((e) => e.type === 'thermostat').slice(0, 20);
+        const list = sim.data
+          .devices()
+          .filter((e) => e.type === 'thermostat')
+          .slice(0, 20);
         assert.equal(list.length, 20);
         for (const d of list) sim.rpc.setDevice(d.id, { mode: 'answer', reply: { ok: 1 }, ackDelayMs: 1500, replyDelayMs: 1500 });
         const out = await results.ok('r', { entity: list.map((d) => d.id), method: 'm' });
         assert.equal((out.payload as Array<{ ok: boolean }>).filter((r) => r.ok).length, 20);
         await new Promise((r) => setImmediate(r)); // process warnings are emitted on the next tick
-        assert.deepEqual(warnings.filter((w) => /MaxListeners/.test(w)), []);
+        assert.deepEqual(
+          warnings.filter((w) => /MaxListeners/.test(w)),
+          [],
+        );
       } finally {
         process.off('warning', onWarning);
       }

@@ -43,19 +43,39 @@ describe('tb-telemetry (runtime + simulator)', function () {
       assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('saved') });
     });
 
-    it('{ts, values} and a list of records keep their ts; ttl (seconds) takes the ttl route; the node\'s ttl wins, an empty one reads msg.ttl', async () => {
+    it("{ts, values} and a list of records keep their ts; ttl (seconds) takes the ttl route; the node's ttl wins, an empty one reads msg.ttl", async () => {
       await load([tel('t', { ttl: '3600' }), tel('e', { ttl: '' })]);
       const p = probe();
       let out = await results.ok('t', { entity: p.id, payload: { ts: BASE_TIME - 5, values: { t: 1 } } });
       assert.deepEqual(out.payload, [{ ts: BASE_TIME - 5, values: { t: 1 } }]);
-      out = await results.ok('t', { entity: p.id, ttl: 60, payload: [{ ts: BASE_TIME - 4, values: { t: 2 } }, { ts: '2025-12-31T23:59:59.997Z', values: { t: 3 } }] });
-      assert.deepEqual((out.payload as Rec[]).map((r) => r.ts), [BASE_TIME - 4, BASE_TIME - 3]);
-      assert.deepEqual(sim.data.history(p.id, 't').map((x) => [x.ts, x.value]), [[BASE_TIME - 5, 1], [BASE_TIME - 4, 2], [BASE_TIME - 3, 3]]);
+      out = await results.ok('t', {
+        entity: p.id,
+        ttl: 60,
+        payload: [
+          { ts: BASE_TIME - 4, values: { t: 2 } },
+          { ts: '2025-12-31T23:59:59.997Z', values: { t: 3 } },
+        ],
+      });
+      assert.deepEqual(
+        (out.payload as Rec[]).map((r) => r.ts),
+        [BASE_TIME - 4, BASE_TIME - 3],
+      );
+      assert.deepEqual(
+        sim.data.history(p.id, 't').map((x) => [x.ts, x.value]),
+        [
+          [BASE_TIME - 5, 1],
+          [BASE_TIME - 4, 2],
+          [BASE_TIME - 3, 3],
+        ],
+      );
       await results.ok('e', { entity: p.id, ttl: 60, payload: { ts: BASE_TIME - 2, values: { t: 4 } } });
-      assert.deepEqual(sim.telemetry.saves(p.id).map((s) => s.ttl), [3600, 3600, 60]);
+      assert.deepEqual(
+        sim.telemetry.saves(p.id).map((s) => s.ttl),
+        [3600, 3600, 60],
+      );
     });
 
-    it('values keep their JSON types; numeric-looking strings are the server\'s to cast (documented trap)', async () => {
+    it("values keep their JSON types; numeric-looking strings are the server's to cast (documented trap)", async () => {
       await load([tel('t')]);
       const p = probe();
       await results.ok('t', { entity: p.id, payload: { cfg: { a: [1, 2] }, serial: '007', count: 21 } });
@@ -90,7 +110,11 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const out = await results.ok('t', { entity: p.id, payload: { temperature: 30 } });
       const ts = (out.payload as Array<{ ts: number }>)[0].ts;
       assert.equal(sim.countRequests(`${T}/DEVICE/${p.id}/timeseries`, 'POST'), 2, 'sent again after the lost answer');
-      assert.deepEqual(sim.data.history(p.id, 'temperature').map((x) => [x.ts, x.value]), [[ts, 30]], 'exactly one point');
+      assert.deepEqual(
+        sim.data.history(p.id, 'temperature').map((x) => [x.ts, x.value]),
+        [[ts, 30]],
+        'exactly one point',
+      );
     });
 
     it('a retried save after a 429 writes the same point', async () => {
@@ -99,7 +123,10 @@ describe('tb-telemetry (runtime + simulator)', function () {
       sim.faults.add({ path: `${T}/DEVICE/${p.id}/timeseries`, status: 429, times: 2 });
       const out = await results.ok('t', { entity: p.id, payload: { temperature: 31 } });
       assert.equal(sim.countRequests(`${T}/DEVICE/${p.id}/timeseries`, 'POST'), 3);
-      assert.deepEqual(sim.data.history(p.id, 'temperature').map((x) => x.ts), [(out.payload as Array<{ ts: number }>)[0].ts]);
+      assert.deepEqual(
+        sim.data.history(p.id, 'temperature').map((x) => x.ts),
+        [(out.payload as Array<{ ts: number }>)[0].ts],
+      );
       assert.ok(statuses('t').some((s) => s.fill === 'yellow' && s.text === key('retrying')));
     });
 
@@ -139,7 +166,11 @@ describe('tb-telemetry (runtime + simulator)', function () {
     });
 
     it('statuses count in words: "1 value"; history "1 row", "no rows", raw "no points"', async () => {
-      await load([tel('t', { operation: 'latest', keys: 'temperature' }), tel('h', { operation: 'history', keys: 'temperature' }), tel('r', { operation: 'history', keys: 'temperature', format: 'raw' })]);
+      await load([
+        tel('t', { operation: 'latest', keys: 'temperature' }),
+        tel('h', { operation: 'history', keys: 'temperature' }),
+        tel('r', { operation: 'history', keys: 'temperature', format: 'raw' }),
+      ]);
       const a102 = dev('Thermo A-102');
       await results.ok('t', { topic: a102.id });
       assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('oneValue') });
@@ -153,12 +184,12 @@ describe('tb-telemetry (runtime + simulator)', function () {
       assert.deepEqual(last('r'), { fill: 'green', shape: 'dot', text: key('noPoints') });
     });
 
-    it('keys left empty read msg.keys (empty = every key), fixed keys win over it; raw is the server\'s answer', async () => {
+    it("keys left empty read msg.keys (empty = every key), fixed keys win over it; raw is the server's answer", async () => {
       await load([tel('t', { operation: 'latest', keys: '' }), tel('r', { operation: 'latest', format: 'raw' }), tel('f', { operation: 'latest', keys: 'temperature' })]);
       const b102 = dev('Thermo B-102');
       const all = await results.ok('t', { entity: b102.id, keys: [] });
-      assert.deepEqual(all.payload, { temperature: 'n/a', humidity: '45' }, 'every key, as stored (this device\'s seed data are strings)');
-      assert.deepEqual((await results.ok('f', { entity: b102.id, keys: [] })).payload, { temperature: 'n/a' }, 'the node\'s keys');
+      assert.deepEqual(all.payload, { temperature: 'n/a', humidity: '45' }, "every key, as stored (this device's seed data are strings)");
+      assert.deepEqual((await results.ok('f', { entity: b102.id, keys: [] })).payload, { temperature: 'n/a' }, "the node's keys");
       const raw = await results.ok('r', { entity: b102.id, keys: 'temperature' });
       assert.deepEqual(raw.payload, { temperature: [{ ts: BASE_TIME, value: 'n/a' }] });
     });
@@ -185,7 +216,7 @@ describe('tb-telemetry (runtime + simulator)', function () {
       assert.deepEqual((await results.ok('fixed', {})).payload, want);
       assert.deepEqual((await results.ok('viaMsg', { payload: { device: { entityType: 'DEVICE', id: a101.id } } })).payload, want);
       const alpha = sim.data.mustFindByName('ASSET', 'Building Alpha');
-      assert.deepEqual(await results.ok('asset', { topic: alpha.id }).then((m) => m.payload), { area: null }, 'a bare UUID is the node\'s type (an asset): area is an attribute, not a time series');
+      assert.deepEqual(await results.ok('asset', { topic: alpha.id }).then((m) => m.payload), { area: null }, "a bare UUID is the node's type (an asset): area is an attribute, not a time series");
     });
 
     it('no entity, a bad entity, an entity type without data, a bad fixed entity: refused, nothing sent', async () => {
@@ -196,7 +227,10 @@ describe('tb-telemetry (runtime + simulator)', function () {
       await results.fails('t', { entity: [dev('Thermo A-101').id, 'nope'] }, 'TB_INVALID_INPUT', /msg\.entity\[1\]/);
       await results.fails('bad', {}, 'TB_INVALID_INPUT', /target\.id must be the entity's UUID/);
       assert.equal(sent(), 0);
-      assert.ok(statuses('bad').some((s) => s.fill === 'red' && s.shape === 'dot'), 'the bad setting shows at deploy');
+      assert.ok(
+        statuses('bad').some((s) => s.fill === 'red' && s.shape === 'dot'),
+        'the bad setting shows at deploy',
+      );
     });
   });
 
@@ -208,22 +242,41 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const out = await results.ok('t', { entity: a202.id });
       const rows = out.payload as Rec[];
       assert.equal(rows.length, 25, '25 hourly points (the server pages at 10 in this test)');
-      assert.deepEqual(rows.map((r) => r.ts), Array.from({ length: 25 }, (_, i) => A101_FROM + i * HOUR));
+      assert.deepEqual(
+        rows.map((r) => r.ts),
+        Array.from({ length: 25 }, (_, i) => A101_FROM + i * HOUR),
+      );
       assert.ok(rows.every((r) => typeof r.temperature === 'number' && !('humidity' in r)));
       assert.equal(sim.countRequests(`${T}/DEVICE/${a202.id}/values/timeseries`, 'GET'), 3, 'pages of 10: 10 + 10 + 5');
       assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('rows') });
       const q = sim.requests.entries(3).map((e) => (e as { query: string }).query);
-      assert.ok(q.every((x) => /orderBy=ASC/.test(x) && /limit=10/.test(x)), q.join(' | '));
+      assert.ok(
+        q.every((x) => /orderBy=ASC/.test(x) && /limit=10/.test(x)),
+        q.join(' | '),
+      );
     });
 
-    it('two keys: rows by ts, a key without a point at a ts absent from that row; raw keeps the server\'s shape, pages merged', async () => {
+    it("two keys: rows by ts, a key without a point at a ts absent from that row; raw keeps the server's shape, pages merged", async () => {
       const p = probe();
       sim.data.setTelemetry(p.id, { t: 1, h: 10 }, 1000);
       sim.data.setTelemetry(p.id, { t: 2 }, 2000);
       sim.data.setTelemetry(p.id, { h: 30 }, 3000);
       await load([tel('t', { operation: 'history', keys: 't,h', from: '0', to: '10000' }), tel('r', { operation: 'history', keys: 't,h', from: '0', to: '10000', format: 'raw' })]);
-      assert.deepEqual((await results.ok('t', { entity: p.id })).payload, [{ ts: 1000, t: 1, h: 10 }, { ts: 2000, t: 2 }, { ts: 3000, h: 30 }]);
-      assert.deepEqual((await results.ok('r', { entity: p.id })).payload, { t: [{ ts: 1000, value: 1 }, { ts: 2000, value: 2 }], h: [{ ts: 1000, value: 10 }, { ts: 3000, value: 30 }] });
+      assert.deepEqual((await results.ok('t', { entity: p.id })).payload, [
+        { ts: 1000, t: 1, h: 10 },
+        { ts: 2000, t: 2 },
+        { ts: 3000, h: 30 },
+      ]);
+      assert.deepEqual((await results.ok('r', { entity: p.id })).payload, {
+        t: [
+          { ts: 1000, value: 1 },
+          { ts: 2000, value: 2 },
+        ],
+        h: [
+          { ts: 1000, value: 10 },
+          { ts: 3000, value: 30 },
+        ],
+      });
     });
 
     it('the range is end-exclusive; msg.from / msg.to fill a range left empty (a fixed one wins); limit and order as asked', async () => {
@@ -233,9 +286,17 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const q = (sim.requests.entries(1)[0] as { query: string }).query;
       assert.ok(!q.includes(`startTs=${BASE_TIME - 2 * HOUR}`) && !q.includes(`endTs=${BASE_TIME}&`), `the node's last hour, not the message's range: ${q}`);
       let rows = (await results.ok('t', { entity: a101.id, from: BASE_TIME - 2 * HOUR, to: BASE_TIME })).payload as Rec[];
-      assert.deepEqual(rows.map((r) => r.ts), [BASE_TIME - 2 * HOUR, BASE_TIME - HOUR], 'to is not included');
+      assert.deepEqual(
+        rows.map((r) => r.ts),
+        [BASE_TIME - 2 * HOUR, BASE_TIME - HOUR],
+        'to is not included',
+      );
       rows = (await results.ok('t', { entity: a101.id, from: new Date(A101_FROM), to: '2026-01-01T00:00:00.001Z', limit: 3, order: 'DESC' })).payload as Rec[];
-      assert.deepEqual(rows.map((r) => r.ts), [BASE_TIME, BASE_TIME - HOUR, BASE_TIME - 2 * HOUR], 'the newest 3, newest first');
+      assert.deepEqual(
+        rows.map((r) => r.ts),
+        [BASE_TIME, BASE_TIME - HOUR, BASE_TIME - 2 * HOUR],
+        'the newest 3, newest first',
+      );
       assert.equal(sim.requests.entries(1).length, 1);
     });
 
@@ -279,7 +340,10 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const out = await results.ok('d', { entity: p.id, keys: 't', from: 1000, to: 3000, payload: 'kept' });
       assert.deepEqual(out.deleted, ['t']);
       assert.equal(out.payload, 'kept');
-      assert.deepEqual(sim.data.history(p.id, 't').map((x) => x.ts), [3000, 4000]);
+      assert.deepEqual(
+        sim.data.history(p.id, 't').map((x) => x.ts),
+        [3000, 4000],
+      );
       await results.ok('d', { entity: p.id, all: true, keys: 't,u' });
       assert.deepEqual(sim.data.history(p.id, 't'), []);
       assert.deepEqual(sim.data.history(p.id, 'u'), []);
@@ -305,24 +369,29 @@ describe('tb-telemetry (runtime + simulator)', function () {
       await results.fails('m', { entity: a101.id }, 'TB_INVALID_INPUT', /msg\.operation.*missing/);
     });
 
-    it('a fixed operation ignores msg.operation (another node\'s leftover)', async () => {
+    it("a fixed operation ignores msg.operation (another node's leftover)", async () => {
       await load([tel('t', { operation: 'latest', keys: 'temperature' })]);
       assert.deepEqual((await results.ok('t', { operation: 'acknowledge', entity: dev('Thermo A-101').id })).payload, { temperature: 21.5 });
     });
   });
 
   describe('errors', () => {
-    it('a bare-string 404 and 403 give the server\'s words; a tenant administrator writing its own tenant is refused by design', async () => {
+    it("a bare-string 404 and 403 give the server's words; a tenant administrator writing its own tenant is refused by design", async () => {
       await load([tel('t')]);
       const { error } = await results.fails('t', { entity: '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f', payload: { t: 1 } }, 'TB_NOT_FOUND', /was not found.*Device with requested id wasn't found!/);
       assert.match(error.message as string, /HTTP 404/);
       assert.deepEqual(last('t'), { fill: 'red', shape: 'ring', text: key('notFound') });
       const tenant = sim.data.list('TENANT')[0];
-      await results.fails('t', { entity: { entityType: 'TENANT', id: tenant.id }, payload: { t: 1 } }, 'TB_PERMISSION', /cannot write its own tenant's attributes or time series: ThingsBoard refuses it by design.*You don't have permission to perform this operation!/);
+      await results.fails(
+        't',
+        { entity: { entityType: 'TENANT', id: tenant.id }, payload: { t: 1 } },
+        'TB_PERMISSION',
+        /cannot write its own tenant's attributes or time series: ThingsBoard refuses it by design.*You don't have permission to perform this operation!/,
+      );
       assert.deepEqual(last('t'), { fill: 'red', shape: 'ring', text: key('notPermitted') });
     });
 
-    it('a customer user on another customer\'s device: 403 with the server\'s words', async () => {
+    it("a customer user on another customer's device: 403 with the server's words", async () => {
       await load([tel('t', { operation: 'latest' })], { username: 'customer@thingsboard.org', password: 'customer' });
       await results.fails('t', { entity: dev('Thermo B-101').id }, 'TB_PERMISSION', /customer user may act only on its own customer's.*permission/i);
     });
@@ -352,7 +421,10 @@ describe('tb-telemetry (runtime + simulator)', function () {
       try {
         const out = await results.ok('t', { entity: list.map((d) => ({ id: d.id, entityType: 'DEVICE', name: d.name })) });
         const res = out.payload as Array<{ entity: Rec; ok: boolean; payload: Rec }>;
-        assert.deepEqual(res.map((r) => r.entity.id), list.map((d) => d.id));
+        assert.deepEqual(
+          res.map((r) => r.entity.id),
+          list.map((d) => d.id),
+        );
         assert.ok(res.every((r) => r.ok === true));
         assert.equal(res.find((r) => r.entity.id === dev('Thermo A-101').id)!.payload.temperature, 21.5);
         assert.equal(out.failed, 0);
@@ -365,8 +437,27 @@ describe('tb-telemetry (runtime + simulator)', function () {
 
     it('concurrency 1 is one at a time; the whole entity-query output works as the list', async () => {
       await load([
-        { id: 'q', type: 'tb-entity-query', connection: 'c1', queryType: 'json', query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['meter'] } }), format: 'raw', wires: [['mv']] },
-        { id: 'mv', type: 'change', z: 't', x: 300, y: 300, rules: [{ t: 'move', p: 'payload', pt: 'msg', to: 'entity', tot: 'msg' }, { t: 'set', p: 'payload', pt: 'msg', to: '{"maintenance":true}', tot: 'json' }], wires: [['t']] },
+        {
+          id: 'q',
+          type: 'tb-entity-query',
+          connection: 'c1',
+          queryType: 'json',
+          query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['meter'] } }),
+          format: 'raw',
+          wires: [['mv']],
+        },
+        {
+          id: 'mv',
+          type: 'change',
+          z: 't',
+          x: 300,
+          y: 300,
+          rules: [
+            { t: 'move', p: 'payload', pt: 'msg', to: 'entity', tot: 'msg' },
+            { t: 'set', p: 'payload', pt: 'msg', to: '{"maintenance":true}', tot: 'json' },
+          ],
+          wires: [['t']],
+        },
         tel('t', { concurrency: 1 }),
       ]);
       sim.setLatency(10);
@@ -404,7 +495,18 @@ describe('tb-telemetry (runtime + simulator)', function () {
     it('when every entity fails the error goes to Catch, with the results on the message', async () => {
       await load([tel('t')]);
       const tenant = sim.data.list('TENANT')[0];
-      const { msg, error } = await results.fails('t', { entity: [{ entityType: 'TENANT', id: tenant.id }, { entityType: 'TENANT', id: tenant.id }], payload: { x: 1 } }, 'TB_PERMISSION', /All 2 entities failed; the first, TENANT/);
+      const { msg, error } = await results.fails(
+        't',
+        {
+          entity: [
+            { entityType: 'TENANT', id: tenant.id },
+            { entityType: 'TENANT', id: tenant.id },
+          ],
+          payload: { x: 1 },
+        },
+        'TB_PERMISSION',
+        /All 2 entities failed; the first, TENANT/,
+      );
       assert.ok(error);
       assert.equal(msg.failed, 2);
       assert.equal((msg.payload as unknown[]).length, 2);

@@ -61,7 +61,7 @@ describe('values from the message: the dialog wins, placeholders in text setting
       const b102 = dev('Thermo B-102');
       for (let i = 0; i < 3; i++) {
         const out = await results.ok('fixed', { entity: b102.id, keys: ['humidity'] });
-        assert.deepEqual(out.payload, { temperature: 'n/a' }, 'the dialog\'s keys');
+        assert.deepEqual(out.payload, { temperature: 'n/a' }, "the dialog's keys");
       }
       const told = warnings('fixed');
       assert.equal(told.length, 1, `once, not per message: ${JSON.stringify(told)}`);
@@ -76,7 +76,7 @@ describe('values from the message: the dialog wins, placeholders in text setting
       await load([node('tb-telemetry', 't', { operation: 'save', targetType: 'json', target: JSON.stringify({ entityType: 'DEVICE', id: a.id }) })]);
       await results.ok('t', { entity: b.id, operation: 'delete', payload: { v: 1 } });
       await results.ok('t', { entity: b.id, operation: 'delete', payload: { v: 2 } });
-      assert.equal(sim.data.latestOf(a.id, 'v')?.value, 2, 'saved on the dialog\'s entity');
+      assert.equal(sim.data.latestOf(a.id, 'v')?.value, 2, "saved on the dialog's entity");
       assert.equal(sim.data.latestOf(b.id, 'v'), undefined, 'not on msg.entity');
       const told = warnings('t');
       assert.equal(told.length, 2, JSON.stringify(told));
@@ -111,10 +111,7 @@ describe('values from the message: the dialog wins, placeholders in text setting
 
   describe('tb-attributes', () => {
     it('a fixed scope wins over msg.scope (warned once); a key placeholder among text is interpolated; missing refused', async () => {
-      await load([
-        node('tb-attributes', 'r', { operation: 'read', scope: 'SERVER_SCOPE', keys: '{{msg.prefix}}del' }),
-        node('tb-attributes', 'm', { operation: 'read', scope: 'msg', keys: '' }),
-      ]);
+      await load([node('tb-attributes', 'r', { operation: 'read', scope: 'SERVER_SCOPE', keys: '{{msg.prefix}}del' }), node('tb-attributes', 'm', { operation: 'read', scope: 'msg', keys: '' })]);
       const a101 = dev('Thermo A-101');
       const out = await results.ok('r', { entity: a101.id, prefix: 'mo', scope: 'SHARED_SCOPE' });
       assert.deepEqual(out.payload, { model: 'TH-100' }, 'SERVER_SCOPE "model"');

@@ -74,7 +74,12 @@ describe('query: alarm actions', () => {
     });
 
     it('automatic: the error says where the node looked', () => {
-      const e = throwsInput(() => alarmIdFromMessage({ payload: 'ack', topic: '' }), 'msg.payload', '(got "ack")', 'the node looks for the alarm in msg.payload.id, then msg.payload (an alarm id), then msg.topic');
+      const e = throwsInput(
+        () => alarmIdFromMessage({ payload: 'ack', topic: '' }),
+        'msg.payload',
+        '(got "ack")',
+        'the node looks for the alarm in msg.payload.id, then msg.payload (an alarm id), then msg.topic',
+      );
       assert.ok(e instanceof TbInputError);
       throwsInput(() => alarmIdFromMessage({ topic: 'alarms' }), 'msg.topic', '(got "alarms")', 'msg.payload.id, then msg.payload (an alarm id), then msg.topic');
       throwsInput(() => alarmIdFromMessage({ payload: { id: U1, entityType: 'DEVICE' } }), 'msg.payload', 'not an alarm', 'looks for the alarm in');
@@ -147,7 +152,14 @@ describe('query: alarm actions', () => {
         originatorEntityType: 'DEVICE',
       });
       assert.deepEqual(
-        prepareRaiseSettings({ alarmName: ' Overheating ', severity: 'MAJOR', propagate: true, propagateToTenant: 'true', propagateRelationTypes: 'Contains, Manages,', originatorEntityType: 'ASSET' }),
+        prepareRaiseSettings({
+          alarmName: ' Overheating ',
+          severity: 'MAJOR',
+          propagate: true,
+          propagateToTenant: 'true',
+          propagateRelationTypes: 'Contains, Manages,',
+          originatorEntityType: 'ASSET',
+        }),
         { type: 'Overheating', severity: 'MAJOR', propagate: true, propagateToOwner: false, propagateToTenant: true, propagateRelationTypes: ['Contains', 'Manages'], originatorEntityType: 'ASSET' },
       );
       throwsInput(() => prepareRaiseSettings({ severity: 'major' }), 'severity', 'did you mean "MAJOR"?');
@@ -209,7 +221,12 @@ describe('query: alarm actions', () => {
       const cyclic: Record<string, unknown> = { a: 1 };
       cyclic.self = cyclic;
       for (const value of [cyclic, { n: BigInt(7) }]) {
-        throwsInput(() => prepareRaise(SETTINGS, { type: 'T', severity: 'MAJOR' }, origin, { value, field: 'msg.payload.details' }), 'msg.payload.details', 'must be JSON data', 'cyclic reference or a BigInt');
+        throwsInput(
+          () => prepareRaise(SETTINGS, { type: 'T', severity: 'MAJOR' }, origin, { value, field: 'msg.payload.details' }),
+          'msg.payload.details',
+          'must be JSON data',
+          'cyclic reference or a BigInt',
+        );
       }
     });
 
@@ -231,7 +248,7 @@ describe('query: alarm actions', () => {
       assert.equal(q.pageLink.searchPropagatedAlarms, false);
     });
 
-    it('created or updated: an id that was active before, else the server\'s timestamps', () => {
+    it("created or updated: an id that was active before, else the server's timestamps", () => {
       const id = { entityType: 'ALARM' as const, id: U1 };
       assert.equal(isCreated([], { id, createdTime: 1000, endTs: 1000 }), true, 'created: createdTime is taken after endTs');
       assert.equal(isCreated([], { id, createdTime: 1001, endTs: 1000 }), true);
@@ -247,7 +264,7 @@ describe('query: alarm actions', () => {
       assert.equal(isAlreadyDone('clear', already('Alarm was already cleared!')), true);
       assert.equal(isAlreadyDone('assign', already('Alarm was already assigned to this user!')), true);
       assert.equal(isAlreadyDone('unassign', already('Alarm was already unassigned!')), true);
-      assert.equal(isAlreadyDone('clear', already('Alarm was already acknowledged!')), false, 'another operation\'s answer');
+      assert.equal(isAlreadyDone('clear', already('Alarm was already acknowledged!')), false, "another operation's answer");
       assert.equal(isAlreadyDone('acknowledge', already('Alarm was already acknowledged!', 500)), false, 'not a 400');
       assert.equal(isAlreadyDone('acknowledge', already('Alarm was already acknowledged by someone')), false);
       assert.equal(isAlreadyDone('comment', already('Alarm was already acknowledged!')), false);

@@ -1,13 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  explainBound,
-  findBindings,
-  parseTemplate,
-  pathText,
-  resolveBindings,
-  type BindingRef,
-  type QueryPath,
-} from '../../src/query/bindings';
+import { explainBound, findBindings, parseTemplate, pathText, resolveBindings, type BindingRef, type QueryPath } from '../../src/query/bindings';
 import { prepareEntityDataQuery } from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
 
@@ -43,7 +35,7 @@ describe('query/bindings: values from the message', () => {
 
     it('takes a path as Node-RED reads it: quoted keys and indexes', () => {
       assert.equal(parseTemplate('{{msg.payload["device name"]}}')?.whole?.path, 'payload["device name"]');
-      assert.equal(parseTemplate("{{msg.items[0].id}}")?.whole?.path, 'items[0].id');
+      assert.equal(parseTemplate('{{msg.items[0].id}}')?.whole?.path, 'items[0].id');
     });
 
     it('leaves braces around anything else as literal text', () => {
@@ -65,11 +57,10 @@ describe('query/bindings: values from the message', () => {
         pageLink: { pageSize: '{{msg.size}}', page: 0 },
       };
       const b = findBindings(q);
-      assert.deepEqual(b?.leaves.map((l) => pathText('query', l.at)), [
-        'query.entityFilter.deviceTypes[0]',
-        'query.entityFilter.deviceNameFilter',
-        'query.pageLink.pageSize',
-      ]);
+      assert.deepEqual(
+        b?.leaves.map((l) => pathText('query', l.at)),
+        ['query.entityFilter.deviceTypes[0]', 'query.entityFilter.deviceNameFilter', 'query.pageLink.pageSize'],
+      );
       assert.equal(findBindings({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } }), undefined);
     });
   });
@@ -127,7 +118,11 @@ describe('query/bindings: values from the message', () => {
   });
 
   describe('missing is an error, not "any"', () => {
-    for (const [what, value] of [['undefined', undefined], ['null', null], ['empty', '']] as const) {
+    for (const [what, value] of [
+      ['undefined', undefined],
+      ['null', null],
+      ['empty', ''],
+    ] as const) {
       it(`refuses a whole binding that is ${what}, naming the path and the binding`, () => {
         const q = { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{msg.payload.name}}' } };
         assert.throws(

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-} from '../../src/query/validate';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import { ENTITY_FILTER_TYPES } from '../../src/query/types';
 
 /*
@@ -70,17 +65,14 @@ const PREPARE: Record<Mode, (q: unknown, field?: string, options?: { live?: bool
 
 /** Fields the server does not read, as recorded by serverView ("<object>.<field>"), and why. */
 const IGNORED_BY_SERVER: Readonly<Record<string, string>> = {
-  'query.keyFiltersOperationOrDefault':
-    'read-only getter of EntityCountQuery that Jackson writes (HEAD); EntityCountQuery ignores unknown properties',
+  'query.keyFiltersOperationOrDefault': 'read-only getter of EntityCountQuery that Jackson writes (HEAD); EntityCountQuery ignores unknown properties',
   'entityFilter[apiUsageState].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties (EntityFilter.java L50)',
   'entityFilter[deviceType].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties',
   'entityFilter[entityType].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties',
   'entityFilter[relationsQuery].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties',
   'entityFilter[relationsQuery].stateEntityParamName': 'UI alias property; EntityFilter ignores unknown properties',
-  'entityFilter[deviceSearchQuery].edgeTypes':
-    'the swagger "Edge Search Query" example uses type deviceSearchQuery; DeviceSearchQueryFilter has no edgeTypes',
-  'keyFilter.value':
-    'UI KeyFilter property (entity.service.ts L575 sends value: null); REST ignores unknown properties (Spring Boot default)',
+  'entityFilter[deviceSearchQuery].edgeTypes': 'the swagger "Edge Search Query" example uses type deviceSearchQuery; DeviceSearchQueryFilter has no edgeTypes',
+  'keyFilter.value': 'UI KeyFilter property (entity.service.ts L575 sends value: null); REST ignores unknown properties (Spring Boot default)',
   'query.pageLink': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
   'query.entityFields': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
   'query.latestValues': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
@@ -102,8 +94,19 @@ const FILTER_FIELDS: Readonly<Record<string, string[]>> = {
   entityName: ['entityType', 'entityNameFilter'],
   entityType: ['entityType'],
   apiUsageState: ['customerId'],
-  relationsQuery: ['rootEntity', 'multiRoot', 'multiRootEntitiesType', 'multiRootEntityIds', 'direction', 'filters', 'maxLevel',
-    'fetchLastLevelOnly', 'negate', 'rootStateEntity', 'defaultStateEntity'],
+  relationsQuery: [
+    'rootEntity',
+    'multiRoot',
+    'multiRootEntitiesType',
+    'multiRootEntityIds',
+    'direction',
+    'filters',
+    'maxLevel',
+    'fetchLastLevelOnly',
+    'negate',
+    'rootStateEntity',
+    'defaultStateEntity',
+  ],
   assetSearchQuery: [...SEARCH_FIELDS, 'assetTypes'],
   deviceSearchQuery: [...SEARCH_FIELDS, 'deviceTypes'],
   entityViewSearchQuery: [...SEARCH_FIELDS, 'entityViewTypes'],
@@ -153,9 +156,12 @@ class View {
     const type = (f as Obj).type as string;
     const fields = FILTER_FIELDS[type];
     assert.ok(fields, `unknown entity filter type ${type}`);
-    const out = this.known(f, `entityFilter[${type}]`, ['type', ...fields],
-      type === 'relationsQuery' ? { multiRoot: false, maxLevel: 0, fetchLastLevelOnly: false, negate: false, rootStateEntity: false }
-        : type.endsWith('SearchQuery') ? SEARCH_PRIMITIVES : {});
+    const out = this.known(
+      f,
+      `entityFilter[${type}]`,
+      ['type', ...fields],
+      type === 'relationsQuery' ? { multiRoot: false, maxLevel: 0, fetchLastLevelOnly: false, negate: false, rootStateEntity: false } : type.endsWith('SearchQuery') ? SEARCH_PRIMITIVES : {},
+    );
     const typeFilter = TYPE_FILTERS[type];
     if (typeFilter) {
       const [plural, singular] = typeFilter;
@@ -212,9 +218,10 @@ class View {
       out.predicates = this.list(out.predicates, (x) => this.predicate(x));
       return out;
     }
-    const out = type === 'STRING'
-      ? this.known(p, 'predicate[STRING]', ['type', 'operation', 'value', 'ignoreCase'], { ignoreCase: false })
-      : this.known(p, `predicate[${String(type)}]`, ['type', 'operation', 'value']);
+    const out =
+      type === 'STRING'
+        ? this.known(p, 'predicate[STRING]', ['type', 'operation', 'value', 'ignoreCase'], { ignoreCase: false })
+        : this.known(p, `predicate[${String(type)}]`, ['type', 'operation', 'value']);
     const value = this.known(out.value, 'value', ['defaultValue', 'userValue', 'dynamicValue']);
     if (value.dynamicValue !== undefined) {
       value.dynamicValue = this.known(value.dynamicValue, 'dynamicValue', ['resolvedValue', 'sourceType', 'sourceAttribute', 'inherit'], { inherit: false });

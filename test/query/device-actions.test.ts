@@ -5,12 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { TbInputError } from '../../src/errors';
-import {
-  checkAttributeList,
-  flatAttributes,
-  prepareAttributeRequest,
-  prepareScope,
-} from '../../src/query/attributes';
+import { checkAttributeList, flatAttributes, prepareAttributeRequest, prepareScope } from '../../src/query/attributes';
 import { boolOption, durationOption, enumOption, intOption, keysOption, OptionReader, timeOption } from '../../src/query/options';
 import {
   classifyRpcAnswer,
@@ -57,7 +52,7 @@ describe('query: device actions', () => {
       assert.deepEqual(prepareTarget(rawAlarm, 'msg.entity', DEVICE), want);
       assert.deepEqual(prepareTarget(` ${U1} `, 'msg.entity', DEVICE), { entityType: 'DEVICE', id: U1 });
       assert.deepEqual(prepareTarget(U1, 'msg.entity', { defaultType: 'ASSET' }), want);
-      assert.deepEqual(prepareTarget({ id: U1 }, 'msg.entity', DEVICE), { entityType: 'DEVICE', id: U1 }, 'an id without a type: the node\'s type');
+      assert.deepEqual(prepareTarget({ id: U1 }, 'msg.entity', DEVICE), { entityType: 'DEVICE', id: U1 }, "an id without a type: the node's type");
     });
 
     it('errors name where the value was and what is accepted', () => {
@@ -80,7 +75,10 @@ describe('query: device actions', () => {
     it('an array acts on each entity (bulk), in order; an empty one is refused; the index is in the field', () => {
       const t = prepareTargets([U1, { entityType: 'ASSET', id: U2 }, { entityId: { entityType: 'DEVICE', id: U3 } }], 'msg.entity', DEVICE);
       assert.equal(t.bulk, true);
-      assert.deepEqual(t.entities.map((e) => e.id), [U1, U2, U3]);
+      assert.deepEqual(
+        t.entities.map((e) => e.id),
+        [U1, U2, U3],
+      );
       assert.deepEqual(prepareTargets([U1], 'msg.entity', DEVICE), { entities: [{ entityType: 'DEVICE', id: U1 }], bulk: true });
       assert.deepEqual(prepareTargets(U1, 'msg.entity', DEVICE), { entities: [{ entityType: 'DEVICE', id: U1 }], bulk: false });
       throwsInput(() => prepareTargets([], 'msg.entity', DEVICE), 'msg.entity', 'empty list');
@@ -96,7 +94,7 @@ describe('query: device actions', () => {
       throwsInput(() => targetsFromMessage({ entity: 'x' }, DEVICE), 'msg.entity', '(got "x")');
     });
 
-    it('the node\'s type for a bare UUID', () => {
+    it("the node's type for a bare UUID", () => {
       assert.equal(prepareTargetEntityType(''), 'DEVICE');
       assert.equal(prepareTargetEntityType('ASSET'), 'ASSET');
       throwsInput(() => prepareTargetEntityType('DASHBOARD'), 'targetEntityType', 'one of DEVICE');
@@ -121,7 +119,7 @@ describe('query: device actions', () => {
   });
 
   describe('options: the node wins, the message fills what it leaves empty', () => {
-    it('reads the node\'s setting, else msg.<name> (an empty node field and a null message value count as unset); lists what it ignored', () => {
+    it("reads the node's setting, else msg.<name> (an empty node field and a null message value count as unset); lists what it ignored", () => {
       const r = new OptionReader({ keys: 'a', limit: '', order: 'ASC', agg: '' }, { keys: ['b'], order: null, limit: 5, agg: 'AVG' });
       assert.deepEqual(r.get('keys'), { value: 'a', field: 'keys' });
       assert.deepEqual(r.get('limit'), { value: 5, field: 'msg.limit' });
@@ -164,7 +162,7 @@ describe('query: device actions', () => {
   describe('attributes', () => {
     const read = (node: Record<string, unknown>, msg: Record<string, unknown> = {}) => new OptionReader(node, msg);
 
-    it('scope: the node\'s or msg.scope; save only SERVER or SHARED; delete one scope; any for read', () => {
+    it("scope: the node's or msg.scope; save only SERVER or SHARED; delete one scope; any for read", () => {
       assert.equal(prepareScope('SHARED_SCOPE', {}, 'save'), 'SHARED_SCOPE');
       assert.equal(prepareScope('', {}, 'read'), 'SERVER_SCOPE');
       assert.equal(prepareScope('msg', { scope: 'CLIENT_SCOPE' }, 'read'), 'CLIENT_SCOPE');
@@ -179,7 +177,9 @@ describe('query: device actions', () => {
 
     it('save: an object with at least one key, no blank key, no null (the server answers 500 for it)', () => {
       assert.deepEqual(prepareAttributeRequest('save', 'SHARED_SCOPE', read({}), { targetTemperature: 21.5, cfg: { a: 1 } }), {
-        operation: 'save', scope: 'SHARED_SCOPE', values: { targetTemperature: 21.5, cfg: { a: 1 } },
+        operation: 'save',
+        scope: 'SHARED_SCOPE',
+        values: { targetTemperature: 21.5, cfg: { a: 1 } },
       });
       throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), 'x'), 'msg.payload', 'object of attributes');
       throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), [1]), 'msg.payload', 'object of attributes');
@@ -190,7 +190,7 @@ describe('query: device actions', () => {
 
     it('read: keys optional; delete: keys required', () => {
       assert.deepEqual(prepareAttributeRequest('read', 'any', read({ keys: 'a, b' }), undefined), { operation: 'read', scope: 'any', keys: ['a', 'b'] });
-      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: ['a'] }, 'the node\'s keys win');
+      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: ['a'] }, "the node's keys win");
       assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: '' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: [] });
       throwsInput(() => prepareAttributeRequest('delete', 'SERVER_SCOPE', read({}), undefined), 'keys', 'at least one key');
       assert.deepEqual(prepareAttributeRequest('delete', 'CLIENT_SCOPE', read({}, { keys: ['fw'] }), undefined), { operation: 'delete', scope: 'CLIENT_SCOPE', keys: ['fw'] });
@@ -204,8 +204,7 @@ describe('query: device actions', () => {
   });
 
   describe('rpc', () => {
-    const rpc = (node: Record<string, unknown>, msg: Record<string, unknown> = {}, params?: unknown) =>
-      prepareRpcRequest('setGpio', params, new OptionReader(node, msg), NOW);
+    const rpc = (node: Record<string, unknown>, msg: Record<string, unknown> = {}, params?: unknown) => prepareRpcRequest('setGpio', params, new OptionReader(node, msg), NOW);
 
     it('method: a non-empty string; by default msg.method, else msg.topic', () => {
       assert.equal(prepareMethod({ value: ' setGpio ', field: 'method' }), 'setGpio');
@@ -269,7 +268,7 @@ describe('query: device actions', () => {
       assert.equal(classifyRpcAnswer(500, 'Request timeout'), 'noReply');
       assert.equal(classifyRpcAnswer(500, 'NullPointerException'), undefined);
       assert.equal(classifyRpcAnswer(406, undefined), 'badReply');
-      assert.equal(classifyRpcAnswer(404, 'Device with requested id wasn\'t found!'), undefined);
+      assert.equal(classifyRpcAnswer(404, "Device with requested id wasn't found!"), undefined);
     });
 
     it('persistent states: DELIVERED ends a one-way RPC, SUCCESSFUL a two-way one; TIMEOUT moves on', () => {
@@ -288,7 +287,10 @@ describe('query: device actions', () => {
     });
 
     it('follow timing: 1 s, 2 s, 4 s, 8 s, then 10 s, never past the expiration (plus a grace)', () => {
-      assert.deepEqual([0, 1, 2, 3, 4, 9].map((n) => followDelay(n, 0, undefined)), [1000, 2000, 4000, 8000, 10000, 10000]);
+      assert.deepEqual(
+        [0, 1, 2, 3, 4, 9].map((n) => followDelay(n, 0, undefined)),
+        [1000, 2000, 4000, 8000, 10000, 10000],
+      );
       assert.equal(followDelay(4, 0, 3000), 5000, 'the last poll at expiration + 2 s');
       assert.equal(followDelay(0, 5000, 3000), undefined, 'past the expiration and grace: stop');
       assert.equal(followDelay(2, 0, 100000, { initialMs: 10, maxMs: 50, graceMs: 0 }), 40);

@@ -1,15 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  updateFlatEntity,
-  flattenAlarm,
-  flattenEntity,
-  formatAlarms,
-  formatEntities,
-  fromKeysV1,
-  fromKeysV2,
-  pageInfo,
-  parseValue,
-} from '../../src/query/format';
+import { updateFlatEntity, flattenAlarm, flattenEntity, formatAlarms, formatEntities, fromKeysV1, fromKeysV2, pageInfo, parseValue } from '../../src/query/format';
 import type { AlarmData, EntityData, ResultFormat } from '../../src/query';
 import { TbInputError } from '../../src/errors';
 import { U1, U2 } from './helpers';
@@ -353,7 +343,10 @@ describe('query/format', () => {
     });
 
     it('rejects an unknown format', () => {
-      assert.throws(() => formatEntities(items, 'table' as ResultFormat), (e: unknown) => e instanceof TbInputError && /format must be one of flat, raw/.test(e.message));
+      assert.throws(
+        () => formatEntities(items, 'table' as ResultFormat),
+        (e: unknown) => e instanceof TbInputError && /format must be one of flat, raw/.test(e.message),
+      );
       assert.throws(() => formatAlarms([], 'csv' as ResultFormat), TbInputError);
     });
   });

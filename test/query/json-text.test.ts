@@ -73,10 +73,7 @@ describe('query/json-text', () => {
       const saved = JSON.parse;
       const text = 'ab\ncdef\ng';
       try {
-        for (const message of [
-          'Expected property name or \'}\' in JSON at position 5 (line 2 column 3)',
-          'JSON.parse: expected property name or \'}\' at line 2 column 3 of the JSON data',
-        ]) {
+        for (const message of ["Expected property name or '}' in JSON at position 5 (line 2 column 3)", "JSON.parse: expected property name or '}' at line 2 column 3 of the JSON data"]) {
           (JSON as { parse: unknown }).parse = () => {
             throw new SyntaxError(message);
           };
@@ -123,7 +120,7 @@ describe('query/json-text', () => {
       assert.deepEqual(pick(locatePath(text, 'query')), { line: 1, column: 1 });
     });
 
-    it('agrees with the runtime validator\'s error fields', () => {
+    it("agrees with the runtime validator's error fields", () => {
       let err: unknown;
       try {
         prepareEntityDataQuery(q);
@@ -181,10 +178,10 @@ function pick(p: { line: number; column: number } | undefined): { line: number; 
 }
 
 describe('shortJsonMessage', () => {
-  it('drops the engine\'s excerpt and position, keeps what is wrong', () => {
+  it("drops the engine's excerpt and position, keeps what is wrong", () => {
     assert.equal(shortJsonMessage('Unexpected token \'D\', ..."ityType": DEVICE\n  }"... is not valid JSON'), "Unexpected token 'D'");
     assert.equal(shortJsonMessage('Unexpected token } in JSON at position 15'), 'Unexpected token } in JSON');
-    assert.equal(shortJsonMessage('Expected property name or \'}\' in JSON at position 1 (line 1 column 2)'), "Expected property name or '}' in JSON");
+    assert.equal(shortJsonMessage("Expected property name or '}' in JSON at position 1 (line 1 column 2)"), "Expected property name or '}' in JSON");
     assert.equal(shortJsonMessage('JSON.parse: unexpected character at line 2 column 3 of the JSON data'), 'JSON.parse: unexpected character');
     assert.equal(shortJsonMessage('Unexpected end of JSON input'), 'Unexpected end of JSON input');
   });

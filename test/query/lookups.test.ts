@@ -1,15 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  entityNames,
-  entityNamesQuery,
-  entitySearchQuery,
-  literalTextSearch,
-  MAX_RESOLVE_IDS,
-  nameListParam,
-  oneOfParam,
-  parseIds,
-  profileKeysQuery,
-} from '../../src/query/lookups';
+import { entityNames, entityNamesQuery, entitySearchQuery, literalTextSearch, MAX_RESOLVE_IDS, nameListParam, oneOfParam, parseIds, profileKeysQuery } from '../../src/query/lookups';
 import type { EntityData } from '../../src/query/types';
 import { throwsInput, U1, U2, U3 } from './helpers';
 
@@ -55,7 +45,10 @@ describe('query: editor look-ups', () => {
       { entityId: { entityType: 'DEVICE', id: U1 }, latest: { ENTITY_FIELD: { name: { ts: 1, value: 'A' } } }, timeseries: {} },
       { entityId: { entityType: 'DEVICE', id: U2 }, latest: null, timeseries: null },
     ] as EntityData[];
-    assert.deepEqual(entityNames(rows), [{ id: { entityType: 'DEVICE', id: U1 }, name: 'A' }, { id: { entityType: 'DEVICE', id: U2 }, name: '' }]);
+    assert.deepEqual(entityNames(rows), [
+      { id: { entityType: 'DEVICE', id: U1 }, name: 'A' },
+      { id: { entityType: 'DEVICE', id: U2 }, name: '' },
+    ]);
   });
 
   it('keys of profiles: the type filter of each entity type, or the whole type; the default page', () => {

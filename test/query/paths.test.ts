@@ -79,7 +79,10 @@ describe('query/paths', () => {
     assert.equal(deletePath(q, 'pageLink.sortOrder'), true);
     assert.deepEqual(q.pageLink, { page: 0, pageSize: 100 });
     assert.equal(deletePath(q, 'entityFields.1'), true);
-    assert.deepEqual((q.entityFields as { key: string }[]).map((k) => k.key), ['name', 'label']);
+    assert.deepEqual(
+      (q.entityFields as { key: string }[]).map((k) => k.key),
+      ['name', 'label'],
+    );
     const o = { a: { b: 1 } };
     assert.equal(deletePath(o, 'a.b'), true);
     assert.deepEqual(o, { a: {} });
@@ -151,10 +154,7 @@ describe('query/paths', () => {
         'pageLink.extra',
         'note',
       ]);
-      assert.deepEqual(heldPaths(q, ['entityFilter.type', 'entityFilter.deviceTypes.**', 'keyFilters.**', 'pageLink.*']), [
-        'entityFilter.rootStateEntity',
-        'note',
-      ]);
+      assert.deepEqual(heldPaths(q, ['entityFilter.type', 'entityFilter.deviceTypes.**', 'keyFilters.**', 'pageLink.*']), ['entityFilter.rootStateEntity', 'note']);
       assert.deepEqual(heldPaths(q, ['**']), []);
       assert.deepEqual(heldPaths({}, []), []);
       assert.deepEqual(heldPaths(5, []), []);

@@ -5,7 +5,7 @@ import { U1, U2, U3 } from './helpers';
 
 const DEV = { type: 'entityType', entityType: 'DEVICE' };
 const NAMES: SummaryOptions = {
-  nameOf: ({ id }) => ({ [U1]: 'Campus North', [U2]: 'Campus South' } as Record<string, string>)[id],
+  nameOf: ({ id }) => (({ [U1]: 'Campus North', [U2]: 'Campus South' }) as Record<string, string>)[id],
 };
 const ts = (key: string) => ({ type: 'TIME_SERIES', key });
 const num = (operation: string, value: unknown) => ({ type: 'NUMERIC', operation, value });
@@ -21,10 +21,7 @@ describe('query/summary', () => {
       assert.equal(summarize('entityData', defaultQuery('entityData')), 'all devices, sorted by name, first 100');
       assert.equal(summarize('entityCount', defaultQuery('entityCount')), 'count of all devices');
       assert.equal(summarize('alarmData', defaultQuery('alarmData')), 'active alarms of any severity on all devices, any time, newest first, first 100');
-      assert.equal(
-        summarize('alarmCount', defaultQuery('alarmCount')),
-        'count of active alarms of any severity on any entity (whole tenant or customer), any time',
-      );
+      assert.equal(summarize('alarmCount', defaultQuery('alarmCount')), 'count of active alarms of any severity on any entity (whole tenant or customer), any time');
     });
   });
 
@@ -59,10 +56,7 @@ describe('query/summary', () => {
       assert.equal(count({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_USER_OWNER' } }), "count of the current user's owner");
       assert.equal(count({ type: 'entityList', entityType: 'DEVICE', entityList: [U1, U2, U3] }), 'count of 3 chosen devices');
       assert.equal(count({ type: 'entityList', entityType: 'DEVICE', entityList: [U1] }), 'count of 1 chosen device');
-      assert.equal(
-        summarize('entityCount', { entityFilter: { type: 'entityList', entityType: 'ASSET', entityList: [U1, U2] } }, NAMES),
-        'count of assets Campus North or Campus South',
-      );
+      assert.equal(summarize('entityCount', { entityFilter: { type: 'entityList', entityType: 'ASSET', entityList: [U1, U2] } }, NAMES), 'count of assets Campus North or Campus South');
     });
 
     it('says when no match is possible', () => {
@@ -89,14 +83,16 @@ describe('query/summary', () => {
         'count of devices that Campus North relates to (Contains, up to 2 levels, last level only)',
       );
       assert.equal(
-        rel({ filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }, { relationType: 'Manages', entityTypes: ['ASSET'] }] }),
+        rel({
+          filters: [
+            { relationType: 'Contains', entityTypes: ['DEVICE'] },
+            { relationType: 'Manages', entityTypes: ['ASSET'] },
+          ],
+        }),
         'count of devices or assets that Campus North relates to (Contains or Manages, any depth)',
       );
       assert.equal(rel({ filters: [{ relationType: 'Contains', negate: true }] }), 'count of entities that Campus North relates to (not Contains, any depth)');
-      assert.equal(
-        rel({ negate: true, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }] }),
-        'count of entities that Campus North relates to (any depth) except devices by Contains',
-      );
+      assert.equal(rel({ negate: true, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }] }), 'count of entities that Campus North relates to (any depth) except devices by Contains');
       assert.equal(
         summarize('entityCount', { entityFilter: { type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [U1, U2], direction: 'FROM', maxLevel: 1 } }, NAMES),
         'count of entities that Campus North or Campus South relates to (1 level)',
@@ -174,10 +170,7 @@ describe('query/summary', () => {
     });
 
     it('COMPLEX groups, nested, with their own AND/OR', () => {
-      assert.equal(
-        where(kf('t', { type: 'COMPLEX', operation: 'OR', predicates: [num('LESS', 5), num('GREATER', 30)] })),
-        'count of all devices where t < 5 or t > 30',
-      );
+      assert.equal(where(kf('t', { type: 'COMPLEX', operation: 'OR', predicates: [num('LESS', 5), num('GREATER', 30)] })), 'count of all devices where t < 5 or t > 30');
       assert.equal(
         where(
           kf('t', { type: 'COMPLEX', operation: 'AND', predicates: [num('GREATER', 5), { type: 'COMPLEX', operation: 'OR', predicates: [num('LESS', 10), num('EQUAL', 20)] }] }),
@@ -193,18 +186,14 @@ describe('query/summary', () => {
         where(kf('t', num('GREATER', { defaultValue: 30, dynamicValue: { sourceType: 'CURRENT_CUSTOMER', sourceAttribute: 'maxTemp' } }))),
         "count of all devices where t > the customer's maxTemp (else 30)",
       );
-      assert.equal(
-        where(kf('t', num('GREATER', { dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'limit' } }))),
-        "count of all devices where t > the user's limit",
-      );
+      assert.equal(where(kf('t', num('GREATER', { dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'limit' } }))), "count of all devices where t > the user's limit");
       assert.equal(where(kf('since', num('GREATER_OR_EQUAL', 1767225600000), 'DATE_TIME')), 'count of all devices where since >= 2026-01-01 00:00 UTC');
       assert.equal(where(kf('t', num('GREATER', { defaultValue: null, userValue: 2 }))), 'count of all devices where t > 2');
       assert.equal(where(kf('s', { type: 'STRING', operation: 'EQUAL', value: { defaultValue: null, userValue: 'abc' } })), "count of all devices where s is 'abc'");
     });
 
     describe('dynamic values as each path reads them (§5.6)', () => {
-      const dyn = (extra: Record<string, unknown> = {}) =>
-        kf('t', num('GREATER', { defaultValue: 30, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', ...extra } }));
+      const dyn = (extra: Record<string, unknown> = {}) => kf('t', num('GREATER', { defaultValue: 30, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', ...extra } }));
       const text = (mode: QueryMode, live: boolean | undefined, f: unknown) =>
         summarize(mode, { entityFilter: DEV, keyFilters: [f], ...(mode === 'alarmData' ? { pageLink: { pageSize: 10 } } : {}) }, live === undefined ? {} : { live });
 
@@ -227,8 +216,7 @@ describe('query/summary', () => {
       });
 
       it('CURRENT_DEVICE is never read: the value shown is the one used', () => {
-        const device = (extra: Record<string, unknown>) =>
-          kf('t', num('GREATER', { defaultValue: 30, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' }, ...extra }));
+        const device = (extra: Record<string, unknown>) => kf('t', num('GREATER', { defaultValue: 30, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' }, ...extra }));
         assert.equal(text('entityCount', true, device({})), 'count of all devices where t > 30 (the device attribute is never read here)');
         assert.equal(text('entityCount', true, device({ userValue: 26 })), 'count of all devices where t > 26');
         assert.equal(
@@ -253,7 +241,7 @@ describe('query/summary', () => {
     const data = (pageLink: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       summarize('entityData', { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink, ...extra });
 
-    it('the brief\'s example', () => {
+    it("the brief's example", () => {
       assert.equal(
         summarize('entityData', {
           entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
@@ -279,10 +267,7 @@ describe('query/summary', () => {
 
     it('text search is a contains over the listed fields, ignored when there are none (§5.3)', () => {
       assert.equal(data({ textSearch: 'north' }), "devices of profile thermostat, first 100, text search 'north' ignored (no fields to search)");
-      assert.equal(
-        data({ textSearch: 'north' }, { entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }] }),
-        "devices of profile thermostat, first 100, with 'north' in the listed fields",
-      );
+      assert.equal(data({ textSearch: 'north' }, { entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }] }), "devices of profile thermostat, first 100, with 'north' in the listed fields");
       assert.equal(data({ textSearch: '' }), 'devices of profile thermostat, first 100');
     });
   });
@@ -323,10 +308,7 @@ describe('query/summary', () => {
     });
 
     it('assignee', () => {
-      assert.equal(
-        alarms({ statusList: ['ACTIVE'], assigneeId: U2 }, {}, NAMES),
-        'active alarms of any severity assigned to Campus South on all devices, any time, first 100',
-      );
+      assert.equal(alarms({ statusList: ['ACTIVE'], assigneeId: U2 }, {}, NAMES), 'active alarms of any severity assigned to Campus South on all devices, any time, first 100');
       assert.equal(
         alarms({ typeList: ['Fire'], assigneeId: { entityType: 'USER', id: U3 } }),
         `alarms of type Fire, any severity, any status, assigned to user ${U3.slice(0, 8)}…, on all devices, any time, first 100`,
@@ -338,14 +320,8 @@ describe('query/summary', () => {
       assert.equal(alarms({ timeWindow: 3_600_000 }), 'alarms of any status and severity on all devices, last hour, first 100');
       assert.equal(alarms({ timeWindow: 7 * day }), 'alarms of any status and severity on all devices, last 7 days, first 100');
       assert.equal(alarms({ timeWindow: 90 * 60_000 }), 'alarms of any status and severity on all devices, last 90 minutes, first 100');
-      assert.equal(
-        alarms({ timeWindow: day, startTs: 1767225600000, endTs: 1 }),
-        'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC for 24 hours, first 100',
-      );
-      assert.equal(
-        alarms({ startTs: 1767225600000, endTs: 1767312000000 }),
-        'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC to 2026-01-02 00:00 UTC, first 100',
-      );
+      assert.equal(alarms({ timeWindow: day, startTs: 1767225600000, endTs: 1 }), 'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC for 24 hours, first 100');
+      assert.equal(alarms({ startTs: 1767225600000, endTs: 1767312000000 }), 'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC to 2026-01-02 00:00 UTC, first 100');
       assert.equal(alarms({ startTs: 1767225600000 }), 'alarms of any status and severity on all devices, since 2026-01-01 00:00 UTC, first 100');
       assert.equal(alarms({ endTs: 1767225645000 }), 'alarms of any status and severity on all devices, until 2026-01-01 00:00:45 UTC, first 100');
       assert.equal(
@@ -371,8 +347,14 @@ describe('query/summary', () => {
         alarms({ statusList: ['ACTIVE'], searchPropagatedAlarms: true }, { keyFilters: [kf('t', num('GREATER', 1))] }),
         'active alarms of any severity on all devices where t > 1 (incl. propagated alarms), any time, first 100',
       );
-      assert.equal(alarms({ textSearch: 'fire' }, { alarmFields: [{ type: 'ALARM_FIELD', key: 'status' }] }), "alarms of any status and severity on all devices, any time, first 100, text search 'fire' ignored (no alarm fields to search)");
-      assert.equal(alarms({ textSearch: 'fire' }, { alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }] }), "alarms of any status and severity on all devices, any time, first 100, with 'fire' in the listed fields");
+      assert.equal(
+        alarms({ textSearch: 'fire' }, { alarmFields: [{ type: 'ALARM_FIELD', key: 'status' }] }),
+        "alarms of any status and severity on all devices, any time, first 100, text search 'fire' ignored (no alarm fields to search)",
+      );
+      assert.equal(
+        alarms({ textSearch: 'fire' }, { alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }] }),
+        "alarms of any status and severity on all devices, any time, first 100, with 'fire' in the listed fields",
+      );
     });
 
     it('live: no hint without any time (sent with a window back to the epoch), hints when the times stop new alarms (§9.12)', () => {
@@ -412,7 +394,7 @@ describe('query/summary', () => {
       );
     });
 
-    it('alarm counts read a data query\'s pageLink fields where the top level is silent (as prepareAlarmCountQuery)', () => {
+    it("alarm counts read a data query's pageLink fields where the top level is silent (as prepareAlarmCountQuery)", () => {
       assert.equal(
         summarize('alarmCount', { entityFilter: DEV, pageLink: { statusList: ['CLEARED'], severityList: ['MAJOR'] }, severityList: ['MINOR'] }),
         'count of cleared MINOR alarms on all devices, any time',
@@ -437,21 +419,36 @@ describe('query/summary', () => {
         summarize('entityCount', { entityFilter: DEV, keyFilters: [{ key: { type: 'TIME_SERIES' }, predicate: { type: 'NUMERIC', operation: 'GREATER' } }] }),
         'incomplete query: count of all devices where ? > ?',
       );
-      assert.equal(
-        summarize('entityCount', { entityFilter: DEV, keyFilters: [kf('t', { type: 'COMPLEX', operation: 'AND' })] }),
-        'incomplete query: count of all devices where t (group ?)',
-      );
+      assert.equal(summarize('entityCount', { entityFilter: DEV, keyFilters: [kf('t', { type: 'COMPLEX', operation: 'AND' })] }), 'incomplete query: count of all devices where t (group ?)');
       assert.equal(summarize('entityData', JSON.stringify(defaultQuery('entityData'))), 'all devices, sorted by name, first 100');
     });
 
     it('survives hostile values', () => {
       const cyclic: Record<string, unknown> = { type: 'COMPLEX', operation: 'AND' };
       cyclic.predicates = [cyclic];
-      const trap = new Proxy({}, { get: () => { throw new Error('boom'); } });
-      const inputs: unknown[] = [undefined, 0, true, 'x', { entityFilter: 5 }, { entityFilter: [] }, { entityFilter: DEV, keyFilters: 'x' },
-        { entityFilter: DEV, keyFilters: [null, 1, 'x', { key: 5, predicate: [] }] }, { entityFilter: DEV, pageLink: 7 },
-        { entityFilter: DEV, keyFilters: [kf('t', cyclic)] }, { entityFilter: trap }, trap,
-        { entityFilter: DEV, pageLink: { statusList: 'ACTIVE', severityList: [1, null], typeList: {}, timeWindow: 'x', startTs: -5, sortOrder: { key: null } } }];
+      const trap = new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('boom');
+          },
+        },
+      );
+      const inputs: unknown[] = [
+        undefined,
+        0,
+        true,
+        'x',
+        { entityFilter: 5 },
+        { entityFilter: [] },
+        { entityFilter: DEV, keyFilters: 'x' },
+        { entityFilter: DEV, keyFilters: [null, 1, 'x', { key: 5, predicate: [] }] },
+        { entityFilter: DEV, pageLink: 7 },
+        { entityFilter: DEV, keyFilters: [kf('t', cyclic)] },
+        { entityFilter: trap },
+        trap,
+        { entityFilter: DEV, pageLink: { statusList: 'ACTIVE', severityList: [1, null], typeList: {}, timeWindow: 'x', startTs: -5, sortOrder: { key: null } } },
+      ];
       for (const m of QUERY_MODES) {
         for (const input of inputs) {
           const s = summarize(m, input);

@@ -26,7 +26,7 @@ const req = (op: 'save' | 'latest' | 'history' | 'delete', node: Record<string, 
 
 describe('query: telemetry', () => {
   describe('operation', () => {
-    it('is the node\'s, or msg.operation when the node says msg; a wrong one names the field and the choices', () => {
+    it("is the node's, or msg.operation when the node says msg; a wrong one names the field and the choices", () => {
       assert.equal(prepareOperation('history', { operation: 'save' }, TELEMETRY_OPERATIONS, 'save'), 'history');
       assert.equal(prepareOperation('', {}, TELEMETRY_OPERATIONS, 'save'), 'save');
       assert.equal(prepareOperation('msg', { operation: 'latest' }, TELEMETRY_OPERATIONS, 'save'), 'latest');
@@ -118,7 +118,10 @@ describe('query: telemetry', () => {
         ts: { temperature: 10, on: 11, cfg: 12 },
       });
       assert.deepEqual(flatLatest({}), { values: {}, ts: {} });
-      assert.throws(() => flatLatest([1]), (e: unknown) => e instanceof TbError && e.code === 'TB_BAD_RESPONSE');
+      assert.throws(
+        () => flatLatest([1]),
+        (e: unknown) => e instanceof TbError && e.code === 'TB_BAD_RESPONSE',
+      );
     });
   });
 
@@ -161,7 +164,7 @@ describe('query: telemetry', () => {
       assert.equal(h.limit, undefined);
       assert.equal(h.maxItems, 100000);
       const l = req('history', { keys: 't', last: '1h', limit: '10', order: 'ASC' }, { order: 'DESC', maxItems: 50 }) as HistoryRequest;
-      assert.deepEqual([l.limit, l.order, l.maxItems], [10, 'ASC', 50], 'the node\'s order wins; maxItems left empty comes from the message');
+      assert.deepEqual([l.limit, l.order, l.maxItems], [10, 'ASC', 50], "the node's order wins; maxItems left empty comes from the message");
       throwsInput(() => req('history', { keys: 't', last: '1h' }, { order: 'desc' }), 'msg.order', 'did you mean "DESC"');
       throwsInput(() => req('history', { keys: 't', last: '1h' }, { limit: 0 }), 'msg.limit', 'at least 1');
     });
@@ -189,14 +192,28 @@ describe('query: telemetry', () => {
       throwsInput(() => req('history', { keys: 't', last: '90d', agg: 'COUNT', intervalType: 'YEAR' }), 'intervalType', 'MILLISECONDS, WEEK, WEEK_ISO, MONTH, QUARTER');
     });
 
-    it('wire: one page\'s query (limit only without agg; interval, type and zone with it)', () => {
+    it("wire: one page's query (limit only without agg; interval, type and zone with it)", () => {
       const h = req('history', { keys: 't,h', last: '1h' }) as HistoryRequest;
       assert.deepEqual(historyParams(h, { keys: ['t', 'h'], startTs: 1, endTs: 2, limit: 500 }), {
-        keys: 't,h', startTs: 1, endTs: 2, agg: 'NONE', orderBy: 'ASC', useStrictDataTypes: true, limit: 500,
+        keys: 't,h',
+        startTs: 1,
+        endTs: 2,
+        agg: 'NONE',
+        orderBy: 'ASC',
+        useStrictDataTypes: true,
+        limit: 500,
       });
       const a = req('history', { keys: 't', last: '1h', agg: 'MAX', intervalType: 'WEEK', timeZone: 'UTC' }) as HistoryRequest;
       assert.deepEqual(historyParams(a, { keys: ['t'], startTs: 1, endTs: 2, limit: 500 }), {
-        keys: 't', startTs: 1, endTs: 2, agg: 'MAX', orderBy: 'ASC', useStrictDataTypes: true, interval: 0, intervalType: 'WEEK', timeZone: 'UTC',
+        keys: 't',
+        startTs: 1,
+        endTs: 2,
+        agg: 'MAX',
+        orderBy: 'ASC',
+        useStrictDataTypes: true,
+        interval: 0,
+        intervalType: 'WEEK',
+        timeZone: 'UTC',
       });
     });
   });
@@ -233,8 +250,14 @@ describe('query: telemetry', () => {
     it('reads every point of the range, page after page, each next page starting after the last point', () => {
       const { series, requests, pager } = read({ t: range(0, 250) }, {}, 100);
       assert.equal(series.t.length, 250);
-      assert.deepEqual(series.t.map((p) => p.ts), range(0, 250));
-      assert.deepEqual(requests.map((r) => r.startTs), [0, 100, 200]);
+      assert.deepEqual(
+        series.t.map((p) => p.ts),
+        range(0, 250),
+      );
+      assert.deepEqual(
+        requests.map((r) => r.startTs),
+        [0, 100, 200],
+      );
       assert.equal(pager.truncated, false);
       assert.equal(pager.pages, 3);
     });
@@ -250,13 +273,22 @@ describe('query: telemetry', () => {
       assert.equal(series.dense.length, 300);
       assert.equal(series.sparse.length, 30);
       assert.deepEqual(requests[0].keys, ['dense', 'sparse']);
-      assert.deepEqual(requests.slice(1).map((r) => r.keys), [['dense'], ['dense'], ['dense']]);
+      assert.deepEqual(
+        requests.slice(1).map((r) => r.keys),
+        [['dense'], ['dense'], ['dense']],
+      );
     });
 
     it('DESC pages backwards from the end (the end is exclusive) and keeps newest first', () => {
       const { series, requests } = read({ t: range(0, 250) }, { order: 'DESC' }, 100);
-      assert.deepEqual(series.t.map((p) => p.ts), range(0, 250).reverse());
-      assert.deepEqual(requests.map((r) => r.endTs), [1000, 150, 50]);
+      assert.deepEqual(
+        series.t.map((p) => p.ts),
+        range(0, 250).reverse(),
+      );
+      assert.deepEqual(
+        requests.map((r) => r.endTs),
+        [1000, 150, 50],
+      );
     });
 
     it('maxItems cuts where every key was read through (no hole), and says so', () => {
@@ -266,8 +298,14 @@ describe('query: telemetry', () => {
       const lastB = series.b[series.b.length - 1].ts;
       assert.ok(pager.count <= 250, `${pager.count} points`);
       // every point of both keys up to the cut is there
-      assert.deepEqual(series.a.map((p) => p.ts), range(0, lastA + 1));
-      assert.deepEqual(series.b.map((p) => p.ts), range(0, lastB + 1, 2));
+      assert.deepEqual(
+        series.a.map((p) => p.ts),
+        range(0, lastA + 1),
+      );
+      assert.deepEqual(
+        series.b.map((p) => p.ts),
+        range(0, lastB + 1, 2),
+      );
       assert.ok(Math.abs(lastA - lastB) <= 2);
     });
 
@@ -287,25 +325,54 @@ describe('query: telemetry', () => {
       const h: HistoryRequest = { operation: 'history', keys: ['t'], startTs: 100, endTs: 200, agg: 'NONE', order: 'ASC', maxItems: 1000 };
       const pager = new HistoryPager(h, 2);
       const [p] = pager.next();
-      pager.add(p, { t: [{ ts: 50, value: 1 }, { ts: 100, value: 2 }, { ts: 101, value: 3 }] });
+      pager.add(p, {
+        t: [
+          { ts: 50, value: 1 },
+          { ts: 100, value: 2 },
+          { ts: 101, value: 3 },
+        ],
+      });
       const [p2] = pager.next();
       assert.equal(p2.startTs, 102);
-      pager.add(p2, { t: [{ ts: 100, value: 2 }, { ts: 101, value: 3 }] });
+      pager.add(p2, {
+        t: [
+          { ts: 100, value: 2 },
+          { ts: 101, value: 3 },
+        ],
+      });
       assert.deepEqual(pager.next(), []);
-      assert.deepEqual(pager.series().t.map((x) => x.ts), [100, 101]);
-      assert.throws(() => new HistoryPager(h, 2).add(p, 'x'), (e: unknown) => e instanceof TbError && e.code === 'TB_BAD_RESPONSE');
+      assert.deepEqual(
+        pager.series().t.map((x) => x.ts),
+        [100, 101],
+      );
+      assert.throws(
+        () => new HistoryPager(h, 2).add(p, 'x'),
+        (e: unknown) => e instanceof TbError && e.code === 'TB_BAD_RESPONSE',
+      );
     });
   });
 
   describe('history rows', () => {
     it('merged by ts in the asked order; a key without a point at that ts is absent from the row', () => {
-      const series = { temperature: [{ ts: 2, value: 21 }, { ts: 1, value: 20 }], humidity: [{ ts: 1, value: 40 }, { ts: 3, value: 41 }] };
+      const series = {
+        temperature: [
+          { ts: 2, value: 21 },
+          { ts: 1, value: 20 },
+        ],
+        humidity: [
+          { ts: 1, value: 40 },
+          { ts: 3, value: 41 },
+        ],
+      };
       assert.deepEqual(historyRows(series, 'ASC'), [
         { ts: 1, temperature: 20, humidity: 40 },
         { ts: 2, temperature: 21 },
         { ts: 3, humidity: 41 },
       ]);
-      assert.deepEqual(historyRows(series, 'DESC').map((r) => r.ts), [3, 2, 1]);
+      assert.deepEqual(
+        historyRows(series, 'DESC').map((r) => r.ts),
+        [3, 2, 1],
+      );
     });
   });
 
@@ -315,24 +382,36 @@ describe('query: telemetry', () => {
       const d = req('delete', { keys: 't', last: '1h' });
       assert.deepEqual(d, { operation: 'delete', keys: ['t'], all: false, startTs: NOW - HOUR, endTs: NOW, deleteLatest: true, rewriteLatest: false });
       assert.deepEqual(req('delete', { keys: 't', all: 'true', deleteLatest: false }, { rewriteLatest: true }), {
-        operation: 'delete', keys: ['t'], all: true, deleteLatest: false, rewriteLatest: true,
+        operation: 'delete',
+        keys: ['t'],
+        all: true,
+        deleteLatest: false,
+        rewriteLatest: true,
       });
       throwsInput(() => req('delete', { keys: 't' }), 'from', 'all: true');
       throwsInput(() => req('delete', { keys: 't' }, { all: true, from: 5 }), 'msg.all', 'either all: true, or from/to');
       throwsInput(() => req('delete', { keys: 't', all: 'yes' }), 'all', 'true or false');
     });
 
-    it('the node\'s range wins over msg.all; without a range on the node (all unticked), msg.all is read', () => {
+    it("the node's range wins over msg.all; without a range on the node (all unticked), msg.all is read", () => {
       assert.equal((req('delete', { keys: 't', last: '1h' }, { all: true }) as { all: boolean }).all, false);
       assert.equal((req('delete', { keys: 't', last: '', all: false }, { all: true }) as { all: boolean }).all, true);
     });
 
     it('wire', () => {
       assert.deepEqual(deleteParams({ operation: 'delete', keys: ['a', 'b'], all: false, startTs: 1, endTs: 2, deleteLatest: true, rewriteLatest: false }), {
-        keys: 'a,b', deleteAllDataForKeys: false, deleteLatest: true, rewriteLatestIfDeleted: false, startTs: 1, endTs: 2,
+        keys: 'a,b',
+        deleteAllDataForKeys: false,
+        deleteLatest: true,
+        rewriteLatestIfDeleted: false,
+        startTs: 1,
+        endTs: 2,
       });
       assert.deepEqual(deleteParams({ operation: 'delete', keys: ['a'], all: true, deleteLatest: false, rewriteLatest: true }), {
-        keys: 'a', deleteAllDataForKeys: true, deleteLatest: false, rewriteLatestIfDeleted: true,
+        keys: 'a',
+        deleteAllDataForKeys: true,
+        deleteLatest: false,
+        rewriteLatestIfDeleted: true,
       });
     });
   });

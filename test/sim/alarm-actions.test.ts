@@ -42,7 +42,10 @@ describe('simulator: alarm actions (§11)', function () {
   /** The comments of an alarm in creation order (the control API), as AlarmCommentInfo. */
   const written = async (id: string): Promise<Msg[]> => (await c.anon.request('GET', `/__sim/alarms/${id}/comments`)).body;
   const createBody = (originator: unknown, type: string, severity: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-    originator, type, severity, ...extra,
+    originator,
+    type,
+    severity,
+    ...extra,
   });
 
   describe('acknowledge and clear', () => {
@@ -74,10 +77,13 @@ describe('simulator: alarm actions (§11)', function () {
       await c.customer.post(`/api/alarm/${id}/ack`);
       await c.tenant.post(`/api/alarm/${id}/clear`);
       const list = await written(id);
-      assert.deepEqual(list.map((x) => [x.type, x.comment, x.userId.id, x.email]), [
-        ['SYSTEM', { text: 'Alarm was acknowledged by user Carol Customer', subtype: 'ACKED_BY_USER', userName: 'Carol Customer' }, userId('customer@thingsboard.org'), 'customer@thingsboard.org'],
-        ['SYSTEM', { text: 'Alarm was cleared by user Tenant Admin', subtype: 'CLEARED_BY_USER', userName: 'Tenant Admin' }, userId('tenant@thingsboard.org'), 'tenant@thingsboard.org'],
-      ]);
+      assert.deepEqual(
+        list.map((x) => [x.type, x.comment, x.userId.id, x.email]),
+        [
+          ['SYSTEM', { text: 'Alarm was acknowledged by user Carol Customer', subtype: 'ACKED_BY_USER', userName: 'Carol Customer' }, userId('customer@thingsboard.org'), 'customer@thingsboard.org'],
+          ['SYSTEM', { text: 'Alarm was cleared by user Tenant Admin', subtype: 'CLEARED_BY_USER', userName: 'Tenant Admin' }, userId('tenant@thingsboard.org'), 'tenant@thingsboard.org'],
+        ],
+      );
       await c.tenant.post(`/api/alarm/${id}/ack`);
       assert.equal((await comments(id)).length, 2, 'an "already" error writes nothing');
     });
@@ -107,12 +113,15 @@ describe('simulator: alarm actions (§11)', function () {
       const carol = userId('customer@thingsboard.org');
       const re = await c.customer.post(`/api/alarm/${id}/assign/${carol}`);
       assert.equal(re.body.assignee.email, 'customer@thingsboard.org', 'reassign');
-      assert.deepEqual((await written(id)).map((x) => x.comment.text), [
-        'Alarm was assigned by user Tenant Admin to user Terry Tech',
-        'Alarm was assigned by user Carol Customer to user Carol Customer',
-      ]);
+      assert.deepEqual(
+        (await written(id)).map((x) => x.comment.text),
+        ['Alarm was assigned by user Tenant Admin to user Terry Tech', 'Alarm was assigned by user Carol Customer to user Carol Customer'],
+      );
       assert.deepEqual((await written(id))[0].comment, {
-        text: 'Alarm was assigned by user Tenant Admin to user Terry Tech', subtype: 'ASSIGNED_TO_USER', userName: 'Tenant Admin', assigneeName: 'Terry Tech',
+        text: 'Alarm was assigned by user Tenant Admin to user Terry Tech',
+        subtype: 'ASSIGNED_TO_USER',
+        userName: 'Tenant Admin',
+        assigneeName: 'Terry Tech',
       });
     });
 
@@ -123,9 +132,10 @@ describe('simulator: alarm actions (§11)', function () {
       assert.deepEqual([r.body.assigneeId, r.body.assignee, r.body.assignTs], [null, null, NOW]);
       assert.deepEqual(r.body, info(id));
       assert.deepEqual(err(await customerB.request('DELETE', `/api/alarm/${id}/assign`)), [400, 31, 'Alarm was already unassigned!']);
-      assert.deepEqual((await comments(id)).map((x) => x.comment), [
-        { text: 'Alarm was unassigned by user Bob Buyer', subtype: 'UNASSIGNED_BY_USER', userName: 'Bob Buyer' },
-      ]);
+      assert.deepEqual(
+        (await comments(id)).map((x) => x.comment),
+        [{ text: 'Alarm was unassigned by user Bob Buyer', subtype: 'UNASSIGNED_BY_USER', userName: 'Bob Buyer' }],
+      );
     });
 
     it('the assignee must exist and be readable by the caller', async () => {
@@ -204,17 +214,24 @@ describe('simulator: alarm actions (§11)', function () {
       assert.deepEqual([r.body.totalElements, r.body.totalPages, r.body.hasNext], [5, 3, true]);
       assert.deepEqual(Object.keys(r.body.data[0]), ['id', 'createdTime', 'alarmId', 'userId', 'type', 'comment', 'firstName', 'lastName', 'email', 'name']);
       const rest = await comments(id, customerB);
-      assert.deepEqual(rest.map((x) => x.createdTime), [...rest.map((x) => x.createdTime)].sort((x, y) => x - y), 'by createdTime');
+      assert.deepEqual(
+        rest.map((x) => x.createdTime),
+        [...rest.map((x) => x.createdTime)].sort((x, y) => x - y),
+        'by createdTime',
+      );
       const all = await written(id);
       assert.deepEqual(new Set(rest.map((x) => x.id.id)), new Set(all.map((x) => x.id.id)));
-      assert.deepEqual(all.map((x) => [x.createdTime - NOW, x.type, x.comment.subtype ?? x.comment.text, x.firstName, x.userId?.id ?? null]), [
-        [1000, 'OTHER', 'on it', 'Bob', userId('customerb@thingsboard.org')],
-        [2000, 'SYSTEM', 'ACKED_BY_USER', 'Bob', userId('customerb@thingsboard.org')],
-        [3000, 'SYSTEM', 'UNASSIGNED_BY_USER', 'Tenant', userId('tenant@thingsboard.org')],
-        // the create with the same type updated the active alarm: severity WARNING -> CRITICAL, then the assignment
-        [4000, 'SYSTEM', 'SEVERITY_CHANGED', 'Tenant', userId('tenant@thingsboard.org')],
-        [4000, 'SYSTEM', 'ASSIGNED_TO_USER', 'Tenant', userId('tenant@thingsboard.org')],
-      ]);
+      assert.deepEqual(
+        all.map((x) => [x.createdTime - NOW, x.type, x.comment.subtype ?? x.comment.text, x.firstName, x.userId?.id ?? null]),
+        [
+          [1000, 'OTHER', 'on it', 'Bob', userId('customerb@thingsboard.org')],
+          [2000, 'SYSTEM', 'ACKED_BY_USER', 'Bob', userId('customerb@thingsboard.org')],
+          [3000, 'SYSTEM', 'UNASSIGNED_BY_USER', 'Tenant', userId('tenant@thingsboard.org')],
+          // the create with the same type updated the active alarm: severity WARNING -> CRITICAL, then the assignment
+          [4000, 'SYSTEM', 'SEVERITY_CHANGED', 'Tenant', userId('tenant@thingsboard.org')],
+          [4000, 'SYSTEM', 'ASSIGNED_TO_USER', 'Tenant', userId('tenant@thingsboard.org')],
+        ],
+      );
       assert.deepEqual(all[3].comment, { text: 'Alarm severity was updated from WARNING to CRITICAL', subtype: 'SEVERITY_CHANGED', oldSeverity: 'WARNING', newSeverity: 'CRITICAL' });
       // without sortProperty: by id (PageLink's default sort)
       const byId = (await customerB.request('GET', `/api/alarm/${id}/comment?pageSize=10&page=0`)).body.data.map((x: Msg) => x.id.id);
@@ -224,7 +241,11 @@ describe('simulator: alarm actions (§11)', function () {
       assert.deepEqual(err(await c.tenant.request('GET', `${p}?pageSize=1&page=-1`)), [400, 31, 'Page index must not be less than zero']);
       assert.deepEqual(err(await c.tenant.request('GET', `${p}?pageSize=1`)), [500, 2, "Required request parameter 'page' for method parameter type int is not present"]);
       assert.deepEqual(err(await c.tenant.request('GET', `${p}?pageSize=1&page=0&sortProperty=nope`)), [500, 46, 'Database error']);
-      assert.deepEqual(err(await c.tenant.request('GET', `${p}?pageSize=1&page=0&sortProperty=createdTime&sortOrder=UP`)), [400, 31, "Unsupported sort order 'UP'! Only 'ASC' or 'DESC' types are allowed."]);
+      assert.deepEqual(err(await c.tenant.request('GET', `${p}?pageSize=1&page=0&sortProperty=createdTime&sortOrder=UP`)), [
+        400,
+        31,
+        "Unsupported sort order 'UP'! Only 'ASC' or 'DESC' types are allowed.",
+      ]);
     });
 
     it('the control API lists and adds comments', async () => {
@@ -233,10 +254,13 @@ describe('simulator: alarm actions (§11)', function () {
       const add = await c.anon.post(`/__sim/alarms/${id}/comments`, { text: 'from a test', userId: userId('tech@thingsboard.org') });
       assert.equal(add.status, 200, add.text);
       const list = await c.anon.request('GET', `/__sim/alarms/${id}/comments`);
-      assert.deepEqual(list.body.map((x: Msg) => [x.type, x.comment.text, x.lastName]), [
-        ['SYSTEM', 'Alarm was acknowledged by user Tenant Admin', 'Admin'],
-        ['OTHER', 'from a test', 'Tech'],
-      ]);
+      assert.deepEqual(
+        list.body.map((x: Msg) => [x.type, x.comment.text, x.lastName]),
+        [
+          ['SYSTEM', 'Alarm was acknowledged by user Tenant Admin', 'Admin'],
+          ['OTHER', 'from a test', 'Tech'],
+        ],
+      );
       assert.equal((await c.anon.request('GET', `/__sim/alarms/${MISSING}/comments`)).status, 400);
     });
   });
@@ -276,9 +300,10 @@ describe('simulator: alarm actions (§11)', function () {
       const again = await c.tenant.post('/api/alarm', createBody(orig, 'Door Open', 'CRITICAL'));
       assert.equal(again.body.id.id, id);
       assert.deepEqual([again.body.severity, again.body.details, again.body.startTs, again.body.endTs, again.body.createdTime], ['CRITICAL', {}, NOW + 60_000, NOW + 60_000, NOW]);
-      assert.deepEqual((await comments(id)).map((x) => [x.comment.text, x.userId.id]), [
-        ['Alarm severity was updated from MAJOR to CRITICAL', userId('tenant@thingsboard.org')],
-      ]);
+      assert.deepEqual(
+        (await comments(id)).map((x) => [x.comment.text, x.userId.id]),
+        [['Alarm severity was updated from MAJOR to CRITICAL', userId('tenant@thingsboard.org')]],
+      );
       // an explicit endTs is kept
       const third = await c.tenant.post('/api/alarm', createBody(orig, 'Door Open', 'CRITICAL', { startTs: NOW, endTs: NOW + 120_000 }));
       assert.deepEqual([third.body.id.id, third.body.startTs, third.body.endTs], [id, NOW, NOW + 120_000]);
@@ -295,15 +320,27 @@ describe('simulator: alarm actions (§11)', function () {
 
     it('acknowledged / cleared / assigneeId of the body are applied after the save, through the same paths', async () => {
       const tech = userId('tech@thingsboard.org');
-      const r = await c.tenant.post('/api/alarm', createBody(dev('Thermo G-202'), 'Fan Failure', 'WARNING', {
-        acknowledged: true, ackTs: NOW - 5000, cleared: true, assigneeId: { entityType: 'USER', id: tech },
-      }));
+      const r = await c.tenant.post(
+        '/api/alarm',
+        createBody(dev('Thermo G-202'), 'Fan Failure', 'WARNING', {
+          acknowledged: true,
+          ackTs: NOW - 5000,
+          cleared: true,
+          assigneeId: { entityType: 'USER', id: tech },
+        }),
+      );
       assert.equal(r.status, 200, r.text);
       assert.deepEqual([r.body.status, r.body.ackTs, r.body.clearTs, r.body.assigneeId.id, r.body.assignTs], ['CLEARED_ACK', NOW - 5000, NOW, tech, NOW]);
       assert.equal(r.body.assignee, undefined, 'an Alarm, not an AlarmInfo');
-      assert.deepEqual((await written(r.body.id.id)).map((x) => x.comment.subtype), ['ACKED_BY_USER', 'CLEARED_BY_USER', 'ASSIGNED_TO_USER']);
-      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo G-202'), 'Other', 'WARNING', { assigneeId: { entityType: 'USER', id: MISSING } }))),
-        [404, 32, `User with id [${MISSING}] is not found`]);
+      assert.deepEqual(
+        (await written(r.body.id.id)).map((x) => x.comment.subtype),
+        ['ACKED_BY_USER', 'CLEARED_BY_USER', 'ASSIGNED_TO_USER'],
+      );
+      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo G-202'), 'Other', 'WARNING', { assigneeId: { entityType: 'USER', id: MISSING } }))), [
+        404,
+        32,
+        `User with id [${MISSING}] is not found`,
+      ]);
     });
 
     it('update with id: severity change writes SEVERITY_CHANGED without an author; a missing assigneeId unassigns', async () => {
@@ -314,10 +351,13 @@ describe('simulator: alarm actions (§11)', function () {
       assert.equal(r.status, 200, r.text);
       assert.deepEqual([r.body.id.id, r.body.severity, r.body.type, r.body.assigneeId, r.body.acknowledged], [id, 'CRITICAL', 'High Temperature', null, true]);
       const list = await written(id);
-      assert.deepEqual(list.map((x) => [x.comment.subtype, x.userId?.id ?? null]), [
-        ['SEVERITY_CHANGED', null],
-        ['UNASSIGNED_BY_USER', userId('tenant@thingsboard.org')],
-      ]);
+      assert.deepEqual(
+        list.map((x) => [x.comment.subtype, x.userId?.id ?? null]),
+        [
+          ['SEVERITY_CHANGED', null],
+          ['UNASSIGNED_BY_USER', userId('tenant@thingsboard.org')],
+        ],
+      );
       assert.deepEqual(err(await c.tenant.post('/api/alarm', { ...current, id: { entityType: 'ALARM', id: MISSING } })), [404, 32, `Alarm with id [${MISSING}] is not found`]);
       assert.deepEqual(err(await c.tenant.post('/api/alarm', { ...current, severity: null })), [400, 31, 'Validation error: severity must not be null']);
     });
@@ -336,15 +376,27 @@ describe('simulator: alarm actions (§11)', function () {
       assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo A-101'), '{{constructor}}', 'MAJOR'))), [400, 31, 'Validation error: type is malformed']);
       assert.deepEqual(err(await c.tenant.post('/api/alarm', { originator: dev('Thermo A-101') })), [400, 31, 'Validation error: severity must not be null, type must not be null']);
       assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo A-101'), 'x'.repeat(256), 'MAJOR'))), [400, 31, 'Validation error: type length must be equal or less than 255']);
-      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo A-101'), 'T', 'MAJOR', { startTs: 10, endTs: 5 }))), [400, 31, "Alarm start ts can't be greater then alarm end ts!"]);
+      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo A-101'), 'T', 'MAJOR', { startTs: 10, endTs: 5 }))), [
+        400,
+        31,
+        "Alarm start ts can't be greater then alarm end ts!",
+      ]);
       assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody({ entityType: 'DEVICE', id: MISSING }, 'T', 'MAJOR'))), [404, 32, `Device with id [${MISSING}] is not found`]);
-      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody({ entityType: 'ASSET', id: dev('Thermo A-101').id }, 'T', 'MAJOR'))), [404, 32, `Asset with id [${dev('Thermo A-101').id}] is not found`]);
+      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody({ entityType: 'ASSET', id: dev('Thermo A-101').id }, 'T', 'MAJOR'))), [
+        404,
+        32,
+        `Asset with id [${dev('Thermo A-101').id}] is not found`,
+      ]);
       const bad = await c.tenant.post('/api/alarm', createBody(dev('Thermo A-101'), 'T', 'HUGE'));
       assert.deepEqual([bad.status, bad.body.errorCode], [500, 2]);
       assert.match(bad.body.message, /^JSON parse error: Cannot deserialize value of type `org\.thingsboard\.server\.common\.data\.alarm\.AlarmSeverity`/);
       // a customerId in the body must be the originator's (a tenant device has none)
       const custA = { entityType: 'CUSTOMER', id: c.sim.data.mustFindByName('CUSTOMER', 'Customer A').id };
-      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo G-101'), 'T', 'MAJOR', { customerId: custA }))), [400, 31, "Can't assign alarm to customer. Originator belongs to different customer!"]);
+      assert.deepEqual(err(await c.tenant.post('/api/alarm', createBody(dev('Thermo G-101'), 'T', 'MAJOR', { customerId: custA }))), [
+        400,
+        31,
+        "Can't assign alarm to customer. Originator belongs to different customer!",
+      ]);
       assert.equal((await c.tenant.post('/api/alarm', createBody(dev('Thermo A-201'), 'T', 'MAJOR', { customerId: custA }))).status, 200);
     });
 
@@ -362,7 +414,10 @@ describe('simulator: alarm actions (§11)', function () {
 
     it('two creates at once are deduplicated too', async () => {
       const rs = await Promise.all([1, 2].map(() => c.tenant.post('/api/alarm', createBody(dev('Thermo G-203'), 'Burst', 'MAJOR'))));
-      assert.deepEqual(rs.map((r) => r.status), [200, 200]);
+      assert.deepEqual(
+        rs.map((r) => r.status),
+        [200, 200],
+      );
       assert.equal(rs[0].body.id.id, rs[1].body.id.id);
     });
 
@@ -392,19 +447,25 @@ describe('simulator: alarm actions (§11)', function () {
     const byId = (list: string[]): string[] => [...list].sort((a, b) => (userId(a) < userId(b) ? -1 : 1));
     const TENANT_ADMINS = ['tenant@thingsboard.org', 'tech@thingsboard.org', 'mfa@thingsboard.org', 'disabled@thingsboard.org'];
 
-    it('tenant admin: the tenant admins for a tenant alarm; plus the originator customer\'s users for a customer alarm', async () => {
+    it("tenant admin: the tenant admins for a tenant alarm; plus the originator customer's users for a customer alarm", async () => {
       const r = await c.tenant.request('GET', `/api/users/assign/${alarmOf('Thermo G-201')}?pageSize=50&page=0`);
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(emails(r), byId(TENANT_ADMINS));
       assert.deepEqual(Object.keys(r.body.data[0]), ['id', 'email', 'firstName', 'lastName']);
-      assert.deepEqual(r.body.data.find((u: Msg) => u.email === 'tech@thingsboard.org'), {
-        id: { entityType: 'USER', id: userId('tech@thingsboard.org') }, email: 'tech@thingsboard.org', firstName: 'Terry', lastName: 'Tech',
-      });
+      assert.deepEqual(
+        r.body.data.find((u: Msg) => u.email === 'tech@thingsboard.org'),
+        {
+          id: { entityType: 'USER', id: userId('tech@thingsboard.org') },
+          email: 'tech@thingsboard.org',
+          firstName: 'Terry',
+          lastName: 'Tech',
+        },
+      );
       const a = await c.tenant.request('GET', `/api/users/assign/${alarmOf('Thermo A-101')}?pageSize=50&page=0`);
       assert.deepEqual(emails(a), byId([...TENANT_ADMINS, 'customer@thingsboard.org']));
     });
 
-    it('customer user: the users of the alarm\'s customer only', async () => {
+    it("customer user: the users of the alarm's customer only", async () => {
       const r = await c.customer.request('GET', `/api/users/assign/${alarmOf('Thermo A-101')}?pageSize=50&page=0`);
       assert.deepEqual(emails(r), ['customer@thingsboard.org']);
       assert.deepEqual(err(await c.customer.request('GET', `/api/users/assign/${alarmOf('Thermo B-101')}?pageSize=50&page=0`)), [403, 20, PERMISSION]);
@@ -436,7 +497,7 @@ describe('simulator: alarm actions (§11)', function () {
       ['GET', `/api/users/assign/${id}?pageSize=10&page=0`],
     ];
 
-    it('a non-UUID id: 400 code 31 with Java\'s UUID.fromString message; a missing alarm: 404 code 32', async () => {
+    it("a non-UUID id: 400 code 31 with Java's UUID.fromString message; a missing alarm: 404 code 32", async () => {
       for (const [method, path, body] of actions('nope')) {
         assert.deepEqual(err(await c.tenant.request(method, path, body)), [400, 31, 'Invalid UUID string: nope'], `${method} ${path}`);
       }
@@ -507,11 +568,19 @@ describe('simulator: alarm actions (§11)', function () {
     const alarmQuery = {
       entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A' },
       pageLink: {
-        page: 0, pageSize: 50, timeWindow: 7 * DAY, statusList: [], severityList: [], typeList: [], searchPropagatedAlarms: false,
+        page: 0,
+        pageSize: 50,
+        timeWindow: 7 * DAY,
+        statusList: [],
+        severityList: [],
+        typeList: [],
+        searchPropagatedAlarms: false,
         sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
       },
       alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
-      entityFields: [], latestValues: [], keyFilters: [],
+      entityFields: [],
+      latestValues: [],
+      keyFilters: [],
     };
     let ws: TestWs;
     afterEach(() => ws?.terminate());
@@ -576,14 +645,14 @@ describe('simulator: alarm actions (§11)', function () {
         events.push(e.kind === 'alarm' ? `alarm:${e.action}` : e.kind === 'alarmComment' ? `comment:${e.comment.type}` : e.kind);
       };
       c.sim.data.on('change', l);
-      const r = await c.tenant.post('/api/alarm', createBody(dev('Thermo G-103'), 'Filter Dirty', 'MINOR', { acknowledged: true, assigneeId: { entityType: 'USER', id: userId('tech@thingsboard.org') } }));
+      const r = await c.tenant.post(
+        '/api/alarm',
+        createBody(dev('Thermo G-103'), 'Filter Dirty', 'MINOR', { acknowledged: true, assigneeId: { entityType: 'USER', id: userId('tech@thingsboard.org') } }),
+      );
       await c.tenant.post('/api/alarm', { ...r.body, severity: 'MAJOR' });
       await c.tenant.post(`/api/alarm/${r.body.id.id}/ack`);
       c.sim.data.off('change', l);
-      assert.deepEqual(events, [
-        'alarm:created', 'alarm:acknowledged', 'comment:SYSTEM', 'alarm:assigned', 'comment:SYSTEM',
-        'alarm:updated', 'comment:SYSTEM',
-      ]);
+      assert.deepEqual(events, ['alarm:created', 'alarm:acknowledged', 'comment:SYSTEM', 'alarm:assigned', 'comment:SYSTEM', 'alarm:updated', 'comment:SYSTEM']);
     });
   });
 });

@@ -16,14 +16,14 @@ describe('simulator: alarm data query', function () {
     pageLink: { page: 0, pageSize: 100, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' }, ...pageLink },
   });
   const find = (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant) => client().ok('/api/alarmsQuery/find', q);
-  const count = async (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant): Promise<number> =>
-    (await client().ok('/api/alarmsQuery/count', q)) as number;
+  const count = async (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant): Promise<number> => (await client().ok('/api/alarmsQuery/count', q)) as number;
   const origins = (page: { data: { originatorName: string }[] }): string[] => page.data.map((a) => a.originatorName);
   const id = (type: 'DEVICE' | 'ASSET' | 'CUSTOMER', name: string): string => c.sim.data.mustFindByName(type, name).id;
 
   it('REST alarm queries resolve no dynamic value (DefaultEntityQueryService#findAlarmDataByQuery, #countAlarmsByQuery)', async () => {
     const dyn = (sourceType: string, defaultValue: number): unknown => ({
-      key: ts('temperature'), valueType: 'NUMERIC',
+      key: ts('temperature'),
+      valueType: 'NUMERIC',
       predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue, dynamicValue: { sourceType, sourceAttribute: 'tempThreshold' } } },
     });
     const fixed = (v: number): unknown => ({ key: ts('temperature'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: v } } });
@@ -120,9 +120,10 @@ describe('simulator: alarm data query', function () {
   describe('sorting and text search', () => {
     it('severity sorts alphabetically (a varchar column)', async () => {
       const page = await find(alarmQuery({ statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'severity' }, direction: 'ASC' } }));
-      assert.deepEqual(page.data.map((a: { severity: string }) => a.severity), [
-        'CRITICAL', 'CRITICAL', 'INDETERMINATE', 'INDETERMINATE', 'MAJOR', 'MAJOR', 'MINOR', 'WARNING', 'WARNING',
-      ]);
+      assert.deepEqual(
+        page.data.map((a: { severity: string }) => a.severity),
+        ['CRITICAL', 'CRITICAL', 'INDETERMINATE', 'INDETERMINATE', 'MAJOR', 'MAJOR', 'MINOR', 'WARNING', 'WARNING'],
+      );
     });
     it('createdTime DESC and ASC', async () => {
       const desc = await find(alarmQuery({ pageSize: 2 }));
@@ -158,10 +159,34 @@ describe('simulator: alarm data query', function () {
       const page = await find(alarmQuery({ pageSize: 1 }, { latestValues: [ts('temperature')] }));
       const a = page.data[0];
       assert.deepEqual(Object.keys(a), [
-        'id', 'createdTime', 'tenantId', 'customerId', 'type', 'originator', 'severity', 'acknowledged', 'cleared',
-        'assigneeId', 'startTs', 'endTs', 'ackTs', 'clearTs', 'assignTs', 'details', 'propagate', 'propagateToOwner',
-        'propagateToTenant', 'propagateRelationTypes', 'name', 'status', 'originatorName', 'originatorLabel',
-        'originatorDisplayName', 'assignee', 'entityId', 'latest',
+        'id',
+        'createdTime',
+        'tenantId',
+        'customerId',
+        'type',
+        'originator',
+        'severity',
+        'acknowledged',
+        'cleared',
+        'assigneeId',
+        'startTs',
+        'endTs',
+        'ackTs',
+        'clearTs',
+        'assignTs',
+        'details',
+        'propagate',
+        'propagateToOwner',
+        'propagateToTenant',
+        'propagateRelationTypes',
+        'name',
+        'status',
+        'originatorName',
+        'originatorLabel',
+        'originatorDisplayName',
+        'assignee',
+        'entityId',
+        'latest',
       ]);
       const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo A-101');
       assert.deepEqual(a.id.entityType, 'ALARM');
@@ -176,7 +201,10 @@ describe('simulator: alarm data query', function () {
       assert.equal(a.latest.TIME_SERIES.temperature.value, '21.5');
       const assigned = (await find(alarmQuery({ assigneeId: { entityType: 'USER', id: c.sim.auth.user('tenant@thingsboard.org')?.userId } }))).data[0];
       assert.deepEqual(assigned.assignee, {
-        id: { entityType: 'USER', id: c.sim.auth.user('tenant@thingsboard.org')?.userId }, firstName: 'Tenant', lastName: 'Admin', email: 'tenant@thingsboard.org',
+        id: { entityType: 'USER', id: c.sim.auth.user('tenant@thingsboard.org')?.userId },
+        firstName: 'Tenant',
+        lastName: 'Admin',
+        email: 'tenant@thingsboard.org',
       });
       assert.ok(assigned.ackTs > 0 && assigned.assignTs > 0);
     });
@@ -219,7 +247,7 @@ describe('simulator: alarm data query', function () {
       const r = await c.tenant.post('/api/alarmsQuery/count', {});
       assert.equal(r.text, '16');
     });
-    it('customer user sees its customer\'s alarms only', async () => {
+    it("customer user sees its customer's alarms only", async () => {
       assert.equal(await count({}, () => c.customer), 6);
       const page = await find(alarmQuery(), () => c.customer);
       assert.equal(page.totalElements, 6);
@@ -227,10 +255,7 @@ describe('simulator: alarm data query', function () {
     });
     it('alarm counts per status and severity (dataset facts)', async () => {
       const st = async (statusList: string[]): Promise<number> => count({ statusList });
-      assert.deepEqual(
-        [await st(['ACTIVE', 'UNACK']), await st(['ACTIVE', 'ACK']), await st(['CLEARED', 'UNACK']), await st(['CLEARED', 'ACK'])],
-        [5, 5, 2, 4],
-      );
+      assert.deepEqual([await st(['ACTIVE', 'UNACK']), await st(['ACTIVE', 'ACK']), await st(['CLEARED', 'UNACK']), await st(['CLEARED', 'ACK'])], [5, 5, 2, 4]);
       const sv: number[] = [];
       for (const s of ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INDETERMINATE']) sv.push(await count({ severityList: [s] }));
       assert.deepEqual(sv, [4, 3, 3, 3, 3]);

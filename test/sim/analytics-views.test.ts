@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { BASE_TIME, HOUR } from '../../sim/dataset';
-import { DAY, DEFAULT_RANGE, DEMO_VIEW_ID, VIEW_DEVICE_TEMPERATURE, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR, VIEW_TOP_ALARMED_DEVICES, viewIdFor } from '../../sim/analytics';
+import {
+  DAY,
+  DEFAULT_RANGE,
+  DEMO_VIEW_ID,
+  VIEW_DEVICE_TEMPERATURE,
+  VIEW_ENERGY_PER_BUILDING_PER_DAY,
+  VIEW_ENERGY_PER_BUILDING_PER_HOUR,
+  VIEW_TOP_ALARMED_DEVICES,
+  viewIdFor,
+} from '../../sim/analytics';
 import { useAnalyticsSetup } from '../support/simulator';
 
 const DAY_VIEW = VIEW_ENERGY_PER_BUILDING_PER_DAY;
@@ -53,7 +62,10 @@ describe('simulator: analytics views (tables from the dataset)', function () {
         { Date: DEC31, Building: 'Building Gamma', energy: gamma },
       ]);
       // the same numbers written out (24 hourly readings of ~1200 + ~800, ~450 + ~1500, ~950 + ~2100)
-      assert.deepEqual(t.dataTable.map((r) => r.energy), [48002, 46803, 73201]);
+      assert.deepEqual(
+        t.dataTable.map((r) => r.energy),
+        [48002, 46803, 73201],
+      );
     });
 
     it('an explicit range: hand-written readings, several relation levels, end exclusive', async () => {
@@ -104,11 +116,20 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const beta = await table({ viewConfigId: DAY_VIEW, filters: { Building: ['Building Beta'] } });
       assert.deepEqual(beta.dataTable, [{ Date: DEC31, Building: 'Building Beta', energy: 46803 }]);
       const two = await table({ viewConfigId: DAY_VIEW, filters: { Building: ['Building Gamma', 'Building Alpha', 'Nowhere'] } });
-      assert.deepEqual(two.dataTable.map((r) => r.Building), ['Building Alpha', 'Building Gamma']);
+      assert.deepEqual(
+        two.dataTable.map((r) => r.Building),
+        ['Building Alpha', 'Building Gamma'],
+      );
       const owner = await table({ viewConfigId: DAY_VIEW, filters: { Owner: ['Customer A'] } });
-      assert.deepEqual(owner.dataTable.map((r) => r.Building), ['Building Alpha']);
+      assert.deepEqual(
+        owner.dataTable.map((r) => r.Building),
+        ['Building Alpha'],
+      );
       const tenantOwned = await table({ viewConfigId: DAY_VIEW, filters: { Owner: ['Tenant'] } });
-      assert.deepEqual(tenantOwned.dataTable.map((r) => r.Building), ['Building Gamma']);
+      assert.deepEqual(
+        tenantOwned.dataTable.map((r) => r.Building),
+        ['Building Gamma'],
+      );
       const meter = await table({ viewConfigId: DAY_VIEW, filters: { Device: ['Meter A-200'] } });
       assert.equal(meter.dataTable[0].energy, seedSum(800, W.A200));
       const none = await table({ viewConfigId: DAY_VIEW, filters: { Building: [] } });
@@ -117,10 +138,13 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       assert.deepEqual(nothing.dataTable, [], 'values match exactly');
     });
 
-    it('a customer user sees only its customer\'s buildings', async () => {
+    it("a customer user sees only its customer's buildings", async () => {
       const cust = (await c.login('customer@thingsboard.org', 'customer')).token;
       const t = await table({ viewConfigId: DAY_VIEW }, cust);
-      assert.deepEqual(t.dataTable.map((r) => r.Building), ['Building Alpha']);
+      assert.deepEqual(
+        t.dataTable.map((r) => r.Building),
+        ['Building Alpha'],
+      );
     });
 
     it('numericStrings: timestamps and measures as numeric strings, dimensions unchanged', async () => {
@@ -152,13 +176,20 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       for (const r of t.dataTable) sums[r.Building as string] = (sums[r.Building as string] ?? 0) + (r.energy as number);
       assert.deepEqual(sums, { 'Building Alpha': 48002, 'Building Beta': 46803, 'Building Gamma': 73201 });
       const dates = [...new Set(t.dataTable.map((r) => r.Date))];
-      assert.deepEqual(dates, Array.from({ length: 24 }, (_, i) => DEC31 + i * HOUR), 'sorted by time, then building');
+      assert.deepEqual(
+        dates,
+        Array.from({ length: 24 }, (_, i) => DEC31 + i * HOUR),
+        'sorted by time, then building',
+      );
     });
 
     it('an explicit two-hour range', async () => {
       const t = await table({ viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_HOUR, rangeStartTs: BASE_TIME - 2 * HOUR, rangeEndTs: BASE_TIME });
       assert.equal(t.dataTable.length, 6);
-      assert.deepEqual(t.dataTable.slice(0, 3).map((r) => r.Date), [BASE_TIME - 2 * HOUR, BASE_TIME - 2 * HOUR, BASE_TIME - 2 * HOUR]);
+      assert.deepEqual(
+        t.dataTable.slice(0, 3).map((r) => r.Date),
+        [BASE_TIME - 2 * HOUR, BASE_TIME - 2 * HOUR, BASE_TIME - 2 * HOUR],
+      );
       assert.equal(t.dataTable[5].Building, 'Building Gamma');
     });
   });
@@ -186,12 +217,18 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const sensors = await table({ viewConfigId: VIEW_DEVICE_TEMPERATURE, filters: { Type: ['sensor'] } });
       assert.deepEqual(sensors.dataTable, [{ Device: 'Air Sensor', Type: 'sensor', 'avg temperature': 25, 'max temperature': 30 }]);
       const th200 = await table({ viewConfigId: VIEW_DEVICE_TEMPERATURE, filters: { Model: ['TH-200'] } });
-      assert.deepEqual(th200.dataTable.map((r) => r.Device), ['Thermo B-101', 'Thermo B-103', 'Thermo B-201', 'Thermo B-203', 'Thermo G-102']);
+      assert.deepEqual(
+        th200.dataTable.map((r) => r.Device),
+        ['Thermo B-101', 'Thermo B-103', 'Thermo B-201', 'Thermo B-203', 'Thermo G-102'],
+      );
     });
 
     it('Building filter follows Contains relations (the Lab, managed by the gateway, is not in Gamma)', async () => {
       const t = await table({ viewConfigId: VIEW_DEVICE_TEMPERATURE, filters: { Building: ['Building Gamma'] } });
-      assert.deepEqual(t.dataTable.map((r) => r.Device), ['Thermo G-101', 'Thermo G-102', 'Thermo G-103', 'Thermo G-201', 'Thermo G-202', 'Thermo G-203']);
+      assert.deepEqual(
+        t.dataTable.map((r) => r.Device),
+        ['Thermo G-101', 'Thermo G-102', 'Thermo G-103', 'Thermo G-201', 'Thermo G-202', 'Thermo G-203'],
+      );
     });
 
     it('a one-hour range has one point per device (avg = max = that reading)', async () => {
@@ -213,10 +250,10 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     it('default range: 13 alarmed devices with one alarm each, top 10 by name', async () => {
       const t = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES });
       assert.deepEqual(t.columnLabels, ['Device', 'alarms']);
-      assert.deepEqual(t.dataTable.map((r) => r.Device), [
-        'Gateway 1', 'Meter A-100', 'Meter B-100', 'Meter G-200', 'Thermo A-101', 'Thermo A-102', 'Thermo A-201', 'Thermo A-202',
-        'Thermo B-101', 'Thermo B-102',
-      ]);
+      assert.deepEqual(
+        t.dataTable.map((r) => r.Device),
+        ['Gateway 1', 'Meter A-100', 'Meter B-100', 'Meter G-200', 'Thermo A-101', 'Thermo A-102', 'Thermo A-201', 'Thermo A-202', 'Thermo B-101', 'Thermo B-102'],
+      );
       assert.ok(t.dataTable.every((r) => r.alarms === 1));
     });
 
@@ -236,17 +273,29 @@ describe('simulator: analytics views (tables from the dataset)', function () {
 
     it('Severity and Alarm type filters; a wider range; alarms on assets are not counted', async () => {
       const crit = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES, filters: { Severity: ['CRITICAL'] } });
-      assert.deepEqual(crit.dataTable.map((r) => r.Device), ['Meter A-100', 'Thermo A-101', 'Thermo B-201', 'Thermo G-101']);
+      assert.deepEqual(
+        crit.dataTable.map((r) => r.Device),
+        ['Meter A-100', 'Thermo A-101', 'Thermo B-201', 'Thermo G-101'],
+      );
       const power = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES, filters: { 'Alarm type': ['Power Failure'], Type: ['meter'] } });
-      assert.deepEqual(power.dataTable.map((r) => r.Device), ['Meter A-100', 'Meter B-100', 'Meter G-200']);
+      assert.deepEqual(
+        power.dataTable.map((r) => r.Device),
+        ['Meter A-100', 'Meter B-100', 'Meter G-200'],
+      );
       const wide = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES, rangeStartTs: BASE_TIME - 50 * HOUR, rangeEndTs: BASE_TIME, filters: { Device: ['Thermo C-1', 'Thermo A-103'] } });
-      assert.deepEqual(wide.dataTable, [{ Device: 'Thermo A-103', alarms: 1 }, { Device: 'Thermo C-1', alarms: 1 }]);
+      assert.deepEqual(wide.dataTable, [
+        { Device: 'Thermo A-103', alarms: 1 },
+        { Device: 'Thermo C-1', alarms: 1 },
+      ]);
     });
 
     it('a customer user counts only its own devices', async () => {
       const cust = (await c.login('customer@thingsboard.org', 'customer')).token;
       const t = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES }, cust);
-      assert.deepEqual(t.dataTable.map((r) => r.Device), ['Meter A-100', 'Thermo A-101', 'Thermo A-102', 'Thermo A-201', 'Thermo A-202']);
+      assert.deepEqual(
+        t.dataTable.map((r) => r.Device),
+        ['Meter A-100', 'Thermo A-101', 'Thermo A-102', 'Thermo A-201', 'Thermo A-202'],
+      );
     });
   });
 
@@ -255,8 +304,11 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const id = c.a.service.addView({
         name: 'POWER_BY_BUILDING',
         entities: (d) => d.list('DEVICE').filter((e) => e.type === 'meter'),
-        dimensions: [{ label: 'Building', value: (e, d) => (d.relationsTo(e.id)[0] ? d.get(d.relationsTo(e.id)[0].from.id)?.name ?? null : null) }],
-        measures: [{ label: 'max power', key: 'power', agg: 'max' }, { label: 'points', key: 'power', agg: 'count' }],
+        dimensions: [{ label: 'Building', value: (e, d) => (d.relationsTo(e.id)[0] ? (d.get(d.relationsTo(e.id)[0].from.id)?.name ?? null) : null) }],
+        measures: [
+          { label: 'max power', key: 'power', agg: 'max' },
+          { label: 'points', key: 'power', agg: 'count' },
+        ],
         filters: { Floor: (e, d) => d.get(d.relationsTo(e.id)[0]?.from.id ?? '')?.name ?? null },
         defaultFilters: { Floor: ['Alpha Floor 1', 'Gamma Floor 2'] },
         defaultRange: { startTs: BASE_TIME, endTs: BASE_TIME + 1 },
@@ -264,7 +316,10 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       assert.equal(id, viewIdFor('POWER_BY_BUILDING'));
       const t = await table({ viewConfigId: id });
       assert.deepEqual(t.columnLabels, ['Building', 'max power', 'points']);
-      assert.deepEqual(t.dataTable, [{ Building: 'Alpha Floor 1', 'max power': 1.5, points: 1 }, { Building: 'Gamma Floor 2', 'max power': 5.5, points: 1 }]);
+      assert.deepEqual(t.dataTable, [
+        { Building: 'Alpha Floor 1', 'max power': 1.5, points: 1 },
+        { Building: 'Gamma Floor 2', 'max power': 5.5, points: 1 },
+      ]);
       const other = await table({ viewConfigId: id, filters: { Floor: ['Beta Floor 2'] } });
       assert.deepEqual(other.dataTable, [{ Building: 'Beta Floor 2', 'max power': 3, points: 1 }], 'a request filter replaces the saved one');
     });
@@ -272,14 +327,25 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     it('a compute view with its own id and delay; a failing computation answers 500', async () => {
       const id = '11111111-2222-4333-8444-555555555555';
       c.a.service.addView({
-        id, name: 'RANGE_ECHO', columns: ['start', 'end', 'who'], filters: ['x'], delayMs: 30,
+        id,
+        name: 'RANGE_ECHO',
+        columns: ['start', 'end', 'who'],
+        filters: ['x'],
+        delayMs: 30,
         compute: (ctx) => [{ start: ctx.range.startTs, end: ctx.range.endTs, who: ctx.caller.email }],
       });
       const t0 = Date.now();
       const t = await table({ viewConfigId: id });
       assert.ok(Date.now() - t0 >= 25);
       assert.deepEqual(t.dataTable, [{ start: DEFAULT_RANGE.startTs, end: DEFAULT_RANGE.endTs, who: 'tenant@thingsboard.org' }]);
-      c.a.service.addView({ id, name: 'BROKEN', columns: ['a'], compute: () => { throw new Error('division by zero'); } });
+      c.a.service.addView({
+        id,
+        name: 'BROKEN',
+        columns: ['a'],
+        compute: () => {
+          throw new Error('division by zero');
+        },
+      });
       const r = await c.report(token, { viewConfigId: id });
       assert.deepEqual([r.status, r.body], [500, { status: 500, message: 'Report computation failed: division by zero' }]);
       assert.equal(c.a.service.stats.failed, 1);

@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { BASE_TIME, Dataset } from '../../sim/dataset';
 import { Simulator } from '../../sim/index';
 import { seedDataset } from '../../sim/seed';
-import {
-  AnalyticsService, attachAnalytics, DEMO_VIEW_ID, startAnalyticsServer, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_IDS,
-} from '../../sim/analytics';
+import { AnalyticsService, attachAnalytics, DEMO_VIEW_ID, startAnalyticsServer, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_IDS } from '../../sim/analytics';
 import { jwtPayload, setupAnalytics, toRes, type ACtx } from '../../sim/analytics/testkit';
 
 const REPORT = { viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_DAY };
@@ -134,9 +132,15 @@ describe('simulator: analytics service (auth and protocol)', function () {
       assert.equal((await c.post('publicApi/buildReport', REPORT, { 'X-Authorization': token })).status, 401, 'no Bearer prefix');
       const other = await startAnalyticsServer({ jwtSecret: 'another-secret', now: () => c.clock.now });
       try {
-        const foreign = (await toRes(await fetch(`${other.baseUrl}publicApi/auth/login`, {
-          method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }),
-        }))).body.token as string;
+        const foreign = (
+          await toRes(
+            await fetch(`${other.baseUrl}publicApi/auth/login`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }),
+            }),
+          )
+        ).body.token as string;
         assert.equal((await c.report(foreign, REPORT)).status, 401);
       } finally {
         await other.stop();
@@ -182,9 +186,13 @@ describe('simulator: analytics service (auth and protocol)', function () {
       const text = await c.report(token, JSON.stringify(REPORT), { 'Content-Type': 'text/plain;charset=UTF-8' });
       assert.equal(text.status, 415);
       assert.deepEqual(text.body, { status: 415, message: "Content-Type 'text/plain;charset=UTF-8' is not supported" });
-      const none = await toRes(await fetch(`${c.a.baseUrl}publicApi/buildReport`, {
-        method: 'POST', headers: { 'X-Authorization': `Bearer ${token}` }, body: Buffer.from(JSON.stringify(REPORT)),
-      }));
+      const none = await toRes(
+        await fetch(`${c.a.baseUrl}publicApi/buildReport`, {
+          method: 'POST',
+          headers: { 'X-Authorization': `Bearer ${token}` },
+          body: Buffer.from(JSON.stringify(REPORT)),
+        }),
+      );
       assert.equal(none.status, 415);
       assert.equal((await c.post('publicApi/buildReport', JSON.stringify(REPORT), { 'Content-Type': 'text/plain' })).status, 401, 'auth first');
       assert.equal((await c.report(token, REPORT, { 'Content-Type': 'application/json;charset=UTF-8' })).status, 200);
@@ -226,9 +234,13 @@ describe('simulator: analytics service (auth and protocol)', function () {
       assert.deepEqual([nf.status, nf.body.error, nf.body.path], [404, 'Not Found', '/apiTrendz/publicApi/nothing']);
       const get = await toRes(await fetch(`${c.a.baseUrl}publicApi/buildReport`));
       assert.deepEqual([get.status, get.body.error], [405, 'Method Not Allowed']);
-      const dbl = await toRes(await fetch(`${c.a.url}/apiTrendz//publicApi/buildReport`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${token}` }, body: JSON.stringify(REPORT),
-      }));
+      const dbl = await toRes(
+        await fetch(`${c.a.url}/apiTrendz//publicApi/buildReport`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${token}` },
+          body: JSON.stringify(REPORT),
+        }),
+      );
       assert.equal(dbl.status, 400);
       assert.match(dbl.body.message as string, /"\/\/"/);
       const outside = await toRes(await fetch(`${c.a.url}/api/auth/login`, { method: 'POST' }));
@@ -295,8 +307,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
       svc.addFault({ path: 'publicApi/buildReport', delayMs: 300 });
       const gone = new Promise<void>((resolve) => svc.once('aborted', () => resolve()));
       const aborted = fetch(`${c.a.baseUrl}publicApi/buildReport`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${token}` },
-        body: JSON.stringify(REPORT), signal: AbortSignal.timeout(50),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${token}` },
+        body: JSON.stringify(REPORT),
+        signal: AbortSignal.timeout(50),
       });
       await assert.rejects(aborted, (e: Error) => e.name === 'TimeoutError');
       await gone;
@@ -315,7 +329,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
       assert.equal(svc.countRequests('/apiTrendz/publicApi/auth/'), 1);
       assert.equal(svc.countRequests(/buildReport/, 'GET'), 0);
       assert.deepEqual(svc.requests.countsByPath(), { 'POST /apiTrendz/publicApi/buildReport': 2, 'POST /apiTrendz/publicApi/auth/login': 1 });
-      assert.deepEqual(svc.requests.entries().map((e) => e.status), [200, 400, 401]);
+      assert.deepEqual(
+        svc.requests.entries().map((e) => e.status),
+        [200, 400, 401],
+      );
       assert.equal(svc.requests.entries()[0].time, c.clock.now);
     });
   });
@@ -335,7 +352,9 @@ describe('simulator: analytics service (auth and protocol)', function () {
         const svc = new AnalyticsService({ data, users, now: () => BASE_TIME });
         const detach = attachAnalytics(platform, svc);
         const login = await fetch(`${url}/apiTrendz/publicApi/auth/login`, {
-          method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }),
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }),
         });
         assert.equal(login.status, 200);
         assert.equal(await (await fetch(`${url}/api/auth/user`)).text(), 'platform /api/auth/user');
@@ -366,9 +385,13 @@ describe('simulator: analytics service (auth and protocol)', function () {
         assert.equal(p.status, 200);
         assert.notEqual(p.body.token, a.body.token);
         sim.data.setTelemetry(sim.data.mustFindByName('DEVICE', 'Meter A-100'), { energy: 1 }, BASE_TIME - 1000);
-        const r = await toRes(await fetch(`${url}/apiTrendz/publicApi/buildReport`, {
-          method: 'POST', headers: { ...json, 'X-Authorization': `Bearer ${a.body.token as string}` }, body: JSON.stringify(REPORT),
-        }));
+        const r = await toRes(
+          await fetch(`${url}/apiTrendz/publicApi/buildReport`, {
+            method: 'POST',
+            headers: { ...json, 'X-Authorization': `Bearer ${a.body.token as string}` },
+            body: JSON.stringify(REPORT),
+          }),
+        );
         assert.deepEqual(r.body.dataTable, [{ Date: BASE_TIME - 86_400_000, Building: 'Building Alpha', energy: 48003 }]);
         const platformWithAnalyticsToken = await fetch(`${url}/api/auth/user`, { headers: { 'X-Authorization': `Bearer ${a.body.token as string}` } });
         assert.equal(platformWithAnalyticsToken.status, 401, 'separate token secrets');
@@ -384,11 +407,18 @@ describe('simulator: analytics service (auth and protocol)', function () {
       c = await setupAnalytics();
       const { token } = await c.login();
       const ctl = async (method: string, path: string, body?: unknown): Promise<ReturnType<typeof toRes>> =>
-        toRes(await fetch(`${c.a.url}/__sim/analytics${path}`, {
-          method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-        }));
+        toRes(
+          await fetch(`${c.a.url}/__sim/analytics${path}`, {
+            method,
+            headers: { 'Content-Type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+        );
       const views = (await ctl('GET', '/views')).body as Array<{ id: string; name: string; columns: string[] }>;
-      assert.deepEqual(views.map((v) => v.id), Object.values(VIEW_IDS));
+      assert.deepEqual(
+        views.map((v) => v.id),
+        Object.values(VIEW_IDS),
+      );
       assert.ok(views.some((v) => v.id === DEMO_VIEW_ID && v.columns.join() === 'Date,Building,energy'));
       const s = (await ctl('POST', '/settings', { numericStrings: true, reportDelayMs: 5, retryAfterSec: 2, queueCapacity: 3, concurrency: 4 })).body;
       assert.deepEqual([s.numericStrings, s.reportDelayMs, s.retryAfterSec, s.queueCapacity, s.concurrency], [true, 5, 2, 3, 4]);

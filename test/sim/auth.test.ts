@@ -9,10 +9,14 @@ const BODY = { entityFilter: ALL_DEVICES };
 describe('simulator: authentication', function () {
   const c = useSimSetup({}, { perTest: true });
 
-  const loginRaw = (username: string, password: string): ReturnType<Client['post']> =>
-    c.anon.post('/api/auth/login', { username, password });
+  const loginRaw = (username: string, password: string): ReturnType<Client['post']> => c.anon.post('/api/auth/login', { username, password });
   const bearer = (token: string): Client => new Client(c.url, { 'X-Authorization': `Bearer ${token}` });
-  const expectError = async (p: Promise<{ status: number; body: { status: number; errorCode: number; message: string; timestamp: number } }>, status: number, code: number, message: string): Promise<void> => {
+  const expectError = async (
+    p: Promise<{ status: number; body: { status: number; errorCode: number; message: string; timestamp: number } }>,
+    status: number,
+    code: number,
+    message: string,
+  ): Promise<void> => {
     const r = await p;
     assert.deepEqual([r.status, r.body.status, r.body.errorCode, r.body.message], [status, status, code, message]);
     assert.equal(r.body.timestamp, c.clock.now);

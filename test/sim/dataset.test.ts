@@ -11,8 +11,14 @@ describe('simulator: dataset, mutations, key discovery', function () {
     it('two builds give identical ids and values', () => {
       const a = new Simulator();
       const b = new Simulator();
-      assert.deepEqual(a.data.devices().map((d) => [d.id, d.name, d.createdTime]), b.data.devices().map((d) => [d.id, d.name, d.createdTime]));
-      assert.deepEqual(a.data.alarms().map((x) => x.id), b.data.alarms().map((x) => x.id));
+      assert.deepEqual(
+        a.data.devices().map((d) => [d.id, d.name, d.createdTime]),
+        b.data.devices().map((d) => [d.id, d.name, d.createdTime]),
+      );
+      assert.deepEqual(
+        a.data.alarms().map((x) => x.id),
+        b.data.alarms().map((x) => x.id),
+      );
       assert.equal(a.data.tenantId, b.data.tenantId);
     });
     it('counts and history', () => {
@@ -68,7 +74,10 @@ describe('simulator: dataset, mutations, key discovery', function () {
       assert.equal((await c.tenant.ok('/api/entitiesQuery/find', q)).data[0].latest.SERVER_ATTRIBUTE.model.value, 'SP-1');
       c.sim.data.deleteKey(dev, 'SERVER_SCOPE', 'model');
       assert.deepEqual((await c.tenant.ok('/api/entitiesQuery/find', q)).data[0].latest.SERVER_ATTRIBUTE.model, { ts: 0, value: '' });
-      assert.deepEqual(events.map((e) => e.kind), ['attributes', 'keysDeleted']);
+      assert.deepEqual(
+        events.map((e) => e.kind),
+        ['attributes', 'keysDeleted'],
+      );
     });
     it('alarm lifecycle', async () => {
       const dev = c.sim.data.mustFindByName('DEVICE', 'Spare Sensor');
@@ -84,7 +93,10 @@ describe('simulator: dataset, mutations, key discovery', function () {
       assert.equal(c.sim.data.alarmInfo(a).status, 'CLEARED_ACK');
       c.sim.data.deleteAlarm(a.id);
       assert.equal(await count([]), 0);
-      assert.deepEqual(events.map((e) => (e.kind === 'alarm' ? e.action : e.kind)), ['created', 'acknowledged', 'cleared', 'deleted']);
+      assert.deepEqual(
+        events.map((e) => (e.kind === 'alarm' ? e.action : e.kind)),
+        ['created', 'acknowledged', 'cleared', 'deleted'],
+      );
     });
     it('addEntity, addRelation, removeEntity', async () => {
       const floor = c.sim.data.mustFindByName('ASSET', 'Gamma Floor 2');
@@ -96,7 +108,10 @@ describe('simulator: dataset, mutations, key discovery', function () {
       c.sim.data.removeEntity(e.id);
       assert.equal(await c.tenant.ok('/api/entitiesQuery/count', { entityFilter: THERMOSTATS }), 20);
       assert.equal(c.sim.data.relationsFrom(floor.id).length, 4);
-      assert.deepEqual(events.map((x) => x.kind), ['entity', 'relation', 'relation', 'entity']);
+      assert.deepEqual(
+        events.map((x) => x.kind),
+        ['entity', 'relation', 'relation', 'entity'],
+      );
     });
   });
 
@@ -167,7 +182,9 @@ describe('simulator: dataset, mutations, key discovery', function () {
         };
         const bench = { type: 'deviceType', deviceTypes: ['bench'] };
         const q = (page: number, direction = 'ASC'): unknown => ({
-          entityFilter: bench, entityFields: [field('name'), field('label')], latestValues: ['temperature', 'humidity', 'power', 'energy'].map(ts),
+          entityFilter: bench,
+          entityFields: [field('name'), field('label')],
+          latestValues: ['temperature', 'humidity', 'power', 'energy'].map(ts),
           pageLink: { page, pageSize: 100, sortOrder: { key: field('name'), direction } },
         });
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON
@@ -182,7 +199,11 @@ describe('simulator: dataset, mutations, key discovery', function () {
         assert.equal(last.hasNext, false);
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON
         const again = (await post(q(0))).json as any;
-        assert.deepEqual(again.data.map((d: { entityId: { id: string } }) => d.entityId.id), p0.data.map((d: { entityId: { id: string } }) => d.entityId.id), 'cached page answers the same');
+        assert.deepEqual(
+          again.data.map((d: { entityId: { id: string } }) => d.entityId.id),
+          p0.data.map((d: { entityId: { id: string } }) => d.entityId.id),
+          'cached page answers the same',
+        );
         assert.ok(sim.entityQuery.stats.hits >= 2);
         const b7 = sim.data.mustFindByName('DEVICE', 'Bench-000007');
         sim.data.setTelemetry(b7, { temperature: dbl(99.5) });
@@ -201,7 +222,7 @@ describe('simulator: dataset, mutations, key discovery', function () {
   });
 
   describe('value formatting and string rules', () => {
-    const e = (type: KvEntry['type'], value: unknown): KvEntry => ({ ts: 0, type, value } as KvEntry);
+    const e = (type: KvEntry['type'], value: unknown): KvEntry => ({ ts: 0, type, value }) as KvEntry;
     const cases: [KvEntry, string, string][] = [
       [e('DOUBLE', 23), '23', '23.0'],
       [e('DOUBLE', 23.5), '23.5', '23.5'],

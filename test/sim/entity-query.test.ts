@@ -23,7 +23,11 @@ describe('simulator: entity data query', function () {
       { name: 'entityType ASSET', filter: () => ({ type: 'entityType', entityType: 'ASSET' }), expect: 10 },
       { name: 'entityType TENANT (only itself)', filter: () => ({ type: 'entityType', entityType: 'TENANT' }), expect: ['Tenant'] },
       { name: 'entityType CUSTOMER', filter: () => ({ type: 'entityType', entityType: 'CUSTOMER' }), expect: ['Customer A', 'Customer B', 'Customer C'] },
-      { name: 'entityName: case-insensitive prefix', filter: () => ({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'thermo a' }), expect: ['Thermo A-101', 'Thermo A-102', 'Thermo A-103', 'Thermo A-201', 'Thermo A-202', 'Thermo A-203'] },
+      {
+        name: 'entityName: case-insensitive prefix',
+        filter: () => ({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'thermo a' }),
+        expect: ['Thermo A-101', 'Thermo A-102', 'Thermo A-103', 'Thermo A-201', 'Thermo A-202', 'Thermo A-203'],
+      },
       { name: 'entityName: %pattern (contains)', filter: () => ({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: '%-1%' }), expect: 13 },
       { name: 'entityName: ends-with pattern', filter: () => ({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: '%lab' }), expect: ['Thermo Lab'] },
       { name: 'entityName: _ is a wildcard', filter: () => ({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: '_hermo A-10_' }), expect: ['Thermo A-101', 'Thermo A-102', 'Thermo A-103'] },
@@ -43,21 +47,116 @@ describe('simulator: entity data query', function () {
       { name: 'singleEntity CURRENT_USER', filter: () => ({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_USER' } }), expect: ['tenant@thingsboard.org'] },
       { name: 'singleEntity CURRENT_TENANT', filter: () => ({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_TENANT' } }), expect: ['Tenant'] },
       { name: 'singleEntity CURRENT_USER_OWNER (tenant admin)', filter: () => ({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_USER_OWNER' } }), expect: ['Tenant'] },
-      { name: 'entityList', filter: () => ({ type: 'entityList', entityType: 'DEVICE', entityList: [deviceId('Meter A-100'), deviceId('Gateway 1'), assetId('Campus North')] }), expect: ['Gateway 1', 'Meter A-100'] },
+      {
+        name: 'entityList',
+        filter: () => ({ type: 'entityList', entityType: 'DEVICE', entityList: [deviceId('Meter A-100'), deviceId('Gateway 1'), assetId('Campus North')] }),
+        expect: ['Gateway 1', 'Meter A-100'],
+      },
       { name: 'apiUsageState of the tenant', filter: () => ({ type: 'apiUsageState' }), expect: ['Tenant'] },
-      { name: 'apiUsageState of a customer', filter: () => ({ type: 'apiUsageState', customerId: { entityType: 'CUSTOMER', id: c.sim.data.mustFindByName('CUSTOMER', 'Customer B').id } }), expect: ['Customer B'] },
-      { name: 'relationsQuery level 1 (any relation type)', filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Building Alpha') }, direction: 'FROM', maxLevel: 1 }), expect: ['Alpha Floor 1', 'Alpha Floor 2', 'Meter A-100'] },
-      { name: 'relationsQuery Contains DEVICE, maxLevel 0 = 50', filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 0, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }] }), expect: 16 },
-      { name: 'relationsQuery: filters test only the last hop', filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Building Gamma') }, direction: 'FROM', maxLevel: 5, filters: [{ relationType: 'Manages', entityTypes: [] }] }), expect: ['Thermo Lab'] },
-      { name: 'relationsQuery direction TO', filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'DEVICE', id: deviceId('Thermo A-101') }, direction: 'TO', maxLevel: 10 }), expect: ['Alpha Floor 1', 'Building Alpha', 'Campus North'] },
-      { name: 'relationsQuery fetchLastLevelOnly keeps leaves', filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 2, fetchLastLevelOnly: true }), expect: ['Alpha Floor 1', 'Alpha Floor 2', 'Beta Floor 1', 'Beta Floor 2', 'Meter A-100'] },
-      { name: 'relationsQuery negate', filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Building Alpha') }, direction: 'FROM', maxLevel: 1, negate: true, filters: [{ relationType: 'Contains', entityTypes: [] }] }), expect: ['Meter A-100'] },
-      { name: 'relationsQuery filter-level negate', filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Building Alpha') }, direction: 'FROM', maxLevel: 1, filters: [{ relationType: 'Contains', negate: true }] }), expect: ['Meter A-100'] },
-      { name: 'relationsQuery multiRoot', filter: () => ({ type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [assetId('Alpha Floor 1'), assetId('Beta Floor 1')], direction: 'FROM', maxLevel: 1 }), expect: 8 },
-      { name: 'deviceSearchQuery', filter: () => ({ type: 'deviceSearchQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 5, relationType: 'Contains', deviceTypes: ['meter'] }), expect: ['Meter A-100', 'Meter A-200', 'Meter B-100', 'Meter B-200'] },
-      { name: 'assetSearchQuery', filter: () => ({ type: 'assetSearchQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 5, relationType: 'Contains', assetTypes: ['floor'] }), expect: 4 },
-      { name: 'entityViewSearchQuery (none related)', filter: () => ({ type: 'entityViewSearchQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 5, entityViewTypes: [] }), expect: 0 },
-      { name: 'edgeSearchQuery (none related)', filter: () => ({ type: 'edgeSearchQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 5, edgeTypes: [] }), expect: 0 },
+      {
+        name: 'apiUsageState of a customer',
+        filter: () => ({ type: 'apiUsageState', customerId: { entityType: 'CUSTOMER', id: c.sim.data.mustFindByName('CUSTOMER', 'Customer B').id } }),
+        expect: ['Customer B'],
+      },
+      {
+        name: 'relationsQuery level 1 (any relation type)',
+        filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Building Alpha') }, direction: 'FROM', maxLevel: 1 }),
+        expect: ['Alpha Floor 1', 'Alpha Floor 2', 'Meter A-100'],
+      },
+      {
+        name: 'relationsQuery Contains DEVICE, maxLevel 0 = 50',
+        filter: () => ({
+          type: 'relationsQuery',
+          rootEntity: { entityType: 'ASSET', id: assetId('Campus North') },
+          direction: 'FROM',
+          maxLevel: 0,
+          filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }],
+        }),
+        expect: 16,
+      },
+      {
+        name: 'relationsQuery: filters test only the last hop',
+        filter: () => ({
+          type: 'relationsQuery',
+          rootEntity: { entityType: 'ASSET', id: assetId('Building Gamma') },
+          direction: 'FROM',
+          maxLevel: 5,
+          filters: [{ relationType: 'Manages', entityTypes: [] }],
+        }),
+        expect: ['Thermo Lab'],
+      },
+      {
+        name: 'relationsQuery direction TO',
+        filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'DEVICE', id: deviceId('Thermo A-101') }, direction: 'TO', maxLevel: 10 }),
+        expect: ['Alpha Floor 1', 'Building Alpha', 'Campus North'],
+      },
+      {
+        name: 'relationsQuery fetchLastLevelOnly keeps leaves',
+        filter: () => ({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 2, fetchLastLevelOnly: true }),
+        expect: ['Alpha Floor 1', 'Alpha Floor 2', 'Beta Floor 1', 'Beta Floor 2', 'Meter A-100'],
+      },
+      {
+        name: 'relationsQuery negate',
+        filter: () => ({
+          type: 'relationsQuery',
+          rootEntity: { entityType: 'ASSET', id: assetId('Building Alpha') },
+          direction: 'FROM',
+          maxLevel: 1,
+          negate: true,
+          filters: [{ relationType: 'Contains', entityTypes: [] }],
+        }),
+        expect: ['Meter A-100'],
+      },
+      {
+        name: 'relationsQuery filter-level negate',
+        filter: () => ({
+          type: 'relationsQuery',
+          rootEntity: { entityType: 'ASSET', id: assetId('Building Alpha') },
+          direction: 'FROM',
+          maxLevel: 1,
+          filters: [{ relationType: 'Contains', negate: true }],
+        }),
+        expect: ['Meter A-100'],
+      },
+      {
+        name: 'relationsQuery multiRoot',
+        filter: () => ({
+          type: 'relationsQuery',
+          multiRoot: true,
+          multiRootEntitiesType: 'ASSET',
+          multiRootEntityIds: [assetId('Alpha Floor 1'), assetId('Beta Floor 1')],
+          direction: 'FROM',
+          maxLevel: 1,
+        }),
+        expect: 8,
+      },
+      {
+        name: 'deviceSearchQuery',
+        filter: () => ({
+          type: 'deviceSearchQuery',
+          rootEntity: { entityType: 'ASSET', id: assetId('Campus North') },
+          direction: 'FROM',
+          maxLevel: 5,
+          relationType: 'Contains',
+          deviceTypes: ['meter'],
+        }),
+        expect: ['Meter A-100', 'Meter A-200', 'Meter B-100', 'Meter B-200'],
+      },
+      {
+        name: 'assetSearchQuery',
+        filter: () => ({ type: 'assetSearchQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 5, relationType: 'Contains', assetTypes: ['floor'] }),
+        expect: 4,
+      },
+      {
+        name: 'entityViewSearchQuery (none related)',
+        filter: () => ({ type: 'entityViewSearchQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 5, entityViewTypes: [] }),
+        expect: 0,
+      },
+      {
+        name: 'edgeSearchQuery (none related)',
+        filter: () => ({ type: 'edgeSearchQuery', rootEntity: { entityType: 'ASSET', id: assetId('Campus North') }, direction: 'FROM', maxLevel: 5, edgeTypes: [] }),
+        expect: 0,
+      },
     ];
     for (const t of cases) {
       it(t.name, async () => {
@@ -70,10 +169,12 @@ describe('simulator: entity data query', function () {
 
     it('multiRoot exposes parentId', async () => {
       const floor = assetId('Alpha Floor 1');
-      const page = await find(findQuery(
-        { type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [floor], direction: 'FROM', maxLevel: 1 },
-        { entityFields: [field('name'), field('parentId')] },
-      ));
+      const page = await find(
+        findQuery(
+          { type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [floor], direction: 'FROM', maxLevel: 1 },
+          { entityFields: [field('name'), field('parentId')] },
+        ),
+      );
       assert.equal(page.totalElements, 4);
       for (const d of page.data) assert.equal(d.latest.ENTITY_FIELD.parentId.value, floor);
     });
@@ -95,7 +196,12 @@ describe('simulator: entity data query', function () {
         [findQuery({ type: 'entityType' }), 400, 31, 'Entity type is required'],
         [findQuery({ type: 'entityName', entityNameFilter: 'x' }), 400, 31, 'Entity type is required'],
         [findQuery({ type: 'relationsQuery', multiRoot: true, multiRootEntityIds: ['x'] }), 400, 31, "Multi-root relation query filter should contain 'multiRootEntitiesType'"],
-        [findQuery({ type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET' }), 400, 31, "Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string representation of UUIDs"],
+        [
+          findQuery({ type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET' }),
+          400,
+          31,
+          "Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string representation of UUIDs",
+        ],
         [findQuery({ type: 'relationsQuery', direction: 'FROM' }), 400, 31, 'Relation query filter root entity should not be blank'],
         [findQuery({ type: 'entityList', entityType: 'DEVICE', entityList: ['not-a-uuid'] }), 400, 31, 'Invalid UUID string: not-a-uuid'],
       ];
@@ -148,7 +254,13 @@ describe('simulator: entity data query', function () {
       { name: 'NOT_IN', keyFilters: [kf(model, strPred('NOT_IN', 'TH-100,TH-200'))], expect: 8 },
       { name: 'empty string value disables the predicate', keyFilters: [kf(model, strPred('EQUAL', ''))], expect: 28 },
       { name: 'COMPLEX OR', keyFilters: [d({ type: 'COMPLEX', operation: 'OR', predicates: [numPred('LESS', 18), numPred('GREATER', 30)] })], expect: ['Thermo G-202', 'Thermo G-203'] },
-      { name: 'COMPLEX nested', keyFilters: [d({ type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'COMPLEX', operation: 'OR', predicates: [numPred('LESS', 18), numPred('GREATER', 30)] }, numPred('NOT_EQUAL', 30.5)] })], expect: ['Thermo G-203'] },
+      {
+        name: 'COMPLEX nested',
+        keyFilters: [
+          d({ type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'COMPLEX', operation: 'OR', predicates: [numPred('LESS', 18), numPred('GREATER', 30)] }, numPred('NOT_EQUAL', 30.5)] }),
+        ],
+        expect: ['Thermo G-203'],
+      },
       { name: 'COMPLEX of only disabled predicates', keyFilters: [kf(model, { type: 'COMPLEX', operation: 'AND', predicates: [strPred('EQUAL', '')] })], expect: 28 },
       { name: 'same key filters are ANDed', keyFilters: [d(numPred('GREATER', 20)), d(numPred('LESS', 22))], expect: ['Thermo A-101', 'Thermo B-103', 'Thermo C-1', 'Thermo G-102'] },
       { name: 'different keys are ANDed', keyFilters: [d(numPred('GREATER', 20)), kf(model, strPred('EQUAL', 'TH-200'))], expect: ['Thermo B-101', 'Thermo B-103', 'Thermo B-201', 'Thermo G-102'] },
@@ -209,7 +321,7 @@ describe('simulator: entity data query', function () {
       const page = await find(findQuery(ALL_DEVICES, { keyFilters: [empty, kf(model, strPred('EQUAL', 'TH-300'))], keyFiltersOperation: 'OR' }));
       assert.deepEqual(names(page), ['Thermo Lab']);
     });
-    it('a null type (Jackson\'s empty Java DeviceTypeFilter) matches nothing; other types still match', async () => {
+    it("a null type (Jackson's empty Java DeviceTypeFilter) matches nothing; other types still match", async () => {
       assert.equal(await count({ entityFilter: { type: 'deviceType', deviceTypes: [null] } }), 0);
       assert.equal(await count({ entityFilter: { type: 'deviceType', deviceTypes: ['meter', null] } }), 6);
     });
@@ -282,7 +394,12 @@ describe('simulator: entity data query', function () {
       assert.ok((v2.body.timeseries as Array<{ key: string }>).some((k) => k.key === 'temperature'));
     });
     it('STRING dynamic value from a tenant attribute', async () => {
-      const f = kf(model, { type: 'STRING', operation: 'STARTS_WITH', ignoreCase: false, value: { defaultValue: 'zzz', dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'modelPrefix' } } });
+      const f = kf(model, {
+        type: 'STRING',
+        operation: 'STARTS_WITH',
+        ignoreCase: false,
+        value: { defaultValue: 'zzz', dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'modelPrefix' } },
+      });
       assert.equal((await find(findQuery(ALL_DEVICES, { keyFilters: [f] }))).totalElements, 20);
     });
   });
@@ -316,8 +433,7 @@ describe('simulator: entity data query', function () {
       assert.equal(page.data[0].latest.SERVER_ATTRIBUTE, undefined);
     });
     it('textSearch: case-insensitive contains over the concatenated requested fields', async () => {
-      const q = (text: string, fields = [field('name'), field('label')]): Record<string, unknown> =>
-        findQuery(THERMOSTATS, { entityFields: fields }, { textSearch: text });
+      const q = (text: string, fields = [field('name'), field('label')]): Record<string, unknown> => findQuery(THERMOSTATS, { entityFields: fields }, { textSearch: text });
       assert.equal((await find(q('room 10'))).totalElements, 7);
       assert.deepEqual(names(await find(q('101ROOM'))), ['Thermo A-101', 'Thermo B-101', 'Thermo G-101']);
       assert.equal((await find(q('room', []))).totalElements, 20, 'ignored without requested fields');
@@ -342,10 +458,12 @@ describe('simulator: entity data query', function () {
 
   describe('response shape and entity fields', () => {
     it('matches §8.2: typed latest groups, missing values, SQL formatting', async () => {
-      const page = await find(findQuery(
-        { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A-102' },
-        { entityFields: [field('name'), field('label')], latestValues: [temp, attr('model'), attr('nothing', 'SHARED_ATTRIBUTE'), ts('humidity')] },
-      ));
+      const page = await find(
+        findQuery(
+          { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A-102' },
+          { entityFields: [field('name'), field('label')], latestValues: [temp, attr('model'), attr('nothing', 'SHARED_ATTRIBUTE'), ts('humidity')] },
+        ),
+      );
       assert.equal(page.totalElements, 1);
       const d = page.data[0];
       assert.deepEqual(Object.keys(d), ['entityId', 'latest', 'timeseries', 'aggLatest']);
@@ -359,10 +477,9 @@ describe('simulator: entity data query', function () {
       assert.deepEqual(d.latest.SHARED_ATTRIBUTE.nothing, { ts: 0, value: '' });
     });
     it('JSON and boolean values', async () => {
-      const page = await find(findQuery(
-        { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A-101' },
-        { latestValues: [attr('config', 'SHARED_ATTRIBUTE'), attr('active'), attr('note', 'ATTRIBUTE')] },
-      ));
+      const page = await find(
+        findQuery({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A-101' }, { latestValues: [attr('config', 'SHARED_ATTRIBUTE'), attr('active'), attr('note', 'ATTRIBUTE')] }),
+      );
       const l = page.data[0].latest;
       assert.equal(l.SHARED_ATTRIBUTE.config.value, '{"mode":"eco","interval":60}');
       assert.equal(l.SERVER_ATTRIBUTE.active.value, 'true');
@@ -387,7 +504,10 @@ describe('simulator: entity data query', function () {
       const cust = await one('CUSTOMER', 'Customer A');
       assert.deepEqual([cust.name, cust.label, cust.title, cust.displayName, cust.city, cust.email, cust.type], ['Customer A', 'Customer A', 'Customer A', 'Customer A', 'Lviv', 'a@example.com', '']);
       const user = await one('USER', 'customer@');
-      assert.deepEqual([user.name, user.label, user.firstName, user.displayName, user.ownerName, user.entityType], ['customer@thingsboard.org', 'customer@thingsboard.org', 'Carol', 'Carol Customer', 'Customer A', 'USER']);
+      assert.deepEqual(
+        [user.name, user.label, user.firstName, user.displayName, user.ownerName, user.entityType],
+        ['customer@thingsboard.org', 'customer@thingsboard.org', 'Carol', 'Carol Customer', 'Customer A', 'USER'],
+      );
       const view = await one('ENTITY_VIEW', 'View A-101');
       assert.deepEqual([view.name, view.label, view.displayName, view.type], ['View A-101', '', 'View A-101', 'roomView']);
       const dash = await one('DASHBOARD', 'Main');
@@ -414,7 +534,7 @@ describe('simulator: entity data query', function () {
       ['tenant: none', { type: 'entityType', entityType: 'TENANT' }, []],
       ['users: of its customer', { type: 'entityType', entityType: 'USER' }, ['customer@thingsboard.org']],
       ['edges', { type: 'entityType', entityType: 'EDGE' }, ['Edge South']],
-      ['another customer\'s device by id: silently nothing', null, 0],
+      ["another customer's device by id: silently nothing", null, 0],
       ['CURRENT_CUSTOMER alias', { type: 'singleEntity', singleEntity: { entityType: 'CURRENT_CUSTOMER' } }, ['Customer A']],
       ['CURRENT_USER_OWNER alias', { type: 'singleEntity', singleEntity: { entityType: 'CURRENT_USER_OWNER' } }, ['Customer A']],
       ['apiUsageState: its own', { type: 'apiUsageState' }, ['Customer A']],
@@ -428,12 +548,24 @@ describe('simulator: entity data query', function () {
       });
     }
     it('customer user: relation results are filtered to its entities', async () => {
-      const page = await find(findQuery({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: c.sim.data.mustFindByName('ASSET', 'Campus North').id }, direction: 'FROM', maxLevel: 5, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }] }), () => c.customer);
+      const page = await find(
+        findQuery({
+          type: 'relationsQuery',
+          rootEntity: { entityType: 'ASSET', id: c.sim.data.mustFindByName('ASSET', 'Campus North').id },
+          direction: 'FROM',
+          maxLevel: 5,
+          filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }],
+        }),
+        () => c.customer,
+      );
       assert.equal(page.totalElements, 8);
       assert.ok(names(page).every((n) => n.includes(' A-')));
     });
     it('customer user: apiUsageState of another customer is refused', async () => {
-      const r = await c.customer.post('/api/entitiesQuery/find', findQuery({ type: 'apiUsageState', customerId: { entityType: 'CUSTOMER', id: c.sim.data.mustFindByName('CUSTOMER', 'Customer B').id } }));
+      const r = await c.customer.post(
+        '/api/entitiesQuery/find',
+        findQuery({ type: 'apiUsageState', customerId: { entityType: 'CUSTOMER', id: c.sim.data.mustFindByName('CUSTOMER', 'Customer B').id } }),
+      );
       assert.equal(r.status, 403);
     });
   });

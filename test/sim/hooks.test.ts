@@ -96,7 +96,10 @@ describe('simulator: test hooks', function () {
       try {
         const cl = new Client(sim.url);
         for (let i = 0; i < 5; i++) await cl.post(`/api/x${i}`, {});
-        assert.deepEqual(sim.requests.entries().map((x) => x.path), ['/api/x2', '/api/x3', '/api/x4']);
+        assert.deepEqual(
+          sim.requests.entries().map((x) => x.path),
+          ['/api/x2', '/api/x3', '/api/x4'],
+        );
         assert.equal(sim.countRequests('/api/x'), 5);
       } finally {
         await sim.stop();

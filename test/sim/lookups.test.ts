@@ -30,25 +30,45 @@ describe('simulator: editor look-ups (§12)', function () {
     it('pages the tenant profiles sorted by name, in the DeviceProfileInfo shape', async () => {
       const r = await get(c.tenant, '/api/deviceProfileInfos?pageSize=10&page=0&sortProperty=name&sortOrder=ASC');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.data.map((p: { name: string }) => p.name), ['default', 'meter', 'thermostat']);
+      assert.deepEqual(
+        r.body.data.map((p: { name: string }) => p.name),
+        ['default', 'meter', 'thermostat'],
+      );
       assert.deepEqual([r.body.totalPages, r.body.totalElements, r.body.hasNext], [1, 3, false]);
       const t = profile('DEVICE_PROFILE', 'thermostat');
       assert.deepEqual(r.body.data[2], {
-        id: { entityType: 'DEVICE_PROFILE', id: t.id }, tenantId: tenantRef(), name: 'thermostat', image: null,
-        defaultDashboardId: null, type: 'DEFAULT', transportType: 'DEFAULT',
+        id: { entityType: 'DEVICE_PROFILE', id: t.id },
+        tenantId: tenantRef(),
+        name: 'thermostat',
+        image: null,
+        defaultDashboardId: null,
+        type: 'DEFAULT',
+        transportType: 'DEFAULT',
       });
     });
 
     it('textSearch is a case-insensitive "contains" on the name; paging and DESC', async () => {
       let r = await get(c.tenant, '/api/deviceProfileInfos?pageSize=10&page=0&textSearch=THERM');
-      assert.deepEqual(r.body.data.map((p: { name: string }) => p.name), ['thermostat']);
+      assert.deepEqual(
+        r.body.data.map((p: { name: string }) => p.name),
+        ['thermostat'],
+      );
       r = await get(c.tenant, '/api/deviceProfileInfos?pageSize=10&page=0&textSearch=e&sortProperty=name');
-      assert.deepEqual(r.body.data.map((p: { name: string }) => p.name), ['default', 'meter', 'thermostat']);
+      assert.deepEqual(
+        r.body.data.map((p: { name: string }) => p.name),
+        ['default', 'meter', 'thermostat'],
+      );
       r = await get(c.tenant, '/api/deviceProfileInfos?pageSize=2&page=0&sortProperty=name&sortOrder=desc');
-      assert.deepEqual(r.body.data.map((p: { name: string }) => p.name), ['thermostat', 'meter']);
+      assert.deepEqual(
+        r.body.data.map((p: { name: string }) => p.name),
+        ['thermostat', 'meter'],
+      );
       assert.deepEqual([r.body.totalPages, r.body.totalElements, r.body.hasNext], [2, 3, true]);
       r = await get(c.tenant, '/api/deviceProfileInfos?pageSize=2&page=1&sortProperty=name&sortOrder=DESC');
-      assert.deepEqual(r.body.data.map((p: { name: string }) => p.name), ['default']);
+      assert.deepEqual(
+        r.body.data.map((p: { name: string }) => p.name),
+        ['default'],
+      );
       assert.equal(r.body.hasNext, false);
       r = await get(c.tenant, '/api/deviceProfileInfos?pageSize=2&page=5');
       assert.deepEqual(r.body, { data: [], totalPages: 2, totalElements: 3, hasNext: false });
@@ -59,18 +79,26 @@ describe('simulator: editor look-ups (§12)', function () {
     it('asset profiles: the AssetProfileInfo shape; a customer user sees the tenant profiles too', async () => {
       const r = await get(c.customer, '/api/assetProfileInfos?pageSize=10&page=0&sortProperty=name&sortOrder=ASC');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.data.map((p: { name: string }) => p.name), ['building', 'default', 'floor', 'site']);
+      assert.deepEqual(
+        r.body.data.map((p: { name: string }) => p.name),
+        ['building', 'default', 'floor', 'site'],
+      );
       assert.deepEqual(r.body.data[0], {
-        id: { entityType: 'ASSET_PROFILE', id: profile('ASSET_PROFILE', 'building').id }, tenantId: tenantRef(), name: 'building',
-        image: null, defaultDashboardId: null,
+        id: { entityType: 'ASSET_PROFILE', id: profile('ASSET_PROFILE', 'building').id },
+        tenantId: tenantRef(),
+        name: 'building',
+        image: null,
+        defaultDashboardId: null,
       });
     });
 
-    it('pageSize and page are required (500 code 2, BaseController maps Spring\'s exception); bad values 400', async () => {
+    it("pageSize and page are required (500 code 2, BaseController maps Spring's exception); bad values 400", async () => {
       await expectError('/api/deviceProfileInfos?page=0', 500, 2, "Required request parameter 'pageSize' for method parameter type int is not present");
       await expectError('/api/assetProfileInfos?pageSize=10', 500, 2, "Required request parameter 'page' for method parameter type int is not present");
       await expectError(
-        '/api/deviceProfileInfos?pageSize=ten&page=0', 400, 31,
+        '/api/deviceProfileInfos?pageSize=ten&page=0',
+        400,
+        31,
         "Method parameter 'pageSize': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: \"ten\"",
       );
       await expectError('/api/deviceProfileInfos?pageSize=0&page=0', 400, 31, "Incorrect page link page size '0'. Page size must be greater than zero.");
@@ -94,7 +122,10 @@ describe('simulator: editor look-ups (§12)', function () {
       try {
         const t = await login(url, 'tenant@thingsboard.org', 'tenant');
         const r = await get(t, '/api/deviceProfile/names?activeOnly=false');
-        assert.deepEqual(r.body.map((p: { name: string }) => p.name), ['bench', 'default', 'meter', 'thermostat']);
+        assert.deepEqual(
+          r.body.map((p: { name: string }) => p.name),
+          ['bench', 'default', 'meter', 'thermostat'],
+        );
       } finally {
         await sim.stop();
       }
@@ -105,19 +136,25 @@ describe('simulator: editor look-ups (§12)', function () {
     it('device and asset profile names: [{id, name}] sorted by name, no paging', async () => {
       let r = await get(c.tenant, '/api/deviceProfile/names?activeOnly=false');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body, ['default', 'meter', 'thermostat'].map((n) => ({ id: { entityType: 'DEVICE_PROFILE', id: profile('DEVICE_PROFILE', n).id }, name: n })));
+      assert.deepEqual(
+        r.body,
+        ['default', 'meter', 'thermostat'].map((n) => ({ id: { entityType: 'DEVICE_PROFILE', id: profile('DEVICE_PROFILE', n).id }, name: n })),
+      );
       r = await get(c.customer, '/api/assetProfile/names');
-      assert.deepEqual(r.body, ['building', 'default', 'floor', 'site'].map((n) => ({ id: { entityType: 'ASSET_PROFILE', id: profile('ASSET_PROFILE', n).id }, name: n })));
+      assert.deepEqual(
+        r.body,
+        ['building', 'default', 'floor', 'site'].map((n) => ({ id: { entityType: 'ASSET_PROFILE', id: profile('ASSET_PROFILE', n).id }, name: n })),
+      );
     });
 
     it('activeOnly=true keeps the profiles in use', async () => {
       const r = await get(c.tenant, '/api/assetProfile/names?activeOnly=true');
-      assert.deepEqual(r.body.map((p: { name: string }) => p.name), ['building', 'floor', 'site']);
-      assert.equal((await get(c.tenant, '/api/deviceProfile/names?activeOnly=true')).body.length, 3);
-      await expectError(
-        '/api/deviceProfile/names?activeOnly=maybe', 500, 2,
-        "Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [maybe]",
+      assert.deepEqual(
+        r.body.map((p: { name: string }) => p.name),
+        ['building', 'floor', 'site'],
       );
+      assert.equal((await get(c.tenant, '/api/deviceProfile/names?activeOnly=true')).body.length, 3);
+      await expectError('/api/deviceProfile/names?activeOnly=maybe', 500, 2, "Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [maybe]");
     });
 
     it('missing before 3.6.2 (Spring 404), while the paged infos answer', async () => {
@@ -132,9 +169,15 @@ describe('simulator: editor look-ups (§12)', function () {
     it('entity view and edge types: distinct, sorted, tenant-wide also for a customer user', async () => {
       for (const client of [c.tenant, c.customer]) {
         let r = await get(client, '/api/entityView/types');
-        assert.deepEqual(r.body, ['meterView', 'roomView'].map((type) => ({ tenantId: tenantRef(), entityType: 'ENTITY_VIEW', type })));
+        assert.deepEqual(
+          r.body,
+          ['meterView', 'roomView'].map((type) => ({ tenantId: tenantRef(), entityType: 'ENTITY_VIEW', type })),
+        );
         r = await get(client, '/api/edge/types');
-        assert.deepEqual(r.body, ['default', 'gateway'].map((type) => ({ tenantId: tenantRef(), entityType: 'EDGE', type })));
+        assert.deepEqual(
+          r.body,
+          ['default', 'gateway'].map((type) => ({ tenantId: tenantRef(), entityType: 'EDGE', type })),
+        );
       }
       await expectError('/api/edge/types', 403, 20, "You don't have permission to perform this operation!", sysadmin);
     });
@@ -143,7 +186,10 @@ describe('simulator: editor look-ups (§12)', function () {
       c.sim.data.addEntity({ entityType: 'ENTITY_VIEW', name: 'View G-101', type: 'roomView' });
       c.sim.data.addEntity({ entityType: 'ENTITY_VIEW', name: 'Lab view', type: 'labView' });
       const r = await get(c.tenant, '/api/entityView/types');
-      assert.deepEqual(r.body.map((t: { type: string }) => t.type), ['labView', 'meterView', 'roomView']);
+      assert.deepEqual(
+        r.body.map((t: { type: string }) => t.type),
+        ['labView', 'meterView', 'roomView'],
+      );
     });
 
     it('alarm types: PageData<EntitySubtype> sorted by type, textSearch contains, customer users get the tenant types', async () => {
@@ -154,15 +200,24 @@ describe('simulator: editor look-ups (§12)', function () {
         assert.deepEqual(r.body, { data: all.map((type) => ({ tenantId: tenantRef(), entityType: 'ALARM', type })), totalPages: 1, totalElements: 5, hasNext: false });
       }
       let r = await get(c.tenant, '/api/alarm/types?pageSize=10&page=0&textSearch=TEMP');
-      assert.deepEqual(r.body.data.map((t: { type: string }) => t.type), ['High Temperature']);
+      assert.deepEqual(
+        r.body.data.map((t: { type: string }) => t.type),
+        ['High Temperature'],
+      );
       r = await get(c.tenant, '/api/alarm/types?pageSize=2&page=1&sortOrder=DESC');
-      assert.deepEqual(r.body.data.map((t: { type: string }) => t.type), ['Low Humidity', 'High Temperature']);
+      assert.deepEqual(
+        r.body.data.map((t: { type: string }) => t.type),
+        ['Low Humidity', 'High Temperature'],
+      );
       assert.deepEqual([r.body.totalPages, r.body.totalElements, r.body.hasNext], [3, 5, true]);
       r = await get(c.tenant, '/api/alarm/types?pageSize=10&page=3');
       assert.deepEqual(r.body, { data: [], totalPages: 0, totalElements: 0, hasNext: false }, 'an empty page is emptyPageData()');
       c.sim.data.createAlarm({ originator: c.sim.data.mustFindByName('DEVICE', 'Thermo A-101').id, type: 'Door Open', createdTime: BASE_TIME });
       r = await get(c.tenant, '/api/alarm/types?pageSize=10&page=0&textSearch=o');
-      assert.deepEqual(r.body.data.map((t: { type: string }) => t.type), ['Device Offline', 'Door Open', 'Low Humidity', 'Power Failure']);
+      assert.deepEqual(
+        r.body.data.map((t: { type: string }) => t.type),
+        ['Device Offline', 'Door Open', 'Low Humidity', 'Power Failure'],
+      );
     });
 
     it('alarm types: errors, sysadmin 403, unknown before 3.6', async () => {

@@ -33,7 +33,10 @@ describe('simulator: §13 RPC', function () {
     const got = once(c.sim.rpc.events, 'request');
     let done = false;
     const res = (opts.client ?? c.tenant).post(`${opts.v1 ? '/api/plugins/rpc' : '/api/rpc'}/${mode}/${opts.device ?? dev.id}`, body);
-    void res.then(() => (done = true), () => (done = true));
+    void res.then(
+      () => (done = true),
+      () => (done = true),
+    );
     const [ev] = (await got) as [{ rpcId: string }];
     return { res, rpcId: ev.rpcId, settled: () => done };
   }
@@ -54,10 +57,13 @@ describe('simulator: §13 RPC', function () {
       const r = await two.res;
       assert.deepEqual([r.status, r.body], [200, { method: 'getTemp', params: { unit: 'C' } }]);
       assert.equal(c.sim.rpc.deliveredCount(dev.id), 2);
-      assert.deepEqual(c.sim.rpc.calls(dev.id).map((x) => [x.method, x.params, x.oneway, x.persistent, x.deliveredAt, x.attempts]), [
-        ['setGpio', { pin: 7, value: 1 }, true, false, NOW, 1],
-        ['getTemp', { unit: 'C' }, false, false, NOW, 1],
-      ]);
+      assert.deepEqual(
+        c.sim.rpc.calls(dev.id).map((x) => [x.method, x.params, x.oneway, x.persistent, x.deliveredAt, x.attempts]),
+        [
+          ['setGpio', { pin: 7, value: 1 }, true, false, NOW, 1],
+          ['getTemp', { unit: 'C' }, false, false, NOW, 1],
+        ],
+      );
       assert.equal(c.sim.rpc.requestCount(), 2);
     });
 
@@ -132,7 +138,10 @@ describe('simulator: §13 RPC', function () {
       c.sim.rpc.setDevice(dev.id, { mode: 'answer', reply: { up: true } });
       assert.deepEqual((await two.res).body, { up: true });
       assert.equal((await one.res).status, 200);
-      assert.deepEqual(c.sim.rpc.calls(dev.id).map((x) => x.method), ['late', 'late1']);
+      assert.deepEqual(
+        c.sim.rpc.calls(dev.id).map((x) => x.method),
+        ['late', 'late1'],
+      );
     });
 
     it('replies: not JSON or a device error → 406 empty; an empty reply → 200 empty', async () => {
@@ -218,7 +227,12 @@ describe('simulator: §13 RPC', function () {
       const seen = statuses();
       c.sim.rpc.setDevice(dev.id, { mode: 'answer', reply: { t: 21 }, ackDelayMs: 100, replyDelayMs: 200 });
       const p = await call('twoway', {
-        method: 'setGpio', params: { pin: 7 }, persistent: true, timeout: 60_000, retries: 3, additionalInfo: { by: 'node-red' },
+        method: 'setGpio',
+        params: { pin: 7 },
+        persistent: true,
+        timeout: 60_000,
+        retries: 3,
+        additionalInfo: { by: 'node-red' },
       });
       const r = await p.res;
       assert.deepEqual([r.status, r.body], [200, { rpcId: p.rpcId }]);
@@ -226,18 +240,32 @@ describe('simulator: §13 RPC', function () {
       c.sim.rpc.advance(100);
       assert.equal(status(p.rpcId), 'DELIVERED');
       c.sim.rpc.advance(200);
-      assert.deepEqual(seen.map((x) => x.status), ['QUEUED', 'SENT', 'DELIVERED', 'SUCCESSFUL']);
+      assert.deepEqual(
+        seen.map((x) => x.status),
+        ['QUEUED', 'SENT', 'DELIVERED', 'SUCCESSFUL'],
+      );
       const g = await c.tenant.request('GET', `/api/rpc/persistent/${p.rpcId}`);
       assert.equal(g.status, 200);
       const tenantId = c.sim.data.tenantId;
       assert.deepEqual(g.body, {
-        id: { entityType: 'RPC', id: p.rpcId }, createdTime: NOW, tenantId: { entityType: 'TENANT', id: tenantId },
-        deviceId: { entityType: 'DEVICE', id: dev.id }, expirationTime: NOW + 60_000,
+        id: { entityType: 'RPC', id: p.rpcId },
+        createdTime: NOW,
+        tenantId: { entityType: 'TENANT', id: tenantId },
+        deviceId: { entityType: 'DEVICE', id: dev.id },
+        expirationTime: NOW + 60_000,
         request: {
-          id: p.rpcId, tenantId: { entityType: 'TENANT', id: tenantId }, deviceId: { entityType: 'DEVICE', id: dev.id },
-          oneway: false, expirationTime: NOW + 60_000, body: { method: 'setGpio', params: '{"pin":7}' }, persisted: true, retries: 3,
+          id: p.rpcId,
+          tenantId: { entityType: 'TENANT', id: tenantId },
+          deviceId: { entityType: 'DEVICE', id: dev.id },
+          oneway: false,
+          expirationTime: NOW + 60_000,
+          body: { method: 'setGpio', params: '{"pin":7}' },
+          persisted: true,
+          retries: 3,
         },
-        response: { t: 21 }, status: 'SUCCESSFUL', additionalInfo: { by: 'node-red' },
+        response: { t: 21 },
+        status: 'SUCCESSFUL',
+        additionalInfo: { by: 'node-red' },
       });
       // the HTTP caller never saw the reply
       assert.deepEqual(r.body, { rpcId: p.rpcId });
@@ -249,7 +277,10 @@ describe('simulator: §13 RPC', function () {
       const p = await call('oneway', { method: 'm', persistent: true });
       assert.equal((await p.res).status, 200);
       c.sim.rpc.advance(60_000);
-      assert.deepEqual(seen.map((x) => x.status), ['QUEUED', 'DELIVERED']);
+      assert.deepEqual(
+        seen.map((x) => x.status),
+        ['QUEUED', 'DELIVERED'],
+      );
     });
 
     it('offline: QUEUED, then EXPIRED after the default 10 s window (trap 18); a long expirationTime waits for the device', async () => {
@@ -292,7 +323,10 @@ describe('simulator: §13 RPC', function () {
       const p = await call('oneway', { method: 'm', persistent: true, retries: 2, timeout: 60_000 });
       await p.res;
       c.sim.rpc.advance(3000);
-      assert.deepEqual(seen.filter((x) => x.rpcId === p.rpcId).map((x) => x.status), ['QUEUED', 'SENT', 'TIMEOUT', 'TIMEOUT', 'FAILED']);
+      assert.deepEqual(
+        seen.filter((x) => x.rpcId === p.rpcId).map((x) => x.status),
+        ['QUEUED', 'SENT', 'TIMEOUT', 'TIMEOUT', 'FAILED'],
+      );
       assert.deepEqual(c.sim.rpc.get(p.rpcId)?.response, { error: 'There was a Timeout and all retry attempts have been exhausted. Retry attempts set: 2' });
       assert.deepEqual([c.sim.rpc.deliveredCount(dev.id), c.sim.rpc.calls(dev.id)[0].attempts], [1, 3]);
       const capped = await call('oneway', { method: 'm', persistent: true, retries: 9, timeout: 60_000 });
@@ -327,12 +361,17 @@ describe('simulator: §13 RPC', function () {
     it('the list of a device: PageData, rpcStatus filter, DELETED refused with a 500', async () => {
       for (let i = 0; i < 3; i++) await (await call('oneway', { method: `m${i}`, persistent: true })).res;
       c.sim.rpc.setDevice(dev.id, { mode: 'offline' });
-      await (await call('oneway', { method: 'q', persistent: true })).res;
+      await (
+        await call('oneway', { method: 'q', persistent: true })
+      ).res;
       const list = (q: string): Promise<HttpResult> => c.tenant.request('GET', `/api/rpc/persistent/device/${dev.id}?${q}`);
       let r = await list('pageSize=2&page=0');
       assert.deepEqual([r.body.totalElements, r.body.totalPages, r.body.hasNext, r.body.data.length], [4, 2, true, 2]);
       r = await list('pageSize=10&page=0&rpcStatus=QUEUED');
-      assert.deepEqual(r.body.data.map((x: Msg) => x.request.body.method), ['q']);
+      assert.deepEqual(
+        r.body.data.map((x: Msg) => x.request.body.method),
+        ['q'],
+      );
       r = await list('pageSize=10&page=0&sortProperty=createdTime&sortOrder=DESC');
       assert.equal(r.body.data.length, 4);
       r = await list('pageSize=10&page=0&rpcStatus=DELETED');

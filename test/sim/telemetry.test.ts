@@ -46,25 +46,50 @@ describe('simulator: §13 telemetry and attributes', function () {
       assert.equal(r.status, 200);
       r = await save([{ ts: BASE_TIME + 10, values: { humidity: 40 } }, { ts: BASE_TIME + 20, values: { humidity: 41 } }, { co2: 400 }]);
       assert.equal(r.status, 200);
-      assert.deepEqual(c.sim.data.history(probe.id, 'temperature').map((p) => [p.ts, p.value]), [[BASE_TIME + 5, 27], [NOW, 26]]);
-      assert.deepEqual(c.sim.data.history(probe.id, 'humidity').map((p) => p.ts), [BASE_TIME + 10, BASE_TIME + 20]);
+      assert.deepEqual(
+        c.sim.data.history(probe.id, 'temperature').map((p) => [p.ts, p.value]),
+        [
+          [BASE_TIME + 5, 27],
+          [NOW, 26],
+        ],
+      );
+      assert.deepEqual(
+        c.sim.data.history(probe.id, 'humidity').map((p) => p.ts),
+        [BASE_TIME + 10, BASE_TIME + 20],
+      );
       assert.deepEqual(c.sim.data.latestOf(probe.id, 'on'), { ts: NOW, type: 'BOOLEAN', value: true });
       assert.equal(c.sim.data.latestOf(probe.id, 'co2')?.ts, NOW);
       assert.equal(c.sim.telemetry.storedPoints(probe.id), 6);
-      assert.deepEqual(c.sim.telemetry.saves(probe.id).map((s) => [s.points, s.ttl]), [[2, 0], [1, 0], [3, 0]]);
+      assert.deepEqual(
+        c.sim.telemetry.saves(probe.id).map((s) => [s.points, s.ttl]),
+        [
+          [2, 0],
+          [1, 0],
+          [3, 0],
+        ],
+      );
     });
 
     it('the ttl route takes seconds and stores like the plain one; a bad ttl is a 400 JSON', async () => {
       assert.equal((await save({ a: 1 }, c.tenant, `${P}/timeseries/ANY/3600`)).status, 200);
-      assert.deepEqual(c.sim.telemetry.saves(probe.id).map((s) => s.ttl), [3600]);
+      assert.deepEqual(
+        c.sim.telemetry.saves(probe.id).map((s) => s.ttl),
+        [3600],
+      );
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 1);
-      jsonError(await save({ a: 1 }, c.tenant, `${P}/timeseries/ANY/soon`), 400, 31,
-        "Method parameter 'ttl': Failed to convert value of type 'java.lang.String' to required type 'java.lang.Long'; For input string: \"soon\"");
+      jsonError(
+        await save({ a: 1 }, c.tenant, `${P}/timeseries/ANY/soon`),
+        400,
+        31,
+        "Method parameter 'ttl': Failed to convert value of type 'java.lang.String' to required type 'java.lang.Long'; For input string: \"soon\"",
+      );
     });
 
     it('value typing: integral literals LONG, a dot DOUBLE, numeric strings cast, JSON kept as sent', async () => {
-      const r = await save('{"l": 21, "e": 1e3, "e2": 1.5e3, "d": 21.0, "d2": 21.5, "f": 1.55e1, "s1": "007", "s2": "1.50", ' +
-        '"s3": "abc", "s4": "5.", "b": false, "j": {"a": [1, 2.0]}, "big": 123456789012345678901, "prec": 0.12345678901234567890, "neg": "-0"}');
+      const r = await save(
+        '{"l": 21, "e": 1e3, "e2": 1.5e3, "d": 21.0, "d2": 21.5, "f": 1.55e1, "s1": "007", "s2": "1.50", ' +
+          '"s3": "abc", "s4": "5.", "b": false, "j": {"a": [1, 2.0]}, "big": 123456789012345678901, "prec": 0.12345678901234567890, "neg": "-0"}',
+      );
       assert.equal(r.status, 200);
       const t = (k: string): [string, unknown] => {
         const e = c.sim.data.latestOf(probe.id, k);
@@ -168,8 +193,12 @@ describe('simulator: §13 telemetry and attributes', function () {
     it('latest: strings by default (Java doubles), native with useStrictDataTypes; a missing key is {ts: now, value: null}', async () => {
       await save('{"ts": 1000, "values": {"d": 23.0, "big": 10000000.0, "l": 5, "s": "n/a", "b": true, "j": {"x": 1.0}}}');
       assert.deepEqual(await latest('d,big,l,s,b,j,nope'), {
-        d: [{ ts: 1000, value: '23.0' }], big: [{ ts: 1000, value: '1.0E7' }], l: [{ ts: 1000, value: '5' }],
-        s: [{ ts: 1000, value: 'n/a' }], b: [{ ts: 1000, value: 'true' }], j: [{ ts: 1000, value: '{"x":1.0}' }],
+        d: [{ ts: 1000, value: '23.0' }],
+        big: [{ ts: 1000, value: '1.0E7' }],
+        l: [{ ts: 1000, value: '5' }],
+        s: [{ ts: 1000, value: 'n/a' }],
+        b: [{ ts: 1000, value: 'true' }],
+        j: [{ ts: 1000, value: '{"x":1.0}' }],
         nope: [{ ts: NOW, value: null }],
       });
       const strict = await get(`${P}/values/timeseries?keys=d,j,b,nope&useStrictDataTypes=true`);
@@ -200,7 +229,11 @@ describe('simulator: §13 telemetry and attributes', function () {
       assert.equal(r.body.a.length, 10, 'endTs excluded');
       assert.deepEqual([r.body.a[0].ts, r.body.a[9].ts], [BASE_TIME + 10_000, BASE_TIME + 19_000]);
       r = await h(`keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3&useStrictDataTypes=true`);
-      assert.deepEqual(r.body.a, [{ ts: BASE_TIME, value: 0 }, { ts: BASE_TIME + 1000, value: 1 }, { ts: BASE_TIME + 2000, value: 2 }]);
+      assert.deepEqual(r.body.a, [
+        { ts: BASE_TIME, value: 0 },
+        { ts: BASE_TIME + 1000, value: 1 },
+        { ts: BASE_TIME + 2000, value: 2 },
+      ]);
       // the 4.3.1.2 route answers the same
       const r2 = await get(`${P}/values/timeseries/history?keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3&useStrictDataTypes=true`);
       assert.deepEqual(r2.body, r.body);
@@ -228,16 +261,33 @@ describe('simulator: §13 telemetry and attributes', function () {
       const agg = async (a: string, q: string, keys = 'v'): Promise<Msg> => (await get(`${P}/values/timeseries?keys=${keys}&agg=${a}&${q}`)).body;
       const win = `startTs=${BASE_TIME}&endTs=${BASE_TIME + 100_000}`;
       assert.deepEqual(await agg('AVG', `${win}&interval=30000`), {
-        v: [{ ts: BASE_TIME + 15_000, value: '1.0' }, { ts: BASE_TIME + 45_000, value: '4.0' }, { ts: BASE_TIME + 75_000, value: '7.0' }, { ts: BASE_TIME + 95_000, value: '9.0' }],
+        v: [
+          { ts: BASE_TIME + 15_000, value: '1.0' },
+          { ts: BASE_TIME + 45_000, value: '4.0' },
+          { ts: BASE_TIME + 75_000, value: '7.0' },
+          { ts: BASE_TIME + 95_000, value: '9.0' },
+        ],
       });
-      assert.deepEqual((await agg('SUM', `${win}&interval=50000`)).v, [{ ts: BASE_TIME + 25_000, value: '10' }, { ts: BASE_TIME + 75_000, value: '35' }]);
+      assert.deepEqual((await agg('SUM', `${win}&interval=50000`)).v, [
+        { ts: BASE_TIME + 25_000, value: '10' },
+        { ts: BASE_TIME + 75_000, value: '35' },
+      ]);
       assert.deepEqual((await agg('SUM', `${win}&interval=50000&useStrictDataTypes=true`, 'v,w')).w, [{ ts: BASE_TIME + 75_000, value: 2.5 }]);
-      assert.deepEqual((await agg('MIN', `${win}&interval=50000`)).v.map((p: Msg) => p.value), ['0', '5']);
-      assert.deepEqual((await agg('MAX', `${win}&interval=50000`)).v.map((p: Msg) => p.value), ['4', '9']);
+      assert.deepEqual(
+        (await agg('MIN', `${win}&interval=50000`)).v.map((p: Msg) => p.value),
+        ['0', '5'],
+      );
+      assert.deepEqual(
+        (await agg('MAX', `${win}&interval=50000`)).v.map((p: Msg) => p.value),
+        ['4', '9'],
+      );
       assert.deepEqual((await agg('COUNT', `${win}&interval=100000`)).v, [{ ts: BASE_TIME + 50_000, value: '10' }]);
       // empty buckets are left out
       const sparse = await agg('COUNT', `startTs=${BASE_TIME - 100_000}&endTs=${BASE_TIME + 20_000}&interval=10000`);
-      assert.deepEqual(sparse.v.map((p: Msg) => p.ts), [BASE_TIME + 5000, BASE_TIME + 15_000]);
+      assert.deepEqual(
+        sparse.v.map((p: Msg) => p.ts),
+        [BASE_TIME + 5000, BASE_TIME + 15_000],
+      );
       // an agg without interval silently returns raw data (trap 3), newest first
       const raw = await agg('AVG', `${win}`);
       assert.equal(raw.v.length, 10);
@@ -246,30 +296,44 @@ describe('simulator: §13 telemetry and attributes', function () {
 
     it('aggregation limits: more than 700 intervals and a negative interval are 400 strings; an unknown agg a 400 JSON', async () => {
       const day = 24 * HOUR;
-      plain(await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=1000&startTs=0&endTs=701000`), 400,
-        "Incorrect TsKvQuery. Number of intervals is to high - 701. Please increase 'interval' parameter for your query or reduce the time range of the query.");
+      plain(
+        await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=1000&startTs=0&endTs=701000`),
+        400,
+        "Incorrect TsKvQuery. Number of intervals is to high - 701. Please increase 'interval' parameter for your query or reduce the time range of the query.",
+      );
       // the count uses max(interval, 1000): 100 ms intervals over 700 s are 700 "intervals"
       assert.equal((await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=100&startTs=0&endTs=700000`)).status, 200);
       assert.equal((await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=${HOUR}&startTs=0&endTs=${29 * day}`)).status, 200);
-      plain(await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=-5&startTs=0&endTs=1000`), 400,
-        "Invalid TsKvQuery: 'interval' must be greater than 0, but got -5. Please check your query parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.");
-      jsonError(await get(`${P}/values/timeseries?keys=v&agg=MEAN&interval=1000&startTs=0&endTs=1000`), 400, 31,
-        'No enum constant org.thingsboard.server.common.data.kv.Aggregation.MEAN');
+      plain(
+        await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=-5&startTs=0&endTs=1000`),
+        400,
+        "Invalid TsKvQuery: 'interval' must be greater than 0, but got -5. Please check your query parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.",
+      );
+      jsonError(await get(`${P}/values/timeseries?keys=v&agg=MEAN&interval=1000&startTs=0&endTs=1000`), 400, 31, 'No enum constant org.thingsboard.server.common.data.kv.Aggregation.MEAN');
     });
 
     it('calendar intervals: MONTH buckets in the time zone, stamped at their middle', async () => {
       const jan = Date.UTC(2026, 0, 15);
       const feb = Date.UTC(2026, 1, 10);
-      await save([{ ts: jan, values: { m: 1 } }, { ts: feb, values: { m: 2 } }]);
+      await save([
+        { ts: jan, values: { m: 1 } },
+        { ts: feb, values: { m: 2 } },
+      ]);
       const start = Date.UTC(2026, 0, 1);
       const end = Date.UTC(2026, 2, 1);
       const r = await get(`${P}/values/timeseries?keys=m&agg=SUM&intervalType=MONTH&timeZone=UTC&startTs=${start}&endTs=${end}`);
       const febStart = Date.UTC(2026, 1, 1);
-      assert.deepEqual(r.body.m, [{ ts: start + (febStart - start) / 2, value: '1' }, { ts: febStart + (end - febStart) / 2, value: '2' }]);
+      assert.deepEqual(r.body.m, [
+        { ts: start + (febStart - start) / 2, value: '1' },
+        { ts: febStart + (end - febStart) / 2, value: '2' },
+      ]);
       // Europe/Kyiv (UTC+2 in winter): the month starts two hours earlier in UTC
       const kyivFeb = febStart - 2 * HOUR;
       const k = await get(`${P}/values/timeseries?keys=m&agg=COUNT&intervalType=MONTH&timeZone=Europe/Kyiv&startTs=${start}&endTs=${end}`);
-      assert.deepEqual(k.body.m.map((p: Msg) => p.ts), [start + (kyivFeb - start) / 2, kyivFeb + (end - 2 * HOUR - kyivFeb) / 2]);
+      assert.deepEqual(
+        k.body.m.map((p: Msg) => p.ts),
+        [start + (kyivFeb - start) / 2, kyivFeb + (end - 2 * HOUR - kyivFeb) / 2],
+      );
       // WEEK_ISO buckets end on Mondays
       const w = await get(`${P}/values/timeseries?keys=m&agg=COUNT&intervalType=WEEK_ISO&timeZone=UTC&startTs=${jan}&endTs=${jan + 2 * 24 * HOUR}`);
       // 2026-01-15 is a Thursday: the first bucket ends Monday 2026-01-19, after endTs, so it is cut at endTs
@@ -279,9 +343,16 @@ describe('simulator: §13 telemetry and attributes', function () {
     it('attributes per scope and merged without scope (no scope field, a key may repeat); native values', async () => {
       const a101 = device('Thermo A-101');
       const r = await get(`${T}/DEVICE/${a101.id}/values/attributes/SHARED_SCOPE?keys=targetTemperature,config,nope`);
-      assert.equal(r.text, `[{"lastUpdateTs":${r.body[0].lastUpdateTs},"key":"targetTemperature","value":21.0},{"lastUpdateTs":${r.body[1].lastUpdateTs},"key":"config","value":{"mode":"eco","interval":60}}]`);
+      assert.equal(
+        r.text,
+        `[{"lastUpdateTs":${r.body[0].lastUpdateTs},"key":"targetTemperature","value":21.0},{"lastUpdateTs":${r.body[1].lastUpdateTs},"key":"config","value":{"mode":"eco","interval":60}}]`,
+      );
       const all = await get(`${T}/DEVICE/${a101.id}/values/attributes?keys=note`);
-      assert.deepEqual(all.body.map((x: Msg) => x.value), ['client note', 'server note'], 'CLIENT, SERVER, SHARED order');
+      assert.deepEqual(
+        all.body.map((x: Msg) => x.value),
+        ['client note', 'server note'],
+        'CLIENT, SERVER, SHARED order',
+      );
       assert.deepEqual(Object.keys(all.body[0]), ['lastUpdateTs', 'key', 'value']);
       const client = await get(`${T}/DEVICE/${a101.id}/values/attributes/CLIENT_SCOPE`);
       assert.deepEqual(client.body.map((x: Msg) => x.key).sort(), ['fw', 'note', 'serial']);
@@ -305,11 +376,17 @@ describe('simulator: §13 telemetry and attributes', function () {
     it('a range is [startTs, endTs); the latest value goes only when it is in the range', async () => {
       const r = await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 1000}&endTs=${BASE_TIME + 3000}`);
       assert.deepEqual([r.status, r.text], [200, '']);
-      assert.deepEqual(c.sim.data.history(probe.id, 'a').map((p) => p.value), [0, 3, 4]);
+      assert.deepEqual(
+        c.sim.data.history(probe.id, 'a').map((p) => p.value),
+        [0, 3, 4],
+      );
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 4, 'latest outside the range stays');
       await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 4000}&endTs=${BASE_TIME + 5000}&deleteLatest=false`);
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 4, 'deleteLatest=false keeps it');
-      assert.deepEqual(c.sim.data.history(probe.id, 'a').map((p) => p.value), [0, 3]);
+      assert.deepEqual(
+        c.sim.data.history(probe.id, 'a').map((p) => p.value),
+        [0, 3],
+      );
       await del(`${P}/timeseries/delete?keys=b&startTs=${BASE_TIME + 3000}&endTs=${BASE_TIME + 5000}`);
       assert.equal(c.sim.data.latestOf(probe.id, 'b'), undefined, 'latest in the range: removed');
       assert.deepEqual(await latest('b'), { b: [{ ts: NOW, value: null }] });
@@ -323,7 +400,10 @@ describe('simulator: §13 telemetry and attributes', function () {
     it('deleteAllDataForKeys is [0, now): future points stay', async () => {
       await save({ ts: NOW + HOUR, values: { a: 99 } });
       await del(`${P}/timeseries/delete?keys=a,b&deleteAllDataForKeys=true`);
-      assert.deepEqual(c.sim.data.history(probe.id, 'a').map((p) => p.value), [99]);
+      assert.deepEqual(
+        c.sim.data.history(probe.id, 'a').map((p) => p.value),
+        [99],
+      );
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 99);
       assert.deepEqual(c.sim.data.history(probe.id, 'b'), []);
     });
@@ -361,7 +441,10 @@ describe('simulator: §13 telemetry and attributes', function () {
       plain(await c.tenant.post(`${T}/TENANT/${tenant.id}/attributes/SERVER_SCOPE`, { x: 1 }), 403, "You don't have permission to perform this operation!");
       plain(await save({ x: 1 }, c.tenant, `${T}/TENANT/${tenant.id}/timeseries/ANY`), 403, "You don't have permission to perform this operation!");
       const r = await get(`${T}/TENANT/${tenant.id}/values/attributes/SERVER_SCOPE?keys=tempThreshold`);
-      assert.deepEqual(r.body.map((x: Msg) => x.value), [25]);
+      assert.deepEqual(
+        r.body.map((x: Msg) => x.value),
+        [25],
+      );
       plain(await get(`${T}/TENANT/${tenant.id}/values/attributes`, c.customer), 403, 'Customer user is not allowed to perform this operation!');
     });
 
@@ -388,7 +471,10 @@ describe('simulator: §13 telemetry and attributes', function () {
       const token = c.sim.tokensFor('tenant@thingsboard.org').token;
       const query = {
         entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: probe.id } },
-        pageLink: { page: 0, pageSize: 10 }, entityFields: [], latestValues: [tsKey('t')], keyFilters: [],
+        pageLink: { page: 0, pageSize: 10 },
+        entityFields: [],
+        latestValues: [tsKey('t')],
+        keyFilters: [],
       };
       const ws = await TestWs.auth(c.url, token, [
         { type: 'ENTITY_DATA', cmdId: 1, query, latestCmd: { keys: [tsKey('t')] } },
@@ -415,7 +501,10 @@ describe('simulator: §13 telemetry and attributes', function () {
       const key = { type: 'SHARED_ATTRIBUTE', key: 'target' };
       const query = {
         entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: probe.id } },
-        pageLink: { page: 0, pageSize: 10 }, entityFields: [], latestValues: [key], keyFilters: [],
+        pageLink: { page: 0, pageSize: 10 },
+        entityFields: [],
+        latestValues: [key],
+        keyFilters: [],
       };
       const ws = await TestWs.auth(c.url, token, [{ type: 'ENTITY_DATA', cmdId: 1, query, latestCmd: { keys: [key] } }]);
       try {

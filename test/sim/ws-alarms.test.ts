@@ -13,8 +13,15 @@ function alarmQuery(pageLink: Record<string, unknown> = {}, extra: Record<string
   return {
     entityFilter: DEVICES,
     pageLink: {
-      page: 0, pageSize: 50, timeWindow: 7 * DAY, statusList: ['ACTIVE'], severityList: [], typeList: [], searchPropagatedAlarms: false,
-      sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' }, ...pageLink,
+      page: 0,
+      pageSize: 50,
+      timeWindow: 7 * DAY,
+      statusList: ['ACTIVE'],
+      severityList: [],
+      typeList: [],
+      searchPropagatedAlarms: false,
+      sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+      ...pageLink,
     },
     alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
     entityFields: [],
@@ -146,8 +153,16 @@ describe('simulator ws: alarms and counts', function () {
       assert.equal((await r5).changed, false);
       assert.equal((await r6).changed, true);
       const after = await ws.probe();
-      assert.deepEqual(after.filter((m) => m.cmdId === 5), [], 'no re-fetch of the epoch window');
-      assert.deepEqual(after.filter((m) => m.cmdId === 6).map((m) => m.data.data.length), [0], 'the 24 h window lost it');
+      assert.deepEqual(
+        after.filter((m) => m.cmdId === 5),
+        [],
+        'no re-fetch of the epoch window',
+      );
+      assert.deepEqual(
+        after.filter((m) => m.cmdId === 6).map((m) => m.data.data.length),
+        [0],
+        'the 24 h window lost it',
+      );
     });
 
     it('latest values of an entity are merged into all its alarms on the page (Java formatting)', async () => {
@@ -156,7 +171,10 @@ describe('simulator ws: alarms and counts', function () {
       assert.equal(onA101[0].latest.TIME_SERIES.temperature.value, '21.5');
       c.sim.data.setTelemetry(dev('Thermo A-101').id, { temperature: 27 }, BASE_TIME + 60_000);
       const u = await ws.forCmd(5);
-      assert.deepEqual(u.update.map((a: Msg) => a.id.id), onA101.map((a: Msg) => a.id.id));
+      assert.deepEqual(
+        u.update.map((a: Msg) => a.id.id),
+        onA101.map((a: Msg) => a.id.id),
+      );
       assert.deepEqual(u.update[0].latest.TIME_SERIES.temperature, { ts: BASE_TIME + 60_000, value: '27' });
       c.sim.data.setTelemetry(dev('Thermo A-203').id, { temperature: 27 }, BASE_TIME + 60_000);
       assert.deepEqual(await ws.probe(), [], 'no alarm of that entity on the page');
@@ -174,8 +192,14 @@ describe('simulator ws: alarms and counts', function () {
       assert.match(npe.errorMsg, /^Cannot invoke "java.util.List.iterator\(\)".*getAlarmFields\(\)" is null$/);
       assert.deepEqual(await ws.next(), { subscriptionId: 6, errorCode: 2, errorMsg: 'Query is empty!', data: null, latestValues: {} });
       assert.deepEqual(await ws.next(), {
-        cmdId: 8, errorCode: 0, errorMsg: null, data: { data: [], totalPages: 0, totalElements: 0, hasNext: false }, update: null,
-        allowedEntities: 0, totalEntities: 0, cmdUpdateType: 'ALARM_DATA',
+        cmdId: 8,
+        errorCode: 0,
+        errorMsg: null,
+        data: { data: [], totalPages: 0, totalElements: 0, hasNext: false },
+        update: null,
+        allowedEntities: 0,
+        totalEntities: 0,
+        cmdUpdateType: 'ALARM_DATA',
       });
     });
   });

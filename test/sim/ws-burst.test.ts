@@ -88,7 +88,10 @@ describe('simulator ws: telemetry burst hook', function () {
     c = await wsSetup();
     await assert.rejects(c.sim.ws.pushTelemetryBurst({ entities: 100, updates: 1 }), /only 28 target devices, 100 requested/);
     const r = await c.sim.ws.pushTelemetryBurst({ entities: 2, updates: 4, namePrefix: 'Thermo G' });
-    assert.deepEqual(r.entityIds.map((id) => c.sim.data.get(id)?.name), ['Thermo G-101', 'Thermo G-102']);
+    assert.deepEqual(
+      r.entityIds.map((id) => c.sim.data.get(id)?.name),
+      ['Thermo G-101', 'Thermo G-102'],
+    );
     assert.equal(c.sim.data.latestOf(r.entityIds[1], 'sentAt')?.type, 'DOUBLE');
     const lab = c.sim.data.mustFindByName('DEVICE', 'Thermo Lab');
     const r2 = await c.sim.ws.pushTelemetryBurst({ entities: 1, updates: 3, keysPerUpdate: 2, entityIds: [lab.id] });

@@ -28,7 +28,8 @@ describe('simulator ws: ENTITY_DATA', function () {
     assert.equal(m.update, null);
     assert.equal(m.allowedEntities, 10000);
     const rest = await fetch(`${c.url}/api/entitiesQuery/find`, {
-      method: 'POST', body: JSON.stringify(nameQuery('Thermo A-10')),
+      method: 'POST',
+      body: JSON.stringify(nameQuery('Thermo A-10')),
       headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${c.token()}` },
     });
     assert.deepEqual(m.data, await rest.json());
@@ -38,14 +39,21 @@ describe('simulator ws: ENTITY_DATA', function () {
 
   it('query + latestCmd: data with SQL formatting, then one-element updates with Java formatting', async () => {
     const { ws, data } = await table();
-    assert.deepEqual(data.data.data.map((d: Msg) => d.latest.TIME_SERIES.temperature.value), ['21.5', '23', '26.5']);
+    assert.deepEqual(
+      data.data.data.map((d: Msg) => d.latest.TIME_SERIES.temperature.value),
+      ['21.5', '23', '26.5'],
+    );
     assert.deepEqual(data.data.data[1].timeseries, {});
     assert.deepEqual(data.data.data[1].aggLatest, {});
     c.sim.data.setTelemetry(dev('Thermo A-102'), { temperature: dbl(23) }, T(60));
     assert.deepEqual(await ws.forCmd(1), {
-      cmdId: 1, errorCode: 0, errorMsg: null, data: null,
+      cmdId: 1,
+      errorCode: 0,
+      errorMsg: null,
+      data: null,
       update: [{ entityId: dev('Thermo A-102'), latest: { TIME_SERIES: { temperature: { ts: T(60), value: '23.0' } } }, timeseries: null, aggLatest: null }],
-      allowedEntities: 10000, cmdUpdateType: 'ENTITY_DATA',
+      allowedEntities: 10000,
+      cmdUpdateType: 'ENTITY_DATA',
     });
   });
 
@@ -61,7 +69,8 @@ describe('simulator ws: ENTITY_DATA', function () {
     assert.deepEqual(await ws.probe(), []);
     c.sim.data.setTelemetry(a101, { temperature: dbl(22.5), humidity: 41 }, T(12));
     assert.deepEqual((await ws.forCmd(1)).update[0].latest.TIME_SERIES, {
-      temperature: { ts: T(12), value: '22.5' }, humidity: { ts: T(12), value: '41' },
+      temperature: { ts: T(12), value: '22.5' },
+      humidity: { ts: T(12), value: '41' },
     });
     c.sim.data.deleteKey(a101, 'TIME_SERIES', 'humidity');
     assert.deepEqual((await ws.forCmd(1)).update[0].latest.TIME_SERIES, { humidity: { ts: 0, value: '' } });
@@ -103,9 +112,7 @@ describe('simulator ws: ENTITY_DATA', function () {
     ws.cmds({ type: 'ENTITY_DATA', cmdId: 3, latestCmd: latestCmd(tsKey('temperature')) });
     const missed = await ws.forCmd(3);
     assert.equal(missed.data, null);
-    assert.deepEqual(missed.update, [
-      { entityId: dev('Thermo A-103'), latest: { TIME_SERIES: { temperature: { ts: T(30), value: '30' } } }, timeseries: null, aggLatest: null },
-    ]);
+    assert.deepEqual(missed.update, [{ entityId: dev('Thermo A-103'), latest: { TIME_SERIES: { temperature: { ts: T(30), value: '30' } } }, timeseries: null, aggLatest: null }]);
     assert.deepEqual(await ws.probe(), [], 'nothing else: no data snapshot');
     c.sim.data.setTelemetry(dev('Thermo A-101'), { temperature: 20 }, T(31));
     assert.equal((await ws.forCmd(3)).update[0].entityId.id, dev('Thermo A-101').id);
@@ -123,19 +130,25 @@ describe('simulator ws: ENTITY_DATA', function () {
     assert.deepEqual(await ws.next(), { subscriptionId: -1, errorCode: 2, errorMsg: 'Cmd id is negative value!', data: null, latestValues: {} });
     assert.deepEqual(await ws.next(), { subscriptionId: 4, errorCode: 2, errorMsg: 'Query is empty!', data: null, latestValues: {} });
     assert.deepEqual(await ws.next(), {
-      subscriptionId: 7, errorCode: 1, errorMsg: "Incorrect entity data page link page size '0'. Page size must be greater than zero.",
-      data: null, latestValues: {},
+      subscriptionId: 7,
+      errorCode: 1,
+      errorMsg: "Incorrect entity data page link page size '0'. Page size must be greater than zero.",
+      data: null,
+      latestValues: {},
     });
   });
 
   it('dynamic values as a subscription resolves them (TbAbstractEntityQuerySubCtx), unlike REST', async () => {
     const devices = { type: 'entityType', entityType: 'DEVICE' };
     const gt = (value: Record<string, unknown>): unknown => ({
-      key: tsKey('temperature'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value },
+      key: tsKey('temperature'),
+      valueType: 'NUMERIC',
+      predicate: { type: 'NUMERIC', operation: 'GREATER', value },
     });
     const tenant = (extra: Record<string, unknown> = {}) => ({ sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold', ...extra });
     const page = (cmdId: number, f: unknown) => ({
-      type: 'ENTITY_DATA', cmdId,
+      type: 'ENTITY_DATA',
+      cmdId,
       query: { entityFilter: devices, pageLink: { page: 0, pageSize: 100, sortOrder: { key: field('name'), direction: 'ASC' } }, entityFields: [field('name')], latestValues: [], keyFilters: [f] },
     });
     const names = (m: Msg): string[] => m.data.data.map((d: Msg) => d.latest.ENTITY_FIELD.name.value);
@@ -157,7 +170,8 @@ describe('simulator ws: ENTITY_DATA', function () {
     assert.deepEqual(names(await ws.forCmd(4)), ['Thermo G-202']);
     assert.equal((await ws.forCmd(5)).count, 4);
     const rest = await fetch(`${c.url}/api/entitiesQuery/count`, {
-      method: 'POST', body: JSON.stringify({ entityFilter: devices, keyFilters: [gt({ defaultValue: 29, dynamicValue: tenant() })] }),
+      method: 'POST',
+      body: JSON.stringify({ entityFilter: devices, keyFilters: [gt({ defaultValue: 29, dynamicValue: tenant() })] }),
       headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${c.token()}` },
     });
     assert.equal(await rest.json(), 1);
@@ -182,7 +196,11 @@ describe('simulator ws: ENTITY_DATA', function () {
       { type: 'ENTITY_DATA', cmdId: 6, query: nameQuery('Thermo', [{ type: 'TIME_SERIES', key: 'x', label: 'X' }]) },
       { type: 'ENTITY_DATA', cmdId: 6, query: nameQuery('Thermo'), latestCmd: { keys: [], extra: true } },
       { type: 'ENTITY_DATA', cmdId: 6, query: nameQuery('Thermo'), tsCmd: { keys: ['t'], startTs: 0, timeWindow: 1, bogus: 1 } },
-      { type: 'ENTITY_DATA', cmdId: 6, query: { ...nameQuery('Thermo'), keyFilters: [{ key: tsKey('t'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, x: 1 } } }] } },
+      {
+        type: 'ENTITY_DATA',
+        cmdId: 6,
+        query: { ...nameQuery('Thermo'), keyFilters: [{ key: tsKey('t'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, x: 1 } } }] },
+      },
       { type: 'ENTITY_COUNT', cmdId: 6, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } }, unknown: 1 },
       { type: 'NO_SUCH_TYPE', cmdId: 6 },
     ];
@@ -202,7 +220,10 @@ describe('simulator ws: ENTITY_DATA', function () {
     const { ws } = await table('Thermo A-10');
     ws.cmds({ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo B-10'), latestCmd: latestCmd(tsKey('temperature')) });
     const page = await ws.forCmd(1);
-    assert.deepEqual(page.data.data.map((d: Msg) => d.latest.ENTITY_FIELD.name.value), ['Thermo B-101', 'Thermo B-102', 'Thermo B-103']);
+    assert.deepEqual(
+      page.data.data.map((d: Msg) => d.latest.ENTITY_FIELD.name.value),
+      ['Thermo B-101', 'Thermo B-102', 'Thermo B-103'],
+    );
     c.sim.data.setTelemetry(dev('Thermo A-101'), { temperature: 40 }, T(40));
     assert.deepEqual(await ws.probe(), []);
     c.sim.data.setTelemetry(dev('Thermo B-101'), { temperature: 41 }, T(41));
@@ -215,25 +236,39 @@ describe('simulator ws: ENTITY_DATA', function () {
     assert.deepEqual(await ws.probe(), []);
     c.sim.data.setTelemetry(dev('Thermo A-101'), { temperature: 40 }, T(40));
     assert.deepEqual(await ws.probe(), []);
-    assert.deepEqual(c.sim.ws.sessionList()[0].cmdIds.filter((id) => id < 900000), []);
+    assert.deepEqual(
+      c.sim.ws.sessionList()[0].cmdIds.filter((id) => id < 900000),
+      [],
+    );
   });
 
   it('tsCmd: series newest first (limit) in data, then live timeseries updates', async () => {
-    const ws = await c.connect([{
-      type: 'ENTITY_DATA', cmdId: 2, query: nameQuery('Thermo A-10', []),
-      tsCmd: { keys: ['temperature', 'nothing'], startTs: BASE_TIME - 3 * HOUR, timeWindow: 3 * HOUR + 1, limit: 2, agg: 'NONE' },
-    }]);
+    const ws = await c.connect([
+      {
+        type: 'ENTITY_DATA',
+        cmdId: 2,
+        query: nameQuery('Thermo A-10', []),
+        tsCmd: { keys: ['temperature', 'nothing'], startTs: BASE_TIME - 3 * HOUR, timeWindow: 3 * HOUR + 1, limit: 2, agg: 'NONE' },
+      },
+    ]);
     const m = await ws.forCmd(2);
     const a102 = m.data.data[1];
     assert.deepEqual(a102.timeseries.nothing, []);
     assert.equal(a102.timeseries.temperature.length, 2);
-    assert.deepEqual(a102.timeseries.temperature.map((v: Msg) => v.ts), [BASE_TIME, BASE_TIME - HOUR]);
+    assert.deepEqual(
+      a102.timeseries.temperature.map((v: Msg) => v.ts),
+      [BASE_TIME, BASE_TIME - HOUR],
+    );
     assert.equal(a102.timeseries.temperature[0].value, '23.0', 'series values use the Java formatting');
     c.sim.data.setTelemetry(dev('Thermo A-102'), { temperature: dbl(24) }, T(5));
     assert.deepEqual(await ws.forCmd(2), {
-      cmdId: 2, errorCode: 0, errorMsg: null, data: null,
+      cmdId: 2,
+      errorCode: 0,
+      errorMsg: null,
+      data: null,
       update: [{ entityId: dev('Thermo A-102'), latest: null, timeseries: { temperature: [{ ts: T(5), value: '24.0' }] }, aggLatest: null }],
-      allowedEntities: 10000, cmdUpdateType: 'ENTITY_DATA',
+      allowedEntities: 10000,
+      cmdUpdateType: 'ENTITY_DATA',
     });
   });
 
@@ -244,15 +279,22 @@ describe('simulator ws: ENTITY_DATA', function () {
     const u = await ws.forCmd(2);
     assert.equal(u.data, null);
     assert.equal(u.update.length, 3);
-    assert.deepEqual(u.update[0].timeseries.humidity.map((v: Msg) => v.ts), [BASE_TIME, BASE_TIME - HOUR]);
+    assert.deepEqual(
+      u.update[0].timeseries.humidity.map((v: Msg) => v.ts),
+      [BASE_TIME, BASE_TIME - HOUR],
+    );
     assert.ok(u.update[0].latest.ENTITY_FIELD, 'the full EntityData, latest included');
   });
 
   it('historyCmd is one-off; with agg it aggregates into buckets; a failed read is error shape (a)', async () => {
-    const ws = await c.connect([{
-      type: 'ENTITY_DATA', cmdId: 3, query: nameQuery('Thermo A-101', []),
-      historyCmd: { keys: ['temperature'], startTs: BASE_TIME - 4 * HOUR, endTs: BASE_TIME, interval: 2 * HOUR, agg: 'COUNT', limit: 100 },
-    }]);
+    const ws = await c.connect([
+      {
+        type: 'ENTITY_DATA',
+        cmdId: 3,
+        query: nameQuery('Thermo A-101', []),
+        historyCmd: { keys: ['temperature'], startTs: BASE_TIME - 4 * HOUR, endTs: BASE_TIME, interval: 2 * HOUR, agg: 'COUNT', limit: 100 },
+      },
+    ]);
     const m = await ws.forCmd(3);
     assert.deepEqual(m.data.data[0].timeseries.temperature, [
       { ts: BASE_TIME - 3 * HOUR, value: '2', count: 2 },
@@ -263,7 +305,13 @@ describe('simulator ws: ENTITY_DATA', function () {
     c.sim.ws.failHistoryFetch(1);
     ws.cmds({ type: 'ENTITY_DATA', cmdId: 3, historyCmd: { keys: ['temperature'], startTs: BASE_TIME - HOUR, endTs: BASE_TIME + 1 } });
     assert.deepEqual(await ws.forCmd(3), {
-      cmdId: 3, errorCode: 1, errorMsg: 'Failed to fetch historical data!', data: null, update: null, allowedEntities: 0, cmdUpdateType: 'ENTITY_DATA',
+      cmdId: 3,
+      errorCode: 1,
+      errorMsg: 'Failed to fetch historical data!',
+      data: null,
+      update: null,
+      allowedEntities: 0,
+      cmdUpdateType: 'ENTITY_DATA',
     });
     const after = await ws.forCmd(3);
     assert.deepEqual(after.update[0].timeseries, { temperature: [] });

@@ -217,7 +217,10 @@ describe('simulator ws: handshake and session', function () {
       for (let i = 1; i <= 4; i++) c.sim.data.setTelemetry(dev, { temperature: dbl(i) }, BASE_TIME + i * 1000);
       const notice = await ws.next((m) => m.errorCode === 34);
       assert.deepEqual(notice, { subscriptionId: 1, errorCode: 34, errorMsg: 'Too many updates!' });
-      assert.deepEqual(ws.messages.slice(1, 3).map((m) => m.update[0].latest.TIME_SERIES.temperature.value), ['1.0', '2.0']);
+      assert.deepEqual(
+        ws.messages.slice(1, 3).map((m) => m.update[0].latest.TIME_SERIES.temperature.value),
+        ['1.0', '2.0'],
+      );
       const sent = c.sim.ws.messagesSent();
       c.sim.data.setTelemetry(dev, { temperature: 99 }, BASE_TIME + 99_000);
       assert.equal(c.sim.ws.messagesSent(), sent, 'dropped, and no second notice');
@@ -319,7 +322,14 @@ describe('simulator ws: handshake and session', function () {
       await ws.forCmd(2);
       await ws.probe();
       const log = c.sim.ws.commandsReceived();
-      assert.deepEqual(log.map((e) => [e.type, e.cmdId]), [['ENTITY_COUNT', 2], ['ALARM_STATUS_UNSUBSCRIBE', 2], ['ENTITY_DATA', 900001]]);
+      assert.deepEqual(
+        log.map((e) => [e.type, e.cmdId]),
+        [
+          ['ENTITY_COUNT', 2],
+          ['ALARM_STATUS_UNSUBSCRIBE', 2],
+          ['ENTITY_DATA', 900001],
+        ],
+      );
       assert.deepEqual(log[0].cmd, COUNT_DEVICES);
       assert.equal(c.sim.ws.messagesSent(), 2);
       assert.equal(c.sim.ws.commandsReceived(1).length, 1);
@@ -334,7 +344,7 @@ describe('simulator ws: handshake and session', function () {
         return { status: r.status, body: await r.json() };
       };
       assert.deepEqual(await get('/__sim/ws/connections'), { open: 1, authenticated: 1, total: 1 });
-      assert.equal((await get('/__sim/ws/commands') as unknown[]).length, 1);
+      assert.equal(((await get('/__sim/ws/commands')) as unknown[]).length, 1);
       assert.deepEqual(await post('/__sim/ws/raw', { text: 'hello' }), { status: 200, body: { sessions: 1 } });
       assert.deepEqual(await ws.next(), { $raw: 'hello' });
       assert.equal((await post('/__sim/ws/options', { dynamicRefreshMs: 1234 })).status, 200);

@@ -196,7 +196,14 @@ export class Collector {
       const w = { pred, resolve: (m: Msg) => (clearTimeout(t), resolve(m)), from: this.all.length };
       const t = setTimeout(() => {
         this.waiters = this.waiters.filter((x) => x !== w);
-        reject(new Error(`timed out waiting for a matching message (got ${this.all.length}: ${this.all.map((m) => m.event ?? m.payload).slice(-5).join(', ')})`));
+        reject(
+          new Error(
+            `timed out waiting for a matching message (got ${this.all.length}: ${this.all
+              .map((m) => m.event ?? m.payload)
+              .slice(-5)
+              .join(', ')})`,
+          ),
+        );
       }, ms);
       this.waiters.push(w);
     });

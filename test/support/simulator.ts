@@ -72,7 +72,11 @@ export async function startSimulator(options: SimOptions = {}): Promise<Simulato
 
 /** The simulator of a describe block (see the file's comment); stopped after the block, or after each test. */
 export function useSimulator(options: SimOptions = {}, life: Lifecycle<Simulator> = {}): Simulator {
-  return useFixture(() => startSimulator(options), (sim) => sim.stop(), life);
+  return useFixture(
+    () => startSimulator(options),
+    (sim) => sim.stop(),
+    life,
+  );
 }
 
 /**
@@ -90,15 +94,27 @@ export async function replaceSimulator(sim: Simulator, options: SimOptions): Pro
 
 /** The simulator's own tests: sim/testkit's `setup()` (a fake clock, logged-in clients) as a fixture. */
 export function useSimSetup(options: SimOptions = {}, life: Lifecycle<Ctx> = {}): Ctx {
-  return useFixture(() => setup(options), (c) => c.sim.stop(), life);
+  return useFixture(
+    () => setup(options),
+    (c) => c.sim.stop(),
+    life,
+  );
 }
 
 /** The simulator's WebSocket tests: sim/ws/testclient's `wsSetup()` as a fixture (its sockets closed with it). */
 export function useWsSetup(options: SimOptions = {}, life: Lifecycle<WsCtx> = {}): WsCtx {
-  return useFixture(() => wsSetup(options), (c) => c.stop(), life);
+  return useFixture(
+    () => wsSetup(options),
+    (c) => c.stop(),
+    life,
+  );
 }
 
 /** The analytics service's tests: sim/analytics/testkit's `setupAnalytics()` as a fixture. */
 export function useAnalyticsSetup(options: AnalyticsServerOptions = {}, life: Lifecycle<ACtx> = {}): ACtx {
-  return useFixture(() => setupAnalytics(options), (c) => c.a.stop(), life);
+  return useFixture(
+    () => setupAnalytics(options),
+    (c) => c.a.stop(),
+    life,
+  );
 }

@@ -64,9 +64,12 @@ describe('admin: the look-up cache', () => {
     await assert.rejects(a, /boom/);
     await assert.rejects(b, /boom/);
     assert.equal(await cache.get('k', async () => 2), 2);
-    await assert.rejects(cache.get('sync', () => {
-      throw new Error('thrown');
-    }), /thrown/);
+    await assert.rejects(
+      cache.get('sync', () => {
+        throw new Error('thrown');
+      }),
+      /thrown/,
+    );
   });
 
   it('ttlMs 0: only concurrent requests share a load', async () => {
@@ -111,7 +114,8 @@ describe('admin: the look-up cache', () => {
 describe('admin: error answers', () => {
   it('maps our errors to a status and a {code, message[, field]} body', () => {
     assert.deepEqual(errorReply(new TbInputError('entityType', 'entityType must be …')), {
-      status: 400, body: { code: 'TB_INVALID_INPUT', field: 'entityType', message: 'entityType must be …' },
+      status: 400,
+      body: { code: 'TB_INVALID_INPUT', field: 'entityType', message: 'entityType must be …' },
     });
     assert.deepEqual(errorReply(new TbConfigError('bad url')), { status: 400, body: { code: 'TB_CONFIG', message: 'bad url' } });
     assert.equal(errorReply(new NotDeployedError('x')).status, 404);

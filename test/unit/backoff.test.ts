@@ -6,15 +6,33 @@ describe('backoff and Retry-After', () => {
   const o = { initialMs: 1000, maxMs: 30000, jitter: 0.2 };
 
   it('doubles from the initial delay and stops at the cap', () => {
-    assert.equal(backoffDelay(1, o, () => 0.5), 1000);
-    assert.equal(backoffDelay(2, o, () => 0.5), 2000);
-    assert.equal(backoffDelay(4, o, () => 0.5), 8000);
-    assert.equal(backoffDelay(10, o, () => 0.5), 30000);
+    assert.equal(
+      backoffDelay(1, o, () => 0.5),
+      1000,
+    );
+    assert.equal(
+      backoffDelay(2, o, () => 0.5),
+      2000,
+    );
+    assert.equal(
+      backoffDelay(4, o, () => 0.5),
+      8000,
+    );
+    assert.equal(
+      backoffDelay(10, o, () => 0.5),
+      30000,
+    );
   });
 
   it('spreads by the jitter both ways', () => {
-    assert.equal(backoffDelay(3, o, () => 0), 3200);
-    assert.equal(backoffDelay(3, o, () => 1), 4800);
+    assert.equal(
+      backoffDelay(3, o, () => 0),
+      3200,
+    );
+    assert.equal(
+      backoffDelay(3, o, () => 1),
+      4800,
+    );
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -173,19 +173,30 @@ describe('unit: delivery modes and bulk', () => {
         return i * 10;
       });
       assert.equal(peak, 4);
-      assert.deepEqual(out.map((o) => (o.ok ? o.value : 'failed')), items.map((i) => (i === 13 ? 'failed' : i * 10)));
+      assert.deepEqual(
+        out.map((o) => (o.ok ? o.value : 'failed')),
+        items.map((i) => (i === 13 ? 'failed' : i * 10)),
+      );
     });
 
     it('a stop signal takes no new item', async () => {
       const stop = { stopped: false };
       const seen: number[] = [];
-      const out = await runBulk([1, 2, 3, 4], 1, async (i) => {
-        seen.push(i);
-        if (i === 2) stop.stopped = true;
-        return i;
-      }, stop);
+      const out = await runBulk(
+        [1, 2, 3, 4],
+        1,
+        async (i) => {
+          seen.push(i);
+          if (i === 2) stop.stopped = true;
+          return i;
+        },
+        stop,
+      );
       assert.deepEqual(seen, [1, 2]);
-      assert.deepEqual(out.map((o) => o.ok), [true, true, false, false]);
+      assert.deepEqual(
+        out.map((o) => o.ok),
+        [true, true, false, false],
+      );
       assert.equal(errorEntry((out[2] as { error: unknown }).error).code, 'TB_CLOSED');
     });
 
@@ -194,13 +205,17 @@ describe('unit: delivery modes and bulk', () => {
       let inFlight = 0;
       let peak = 0;
       const order: number[] = [];
-      await Promise.all(Array.from({ length: 6 }, (_, i) => gate.run(async () => {
-        inFlight++;
-        peak = Math.max(peak, inFlight);
-        order.push(i);
-        await new Promise((r) => setTimeout(r, 5));
-        inFlight--;
-      })));
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          gate.run(async () => {
+            inFlight++;
+            peak = Math.max(peak, inFlight);
+            order.push(i);
+            await new Promise((r) => setTimeout(r, 5));
+            inFlight--;
+          }),
+        ),
+      );
       assert.equal(peak, 2);
       assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
     });
@@ -209,22 +224,47 @@ describe('unit: delivery modes and bulk', () => {
       let inFlight = 0;
       let peak = 0;
       const seen: Array<[number, unknown]> = [];
-      const ret = await forEachBulk([0, 1, 2, 3, 4, 5, 6, 7], 3, async (i) => {
-        inFlight++;
-        peak = Math.max(peak, inFlight);
-        await new Promise((r) => setTimeout(r, (8 - i) % 4));
-        inFlight--;
-        if (i === 5) throw new Error('five');
-        return i * 2;
-      }, undefined, (i, o) => seen.push([i, o.ok ? o.value : (o.error as Error).message]));
+      const ret = await forEachBulk(
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        3,
+        async (i) => {
+          inFlight++;
+          peak = Math.max(peak, inFlight);
+          await new Promise((r) => setTimeout(r, (8 - i) % 4));
+          inFlight--;
+          if (i === 5) throw new Error('five');
+          return i * 2;
+        },
+        undefined,
+        (i, o) => seen.push([i, o.ok ? o.value : (o.error as Error).message]),
+      );
       assert.equal(ret, undefined);
       assert.equal(peak, 3);
-      assert.notDeepEqual(seen.map(([i]) => i), [0, 1, 2, 3, 4, 5, 6, 7], 'in the order they settle, not input order');
-      assert.deepEqual(seen.sort((a, b) => a[0] - b[0]), [[0, 0], [1, 2], [2, 4], [3, 6], [4, 8], [5, 'five'], [6, 12], [7, 14]]);
+      assert.notDeepEqual(
+        seen.map(([i]) => i),
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        'in the order they settle, not input order',
+      );
+      assert.deepEqual(
+        seen.sort((a, b) => a[0] - b[0]),
+        [
+          [0, 0],
+          [1, 2],
+          [2, 4],
+          [3, 6],
+          [4, 8],
+          [5, 'five'],
+          [6, 12],
+          [7, 14],
+        ],
+      );
     });
 
-    it('bulkFailedError names the entity at the index and takes its error\'s code', () => {
-      const entities = [{ entityType: 'DEVICE', id: 'a' }, { entityType: 'DEVICE', id: 'b' }] as const;
+    it("bulkFailedError names the entity at the index and takes its error's code", () => {
+      const entities = [
+        { entityType: 'DEVICE', id: 'a' },
+        { entityType: 'DEVICE', id: 'b' },
+      ] as const;
       const err = bulkFailedError([...entities], 2, 0, new TbNetworkError('TB_UNREACHABLE', 'no route'));
       assert.equal(err.code, 'TB_UNREACHABLE');
       assert.equal(err.message, 'All 2 entities failed; the first, DEVICE a: no route');
@@ -233,10 +273,16 @@ describe('unit: delivery modes and bulk', () => {
       assert.equal(one.message, 'The entity failed; bare');
     });
 
-    it('all failed: the first failure\'s code and words', () => {
+    it("all failed: the first failure's code and words", () => {
       const err = allFailedError(
-        [{ entityType: 'DEVICE', id: 'a' }, { entityType: 'DEVICE', id: 'b' }],
-        [{ ok: false, error: new TbNetworkError('TB_UNREACHABLE', 'no route') }, { ok: false, error: new Error('x') }],
+        [
+          { entityType: 'DEVICE', id: 'a' },
+          { entityType: 'DEVICE', id: 'b' },
+        ],
+        [
+          { ok: false, error: new TbNetworkError('TB_UNREACHABLE', 'no route') },
+          { ok: false, error: new Error('x') },
+        ],
       );
       assert.equal(err.code, 'TB_UNREACHABLE');
       assert.equal(err.message, 'All 2 entities failed; the first, DEVICE a: no route');

@@ -62,17 +62,29 @@ describe('live nodes: the events setting and the sink', function () {
     it('sends only the chosen events, but asks for the status after every one', function () {
       const { node, sent, shown } = fakeNode();
       const seen: string[] = [];
-      const sink = new NodeSink(RED, node, 't', (ev) => {
-        seen.push(ev ? ev.event : '-');
-        return ev ? { fill: 'green', shape: 'dot', text: `after ${ev.event}` } : undefined;
-      }, droppedEvents('entityData', 'update'));
+      const sink = new NodeSink(
+        RED,
+        node,
+        't',
+        (ev) => {
+          seen.push(ev ? ev.event : '-');
+          return ev ? { fill: 'green', shape: 'dot', text: `after ${ev.event}` } : undefined;
+        },
+        droppedEvents('entityData', 'update'),
+      );
       sink.event(snapshot);
       sink.event({ event: 'update', id: 'a', item: { id: 'a' }, changed: ['t'] });
       sink.event({ event: 'added', id: 'c', item: { id: 'c' } });
       sink.event({ event: 'timeseries', id: 'a', item: {} });
-      assert.deepEqual(sent.map((m) => (m as Record<string, unknown>).event), ['update', 'timeseries']);
+      assert.deepEqual(
+        sent.map((m) => (m as Record<string, unknown>).event),
+        ['update', 'timeseries'],
+      );
       assert.deepEqual(seen, ['snapshot', 'update', 'added', 'timeseries']);
-      assert.deepEqual(shown.map((s) => s.text), ['after snapshot', 'after update', 'after added', 'after timeseries']);
+      assert.deepEqual(
+        shown.map((s) => s.text),
+        ['after snapshot', 'after update', 'after added', 'after timeseries'],
+      );
     });
 
     it('sets an unchanged status once, also across sinks that share one memo', function () {

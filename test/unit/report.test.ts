@@ -10,7 +10,7 @@ function fails(fn: () => unknown, field: string, text: RegExp): void {
 }
 
 describe('report request and formats', () => {
-  it('accepts a bare view id (the view\'s own range)', () => {
+  it("accepts a bare view id (the view's own range)", () => {
     assert.deepEqual(prepareReportRequest({ viewConfigId: ` ${VIEW} ` }, F), { viewConfigId: VIEW });
   });
 
@@ -70,9 +70,6 @@ describe('report request and formats', () => {
 
   it('CSV has a header row, RFC 4180 quoting and CRLF line ends', () => {
     const csv = reportCsv(table, true);
-    assert.equal(
-      csv,
-      'Date,Building,energy\r\n1606773600000,"Office ""A"", east",412.5\r\n1606860000000,"Line\nbreak",7\r\n1606946400000,,\r\n',
-    );
+    assert.equal(csv, 'Date,Building,energy\r\n1606773600000,"Office ""A"", east",412.5\r\n1606860000000,"Line\nbreak",7\r\n1606946400000,,\r\n');
   });
 });

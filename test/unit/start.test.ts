@@ -22,8 +22,17 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
       const s = demoServer(env, SIM);
       assert.equal(s.real, false);
       assert.deepEqual(s.connection, {
-        id: 'tb-demo-connection', type: 'tb-connection', name: 'Demo (simulator)', url: SIM, authMode: 'password',
-        analyticsUrl: `${SIM}/apiTrendz/`, analyticsAuth: 'same', timeout: 30, reportConcurrency: 2, reportTimeout: 300, version: 1,
+        id: 'tb-demo-connection',
+        type: 'tb-connection',
+        name: 'Demo (simulator)',
+        url: SIM,
+        authMode: 'password',
+        analyticsUrl: `${SIM}/apiTrendz/`,
+        analyticsAuth: 'same',
+        timeout: 30,
+        reportConcurrency: 2,
+        reportTimeout: 300,
+        version: 1,
         credentials: { ...SIMULATOR_CREDENTIALS },
       });
       assert.match(s.description, new RegExp(`^ThingsBoard simulator: ${SIM} `));
@@ -37,8 +46,17 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     const { credentials, ...props } = s.connection;
     assert.deepEqual(credentials, { username: 'me@example.com', password: SECRET });
     assert.deepEqual(props, {
-      id: 'tb-demo-connection', type: 'tb-connection', name: 'Demo (tb.example.com)', url: TB, authMode: 'password',
-      analyticsUrl: '', analyticsAuth: 'same', timeout: 30, reportConcurrency: 2, reportTimeout: 300, version: 1,
+      id: 'tb-demo-connection',
+      type: 'tb-connection',
+      name: 'Demo (tb.example.com)',
+      url: TB,
+      authMode: 'password',
+      analyticsUrl: '',
+      analyticsAuth: 'same',
+      timeout: 30,
+      reportConcurrency: 2,
+      reportTimeout: 300,
+      version: 1,
     });
     assert.equal(s.description, `ThingsBoard server:    ${TB} (signed in with a username and password)`);
     assert.ok(!s.description.includes(SECRET) && !s.description.includes('me@example.com'), 'the description names no credential');
@@ -85,19 +103,27 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     }
   });
 
-  it('deploys every example on its own tab (the example\'s), every ThingsBoard node on the one demo connection', function () {
+  it("deploys every example on its own tab (the example's), every ThingsBoard node on the one demo connection", function () {
     const conn = demoServer({ TB_URL: TB, TB_API_KEY: KEY }, SIM).connection;
     const flows = demoFlows(conn);
     const dir = path.join(__dirname, '../../examples');
     const examples = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
     const tabs = flows.filter((n) => n.type === 'tab');
     assert.deepEqual(tabs.map((t) => t.label).sort(), examples.map((f) => f.replace(/\.json$/, '')).sort());
-    assert.deepEqual(flows.filter((n) => n.type === 'tb-connection'), [conn], 'one connection: the demo one');
+    assert.deepEqual(
+      flows.filter((n) => n.type === 'tb-connection'),
+      [conn],
+      'one connection: the demo one',
+    );
     let nodes = 0;
     for (const f of examples) {
       const example = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown>>;
       const tab = example.find((n) => n.type === 'tab')!;
-      assert.deepEqual(flows.find((n) => n.id === tab.id), tab, `${f}: its own tab`);
+      assert.deepEqual(
+        flows.find((n) => n.id === tab.id),
+        tab,
+        `${f}: its own tab`,
+      );
       for (const n of example) {
         if (n.type === 'tb-connection') continue;
         nodes++;
@@ -114,7 +140,9 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
   it('starts the repeating injects at deploy (the demo is set up; the examples wait), and writes files where it is told', function () {
     const conn = demoServer({}, SIM).connection;
     const dir = path.join(__dirname, '../../examples');
-    const examples = fs.readdirSync(dir).filter((f) => f.endsWith('.json'))
+    const examples = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
       .flatMap((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown>>);
     const repeating = examples.filter(repeats);
     assert.ok(repeating.length > 0, 'some example repeats');
@@ -133,7 +161,7 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     }
   });
 
-  it('keeps the secret for a real server\'s credentials in .demo/.secret, generated once, owner-only', function () {
+  it("keeps the secret for a real server's credentials in .demo/.secret, generated once, owner-only", function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-start-test-'));
     try {
       const a = demoSecret(dir);

@@ -1,14 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  AlarmDataSubscription,
-  AlarmStatusSubscription,
-  classifyAlarm,
-  CountSubscription,
-  EntityDataSubscription,
-  LiveEvent,
-  LiveSink,
-  withLiveWindow,
-} from '../../src/live/subscriptions';
+import { AlarmDataSubscription, AlarmStatusSubscription, classifyAlarm, CountSubscription, EntityDataSubscription, LiveEvent, LiveSink, withLiveWindow } from '../../src/live/subscriptions';
 import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import type { AlarmData, EntityData } from '../../src/query/types';
 
@@ -66,8 +57,8 @@ describe('live subscription kinds (state and events, no socket)', () => {
     assert.equal((snap as { items: unknown[] }).items.length, 2);
     assert.equal(u.event, 'update');
     assert.deepEqual((u as { changed: string[] }).changed, ['temperature']);
-    assert.equal(((u as { item: Record<string, unknown> }).item).temperature, 21.5);
-    assert.equal(((u as { item: Record<string, unknown> }).item).name, 'Da', 'full state: the entity field is kept');
+    assert.equal((u as { item: Record<string, unknown> }).item.temperature, 21.5);
+    assert.equal((u as { item: Record<string, unknown> }).item.name, 'Da', 'full state: the entity field is kept');
   });
 
   it('entity data: duplicates, older values and "23" vs "23.0" make no event; a deletion does', () => {
@@ -81,7 +72,7 @@ describe('live subscription kinds (state and events, no socket)', () => {
     assert.equal(sink.take().length, 0);
     s.onMessage({ cmdId: 1, update: [upd('a', 'temperature', '', 0)] });
     const [del] = sink.take();
-    assert.equal(((del as { item: Record<string, unknown> }).item).temperature, null);
+    assert.equal((del as { item: Record<string, unknown> }).item.temperature, null);
   });
 
   it('entity data: emitted items are never changed afterwards (copy on write)', () => {
@@ -128,7 +119,13 @@ describe('live subscription kinds (state and events, no socket)', () => {
     const devices = { type: 'entityType', entityType: 'DEVICE' };
     const q = prepareAlarmDataQuery({ entityFilter: devices, pageLink: { pageSize: 10, statusList: ['ACTIVE'] } });
     let now = 1_790_000_000_000;
-    const s = new AlarmDataSubscription(new Sink(), q, 'flat', async () => null, () => now);
+    const s = new AlarmDataSubscription(
+      new Sink(),
+      q,
+      'flat',
+      async () => null,
+      () => now,
+    );
     const first = s.command() as unknown as Cmd;
     assert.equal(first.query.pageLink.timeWindow, 1_790_000_000_000);
     assert.equal(first.query.pageLink.startTs ?? 0, 0, 'no startTs: the server takes [now - timeWindow, now]');
@@ -139,7 +136,13 @@ describe('live subscription kinds (state and events, no socket)', () => {
     // a query with its own window, start or end is sent as written
     for (const own of [{ timeWindow: 5000 }, { startTs: 1_700_000_000_000 }, { endTs: 1_700_000_000_000 }, { startTs: 1_700_000_000_000, timeWindow: 86_400_000 }]) {
       const qo = prepareAlarmDataQuery({ entityFilter: devices, pageLink: { pageSize: 10, ...own } });
-      const cmd = new AlarmDataSubscription(new Sink(), qo, 'flat', async () => null, () => now).command() as unknown as Cmd;
+      const cmd = new AlarmDataSubscription(
+        new Sink(),
+        qo,
+        'flat',
+        async () => null,
+        () => now,
+      ).command() as unknown as Cmd;
       assert.deepEqual(cmd.query.pageLink, qo.pageLink, JSON.stringify(own));
     }
     // the window is a whole number of ms (a Java long on the server) and never 0
@@ -158,7 +161,10 @@ describe('live subscription kinds (state and events, no socket)', () => {
     s.onMessage({ cmdId: 1, update: [alarm('x', { acknowledged: true, cleared: true, status: 'CLEARED_ACK' })] });
     s.onMessage({ cmdId: 1, update: [alarm('y', { severity: 'MAJOR' })] });
     s.onMessage({ cmdId: 1, update: [alarm('y', { severity: 'MAJOR' })] });
-    assert.deepEqual(sink.take().map((e) => `${e.event}:${(e as { id: string }).id}`), ['created:y', 'acknowledged:x', 'cleared:x', 'updated:y']);
+    assert.deepEqual(
+      sink.take().map((e) => `${e.event}:${(e as { id: string }).id}`),
+      ['created:y', 'acknowledged:x', 'cleared:x', 'updated:y'],
+    );
   });
 
   it('alarm data: an alarm that leaves the page is looked up to tell cleared from removed', async () => {
@@ -170,7 +176,13 @@ describe('live subscription kinds (state and events, no socket)', () => {
     sink.take();
     s.onMessage({ cmdId: 1, data: page([alarm('z')]) });
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(sink.take().map((e) => `${e.event}:${(e as { id: string }).id}`).sort(), ['cleared:x', 'removed:y']);
+    assert.deepEqual(
+      sink
+        .take()
+        .map((e) => `${e.event}:${(e as { id: string }).id}`)
+        .sort(),
+      ['cleared:x', 'removed:y'],
+    );
   });
 
   it('classifies alarm changes', () => {
@@ -183,10 +195,16 @@ describe('live subscription kinds (state and events, no socket)', () => {
     const sink = new Sink();
     const c = new CountSubscription(sink, 'ENTITY_COUNT', { entityFilter: { type: 'entityType', entityType: 'DEVICE' } });
     for (const n of [5, 5, 6, 6, 5]) c.onMessage({ cmdId: 1, count: n });
-    assert.deepEqual(sink.take().map((e) => (e as { count: number }).count), [5, 6, 5]);
+    assert.deepEqual(
+      sink.take().map((e) => (e as { count: number }).count),
+      [5, 6, 5],
+    );
     const st = new AlarmStatusSubscription(sink, { entityType: 'DEVICE', id: 'd1' }, [], ['CRITICAL']);
     assert.deepEqual(st.command(), { type: 'ALARM_STATUS', originatorId: { entityType: 'DEVICE', id: 'd1' }, typeList: null, severityList: ['CRITICAL'] });
     for (const a of [false, false, true, true, false]) st.onMessage({ cmdId: 2, active: a });
-    assert.deepEqual(sink.take().map((e) => (e as { active: boolean }).active), [false, true, false]);
+    assert.deepEqual(
+      sink.take().map((e) => (e as { active: boolean }).active),
+      [false, true, false],
+    );
   });
 });

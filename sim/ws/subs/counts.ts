@@ -13,8 +13,7 @@ import type { AlarmCountCmd, AlarmStatusCmd, EntityCountCmd } from '../parse';
 import type { AlarmAction, AlarmListener } from '../router';
 import { matchEntities } from './match';
 
-export const NPE_ALARM_COUNT_QUERY =
-  'Cannot invoke "org.thingsboard.server.common.data.query.AlarmCountQuery.getEntityFilter()" because "this.query" is null';
+export const NPE_ALARM_COUNT_QUERY = 'Cannot invoke "org.thingsboard.server.common.data.query.AlarmCountQuery.getEntityFilter()" because "this.query" is null';
 export const NPE_ALARM_STATUS_ORIGINATOR =
   'Cannot invoke "org.thingsboard.server.common.data.id.EntityId.getId()" because the return value of "org.thingsboard.server.service.ws.telemetry.cmd.v2.AlarmStatusCmd.getOriginatorId()" is null';
 
@@ -189,12 +188,7 @@ export class AlarmStatusSub implements Sub, AlarmListener {
   }
 
   private matches(a: SimAlarm): boolean {
-    return (
-      a.originator.id === this.originator?.id &&
-      !a.cleared &&
-      (this.types === null || this.types.has(a.type)) &&
-      (this.severities === null || this.severities.has(a.severity))
-    );
+    return a.originator.id === this.originator?.id && !a.cleared && (this.types === null || this.types.has(a.type)) && (this.severities === null || this.severities.has(a.severity));
   }
 
   private compute(): boolean {

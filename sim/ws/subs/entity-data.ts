@@ -7,9 +7,7 @@
  */
 import type { KeyScope } from '../../dataset';
 import type { EntityDataQuery } from '../../query/parse';
-import type {
-  AttributeScope, EntityData, EntityId, EntityKey, EntityKeyType, KvEntry, PageData, TsValue,
-} from '../../types';
+import type { AttributeScope, EntityData, EntityId, EntityKey, EntityKeyType, KvEntry, PageData, TsValue } from '../../types';
 import { javaValueString } from '../../values';
 import { every, RestartSession, type SubHost, type Sub } from '../context';
 import { entityDataError, entityDataPage, entityDataUpdate, tsValueEntry } from '../messages';
@@ -17,17 +15,14 @@ import type { AggCmd, EntityDataCmd, TsFetchCmd } from '../parse';
 import type { KvListener } from '../router';
 import { readAggregate, readSeries } from '../series';
 
-export const NPE_LATEST_VALUES =
-  'Cannot invoke "java.util.List.contains(Object)" because the return value of "org.thingsboard.server.common.data.query.EntityDataQuery.getLatestValues()" is null';
+export const NPE_LATEST_VALUES = 'Cannot invoke "java.util.List.contains(Object)" because the return value of "org.thingsboard.server.common.data.query.EntityDataQuery.getLatestValues()" is null';
 
 const SCOPE_KEY_TYPE: Record<AttributeScope, EntityKeyType> = {
   SERVER_SCOPE: 'SERVER_ATTRIBUTE',
   SHARED_SCOPE: 'SHARED_ATTRIBUTE',
   CLIENT_SCOPE: 'CLIENT_ATTRIBUTE',
 };
-const LIVE_TYPES: ReadonlySet<EntityKeyType> = new Set<EntityKeyType>([
-  'TIME_SERIES', 'ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE',
-]);
+const LIVE_TYPES: ReadonlySet<EntityKeyType> = new Set<EntityKeyType>(['TIME_SERIES', 'ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE']);
 const DELETED: TsValue = { ts: 0, value: '' };
 
 function sameKey(a: EntityKey, b: EntityKey): boolean {
@@ -343,10 +338,20 @@ export class EntityDataSub implements Sub {
         for (const key of cmd.keys) {
           if (ts[key]) continue;
           ts[key] = e
-            ? readSeries(ds, e, {
-                key, startTs: cmd.startTs, endTs: cmd.endTs, limit: cmd.limit, agg: cmd.agg, interval: cmd.interval,
-                intervalType: cmd.intervalType,
-              }, cmd.fetchLatestPreviousPoint)
+            ? readSeries(
+                ds,
+                e,
+                {
+                  key,
+                  startTs: cmd.startTs,
+                  endTs: cmd.endTs,
+                  limit: cmd.limit,
+                  agg: cmd.agg,
+                  interval: cmd.interval,
+                  intervalType: cmd.intervalType,
+                },
+                cmd.fetchLatestPreviousPoint,
+              )
             : [];
         }
       }

@@ -49,31 +49,43 @@ export function renderAlarm(ctx: Ctx): JQuery {
   $('<div class="tb-b-title">').text(t('part.alarm')).appendTo(section);
 
   const list = (name: string, control: () => JQuery) => bindable(ctx, { at: [...b, name], field: `${p}${name}`, list: true }, control);
-  section.append(row(t('alarm.status'), list('statusList', () => enumChecks(ctx, [...b, 'statusList'], ALARM_SEARCH_STATUSES, 'alarmStatus'))));
-  section.append(row(t('alarm.severity'), list('severityList', () => enumChecks(ctx, [...b, 'severityList'], ALARM_SEVERITIES, 'alarmSeverity'))));
+  section.append(
+    row(
+      t('alarm.status'),
+      list('statusList', () => enumChecks(ctx, [...b, 'statusList'], ALARM_SEARCH_STATUSES, 'alarmStatus')),
+    ),
+  );
+  section.append(
+    row(
+      t('alarm.severity'),
+      list('severityList', () => enumChecks(ctx, [...b, 'severityList'], ALARM_SEVERITIES, 'alarmSeverity')),
+    ),
+  );
 
   const types = m.list([...b, 'typeList']);
   section.append(
     row(
       t('alarm.types'),
-      list('typeList', () => chips({
-        field: `${p}typeList`,
-        items: types.map((v) => ({ value: str(v) })),
-        placeholder: t('addAlarmType'),
-        suggest: async (text) => completions(await ctx.lookups.alarmTypes(text)),
-        known: async (i) => {
-          const all = await ctx.lookups.alarmTypes('');
-          return all ? all.includes(str(types[i])) : null;
-        },
-        add: (v) => {
-          m.push([...b, 'typeList'], v);
-          ctx.rerender();
-        },
-        remove: (i) => {
-          m.removeAt([...b, 'typeList'], i);
-          ctx.rerender();
-        },
-      })),
+      list('typeList', () =>
+        chips({
+          field: `${p}typeList`,
+          items: types.map((v) => ({ value: str(v) })),
+          placeholder: t('addAlarmType'),
+          suggest: async (text) => completions(await ctx.lookups.alarmTypes(text)),
+          known: async (i) => {
+            const all = await ctx.lookups.alarmTypes('');
+            return all ? all.includes(str(types[i])) : null;
+          },
+          add: (v) => {
+            m.push([...b, 'typeList'], v);
+            ctx.rerender();
+          },
+          remove: (i) => {
+            m.removeAt([...b, 'typeList'], i);
+            ctx.rerender();
+          },
+        }),
+      ),
     ),
   );
 
@@ -82,15 +94,17 @@ export function renderAlarm(ctx: Ctx): JQuery {
   section.append(
     row(
       t('alarm.assignee'),
-      bindable(ctx, assigneeBind, () => entityPicker({
-        field: `${p}assigneeId`,
-        entityType: () => 'USER',
-        id: isObj(assignee) ? assignee.id : assignee,
-        entities: (et, s) => ctx.lookups.entities(et, s),
-        names: (et, ids) => ctx.lookups.names(et, ids),
-        placeholder: t('anyAssignee'),
-        change: (id) => m.set([...b, 'assigneeId'], id === undefined ? undefined : { entityType: 'USER', id }),
-      })),
+      bindable(ctx, assigneeBind, () =>
+        entityPicker({
+          field: `${p}assigneeId`,
+          entityType: () => 'USER',
+          id: isObj(assignee) ? assignee.id : assignee,
+          entities: (et, s) => ctx.lookups.entities(et, s),
+          names: (et, ids) => ctx.lookups.names(et, ids),
+          placeholder: t('anyAssignee'),
+          change: (id) => m.set([...b, 'assigneeId'], id === undefined ? undefined : { entityType: 'USER', id }),
+        }),
+      ),
     ),
   );
 
@@ -121,7 +135,12 @@ function enumChecks(ctx: Ctx, path: Path, values: readonly string[], labelNs: st
   // Items from the message (typed in the JSON view) are kept, and shown as such.
   for (const v of current) {
     const ref = wholeBinding(v);
-    if (ref) $('<span class="tb-b-chip tb-b-chip-bound">').attr('data-tb-chip-binding', ref.text).attr('title', t('bind.chip', { ref: ref.text })).append('<i class="fa fa-envelope"></i>', $('<span>').text(ref.text)).appendTo(wrap);
+    if (ref)
+      $('<span class="tb-b-chip tb-b-chip-bound">')
+        .attr('data-tb-chip-binding', ref.text)
+        .attr('title', t('bind.chip', { ref: ref.text }))
+        .append('<i class="fa fa-envelope"></i>', $('<span>').text(ref.text))
+        .appendTo(wrap);
   }
   return wrap;
 }
@@ -134,7 +153,11 @@ function timeControls(ctx: Ctx, b: Path, p: string): JQuery {
   const name = `tb-b-time-${Math.random().toString(36).slice(2)}`;
   for (const tm of ['any', 'last', 'range'] as const) {
     const l = $('<label class="tb-b-check">').appendTo(radios);
-    $('<input type="radio">').attr('name', name).attr('data-tb-time', tm).prop('checked', tm === mode).appendTo(l)
+    $('<input type="radio">')
+      .attr('name', name)
+      .attr('data-tb-time', tm)
+      .prop('checked', tm === mode)
+      .appendTo(l)
       .on('change', () => {
         chosenTime.set(m, tm);
         m.delete([...b, 'timeWindow']);
@@ -143,21 +166,31 @@ function timeControls(ctx: Ctx, b: Path, p: string): JQuery {
         if (tm === 'last') m.set([...b, 'timeWindow'], 86400000);
         ctx.rerender();
       });
-    $('<span>').text(t(`time.${tm}`)).appendTo(l);
+    $('<span>')
+      .text(t(`time.${tm}`))
+      .appendTo(l);
   }
   if (mode === 'last') {
     const window = bindable(ctx, { at: [...b, 'timeWindow'], field: `${p}timeWindow`, note: t('bind.ms') }, () => lastN(ctx, b, p));
-    $('<div class="tb-b-controls">').append($('<span>').text(t('time.lastN')), window).appendTo(wrap);
+    $('<div class="tb-b-controls">')
+      .append($('<span>').text(t('time.lastN')), window)
+      .appendTo(wrap);
   } else if (mode === 'range') {
     const from = bindable(ctx, { at: [...b, 'startTs'], field: `${p}startTs`, note: t('bind.ms') }, () => {
-      const i = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}startTs`).val(toLocalInput(m.get([...b, 'startTs'])));
+      const i = $('<input type="datetime-local" class="tb-b-text">')
+        .attr('data-tb-field', `${p}startTs`)
+        .val(toLocalInput(m.get([...b, 'startTs'])));
       return i.on('change', () => m.set([...b, 'startTs'], fromLocalInput(String(i.val() ?? ''))));
     });
     const to = bindable(ctx, { at: [...b, 'endTs'], field: `${p}endTs`, note: t('bind.ms') }, () => {
-      const i = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', `${p}endTs`).val(toLocalInput(m.get([...b, 'endTs'])));
+      const i = $('<input type="datetime-local" class="tb-b-text">')
+        .attr('data-tb-field', `${p}endTs`)
+        .val(toLocalInput(m.get([...b, 'endTs'])));
       return i.on('change', () => m.set([...b, 'endTs'], fromLocalInput(String(i.val() ?? ''))));
     });
-    $('<div class="tb-b-controls">').append($('<span>').text(t('time.from')), from, $('<span>').text(t('time.to')), to).appendTo(wrap);
+    $('<div class="tb-b-controls">')
+      .append($('<span>').text(t('time.from')), from, $('<span>').text(t('time.to')), to)
+      .appendTo(wrap);
   }
   return wrap;
 }
@@ -169,7 +202,11 @@ function lastN(ctx: Ctx, b: Path, p: string): JQuery {
   const ms = typeof tw === 'number' ? tw : 0;
   const unit = UNITS.find((u) => ms > 0 && ms % u.ms === 0) ?? UNITS[UNITS.length - 1];
   const n = textInput(`${p}timeWindow`, ms ? ms / unit.ms : '', '24').addClass('tb-b-num');
-  const u = select(`${p}timeWindow.unit`, UNITS.map((x) => ({ value: x.unit, label: t(`unit.${x.unit}`) })), unit.unit);
+  const u = select(
+    `${p}timeWindow.unit`,
+    UNITS.map((x) => ({ value: x.unit, label: t(`unit.${x.unit}`) })),
+    unit.unit,
+  );
   const write = () => {
     const v = numberValue(String(n.val() ?? ''));
     const factor = UNITS.find((x) => x.unit === String(u.val()))?.ms ?? 3600000;

@@ -51,12 +51,17 @@ export function bindable(ctx: Ctx, spec: BindSpec, control: () => JQuery): JQuer
   const keep = spec.holder?.path ?? spec.at;
   if (ref) {
     wrap.append(
-      bindingChip(ref, spec.field, (text) => m.set(spec.at, text), () => {
-        const before = remembered(m).get(spec.field);
-        remembered(m).delete(spec.field);
-        m.set(keep, before !== undefined ? before : spec.list ? [] : undefined);
-        ctx.rerender();
-      }),
+      bindingChip(
+        ref,
+        spec.field,
+        (text) => m.set(spec.at, text),
+        () => {
+          const before = remembered(m).get(spec.field);
+          remembered(m).delete(spec.field);
+          m.set(keep, before !== undefined ? before : spec.list ? [] : undefined);
+          ctx.rerender();
+        },
+      ),
     );
     const needs = $('<span class="tb-b-bound-needs">').attr('data-tb-bound-needs', spec.field).appendTo(wrap);
     needs.text([spec.list ? t('bind.list') : '', spec.note ?? '', t('bind.runtime')].filter(Boolean).join('; '));
@@ -88,10 +93,16 @@ export function bindable(ctx: Ctx, spec: BindSpec, control: () => JQuery): JQuer
  * switches back to a fixed value (absent: no way back, e.g. a list item).
  */
 export function bindingChip(ref: BindingRef, field: string, write: (text: string) => void, remove?: () => void): JQuery {
-  const chip = $('<span class="tb-b-bound">').attr('data-tb-binding', field).attr('title', t('bind.chip', { ref: ref.text }));
+  const chip = $('<span class="tb-b-bound">')
+    .attr('data-tb-binding', field)
+    .attr('title', t('bind.chip', { ref: ref.text }));
   $('<i class="fa fa-envelope">').appendTo(chip);
   const source = $('<select class="tb-b-bound-source">').attr('data-tb-bind-source', field).appendTo(chip);
-  for (const s of BINDING_SOURCES) $('<option>').val(s).text(t(`bind.source.${s}`)).appendTo(source);
+  for (const s of BINDING_SOURCES)
+    $('<option>')
+      .val(s)
+      .text(t(`bind.source.${s}`))
+      .appendTo(source);
   source.val(ref.source);
   const path = $('<input type="text" class="tb-b-bound-path">').attr('data-tb-bind-path', field).attr('placeholder', t('bind.path')).val(ref.path).appendTo(chip);
   const update = () => {

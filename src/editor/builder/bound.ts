@@ -27,9 +27,7 @@ export function dotted(at: readonly (string | number)[]): string {
   return at.join('.');
 }
 
-export type BoundVerdict =
-  | { ok: true; value: unknown }
-  | { ok: false; field: string; path: string; message: string };
+export type BoundVerdict = { ok: true; value: unknown } | { ok: false; field: string; path: string; message: string };
 
 export interface BoundCheck {
   /** The runtime's verdict on everything but the bound leaves. */
@@ -42,7 +40,10 @@ export interface BoundCheck {
 
 /** `query.keyFilters[0].key` -> `keyFilters.0.key`. */
 export function builderPath(field: string): string {
-  return field.replace(/^query\.?/, '').replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
+  return field
+    .replace(/^query\.?/, '')
+    .replace(/\[(\d+)\]/g, '.$1')
+    .replace(/^\./, '');
 }
 
 /** Values tried in place of a bound leaf until the validation accepts one (a list first where a list goes). */
@@ -152,11 +153,7 @@ export function tryRefs(query: unknown): Array<{ ref: BindingRef; type: TryValue
   });
 }
 
-export type TryProblem =
-  | { kind: 'missing'; ref: string }
-  | { kind: 'number'; ref: string }
-  | { kind: 'json'; ref: string; message: string }
-  | { kind: 'refused'; message: string };
+export type TryProblem = { kind: 'missing'; ref: string } | { kind: 'number'; ref: string } | { kind: 'json'; ref: string; message: string } | { kind: 'refused'; message: string };
 
 /** A typed value as the message would carry it: never guessed from the text of another type. */
 export function tryValue(v: TryValue): { ok: true; value: unknown } | { ok: false; kind: 'missing' | 'number' | 'json'; message?: string } {

@@ -239,7 +239,9 @@ export function attach(o: AttachOptions): Builder {
     const kept = extra.filter((p) => !unused.includes(p.split('.')[0]));
     held.empty();
     const list = (label: string, items: string[]) => {
-      const line = $('<div>').append($('<span>').text(`${label} `)).appendTo(held);
+      const line = $('<div>')
+        .append($('<span>').text(`${label} `))
+        .appendTo(held);
       items.forEach((p, i) => {
         if (i) line.append(', ');
         $('<code>').text(p).appendTo(line);
@@ -352,7 +354,7 @@ export function attach(o: AttachOptions): Builder {
       json.resize();
     },
     close(): void {
-      if (input.typedInput('type') === 'json' && !(jsonProblem)) writeInput(compactQuery(model.query));
+      if (input.typedInput('type') === 'json' && !jsonProblem) writeInput(compactQuery(model.query));
       json.destroy();
       sourceHint.remove();
       container.removeClass('tb-query-builder-on');

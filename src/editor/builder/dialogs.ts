@@ -56,7 +56,10 @@ export function connectionTest(container: string, id: () => string, changed: () 
         const text = t('test.ok', { user: v.user ?? '', authority: v.authority ?? '', version: v.serverVersion ?? t('test.versionUnknown') });
         result.text(changed() ? `${text} ${t('test.unsaved')}` : text);
       } else {
-        result.attr('data-tb-test-result', 'error').addClass('tb-b-error').text(`${v.message ?? ''} (${v.code ?? ''})`);
+        result
+          .attr('data-tb-test-result', 'error')
+          .addClass('tb-b-error')
+          .text(`${v.message ?? ''} (${v.code ?? ''})`);
       }
     });
   });
@@ -85,7 +88,6 @@ export function viewIdFromLink(text: string): string {
   const all = String(text).match(/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g);
   return all && all.length ? all[all.length - 1] : String(text).trim();
 }
-
 
 /** The visible text box of a TypedInput (the original input is hidden behind it). */
 function typedBox(input: JQuery): JQuery {

@@ -66,10 +66,7 @@ export function button(action: string, label: string, icon?: string): JQuery {
 }
 
 export function removeButton(action: string, title: string): JQuery {
-  return $('<button type="button" class="red-ui-button red-ui-button-small tb-b-remove">')
-    .attr('data-tb-action', action)
-    .attr('title', title)
-    .append('<i class="fa fa-times"></i>');
+  return $('<button type="button" class="red-ui-button red-ui-button-small tb-b-remove">').attr('data-tb-action', action).attr('title', title).append('<i class="fa fa-times"></i>');
 }
 
 /** An integer from a text box: a number when it reads as one, `undefined` when empty, else the text as typed. */

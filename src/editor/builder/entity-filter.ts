@@ -255,10 +255,7 @@ function aliasEntity(ctx: Ctx, path: Path, name: string, value: unknown): JQuery
   const m = ctx.model;
   const v = isObj(value) ? value : {};
   const type = str(v.entityType);
-  const options = [
-    ...entityTypeOptions(),
-    ...ALIAS_ENTITY_TYPES.map((x) => ({ value: x, label: t(`alias.${x}`) })),
-  ];
+  const options = [...entityTypeOptions(), ...ALIAS_ENTITY_TYPES.map((x) => ({ value: x, label: t(`alias.${x}`) }))];
   if (type === '') options.unshift({ value: '', label: t('choose') });
   const wrap = $('<span class="tb-b-controls">');
   const s = select(`${name}.entityType`, options, type).appendTo(wrap);
@@ -273,20 +270,22 @@ function aliasEntity(ctx: Ctx, path: Path, name: string, value: unknown): JQuery
   });
   const alias = (ALIAS_ENTITY_TYPES as readonly string[]).includes(type);
   if (type !== '' && (!alias || type === 'CURRENT_CUSTOMER')) {
-    wrap.append(bindable(ctx, { at: [...path, 'id'], field: `${name}.id` }, () =>
-      entityPicker({
-        field: `${name}.id`,
-        entityType: () => (alias ? 'CUSTOMER' : type),
-        id: v.id,
-        entities: (et, q) => ctx.lookups.entities(et, q),
-        names: (et, ids) => ctx.lookups.names(et, ids),
-        placeholder: alias ? t('fallbackCustomer') : undefined,
-        change: (id) => {
-          if (id === undefined && alias) m.delete([...path, 'id']);
-          else m.set([...path, 'id'], id ?? '');
-        },
-      }),
-    ));
+    wrap.append(
+      bindable(ctx, { at: [...path, 'id'], field: `${name}.id` }, () =>
+        entityPicker({
+          field: `${name}.id`,
+          entityType: () => (alias ? 'CUSTOMER' : type),
+          id: v.id,
+          entities: (et, q) => ctx.lookups.entities(et, q),
+          names: (et, ids) => ctx.lookups.names(et, ids),
+          placeholder: alias ? t('fallbackCustomer') : undefined,
+          change: (id) => {
+            if (id === undefined && alias) m.delete([...path, 'id']);
+            else m.set([...path, 'id'], id ?? '');
+          },
+        }),
+      ),
+    );
   }
   return wrap;
 }
@@ -322,4 +321,3 @@ function relationFilters(ctx: Ctx, path: Path, name: string): JQuery {
     .appendTo(wrap);
   return wrap;
 }
-

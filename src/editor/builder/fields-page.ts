@@ -25,7 +25,11 @@ function keyChips(ctx: Ctx, path: Path, types: readonly EntityKeyType[]): JQuery
   const field = path.join('.');
   let typeSelect: JQuery | undefined;
   if (types.length > 1) {
-    typeSelect = select(`${field}.type`, types.map((v) => ({ value: v, label: KEY_TYPE_LABELS[v] })), types[0]);
+    typeSelect = select(
+      `${field}.type`,
+      types.map((v) => ({ value: v, label: KEY_TYPE_LABELS[v] })),
+      types[0],
+    );
   }
   const chosenType = () => (typeSelect ? String(typeSelect.val()) : types[0]);
   return chips({
@@ -100,11 +104,23 @@ export function renderPage(ctx: Ctx): JQuery {
     const keyName = bindable(ctx, { at: ['pageLink', 'sortOrder', 'key', 'key'], field: 'pageLink.sortOrder.key.key' }, () => {
       const i = textInput('pageLink.sortOrder.key.key', sortKey.key, t('keyName'));
       i.on('change input', () => m.set(['pageLink', 'sortOrder', 'key', 'key'], String(i.val() ?? '')));
-      suggest(i, keySuggest(ctx, () => String(typeSel.val())));
-      markUnknownKey(ctx, i, () => String(typeSel.val()), (name) => t('unknownKey', { name }));
+      suggest(
+        i,
+        keySuggest(ctx, () => String(typeSel.val())),
+      );
+      markUnknownKey(
+        ctx,
+        i,
+        () => String(typeSel.val()),
+        (name) => t('unknownKey', { name }),
+      );
       return i;
     });
-    const dir = select('pageLink.sortOrder.direction', SORT_DIRECTIONS.map((v) => ({ value: v, label: t(`direction.${v}`) })), str(sort.direction));
+    const dir = select(
+      'pageLink.sortOrder.direction',
+      SORT_DIRECTIONS.map((v) => ({ value: v, label: t(`direction.${v}`) })),
+      str(sort.direction),
+    );
     dir.on('change', () => m.set(['pageLink', 'sortOrder', 'direction'], String(dir.val())));
     controls.push(keyName, dir);
   }

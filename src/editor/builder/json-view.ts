@@ -32,7 +32,10 @@ export class JsonView {
   private modelUri: string | undefined;
   private muted = false;
 
-  constructor(parent: JQuery, private readonly onText: (text: string) => void) {
+  constructor(
+    parent: JQuery,
+    private readonly onText: (text: string) => void,
+  ) {
     this.element = $('<div class="tb-b-json-wrap">').attr('data-tb-json', '').appendTo(parent);
   }
 

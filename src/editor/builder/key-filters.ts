@@ -62,10 +62,14 @@ export function renderKeyFilters(ctx: Ctx): JQuery {
   if (filters.length === 0) $('<div class="tb-b-hint">').text(t('noKeyFilters')).appendTo(section);
   if (filters.length > 1 || m.get(['keyFiltersOperation']) !== undefined) {
     const op = str(m.get(['keyFiltersOperation'])) || 'AND';
-    const s = select('keyFiltersOperation', [
-      { value: 'AND', label: t('matchAll') },
-      { value: 'OR', label: t('matchAny') },
-    ], op);
+    const s = select(
+      'keyFiltersOperation',
+      [
+        { value: 'AND', label: t('matchAll') },
+        { value: 'OR', label: t('matchAny') },
+      ],
+      op,
+    );
     s.on('change', () => {
       const v = String(s.val());
       // AND is what the server does without the field: only write it when it was there already.
@@ -105,8 +109,16 @@ function keyFilterRow(ctx: Ctx, f: unknown, i: number): JQuery {
   keyType.on('change', () => m.set([...base, 'key', 'type'], String(keyType.val())));
   const keyName = textInput(pathText([...base, 'key', 'key']), key.key, t('keyName')).appendTo(line);
   keyName.on('change input', () => m.set([...base, 'key', 'key'], String(keyName.val() ?? '')));
-  suggest(keyName, keySuggest(ctx, () => String(keyType.val())));
-  markUnknownKey(ctx, keyName, () => String(keyType.val()), (name) => t('unknownKey', { name }));
+  suggest(
+    keyName,
+    keySuggest(ctx, () => String(keyType.val())),
+  );
+  markUnknownKey(
+    ctx,
+    keyName,
+    () => String(keyType.val()),
+    (name) => t('unknownKey', { name }),
+  );
   const valueType = str(kf.valueType);
   const vtOptions: Array<{ value: string; label: string }> = ENTITY_KEY_VALUE_TYPES.map((v) => ({ value: v, label: t(`valueType.${v}`) }));
   // Without a value type the runtime takes it from the predicate: say so rather than show a wrong one.
@@ -219,10 +231,14 @@ function valueControl(ctx: Ctx, path: Path, type: PredType, valueType: string, c
   const m = ctx.model;
   const field = pathText(path);
   if (type === 'BOOLEAN') {
-    const s = select(field, [
-      { value: 'true', label: t('true') },
-      { value: 'false', label: t('false') },
-    ], current === false ? 'false' : current === true ? 'true' : str(current));
+    const s = select(
+      field,
+      [
+        { value: 'true', label: t('true') },
+        { value: 'false', label: t('false') },
+      ],
+      current === false ? 'false' : current === true ? 'true' : str(current),
+    );
     s.on('change', () => m.set(path, String(s.val()) === 'true'));
     return s;
   }

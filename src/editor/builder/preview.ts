@@ -24,8 +24,27 @@ function cell(v: unknown): string {
 /** Columns a person looks at first; the ids and the less telling times and flags come last. */
 const FIRST = ['name', 'originatorName', 'label', 'originatorLabel', 'type', 'severity', 'status', 'createdTime', 'assignee'];
 const LAST = [
-  'id', 'entityType', 'tenantId', 'customerId', 'assigneeId', 'startTs', 'endTs', 'ackTs', 'clearTs', 'assignTs', 'acknowledged', 'cleared', 'originator',
-  'originatorDisplayName', 'details', 'propagate', 'propagateToOwner', 'propagateToTenant', 'propagateRelationTypes', 'entity', 'ts',
+  'id',
+  'entityType',
+  'tenantId',
+  'customerId',
+  'assigneeId',
+  'startTs',
+  'endTs',
+  'ackTs',
+  'clearTs',
+  'assignTs',
+  'acknowledged',
+  'cleared',
+  'originator',
+  'originatorDisplayName',
+  'details',
+  'propagate',
+  'propagateToOwner',
+  'propagateToTenant',
+  'propagateRelationTypes',
+  'entity',
+  'ts',
 ];
 
 function rank(key: string): number {
@@ -68,7 +87,9 @@ export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; pa
   if (!answer.ok) {
     area.attr('data-tb-preview', 'error');
     const e = answer.error;
-    $('<div class="tb-b-error">').text(e.status === 404 || e.code === 'TB_NOT_DEPLOYED' ? t('previewDeployFirst') : `${e.message}${e.code ? ` (${e.code})` : ''}`).appendTo(area);
+    $('<div class="tb-b-error">')
+      .text(e.status === 404 || e.code === 'TB_NOT_DEPLOYED' ? t('previewDeployFirst') : `${e.message}${e.code ? ` (${e.code})` : ''}`)
+      .appendTo(area);
     return;
   }
   const { payload, page } = answer.value;
@@ -82,11 +103,15 @@ export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; pa
     const total = page && typeof page.totalElements === 'number' ? page.totalElements : payload.length;
     if (payload.length === 0) {
       area.attr('data-tb-preview', 'empty');
-      $('<div class="tb-b-hint">').text(total > 0 ? t('previewPastEnd', { total }) : t('previewNoMatch')).appendTo(area);
+      $('<div class="tb-b-hint">')
+        .text(total > 0 ? t('previewPastEnd', { total }) : t('previewNoMatch'))
+        .appendTo(area);
       return;
     }
     area.attr('data-tb-preview', 'rows');
-    $('<div class="tb-b-hint">').text(t('previewRows', { shown: Math.min(payload.length, MAX_ROWS), count: payload.length, total })).appendTo(area);
+    $('<div class="tb-b-hint">')
+      .text(t('previewRows', { shown: Math.min(payload.length, MAX_ROWS), count: payload.length, total }))
+      .appendTo(area);
     area.append(table(payload));
     return;
   }
@@ -105,7 +130,9 @@ export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; pa
     return;
   }
   area.attr('data-tb-preview', 'other');
-  $('<pre>').text(JSON.stringify(payload, null, 2)).appendTo(area);
+  $('<pre>')
+    .text(JSON.stringify(payload, null, 2))
+    .appendTo(area);
 }
 
 function problemText(p: TryProblem): string {
@@ -168,7 +195,11 @@ export function previewPanel(lookups: Lookups, request: () => PreviewRequest | {
         const one = $('<span class="tb-b-try-one">').attr('data-tb-try', ref.text).appendTo(tries);
         $('<code>').text(ref.text).appendTo(one);
         const kind = $('<select>').attr('data-tb-try-type', ref.text).appendTo(one);
-        for (const k of ['num', 'str', 'json'] as const) $('<option>').val(k).text(t(`bind.tryType.${k}`)).appendTo(kind);
+        for (const k of ['num', 'str', 'json'] as const)
+          $('<option>')
+            .val(k)
+            .text(t(`bind.tryType.${k}`))
+            .appendTo(kind);
         kind.val(value.type);
         const box = $('<input type="text">').attr('data-tb-try-value', ref.text).val(value.text).appendTo(one);
         kind.on('change', () => {

@@ -18,7 +18,11 @@ export type Suggest = (text: string) => Promise<TbCompletion[] | null>;
 export function fromList(values: () => readonly string[]): Suggest {
   return (text) => {
     const s = text.trim().toLowerCase();
-    return Promise.resolve(values().filter((v) => v.toLowerCase().includes(s)).map((v) => ({ value: v, label: v })));
+    return Promise.resolve(
+      values()
+        .filter((v) => v.toLowerCase().includes(s))
+        .map((v) => ({ value: v, label: v })),
+    );
   };
 }
 
@@ -135,10 +139,15 @@ export function chips(o: ChipsOptions): JQuery {
     // An item from the message (typed in the JSON view): its source and path, never the braces.
     const ref = wholeBinding(item.value);
     if (ref) {
-      chip.addClass('tb-b-chip-bound').attr('data-tb-chip-binding', ref.text).attr('title', t('bind.chip', { ref: ref.text }));
+      chip
+        .addClass('tb-b-chip-bound')
+        .attr('data-tb-chip-binding', ref.text)
+        .attr('title', t('bind.chip', { ref: ref.text }));
       $('<i class="fa fa-envelope">').appendTo(chip);
     }
-    $('<span>').text(ref ? ref.text : (item.label ?? item.value)).appendTo(chip);
+    $('<span>')
+      .text(ref ? ref.text : (item.label ?? item.value))
+      .appendTo(chip);
     if (item.tag) $('<span class="tb-b-chip-type">').text(item.tag).appendTo(chip);
     $('<a data-tb-action="remove-chip"><i class="fa fa-times"></i></a>')
       .attr('title', t('remove'))
@@ -170,7 +179,10 @@ export function chips(o: ChipsOptions): JQuery {
     box.find('.tb-b-chip').each((i, el) => {
       if ($(el).hasClass('tb-b-chip-bound')) return;
       void known(i).then((ok) => {
-        if (ok === false) $(el).addClass('tb-b-unknown').attr('title', t('unknownName', { name: $(el).attr('data-tb-chip') }));
+        if (ok === false)
+          $(el)
+            .addClass('tb-b-unknown')
+            .attr('title', t('unknownName', { name: $(el).attr('data-tb-chip') }));
       });
     });
   }
@@ -222,23 +234,26 @@ export function entityPicker(o: EntityPickerOptions): JQuery {
     for (const e of list) labels.set(e.id.id, e.name);
     return list.map((e) => ({ value: e.id.id, label: e.name }));
   });
-  input.on('change', afterSuggestions(input, () => {
-    const v = String(input.val() ?? '').trim();
-    if (v === '') {
-      o.change(undefined);
-      show(undefined);
-      return;
-    }
-    // A name that was shown for the current id: nothing changed.
-    for (const [id, name] of labels) {
-      if (name === v && String(input.attr('data-tb-id') ?? '') === id) return;
-    }
-    const byName = [...labels].find(([, name]) => name === v);
-    const id = isUuid(v) ? v : byName ? byName[0] : v;
-    input.attr('data-tb-id', isUuid(id) ? id : '');
-    o.change(id);
-    show(id);
-  }));
+  input.on(
+    'change',
+    afterSuggestions(input, () => {
+      const v = String(input.val() ?? '').trim();
+      if (v === '') {
+        o.change(undefined);
+        show(undefined);
+        return;
+      }
+      // A name that was shown for the current id: nothing changed.
+      for (const [id, name] of labels) {
+        if (name === v && String(input.attr('data-tb-id') ?? '') === id) return;
+      }
+      const byName = [...labels].find(([, name]) => name === v);
+      const id = isUuid(v) ? v : byName ? byName[0] : v;
+      input.attr('data-tb-id', isUuid(id) ? id : '');
+      o.change(id);
+      show(id);
+    }),
+  );
   input.attr('data-tb-id', isUuid(o.id) ? o.id : '');
   return wrap;
 }

@@ -37,8 +37,7 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
   const source = () => E.input('target').typedInput('type');
 
   /** The fixed entities (or, without one, every entity of the type of a bare id). */
-  const fixed = (): KeySource =>
-    fixedEntities(String(E.input('targetType').val() ?? ''), String(E.input('target').val() ?? ''), String(E.input('targetEntityType').val() ?? ''));
+  const fixed = (): KeySource => fixedEntities(String(E.input('targetType').val() ?? ''), String(E.input('target').val() ?? ''), String(E.input('targetEntityType').val() ?? ''));
 
   return {
     target: E.target(TARGET_SOURCES, o.runtime),
@@ -90,7 +89,7 @@ export function messageSettings(E: TypeHelpers, node: Record<string, unknown>, s
     if (el.is('select')) {
       if (!el.find('option[value=""]').length) el.append($('<option value="">').text(E.t(`${E.type}.fromMsg`, { prop })));
       const saved = node[name];
-      el.val(saved === undefined || saved === null ? defaults[name] ?? '' : String(saved));
+      el.val(saved === undefined || saved === null ? (defaults[name] ?? '') : String(saved));
     }
     const marker = $('<i class="fa fa-envelope-o tb-from-msg" style="margin-left: 4px; opacity: 0.7;"></i>').attr('title', E.t(`${E.type}.tip.fromMsg`, { prop }));
     $(`label[for="${E.prefix}${name}"]`).first().append(marker);

@@ -82,7 +82,10 @@ export default dialog(E, {
     name: E.any,
     connection: E.connection(),
     operation: E.oneOf(OPERATIONS, 'tb-alarm-action.errors.operation'),
-    alarm: using('alarm', sourced('alarm', (v) => (UUID.test(v) || parseTemplate(v) ? true : t('tb-alarm-action.errors.alarm')))),
+    alarm: using(
+      'alarm',
+      sourced('alarm', (v) => (UUID.test(v) || parseTemplate(v) ? true : t('tb-alarm-action.errors.alarm'))),
+    ),
     alarmType: sourceType('alarm'),
     assignee: using('assignee', sourced('assignee')),
     assigneeType: sourceType('assignee'),
@@ -107,7 +110,10 @@ export default dialog(E, {
     severity: function (v, opt) {
       return v === undefined || v === '' || (ALARM_SEVERITIES as readonly unknown[]).indexOf(v) !== -1 ? true : t('tb-alarm-action.errors.severity');
     },
-    details: using('raise', sourced('details', (v) => (jsonObject(v) ? true : t('tb-alarm-action.errors.details')))),
+    details: using(
+      'raise',
+      sourced('details', (v) => (jsonObject(v) ? true : t('tb-alarm-action.errors.details'))),
+    ),
     detailsType: sourceType('details'),
     propagate: E.bool('tb-alarm-action.label.propagateToRelated'),
     propagateToOwner: E.bool('tb-alarm-action.label.propagateToOwner'),

@@ -35,7 +35,11 @@ export default dialog(E, {
       typeInput: '#node-input-originatorType',
       connection: () => E.input('connection').val() as string | undefined,
     });
-    E.multiSelect('severityList', 'severities', ALARM_SEVERITIES.map((s) => ({ value: s, label: t(`tb-alarm-status.severity.${s}`) })));
+    E.multiSelect(
+      'severityList',
+      'severities',
+      ALARM_SEVERITIES.map((s) => ({ value: s, label: t(`tb-alarm-status.severity.${s}`) })),
+    );
   },
   oneditsave() {
     E.trim(['originatorId', 'typeList']);

@@ -125,7 +125,9 @@ export default dialog(E, {
       e.preventDefault();
       const end = Date.now();
       E.input('rangeEndTs').val(String(end)).trigger('change');
-      E.input('rangeStartTs').val(String(end - 24 * 3600 * 1000)).trigger('change');
+      E.input('rangeStartTs')
+        .val(String(end - 24 * 3600 * 1000))
+        .trigger('change');
     });
   },
 });

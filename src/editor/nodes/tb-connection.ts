@@ -106,10 +106,13 @@ export default dialog(E, {
     username: needed(forMode('password'), 'tb-connection.errors.username'),
     password: needed(forMode('password'), 'tb-connection.errors.password'),
     apiKey: needed(forMode('apiKey'), 'tb-connection.errors.apiKey'),
-    token: E.all(function (v, opt) {
-      const bearer = v !== undefined && E.value(this, 'authMode') === 'token' && /^\s*bearer\s/i.test(String(v));
-      return bearer ? t('tb-connection.errors.tokenBearer') : true;
-    }, needed(forMode('token'), 'tb-connection.errors.token')),
+    token: E.all(
+      function (v, opt) {
+        const bearer = v !== undefined && E.value(this, 'authMode') === 'token' && /^\s*bearer\s/i.test(String(v));
+        return bearer ? t('tb-connection.errors.tokenBearer') : true;
+      },
+      needed(forMode('token'), 'tb-connection.errors.token'),
+    ),
     analyticsUsername: needed(ownAnalyticsLogin, 'tb-connection.errors.analyticsUsername'),
     analyticsPassword: needed(ownAnalyticsLogin, 'tb-connection.errors.analyticsPassword'),
   },
@@ -132,7 +135,11 @@ export default dialog(E, {
         '.tb-analytics-own': ownAnalyticsLogin(node),
       };
     }, ['authMode', 'usetls', 'analyticsUrl', 'analyticsAuth']);
-    connectionTest('#tb-connection-test', () => String(node.id), () => !!node.changed);
+    connectionTest(
+      '#tb-connection-test',
+      () => String(node.id),
+      () => !!node.changed,
+    );
   },
   oneditsave() {
     if (!E.input('usetls').is(':checked')) E.input('tls').val('_ADD_');

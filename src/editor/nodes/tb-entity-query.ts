@@ -41,7 +41,11 @@ export default dialog(E, {
     const node = this;
     E.selectDefaults(node, { operation: 'find', format: 'flat' });
     query.prepare(node);
-    E.multiSelect('keysScopes', 'scopes', SCOPES.map((s) => ({ value: s, label: t(`tb-entity-query.scope.${s}`) })));
+    E.multiSelect(
+      'keysScopes',
+      'scopes',
+      SCOPES.map((s) => ({ value: s, label: t(`tb-entity-query.scope.${s}`) })),
+    );
     E.showRows(() => {
       const find = op(node) === 'find';
       return { ...results.rows(node, find), '.tb-row-keys': !find, '.tb-row-scopes': !find && E.value(node, 'keysAttributes') };

@@ -46,7 +46,12 @@ export default dialog(E, {
     E.selectDefaults(node, { concurrency: 4 });
     if (node.timeout === undefined) E.input('timeout').val(10000);
     // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
-    messageSettings(E, node, { mode: 'msg.mode', timeout: 'msg.timeout', expiration: 'msg.expiration', retries: 'msg.retries', additionalInfo: 'msg.additionalInfo', waitFor: 'msg.waitFor' }, { mode: 'twoway', waitFor: 'final' });
+    messageSettings(
+      E,
+      node,
+      { mode: 'msg.mode', timeout: 'msg.timeout', expiration: 'msg.expiration', retries: 'msg.retries', additionalInfo: 'msg.additionalInfo', waitFor: 'msg.waitFor' },
+      { mode: 'twoway', waitFor: 'final' },
+    );
     // A fixed device is picked by name with the query builder's entity picker (devices only).
     target.prepare();
     E.sourcedInput('method', METHOD_SOURCES);

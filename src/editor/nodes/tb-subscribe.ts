@@ -109,7 +109,9 @@ export default dialog(E, {
               .get();
             eventsInput.val(on.length === EVENTS[kind].length ? '' : on.length ? on.join(',') : 'none').trigger('change');
           });
-        $('<span>').text(t(`tb-subscribe.event.${ev}`)).appendTo(label);
+        $('<span>')
+          .text(t(`tb-subscribe.event.${ev}`))
+          .appendTo(label);
       }
     };
     drawEvents();

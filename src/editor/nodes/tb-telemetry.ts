@@ -8,7 +8,27 @@ const t = E.t;
 
 const OPERATIONS = ['save', 'latest', 'history', 'delete', 'msg'];
 /** The settings the runtime reads (src/query/telemetry, targets), as the dialog holds them now. */
-const SETTINGS = ['operation', 'target', 'targetType', 'targetEntityType', 'keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl', 'all', 'deleteLatest', 'rewriteLatest'];
+const SETTINGS = [
+  'operation',
+  'target',
+  'targetType',
+  'targetEntityType',
+  'keys',
+  'last',
+  'from',
+  'to',
+  'agg',
+  'interval',
+  'intervalType',
+  'timeZone',
+  'limit',
+  'order',
+  'maxItems',
+  'ttl',
+  'all',
+  'deleteLatest',
+  'rewriteLatest',
+];
 
 /** The settings a message may set when the dialog leaves them empty, and the property each reads. */
 const FROM_MSG: Record<string, string> = {};

@@ -6,13 +6,7 @@
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
-import {
-  ATTRIBUTE_OPERATIONS,
-  flatAttributes,
-  prepareAttributeRequest,
-  prepareScope,
-  type AttributeRequest,
-} from '../../query/attributes';
+import { ATTRIBUTE_OPERATIONS, flatAttributes, prepareAttributeRequest, prepareScope, type AttributeRequest } from '../../query/attributes';
 import type { Bag } from '../../query/options';
 import { prepareOperation } from '../../query/telemetry';
 import type { AttributeScope, EntityId } from '../../query/types';

@@ -124,7 +124,7 @@ export function countStatus(RED: NodeAPI, count: number, many: StatusKey, one: S
   return count === 0 ? status(RED, 'green', 'dot', none) : count === 1 ? status(RED, 'green', 'dot', one) : status(RED, 'green', 'dot', many, { count });
 }
 
-export function status(RED: NodeAPI, fill: NodeStatus["fill"], shape: NodeStatus["shape"], key: StatusKey, vars?: Record<string, string | number>): NodeStatus {
+export function status(RED: NodeAPI, fill: NodeStatus['fill'], shape: NodeStatus['shape'], key: StatusKey, vars?: Record<string, string | number>): NodeStatus {
   return { fill, shape, text: text(RED, key, vars) };
 }
 
@@ -203,7 +203,10 @@ export function usableClient(conn: TbConnectionNode | undefined): PlatformClient
 export class Activity {
   private inflight = 0;
 
-  constructor(private readonly RED: NodeAPI, private readonly node: Node) {}
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly node: Node,
+  ) {}
 
   start(): void {
     if (this.inflight++ === 0) this.node.status(status(this.RED, 'blue', 'dot', 'requesting'));
@@ -225,7 +228,6 @@ export class Activity {
   immediate(outcome: NodeStatus): void {
     if (this.inflight === 0) this.node.status(outcome);
   }
-
 }
 
 /**

@@ -188,11 +188,7 @@ export class DeviceAction {
       throw err;
     }
     send(m);
-    this.activity.end(
-      failed
-        ? status(RED, 'yellow', 'dot', 'bulkPartial', { count: total - failed, total, failed })
-        : status(RED, 'green', 'dot', 'bulkDone', { count: total }),
-    );
+    this.activity.end(failed ? status(RED, 'yellow', 'dot', 'bulkPartial', { count: total - failed, total, failed }) : status(RED, 'green', 'dot', 'bulkDone', { count: total }));
   }
 
   /** The node stopped while the action ran: nothing is sent (the message just ends). */
@@ -264,13 +260,7 @@ export interface DeviceActionParts<R> {
  * entity through DeviceAction.run) and close handling. `parts` gets the node's DeviceAction (its format, call
  * options, stop signal) and says the rest.
  */
-export function deviceActionNode<R>(
-  RED: NodeAPI,
-  node: Node,
-  config: DeviceActionDef,
-  type: DeviceActionType,
-  parts: (action: DeviceAction) => DeviceActionParts<R>,
-): void {
+export function deviceActionNode<R>(RED: NodeAPI, node: Node, config: DeviceActionDef, type: DeviceActionType, parts: (action: DeviceAction) => DeviceActionParts<R>): void {
   const conn = lookupConnection(RED, node, config.connection);
   const action = new DeviceAction(RED, node, config, type);
   const own = parts(action);

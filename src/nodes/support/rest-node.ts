@@ -69,17 +69,12 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
 }
 
 /** Find: one page (or every page with allPages), as one message or one message per item (split). */
-export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
-  RED: NodeAPI,
-  config: RestNodeDef,
-  kind: 'entity' | 'alarm',
-): Operation<Q> {
+export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: NodeAPI, config: RestNodeDef, kind: 'entity' | 'alarm'): Operation<Q> {
   const format: Format = config.format === 'raw' ? 'raw' : 'flat';
   const allPages = flag(config.allPages);
   const split = flag(config.split);
   const maxItems = intSetting(config.maxItems, 10000);
-  const fmt = (items: Array<EntityData | AlarmData>): unknown[] =>
-    kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format);
+  const fmt = (items: Array<EntityData | AlarmData>): unknown[] => (kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format));
   const fetchOne = (client: PlatformClient, q: Q, call: CallOptions): Promise<PageData<EntityData | AlarmData>> =>
     kind === 'entity' ? client.findEntityData(q as EntityDataQuery, call) : client.findAlarmData(q as AlarmDataQuery, call);
 
@@ -137,11 +132,7 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
       send(msg);
       count = all.length;
     }
-    activity.end(
-      truncated
-        ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements })
-        : foundStatus(RED, count, totalElements),
-    );
+    activity.end(truncated ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements }) : foundStatus(RED, count, totalElements));
   };
 }
 

@@ -57,7 +57,11 @@ export const RPC_SETTINGS = ['mode', 'timeout', 'expiration', 'retries', 'additi
 export class RpcInputs {
   readonly method: TypedValue;
 
-  constructor(RED: NodeAPI, node: Node, private readonly config: RpcDef) {
+  constructor(
+    RED: NodeAPI,
+    node: Node,
+    private readonly config: RpcDef,
+  ) {
     this.method = new TypedValue(RED, node, {
       name: 'method',
       value: config.method,
@@ -160,9 +164,7 @@ export class Followers {
 
   private showFollowing(single: boolean, state: string): void {
     if (this.action.stop.stopped) return;
-    this.action.activity.show(
-      single ? status(this.RED, 'blue', 'ring', 'rpcState', { status: state }) : status(this.RED, 'blue', 'ring', 'rpcFollowing', { count: this.open }),
-    );
+    this.action.activity.show(single ? status(this.RED, 'blue', 'ring', 'rpcState', { status: state }) : status(this.RED, 'blue', 'ring', 'rpcFollowing', { count: this.open }));
   }
 }
 

@@ -8,15 +8,7 @@ import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
 import type { Bag } from '../../query/options';
-import {
-  flatLatest,
-  historyRows,
-  prepareOperation,
-  prepareTelemetryRequest,
-  TELEMETRY_OPERATIONS,
-  type TelemetryOperation,
-  type TelemetryRequest,
-} from '../../query/telemetry';
+import { flatLatest, historyRows, prepareOperation, prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation, type TelemetryRequest } from '../../query/telemetry';
 import type { EntityId } from '../../query/types';
 import { countStatus, status } from './common';
 import type { ActionInput, DeviceActionDef, Props } from './device-action';
@@ -35,14 +27,7 @@ export function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, n
 }
 
 /** One entity's work: the REST call and the message properties it gives. */
-export async function telemetryWork(
-  client: PlatformClient,
-  e: EntityId,
-  req: TelemetryRequest,
-  format: 'flat' | 'raw',
-  pageSize: number = DEFAULT_HISTORY_PAGE_SIZE,
-  call = {},
-): Promise<Props> {
+export async function telemetryWork(client: PlatformClient, e: EntityId, req: TelemetryRequest, format: 'flat' | 'raw', pageSize: number = DEFAULT_HISTORY_PAGE_SIZE, call = {}): Promise<Props> {
   const data = client.deviceData;
   switch (req.operation) {
     case 'save':

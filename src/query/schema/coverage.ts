@@ -8,18 +8,7 @@ import { ENTITY_FILTER_SCHEMA, visibleFields } from './filters';
 import { MODE_SCHEMA } from './modes';
 import { isObj, type FieldKind, type FieldSpec, type QueryMode } from './spec';
 
-const CONTAINER_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>([
-  'entityTypes',
-  'entityIds',
-  'entity',
-  'customer',
-  'profiles',
-  'relationFilters',
-  'enumList',
-  'strings',
-  'user',
-  'sortOrder',
-]);
+const CONTAINER_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>(['entityTypes', 'entityIds', 'entity', 'customer', 'profiles', 'relationFilters', 'enumList', 'strings', 'user', 'sortOrder']);
 
 function fieldPatterns(prefix: string, f: FieldSpec): string[] {
   const p = prefix ? `${prefix}.${f.name}` : f.name;

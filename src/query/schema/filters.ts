@@ -7,8 +7,7 @@
 import { ALIAS_ENTITY_TYPES, RELATION_DIRECTIONS, type EntityFilterType } from '../types';
 import { clone, isObj, type FieldSpec, type FilterTypeSpec } from './spec';
 
-const NAME_HELP =
-  'Case-insensitive: matches names that start with this text, or use % at the start or end for a pattern (% = any text, _ = any one character); empty = any name.';
+const NAME_HELP = 'Case-insensitive: matches names that start with this text, or use % at the start or end for a pattern (% = any text, _ = any one character); empty = any name.';
 const DIRECTION_HELP = 'FROM follows relations going out of the root (e.g. to what it contains); TO follows relations coming into it.';
 const MAX_LEVEL_HELP = '1 = direct relations only; 0 = as deep as the server allows (50 levels).';
 const LAST_LEVEL_HELP = 'Keep only the entities at the last level, or that have no further matching relation.';
@@ -23,14 +22,7 @@ function nameFilterField(name: string): FieldSpec {
 }
 
 /** The deviceType / assetType / edgeType / entityViewType filters. */
-function typeFilter(
-  type: EntityFilterType,
-  label: string,
-  plural: string,
-  profileType: FieldSpec['profileType'] & string,
-  listLabel: string,
-  what: string,
-): FilterTypeSpec {
+function typeFilter(type: EntityFilterType, label: string, plural: string, profileType: FieldSpec['profileType'] & string, listLabel: string, what: string): FilterTypeSpec {
   return {
     type,
     label,
@@ -50,13 +42,7 @@ function typeFilter(
 }
 
 /** The four *SearchQuery filters. */
-function searchQuery(
-  type: EntityFilterType,
-  label: string,
-  plural: string,
-  profileType: FieldSpec['profileType'] & string,
-  listLabel: string,
-): FilterTypeSpec {
+function searchQuery(type: EntityFilterType, label: string, plural: string, profileType: FieldSpec['profileType'] & string, listLabel: string): FilterTypeSpec {
   return {
     type,
     label,
@@ -95,10 +81,7 @@ export const ENTITY_FILTER_SCHEMA: Readonly<Record<EntityFilterType, FilterTypeS
   entityList: {
     type: 'entityList',
     label: 'List of entities',
-    fields: [
-      entityTypeField('entityType', 'Entity type'),
-      { name: 'entityList', kind: 'entityIds', typeFrom: 'entityType', required: true, label: 'Entities', help: 'At least one.' },
-    ],
+    fields: [entityTypeField('entityType', 'Entity type'), { name: 'entityList', kind: 'entityIds', typeFrom: 'entityType', required: true, label: 'Entities', help: 'At least one.' }],
   },
   entityName: {
     type: 'entityName',

@@ -127,10 +127,7 @@ export function filterSchema(spec: FilterTypeSpec): Schema {
     properties[d] = { description: `Ignored by the server (this filter has no ${d}): use ${d}s.` };
   }
   for (const h of spec.held ?? []) {
-    properties[h] =
-      h === 'rootStateEntity'
-        ? nullable({ type: 'boolean', description: 'Dashboards only.' })
-        : nullable(withMeta({ description: 'Dashboards only.' }, REF('aliasEntityId')));
+    properties[h] = h === 'rootStateEntity' ? nullable({ type: 'boolean', description: 'Dashboards only.' }) : nullable(withMeta({ description: 'Dashboards only.' }, REF('aliasEntityId')));
   }
   for (const { when, fields } of byCondition.values()) {
     const sibling = spec.fields.find((s) => s.name === when.field);

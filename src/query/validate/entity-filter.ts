@@ -5,22 +5,7 @@
 
 import type { EntityFilter, RelationEntityTypeFilter, RelationsQueryFilter } from '../types';
 import { aliasEntityId, entityType, entityTypeArray, typedId } from './ids';
-import {
-  FILTER_TYPE,
-  RELATION_DIRECTION,
-  arr,
-  bool,
-  fail,
-  got,
-  nonNegInt,
-  obj,
-  oneOf,
-  optBool,
-  optStr,
-  str,
-  uuidArray,
-  type Obj,
-} from './primitives';
+import { FILTER_TYPE, RELATION_DIRECTION, arr, bool, fail, got, nonNegInt, obj, oneOf, optBool, optStr, str, uuidArray, type Obj } from './primitives';
 
 /**
  * An array of type names. A `null` item is kept: Jackson writes an empty Java type filter that way and the server

@@ -4,14 +4,7 @@
  * server reads them.
  */
 
-import type {
-  DynamicValue,
-  EntityKey,
-  EntityKeyValueType,
-  FilterPredicateValue,
-  KeyFilter,
-  KeyFilterPredicate,
-} from '../types';
+import type { DynamicValue, EntityKey, EntityKeyValueType, FilterPredicateValue, KeyFilter, KeyFilterPredicate } from '../types';
 import {
   BOOLEAN_OP,
   COMPLEX_OP,
@@ -51,10 +44,7 @@ export function entityKey(v: unknown, path: string, allowAlarmField: boolean): E
   if (allowAlarmField) {
     type = oneOf(t, KEY_TYPE, `${path}.type`);
   } else if (t === 'ALARM_FIELD') {
-    fail(
-      `${path}.type`,
-      `${path}.type must be one of ${NON_ALARM_KEY_TYPE.text} (got "ALARM_FIELD", which is only allowed in an alarm query's alarmFields and sort order)`,
-    );
+    fail(`${path}.type`, `${path}.type must be one of ${NON_ALARM_KEY_TYPE.text} (got "ALARM_FIELD", which is only allowed in an alarm query's alarmFields and sort order)`);
   } else {
     type = oneOf(t, NON_ALARM_KEY_TYPE, `${path}.type`);
   }

@@ -30,13 +30,20 @@ describe('query/schema/coverage: what the builder shows', () => {
     // Nested groups: every level's operation and values are covered, a userValue is held.
     const nested = {
       ...defaultQuery('entityCount'),
-      keyFilters: [{
-        key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC',
-        predicate: { type: 'COMPLEX', operation: 'OR', predicates: [
-          { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 0 } },
-          { type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 5, userValue: 6 } }] },
-        ] },
-      }],
+      keyFilters: [
+        {
+          key: { type: 'TIME_SERIES', key: 't' },
+          valueType: 'NUMERIC',
+          predicate: {
+            type: 'COMPLEX',
+            operation: 'OR',
+            predicates: [
+              { type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 0 } },
+              { type: 'COMPLEX', operation: 'AND', predicates: [{ type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 5, userValue: 6 } }] },
+            ],
+          },
+        },
+      ],
     };
     assert.deepEqual(heldPaths(nested, builderCoverage('entityCount', nested)), ['keyFilters.0.predicate.predicates.1.predicates.0.value.userValue']);
     // An entity count shows no page or fields; a multiRoot relation query does not show rootEntity.

@@ -8,7 +8,7 @@ import { ENTITY_FILTER_TYPES } from '../../../src/query/types';
 import { fullFilter, schemaOk, validator, variants } from './support';
 
 describe('query/schema/json-fields: JSON schema of the fields and filter types', () => {
-  it('uses the validator\'s own UUID pattern and enum lists', () => {
+  it("uses the validator's own UUID pattern and enum lists", () => {
     const text = JSON.stringify(jsonSchema('alarmData'));
     assert.ok(text.includes(JSON.stringify(UUID_PATTERN)));
     for (const t of ENTITY_FILTER_TYPES) assert.ok(text.includes(`{"const":"${t}"}`), t);

@@ -48,12 +48,20 @@ describe('query/schema/json-schema: JSON schema of a query', () => {
     ['relationsQuery without direction', 'entityCount', { entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: U1 } } }],
     ['relationsQuery multiRoot without ids', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'TO', multiRoot: true, multiRootEntitiesType: 'ASSET' } }],
     ['relationsQuery multiRoot with empty ids', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'TO', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [] } }],
-    ['relationsQuery multiRoot false with empty ids', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'TO', multiRoot: false, rootEntity: { entityType: 'ASSET', id: U1 }, multiRootEntityIds: [] } }],
+    [
+      'relationsQuery multiRoot false with empty ids',
+      'entityCount',
+      { entityFilter: { type: 'relationsQuery', direction: 'TO', multiRoot: false, rootEntity: { entityType: 'ASSET', id: U1 }, multiRootEntityIds: [] } },
+    ],
     ['relationsQuery multiRoot null and a root', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'TO', multiRoot: null, rootEntity: { entityType: 'ASSET', id: U1 } } }],
     ['relationsQuery multiRoot as a string', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'TO', multiRoot: 'true', rootEntity: { entityType: 'ASSET', id: U1 } } }],
     ['relationsQuery negative level', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'FROM', rootEntity: { entityType: 'ASSET', id: U1 }, maxLevel: -1 } }],
     ['relationsQuery fractional level', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'FROM', rootEntity: { entityType: 'ASSET', id: U1 }, maxLevel: 1.5 } }],
-    ['relationsQuery filter with a bad entity type', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'FROM', rootEntity: { entityType: 'ASSET', id: U1 }, filters: [{ entityTypes: ['X'] }] } }],
+    [
+      'relationsQuery filter with a bad entity type',
+      'entityCount',
+      { entityFilter: { type: 'relationsQuery', direction: 'FROM', rootEntity: { entityType: 'ASSET', id: U1 }, filters: [{ entityTypes: ['X'] }] } },
+    ],
     ['relationsQuery filters null', 'entityCount', { entityFilter: { type: 'relationsQuery', direction: 'FROM', rootEntity: { entityType: 'ASSET', id: U1 }, filters: null } }],
     ['search query without root', 'entityCount', { entityFilter: { type: 'deviceSearchQuery', direction: 'FROM' } }],
     ['search query with a bad direction', 'entityCount', { entityFilter: { type: 'deviceSearchQuery', direction: 'UP', rootEntity: { entityType: 'ASSET', id: U1 } } }],
@@ -89,10 +97,18 @@ describe('query/schema/json-schema: JSON schema of a query', () => {
     ['boolean value as text', 'entityCount', kf({ type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: 'true' } })],
     ['resolvedValue with the dynamic value', 'entityData', kf(num({ dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'a', resolvedValue: 30 } }))],
     ['resolvedValue as numeric text', 'entityData', kf(num({ dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'a', resolvedValue: '30' } }))],
-    ['resolvedValue of the wrong type', 'entityCount', kf({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: 3 } } })],
+    [
+      'resolvedValue of the wrong type',
+      'entityCount',
+      kf({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: 3 } } }),
+    ],
     ['CURRENT_DEVICE in an entity data query', 'entityData', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
     ['CURRENT_DEVICE with a userValue in an entity data query', 'entityData', kf(num({ defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
-    ['CURRENT_DEVICE with a resolvedValue in an entity data query', 'entityData', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max', resolvedValue: 3 } }))],
+    [
+      'CURRENT_DEVICE with a resolvedValue in an entity data query',
+      'entityData',
+      kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max', resolvedValue: 3 } })),
+    ],
     ['CURRENT_DEVICE with a null resolvedValue', 'entityData', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max', resolvedValue: null } }))],
     ['CURRENT_DEVICE in a count', 'entityCount', kf(num({ defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
     ['CURRENT_DEVICE with a userValue in a count', 'entityCount', kf(num({ defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } }))],
@@ -159,18 +175,27 @@ describe('query/schema/json-schema: JSON schema of a query', () => {
     // the REST find error points at the source type and says what is allowed
     const v = validator('entityData');
     v(user);
-    assert.ok(v.errors!.some((e) => e.instancePath === '/keyFilters/0/predicate/value/dynamicValue/sourceType' && e.keyword === 'enum'), JSON.stringify(v.errors));
+    assert.ok(
+      v.errors!.some((e) => e.instancePath === '/keyFilters/0/predicate/value/dynamicValue/sourceType' && e.keyword === 'enum'),
+      JSON.stringify(v.errors),
+    );
   });
 
   it('flags a sort key the server refuses at the key', () => {
     const v = validator('entityData');
     assert.equal(v({ entityFilter: DEV, pageLink: { sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' } } } }), false);
-    assert.ok(v.errors!.some((e) => e.instancePath === '/pageLink/sortOrder/key/key' && e.keyword === 'pattern'), JSON.stringify(v.errors));
+    assert.ok(
+      v.errors!.some((e) => e.instancePath === '/pageLink/sortOrder/key/key' && e.keyword === 'pattern'),
+      JSON.stringify(v.errors),
+    );
   });
 
   it('flags a wrong enum at its place', () => {
     const v = validator('alarmData');
     assert.equal(v({ entityFilter: DEV, pageLink: { severityList: ['CRITICAL', 'HIGH'] } }), false);
-    assert.ok(v.errors!.some((e) => e.instancePath === '/pageLink/severityList/1' && e.keyword === 'enum'), JSON.stringify(v.errors));
+    assert.ok(
+      v.errors!.some((e) => e.instancePath === '/pageLink/severityList/1' && e.keyword === 'enum'),
+      JSON.stringify(v.errors),
+    );
   });
 });

@@ -1,13 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  KEY_TYPES_FOR,
-  OPERATION_LABELS,
-  PREDICATE_OPERATIONS,
-  VALUE_TYPE_PREDICATES,
-  dynamicSourceTypes,
-  newKeyFilter,
-  newPredicate,
-} from '../../../src/query/schema/keys';
+import { KEY_TYPES_FOR, OPERATION_LABELS, PREDICATE_OPERATIONS, VALUE_TYPE_PREDICATES, dynamicSourceTypes, newKeyFilter, newPredicate } from '../../../src/query/schema/keys';
 import { newEntityFilter } from '../../../src/query/schema/filters';
 import { QUERY_MODES } from '../../../src/query/schema/spec';
 import { prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
@@ -59,10 +51,7 @@ describe('query/schema/keys: key filter tables', () => {
       assert.doesNotThrow(() => prepareEntityCountQuery({ entityFilter: ef, keyFilters: [{ key: { type: t, key: 'k' }, predicate: newPredicate('NUMERIC') }] }));
     }
     assert.ok(!KEY_TYPES_FOR.keyFilters.includes('ALARM_FIELD'));
-    throwsInput(
-      () => prepareEntityCountQuery({ entityFilter: ef, keyFilters: [{ key: { type: 'ALARM_FIELD', key: 'k' }, predicate: newPredicate('NUMERIC') }] }),
-      'query.keyFilters[0].key.type',
-    );
+    throwsInput(() => prepareEntityCountQuery({ entityFilter: ef, keyFilters: [{ key: { type: 'ALARM_FIELD', key: 'k' }, predicate: newPredicate('NUMERIC') }] }), 'query.keyFilters[0].key.type');
     const keys = (types: readonly string[]) => types.map((type) => ({ type, key: 'k' }));
     assert.doesNotThrow(() => prepareEntityDataQuery({ entityFilter: ef, entityFields: keys(KEY_TYPES_FOR.entityFields), latestValues: keys(KEY_TYPES_FOR.latestValues) }));
     assert.doesNotThrow(() => prepareAlarmDataQuery({ entityFilter: ef, alarmFields: keys(KEY_TYPES_FOR.alarmFields) }));

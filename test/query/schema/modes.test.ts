@@ -48,7 +48,7 @@ describe('query/schema/modes: modes and default queries', () => {
     assert.deepEqual(ALARM_FILTER_FIELDS.find((f) => f.name === 'severityList')!.options, ALARM_SEVERITIES);
   });
 
-  it('defaultQuery: neutral queries, already in the validator\'s output form', () => {
+  it("defaultQuery: neutral queries, already in the validator's output form", () => {
     assert.deepEqual(defaultQuery('entityData'), {
       entityFilter: { type: 'entityType', entityType: 'DEVICE' },
       keyFilters: [],

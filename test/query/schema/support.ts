@@ -1,12 +1,7 @@
 /** Helpers the schema test files share: the runtime validator per mode, sample values of the tables, and ajv. */
 import Ajv, { type ValidateFunction } from 'ajv';
 import { visibleFields, jsonSchema, type FieldSpec, type FilterTypeSpec, type QueryMode } from '../../../src/query/schema';
-import {
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-} from '../../../src/query/validate';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
 import { TbInputError } from '../../../src/errors';
 import { U1, U2 } from '../helpers';
 

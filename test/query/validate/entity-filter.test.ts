@@ -59,11 +59,7 @@ describe('query/validate/entity-filter: entity filters', () => {
         type: 'singleEntity',
         singleEntity: { entityType: 'CURRENT_CUSTOMER', id: U2 },
       });
-      throwsInput(
-        () => filter({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_CUSTOMER', id: 'nope' } }),
-        `${F}.singleEntity.id`,
-        'must be a UUID',
-      );
+      throwsInput(() => filter({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_CUSTOMER', id: 'nope' } }), `${F}.singleEntity.id`, 'must be a UUID');
     });
 
     it('names the missing or wrong parts', () => {
@@ -75,32 +71,11 @@ describe('query/validate/entity-filter: entity filters', () => {
         'CURRENT_USER, CURRENT_TENANT, CURRENT_CUSTOMER, CURRENT_USER_OWNER',
         '(missing)',
       );
-      throwsInput(
-        () => filter({ type: 'singleEntity', singleEntity: { entityType: 'DEVICE' } }),
-        `${F}.singleEntity.id`,
-        'must be a UUID',
-        '(missing)',
-      );
-      throwsInput(
-        () => filter({ type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: `${U1}x` } }),
-        `${F}.singleEntity.id`,
-        'must be a UUID',
-      );
-      throwsInput(
-        () => filter({ type: 'singleEntity', singleEntity: { entityType: 'WIDGET', id: U1 } }),
-        `${F}.singleEntity.entityType`,
-        '(got "WIDGET")',
-      );
-      throwsInput(
-        () => filter({ type: 'singleEntity', singleEntity: { entityType: 'device', id: U1 } }),
-        `${F}.singleEntity.entityType`,
-        'did you mean "DEVICE"?',
-      );
-      throwsInput(
-        () => filter({ type: 'singleEntity', singleEntity: { entityType: 'current_tenant' } }),
-        `${F}.singleEntity.entityType`,
-        'did you mean "CURRENT_TENANT"?',
-      );
+      throwsInput(() => filter({ type: 'singleEntity', singleEntity: { entityType: 'DEVICE' } }), `${F}.singleEntity.id`, 'must be a UUID', '(missing)');
+      throwsInput(() => filter({ type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: `${U1}x` } }), `${F}.singleEntity.id`, 'must be a UUID');
+      throwsInput(() => filter({ type: 'singleEntity', singleEntity: { entityType: 'WIDGET', id: U1 } }), `${F}.singleEntity.entityType`, '(got "WIDGET")');
+      throwsInput(() => filter({ type: 'singleEntity', singleEntity: { entityType: 'device', id: U1 } }), `${F}.singleEntity.entityType`, 'did you mean "DEVICE"?');
+      throwsInput(() => filter({ type: 'singleEntity', singleEntity: { entityType: 'current_tenant' } }), `${F}.singleEntity.entityType`, 'did you mean "CURRENT_TENANT"?');
     });
   });
 
@@ -225,21 +200,18 @@ describe('query/validate/entity-filter: entity filters', () => {
     };
 
     it('keeps every known field and drops the others', () => {
-      assert.deepEqual(
-        filter({ ...base, negate: false, rootStateEntity: false, defaultStateEntity: { entityType: 'CURRENT_USER' }, multiRoot: false, resolveMultiple: true }),
-        {
-          type: 'relationsQuery',
-          rootEntity: { entityType: 'ASSET', id: U1 },
-          multiRoot: false,
-          direction: 'FROM',
-          maxLevel: 2,
-          fetchLastLevelOnly: true,
-          rootStateEntity: false,
-          defaultStateEntity: { entityType: 'CURRENT_USER' },
-          filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'], negate: false }],
-          negate: false,
-        },
-      );
+      assert.deepEqual(filter({ ...base, negate: false, rootStateEntity: false, defaultStateEntity: { entityType: 'CURRENT_USER' }, multiRoot: false, resolveMultiple: true }), {
+        type: 'relationsQuery',
+        rootEntity: { entityType: 'ASSET', id: U1 },
+        multiRoot: false,
+        direction: 'FROM',
+        maxLevel: 2,
+        fetchLastLevelOnly: true,
+        rootStateEntity: false,
+        defaultStateEntity: { entityType: 'CURRENT_USER' },
+        filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'], negate: false }],
+        negate: false,
+      });
     });
 
     it('defaults filters to [] and accepts filter elements with optional fields', () => {
@@ -312,20 +284,17 @@ describe('query/validate/entity-filter: entity filters', () => {
       const base = { type, rootEntity: { entityType: 'ASSET', id: U1 }, direction: 'FROM', relationType: 'Contains' };
 
       it('keeps the common fields and the type list, drops others', () => {
-        assert.deepEqual(
-          filter({ ...base, [plural]: ['t1'], maxLevel: 1, fetchLastLevelOnly: false, rootStateEntity: true, defaultStateEntity: { entityType: 'DEVICE', id: U2 }, filters: [] }),
-          {
-            type,
-            rootEntity: { entityType: 'ASSET', id: U1 },
-            relationType: 'Contains',
-            direction: 'FROM',
-            maxLevel: 1,
-            fetchLastLevelOnly: false,
-            rootStateEntity: true,
-            defaultStateEntity: { entityType: 'DEVICE', id: U2 },
-            [plural]: ['t1'],
-          },
-        );
+        assert.deepEqual(filter({ ...base, [plural]: ['t1'], maxLevel: 1, fetchLastLevelOnly: false, rootStateEntity: true, defaultStateEntity: { entityType: 'DEVICE', id: U2 }, filters: [] }), {
+          type,
+          rootEntity: { entityType: 'ASSET', id: U1 },
+          relationType: 'Contains',
+          direction: 'FROM',
+          maxLevel: 1,
+          fetchLastLevelOnly: false,
+          rootStateEntity: true,
+          defaultStateEntity: { entityType: 'DEVICE', id: U2 },
+          [plural]: ['t1'],
+        });
       });
 
       it('has an optional relationType and type list', () => {

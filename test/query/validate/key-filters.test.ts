@@ -1,19 +1,6 @@
 import assert from 'node:assert/strict';
-import {
-  impliedValueType,
-  jacksonDouble,
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-} from '../../../src/query/validate';
-import {
-  BOOLEAN_OPERATIONS,
-  DYNAMIC_VALUE_SOURCE_TYPES,
-  NUMERIC_OPERATIONS,
-  STRING_OPERATIONS,
-  type KeyFilter,
-} from '../../../src/query/types';
+import { impliedValueType, jacksonDouble, prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
+import { BOOLEAN_OPERATIONS, DYNAMIC_VALUE_SOURCE_TYPES, NUMERIC_OPERATIONS, STRING_OPERATIONS, type KeyFilter } from '../../../src/query/types';
 import { throwsInput } from '../helpers';
 
 const entityFilter = { type: 'entityType', entityType: 'DEVICE' };
@@ -62,9 +49,7 @@ describe('query/validate/key-filters: keys and key filters', () => {
         },
       },
     ]);
-    assert.deepEqual(kf, [
-      { key: TEMP, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20 } } },
-    ]);
+    assert.deepEqual(kf, [{ key: TEMP, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20 } } }]);
   });
 
   describe('key and valueType', () => {
@@ -76,11 +61,7 @@ describe('query/validate/key-filters: keys and key filters', () => {
         'one of ATTRIBUTE, CLIENT_ATTRIBUTE, SHARED_ATTRIBUTE, SERVER_ATTRIBUTE, TIME_SERIES, ENTITY_FIELD',
         '(got "TELEMETRY")',
       );
-      throwsInput(
-        () => one({ key: { type: 'time_series', key: 't' }, predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }),
-        `${K}[0].key.type`,
-        'did you mean "TIME_SERIES"?',
-      );
+      throwsInput(() => one({ key: { type: 'time_series', key: 't' }, predicate: { type: 'NUMERIC', operation: 'EQUAL', value: 1 } }), `${K}[0].key.type`, 'did you mean "TIME_SERIES"?');
       throwsInput(
         () => one({ key: { type: 'ALARM_FIELD', key: 'severity' }, predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' } }),
         `${K}[0].key.type`,
@@ -164,7 +145,12 @@ describe('query/validate/key-filters: keys and key filters', () => {
     });
 
     it('needs a finite number', () => {
-      throwsInput(() => pred({ type: 'NUMERIC', operation: 'CONTAINS', value: 1 }), `${K}[0].predicate.operation`, 'one of EQUAL, NOT_EQUAL, GREATER, LESS, GREATER_OR_EQUAL, LESS_OR_EQUAL', '(got "CONTAINS")');
+      throwsInput(
+        () => pred({ type: 'NUMERIC', operation: 'CONTAINS', value: 1 }),
+        `${K}[0].predicate.operation`,
+        'one of EQUAL, NOT_EQUAL, GREATER, LESS, GREATER_OR_EQUAL, LESS_OR_EQUAL',
+        '(got "CONTAINS")',
+      );
       throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: 'abc' }), `${K}[0].predicate.value`, 'a finite number', 'its text such as "20"', '(got "abc")');
       throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: Number.NaN }), `${K}[0].predicate.value`, 'a finite number', '(got NaN)');
       throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: Infinity } }), `${K}[0].predicate.value.defaultValue`, '(got Infinity)');
@@ -312,10 +298,11 @@ describe('query/validate/key-filters: keys and key filters', () => {
           value: { defaultValue: 20, userValue: 25, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'limit', inherit: false, resolvedValue: 30 } },
         },
       );
-      assert.deepEqual(
-        pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: null } } }).predicate,
-        { type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a' } } },
-      );
+      assert.deepEqual(pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: null } } }).predicate, {
+        type: 'STRING',
+        operation: 'EQUAL',
+        value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a' } },
+      });
       throwsInput(
         () => pred({ type: 'STRING', operation: 'EQUAL', value: { defaultValue: '', dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', resolvedValue: 3 } } }),
         `${K}[0].predicate.value.dynamicValue.resolvedValue`,
@@ -363,7 +350,12 @@ describe('query/validate/key-filters: keys and key filters', () => {
         'one of CURRENT_TENANT, CURRENT_CUSTOMER, CURRENT_USER, CURRENT_DEVICE',
         '(got "TENANT")',
       );
-      throwsInput(() => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER' } } }), `${P}.sourceAttribute`, 'non-empty string', '(missing)');
+      throwsInput(
+        () => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER' } } }),
+        `${P}.sourceAttribute`,
+        'non-empty string',
+        '(missing)',
+      );
       throwsInput(
         () => pred({ type: 'NUMERIC', operation: 'EQUAL', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'a', inherit: 'no' } } }),
         `${P}.inherit`,
@@ -422,7 +414,17 @@ describe('query/validate/key-filters: keys and key filters', () => {
       });
       // the first simple predicate, depth first, past an empty group
       assert.equal(
-        one({ key: TEMP, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'COMPLEX', operation: 'AND', predicates: [] }, { type: 'STRING', operation: 'EQUAL', value: 'x' }] } }).valueType,
+        one({
+          key: TEMP,
+          predicate: {
+            type: 'COMPLEX',
+            operation: 'OR',
+            predicates: [
+              { type: 'COMPLEX', operation: 'AND', predicates: [] },
+              { type: 'STRING', operation: 'EQUAL', value: 'x' },
+            ],
+          },
+        }).valueType,
         'STRING',
       );
     });
@@ -430,7 +432,17 @@ describe('query/validate/key-filters: keys and key filters', () => {
     it('impliedValueType: the type the runtime implies, also for unchecked input (the builder uses it)', () => {
       const S = { type: 'STRING', operation: 'EQUAL', value: 'x' };
       assert.equal(impliedValueType(S), 'STRING');
-      assert.equal(impliedValueType({ type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'COMPLEX', predicates: [] }, { type: 'COMPLEX', predicates: [S] }] }), 'STRING');
+      assert.equal(
+        impliedValueType({
+          type: 'COMPLEX',
+          operation: 'OR',
+          predicates: [
+            { type: 'COMPLEX', predicates: [] },
+            { type: 'COMPLEX', predicates: [S] },
+          ],
+        }),
+        'STRING',
+      );
       assert.equal(impliedValueType({ type: 'COMPLEX', operation: 'OR', predicates: [] }), undefined);
       for (const odd of [undefined, null, 'STRING', { type: 'LIKE' }, { type: 'COMPLEX' }, { type: 'COMPLEX', predicates: {} }]) assert.equal(impliedValueType(odd), undefined);
       // a cycle ends at the nesting limit
@@ -492,7 +504,11 @@ describe('query/validate/key-filters: keys and key filters', () => {
       }
       // nested in a group too
       throwsInput(
-        () => prepareEntityDataQuery({ entityFilter, keyFilters: [{ key: TEMP, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 1, dynamicValue: dyn } }] } }] }),
+        () =>
+          prepareEntityDataQuery({
+            entityFilter,
+            keyFilters: [{ key: TEMP, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 1, dynamicValue: dyn } }] } }],
+          }),
         `${K}[0].predicate.predicates[0].value.dynamicValue.sourceType`,
         '"CURRENT_DEVICE"',
       );

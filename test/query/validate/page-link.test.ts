@@ -40,11 +40,7 @@ describe('query/validate/page-link: page links', () => {
       throwsInput(() => pl({ pageSize: 1, sortOrder: { direction: 'ASC' } }), 'query.pageLink.sortOrder.key', 'must be a key', '(missing)');
       throwsInput(() => pl({ pageSize: 1, sortOrder: { key: NAME, direction: 'UP' } }), 'query.pageLink.sortOrder.direction', 'one of ASC, DESC', '(got "UP")');
       throwsInput(() => pl({ pageSize: 1, sortOrder: { key: NAME, direction: 'desc' } }), 'query.pageLink.sortOrder.direction', 'did you mean "DESC"?');
-      throwsInput(
-        () => pl({ pageSize: 1, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' } } }),
-        'query.pageLink.sortOrder.key.type',
-        'only allowed in an alarm query',
-      );
+      throwsInput(() => pl({ pageSize: 1, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' } } }), 'query.pageLink.sortOrder.key.type', 'only allowed in an alarm query');
     });
 
     it('refuses an entity or alarm field sort key the server refuses (Validator.PROPERTY_PATTERN), on every path', () => {
@@ -53,7 +49,13 @@ describe('query/validate/page-link: page links', () => {
       const alarmSort = (key: unknown) => prepareAlarmDataQuery({ entityFilter, pageLink: { sortOrder: { key, direction: 'DESC' } } }).pageLink.sortOrder;
       const F = 'query.pageLink.sortOrder.key.key';
       for (const live of [false, true]) {
-        throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'created(Time)' }, { live }), F, 'letters, digits, "_" and "-" only', 'Invalid entity data page link sort property', '(got "created(Time)")');
+        throwsInput(
+          () => sort({ type: 'ENTITY_FIELD', key: 'created(Time)' }, { live }),
+          F,
+          'letters, digits, "_" and "-" only',
+          'Invalid entity data page link sort property',
+          '(got "created(Time)")',
+        );
       }
       throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'name desc' }), F, '(got "name desc")');
       throwsInput(() => sort({ type: 'ENTITY_FIELD', key: 'name;drop' }), F);
@@ -99,7 +101,10 @@ describe('query/validate/page-link: page links', () => {
           sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' } },
           foo: 'bar',
         },
-        alarmFields: [{ type: 'ALARM_FIELD', key: 'type', x: 1 }, { type: 'ALARM_FIELD', key: 'assignee' }],
+        alarmFields: [
+          { type: 'ALARM_FIELD', key: 'type', x: 1 },
+          { type: 'ALARM_FIELD', key: 'assignee' },
+        ],
         entityFields: [NAME],
         latestValues: [TEMP],
       });

@@ -11,12 +11,18 @@ describe('query/validate/primitives: the checks every part uses', () => {
       assert.equal(jsonText(cyclic), 'an object');
       assert.equal(jsonText([cyclic]), 'an array');
       assert.equal(jsonText(BigInt(7)), '7');
-      assert.equal(jsonText(() => 1), 'a function');
+      assert.equal(
+        jsonText(() => 1),
+        'a function',
+      );
       assert.equal(jsonText('y'.repeat(500)), `"${'y'.repeat(198)}…`);
     });
 
     it('throws TbInputError with the TB_INVALID_INPUT code', () => {
-      assert.throws(() => prepareEntityCountQuery({}), (e: unknown) => e instanceof TbInputError && e.code === 'TB_INVALID_INPUT' && e.name === 'TbInputError');
+      assert.throws(
+        () => prepareEntityCountQuery({}),
+        (e: unknown) => e instanceof TbInputError && e.code === 'TB_INVALID_INPUT' && e.name === 'TbInputError',
+      );
     });
   });
 });

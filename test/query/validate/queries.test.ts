@@ -1,10 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-} from '../../../src/query/validate';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
 import { U1, U2, throwsInput } from '../helpers';
 
 const entityFilter = { type: 'entityType', entityType: 'DEVICE' };
@@ -69,8 +64,14 @@ describe('query/validate/queries: queries', () => {
             predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20, dynamicValue: null, x: 1 }, y: 2 },
           },
         ],
-        entityFields: [{ ...NAME, label: 'Name' }, { type: 'ENTITY_FIELD', key: 'label' }],
-        latestValues: [{ ...TEMP, settings: {} }, { type: 'SERVER_ATTRIBUTE', key: 'model' }],
+        entityFields: [
+          { ...NAME, label: 'Name' },
+          { type: 'ENTITY_FIELD', key: 'label' },
+        ],
+        latestValues: [
+          { ...TEMP, settings: {} },
+          { type: 'SERVER_ATTRIBUTE', key: 'model' },
+        ],
         pageLink: {
           page: 0,
           pageSize: 2,
@@ -94,10 +95,11 @@ describe('query/validate/queries: queries', () => {
 
   describe('entity count query', () => {
     it('accepts an entity data query and drops its data parts without validating them', () => {
-      assert.deepEqual(
-        prepareEntityCountQuery({ entityFilter, pageLink: { pageSize: 0 }, entityFields: 'bad', latestValues: [TEMP], keyFiltersOperation: 'AND' }),
-        { entityFilter, keyFilters: [], keyFiltersOperation: 'AND' },
-      );
+      assert.deepEqual(prepareEntityCountQuery({ entityFilter, pageLink: { pageSize: 0 }, entityFields: 'bad', latestValues: [TEMP], keyFiltersOperation: 'AND' }), {
+        entityFilter,
+        keyFilters: [],
+        keyFiltersOperation: 'AND',
+      });
     });
 
     it('requires an entity filter', () => {
