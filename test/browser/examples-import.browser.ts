@@ -330,10 +330,16 @@ describe('examples imported into a fresh editor (browser)', function () {
     await page.waitForFunction((id) => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node && RED.nodes.node(id) && RED.nodes.dirty() === false, CONNECTION.id, { timeout: 30000 });
     assert.equal(await page.evaluate((id) => RED.nodes.node(id).credentials, CONNECTION.id), undefined, 'the editor does not hold them');
     await check('deployed and loaded again');
-    // And they work: every live node of every example shows a green status.
+    // And they work: every live node of every example shows a green status, but one whose query takes its values
+    // from the message, which waits for a message (grey ring).
     for (const n of (await state()).nodes.filter((x) => x.type === 'tb-subscribe')) {
       await page.evaluate((z) => RED.workspaces.show(z), n.z);
-      await page.waitForFunction((id) => /status-dot-green/.test(document.getElementById(id)?.querySelector('.red-ui-flow-node-status')?.getAttribute('class') || ''), n.id, { timeout: WAIT });
+      const bound = await page.evaluate((id) => /\{\{\s*(msg|flow|global|env)\./.test(RED.nodes.node(id).query || ''), n.id);
+      await page.waitForFunction(
+        ([id, re]) => new RegExp(re).test(document.getElementById(id)?.querySelector('.red-ui-flow-node-status')?.getAttribute('class') || ''),
+        [n.id, bound ? 'status-ring-grey' : 'status-dot-green'] as const,
+        { timeout: WAIT },
+      );
     }
   });
 
