@@ -154,6 +154,13 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     assert.deepEqual((await got).payload, [], 'no device has that name');
     const sent = sim.requests.entries().filter((e) => e.path === '/api/entitiesQuery/find');
     assert.equal(sent.length, 1);
+    // an object where the query wants text is refused, not turned into text
+    const caught = message('caught');
+    inject('q', { name: { first: 'Thermo' } });
+    const error = (await caught).error as Rec;
+    assertCode(error, 'TB_INVALID_INPUT');
+    assert.match(error.message as string, /entityNameFilter is bound to msg\.name, which is an object: must be a string/);
+    assert.equal(sim.requests.entries().filter((e) => e.path === '/api/entitiesQuery/find').length, 1, 'nothing more sent');
   });
 
   it('braces around anything else are literal text, and a query without placeholders is checked at deploy as before', async () => {
