@@ -9,13 +9,13 @@
  * Options (environment):
  *   PORT                 Node-RED port (default 1880; 0 = any free port)
  *   SIM_PORT             simulator port (default 0 = any)
- * A port that is taken (most often 1880, by a Node-RED already running) or not a port number ends the demo with
- * one line naming the variable that chooses another, and a non-zero exit code.
  *   TB_URL               a real ThingsBoard server, e.g. https://thingsboard.example.com
  *   TB_USERNAME, TB_PASSWORD   sign in with a username and password, or
  *   TB_API_KEY           sign in with an API key (ThingsBoard 4.3+; 4.4+ for the live nodes)
  *   TB_ANALYTICS_URL     optional Trendz analytics URL (e.g. http://host:8888/apiTrendz/)
  *   TB_ANALYTICS_USERNAME, TB_ANALYTICS_PASSWORD   optional own analytics sign-in (needed with an API key)
+ * A port that is taken (most often 1880, by a Node-RED already running) or not a port number ends the demo with
+ * one line naming the variable that chooses another, and a non-zero exit code.
  *
  * Credentials only ever go to Node-RED's credentials store (the deployed connection's `credentials`); they are
  * never printed. For a real server that store is encrypted with a secret generated once in `.demo/.secret`
