@@ -34,7 +34,7 @@ import type { Alarm, AlarmComment, AlarmCreateBody, AlarmData, AlarmInfo, Entity
 import type { PlatformLookups, PlatformUser } from './lookups';
 import type { EntityQueries } from './queries';
 import type { HttpMethod } from './http';
-import { badAnswer, isMissingEndpoint, type CallOptions, type Requester } from './requester';
+import { checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 export interface AlarmActionOptions extends CallOptions {
   /** Already done is an error (the server's own), and an alarm that is gone cannot be deleted. */
@@ -92,11 +92,6 @@ function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | '
     return explained(err, `ThingsBoard did not allow this connection's user to ${what} alarm ${alarmId} (a customer user may only act on its own customer's alarms)`);
   }
   return err;
-}
-
-function checkObject<T>(body: unknown, path: string, what: string, ok: (b: unknown) => boolean): T {
-  if (!ok(body)) throw badAnswer(path, `something that is not ${what}`);
-  return body as T;
 }
 
 export class AlarmActions {
@@ -173,7 +168,7 @@ export class AlarmActions {
     const params: Record<string, string | number> = { pageSize: USER_PAGE_SIZE, page };
     if (textSearch) params.textSearch = textSearch;
     const body = await this.call('GET', path, undefined, opts, params);
-    return checkObject<PageData<UserEmailInfo>>(body, path, 'a page of users', (b) => !!b && typeof b === 'object' && Array.isArray((b as PageData<unknown>).data));
+    return checkPage<UserEmailInfo>(body, path, 'a page of users');
   }
 
   /** The active alarms of one originator and type, newest first (`POST /api/alarmsQuery/find`). */

@@ -19,7 +19,7 @@ import {
 import { fromKeysV1, fromKeysV2, type KeysResult } from '../query/format';
 import type { KeysOptions } from '../query/validate';
 import type { RequestOptions } from './http';
-import { badAnswer, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
+import { badAnswer, checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 const PATH = {
   entityFind: '/api/entitiesQuery/find',
@@ -145,9 +145,4 @@ export class EntityQueries {
 function checkCount(body: unknown, path: string): number {
   if (typeof body !== 'number') throw badAnswer(path, 'something that is not a number');
   return body;
-}
-
-function checkObject<T>(body: unknown, path: string): T {
-  if (!body || typeof body !== 'object') throw badAnswer(path, 'something that is not an object');
-  return body as T;
 }

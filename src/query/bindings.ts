@@ -12,6 +12,7 @@
  * three costs three lookups and a few shallow copies.
  */
 import { TbInputError } from '../errors';
+import { describe } from './validate/primitives';
 
 export type BindingSource = 'msg' | 'flow' | 'global' | 'env';
 
@@ -47,7 +48,7 @@ export interface Bindings {
  * filters, the alarm filter's lists, the key lists): a whole-list binding there takes an array, and a single
  * value becomes a one-item list.
  */
-export const QUERY_LIST_KEYS: ReadonlySet<string> = new Set([
+const QUERY_LIST_KEYS: ReadonlySet<string> = new Set([
   'entityList',
   'assetTypes',
   'deviceTypes',
@@ -75,7 +76,7 @@ export function isQueryList(at: QueryPath): boolean {
 /** A placeholder anywhere in a string. The path may hold quotes and brackets, never braces. */
 const PLACEHOLDER = /\{\{\s*(msg|flow|global|env)\.([^{}]*?)\s*\}\}/g;
 /** The whole string is one placeholder. */
-const WHOLE = /^\{\{\s*(msg|flow|global|env)\.([^{}]*?)\s*\}\}$/;
+const WHOLE = new RegExp(`^${PLACEHOLDER.source}$`);
 
 function refOf(source: string, path: string): BindingRef | undefined {
   if (path === '') return undefined; // `{{msg.}}` is literal text
@@ -149,7 +150,7 @@ export function pathText(prefix: string, at: QueryPath): string {
 /** A bound value as the error messages show it. */
 function shown(v: unknown): string {
   if (v === undefined) return 'undefined';
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+  if (typeof v === 'string') return describe(v);
   if (Array.isArray(v)) return 'a list';
   if (v !== null && typeof v === 'object') return 'an object';
   return String(v);
@@ -258,8 +259,7 @@ export function explainBound(err: unknown, resolved: Resolved, field: string): u
     const ref = leaf.whole ?? leaf.parts?.find((p): p is BindingRef => typeof p !== 'string');
     if (!ref) return err;
     const message = err.message.startsWith(`${err.field} `) ? err.message.slice(err.field.length + 1) : err.message;
-    const bound = new TbInputError(err.field, `${err.field} is bound to ${ref.text}, which is ${shown(value)}: ${message}`);
-    return bound;
+    return new TbInputError(err.field, `${err.field} is bound to ${ref.text}, which is ${shown(value)}: ${message}`);
   }
   return err;
 }

@@ -61,7 +61,7 @@ export class OptionReader {
    * Does the node set any of these options? An unticked box (false) sets nothing here: it leaves the group (e.g.
    * delete's `all` beside a range) to the other options.
    */
-  nodeSetsAny(names: readonly string[]): boolean {
+  private nodeSetsAny(names: readonly string[]): boolean {
     return names.some((n) => {
       const v = this.node[n];
       return !unsetNode(v) && v !== false && v !== 'false';

@@ -8,7 +8,7 @@
  * Pure: no DOM, no Node-RED, no I/O.
  */
 
-import { parseTemplate } from './bindings';
+import { parseTemplate, type BindingRef } from './bindings';
 import { ENTITY_FILTER_SCHEMA, entityTypeName, isQueryMode, FILTER_RESULT_TYPES, OPERATION_LABELS, type QueryMode } from './schema';
 import type { EntityFilterType } from './types';
 
@@ -113,19 +113,29 @@ function cut(s: string, max = VALUE_MAX): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/** A binding as the summary names it: `‹msg.payload›`. */
+function shownRef(ref: BindingRef): string {
+  return `‹${ref.text}›`;
+}
+
+/** Is this text (an item of strings(), a result of bound()) a value from the message? */
+function isShownRef(s: string): boolean {
+  return s.startsWith('‹');
+}
+
 /** A value from the message (a leaf that is one placeholder, issue 17): `‹msg.payload›`, else undefined. */
 function bound(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   const whole = parseTemplate(v)?.whole;
-  return whole ? `‹${whole.text}›` : undefined;
+  return whole ? shownRef(whole) : undefined;
 }
 
 /** Text with its placeholders shown as `‹msg.site›` (never the braces). */
 function shownText(s: string): string {
   const t = parseTemplate(s);
   if (!t) return s;
-  if (t.whole) return `‹${t.whole.text}›`;
-  return (t.parts ?? []).map((p) => (typeof p === 'string' ? p : `‹${p.text}›`)).join('');
+  if (t.whole) return shownRef(t.whole);
+  return (t.parts ?? []).map((p) => (typeof p === 'string' ? p : shownRef(p))).join('');
 }
 
 /** A quoted value; a value from the message is named, not quoted. */
@@ -207,7 +217,7 @@ function entityRef(v: unknown, notes: Notes): string {
 
 /** Several ids of one type: "Campus North or Campus South", or "any of 3 assets". */
 function entityRefs(type: string, ids: string[], notes: Notes): string {
-  const names = ids.map((id) => (id.startsWith('‹') ? id : notes.options.nameOf?.({ entityType: type, id })));
+  const names = ids.map((id) => (isShownRef(id) ? id : notes.options.nameOf?.({ entityType: type, id })));
   if (names.every(nonEmpty)) return list(names as string[]);
   return ids.length === 1 ? `${entityTypeName(type, 1)} ${shortId(ids[0])}` : `any of ${ids.length} ${entityTypeName(type, 2)}`;
 }
@@ -348,16 +358,16 @@ function entities(filter: unknown, notes: Notes): string {
     }
     case 'entityList': {
       const noun = entityType ? entityTypeName(entityType) : `entities of type ${notes.missing()}`;
-      const ids = strings(f.entityList);
       const whole = bound(f.entityList);
       if (whole) return `${noun} ${whole}`;
+      const ids = strings(f.entityList);
       if (!Array.isArray(f.entityList)) return `${noun} from a list ${notes.missing()}`;
       if (ids.length === 0) {
         notes.hint('no match possible');
         return `${noun} from an empty list`;
       }
       if (!entityType) return `${ids.length} chosen ${noun}`;
-      const names = ids.map((id) => (id.startsWith('‹') ? id : notes.options.nameOf?.({ entityType, id })));
+      const names = ids.map((id) => (isShownRef(id) ? id : notes.options.nameOf?.({ entityType, id })));
       if (names.every(nonEmpty)) return `${entityTypeName(entityType, ids.length)} ${list(names as string[])}`;
       return `${ids.length} chosen ${entityTypeName(entityType, ids.length)}`;
     }
@@ -581,7 +591,7 @@ function alarmText(f: Obj, notes: Notes): string {
   }
   // Statuses from the message: named as they come (the ANDed reading needs the values).
   const statuses = strings(f.statusList);
-  const fromMessage = statuses.some((x) => x.startsWith('‹'));
+  const fromMessage = statuses.some(isShownRef);
   if (types.length > 0 || fromMessage) {
     const statusPart = fromMessage ? `status ${list(statuses)}` : (status ?? 'any status');
     const parts = types.length > 0 ? [`alarms of type ${list(types)}`, sev ?? 'any severity', statusPart] : [`alarms of ${statusPart}`, sev ?? 'any severity'];
