@@ -58,9 +58,7 @@ function sourced(prop: Sourced, check?: (text: string) => true | string): Valida
   };
 }
 function sourceType(prop: Sourced): Validator {
-  return function (v, opt) {
-    return v === undefined || SOURCES[prop].indexOf(v as string) !== -1 ? true : sourceError(prop);
-  };
+  return E.oneOf(SOURCES[prop], `tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, () => ({ field: t(`tb-alarm-action.label.${prop}`) }));
 }
 function jsonObject(text: string): Record<string, unknown> | null {
   try {

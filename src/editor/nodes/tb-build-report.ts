@@ -20,9 +20,7 @@ function rangeIs(range: string) {
 }
 /** A fixed range's end: a whole number of milliseconds (the message names the field, translated when it runs). */
 function timestamp(field: 'rangeStartTs' | 'rangeEndTs'): Validator {
-  return function (v, opt) {
-    return E.whole(0, null, 'tb-build-report.errors.rangeTs', { field: t(`tb-build-report.label.${field}`) }).call(this, v, opt);
-  };
+  return E.whole(0, null, 'tb-build-report.errors.rangeTs', () => ({ field: t(`tb-build-report.label.${field}`) }));
 }
 function checkFilters(text: string): true | string {
   let f: unknown;
