@@ -134,7 +134,6 @@ export function validateSetting(type: ActionType, settings: Settings, name: stri
 // Keys
 // ---------------------------------------------------------------------------------------------------------------
 
-
 /** Where the suggested keys come from: fixed entities (their own keys), or every entity of a type. */
 export interface KeySource {
   entityType: string;
