@@ -16,7 +16,7 @@ import { OptionReader, type Bag } from '../../query/options';
 import { prepareMethod, prepareRpcRequest } from '../../query/rpc';
 import { prepareTargets, targetRules } from '../../query/targets';
 import { prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation } from '../../query/telemetry';
-import { UUID_PATTERN } from '../../query/validate';
+import { isUuid } from '../common/predicates';
 
 export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -133,12 +133,6 @@ export function validateSetting(type: ActionType, settings: Settings, name: stri
 // ---------------------------------------------------------------------------------------------------------------
 // Keys
 // ---------------------------------------------------------------------------------------------------------------
-
-const UUID_RE = new RegExp(UUID_PATTERN);
-
-function isUuid(v: unknown): v is string {
-  return typeof v === 'string' && UUID_RE.test(v);
-}
 
 /** Where the suggested keys come from: fixed entities (their own keys), or every entity of a type. */
 export interface KeySource {

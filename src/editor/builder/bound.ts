@@ -7,6 +7,7 @@
  */
 import { findBindings, isQueryList, parseTemplate, resolveBindings, type BindingRef, type BindingSource, type BoundLeaf } from '../../query/bindings';
 import { check } from '../../query/check';
+import { clone } from '../../query/schema/spec';
 import type { QueryMode } from '../../query/schema';
 
 /** The sources a control offers, in the order of Node-RED's TypedInput. */
@@ -48,10 +49,6 @@ export function builderPath(field: string): string {
 
 /** Values tried in place of a bound leaf until the validation accepts one (a list first where a list goes). */
 const STAND_INS: readonly unknown[] = [1, 'a', 'DEVICE', '3f2504e0-4f89-41d3-9a0c-0305e82c3301', true, [], {}, 0];
-
-function clone<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
-}
 
 function setIn(root: unknown, at: readonly (string | number)[], value: unknown): void {
   let node = root as Record<string | number, unknown>;

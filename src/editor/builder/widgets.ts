@@ -5,12 +5,9 @@
  */
 import { wholeBinding } from './bound';
 import { t } from './dom';
+import { isUuid } from '../common/predicates';
 
-const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-export function isUuid(v: unknown): v is string {
-  return typeof v === 'string' && UUID_RE.test(v);
-}
+export { isUuid };
 
 export type Suggest = (text: string) => Promise<TbCompletion[] | null>;
 

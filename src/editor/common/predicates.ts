@@ -1,6 +1,7 @@
 /**
  * The small checks the dialogs' validators share. No DOM: unit-tested in Node.
  */
+import { UUID_PATTERN } from '../../query/validate';
 
 export function blank(v: unknown): boolean {
   return v === undefined || v === null || String(v).trim() === '';
@@ -39,4 +40,11 @@ export function positiveNumber(v: unknown): boolean {
 export function wholeAtLeast(v: unknown, min: number): boolean {
   const n = Number(v);
   return !blank(v) && Number.isInteger(n) && n >= min;
+}
+
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+/** An id as the runtime accepts one (its own pattern). */
+export function isUuid(v: unknown): v is string {
+  return typeof v === 'string' && UUID_RE.test(v);
 }

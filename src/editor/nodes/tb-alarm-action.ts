@@ -3,7 +3,7 @@ import { ALARM_SEVERITIES } from '../../query/types';
 import { alarmTypeInput, entityJsonInput, userInput } from '../builder/dialogs';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode, type Validator } from '../common/for-type';
-import { blank, isPlainObject } from '../common/predicates';
+import { blank, isPlainObject, isUuid } from '../common/predicates';
 import { parseTemplate } from '../../query/bindings';
 import { messageSettings } from '../common/device-target';
 
@@ -12,7 +12,6 @@ const t = E.t;
 
 const OPERATIONS = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete', 'msg'];
 const ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'EDGE', 'TENANT', 'USER', 'DASHBOARD'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Sourced = 'alarm' | 'assignee' | 'comment' | 'originator' | 'details';
 /** Where each value may come from: 'auto' is the message property the contract names. */
 const SOURCES: Record<Sourced, string[]> = {
@@ -59,9 +58,7 @@ function sourced(prop: Sourced, check?: (text: string) => true | string): Valida
   };
 }
 function sourceType(prop: Sourced): Validator {
-  return function (v, opt) {
-    return v === undefined || SOURCES[prop].indexOf(v as string) !== -1 ? true : sourceError(prop);
-  };
+  return E.oneOf(SOURCES[prop], `tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, () => ({ field: t(`tb-alarm-action.label.${prop}`) }));
 }
 function jsonObject(text: string): Record<string, unknown> | null {
   try {
@@ -84,7 +81,7 @@ export default dialog(E, {
     operation: E.oneOf(OPERATIONS, 'tb-alarm-action.errors.operation'),
     alarm: using(
       'alarm',
-      sourced('alarm', (v) => (UUID.test(v) || parseTemplate(v) ? true : t('tb-alarm-action.errors.alarm'))),
+      sourced('alarm', (v) => (isUuid(v) || parseTemplate(v) ? true : t('tb-alarm-action.errors.alarm'))),
     ),
     alarmType: sourceType('alarm'),
     assignee: using('assignee', sourced('assignee')),
@@ -100,7 +97,7 @@ export default dialog(E, {
       'raise',
       sourced('originator', (v) => {
         const o = jsonObject(v);
-        const ok = o && typeof o.entityType === 'string' && typeof o.id === 'string' && UUID.test(o.id);
+        const ok = o && typeof o.entityType === 'string' && isUuid(o.id);
         return ok ? true : t('tb-alarm-action.errors.originator');
       }),
     ),

@@ -3,13 +3,12 @@ import { ALARM_SEVERITIES } from '../../query/types';
 import { entityInput } from '../builder/dialogs';
 import { dialog } from '../common/dialog';
 import { forType } from '../common/for-type';
-import { blank, items } from '../common/predicates';
+import { blank, isUuid, items } from '../common/predicates';
 
 const E = forType('tb-alarm-status');
 const t = E.t;
 
 const ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'EDGE', 'TENANT'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default dialog(E, {
   validators: {
@@ -18,7 +17,7 @@ export default dialog(E, {
     originatorType: E.oneOf(ENTITY_TYPES, 'tb-alarm-status.errors.originatorType'),
     originatorId: function (v, opt) {
       if (v === undefined) return true;
-      return blank(v) || UUID.test(String(v).trim()) ? true : t('tb-alarm-status.errors.originatorId');
+      return blank(v) || isUuid(String(v).trim()) ? true : t('tb-alarm-status.errors.originatorId');
     },
     typeList: E.keyList('tb-alarm-status.errors.typeList'),
     severityList: E.listOf(ALARM_SEVERITIES, 'tb-alarm-status.errors.severityList'),

@@ -1,14 +1,12 @@
 /** tb-build-report's dialog: a Trendz view's report over a time range, as rows, a table or CSV. */
-import { isUuid } from '../builder/widgets';
 import { viewIdFromLink } from '../builder/dialogs';
 import { dialog } from '../common/dialog';
 import { forType, type Validator } from '../common/for-type';
-import { blank, isPlainObject, wholeAtLeast } from '../common/predicates';
+import { blank, isPlainObject, isUuid, wholeAtLeast } from '../common/predicates';
 
 const E = forType('tb-build-report');
 const t = E.t;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VIEW_TYPES = ['str', 'msg', 'flow', 'global', 'env'];
 const FILTER_TYPES = ['json', 'msg', 'jsonata'];
 const RANGES = ['view', 'last', 'fixed', 'msg'];
@@ -22,9 +20,7 @@ function rangeIs(range: string) {
 }
 /** A fixed range's end: a whole number of milliseconds (the message names the field, translated when it runs). */
 function timestamp(field: 'rangeStartTs' | 'rangeEndTs'): Validator {
-  return function (v, opt) {
-    return E.whole(0, null, 'tb-build-report.errors.rangeTs', { field: t(`tb-build-report.label.${field}`) }).call(this, v, opt);
-  };
+  return E.whole(0, null, 'tb-build-report.errors.rangeTs', () => ({ field: t(`tb-build-report.label.${field}`) }));
 }
 function checkFilters(text: string): true | string {
   let f: unknown;
@@ -53,7 +49,7 @@ export default dialog(E, {
     viewConfigId: function (v, opt) {
       const type = E.value(this, 'viewConfigIdType') || 'str';
       if (VIEW_TYPES.indexOf(type as string) === -1) return t('tb-build-report.errors.viewConfigIdType');
-      if (type === 'str') return UUID.test(String(v || '').trim()) ? true : t('tb-build-report.errors.viewConfigId');
+      if (type === 'str') return isUuid(String(v || '').trim()) ? true : t('tb-build-report.errors.viewConfigId');
       if (blank(v)) return t('tb-build-report.errors.viewConfigIdEmpty');
       return RED.validators.typedInput('viewConfigIdType').call(this, v, opt);
     },
