@@ -20,7 +20,7 @@ export default function (RED: NodeAPI): void {
         ['operation', 'operation', config.operation !== 'msg'],
         ['scope', 'scope', config.scope !== 'msg'],
       ],
-      request: (msg, _now, input) => attributeRequest(config, msg, input),
+      request: (msg, _now, options) => attributeRequest(config, msg, options),
       work: (client, req) => ({ each: (e) => attributeWork(client, e, req, action.format, action.call) }),
       status: (req, props) => attributeStatus(RED, req, props),
     }));

@@ -222,15 +222,6 @@ export function operationProblem(config: { operation?: string }, operations: rea
   return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
 }
 
-/**
- * What a request reads for one message: the node's settings, with the placeholders of its text settings resolved,
- * and its options (the node's settings first; one left empty reads the message property of the same name).
- */
-export interface ActionInput {
-  settings: Bag;
-  options: OptionReader;
-}
-
 /** What one device-action node says of itself; deviceActionNode() does the rest. `R` is the request of a message. */
 export interface DeviceActionParts<R> {
   /**
@@ -246,8 +237,11 @@ export interface DeviceActionParts<R> {
   divert?: (msg: NodeMessageInFlow, send: SendFn, client: () => PlatformClient) => Promise<void> | undefined;
   /** Checks of the message made before its targets are read (they throw a TbInputError). */
   check?: (msg: NodeMessageInFlow) => void;
-  /** The request of one message, read after its targets (throws before anything is sent). */
-  request: (msg: NodeMessageInFlow, now: number, input: ActionInput) => R | Promise<R>;
+  /**
+   * The request of one message, read after its targets (throws before anything is sent). `options` reads the node's
+   * settings, placeholders resolved, first; one left empty reads the message property of the same name.
+   */
+  request: (msg: NodeMessageInFlow, now: number, options: OptionReader) => R | Promise<R>;
   /** One message's work: a function for each entity and, when it bounds its own requests, how many entities at once. */
   work: (client: PlatformClient, req: R, targets: Targets) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
   /** The green status of a success (the properties one entity's work gave). */
@@ -278,7 +272,7 @@ export function deviceActionNode<R>(RED: NodeAPI, node: Node, config: DeviceActi
     const resolved = r instanceof Promise ? await r : r;
     const options = new OptionReader(resolved.query, m);
     try {
-      return await own.request(msg, now, { settings: resolved.query, options });
+      return await own.request(msg, now, options);
     } catch (err) {
       throw BoundSettings.explain(err, resolved);
     } finally {
