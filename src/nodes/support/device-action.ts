@@ -229,8 +229,11 @@ export interface DeviceActionParts<R> {
    * `{{env.<NAME>}}`), resolved for each message before `request`.
    */
   settings?: readonly string[];
-  /** The message properties the node's fixed settings make it ignore (besides the options): [property, its setting, fixed?]. */
-  fixed?: ReadonlyArray<readonly [prop: string, setting: string, fixed: boolean]>;
+  /**
+   * Settings with a "from the message" choice (`msg`) besides the options (operation, scope): unless set to `msg`, the
+   * message property of the same name is ignored, with the one-time warning.
+   */
+  fixed?: readonly string[];
   /** Problems of the node's own settings, found at deploy (after those of the entity settings). */
   problems?: ReadonlyArray<TbError | undefined>;
   /** A message that acts on no target (tb-rpc's cancel): handled in full by the promise, when there is one. */
@@ -260,6 +263,7 @@ export function deviceActionNode<R>(RED: NodeAPI, node: Node, config: DeviceActi
   const own = parts(action);
   const bound = new BoundSettings(RED, node, config as unknown as Bag, own.settings ?? []);
   const warnings = IgnoredWarnings.of(node);
+  const fixed = (own.fixed ?? []).filter((name) => (config as unknown as Bag)[name] !== 'msg');
   for (const p of [...(own.problems ?? []), bound.problem]) if (p) action.addProblem(p);
   if (action.problem) setupProblem(RED, node, action.problem);
   if (conn) conn.register(node);
@@ -267,7 +271,7 @@ export function deviceActionNode<R>(RED: NodeAPI, node: Node, config: DeviceActi
   /** The settings of this message (placeholders resolved), the request, and the warnings for what it ignored. */
   const request = async (msg: NodeMessageInFlow, now: number): Promise<R> => {
     const m = msg as unknown as Bag;
-    for (const [prop, setting, fixed] of own.fixed ?? []) warnings.check(msg, prop, fixed, setting);
+    for (const name of fixed) warnings.check(msg, name, true);
     const r = bound.resolve(config as unknown as Bag, msg);
     const resolved = r instanceof Promise ? await r : r;
     const options = new OptionReader(resolved.query, m);
