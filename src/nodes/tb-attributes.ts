@@ -16,11 +16,8 @@ export default function (RED: NodeAPI): void {
     deviceActionNode(RED, this, config, 'tb-attributes', (action) => ({
       problems: [operationProblem(config, ATTRIBUTE_OPERATIONS), badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined],
       settings: ATTRIBUTE_SETTINGS,
-      fixed: [
-        ['operation', 'operation', config.operation !== 'msg'],
-        ['scope', 'scope', config.scope !== 'msg'],
-      ],
-      request: (msg, _now, input) => attributeRequest(config, msg, input),
+      fixed: ['operation', 'scope'],
+      request: (msg, _now, options) => attributeRequest(config, msg, options),
       work: (client, req) => ({ each: (e) => attributeWork(client, e, req, action.format, action.call) }),
       status: (req, props) => attributeStatus(RED, req, props),
     }));

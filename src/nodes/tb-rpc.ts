@@ -22,7 +22,7 @@ export default function (RED: NodeAPI): void {
         divert: (msg, send, client) => (actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined),
         check: (msg) => prepareAction((msg as { action?: unknown }).action),
         settings: RPC_SETTINGS,
-        request: (msg, now, input) => inputs.request(msg, now, input),
+        request: (msg, now, options) => inputs.request(msg, now, options),
         work: (client, req, targets) => {
           // A bulk that follows persistent RPCs sends them all first: every request (sends, then polls) passes one gate.
           const following = req.persistent && req.waitFor === 'final' && targets.bulk;

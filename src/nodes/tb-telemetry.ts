@@ -17,8 +17,8 @@ export default function (RED: NodeAPI): void {
     deviceActionNode(RED, this, config, 'tb-telemetry', (action) => ({
       problems: [operationProblem(config, TELEMETRY_OPERATIONS)],
       settings: TELEMETRY_SETTINGS,
-      fixed: [['operation', 'operation', config.operation !== 'msg']],
-      request: (msg, now, input) => telemetryRequest(config, msg, now, input),
+      fixed: ['operation'],
+      request: (msg, now, options) => telemetryRequest(config, msg, now, options),
       work: (client, req) => ({ each: (e) => telemetryWork(client, e, req, action.format, pageSize, action.call) }),
       status: (req, props) => telemetryStatus(RED, req, props),
     }));

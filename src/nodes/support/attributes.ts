@@ -7,11 +7,11 @@ import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
 import { ATTRIBUTE_OPERATIONS, flatAttributes, prepareAttributeRequest, prepareScope, type AttributeRequest } from '../../query/attributes';
-import type { Bag } from '../../query/options';
+import type { Bag, OptionReader } from '../../query/options';
 import { prepareOperation } from '../../query/telemetry';
 import type { AttributeScope, EntityId } from '../../query/types';
 import { countStatus, status } from './common';
-import type { ActionInput, DeviceActionDef, Props } from './device-action';
+import type { DeviceActionDef, Props } from './device-action';
 
 export interface AttributesDef extends DeviceActionDef {
   operation?: string;
@@ -25,11 +25,11 @@ export const SCOPE_SETTINGS = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', '
 export const ATTRIBUTE_SETTINGS = ['keys'] as const;
 
 /** The request of one message (throws a TbInputError before anything is sent). */
-export function attributeRequest(config: AttributesDef, msg: NodeMessageInFlow, input: ActionInput): AttributeRequest {
+export function attributeRequest(config: AttributesDef, msg: NodeMessageInFlow, options: OptionReader): AttributeRequest {
   const m = msg as unknown as Bag;
   const operation = prepareOperation(config.operation, m, ATTRIBUTE_OPERATIONS, 'save');
   const scope = prepareScope(config.scope, m, operation);
-  return prepareAttributeRequest(operation, scope, input.options, msg.payload);
+  return prepareAttributeRequest(operation, scope, options, msg.payload);
 }
 
 /** One entity's work: the REST call and the message properties it gives. */

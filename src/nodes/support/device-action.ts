@@ -222,15 +222,6 @@ export function operationProblem(config: { operation?: string }, operations: rea
   return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
 }
 
-/**
- * What a request reads for one message: the node's settings, with the placeholders of its text settings resolved,
- * and its options (the node's settings first; one left empty reads the message property of the same name).
- */
-export interface ActionInput {
-  settings: Bag;
-  options: OptionReader;
-}
-
 /** What one device-action node says of itself; deviceActionNode() does the rest. `R` is the request of a message. */
 export interface DeviceActionParts<R> {
   /**
@@ -238,16 +229,22 @@ export interface DeviceActionParts<R> {
    * `{{env.<NAME>}}`), resolved for each message before `request`.
    */
   settings?: readonly string[];
-  /** The message properties the node's fixed settings make it ignore (besides the options): [property, its setting, fixed?]. */
-  fixed?: ReadonlyArray<readonly [prop: string, setting: string, fixed: boolean]>;
+  /**
+   * Settings with a "from the message" choice (`msg`) besides the options (operation, scope): unless set to `msg`, the
+   * message property of the same name is ignored, with the one-time warning.
+   */
+  fixed?: readonly string[];
   /** Problems of the node's own settings, found at deploy (after those of the entity settings). */
   problems?: ReadonlyArray<TbError | undefined>;
   /** A message that acts on no target (tb-rpc's cancel): handled in full by the promise, when there is one. */
   divert?: (msg: NodeMessageInFlow, send: SendFn, client: () => PlatformClient) => Promise<void> | undefined;
   /** Checks of the message made before its targets are read (they throw a TbInputError). */
   check?: (msg: NodeMessageInFlow) => void;
-  /** The request of one message, read after its targets (throws before anything is sent). */
-  request: (msg: NodeMessageInFlow, now: number, input: ActionInput) => R | Promise<R>;
+  /**
+   * The request of one message, read after its targets (throws before anything is sent). `options` reads the node's
+   * settings, placeholders resolved, first; one left empty reads the message property of the same name.
+   */
+  request: (msg: NodeMessageInFlow, now: number, options: OptionReader) => R | Promise<R>;
   /** One message's work: a function for each entity and, when it bounds its own requests, how many entities at once. */
   work: (client: PlatformClient, req: R, targets: Targets) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
   /** The green status of a success (the properties one entity's work gave). */
@@ -266,6 +263,7 @@ export function deviceActionNode<R>(RED: NodeAPI, node: Node, config: DeviceActi
   const own = parts(action);
   const bound = new BoundSettings(RED, node, config as unknown as Bag, own.settings ?? []);
   const warnings = IgnoredWarnings.of(node);
+  const fixed = (own.fixed ?? []).filter((name) => (config as unknown as Bag)[name] !== 'msg');
   for (const p of [...(own.problems ?? []), bound.problem]) if (p) action.addProblem(p);
   if (action.problem) setupProblem(RED, node, action.problem);
   if (conn) conn.register(node);
@@ -273,12 +271,12 @@ export function deviceActionNode<R>(RED: NodeAPI, node: Node, config: DeviceActi
   /** The settings of this message (placeholders resolved), the request, and the warnings for what it ignored. */
   const request = async (msg: NodeMessageInFlow, now: number): Promise<R> => {
     const m = msg as unknown as Bag;
-    for (const [prop, setting, fixed] of own.fixed ?? []) warnings.check(msg, prop, fixed, setting);
+    for (const name of fixed) warnings.check(msg, name, true);
     const r = bound.resolve(config as unknown as Bag, msg);
     const resolved = r instanceof Promise ? await r : r;
     const options = new OptionReader(resolved.query, m);
     try {
-      return await own.request(msg, now, { settings: resolved.query, options });
+      return await own.request(msg, now, options);
     } catch (err) {
       throw BoundSettings.explain(err, resolved);
     } finally {

@@ -73,7 +73,7 @@ function hex8(): string {
  * made from two random numbers instead of eight. The runtime only makes one for a message without it, and on a
  * busy live flow that is a measurable part of the cost of each update.
  */
-export function newMsgId(): string {
+function newMsgId(): string {
   return hex8() + hex8();
 }
 

@@ -10,6 +10,7 @@ import { Gate } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
 import type { Followed, Poke } from '../../platform/rpc';
+import type { OptionReader } from '../../query/options';
 import {
   AUTO_METHOD_TEXT,
   prepareAction,
@@ -26,7 +27,7 @@ import {
 import type { EntityId } from '../../query/types';
 import { status, type SendFn } from './common';
 import { setting } from './connection';
-import { failureStatus, withProps, type ActionInput, type DeviceAction, type DeviceActionDef, type Props } from './device-action';
+import { failureStatus, withProps, type DeviceAction, type DeviceActionDef, type Props } from './device-action';
 import { TypedValue } from './typed-value';
 
 export interface RpcDef extends DeviceActionDef {
@@ -57,11 +58,7 @@ export const RPC_SETTINGS = ['mode', 'timeout', 'expiration', 'retries', 'additi
 export class RpcInputs {
   readonly method: TypedValue;
 
-  constructor(
-    RED: NodeAPI,
-    node: Node,
-    private readonly config: RpcDef,
-  ) {
+  constructor(RED: NodeAPI, node: Node, config: RpcDef) {
     this.method = new TypedValue(RED, node, {
       name: 'method',
       value: config.method,
@@ -76,11 +73,11 @@ export class RpcInputs {
   /** Where the method is read by default, for the help and messages. */
   static readonly AUTO = AUTO_METHOD_TEXT;
 
-  async request(msg: NodeMessageInFlow, now: number, input: ActionInput): Promise<RpcRequest> {
+  async request(msg: NodeMessageInFlow, now: number, options: OptionReader): Promise<RpcRequest> {
     const r = this.method.resolve(msg);
     const s = r instanceof Promise ? await r : r;
     const method = prepareMethod(s);
-    return prepareRpcRequest(method, msg.payload, input.options, now);
+    return prepareRpcRequest(method, msg.payload, options, now);
   }
 }
 

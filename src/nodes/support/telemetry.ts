@@ -7,11 +7,11 @@
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
-import type { Bag } from '../../query/options';
+import type { Bag, OptionReader } from '../../query/options';
 import { flatLatest, historyRows, prepareOperation, prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation, type TelemetryRequest } from '../../query/telemetry';
 import type { EntityId } from '../../query/types';
 import { countStatus, status } from './common';
-import type { ActionInput, DeviceActionDef, Props } from './device-action';
+import type { DeviceActionDef, Props } from './device-action';
 
 export interface TelemetryDef extends DeviceActionDef {
   operation?: string;
@@ -21,9 +21,9 @@ export interface TelemetryDef extends DeviceActionDef {
 export const TELEMETRY_SETTINGS = ['keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl'] as const;
 
 /** The request of one message (throws a TbInputError before anything is sent). */
-export function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number, input: ActionInput): TelemetryRequest {
+export function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number, options: OptionReader): TelemetryRequest {
   const operation: TelemetryOperation = prepareOperation(config.operation, msg as unknown as Bag, TELEMETRY_OPERATIONS, 'save');
-  return prepareTelemetryRequest(operation, input.options, msg.payload, now);
+  return prepareTelemetryRequest(operation, options, msg.payload, now);
 }
 
 /** One entity's work: the REST call and the message properties it gives. */

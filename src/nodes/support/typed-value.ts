@@ -16,7 +16,9 @@
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { Sourced } from '../../query/alarm-actions';
-import { BoundSettings, IgnoredWarnings } from './value-sources';
+import { BoundSettings, IgnoredWarnings, type Settings } from './value-sources';
+
+const NO_SETTINGS: Settings = Object.freeze({});
 
 export type ValueType = 'auto' | 'str' | 'json' | 'msg' | 'jsonata';
 
@@ -45,8 +47,8 @@ export class TypedValue {
   private readonly raw: string;
   private readonly fixed: Sourced | undefined;
   private readonly expr: JsonataExpr | undefined;
-  /** A `str` value with placeholders. */
-  private readonly bound: BoundSettings | undefined;
+  /** A `str` value with placeholders, and the name its value goes by (the placeholder's, when it is the whole value). */
+  private readonly bound: { settings: BoundSettings; field: string } | undefined;
   private readonly warnings: IgnoredWarnings;
 
   constructor(
@@ -65,7 +67,7 @@ export class TypedValue {
     } else if (this.type === 'str') {
       const bound = new BoundSettings(RED, node, { [opts.name]: this.raw }, [opts.name]);
       if (bound.any) {
-        this.bound = bound;
+        this.bound = { settings: bound, field: bound.whole(opts.name)?.text ?? opts.name };
         problem = bound.problem;
       } else this.fixed = { value: this.raw, field: opts.name };
     } else if (this.type === 'json') {
@@ -125,10 +127,8 @@ export class TypedValue {
 
   /** A `str` value with placeholders: the whole placeholder's value keeps its type, and is named by it (`msg.user`). */
   private resolveBound(msg: NodeMessage): Sourced | Promise<Sourced> {
-    const bound = this.bound as BoundSettings;
-    const whole = bound.whole(this.name);
-    const field = whole ? whole.text : this.name;
-    const r = bound.resolve({ [this.name]: this.raw }, msg);
+    const { settings, field } = this.bound as { settings: BoundSettings; field: string };
+    const r = settings.resolve(NO_SETTINGS, msg); // the result holds the template's one setting, resolved
     return r instanceof Promise ? r.then((x) => ({ value: x.query[this.name], field })) : { value: r.query[this.name], field };
   }
 }

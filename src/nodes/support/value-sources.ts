@@ -144,7 +144,7 @@ export class BoundSettings {
 
   /** A check's error about a bound setting, saying which binding gave the wrong value. */
   static explain(err: unknown, resolved: Resolved): unknown {
-    return resolved.values.length ? explainBound(err, resolved, '') : err;
+    return explainBound(err, resolved, '');
   }
 }
 
