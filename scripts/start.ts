@@ -182,9 +182,13 @@ export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): 
   for (const file of files) {
     const nodes = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as FlowNode[];
     const connIds = new Set(nodes.filter((n) => n.type === 'tb-connection').map((n) => n.id));
+    const live = downstreamOfLive(nodes);
     for (const n of nodes) {
       if (n.type === 'tb-connection') continue;
       const copy: FlowNode = { ...n };
+      // The demo's live flows run all at once (telemetry every 3 s on every tab): their debug nodes show the last
+      // message under the node instead of in the sidebar, which stays free for the user's own messages.
+      if (copy.type === 'debug' && live.has(copy.id)) Object.assign(copy, { tosidebar: false, tostatus: true, statusType: 'auto', statusVal: '' });
       if (typeof copy.connection === 'string' && connIds.has(copy.connection)) copy.connection = connection.id;
       if (repeats(copy)) copy.once = true;
       if (copy.type === 'file' && options.fileDir && typeof copy.filename === 'string' && copy.filename && !path.isAbsolute(copy.filename)) {
@@ -194,6 +198,27 @@ export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): 
     }
   }
   return out;
+}
+
+/** The live node types: they send on their own, as the server's updates come. */
+const LIVE_TYPES = new Set(['tb-subscribe', 'tb-alarm-status']);
+
+/** The ids of the nodes a live node's messages reach, through any wires. */
+export function downstreamOfLive(nodes: FlowNode[]): Set<string> {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const seen = new Set<string>();
+  const todo = nodes.filter((n) => LIVE_TYPES.has(n.type)).map((n) => n.id);
+  while (todo.length) {
+    const n = byId.get(todo.pop()!);
+    for (const port of (n?.wires as string[][] | undefined) ?? []) {
+      for (const id of port) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        todo.push(id);
+      }
+    }
+  }
+  return seen;
 }
 
 /**

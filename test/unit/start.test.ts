@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DemoConfigError, demoFlows, demoPort, demoSecret, demoServer, portProblem, repeats, SIMULATOR_CREDENTIALS } from '../../scripts/start';
+import { DemoConfigError, demoFlows, demoPort, downstreamOfLive, demoSecret, demoServer, portProblem, repeats, SIMULATOR_CREDENTIALS } from '../../scripts/start';
 
 const SIM = 'http://127.0.0.1:40001';
 const TB = 'https://tb.example.com';
@@ -159,6 +159,31 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
       assert.equal(flows.find((x) => x.id === n.id)!.filename, path.join(fileDir, n.filename as string));
       assert.equal(demoFlows(conn).find((x) => x.id === n.id)!.filename, n.filename, 'without fileDir: as in the example');
     }
+  });
+
+  it('keeps the sidebar quiet: debug nodes fed by a live node show their last message on the canvas instead', function () {
+    const conn = demoServer({}, SIM).connection;
+    const dir = path.join(__dirname, '../../examples');
+    const flows = demoFlows(conn);
+    let quieted = 0;
+    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+      const example = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown> & { id: string; type: string }>;
+      const live = downstreamOfLive(example);
+      for (const n of example.filter((x) => x.type === 'debug')) {
+        const deployed = flows.find((x) => x.id === n.id)!;
+        if (live.has(n.id)) {
+          quieted++;
+          assert.equal(deployed.tosidebar, false, `${f}: "${n.name}" not in the sidebar`);
+          assert.equal(deployed.tostatus, true, `${f}: "${n.name}" shows its last message under the node`);
+        } else {
+          assert.equal(deployed.tosidebar, n.tosidebar, `${f}: "${n.name}" as in its example`);
+        }
+      }
+    }
+    assert.ok(quieted >= 5, `the live examples' debug nodes (${quieted})`);
+    const table = JSON.parse(fs.readFileSync(path.join(dir, 'Live telemetry table.json'), 'utf8')) as Array<Record<string, unknown> & { id: string; type: string }>;
+    const error = table.find((n) => n.type === 'debug' && n.name === 'error')!;
+    assert.equal(downstreamOfLive(table).has(error.id), false, 'an error debug (fed by a catch node) stays in the sidebar');
   });
 
   it("keeps the secret for a real server's credentials in .demo/.secret, generated once, owner-only", function () {
