@@ -30,6 +30,11 @@ export interface FaultSpec {
   bodyBytes?: number;
   /** extra response headers */
   headers?: Record<string, string>;
+  /**
+   * with `status`: the request is handled first (a save stored, an alarm acknowledged), then answered with the
+   * fault instead of the real answer — a gateway that gave up (502/504) after the server did the work
+   */
+  handled?: boolean;
 }
 
 export interface Fault extends FaultSpec {

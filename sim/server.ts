@@ -469,9 +469,29 @@ export class HttpFront {
       if (fault.status !== undefined || fault.body !== undefined) {
         const status = fault.status ?? 500;
         const body = fault.body === undefined ? defaultFaultBody(status, this.ctx.now()) : fault.body;
-        if (typeof body === 'string') this.sendRaw(res, status, body, 'text/plain;charset=UTF-8', headers);
-        else this.send(res, status, body, headers);
-        return status;
+        const answer = (): number => {
+          if (res.destroyed) return 0;
+          if (typeof body === 'string') this.sendRaw(res, status, body, 'text/plain;charset=UTF-8', headers);
+          else this.send(res, status, body, headers);
+          return status;
+        };
+        if (fault.handled) {
+          // the work is done (or fails) first; the client only ever sees the fault
+          let out: unknown;
+          try {
+            out = this.route(r);
+          } catch {
+            /* the request failed: nothing was done, the fault still answers */
+          }
+          if (out instanceof Promise) {
+            out.then(
+              () => done(answer()),
+              () => done(answer()),
+            );
+            return null;
+          }
+        }
+        return answer();
       }
     }
     let result: Result;

@@ -16,7 +16,9 @@ export type TbErrorCode =
   | 'TB_NOT_FOUND' // 404
   | 'TB_BAD_REQUEST' // 400
   | 'TB_RATE_LIMITED' // 429 after every retry
-  | 'TB_SERVER_ERROR' // 5xx
+  | 'TB_SERVER_ERROR' // 5xx other than 502/503/504
+  | 'TB_UNAVAILABLE' // 502, 503 or 504 after every retry (or at once for a request that is never resent)
+  | 'TB_RESPONSE_TOO_LARGE' // an answer over the connection's maxResponseMB, dropped while it was read
   | 'TB_HTTP_ERROR' // any other HTTP status
   | 'TB_BAD_RESPONSE' // the server answered something we cannot read
   | 'TB_UNREACHABLE' // connection refused, DNS, reset...
@@ -118,6 +120,8 @@ export function shortReason(err: unknown): string {
         return 'closed';
       case 'TB_BAD_RESPONSE':
         return 'bad response';
+      case 'TB_RESPONSE_TOO_LARGE':
+        return 'answer too large';
       case 'TB_SUBSCRIPTION':
         return 'subscription error';
       case 'TB_REPORT_FAILED':

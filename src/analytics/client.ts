@@ -23,6 +23,8 @@ export interface AnalyticsOptions {
   /** Reports running at once on this connection. */
   concurrency?: number;
   tls?: https.AgentOptions;
+  /** The largest answer read, in bytes (default 32 MB). */
+  maxResponseBytes?: number;
 }
 
 export interface ReportCallOptions {
@@ -52,6 +54,7 @@ export class AnalyticsClient {
       timeoutMs: opts.timeoutMs ?? 300000,
       tls: opts.tls,
       serviceName: 'the analytics service',
+      maxResponseBytes: opts.maxResponseBytes,
       retry: { retries: 0, initialMs: 1000, maxMs: 30000, jitter: 0.2 },
     });
     const auth = new AuthManager(
@@ -137,6 +140,9 @@ function explain(err: unknown, viewConfigId: string): unknown {
       err.serverMessage,
       `The analytics service rejected the report for view ${viewConfigId} (HTTP 400${server}); check the view id and the filter names`,
     );
+  }
+  if (err.code === 'TB_UNAVAILABLE') {
+    return new TbApiError('TB_UNAVAILABLE', err.status, err.errorCode, err.serverMessage, `The analytics service was unavailable for the report of view ${viewConfigId}: ${err.message}`);
   }
   if (err.status >= 500) {
     return new TbApiError('TB_REPORT_FAILED', err.status, err.errorCode, err.serverMessage, `The analytics service failed to build the report for view ${viewConfigId} (HTTP ${err.status}${server})`);

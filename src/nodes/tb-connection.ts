@@ -8,6 +8,7 @@ import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../errors';
 import { AuthMode } from '../platform/auth';
 import { PlatformClient } from '../platform/client';
+import { DEFAULT_MAX_RESPONSE_MB } from '../platform/http';
 import { LiveHub } from '../live/hub';
 import { AnalyticsClient } from '../analytics/client';
 import { errorStatus } from './support/common';
@@ -22,6 +23,12 @@ interface TbConnectionDef extends NodeDef {
   timeout?: string | number;
   /** Largest WebSocket message the server accepts, in KiB (ThingsBoard's default is 32). */
   wsMessageLimit?: string | number;
+  /** Retries of a request that failed for a reason worth another try (429, 502/503/504, refused connection). */
+  retries?: string | number;
+  /** At most this many seconds of waiting between the tries of one request. */
+  retryBudget?: string | number;
+  /** The largest answer read, in MB; a larger one is dropped while it is read. */
+  maxResponseMB?: string | number;
   analyticsUrl?: string;
   analyticsAuth?: string;
   reportConcurrency?: string | number;
@@ -37,6 +44,16 @@ const AUTH_MODES: readonly string[] = ['password', 'apiKey', 'token'];
 function positive(v: unknown, fallback: number): number {
   const n = typeof v === 'number' ? v : parseFloat(String(v ?? ''));
   return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** A whole number ≥ 0 from the dialog, else `fallback` (absent in flows made before the setting). */
+function count(v: unknown, fallback: number): number {
+  const n = typeof v === 'number' ? v : String(v ?? '').trim() === '' ? NaN : Number(v);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+function maxResponseBytes(config: TbConnectionDef): number {
+  return Math.floor(positive(config.maxResponseMB, DEFAULT_MAX_RESPONSE_MB) * 1024 * 1024);
 }
 
 export default function (RED: NodeAPI): void {
@@ -73,11 +90,14 @@ export default function (RED: NodeAPI): void {
         timeoutMs: positive(config.timeout, 30) * 1000,
         tls,
         retry: {
-          retries: setting(RED, 'tbConnectionRetryCount', 3),
+          // The connection's own setting; flows made before it fall back to settings.js, then to 3.
+          retries: count(config.retries, setting(RED, 'tbConnectionRetryCount', 3)),
           initialMs: setting(RED, 'tbConnectionRetryInitialMs', 1000),
           maxMs: setting(RED, 'tbConnectionRetryMaxMs', 30000),
           jitter: 0.2,
+          maxTotalMs: positive(config.retryBudget, 30) * 1000,
         },
+        maxResponseBytes: maxResponseBytes(config),
         auth: {
           // A redeploy with the same address and credentials keeps the tokens (no new login).
           cache: { key: node.id, url },
@@ -155,6 +175,7 @@ export default function (RED: NodeAPI): void {
         username,
         password,
         timeoutMs: positive(config.reportTimeout, 300) * 1000,
+        maxResponseBytes: maxResponseBytes(config),
         concurrency: Math.min(10, Math.max(1, Math.floor(positive(config.reportConcurrency, 2)))),
         tls,
       });

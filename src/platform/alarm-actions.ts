@@ -33,7 +33,7 @@ import {
 import type { Alarm, AlarmComment, AlarmCreateBody, AlarmData, AlarmInfo, EntityId, PageData, UserEmailInfo } from '../query/types';
 import type { PlatformLookups, PlatformUser } from './lookups';
 import type { EntityQueries } from './queries';
-import type { HttpMethod } from './http';
+import type { HttpMethod, RequestOptions } from './http';
 import { checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 export interface AlarmActionOptions extends CallOptions {
@@ -107,7 +107,7 @@ export class AlarmActions {
     private readonly lookups: Pick<PlatformLookups, 'currentUser'>,
   ) {}
 
-  private call(method: HttpMethod, path: string, body: unknown, opts?: CallOptions, params?: Record<string, string | number>): Promise<unknown> {
+  private call(method: HttpMethod, path: string, body: unknown, opts?: RequestOptions, params?: Record<string, string | number>): Promise<unknown> {
     return this.requester.request(method, path, body, params ? { ...opts, params } : opts);
   }
 
@@ -148,13 +148,15 @@ export class AlarmActions {
   /** `POST /api/alarm/{id}/comment` with `{comment: {text}}`: the saved AlarmComment. */
   async comment(alarmId: string, text: string, opts?: CallOptions): Promise<AlarmComment> {
     const path = `/api/alarm/${enc(alarmId)}/comment`;
-    const body = await this.call('POST', path, { comment: { text } }, opts);
+    // Never resent after a 502/503/504: a second comment would be a second comment.
+    const body = await this.call('POST', path, { comment: { text } }, { ...opts, delivery: 'once' });
     return checkObject<AlarmComment>(body, path, 'a comment', (b) => !!b && typeof b === 'object' && !Array.isArray(b));
   }
 
   /** `POST /api/alarm` without an id: the created alarm, or the active one of that originator and type, updated. */
   async save(body: AlarmCreateBody, opts?: CallOptions): Promise<Alarm> {
-    return checkObject<Alarm>(await this.call('POST', '/api/alarm', body, opts), '/api/alarm', 'an alarm', isAlarm);
+    // Never resent after a 502/503/504: a resend may change the details of an alarm that another raise updated since.
+    return checkObject<Alarm>(await this.call('POST', '/api/alarm', body, { ...opts, delivery: 'once' }), '/api/alarm', 'an alarm', isAlarm);
   }
 
   /** `DELETE /api/alarm/{id}`. */

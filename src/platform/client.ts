@@ -26,6 +26,8 @@ export interface PlatformOptions {
   timeoutMs?: number;
   tls?: https.AgentOptions;
   retry?: RetryPolicy;
+  /** The largest answer read, in bytes (default 32 MB). */
+  maxResponseBytes?: number;
   auth?: AuthOptions;
 }
 
@@ -47,6 +49,7 @@ export class PlatformClient {
       timeoutMs: this.timeoutMs,
       tls: opts.tls,
       retry: opts.retry ?? DEFAULT_RETRY,
+      maxResponseBytes: opts.maxResponseBytes,
       serviceName: 'ThingsBoard',
     });
     this.auth = new AuthManager(this.http, opts.authMode, opts.credentials, opts.auth);

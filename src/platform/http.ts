@@ -4,13 +4,20 @@
  * small request), the body read as a Buffer and parsed once by us, and no AxiosError on non-2xx answers
  * (`validateStatus` accepts every status; we map errors ourselves).
  *
- * It owns the 429 policy (capped exponential backoff with jitter, honouring Retry-After) and the mapping of
- * failures to our error classes. It knows nothing about tokens: the caller passes the auth header.
+ * It owns the retry policy (capped exponential backoff with jitter, honouring Retry-After, at most `retries` retries
+ * and `maxTotalMs` of waiting per request) and the mapping of failures to our error classes. It knows nothing
+ * about tokens: the caller passes the auth header.
  *
- * What is sent again after a failure depends on the request's `delivery` (see RequestOptions): by default once
- * when a kept-alive socket is reset as it is reused (the server closed it while idle); an `idempotent` request
- * once after any lost connection; an `atMostOnce` request (an RPC) never after it may have gone out — it uses a
- * connection of its own, so that no reused socket can lose it, and only a refused connection is retried.
+ * What is retried:
+ * - a 429 answer and a refused connection (the request never left): every request;
+ * - a 502, 503 or 504 answer (a load balancer in front of a restarting server or a full queue): the requests a
+ *   resend cannot harm, `default` (reads) and `idempotent` (writes that land the same way twice);
+ * - a lost connection: see `delivery` (RequestOptions): a `default` request once when a kept-alive socket is
+ *   reset as it is reused (the server closed it while idle); an `idempotent` request once after any lost
+ *   connection; `once` and `atMostOnce` requests never after they may have gone out (an `atMostOnce` request, an
+ *   RPC, uses a connection of its own, so that no reused socket can lose it).
+ *
+ * An answer larger than `maxResponseBytes` is dropped while it is read (never held whole): TB_RESPONSE_TOO_LARGE.
  */
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
@@ -20,14 +27,20 @@ import { TbApiError, TbError, TbErrorCode, TbNetworkError } from '../errors';
 import { backoffDelay, BackoffOptions, parseRetryAfter } from './backoff';
 
 export interface RetryPolicy extends BackoffOptions {
-  /** How many times a 429 answer is retried before it becomes an error. */
+  /** How many times a retryable failure (429, 502/503/504, refused connection) is retried before it becomes an error. */
   retries: number;
   /** Give up early when the waits would add up to more than this (ms). */
   maxTotalMs?: number;
 }
 
-/** Defaults of the official ThingsBoard clients: 3 retries, 1 s initial, 30 s cap, ±20 % jitter. */
-export const DEFAULT_RETRY: RetryPolicy = { retries: 3, initialMs: 1000, maxMs: 30000, jitter: 0.2 };
+/** Defaults of the official ThingsBoard clients (3 retries, 1 s initial, 30 s cap, ±20 % jitter), and at most 30 s of waiting in all. */
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, initialMs: 1000, maxMs: 30000, jitter: 0.2, maxTotalMs: 30000 };
+
+/** The largest answer read by default (the connection's `maxResponseMB`). */
+export const DEFAULT_MAX_RESPONSE_MB = 32;
+
+/** Answers that say "not now" from a gateway or a busy server: worth another try when a resend cannot harm. */
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 
 export interface HttpClientOptions {
   /** Base URL, e.g. http://host:8080 (a trailing slash is fine). */
@@ -39,12 +52,16 @@ export interface HttpClientOptions {
   retry?: RetryPolicy;
   /** What to call the server in error messages ("ThingsBoard", "the analytics service"). */
   serviceName?: string;
+  /** The largest answer read, in bytes (default 32 MB); a larger one is dropped while it is read. */
+  maxResponseBytes?: number;
+  /** The connection setting that sets `maxResponseBytes`, named in TB_RESPONSE_TOO_LARGE (default "Largest answer (maxResponseMB)"). */
+  maxResponseSetting?: string;
 }
 
 export interface RequestOptions {
   /** Query-string parameters. */
   params?: Record<string, string | number | boolean>;
-  /** Called before each 429 retry, e.g. to show "retry 2 (429)" in a node status. */
+  /** Called before each retry, e.g. to show "retrying (2)" in a node status. */
   onRetry?: (attempt: number, delayMs: number) => void;
   /** Override the per-request timeout (ms). */
   timeoutMs?: number;
@@ -55,15 +72,18 @@ export interface RequestOptions {
    * - `default`: once, when a kept-alive socket is reset as it is reused (the server closed it while idle);
    * - `idempotent`: once after any connection loss (a request whose repetition changes nothing, e.g. a
    *   telemetry save whose points carry their ts);
+   * - `once`: a write whose repetition would do it twice (an alarm comment, a raise): like `default` for a reused
+   *   socket's reset (nothing was processed), but never after a 502/503/504 answer, which goes to the caller at
+   *   once (for 502 and 504 saying that the server may or may not have applied it);
    * - `atMostOnce`: never (an RPC). The request goes out on a connection of its own, so that no kept-alive socket
    *   the server closed can swallow it; a failure before it went out (connection refused, no route, DNS) is
    *   retried under the retry policy like a 429; a loss after it went out (reset, hang-up, timeout) is a
-   *   TbNetworkError with `maybeProcessed: true`.
+   *   TbNetworkError with `maybeProcessed: true`; a 502/503/504 answer is not retried (as `once`).
    */
   delivery?: Delivery;
 }
 
-export type Delivery = 'default' | 'idempotent' | 'atMostOnce';
+export type Delivery = 'default' | 'idempotent' | 'once' | 'atMostOnce';
 
 /** The HTTP methods the clients use. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -129,6 +149,12 @@ function isConnectionLoss(err: unknown): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
+/** axios dropped an answer larger than `maxContentLength` while reading it. */
+function isTooLarge(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return e.code === 'ERR_BAD_RESPONSE' && typeof e.message === 'string' && e.message.startsWith('maxContentLength');
+}
+
 function hasProxyEnv(): boolean {
   const e = process.env;
   return Boolean(e.http_proxy || e.HTTP_PROXY || e.https_proxy || e.HTTPS_PROXY || e.all_proxy || e.ALL_PROXY);
@@ -145,6 +171,7 @@ function codeForStatus(status: number): TbErrorCode {
   if (status === 403) return 'TB_PERMISSION';
   if (status === 404) return 'TB_NOT_FOUND';
   if (status === 429) return 'TB_RATE_LIMITED';
+  if (TRANSIENT_STATUSES.has(status)) return 'TB_UNAVAILABLE';
   if (status >= 500) return 'TB_SERVER_ERROR';
   return 'TB_HTTP_ERROR';
 }
@@ -161,11 +188,15 @@ export class HttpClient {
   private readonly abort = new AbortController();
   private readonly waits = new Set<{ timer: NodeJS.Timeout; reject: (e: Error) => void }>();
   private readonly isHttps: boolean;
+  private readonly maxResponseBytes: number;
+  private readonly maxResponseSetting: string;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.serviceName = opts.serviceName ?? 'ThingsBoard';
     this.retry = opts.retry ?? DEFAULT_RETRY;
+    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024;
+    this.maxResponseSetting = opts.maxResponseSetting ?? 'Largest answer (maxResponseMB)';
     // Every request listens on the one abort signal (close() aborts them all): no listener limit.
     setMaxListeners(0, this.abort.signal);
     const isHttps = this.baseUrl.startsWith('https:');
@@ -182,6 +213,8 @@ export class HttpClient {
       baseURL: this.baseUrl,
       timeout: opts.timeoutMs,
       maxRedirects: 0,
+      // Counted as the answer streams in: a larger one is dropped at once, never held whole.
+      maxContentLength: this.maxResponseBytes,
       responseType: 'arraybuffer',
       transformResponse: [],
       validateStatus: () => true,
@@ -210,28 +243,32 @@ export class HttpClient {
       if (this.isHttps) config.httpsAgent = this.freshAgent;
       else config.httpAgent = this.freshAgent;
     }
+    const resendable = delivery === 'default' || delivery === 'idempotent';
     let waited = 0;
     let resetRetried = false;
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw this.closedError();
+      // The wait before the next try, or undefined when the retries or their time are used up.
+      const nextWait = (retryAfter?: number): number | undefined => {
+        if (attempt >= policy.retries) return undefined;
+        const delay = retryAfter !== undefined ? Math.min(retryAfter, policy.maxMs) : backoffDelay(attempt + 1, policy);
+        return policy.maxTotalMs === undefined || waited + delay <= policy.maxTotalMs ? delay : undefined;
+      };
       let res: AxiosResponse;
       try {
         res = await this.ax.request(config);
       } catch (err) {
-        if (delivery === 'atMostOnce') {
-          // Sent again only when it certainly never left: the connection was refused (the server restarting).
-          if (!this.closed && failedBeforeSending(err) && attempt < policy.retries) {
-            const delay = backoffDelay(attempt + 1, policy);
-            if (policy.maxTotalMs === undefined || waited + delay <= policy.maxTotalMs) {
-              waited += delay;
-              opts?.onRetry?.(attempt + 1, delay);
-              await this.wait(delay);
-              continue;
-            }
-          }
-          throw this.networkError(err, method, path);
+        if (this.closed) throw this.closedError();
+        if (isTooLarge(err)) throw this.tooLargeError(method, path);
+        // A refused connection: the request certainly never left (the server restarting), so any request may go again.
+        const delay = failedBeforeSending(err) ? nextWait() : undefined;
+        if (delay !== undefined) {
+          waited += delay;
+          opts?.onRetry?.(attempt + 1, delay);
+          await this.wait(delay);
+          continue;
         }
-        if (!resetRetried && (isResetOfReusedSocket(err) || (delivery === 'idempotent' && isConnectionLoss(err)))) {
+        if (delivery !== 'atMostOnce' && !resetRetried && (isResetOfReusedSocket(err) || (delivery === 'idempotent' && isConnectionLoss(err)))) {
           // The server closed an idle keep-alive socket just as we reused it (nothing was processed), or the
           // request may be repeated without harm: send again once.
           resetRetried = true;
@@ -240,10 +277,10 @@ export class HttpClient {
         }
         throw this.networkError(err, method, path);
       }
-      if (res.status === 429 && attempt < policy.retries) {
-        const retryAfter = parseRetryAfter(res.headers['retry-after']);
-        const delay = retryAfter !== undefined ? Math.min(retryAfter, policy.maxMs) : backoffDelay(attempt + 1, policy);
-        if (policy.maxTotalMs === undefined || waited + delay <= policy.maxTotalMs) {
+      const transient = TRANSIENT_STATUSES.has(res.status);
+      if (res.status === 429 || (transient && resendable)) {
+        const delay = nextWait(parseRetryAfter(res.headers['retry-after']));
+        if (delay !== undefined) {
           waited += delay;
           opts?.onRetry?.(attempt + 1, delay);
           await this.wait(delay);
@@ -251,9 +288,15 @@ export class HttpClient {
         }
       }
       const parsed = parseBody(res.data);
-      if (res.status === 429) {
-        const why = attempt === 0 && policy.retries === 0 ? '' : ` (gave up after ${attempt} retr${attempt === 1 ? 'y' : 'ies'}, ${Math.round(waited / 100) / 10} s of waiting)`;
-        throw this.apiError(res.status, parsed, method, path, why);
+      if (res.status === 429 || transient) {
+        const tries = attempt + 1;
+        let why = '';
+        if (transient && !resendable) {
+          why = res.status === 503 ? ' (not sent again: a resend could do it twice)' : ' (not sent again: the server may or may not have applied it)';
+        } else if (attempt > 0 || policy.retries > 0) {
+          why = ` (gave up after ${attempt} retr${attempt === 1 ? 'y' : 'ies'}, ${tries} tries, ${Math.round(waited / 100) / 10} s of waiting)`;
+        }
+        throw this.apiError(res.status, parsed instanceof NotJson ? parsed.text : parsed, method, path, why);
       }
       if (parsed instanceof NotJson) {
         if (res.status >= 200 && res.status < 300) {
@@ -297,6 +340,16 @@ export class HttpClient {
       return new TbNetworkError('TB_UNREACHABLE', `The connection to ${where} was lost before it answered (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`);
     }
     return new TbNetworkError('TB_UNREACHABLE', `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`, !failedBeforeSending(err));
+  }
+
+  private tooLargeError(method: string, path: string): TbError {
+    const b = this.maxResponseBytes;
+    const size = b >= 1024 * 1024 ? `${Math.round((b / 1024 / 1024) * 10) / 10} MB` : `${Math.round(b / 1024)} KB`;
+    return new TbError(
+      'TB_RESPONSE_TOO_LARGE',
+      `${this.serviceName} answered ${method} ${path} with more than ${size}, the connection's limit (${this.maxResponseSetting}); the answer was dropped. ` +
+        'Ask for less: a smaller page size (with "all pages" to get every page), fewer fields or keys, a narrower time range, or raise the limit on the connection',
+    );
   }
 
   private closedError(): TbError {

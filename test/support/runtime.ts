@@ -287,12 +287,13 @@ type NodeModules = Parameters<typeof helper.load>[0];
  * Loading flows of `nodes` beside connection "c1" to the fixture's simulator (credentials: the tenant unless
  * given), with `results` listening to what comes out of each.
  */
-export function flowsOn(sim: Simulator, nodes: NodeModules): { load(flowNodes: Rec[], creds?: Rec): Promise<void>; results: Results } {
+export function flowsOn(sim: Simulator, nodes: NodeModules): { load(flowNodes: Rec[], creds?: Rec, conn?: Rec): Promise<void>; results: Results } {
   const results = new Results();
   return {
     results,
-    async load(flowNodes: Rec[], creds: Rec = TENANT): Promise<void> {
-      await helper.load(nodes, flow(connectionNode(sim.url), ...flowNodes), { c1: creds });
+    /** Loads `flowNodes` on the connection c1 to the simulator (`conn`: more of c1's settings). */
+    async load(flowNodes: Rec[], creds: Rec = TENANT, conn: Rec = {}): Promise<void> {
+      await helper.load(nodes, flow(connectionNode(sim.url, conn), ...flowNodes), { c1: creds });
       results.listen();
     },
   };

@@ -86,6 +86,20 @@ export default dialog(E, {
       if (v === undefined || blank(v)) return true;
       return E.positive('tb-connection.errors.wsMessageLimit').call(this, v, opt);
     },
+    // Absent in flows made before these settings: the defaults apply.
+    retries: function (v, opt) {
+      if (v === undefined || blank(v)) return true;
+      const n = Number(v);
+      return Number.isInteger(n) && n >= 0 && n <= 10 ? true : t('tb-connection.errors.retries');
+    },
+    retryBudget: function (v, opt) {
+      if (v === undefined || blank(v)) return true;
+      return E.positive('tb-connection.errors.retryBudget').call(this, v, opt);
+    },
+    maxResponseMB: function (v, opt) {
+      if (v === undefined || blank(v)) return true;
+      return E.positive('tb-connection.errors.maxResponseMB').call(this, v, opt);
+    },
     analyticsUrl: function (v, opt) {
       if (v === undefined) return true;
       return blank(v) || isHttpUrl(v) ? true : t('tb-connection.errors.analyticsUrl');

@@ -32,6 +32,7 @@ export type StatusKey =
   | 'retrying'
   | 'unreachable'
   | 'timeout'
+  | 'answerTooLarge'
   | 'httpError'
   | 'error'
   | 'connecting'
@@ -148,6 +149,8 @@ export function errorStatus(RED: NodeAPI, err: unknown): NodeStatus {
       return status(RED, 'red', 'ring', 'unreachable');
     case 'TB_TIMEOUT':
       return status(RED, 'red', 'ring', 'timeout');
+    case 'TB_RESPONSE_TOO_LARGE':
+      return status(RED, 'red', 'dot', 'answerTooLarge');
     case 'TB_RPC_NO_REPLY':
       return status(RED, 'red', 'ring', 'rpcNoReply');
     case 'TB_RPC_BAD_REPLY':
