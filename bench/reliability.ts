@@ -1,8 +1,8 @@
 /**
  * The reliability probes (issue 11): `npm run reliability` (= build, then this file under `node --expose-gc`).
  *
- *   tsx bench/reliability.ts [--quick] [--only redeploys,faults,flood,fuzz,isolation] [--out FILE]
- *                            [--redeploys N] [--soak SECONDS] [--fuzz N] [--flood N] [--seed N]
+ *   tsx bench/reliability.ts [--quick] [--only redeploys,faults,flood,fuzz,isolation,hour] [--out FILE]
+ *                            [--redeploys N] [--soak SECONDS] [--fuzz N] [--flood N] [--seed N] [--hour MINUTES]
  *
  * Loopback only: the simulator (sim/cli.ts) in its own process on 127.0.0.1, Node-RED embedded in this
  * process with this repository (dist/) and the bench's sink node, deployed through its admin API. Every probe is
@@ -10,7 +10,8 @@
  *
  * --quick        small counts and a 3 s soak (about 20 s in all; what the test suite runs); writes nothing unless
  *                --out is given
- * --only a,b     only these probes (redeploys, faults, flood, fuzz, isolation)
+ * --only a,b     only these probes (redeploys, faults, flood, fuzz, isolation, hour); a full run (no --only) runs
+ *                all but hour
  * --out FILE     where to write the Markdown; default bench/RELIABILITY.md for a full run (no --quick, no --only).
  *                When the file has the markers <!-- measured:start --> and <!-- measured:end -->, only the text
  *                between them is replaced (the hand-written part above stays)
@@ -19,6 +20,8 @@
  * --fuzz N       fuzzed messages per node type (default 2000)
  * --flood N      updates of the telemetry flood (default 200000)
  * --seed N       seed of the fuzzer (default 11)
+ * --hour M       the hour of faults alone, M minutes (a fault a minute; `npm run reliability -- --hour 60`); its
+ *                figures go between <!-- hour:start --> and <!-- hour:end --> of bench/RELIABILITY.md
  *
  * The exit code is 1 when a check failed or a probe could not run, 0 otherwise.
  * RELIABILITY_LOG=warn|info shows Node-RED's log (off by default: the fuzzer makes thousands of errors).
@@ -36,6 +39,7 @@ import { faults, installDnsHook } from './reliability/faults';
 import { flood } from './reliability/flood';
 import { fuzz } from './reliability/fuzz';
 import { isolation } from './reliability/isolation';
+import { hour } from './reliability/hour';
 
 const PROBES: Array<{ key: string; title: string; run: Probe }> = [
   { key: 'redeploys', title: 'Redeploys', run: redeploys },
@@ -43,6 +47,8 @@ const PROBES: Array<{ key: string; title: string; run: Probe }> = [
   { key: 'flood', title: 'Telemetry flood', run: flood },
   { key: 'fuzz', title: 'Fuzzed messages', run: fuzz },
   { key: 'isolation', title: 'Isolation and soak', run: isolation },
+  // An hour long: only with --hour (or --only hour); --quick runs it in about 40 s.
+  { key: 'hour', title: 'An hour of faults', run: hour },
 ];
 
 interface Args extends ProbeOptions {
@@ -52,7 +58,9 @@ interface Args extends ProbeOptions {
 
 function parseArgs(argv: string[]): Args {
   const quick = argv.includes('--quick');
-  const a: Args = quick ? { quick, redeploys: 5, soakSeconds: 3, fuzz: 100, flood: 5000, seed: 11 } : { quick, redeploys: 100, soakSeconds: 60, fuzz: 2000, flood: 200000, seed: 11 };
+  const a: Args = quick
+    ? { quick, redeploys: 5, soakSeconds: 3, fuzz: 100, flood: 5000, seed: 11, hourMinutes: 1 }
+    : { quick, redeploys: 100, soakSeconds: 60, fuzz: 2000, flood: 200000, seed: 11, hourMinutes: 60 };
   const num = (k: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${k} needs a number`);
@@ -72,7 +80,10 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--fuzz') a.fuzz = Math.max(1, num(k, argv[++i]));
     else if (k === '--flood') a.flood = Math.max(1, num(k, argv[++i]));
     else if (k === '--seed') a.seed = num(k, argv[++i]);
-    else if (k === '--help' || k === '-h') {
+    else if (k === '--hour') {
+      a.hourMinutes = Math.max(1, num(k, argv[++i]));
+      a.only = ['hour'];
+    } else if (k === '--help' || k === '-h') {
       process.stdout.write(`${fs.readFileSync(__filename, 'utf8').split('*/')[0]}*/\n`);
       process.exit(0);
     } else throw new Error(`unknown option ${k}`);
@@ -101,11 +112,10 @@ function revision(): string {
   }
 }
 
-const START = '<!-- measured:start -->';
-const END = '<!-- measured:end -->';
-
-/** Writes the measured part: between the markers when the file has them, else the whole file. */
-function writeReport(file: string, md: string): void {
+/** Writes the measured part: between the markers `<!-- part:start -->` and `<!-- part:end -->` when the file has them, else the whole file. */
+function writeReport(file: string, md: string, part: 'measured' | 'hour'): void {
+  const START = `<!-- ${part}:start -->`;
+  const END = `<!-- ${part}:end -->`;
   const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   const a = old.indexOf(START);
   const b = old.indexOf(END);
@@ -136,7 +146,7 @@ async function main(): Promise<void> {
 
   installStatusHook();
   installDnsHook();
-  const selected = PROBES.filter((p) => !args.only || args.only.includes(p.key));
+  const selected = PROBES.filter((p) => (args.only ? args.only.includes(p.key) : args.quick || p.key !== 'hour'));
   log(`reliability probes: ${selected.map((p) => p.key).join(', ')}${args.quick ? ' (quick)' : ''}`);
   const sim = await startSim(['--extra-devices', '1000']);
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-reliability-'));
@@ -222,9 +232,10 @@ async function main(): Promise<void> {
   lines.push(`Total run time: ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`);
   const md = lines.join('\n');
   log(`\n${md}\n`);
-  const out = args.out ?? (args.quick || args.only ? undefined : path.join(REPO_ROOT, 'bench/RELIABILITY.md'));
+  const hourAlone = !args.quick && selected.length === 1 && selected[0].key === 'hour';
+  const out = args.out ?? (!args.quick && (!args.only || hourAlone) ? path.join(REPO_ROOT, 'bench/RELIABILITY.md') : undefined);
   if (out) {
-    writeReport(out, md);
+    writeReport(out, md, hourAlone ? 'hour' : 'measured');
     log(`written to ${path.relative(process.cwd(), out)}`);
   }
   log(

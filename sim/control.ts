@@ -196,6 +196,13 @@ export class ControlApi {
         d.setTelemetry(ref(o.entityId), values(o.values), typeof o.ts === 'number' ? o.ts : undefined);
         return { ok: true };
       }
+      case 'GET /telemetry': {
+        // the stored history of one key, oldest first: [{ ts, value }]
+        const id = q.get('entityId');
+        const key = q.get('key');
+        if (!id || !key) throw new ControlError('entityId and key are required');
+        return d.history(id, key).map((p) => ({ ts: p.ts, value: p.value }));
+      }
       case 'POST /attributes': {
         const o = obj(body);
         d.setAttributes(ref(o.entityId), String(o.scope) as AttributeScope, values(o.values), typeof o.ts === 'number' ? o.ts : undefined);

@@ -20,7 +20,7 @@ describe('reliability probes (quick run)', function () {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     const failed = out.split('\n').filter((l) => /^\s+(FAIL|COULD NOT RUN)/.test(l));
     assert.equal(code, 0, `exit code ${code}\n${failed.join('\n')}\n${out.slice(-3000)}`);
-    for (const title of ['### Redeploys', '### REST faults', '### Telemetry flood', '### Fuzzed messages', '### Isolation and soak']) {
+    for (const title of ['### Redeploys', '### REST faults', '### Telemetry flood', '### Fuzzed messages', '### Isolation and soak', '### An hour of faults']) {
       assert.ok(out.includes(title), `${title} missing:\n${out.slice(-2000)}`);
     }
     assert.match(out, /RESULT: every check passed/);

@@ -36,6 +36,8 @@ export interface ProbeOptions {
   redeploys: number;
   /** seconds of each soak run */
   soakSeconds: number;
+  /** minutes of the hour of faults (one fault a minute) */
+  hourMinutes: number;
   /** fuzzed messages per node type */
   fuzz: number;
   /** updates of the flood */

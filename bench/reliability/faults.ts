@@ -13,7 +13,7 @@
  */
 import dns from 'node:dns';
 import { table } from '../lib/markdown';
-import { check, clearFlows, connection, deploy, errorText, FlowNode, mb, Msg, onSink, Probe, Rec, runtimeNode, secs, sinkNode, sleep, tabFlow, TENANT, waitFor } from './context';
+import { check, clearFlows, connection, deploy, deviceId, errorText, FlowNode, mb, Msg, onSink, Probe, Rec, runtimeNode, secs, sinkNode, sleep, tabFlow, TENANT, waitFor } from './context';
 
 export const DNS_HOST = 'tb-sim.invalid';
 let dnsFailing = true;
@@ -114,6 +114,9 @@ export const faults: Probe = async (c) => {
         connection(c, 'conn_dns', { timeout: timeoutS, url: `http://${DNS_HOST}:${new URL(c.sim.url).port}` }),
         ...NODES.map((n) => restNode(n.id, n.type, 'conn_faults')),
         ...NODES.map((n) => restNode(`dns_${n.id}`, n.type, 'conn_dns')),
+        // the Largest answer raised above the huge answer: it is read and delivered
+        connection(c, 'conn_big', { timeout: 60, maxResponseMB: Math.ceil((huge * 1.3) / 2 ** 20) }),
+        { id: 'big_read', type: 'tb-attributes', name: 'big_read', connection: 'conn_big', operation: 'read', scope: 'SERVER_SCOPE', keys: 'blob', wires: [['sink_rest']] },
         sinkNode('sink_rest'),
       ],
       withCredentials ? TENANT : undefined,
@@ -138,6 +141,7 @@ export const faults: Probe = async (c) => {
   const rows: string[][] = [];
   const checks = [];
   let memoryNote = '';
+  const big = { note: '' };
   try {
     dnsFailing = true;
     await deploy(c, flows(true));
@@ -159,8 +163,12 @@ export const faults: Probe = async (c) => {
         peak = Math.max(peak, process.memoryUsage().rss);
       }, 20);
       const during = await round(`f${i}`, prefix, 30000).finally(() => clearInterval(sampler));
-      if (fc.spec?.bodyBytes)
-        memoryNote = `- ${fc.name}, three answers at once: RSS of the Node-RED process ${mb(rss0)} before, ${mb(peak)} at the peak (the HTTP client reads a whole answer before parsing it; it sets no size limit).`;
+      if (fc.spec?.bodyBytes) {
+        memoryNote =
+          `- ${fc.name}, three answers at once: RSS of the Node-RED process ${mb(rss0)} before, ${mb(peak)} at the peak ` +
+          `(an answer over the connection's Largest answer, 32 MB by default, is dropped while it is read; a smaller one is read whole, then parsed).`;
+        checks.push(check(`${fc.name}, three at once: RSS above the baseline`, '< 100 MB', mb(peak - rss0), peak - rss0 < 100 * 2 ** 20));
+      }
       if (faultId !== undefined) await fetch(`${c.sim.url}/__sim/faults/${faultId}`, { method: 'DELETE' });
       dnsFailing = false;
       const after = await round(`a${i}`, prefix, 15000);
@@ -187,6 +195,19 @@ export const faults: Probe = async (c) => {
         `  ${fc.name}: ${[...during.values()].map((o) => `${o.err.length}e/${o.out.length}o`).join(' ')}; after: ${[...after.values()].map((o) => (o.out.length === 1 ? 'answered' : 'NOT answered')).join(' ')}`,
       );
     }
+    // The same size read and delivered once the connection's limit is above it.
+    const device = await deviceId(c, 'Thermo A-101');
+    await c.sim.post('/__sim/attributes', { entityId: device, scope: 'SERVER_SCOPE', values: { blob: 'x'.repeat(huge) } });
+    const bigTag = 'big';
+    const bigOut: Outcome = { out: [], err: [] };
+    outcomes.set(bigTag, bigOut);
+    sentAt = Date.now();
+    runtimeNode(c, 'big_read').receive({ entity: device, probeTag: bigTag });
+    await waitFor(() => bigOut.out.length + bigOut.err.length > 0, 60000);
+    const got = bigOut.out[0] ? (((bigOut.out[0].payload as Rec | undefined)?.blob as string | undefined)?.length ?? 0) : 0;
+    big.note = `- ${huge / 2 ** 20} MB in one attribute, read by tb-attributes on a connection whose Largest answer is raised above it: ${got === huge ? `delivered whole in ${secs(bigOut.firstMs ?? 0)}` : `**not delivered** (${errorText(bigOut.err[0]) || 'no outcome'})`}.`;
+    checks.push(check(`${huge / 2 ** 20} MB answer with the Largest answer raised: delivered`, 'delivered', got === huge ? 'delivered' : 'not delivered', got === huge));
+    await c.sim.post('/__sim/keys/delete', { entityId: device, scope: 'SERVER_SCOPE', keys: ['blob'] });
   } finally {
     dnsFailing = true;
     off();
@@ -205,6 +226,7 @@ export const faults: Probe = async (c) => {
     table(['fault', 'node', 'outcomes of the message', 'time', 'next message', 'error at the Catch node'], rows, ['l', 'l', 'l', 'r', 'l', 'l']),
     '',
     memoryNote,
+    big.note,
   ].join('\n');
   return { key: 'faults', title: 'REST faults', markdown: md, checks };
 };
