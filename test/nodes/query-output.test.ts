@@ -11,7 +11,7 @@ import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import { BASE_TIME } from '../../sim';
-import { assertCode, errorsLogged, flowsOn, helper, inject, key, statuses, useRuntime, type Msg, type Rec } from '../support/runtime';
+import { errorsLogged, flowsOn, helper, inject, key, statuses, useRuntime, type Msg, type Rec } from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery, tbAttributes];
 
@@ -145,12 +145,11 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
   });
 
   it('a path through a value that is not an object: the message is refused with an error that says so', async () => {
-    await load([query('q', 'tb-entity-query', { output: 'topic.list' })]);
-    const { error } = await results.fails('q', { payload: THERMOSTATS, topic: 'text' }, 'TB_INVALID_INPUT', /Output to msg\.topic\.list: the result cannot go there/);
-    assertCode(error, 'TB_INVALID_INPUT');
-    // the next message, whose topic is an object, goes through
-    const out = await results.ok('q', { payload: THERMOSTATS, topic: {} });
-    assert.equal(((out.topic as Rec).list as unknown[]).length, 8);
+    await load([query('q', 'tb-entity-query', { output: 'meta.list' })]);
+    await results.fails('q', { payload: THERMOSTATS, meta: 'text' }, 'TB_INVALID_INPUT', /Output to msg\.meta\.list: the result cannot go there/);
+    // the next message, whose meta is an object, goes through
+    const out = await results.ok('q', { payload: THERMOSTATS, meta: {} });
+    assert.equal(((out.meta as Rec).list as unknown[]).length, 8);
   });
 
   it('query → attributes with no node between: every thermostat gets targetTemp 21', async () => {

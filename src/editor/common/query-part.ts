@@ -114,8 +114,9 @@ export function resultOutput(E: TypeHelpers) {
       if (v === undefined) return true;
       return !blank(v) && RED.utils.validatePropertyExpression(String(v)) ? true : E.t(`${E.type}.errors.output`);
     } as Validator,
-    /** In oneditprepare. */
-    prepare(): void {
+    /** In oneditprepare: a node saved before the setting shows where its result goes, msg.payload. */
+    prepare(node: EditorNode): void {
+      if (node.output === undefined) E.input('output').val('payload');
       E.input('output').typedInput({ default: 'msg', types: ['msg'] });
     },
     /** A port label that also says where the result goes when that is not msg.payload. */

@@ -38,7 +38,7 @@ export default dialog(E, {
     const node = this;
     E.selectDefaults(node, { operation: 'find', format: 'flat' });
     query.prepare(node);
-    output.prepare();
+    output.prepare(node);
     E.input('operation').on('change', () => query.modeChanged());
     E.showRows(() => {
       const find = op(node) === 'find';

@@ -23,7 +23,7 @@ export default dialog(E, {
   outputLabels: output.labelled(() => E.t('tb-entity-count.outputLabel')),
   oneditprepare() {
     query.prepare(this);
-    output.prepare();
+    output.prepare(this);
   },
   oneditsave: query.close,
   oneditcancel: query.close,

@@ -43,7 +43,7 @@ export default dialog(E, {
     const node = this;
     E.selectDefaults(node, { operation: 'find', format: 'flat' });
     query.prepare(node);
-    output.prepare();
+    output.prepare(node);
     E.multiSelect(
       'keysScopes',
       'scopes',
