@@ -107,7 +107,8 @@ export function resultOutput(E: TypeHelpers) {
   /** The saved property, when it is not msg.payload. */
   const elsewhere = (node: EditorNode): string | undefined => {
     const v = node.output;
-    return v === undefined || v === '' || v === 'payload' ? undefined : String(v);
+    const path = v === undefined ? '' : String(v).replace(/^msg\./, '');
+    return path === '' || path === 'payload' ? undefined : path;
   };
   return {
     validator: function (v, opt) {
