@@ -252,6 +252,7 @@ function editorSandbox(): Sandbox {
       },
     },
     validators: { typedInput: () => (_v: unknown, _opt: unknown) => true },
+    utils: { validatePropertyExpression: () => true },
   };
   const context = vm.createContext({ RED, $, window: sb.window });
   sb.run = (code: string) => {

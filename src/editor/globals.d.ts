@@ -63,6 +63,10 @@ interface TbRed {
   notify(text: string, options?: string | Record<string, unknown>): void;
   popover?: { tooltip(target: JQuery, content: string): unknown };
   settings: { get(name: string, fallback?: unknown): unknown };
+  utils: {
+    /** Node-RED's check of a message property path (such as `payload` or `data.list`). */
+    validatePropertyExpression(str: string): boolean;
+  };
   validators: {
     /** Node-RED's check of a TypedInput's value for the type held in the `typeField` property. */
     typedInput(typeField: string): (this: unknown, v: unknown, opt?: unknown) => boolean | string;

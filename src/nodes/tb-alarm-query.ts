@@ -13,9 +13,9 @@ export default function (RED: NodeAPI): void {
   function TbAlarmQuery(this: Node, config: AlarmQueryDef) {
     RED.nodes.createNode(this, config);
     if (config.operation === 'count') {
-      restNode<AlarmCountQuery>(RED, this, config, prepareAlarmCountQuery, async (q, msg, { client, send, activity, call }) => {
+      restNode<AlarmCountQuery>(RED, this, config, prepareAlarmCountQuery, async (q, msg, { client, send, activity, call, output }) => {
         const n = await client.countAlarms(q, call);
-        msg.payload = n;
+        output(msg, n);
         send(msg);
         activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
       });

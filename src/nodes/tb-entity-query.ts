@@ -24,10 +24,10 @@ export default function (RED: NodeAPI): void {
       } catch (err) {
         problem = err as Error;
       }
-      operation = async (q, msg, { client, send, activity, call }) => {
+      operation = async (q, msg, { client, send, activity, call, output }) => {
         if (problem || !options) throw problem;
         const keys = await client.findKeys(q, options, call);
-        msg.payload = keys;
+        output(msg, keys);
         send(msg);
         let n = keys.timeseries.length;
         for (const scope in keys.attributes) n += (keys.attributes as Record<string, string[]>)[scope].length;

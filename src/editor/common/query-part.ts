@@ -7,7 +7,8 @@
  * - its validators: a JSON query is checked by the runtime's own validation (builder/validation.ts) for the kind
  *   of query the node's settings take now, with the line and column where the JSON breaks;
  * - `pagedResults`: the settings of a node that finds rows (format, all pages up to a maximum, one message per row)
- *   and their rows in the dialog.
+ *   and their rows in the dialog;
+ * - `resultOutput`: *Output to*, the message property a REST query node's result goes to.
  *
  * The template holds `#node-input-query`, `-queryType` and the builder's `<div id="tb-builder">`; the part binds them.
  * Messages come from the node's catalog: `<type>.errors.queryType`, `queryEmpty`, `queryJson` (with __error__).
@@ -91,6 +92,39 @@ export function pagedResults(E: TypeHelpers) {
       return function (this: EditorNode): string {
         if (this.operation === other) return E.t(`${type}.outputLabel.${other}`);
         return E.t(`${type}.outputLabel.${this.split ? 'split' : 'find'}`);
+      };
+    },
+  };
+}
+
+/**
+ * *Output to* (`output`) of the REST query nodes: the message property the result goes to, msg.payload unless the
+ * user names another (such as msg.entity, which a device-action node reads). A TypedInput of type msg only, as the
+ * core nodes' property fields; its template row is marked `data-tb-output`. The runtime reads it with Node-RED's own
+ * property paths (src/nodes/support/rest-node.ts outputTo); a message is `<type>.errors.output`.
+ */
+export function resultOutput(E: TypeHelpers) {
+  /** The saved property, when it is not msg.payload. */
+  const elsewhere = (node: EditorNode): string | undefined => {
+    const v = node.output;
+    const path = v === undefined ? '' : String(v).replace(/^msg\./, '');
+    return path === '' || path === 'payload' ? undefined : path;
+  };
+  return {
+    validator: function (v, opt) {
+      if (v === undefined) return true;
+      return !blank(v) && RED.utils.validatePropertyExpression(String(v)) ? true : E.t(`${E.type}.errors.output`);
+    } as Validator,
+    /** In oneditprepare: a node saved before the setting shows where its result goes, msg.payload. */
+    prepare(node: EditorNode): void {
+      if (node.output === undefined) E.input('output').val('payload');
+      E.input('output').typedInput({ default: 'msg', types: ['msg'] });
+    },
+    /** A port label that also says where the result goes when that is not msg.payload. */
+    labelled(base: (this: EditorNode) => string) {
+      return function (this: EditorNode): string {
+        const to = elsewhere(this);
+        return to ? `${base.call(this)} \u2192 msg.${to}` : base.call(this);
       };
     },
   };

@@ -2,7 +2,7 @@
 import type { QueryMode } from '../../query/schema';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode } from '../common/for-type';
-import { pagedResults, queryPart } from '../common/query-part';
+import { pagedResults, queryPart, resultOutput } from '../common/query-part';
 
 const E = forType('tb-alarm-query');
 const t = E.t;
@@ -17,6 +17,7 @@ function modeOf(node: EditorNode): QueryMode {
 
 const query = queryPart(E, { mode: modeOf, operation: op });
 const results = pagedResults(E);
+const output = resultOutput(E);
 
 export default dialog(E, {
   validators: {
@@ -26,16 +27,18 @@ export default dialog(E, {
     query: query.query,
     queryType: query.queryType,
     ...results.validators,
+    output: output.validator,
     version: E.version(),
   },
   label() {
     return String(this.name || (this.operation === 'count' ? t('tb-alarm-query.defaultLabel.count') : t('tb-alarm-query.defaultLabel.find')));
   },
-  outputLabels: results.outputLabels('count'),
+  outputLabels: output.labelled(results.outputLabels('count')),
   oneditprepare() {
     const node = this;
     E.selectDefaults(node, { operation: 'find', format: 'flat' });
     query.prepare(node);
+    output.prepare(node);
     E.input('operation').on('change', () => query.modeChanged());
     E.showRows(() => {
       const find = op(node) === 'find';

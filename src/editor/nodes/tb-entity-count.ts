@@ -1,11 +1,12 @@
 /** tb-entity-count's dialog: how many entities match a query. */
 import { dialog } from '../common/dialog';
 import { forType } from '../common/for-type';
-import { queryPart } from '../common/query-part';
+import { queryPart, resultOutput } from '../common/query-part';
 
 const E = forType('tb-entity-count');
 
 const query = queryPart(E, { mode: () => 'entityCount', operation: () => 'count' });
+const output = resultOutput(E);
 
 export default dialog(E, {
   validators: {
@@ -13,13 +14,16 @@ export default dialog(E, {
     connection: E.connection(),
     query: query.query,
     queryType: query.queryType,
+    output: output.validator,
     version: E.version(),
   },
   label() {
     return String(this.name || E.t('tb-entity-count.defaultLabel'));
   },
+  outputLabels: output.labelled(() => E.t('tb-entity-count.outputLabel')),
   oneditprepare() {
     query.prepare(this);
+    output.prepare(this);
   },
   oneditsave: query.close,
   oneditcancel: query.close,

@@ -1,7 +1,7 @@
 /** tb-entity-query's dialog: find entities with their keys' values, or discover the keys they have. */
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode } from '../common/for-type';
-import { pagedResults, queryPart } from '../common/query-part';
+import { pagedResults, queryPart, resultOutput } from '../common/query-part';
 
 const E = forType('tb-entity-query');
 const t = E.t;
@@ -14,6 +14,7 @@ function op(node: EditorNode): string {
 
 const query = queryPart(E, { mode: () => 'entityData', operation: op });
 const results = pagedResults(E);
+const output = resultOutput(E);
 
 export default dialog(E, {
   validators: {
@@ -23,6 +24,7 @@ export default dialog(E, {
     query: query.query,
     queryType: query.queryType,
     ...results.validators,
+    output: output.validator,
     keysTimeseries: E.bool('tb-entity-query.label.keysTimeseries'),
     keysAttributes: E.all(E.bool('tb-entity-query.label.keysAttributes'), function (v, opt) {
       // Discovering keys needs at least one of the two kinds.
@@ -36,11 +38,12 @@ export default dialog(E, {
   label() {
     return String(this.name || (this.operation === 'keys' ? t('tb-entity-query.defaultLabel.keys') : t('tb-entity-query.defaultLabel.find')));
   },
-  outputLabels: results.outputLabels('keys'),
+  outputLabels: output.labelled(results.outputLabels('keys')),
   oneditprepare() {
     const node = this;
     E.selectDefaults(node, { operation: 'find', format: 'flat' });
     query.prepare(node);
+    output.prepare(node);
     E.multiSelect(
       'keysScopes',
       'scopes',

@@ -8,6 +8,7 @@ import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
 import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
+import { TbConfigError, TbInputError } from '../../errors';
 import { Activity, errorStatus, flag, intSetting, lookupConnection, onClose, onInput, SendFn, setupProblem, status, tracked, usableClient } from './common';
 import { QuerySource, Prepare } from './query-source';
 import type { PrepareOptions } from '../../query/validate';
@@ -20,6 +21,8 @@ export interface RestNodeDef extends NodeDef {
   allPages?: boolean | string;
   maxItems?: number | string;
   split?: boolean | string;
+  /** *Output to*: the message property the result goes to (`payload` when absent, as before the setting). */
+  output?: string;
 }
 
 export type Format = 'flat' | 'raw';
@@ -32,6 +35,70 @@ export interface OperationContext {
   send: SendFn;
   activity: Activity;
   call: CallOptions;
+  /** Puts the result where the node's *Output to* says. */
+  output: Output;
+}
+
+/** Puts a node's result on the message (msg.payload, or the property of the node's *Output to*). */
+export type Output = (msg: NodeMessage, value: unknown) => void;
+
+const payloadOutput: Output = (msg, value) => {
+  msg.payload = value;
+};
+
+/**
+ * The *Output to* setting (`output`: a message property as Node-RED's TypedInput of type msg writes it, with or
+ * without `msg.`; `payload` when absent) as a setter, parsed once at deploy so that a message costs one assignment
+ * (or a short walk). Throws a TbConfigError naming the setting for a path Node-RED cannot write.
+ */
+export function outputTo(RED: NodeAPI, output: string | undefined): Output {
+  if (output === undefined || output === null || output === 'payload') return payloadOutput;
+  const path = String(output).replace(/^msg\./, '');
+  let parts: Array<string | number>;
+  try {
+    parts = RED.util.normalisePropertyExpression(path);
+  } catch (err) {
+    throw notAProperty(output, `is not (${(err as Error).message})`);
+  }
+  // Writing __proto__ would change what the message inherits, not one of its properties.
+  if (parts.includes('__proto__')) throw notAProperty(output, 'names __proto__, which is not one');
+  const where = `msg.${path}`;
+  const last = parts[parts.length - 1];
+  if (parts.length === 1) {
+    return (msg, value) => {
+      (msg as Record<string | number, unknown>)[last] = value;
+    };
+  }
+  if (parts.some((p) => typeof p !== 'string' && typeof p !== 'number')) {
+    // A part named by the message itself (msg.a[msg.b]) is known only per message: Node-RED resolves it.
+    return (msg, value) => {
+      if (!RED.util.setMessageProperty(msg, path, value, true)) throw cannotOutput(where);
+    };
+  }
+  return (msg, value) => {
+    // As RED.util.setMessageProperty with createMissing: missing parents become objects (arrays before an index).
+    let obj = msg as Record<string | number, unknown>;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const key = parts[i];
+      let next = Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+      if (next === undefined) {
+        next = typeof parts[i + 1] === 'string' ? {} : [];
+        obj[key] = next;
+      } else if (next === null || (typeof next !== 'object' && typeof next !== 'function')) {
+        throw cannotOutput(where);
+      }
+      obj = next as Record<string | number, unknown>;
+    }
+    obj[last] = value;
+  };
+}
+
+function notAProperty(output: string, why: string): TbConfigError {
+  return new TbConfigError(`Output to (output) must be a message property such as payload or entity: "${output}" ${why}`);
+}
+
+function cannotOutput(where: string): TbInputError {
+  return new TbInputError('output', `Output to ${where}: the result cannot go there, because a part of that path holds a value that is not an object`);
 }
 
 /** How the REST nodes validate their queries: for a REST endpoint (`prepare*` options). */
@@ -47,13 +114,22 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
   const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare, REST);
   const activity = new Activity(RED, node);
   const call: CallOptions = { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
-  if (source.problem) setupProblem(RED, node, source.problem);
+  let output: Output = payloadOutput;
+  let outputProblem: TbConfigError | undefined;
+  try {
+    output = outputTo(RED, config.output);
+  } catch (err) {
+    outputProblem = err as TbConfigError;
+  }
+  const problem = outputProblem ?? source.problem;
+  if (problem) setupProblem(RED, node, problem);
   if (conn) conn.register(node);
 
   onInput(node, async (msg, send) => {
     let query: Q;
     let client: PlatformClient;
     try {
+      if (outputProblem) throw outputProblem;
       const q = source.resolve(msg);
       query = q instanceof Promise ? await q : q;
       client = usableClient(conn);
@@ -62,7 +138,7 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
       activity.immediate(errorStatus(RED, err));
       throw err;
     }
-    await tracked(RED, activity, () => operation(query, msg, { client, send, activity, call }));
+    await tracked(RED, activity, () => operation(query, msg, { client, send, activity, call, output }));
   });
 
   onClose(node, conn);
@@ -78,15 +154,15 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: N
   const fetchOne = (client: PlatformClient, q: Q, call: CallOptions): Promise<PageData<EntityData | AlarmData>> =>
     kind === 'entity' ? client.findEntityData(q as EntityDataQuery, call) : client.findAlarmData(q as AlarmDataQuery, call);
 
-  return async (q, msg, { client, send, activity, call }) => {
+  return async (q, msg, { client, send, activity, call, output }) => {
     if (!allPages) {
       const page = await fetchOne(client, q, call);
       const items = fmt(page.data);
       const info = pageInfo(page, q.pageLink as { page: number; pageSize: number });
-      if (split) sendSplit(RED, msg, send, items, info);
+      if (split) sendSplit(RED, msg, send, items, info, output);
       else {
-        msg.payload = items;
         msg.page = info;
+        output(msg, items);
         send(msg);
       }
       activity.end(foundStatus(RED, items.length, page.totalElements));
@@ -97,7 +173,7 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: N
     const startPage = q.pageLink.page ?? 0;
     const pageSize = q.pageLink.pageSize;
     const all: unknown[] = [];
-    const seq = split ? new SplitSequence(RED, msg, send) : undefined;
+    const seq = split ? new SplitSequence(RED, msg, send, output) : undefined;
     let last: PageData<unknown> | undefined;
     let truncated = false;
     let pages = 0;
@@ -127,8 +203,8 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: N
     if (seq) {
       count = seq.finish(truncated);
     } else {
-      msg.payload = all;
       msg.page = info;
+      output(msg, all);
       send(msg);
       count = all.length;
     }
@@ -143,10 +219,10 @@ function foundStatus(RED: NodeAPI, count: number, total: number): NodeStatus {
 
 /**
  * One message per item with msg.parts, so that a Join node in automatic mode rebuilds the array.
- * `info` (optional) goes to `msg.page` of each message.
+ * `info` (optional) goes to `msg.page` of each message; each item to msg.payload, or where `output` puts it.
  */
-export function sendSplit(RED: NodeAPI, msg: NodeMessageInFlow, send: SendFn, items: unknown[], info?: object): void {
-  const seq = new SplitSequence(RED, msg, send);
+export function sendSplit(RED: NodeAPI, msg: NodeMessageInFlow, send: SendFn, items: unknown[], info?: object, output: Output = payloadOutput): void {
+  const seq = new SplitSequence(RED, msg, send, output);
   seq.expect(items.length);
   for (const item of items) seq.push(item, info);
   seq.finish(false);
@@ -160,12 +236,13 @@ class SplitSequence {
   private readonly id: string;
   private index = 0;
   private expected = 0;
-  private pending: { payload: unknown; info: object | undefined } | undefined;
+  private pending: { item: unknown; info: object | undefined } | undefined;
 
   constructor(
     private readonly RED: NodeAPI,
     private readonly msg: NodeMessageInFlow,
     private readonly send: SendFn,
+    private readonly output: Output,
   ) {
     this.id = RED.util.generateId();
   }
@@ -174,9 +251,9 @@ class SplitSequence {
     this.expected = n;
   }
 
-  push(payload: unknown, info: object | undefined): void {
+  push(item: unknown, info: object | undefined): void {
     if (this.pending) this.emit(this.pending, this.expected);
-    this.pending = { payload, info };
+    this.pending = { item, info };
   }
 
   /** Sends the held item with the final count; returns how many messages were sent. */
@@ -184,16 +261,16 @@ class SplitSequence {
     if (this.pending) {
       const count = this.index + 1;
       const info = truncated && this.pending.info ? { ...this.pending.info, truncated: true, hasNext: true } : this.pending.info;
-      this.emit({ payload: this.pending.payload, info }, count);
+      this.emit({ item: this.pending.item, info }, count);
       this.pending = undefined;
     }
     return this.index;
   }
 
-  private emit(item: { payload: unknown; info: object | undefined }, count: number): void {
+  private emit(pending: { item: unknown; info: object | undefined }, count: number): void {
     const m = this.RED.util.cloneMessage(this.msg) as NodeMessage;
-    m.payload = item.payload;
-    if (item.info) m.page = { ...item.info };
+    if (pending.info) m.page = { ...pending.info };
+    this.output(m, pending.item);
     const parts: Record<string, unknown> = { id: this.id, index: this.index, count: Math.max(count, this.index + 1), type: 'array', len: 1 };
     if (this.msg.parts) parts.parts = this.msg.parts;
     m.parts = parts;

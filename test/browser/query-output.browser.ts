@@ -1,0 +1,147 @@
+/**
+ * *Output to* in the query dialogs (tb-entity-query, tb-entity-count, tb-alarm-query) in a real editor (Debian
+ * chromium, the shared embedded Node-RED): a TypedInput that offers msg. only, msg.payload for a flow saved before
+ * the setting, what a person types is what the node stores (and the port label says it), and a property Node-RED
+ * cannot write is flagged with the catalog's words.
+ */
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
+import { useSimulator } from '../support/simulator';
+import { launchChromium, requireChromium } from './chromium';
+import { closeTrays, openDialog, topTray, WAIT } from './editor-page';
+import { deployFlows, sharedNodeRed } from './nodered';
+
+declare const RED: any;
+declare const $: any;
+
+const catalog = (type: string): any => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US', `${type}.json`), 'utf8'))[type];
+const THERMOSTATS = JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }] });
+
+describe('Output to in the query dialogs (browser)', function () {
+  this.timeout(90000);
+
+  const sim = useSimulator();
+  let nr: Embedded;
+  let context: BrowserContext;
+  let page: Page;
+  let userDir: string;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    requireChromium();
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-output-'));
+    ({ nr } = await sharedNodeRed());
+    const at = (x: number, y: number) => ({ z: 'tabO', x, y, wires: [] as string[][] });
+    // Saved before the setting existed: no `output` property.
+    await deployFlows(nr, [
+      { id: 'tabO', type: 'tab', label: 'output to' },
+      { id: 'connO', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+      { id: 'eqO', type: 'tb-entity-query', connection: 'connO', operation: 'find', queryType: 'json', query: THERMOSTATS, format: 'flat', version: 1, ...at(300, 60) },
+      { id: 'ecO', type: 'tb-entity-count', connection: 'connO', queryType: 'json', query: THERMOSTATS, version: 1, ...at(300, 140) },
+      { id: 'aqO', type: 'tb-alarm-query', connection: 'connO', operation: 'count', queryType: 'json', query: '{}', version: 1, ...at(300, 220) },
+    ]);
+    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    await page.setViewportSize({ width: 1500, height: 1400 });
+    page.on('pageerror', (err) => {
+      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
+    });
+    await page.goto(nr.url);
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('aqO') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  });
+
+  afterEach(async function () {
+    await closeTrays(page).catch(() => undefined);
+    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
+  });
+
+  after(async function () {
+    await context?.close().catch(() => undefined);
+    if (nr) await deployFlows(nr, []).catch(() => undefined);
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  const tray = () => topTray(page);
+  /** The box a person types the property into. */
+  const box = () => tray().locator('[data-tb-output] input.red-ui-typedInput-input');
+
+  /** What the dialog's Output to shows: its type, its value, the type button's label and whether it opens a menu. */
+  const shown = () =>
+    page.evaluate(() => {
+      const row = $('[data-tb-output]');
+      const trigger = row.find('.red-ui-typedInput-type-select');
+      return {
+        visible: row.is(':visible') as boolean,
+        type: $('#node-input-output').typedInput('type') as string,
+        value: $('#node-input-output').typedInput('value') as string,
+        label: row.find('label').text().trim() as string,
+        typeLabel: trigger.text().trim() as string,
+        menu: !trigger.hasClass('disabled') || trigger.find('.fa-caret-down').is(':visible'),
+      };
+    });
+
+  async function save(): Promise<void> {
+    await tray().locator('#node-dialog-ok').click();
+    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+  }
+
+  it('offers msg. only, shows msg.payload for a flow saved before the setting, and stores what is typed', async () => {
+    for (const [id, type] of [
+      ['eqO', 'tb-entity-query'],
+      ['ecO', 'tb-entity-count'],
+      ['aqO', 'tb-alarm-query'],
+    ]) {
+      await openDialog(page, id, { ready: '[data-tb-output]' });
+      assert.deepEqual(await shown(), { visible: true, type: 'msg', value: 'payload', label: catalog(type).label.output, typeLabel: 'msg.', menu: false }, id);
+      await box().fill('entity');
+      await box().press('Tab');
+      await save();
+      assert.equal(await page.evaluate((n) => RED.nodes.node(n).output, id), 'entity', id);
+
+      // Reopened: the stored property is what the dialog shows; the port label says where the result goes.
+      await openDialog(page, id, { ready: '[data-tb-output]' });
+      assert.equal((await shown()).value, 'entity', id);
+      await closeTrays(page);
+      const portLabel = await page.evaluate((n) => {
+        const node = RED.nodes.node(n);
+        return node._def.outputLabels.call(node, 0) as string;
+      }, id);
+      assert.match(portLabel, / \u2192 msg\.entity$/, id);
+    }
+    // A deeper path is kept as typed, and back to payload drops the port label's addition.
+    await openDialog(page, 'eqO', { ready: '[data-tb-output]' });
+    await box().fill('data.list');
+    await box().press('Tab');
+    await save();
+    assert.equal(await page.evaluate(() => RED.nodes.node('eqO').output), 'data.list');
+    await openDialog(page, 'eqO', { ready: '[data-tb-output]' });
+    await box().fill('payload');
+    await box().press('Tab');
+    await save();
+    const label = await page.evaluate(() => {
+      const node = RED.nodes.node('eqO');
+      return { output: node.output, port: node._def.outputLabels.call(node, 0) as string };
+    });
+    assert.deepEqual(label, { output: 'payload', port: catalog('tb-entity-query').outputLabel.find });
+  });
+
+  it('flags a property Node-RED cannot write, in the catalog words', async () => {
+    await openDialog(page, 'ecO', { ready: '[data-tb-output]' });
+    for (const bad of ['a..b', '']) {
+      await box().fill(bad);
+      await box().press('Tab');
+      await page.waitForFunction(() => $('[data-tb-output] .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+      const verdict = await page.evaluate(() => {
+        const n = RED.nodes.node('ecO');
+        return n._def.defaults.output.validate.call(n, $('#node-input-output').typedInput('value'), {});
+      });
+      assert.equal(verdict, catalog('tb-entity-count').errors.output, JSON.stringify(bad));
+    }
+    await box().fill('count');
+    await box().press('Tab');
+    await page.waitForFunction(() => !$('[data-tb-output] .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+  });
+});
