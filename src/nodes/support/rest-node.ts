@@ -185,6 +185,9 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: N
       if (seq) {
         if (pages === 1) seq.expect(Math.min(maxItems, Math.max(0, chunk.page.totalElements - startPage * pageSize)));
         for (const item of items) seq.push(item, { page: startPage, pageSize, totalPages: chunk.page.totalPages, totalElements: chunk.page.totalElements, hasNext: false });
+        // The next page is asked for once the flow has taken this one: Node-RED hands each sent message to the next
+        // node in a setImmediate of its own, queued before this one, so only one page of messages is held at a time.
+        await nextTurn();
       } else {
         for (const item of items) all.push(item);
       }
@@ -211,6 +214,8 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: N
     activity.end(truncated ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements }) : foundStatus(RED, count, totalElements));
   };
 }
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** "12 of 340", or "no match" when nothing matched (a page past the end still says "0 of 340"). */
 function foundStatus(RED: NodeAPI, count: number, total: number): NodeStatus {
