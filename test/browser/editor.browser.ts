@@ -383,6 +383,25 @@ describe('editor (browser)', function () {
     await limit.fill('64');
     await limit.dispatchEvent('change');
     await page.waitForFunction(() => !$('[data-tb-ws-limit]').hasClass('input-error'), undefined, { timeout: WAIT });
+    // Retries within a budget, and the largest answer: the defaults (a flow from before them shows them too),
+    // a value out of range flagged, a good one accepted.
+    const setting = async (hook: string, bad: string, good: string): Promise<string> => {
+      const input = topTray().locator(`[${hook}]`);
+      assert.equal(await input.isVisible(), true, hook);
+      // empty in a connection saved before the setting: the placeholder shows the default that applies
+      const shown = (await input.inputValue()) || `default ${await input.getAttribute('placeholder')}`;
+      const flagged = (on: boolean) => page.waitForFunction(([h, o]) => $(`[${h}]`).hasClass('input-error') === o, [hook, on] as const, { timeout: WAIT });
+      await input.fill(bad);
+      await input.dispatchEvent('change');
+      await flagged(true);
+      await input.fill(good);
+      await input.dispatchEvent('change');
+      await flagged(false);
+      return shown;
+    };
+    assert.equal(await setting('data-tb-retries', '11', '5'), 'default 3');
+    assert.equal(await setting('data-tb-retry-budget', '0', '60'), 'default 30');
+    assert.equal(await setting('data-tb-max-response', '-1', '64'), 'default 32');
   });
 
   it('tb-entity-count: an injected message shows the count as the node status', async function () {
