@@ -19,6 +19,7 @@ import { JsonView } from './json-view';
 import { renderKeyFilters } from './key-filters';
 import { Lookups } from './lookups';
 import { isObj, Model, type Ctx, type Query } from './model';
+import { switchMode } from './mode-switch';
 import { previewPanel } from './preview';
 import { showNeeds } from './bind';
 import { allowPlaceholders, checkBound } from './bound';
@@ -74,23 +75,6 @@ function rememberView(v: View): void {
   }
 }
 
-/** Moves the alarm filter fields between the page link (alarm data) and the top level (alarm counts). */
-function moveAlarmFields(q: Query, to: 'pageLink' | ''): void {
-  const fields = ['statusList', 'severityList', 'typeList', 'assigneeId', 'searchPropagatedAlarms', 'timeWindow', 'startTs', 'endTs'];
-  const pl = isObj(q.pageLink) ? q.pageLink : undefined;
-  for (const f of fields) {
-    if (to === '' && pl && pl[f] !== undefined && q[f] === undefined) {
-      q[f] = pl[f];
-      delete pl[f];
-    } else if (to === 'pageLink' && q[f] !== undefined) {
-      if (!isObj(q.pageLink)) q.pageLink = {};
-      const target = q.pageLink as Record<string, unknown>;
-      if (target[f] === undefined) target[f] = q[f];
-      delete q[f];
-    }
-  }
-}
-
 export function attach(o: AttachOptions): Builder {
   ensureStyle();
   const input = $(o.input);
@@ -98,6 +82,8 @@ export function attach(o: AttachOptions): Builder {
   const lookups = new Lookups(o.connection);
   let mode = o.mode();
   let view: View = preferredView();
+  /** The parts a change of operation took away (a find's page and columns), for the way back. */
+  const leftBehind: Query = {};
   let writing = false;
   /** The JSON text does not parse (or is not an object): the builder view waits until it does. */
   let jsonProblem: { message: string; line: number; column: number } | undefined;
@@ -337,12 +323,8 @@ export function attach(o: AttachOptions): Builder {
       const next = o.mode();
       if (next === mode) return;
       const untouched = compactQuery(model.query) === compactQuery(defaultQuery(mode));
-      if (untouched) {
-        model.query = defaultQuery(next);
-      } else {
-        const to = MODE_SCHEMA[next].alarmFilterAt;
-        if (to !== null && MODE_SCHEMA[mode].alarmFilterAt !== null && to !== MODE_SCHEMA[mode].alarmFilterAt) moveAlarmFields(model.query, to);
-      }
+      if (untouched) model.query = defaultQuery(next);
+      else switchMode(model.query, mode, next, leftBehind);
       mode = next;
       ctx.mode = next;
       writeInput(compactQuery(model.query));
