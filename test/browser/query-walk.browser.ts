@@ -85,8 +85,8 @@ describe('query dialogs after the walk (browser)', function () {
     return JSON.parse(await page.evaluate(() => $('#node-input-query').typedInput('value')));
   }
   /** Opens a node's dialog as a person would (no view forced), with `query` when given. */
-  async function open(id: string, query?: unknown): Promise<void> {
-    await openDialog(page, id, { props: query === undefined ? {} : { query: JSON.stringify(query) }, ready: '[data-tb-view="json"]' });
+  async function open(id: string, query?: unknown, props: Record<string, unknown> = {}): Promise<void> {
+    await openDialog(page, id, { props: query === undefined ? props : { ...props, query: JSON.stringify(query) }, ready: '[data-tb-view="json"]' });
   }
   async function done(): Promise<void> {
     await tray().locator('#node-dialog-ok').click();
@@ -98,6 +98,31 @@ describe('query dialogs after the walk (browser)', function () {
   async function setOperation(op: string): Promise<void> {
     await tray().locator('#node-input-operation').selectOption(op);
   }
+
+  it('the builder/JSON choice is each node\'s own: A in JSON leaves B in the builder, and A opens in JSON again', async function () {
+    await open('eqA');
+    assert.equal(await view(), 'builder', 'a new query opens in the builder');
+    await tray().locator('[data-tb-view="json"]').click();
+    assert.deepEqual([await view(), await selected()], ['json', 'json']);
+    await done();
+    await open('eqB');
+    assert.deepEqual([await view(), await selected()], ['builder', 'builder'], "A's choice does not carry over to B");
+    await done();
+    await open('eqA');
+    assert.deepEqual([await view(), await selected()], ['json', 'json'], 'A keeps its own choice');
+    await tray().locator('[data-tb-view="builder"]').click();
+    await done();
+    await open('eqA');
+    assert.equal(await view(), 'builder');
+    await done();
+    // Nothing chosen yet: a query typed as JSON with a field the builder has no control for opens in JSON.
+    const dashboardValue = [{ ...TOO_HOT[0], predicate: { ...TOO_HOT[0].predicate, value: { defaultValue: 1000, userValue: 900 } } }];
+    await open('ecW', { entityFilter: THERMOSTATS, keyFilters: dashboardValue });
+    assert.equal(await view(), 'json', 'the builder cannot show userValue');
+    await done();
+    await open('ecW', { entityFilter: THERMOSTATS, keyFilters: TOO_HOT });
+    assert.equal(await view(), 'builder', 'the builder shows all of it');
+  });
 
   it('Count → Find → Count → Find: the alarm query keeps its filter, alarm filter and conditions; a find gets a page', async function () {
     // The walk: a count of every active alarm, one severity ticked, then Find.
@@ -117,8 +142,7 @@ describe('query dialogs after the walk (browser)', function () {
 
     // A count with its own filter and a condition: both directions keep them.
     const count = { entityFilter: THERMOSTATS, keyFilters: TOO_HOT, statusList: ['ACTIVE'], severityList: ['MAJOR'] };
-    await open('aqW', count);
-    await setOperation('count');
+    await open('aqW', count, { operation: 'count' });
     await setOperation('find');
     q = await dialogQuery();
     assert.equal(await errorText(), '');
