@@ -164,4 +164,24 @@ describe('query dialogs after the walk (browser)', function () {
     const saved = await page.evaluate(() => ({ op: RED.nodes.node('aqW').operation, valid: RED.nodes.node('aqW').valid, errors: RED.nodes.node('aqW').validationErrors ?? [] }));
     assert.deepEqual(saved, { op: 'find', valid: true, errors: [] });
   });
+
+  it('preview: "no match for the conditions" says how many the filter selects alone; "no match" when there are none', async function () {
+    await open('eqB', { entityFilter: THERMOSTATS, keyFilters: TOO_HOT, pageLink: { page: 0, pageSize: 10 } });
+    let p = await runPreview(page);
+    assert.equal(p.state, 'empty');
+    assert.equal(p.text, 'No match for the conditions (Only where); 20 devices match the filter alone.');
+    await done();
+    await open('eqB', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A-101' }, keyFilters: TOO_HOT, pageLink: { page: 0, pageSize: 10 } });
+    p = await runPreview(page);
+    assert.equal(p.text, 'No match for the conditions (Only where); 1 device matches the filter alone.');
+    await done();
+    await open('eqB', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' }, keyFilters: TOO_HOT, pageLink: { page: 0, pageSize: 10 } });
+    p = await runPreview(page);
+    assert.equal(p.text, 'No match: nothing the query selects exists on the server.');
+    await done();
+    await open('aqW', { entityFilter: THERMOSTATS, keyFilters: TOO_HOT, statusList: ['ACTIVE'] }, { operation: 'count' });
+    p = await runPreview(page);
+    assert.equal(p.state, 'count');
+    assert.match(p.text, /^0No match for the conditions \(Only where\); \d+ alarms? match(es)? the filter alone\.$/);
+  });
 });
