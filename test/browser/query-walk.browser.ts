@@ -99,7 +99,7 @@ describe('query dialogs after the walk (browser)', function () {
     await tray().locator('#node-input-operation').selectOption(op);
   }
 
-  it('the builder/JSON choice is each node\'s own: A in JSON leaves B in the builder, and A opens in JSON again', async function () {
+  it("the builder/JSON choice is each node's own: A in JSON leaves B in the builder, and A opens in JSON again", async function () {
     await open('eqA');
     assert.equal(await view(), 'builder', 'a new query opens in the builder');
     await tray().locator('[data-tb-view="json"]').click();
@@ -183,5 +183,13 @@ describe('query dialogs after the walk (browser)', function () {
     p = await runPreview(page);
     assert.equal(p.state, 'count');
     assert.match(p.text, /^0No match for the conditions \(Only where\); \d+ alarms? match(es)? the filter alone\.$/);
+  });
+
+  it("the palette's tooltip of alarm query says it also counts alarms", async function () {
+    await page.locator('.red-ui-palette-node[data-palette-type="tb-alarm-query"]').hover();
+    const tip = page.locator('.red-ui-popover:visible').last();
+    await tip.waitFor({ state: 'visible', timeout: WAIT });
+    assert.match((await tip.innerText()).replace(/\s+/g, ' '), /^alarm query Finds or counts ThingsBoard alarms .*count alarms/);
+    await page.mouse.move(0, 0);
   });
 });

@@ -509,7 +509,11 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.deepEqual(r.body, { payload: 0, withoutConditions: devices });
       // A filter of several types: the count alone.
       const mixed = { type: 'entityList', entityType: 'DEVICE', entityList: [id('DEVICE', 'Thermo A-101').id] };
-      r = await preview({ node: 'tb-subscribe', operation: 'entityCount', query: { entityFilter: { type: 'relationsQuery', rootEntity: id('ASSET', 'Building Alpha'), direction: 'FROM', maxLevel: 2, filters: [] }, keyFilters: tooHot } });
+      r = await preview({
+        node: 'tb-subscribe',
+        operation: 'entityCount',
+        query: { entityFilter: { type: 'relationsQuery', rootEntity: id('ASSET', 'Building Alpha'), direction: 'FROM', maxLevel: 2, filters: [] }, keyFilters: tooHot },
+      });
       assert.equal(r.body.payload, 0);
       assert.equal(r.body.withoutConditions.entityType, undefined);
       assert.ok(r.body.withoutConditions.count > 0, r.text);
@@ -530,7 +534,10 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       r = await preview({ node: 'tb-entity-count', query: { entityFilter: THERMOSTATS.entityFilter, keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }] } });
       assert.deepEqual(Object.keys(r.body), ['payload']);
       assert.ok(r.body.payload > 0, r.text);
-      r = await preview({ node: 'tb-entity-query', query: { ...THERMOSTATS, keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }], pageLink: { page: 9, pageSize: 5 } } });
+      r = await preview({
+        node: 'tb-entity-query',
+        query: { ...THERMOSTATS, keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }], pageLink: { page: 9, pageSize: 5 } },
+      });
       assert.deepEqual([r.body.payload, r.body.page.totalElements > 0, r.body.withoutConditions], [[], true, undefined]);
       assert.equal(sim.countRequests('/api/entitiesQuery/count'), 2, 'the two count previews only');
       // The second count failing leaves the answer (nothing) as it is.
