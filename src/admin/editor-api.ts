@@ -25,6 +25,7 @@ import {
   PROFILE_ENTITY_TYPES,
   profileKeysQuery,
 } from '../query/lookups';
+import { filterEntityType } from '../query/schema';
 import type { EntityId } from '../query/types';
 import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery, prepareKeysOptions } from '../query/validate';
 import { LookupCache } from './cache';
@@ -52,6 +53,20 @@ export interface Items<T> {
 export interface PreviewResult {
   payload: unknown;
   page?: PageInfo;
+  /**
+   * Only when the query selects nothing and has conditions (key filters): how many the same query selects without
+   * them, and of which entity type ('ALARM' for an alarm query; absent when the filter mixes types). It tells
+   * "the conditions exclude them" from "nothing of the kind exists".
+   */
+  withoutConditions?: { count: number; entityType?: string };
+}
+
+/** A query without its key filters. */
+function withoutKeyFilters<T extends { keyFilters?: unknown; keyFiltersOperation?: unknown }>(q: T): T {
+  const bare = { ...q };
+  delete bare.keyFilters;
+  delete bare.keyFiltersOperation;
+  return bare;
 }
 
 export type TestResult = { ok: true; user: string; authority: string; serverVersion: string | null } | { ok: false; code: string; message: string };
@@ -191,23 +206,53 @@ export class EditorApi {
       case 'entityFind': {
         const q = prepareEntityDataQuery(input, 'query', rest);
         const page = await this.client.findEntityData(q);
-        return { payload: formatEntities(page.data, format), page: pageInfo(page, q.pageLink) };
+        const result = { payload: formatEntities(page.data, format), page: pageInfo(page, q.pageLink) };
+        return this.explainEmpty(result, page.totalElements, q, () => this.client.countEntities(withoutKeyFilters(prepareEntityCountQuery(input, 'query', rest))));
       }
       case 'alarmFind': {
         const q = prepareAlarmDataQuery(input, 'query', rest);
         const page = await this.client.findAlarmData(q);
-        return { payload: formatAlarms(page.data, format), page: pageInfo(page, q.pageLink) };
+        const result = { payload: formatAlarms(page.data, format), page: pageInfo(page, q.pageLink) };
+        return this.explainEmpty(result, page.totalElements, q, () => this.client.countAlarms(withoutKeyFilters(prepareAlarmCountQuery(input, 'query', rest))), 'ALARM');
       }
-      case 'entityCount':
-        return { payload: await this.client.countEntities(prepareEntityCountQuery(input, 'query', rest)) };
-      case 'alarmCount':
-        return { payload: await this.client.countAlarms(prepareAlarmCountQuery(input, 'query', rest)) };
+      case 'entityCount': {
+        const q = prepareEntityCountQuery(input, 'query', rest);
+        const n = await this.client.countEntities(q);
+        return this.explainEmpty({ payload: n }, n, q, () => this.client.countEntities(withoutKeyFilters(q)));
+      }
+      case 'alarmCount': {
+        const q = prepareAlarmCountQuery(input, 'query', rest);
+        const n = await this.client.countAlarms(q);
+        return this.explainEmpty({ payload: n }, n, q, () => this.client.countAlarms(withoutKeyFilters(q)), 'ALARM');
+      }
       case 'entityKeys':
         return { payload: await this.client.findKeys(prepareEntityDataQuery(input, 'query', rest), prepareKeysOptions(undefined)) };
       default:
         // Unreachable: every node/operation pair above has a run.
         throw new TbError('TB_BAD_REQUEST', `No preview for ${node} ${operation}`);
     }
+  }
+
+  /**
+   * An answer of nothing (`total` 0) to a query with conditions: adds what the query selects without them (one
+   * count request, `countBare`), so that the editor can say whether the conditions exclude everything.
+   */
+  private async explainEmpty(
+    result: PreviewResult,
+    total: number,
+    q: { entityFilter?: unknown; keyFilters?: unknown[] },
+    countBare: () => Promise<number>,
+    entityType = filterEntityType(q.entityFilter),
+  ): Promise<PreviewResult> {
+    if (total !== 0 || !q.keyFilters || q.keyFilters.length === 0) return result;
+    let count: number;
+    try {
+      count = await countBare();
+    } catch {
+      // Only an explanation: the answer itself (nothing) stands without it.
+      return result;
+    }
+    return { ...result, withoutConditions: entityType === undefined ? { count } : { count, entityType } };
   }
 
   /** Logs in (if needed) and reads the current user and the server version. Never throws. */

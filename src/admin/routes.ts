@@ -5,7 +5,7 @@
  *   GET  tb-connection/:id/entities?entityType=…&search=  |  &ids=<uuid>,<uuid>        {items: [{id, name}]}
  *   GET  tb-connection/:id/keys?entityType=…&profiles=a,b  |  &ids=<uuid>,<uuid>      {entityTypes, timeseries, attributes}
  *   GET  tb-connection/:id/alarm-types?search=                                         {items: ["High Temperature", …]}
- *   POST tb-connection/:id/preview {node, operation, query, format}                    {payload, page?}
+ *   POST tb-connection/:id/preview {node, operation, query, format}                    {payload, page?, withoutConditions?}
  *   POST tb-connection/:id/test                                                        {ok, user, authority, serverVersion} | {ok:false, code, message}
  *
  * GETs need `tb-connection.read`, POSTs `tb-connection.write`. Errors are `{code, message}` (plus `field` for bad

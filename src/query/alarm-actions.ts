@@ -32,9 +32,9 @@ const OPERATION_TEXT = ALARM_OPERATIONS.join(', ');
 const SEVERITY_TEXT = ALARM_SEVERITIES.join(', ');
 
 /** What an alarm reference may be, for messages. */
-export const ALARM_SHAPES = 'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as tb-alarm-query, tb-subscribe and tb-alarm-action send it';
+export const ALARM_SHAPES = 'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as the alarm query, subscribe and alarm action nodes send it';
 const ASSIGNEE_SHAPES = 'the user to assign: a user id (a UUID or {"entityType": "USER", "id": "<uuid>"}) or an e-mail address';
-const ORIGINATOR_SHAPES = 'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as tb-entity-query sends it';
+const ORIGINATOR_SHAPES = 'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as the entity query node sends it';
 
 /** A value and where it was read (for messages): `{value: msg.payload.originator, field: "msg.payload.originator"}`. */
 export interface Sourced {

@@ -17,7 +17,7 @@ export function topTray(page: Page): Locator {
 }
 
 export interface OpenOptions {
-  /** The view the query dialogs open in ('builder' or 'json'; they remember the last one in localStorage). */
+  /** The view the query dialog opens in ('builder' or 'json'), as if chosen for this node before (views.ts). */
   view?: string;
   /** Node properties set before the dialog opens (e.g. a query). */
   props?: Record<string, unknown>;
@@ -30,21 +30,33 @@ export interface OpenOptions {
  * ready: its Done button is there once oneditprepare has run.
  */
 export async function openDialog(page: Page, id: string, opts: OpenOptions = {}): Promise<void> {
+  if (opts.view) await chooseView(page, id, opts.view);
   const config = await page.evaluate(
-    ([nodeId, props, view]) => {
-      if (view) window.localStorage.setItem('tb-query-builder-view', view);
+    ([nodeId, props]) => {
       const n = RED.nodes.node(nodeId);
       Object.assign(n, props);
       if (n._def.category === 'config') RED.editor.editConfig('', n.type, n.id);
       else RED.editor.edit(n);
       return n._def.category === 'config';
     },
-    [id, opts.props ?? {}, opts.view ?? ''] as const,
+    [id, opts.props ?? {}] as const,
   );
   if (opts.ready) await topTray(page).locator(opts.ready).waitFor({ state: 'visible', timeout: WAIT });
   await topTray(page)
     .locator(config ? '#node-config-dialog-ok' : '#node-dialog-ok')
     .waitFor({ state: 'visible', timeout: WAIT });
+}
+
+/** Makes node `id`'s query dialog open in `view` ('builder' or 'json'), as if a person had chosen it there before. */
+export async function chooseView(page: Page, id: string, view: string): Promise<void> {
+  await page.evaluate(
+    ([nodeId, v]) => {
+      // The editor's own record of the choices (src/editor/builder/views.ts).
+      const views = JSON.parse(window.localStorage.getItem('tb-query-builder-views') ?? '{}');
+      window.localStorage.setItem('tb-query-builder-views', JSON.stringify({ ...views, [nodeId]: v }));
+    },
+    [id, view] as const,
+  );
 }
 
 /** Cancels every open tray, top first, waiting until each is gone. */
@@ -77,10 +89,10 @@ type PageGlobals = { RED: any; $: any };
 
 /** Opens a node's dialog in the query builder's builder view, with `query` (an object, or text as stored). */
 export async function openBuilder(page: Page, id: string, query?: unknown): Promise<void> {
+  await chooseView(page, id, 'builder');
   await page.evaluate(
     ([nodeId, q]) => {
       const { RED } = window as unknown as PageGlobals;
-      window.localStorage.setItem('tb-query-builder-view', 'builder');
       const n = RED.nodes.node(nodeId);
       if (q !== undefined) n.query = typeof q === 'string' ? q : JSON.stringify(q);
       RED.editor.edit(n);

@@ -498,6 +498,56 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.equal(sim.requests.entries(100).length, 0);
     });
 
+    it('nothing for the conditions: how many the filter selects without them (one count more, only then)', async () => {
+      await load();
+      const tooHot = [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1000 } } }];
+      const devices = { count: 20, entityType: 'DEVICE' };
+      let r = await preview({ node: 'tb-entity-query', query: { ...THERMOSTATS, keyFilters: tooHot } });
+      assert.deepEqual(r.body, { payload: [], page: { page: 0, pageSize: 5, totalPages: 0, totalElements: 0, hasNext: false }, withoutConditions: devices });
+      assert.deepEqual([sim.countRequests('/api/entitiesQuery/find'), sim.countRequests('/api/entitiesQuery/count')], [1, 1]);
+      r = await preview({ node: 'tb-entity-count', query: { entityFilter: THERMOSTATS.entityFilter, keyFilters: tooHot } });
+      assert.deepEqual(r.body, { payload: 0, withoutConditions: devices });
+      // A filter of several types: the count alone.
+      const mixed = { type: 'entityList', entityType: 'DEVICE', entityList: [id('DEVICE', 'Thermo A-101').id] };
+      r = await preview({
+        node: 'tb-subscribe',
+        operation: 'entityCount',
+        query: { entityFilter: { type: 'relationsQuery', rootEntity: id('ASSET', 'Building Alpha'), direction: 'FROM', maxLevel: 2, filters: [] }, keyFilters: tooHot },
+      });
+      assert.equal(r.body.payload, 0);
+      assert.equal(r.body.withoutConditions.entityType, undefined);
+      assert.ok(r.body.withoutConditions.count > 0, r.text);
+      // Alarms: the same alarm query counted without its conditions.
+      const alarms = { ...ALARMS, keyFilters: tooHot };
+      const bare = (await direct('/api/alarmsQuery/count', prepareAlarmCountQuery(ALARMS))) as number;
+      assert.ok(bare > 0);
+      r = await preview({ node: 'tb-alarm-query', operation: 'find', query: alarms });
+      assert.deepEqual([r.body.payload, r.body.withoutConditions], [[], { count: bare, entityType: 'ALARM' }]);
+      r = await preview({ node: 'tb-alarm-query', operation: 'count', query: alarms });
+      assert.deepEqual(r.body, { payload: 0, withoutConditions: { count: bare, entityType: 'ALARM' } });
+      // Nothing without conditions, something with them, or a page past the end: no second count.
+      sim.resetRequests();
+      r = await preview({ node: 'tb-entity-count', query: { entityFilter: mixed } });
+      assert.deepEqual(r.body, { payload: 1 });
+      r = await preview({ node: 'tb-entity-query', query: { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' } } });
+      assert.deepEqual([r.body.payload, r.body.withoutConditions], [[], undefined]);
+      r = await preview({ node: 'tb-entity-count', query: { entityFilter: THERMOSTATS.entityFilter, keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }] } });
+      assert.deepEqual(Object.keys(r.body), ['payload']);
+      assert.ok(r.body.payload > 0, r.text);
+      r = await preview({
+        node: 'tb-entity-query',
+        query: { ...THERMOSTATS, keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }], pageLink: { page: 9, pageSize: 5 } },
+      });
+      assert.deepEqual([r.body.payload, r.body.page.totalElements > 0, r.body.withoutConditions], [[], true, undefined]);
+      assert.equal(sim.countRequests('/api/entitiesQuery/count'), 2, 'the two count previews only');
+      // The second count failing leaves the answer (nothing) as it is.
+      const fault = sim.faults.add({ path: '/api/entitiesQuery/count', status: 500, times: 1 });
+      r = await preview({ node: 'tb-entity-query', query: { ...THERMOSTATS, keyFilters: tooHot } });
+      sim.faults.remove(fault);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual([r.body.payload, r.body.withoutConditions], [[], undefined]);
+    });
+
     it('is never cached', async () => {
       await load();
       await preview({ node: 'tb-entity-count', query: THERMOSTATS });

@@ -19,6 +19,8 @@ import { JsonView } from './json-view';
 import { renderKeyFilters } from './key-filters';
 import { Lookups } from './lookups';
 import { isObj, Model, type Ctx, type Query } from './model';
+import { switchMode } from './mode-switch';
+import { chosenView, rememberView, type View } from './views';
 import { previewPanel } from './preview';
 import { showNeeds } from './bind';
 import { allowPlaceholders, checkBound } from './bound';
@@ -39,6 +41,8 @@ export interface AttachOptions {
   connection(): string | undefined;
   /** A live subscription (tb-subscribe). */
   live?: boolean;
+  /** The node's id: the view chosen for it is its own (views.ts). */
+  id?: string;
   /**
    * The node's saved query text. The TypedInput keeps one line of it; a text kept as typed (invalid JSON) has
    * its lines only here.
@@ -55,49 +59,15 @@ export interface Builder {
   readonly model: Model;
 }
 
-const VIEW_KEY = 'tb-query-builder-view';
-type View = 'builder' | 'json';
-
-function preferredView(): View {
-  try {
-    return window.localStorage.getItem(VIEW_KEY) === 'json' ? 'json' : 'builder';
-  } catch {
-    return 'builder';
-  }
-}
-
-function rememberView(v: View): void {
-  try {
-    window.localStorage.setItem(VIEW_KEY, v);
-  } catch {
-    /* private mode: not remembered */
-  }
-}
-
-/** Moves the alarm filter fields between the page link (alarm data) and the top level (alarm counts). */
-function moveAlarmFields(q: Query, to: 'pageLink' | ''): void {
-  const fields = ['statusList', 'severityList', 'typeList', 'assigneeId', 'searchPropagatedAlarms', 'timeWindow', 'startTs', 'endTs'];
-  const pl = isObj(q.pageLink) ? q.pageLink : undefined;
-  for (const f of fields) {
-    if (to === '' && pl && pl[f] !== undefined && q[f] === undefined) {
-      q[f] = pl[f];
-      delete pl[f];
-    } else if (to === 'pageLink' && q[f] !== undefined) {
-      if (!isObj(q.pageLink)) q.pageLink = {};
-      const target = q.pageLink as Record<string, unknown>;
-      if (target[f] === undefined) target[f] = q[f];
-      delete q[f];
-    }
-  }
-}
-
 export function attach(o: AttachOptions): Builder {
   ensureStyle();
   const input = $(o.input);
   const host = $(o.container).empty().addClass('tb-b');
   const lookups = new Lookups(o.connection);
   let mode = o.mode();
-  let view: View = preferredView();
+  let view: View = chosenView(o.id) ?? 'builder';
+  /** The parts a change of operation took away (a find's page and columns), for the way back. */
+  const leftBehind: Query = {};
   let writing = false;
   /** The JSON text does not parse (or is not an object): the builder view waits until it does. */
   let jsonProblem: { message: string; line: number; column: number } | undefined;
@@ -137,11 +107,14 @@ export function attach(o: AttachOptions): Builder {
   const initial = parseJsonText(String(input.val() ?? ''));
   const blank = String(input.val() ?? '').trim() === '';
   const model = new Model(blank ? defaultQuery(mode) : initial.ok && isObj(initial.value) ? (initial.value as Query) : {});
+  const ctx: Ctx = { model, mode, live: !!o.live, lookups, rerender: renderForm };
   if (!blank && (!initial.ok || !isObj(initial.value))) {
     jsonProblem = problemOf(initial);
     view = 'json';
+  } else if (!chosenView(o.id) && withoutControl(model.query).length > 0) {
+    // Typed as JSON with fields the builder has no control for: the JSON view shows them all.
+    view = 'json';
   }
-  const ctx: Ctx = { model, mode, live: !!o.live, lookups, rerender: renderForm };
 
   model.onChange(() => {
     writeInput(compactQuery(model.query));
@@ -172,7 +145,6 @@ export function attach(o: AttachOptions): Builder {
       return;
     }
     view = v;
-    rememberView(v);
     builderBtn.toggleClass('selected', v === 'builder');
     jsonBtn.toggleClass('selected', v === 'json');
     if (v === 'builder') {
@@ -185,8 +157,13 @@ export function attach(o: AttachOptions): Builder {
     }
     refreshInfo();
   }
-  builderBtn.on('click', () => setView('builder'));
-  jsonBtn.on('click', () => setView('json'));
+  /** A person's choice of view: this node's from now on. */
+  function choose(v: View): void {
+    setView(v);
+    if (view === v) rememberView(o.id, v);
+  }
+  builderBtn.on('click', () => choose('builder'));
+  jsonBtn.on('click', () => choose('json'));
 
   function onJsonText(text: string): void {
     const parsed = parseJsonText(text);
@@ -232,7 +209,7 @@ export function attach(o: AttachOptions): Builder {
     const checked = bound.verdict;
     showNeeds(form, bound.needs);
     preview.bindings(model.query);
-    const extra = heldPaths(model.query, builderCoverage(mode, model.query, { live: ctx.live })).filter((p) => !isNullAt(model.query, p));
+    const extra = withoutControl(model.query);
     // Whole parts this kind of query does not send (e.g. a find query's page after switching to count).
     const sent = checked.ok && isObj(checked.value) ? checked.value : undefined;
     const unused = sent ? [...new Set(extra.map((p) => p.split('.')[0]))].filter((top) => !(top in sent)) : [];
@@ -251,6 +228,11 @@ export function attach(o: AttachOptions): Builder {
     if (unused.length) list(t('unused'), unused);
     held.toggle(kept.length + unused.length > 0);
     showError(checked.ok ? undefined : { field: checked.field, path: checked.path, message: checked.message });
+  }
+
+  /** The paths of the query that no control of the builder shows (a null is shown as nothing: not counted). */
+  function withoutControl(q: Query): string[] {
+    return heldPaths(q, builderCoverage(mode, q, { live: ctx.live })).filter((p) => !isNullAt(q, p));
   }
 
   function showError(e: QueryError | undefined): void {
@@ -337,12 +319,8 @@ export function attach(o: AttachOptions): Builder {
       const next = o.mode();
       if (next === mode) return;
       const untouched = compactQuery(model.query) === compactQuery(defaultQuery(mode));
-      if (untouched) {
-        model.query = defaultQuery(next);
-      } else {
-        const to = MODE_SCHEMA[next].alarmFilterAt;
-        if (to !== null && MODE_SCHEMA[mode].alarmFilterAt !== null && to !== MODE_SCHEMA[mode].alarmFilterAt) moveAlarmFields(model.query, to);
-      }
+      if (untouched) model.query = defaultQuery(next);
+      else switchMode(model.query, mode, next, leftBehind);
       mode = next;
       ctx.mode = next;
       writeInput(compactQuery(model.query));

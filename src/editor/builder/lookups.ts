@@ -88,6 +88,13 @@ function query(params: Record<string, string | undefined>): string {
 }
 
 /** The look-ups of the connection the dialog has selected (read each time: the user may change it). */
+/** The preview endpoint's answer (src/admin/editor-api.ts PreviewResult). */
+export interface PreviewAnswer {
+  payload: unknown;
+  page?: Record<string, unknown>;
+  withoutConditions?: { count: number; entityType?: string };
+}
+
 export class Lookups {
   /** Why the last look-up failed, if it did (cleared by a success). */
   problem: AdminError | undefined;
@@ -181,7 +188,7 @@ export class Lookups {
   }
 
   /** Runs a query once on the server (never cached). */
-  preview(body: { node: string; operation: string; query: unknown; format?: string }): Promise<Answer<{ payload: unknown; page?: Record<string, unknown> }>> {
+  preview(body: { node: string; operation: string; query: unknown; format?: string }): Promise<Answer<PreviewAnswer>> {
     const base = this.base();
     if (!base) return Promise.resolve({ ok: false, error: { status: 0, code: 'TB_CONFIG', message: '' } });
     return request('POST', `${base}/preview`, body);

@@ -4,7 +4,8 @@
  */
 import { tryQuery, tryRefs, type TryProblem, type TryValue } from './bound';
 import { button, t } from './dom';
-import type { Answer, Lookups } from './lookups';
+import { entityTypeName } from '../../query/schema';
+import type { Answer, Lookups, PreviewAnswer } from './lookups';
 
 const MAX_ROWS = 20;
 const MAX_COLUMNS = 12;
@@ -82,7 +83,18 @@ function table(rows: unknown[]): JQuery {
   return tbl;
 }
 
-export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; page?: Record<string, unknown> }>): void {
+/**
+ * Why nothing matched: the conditions, when the query selects something without them (the admin endpoint counted
+ * it), else nothing the query selects exists.
+ */
+function noMatchText(without: PreviewAnswer['withoutConditions']): string {
+  if (!without || !(without.count > 0)) return t('previewNoMatch');
+  const n = without.count;
+  const what = `${n} ${without.entityType ? entityTypeName(without.entityType, n) : n === 1 ? 'entity' : 'entities'}`;
+  return t(n === 1 ? 'previewNoMatchConditionsOne' : 'previewNoMatchConditions', { what });
+}
+
+export function renderAnswer(area: JQuery, answer: Answer<PreviewAnswer>): void {
   area.empty();
   if (!answer.ok) {
     area.attr('data-tb-preview', 'error');
@@ -92,11 +104,11 @@ export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; pa
       .appendTo(area);
     return;
   }
-  const { payload, page } = answer.value;
+  const { payload, page, withoutConditions } = answer.value;
   if (typeof payload === 'number') {
     area.attr('data-tb-preview', 'count');
     $('<div class="tb-b-count">').text(String(payload)).appendTo(area);
-    if (payload === 0) $('<div class="tb-b-hint">').text(t('previewNoMatch')).appendTo(area);
+    if (payload === 0) $('<div class="tb-b-hint">').text(noMatchText(withoutConditions)).appendTo(area);
     return;
   }
   if (Array.isArray(payload)) {
@@ -104,7 +116,7 @@ export function renderAnswer(area: JQuery, answer: Answer<{ payload: unknown; pa
     if (payload.length === 0) {
       area.attr('data-tb-preview', 'empty');
       $('<div class="tb-b-hint">')
-        .text(total > 0 ? t('previewPastEnd', { total }) : t('previewNoMatch'))
+        .text(total > 0 ? t('previewPastEnd', { total }) : noMatchText(withoutConditions))
         .appendTo(area);
       return;
     }

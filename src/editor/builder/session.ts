@@ -10,7 +10,7 @@ let current: Builder | undefined;
 /**
  * Opens the builder in a query node's dialog: attaches the builder to `#node-input-query` (already a TypedInput) in the dialog's `#tb-builder` div.
  */
-export function open(o: { nodeType: string; query?: string; mode(): QueryMode; operation(): string; live?: boolean }): Builder {
+export function open(o: { nodeType: string; id?: string; query?: string; mode(): QueryMode; operation(): string; live?: boolean }): Builder {
   close();
   current = attach({
     nodeType: o.nodeType,
@@ -20,6 +20,7 @@ export function open(o: { nodeType: string; query?: string; mode(): QueryMode; o
     operation: o.operation,
     connection: () => String($('#node-input-connection').val() ?? '') || undefined,
     live: o.live,
+    id: o.id,
     text: o.query,
   });
   return current;

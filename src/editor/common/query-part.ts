@@ -55,6 +55,7 @@ export function queryPart(E: TypeHelpers, o: QueryPartOptions) {
       E.typedInput('query', QUERY_TYPES, 'payload');
       open({
         nodeType: E.type,
+        id: node.id as string | undefined,
         query: node.query as string | undefined,
         live: o.live,
         mode: () => o.mode(node),

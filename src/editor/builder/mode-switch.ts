@@ -1,0 +1,69 @@
+/**
+ * A query through a change of the node's operation (or subscription kind), e.g. an alarm query from Count to Find
+ * and back: what both kinds of query have (entity filter, key filters, the alarm filter) stays; what only the old
+ * kind has (a find's page and columns) is left behind, and taken back when the node switches back; what only the
+ * new kind has and the query lacks comes from the new kind's default query (a find's entity filter, page and
+ * columns). So the query stays one that the new kind takes, and the builder always has a control for each part.
+ */
+import { ALARM_FILTER_FIELDS, defaultQuery, MODE_SCHEMA, type QueryMode } from '../../query/schema';
+import { isObj, type Query } from './model';
+
+const ALARM_FIELDS = ALARM_FILTER_FIELDS.map((f) => f.name);
+
+/** The top-level keys of the parts the builder shows for a kind of query. */
+function partKeys(mode: QueryMode): string[] {
+  const spec = MODE_SCHEMA[mode];
+  const keys: string[] = [];
+  for (const part of spec.parts) {
+    if (part === 'entityFilter') keys.push('entityFilter');
+    else if (part === 'keyFilters') keys.push('keyFilters', 'keyFiltersOperation');
+    else if (part === 'fields') keys.push(...spec.fieldLists);
+    else if (part === 'page') keys.push('pageLink');
+    else if (part === 'alarm' && spec.alarmFilterAt === '') keys.push(...ALARM_FIELDS);
+  }
+  return keys;
+}
+
+/** Moves the alarm filter fields between the page link (alarm data) and the top level (alarm counts). */
+function moveAlarmFields(q: Query, to: 'pageLink' | ''): void {
+  const pl = isObj(q.pageLink) ? q.pageLink : undefined;
+  for (const f of ALARM_FIELDS) {
+    if (to === '' && pl && pl[f] !== undefined && q[f] === undefined) {
+      q[f] = pl[f];
+      delete pl[f];
+    } else if (to === 'pageLink' && q[f] !== undefined) {
+      if (!isObj(q.pageLink)) q.pageLink = {};
+      const target = q.pageLink as Record<string, unknown>;
+      if (target[f] === undefined) target[f] = q[f];
+      delete q[f];
+    }
+  }
+}
+
+/**
+ * Changes `q` (in place) from a query of kind `from` into one of kind `to`. `leftBehind` holds the parts an earlier
+ * switch took away (this dialog only): they come back before any default does.
+ */
+export function switchMode(q: Query, from: QueryMode, to: QueryMode, leftBehind: Query): void {
+  const fromAt = MODE_SCHEMA[from].alarmFilterAt;
+  const toAt = MODE_SCHEMA[to].alarmFilterAt;
+  if (fromAt !== null && toAt !== null && fromAt !== toAt) moveAlarmFields(q, toAt);
+  const keep = partKeys(to);
+  const had = partKeys(from);
+  for (const key of had) {
+    if (keep.includes(key) || q[key] === undefined) continue;
+    leftBehind[key] = q[key];
+    delete q[key];
+  }
+  const defaults = defaultQuery(to);
+  for (const key of keep) {
+    const back = leftBehind[key] !== undefined ? leftBehind[key] : defaults[key];
+    delete leftBehind[key];
+    if (back === undefined) continue;
+    if (q[key] === undefined) q[key] = back;
+    else if (key === 'pageLink' && !had.includes(key) && isObj(q.pageLink) && isObj(back)) {
+      // The alarm filter just moved into a page link of its own: the page itself comes back under it.
+      q.pageLink = { ...back, ...q.pageLink };
+    }
+  }
+}
