@@ -108,11 +108,7 @@ describe('tb-rpc Params: from msg.payload, fixed JSON, none (runtime + simulator
   });
 
   it('fixed JSON that is not valid (or empty), or an unknown Params: a deploy-time problem naming the field; nothing sent', async () => {
-    await load([
-      rpc('bad', { paramsFrom: 'json', params: '{"pin": 7,' }),
-      rpc('empty', { paramsFrom: 'json', params: '  ' }),
-      rpc('odd', { paramsFrom: 'fixed' }),
-    ]);
+    await load([rpc('bad', { paramsFrom: 'json', params: '{"pin": 7,' }), rpc('empty', { paramsFrom: 'json', params: '  ' }), rpc('odd', { paramsFrom: 'fixed' })]);
     const d = dev('Thermo A-101');
     assert.deepEqual(lastStatus('bad'), { fill: 'red', shape: 'dot', text: key('configError') });
     assert.match(String(errorsLogged('bad')[0]), /^params is not valid JSON \(e\.g\. \{"pin": 7, "value": 1\}\): /);

@@ -118,13 +118,7 @@ function pickedTargetInput(E: TypeHelpers, entityTypes: readonly string[]): JQue
   const kept = E.input('targetType');
   const stored = String(kept.val() || 'auto');
   const label = builderText(entityTypes.length === 1 && entityTypes[0] === 'DEVICE' ? 'pickedByName.device' : 'pickedByName.entity');
-  const types = [
-    { value: 'auto', label: E.t(`${E.type}.source.target`), hasValue: false },
-    { value: PICKED, label, icon: 'fa fa-crosshairs', hasValue: false },
-    'json',
-    'msg',
-    'jsonata',
-  ];
+  const types = [{ value: 'auto', label: E.t(`${E.type}.source.target`), hasValue: false }, { value: PICKED, label, icon: 'fa fa-crosshairs', hasValue: false }, 'json', 'msg', 'jsonata'];
   const initial = stored === 'json' && isPickedEntity(String(el.val() ?? ''), entityTypes) ? PICKED : TARGET_SOURCES.includes(stored) ? stored : 'auto';
   // No typeField: the TypedInput's own type ('entity') never reaches the node; the change handler writes targetType.
   el.typedInput({ default: initial, types });

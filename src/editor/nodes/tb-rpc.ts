@@ -52,11 +52,7 @@ function methodText(node: EditorNode): string {
 function summary(node: EditorNode): string {
   const from = paramsFrom(node);
   const params =
-    from === 'json'
-      ? t('tb-rpc.summary.json', { json: jsonText(String(E.input('params').typedInput('value') ?? '')) })
-      : from === 'none'
-        ? t('tb-rpc.summary.none')
-        : t('tb-rpc.summary.payload');
+    from === 'json' ? t('tb-rpc.summary.json', { json: jsonText(String(E.input('params').typedInput('value') ?? '')) }) : from === 'none' ? t('tb-rpc.summary.none') : t('tb-rpc.summary.payload');
   return t('tb-rpc.summary.line', { method: methodText(node), params });
 }
 
