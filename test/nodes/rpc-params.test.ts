@@ -7,19 +7,10 @@
 import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbRpc from '../../src/nodes/tb-rpc';
-import { errorsLogged, flowsOn, helper, key, lastStatus, useRuntime, type Rec } from '../support/runtime';
+import { errorsLogged, flowsOn, key, lastStatus, useRuntime, warningsOf as warnings, type Rec } from '../support/runtime';
 
 function rpc(id: string, props: Rec = {}): Rec {
   return { id, type: 'tb-rpc', connection: 'c1', wires: [['out']], methodType: 'str', method: 'setGpio', ...props };
-}
-
-/** The texts node `id` passed to node.warn so far. */
-function warnings(id: string): string[] {
-  const n = helper.getNode(id) as unknown as { warn: { getCalls(): Array<{ thisValue: unknown; args: unknown[] }> } };
-  return n.warn
-    .getCalls()
-    .filter((c) => c.thisValue === n)
-    .map((c) => String(c.args[0]));
 }
 
 describe('tb-rpc Params: from msg.payload, fixed JSON, none (runtime + simulator)', function () {
