@@ -18,7 +18,7 @@ export default function (RED: NodeAPI): void {
       const inputs = new RpcInputs(RED, node, config);
       const followers = new Followers(RED, action, followTiming(RED));
       return {
-        problems: [inputs.method.problem],
+        problems: [inputs.method.problem, inputs.paramsProblem],
         divert: (msg, send, client) => (actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined),
         check: (msg) => prepareAction((msg as { action?: unknown }).action),
         settings: RPC_SETTINGS,

@@ -81,11 +81,69 @@ function jsonValue(v: unknown, field: string): void {
   if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') fail(field, `${field} cannot be sent as JSON ${got(v)}`);
 }
 
+/** Where a command's params come from (the node's Params setting, `paramsFrom`). */
+export const PARAMS_FROM = ['payload', 'json', 'none'] as const;
+export type ParamsFrom = (typeof PARAMS_FROM)[number];
+
 /**
- * The request of one message: method and params (`msg.payload`, left out when undefined) as resolved by the node;
- * mode, timeout, persistent, expiration, retries, additionalInfo and waitFor from the message first, then the node.
+ * The params of a command that takes none. The server would take a body without params (it passes `null` on, §13
+ * 1.8), but a device's RPC handler that reads a field of its params then fails on null: an empty object is what
+ * such a handler copes with, and says "no params" as plainly.
  */
-export function prepareRpcRequest(method: string, params: unknown, r: OptionReader, now: number): RpcRequest {
+export const NO_PARAMS: Readonly<Record<string, never>> = Object.freeze({});
+
+/** The Params setting as checked at deploy: from msg.payload, or a value fixed in the node (`json`, `none`). */
+export type ParamsSetting = { from: 'payload' } | { from: 'json' | 'none'; value: unknown };
+
+/**
+ * The node's Params setting (`paramsFrom`, and `params`, JSON text, for `json`): an old flow without it reads
+ * msg.payload. Throws (a TbInputError naming `params` or `paramsFrom`) on a setting the node cannot use.
+ */
+export function prepareParamsSetting(paramsFrom: unknown, params: unknown): ParamsSetting {
+  const from = paramsFrom === undefined || paramsFrom === null || paramsFrom === '' ? 'payload' : paramsFrom;
+  if (from === 'payload') return { from };
+  if (from === 'none') return { from, value: NO_PARAMS };
+  if (from !== 'json') return fail('paramsFrom', `paramsFrom must be one of ${PARAMS_FROM.join(', ')} ${got(paramsFrom)}`);
+  if (typeof params !== 'string') {
+    // A flow written by hand may hold the value itself rather than its text.
+    if (params === undefined || params === null) return fail('params', 'params is empty: type the fixed params as JSON, e.g. {"pin": 7, "value": 1}, or choose "no params"');
+    jsonValue(params, 'params');
+    return { from, value: params };
+  }
+  if (params.trim() === '') return fail('params', 'params is empty: type the fixed params as JSON, e.g. {"pin": 7, "value": 1}, or choose "no params"');
+  try {
+    return { from, value: JSON.parse(params) as unknown };
+  } catch (err) {
+    return fail('params', `params is not valid JSON (e.g. {"pin": 7, "value": 1}): ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The params of one message and their name for errors: msg.payload, or a copy of the node's fixed value (a copy,
+ * because the output shows it in msg.rpc.params, where a later node may change it).
+ */
+export function paramsOf(setting: ParamsSetting, payload: unknown): { value: unknown; field: string } {
+  if (setting.from === 'payload') return { value: payload, field: 'msg.payload' };
+  return { value: structuredClone(setting.value), field: 'params' };
+}
+
+/** How far from now a number may be to look like an inject's timestamp (its default payload): a day. */
+const TIMESTAMP_WINDOW_MS = 86400000;
+
+/**
+ * Does msg.payload look like a timestamp (a whole number of ms within a day of now), the default payload of an
+ * inject node, which would become a command's params unnoticed?
+ */
+export function looksLikeTimestamp(v: unknown, now: number): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v - now) <= TIMESTAMP_WINDOW_MS;
+}
+
+/**
+ * The request of one message: method and params (`msg.payload` or the node's fixed ones, named `paramsField` in
+ * errors; left out when undefined) as resolved by the node; mode, timeout, persistent, expiration, retries,
+ * additionalInfo and waitFor from the message first, then the node.
+ */
+export function prepareRpcRequest(method: string, params: unknown, r: OptionReader, now: number, paramsField = 'msg.payload'): RpcRequest {
   const mode = enumOption(r.get('mode'), RPC_MODES, 'twoway');
   const persistent = boolOption(r.get('persistent'), false);
   const timeoutS = r.get('timeout');
@@ -99,7 +157,7 @@ export function prepareRpcRequest(method: string, params: unknown, r: OptionRead
   }
   const body: RpcBody = { method, timeout };
   if (params !== undefined) {
-    jsonValue(params, 'msg.payload');
+    jsonValue(params, paramsField);
     body.params = params;
   }
   const waitFor = enumOption(r.get('waitFor'), WAIT_FOR, 'final');

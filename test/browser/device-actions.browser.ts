@@ -128,7 +128,7 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
 
   /** Picks a fixed entity with the entity picker under the target TypedInput. */
   async function pickEntity(entityType: string, typed: string, name: string): Promise<void> {
-    await page.evaluate(() => $('#node-input-target').typedInput('type', 'json'));
+    await page.evaluate(() => $('#node-input-target').typedInput('type', 'entity'));
     await tray().locator('[data-tb-field="target.entityType"]').selectOption(entityType);
     await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), typed, name);
   }

@@ -51,13 +51,13 @@ describe('tb-rpc (runtime + simulator)', function () {
   const posted = () => sim.countRequests('/api/rpc/', 'POST');
 
   describe('lightweight', () => {
-    it("two-way: the device's reply in msg.payload, msg.rpc = {method, status: SUCCESSFUL}; params from msg.payload", async () => {
+    it("two-way: the device's reply in msg.payload, msg.rpc = {method, params, status: SUCCESSFUL}; params from msg.payload", async () => {
       await load([rpc('r')]);
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'answer', reply: (call) => ({ got: call.params, at: 'device' }) });
       const out = await results.ok('r', { entity: { entityType: 'DEVICE', id: d.id }, method: 'setGpio', payload: { pin: 7, value: 1 }, chatId: 3 });
       assert.deepEqual(out.payload, { got: { pin: 7, value: 1 }, at: 'device' });
-      assert.deepEqual(out.rpc, { method: 'setGpio', status: 'SUCCESSFUL' });
+      assert.deepEqual(out.rpc, { method: 'setGpio', params: { pin: 7, value: 1 }, status: 'SUCCESSFUL' });
       assert.equal(out.chatId, 3);
       const calls = sim.rpc.calls(d.id);
       assert.equal(calls.length, 1);
@@ -357,7 +357,7 @@ describe('tb-rpc (runtime + simulator)', function () {
         meters.map((_, i) => i !== 2),
       );
       assert.equal(res[2].error!.code, 'TB_RPC_NO_REPLY');
-      assert.deepEqual(res[0].rpc, { method: 'read', status: 'SUCCESSFUL' });
+      assert.deepEqual(res[0].rpc, { method: 'read', params: { reg: 1 }, status: 'SUCCESSFUL' });
       assert.deepEqual(res[0].payload, { method: 'read', params: { reg: 1 } });
       assert.equal(out.failed, 1);
       assert.deepEqual(last('r'), { fill: 'yellow', shape: 'dot', text: key('bulkPartial') });

@@ -156,7 +156,7 @@ describe('values from the message: the dialog wins, placeholders in text setting
       assert.deepEqual((await results.ok('env', { entity: d.id })).payload, { method: 'getState', params: null });
       const out = await results.ok('mix', { entity: d.id, what: 'Gpio', payload: { pin: 1 } });
       assert.deepEqual(out.payload, { method: 'setGpio', params: { pin: 1 } });
-      assert.deepEqual(out.rpc, { method: 'setGpio', status: 'SUCCESSFUL' });
+      assert.deepEqual(out.rpc, { method: 'setGpio', params: { pin: 1 }, status: 'SUCCESSFUL' });
       const before = sim.countRequests('/api/rpc/', 'POST');
       await results.fails('mix', { entity: d.id }, 'TB_INVALID_INPUT', /: method is bound to msg\.what, which is undefined: the message must give it a value/);
       assert.equal(sim.countRequests('/api/rpc/', 'POST'), before, 'nothing sent');

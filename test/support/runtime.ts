@@ -169,6 +169,11 @@ export function errorsLogged(id: string): unknown[] {
   return callsOf<unknown>(id, 'error').map((a) => a[0]);
 }
 
+/** Every node.warn(…) text of node `id` so far. */
+export function warningsOf(id: string): string[] {
+  return callsOf<unknown>(id, 'warn').map((a) => String(a[0]));
+}
+
 /** Records every message that reaches a helper node; `until` waits for one matching a predicate. */
 export class Collector {
   readonly all: Msg[] = [];

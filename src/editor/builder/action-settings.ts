@@ -13,7 +13,7 @@
 import { errorInfo } from '../../query/check';
 import { ATTRIBUTE_OPERATIONS, prepareAttributeRequest, prepareScope, type AttributeOperation, type ScopeChoice } from '../../query/attributes';
 import { OptionReader, type Bag } from '../../query/options';
-import { prepareMethod, prepareRpcRequest } from '../../query/rpc';
+import { prepareMethod, prepareParamsSetting, prepareRpcRequest } from '../../query/rpc';
 import { prepareTargets, targetRules } from '../../query/targets';
 import { prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation } from '../../query/telemetry';
 import { isUuid } from '../common/predicates';
@@ -89,6 +89,7 @@ function checkAttributes(s: Settings): void {
 function checkRpc(s: Settings, now: number): void {
   if (s.methodType === 'str') prepareMethod({ value: s.method, field: 'method' });
   prepareRpcRequest('method', undefined, new OptionReader(s, {}), now);
+  prepareParamsSetting(s.paramsFrom, s.params);
 }
 
 /**

@@ -130,10 +130,11 @@ export function userInput(selector: string, connection: () => string | undefined
 }
 
 /**
- * An entity picker for a TypedInput that holds `{ "entityType", "id" }` as JSON: shown while its type is json,
- * it writes the chosen entity into the input (the JSON stays editable by hand).
+ * An entity picker for a TypedInput that holds `{ "entityType", "id" }` as JSON: shown while its type is `o.type`
+ * (default json, where the JSON stays editable by hand; the device actions give the picker a type of its own), it
+ * writes the chosen entity into the input, and shows the input's entity each time it appears.
  */
-export function entityJsonInput(o: { input: string; connection: () => string | undefined; types: readonly string[]; field: string }): void {
+export function entityJsonInput(o: { input: string; connection: () => string | undefined; types: readonly string[]; field: string; type?: string }): void {
   ensureStyle();
   const input = $(o.input);
   const lookups = new Lookups(o.connection);
@@ -168,10 +169,13 @@ export function entityJsonInput(o: { input: string; connection: () => string | u
       }),
     );
   };
+  const type = o.type ?? 'json';
+  let shown = false;
   const toggle = () => {
-    const on = input.typedInput('type') === 'json';
+    const on = input.typedInput('type') === type;
     row.toggle(on);
-    if (on && !row.children().length) draw();
+    if (on && !shown) draw();
+    shown = on;
   };
   input.on('change', toggle);
   toggle();

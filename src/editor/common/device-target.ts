@@ -2,9 +2,12 @@
  * The device-target part of the device actions' dialogs (tb-telemetry, tb-attributes, tb-rpc; next, the value
  * rows and tb-wait-until): which entity the node acts on, and what comes with it.
  *
- * - the `target` TypedInput: the message (msg.entity, else msg.topic), a fixed entity (JSON), msg., JSONata;
- * - a fixed entity picked by name with the query builder's entity picker, among the types the node acts on
- *   (`targetEntityTypes()`, the runtime's rule: tb-rpc, devices only), kept as JSON;
+ * - the `target` TypedInput: the message (msg.entity, else msg.topic), an entity picked by name, JSON (a list, or
+ *   an entity typed by hand), msg., JSONata;
+ * - the entity picked by name with the query builder's entity picker, among the types the node acts on
+ *   (`targetEntityTypes()`, the runtime's rule: tb-rpc, devices only). It is the editor's own type: the node keeps
+ *   the entity as `targetType` json, `target` `{"entityType", "id"}`, as flows always did, and a json value that is
+ *   one such entity opens on the picker (so older flows do too, and the runtime knows no other type);
  * - the `targetEntityType` select: the type of a bare id (for nodes that act on several types);
  * - the keys as chips, suggested from the fixed entity's own keys (else its type's);
  * - their validators, and the `concurrency` check (the bulk of a list of entities runs that many at once).
@@ -15,12 +18,38 @@
 import { keysInput } from '../builder/actions';
 import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
 import { entityJsonInput } from '../builder/dialogs';
+import { t as builderText } from '../builder/dom';
 import { parseTemplate } from '../../query/bindings';
 import type { TypeHelpers, Validator } from './for-type';
 import { blank, wholeAtLeast } from './predicates';
 
-/** Where the entity comes from: the message, a fixed one (JSON), a msg. property, JSONata. */
+/** Where the entity comes from, as the node keeps it (`targetType`): the message, a fixed one (JSON), a msg. property, JSONata. */
 export const TARGET_SOURCES = ['auto', 'json', 'msg', 'jsonata'];
+
+/** The target TypedInput's type for an entity picked by name: the dialog's alone, kept as `json`. */
+export const PICKED = 'entity';
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Is `text` (a json target) one entity the picker can show: `{"entityType": <one of types>, "id": "…"}` and nothing else? */
+export function isPickedEntity(text: string, types: readonly string[]): boolean {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return Object.keys(o).length === 2 && typeof o.entityType === 'string' && types.includes(o.entityType) && typeof o.id === 'string';
+}
 
 export interface DeviceTargetOptions {
   /** The runtime's own check of the node's settings as the dialog holds them (`E.runtimeCheck(SETTINGS)`). */
@@ -34,7 +63,11 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
   const entityTypes = targetEntityTypes(type);
   const sel = (prop: string) => `#${E.prefix}${prop}`;
   const connection = () => E.input('connection').val() as string | undefined;
-  const source = () => E.input('target').typedInput('type');
+  /** The target's source as the node keeps it: an entity picked by name is json. */
+  const source = (): string => {
+    const ty = String(E.input('target').typedInput('type'));
+    return ty === PICKED ? 'json' : ty;
+  };
 
   /** The fixed entities (or, without one, every entity of the type of a bare id). */
   const fixed = (): KeySource => fixedEntities(String(E.input('targetType').val() ?? ''), String(E.input('target').val() ?? ''), String(E.input('targetEntityType').val() ?? ''));
@@ -50,8 +83,8 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
 
     /** Binds the inputs (in oneditprepare). */
     prepare(): void {
-      E.sourcedInput('target', TARGET_SOURCES);
-      entityJsonInput({ input: sel('target'), connection, types: entityTypes, field: 'target' });
+      pickedTargetInput(E, entityTypes);
+      entityJsonInput({ input: sel('target'), connection, types: entityTypes, field: 'target', type: PICKED });
       if (o.keys) {
         keysInput({
           input: sel('keys'),
@@ -63,7 +96,7 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
       }
     },
 
-    /** The target's source as chosen now (`auto`, `json`, `msg`, `jsonata`). */
+    /** The target's source as the node keeps it now (`auto`, `json`: an entity picked by name too, `msg`, `jsonata`). */
     source,
     fixed,
     /** The type of the entity acted on: the fixed entity's, else the one chosen for a bare id. */
@@ -71,6 +104,40 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
       return source() === 'json' ? fixed().entityType : String(E.input('targetEntityType').val() ?? '');
     },
   };
+}
+
+/**
+ * The `target` TypedInput: the message, an entity picked by name (label and icon say so; only for a single entity
+ * of the node's types), JSON, msg., JSONata. Its type is mirrored into the hidden `targetType` input as the node
+ * keeps it (the picker's as json), so the validators and the runtime see the values they always did. Switching
+ * between the picker and JSON carries the entity over (JSON that is empty or not JSON gets it; JSON holding one
+ * entity gives it to the picker).
+ */
+function pickedTargetInput(E: TypeHelpers, entityTypes: readonly string[]): JQuery {
+  const el = E.input('target');
+  const kept = E.input('targetType');
+  const stored = String(kept.val() || 'auto');
+  const label = builderText(entityTypes.length === 1 && entityTypes[0] === 'DEVICE' ? 'pickedByName.device' : 'pickedByName.entity');
+  const types = [{ value: 'auto', label: E.t(`${E.type}.source.target`), hasValue: false }, { value: PICKED, label, icon: 'fa fa-crosshairs', hasValue: false }, 'json', 'msg', 'jsonata'];
+  const initial = stored === 'json' && isPickedEntity(String(el.val() ?? ''), entityTypes) ? PICKED : TARGET_SOURCES.includes(stored) ? stored : 'auto';
+  // No typeField: the TypedInput's own type ('entity') never reaches the node; the change handler writes targetType.
+  el.typedInput({ default: initial, types });
+  let last = initial;
+  let lastValue = String(el.typedInput('value') ?? '');
+  el.on('change', () => {
+    const now = String(el.typedInput('type'));
+    if (now !== last) {
+      const before = last;
+      const carried = lastValue;
+      last = now; // before setting a value below, whose own change event comes back here
+      if (before === PICKED && now === 'json' && carried && !isJson(String(el.typedInput('value') ?? ''))) el.typedInput('value', carried);
+      else if (before === 'json' && now === PICKED && isPickedEntity(carried, entityTypes)) el.typedInput('value', carried);
+    }
+    lastValue = String(el.typedInput('value') ?? '');
+    const keep = now === PICKED ? 'json' : now;
+    if (kept.val() !== keep) kept.val(keep).trigger('change');
+  });
+  return el;
 }
 
 /**

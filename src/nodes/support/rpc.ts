@@ -1,11 +1,11 @@
 /**
  * tb-rpc's settings and per-message work: the method (TypedInput, by default msg.method, else msg.topic), the
- * request of each message (src/query/rpc: checked before anything is sent), one device's send and, for a
+ * params (msg.payload, fixed JSON or none: the Params setting, checked at deploy), the request of each message (src/query/rpc: checked before anything is sent), one device's send and, for a
  * persistent RPC with `waitFor: final`, the following to its final state (src/platform/rpc), the cancel of a
  * persistent RPC (`msg.action = "cancel"`), and what each puts on the message.
  */
 import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
-import { TbError } from '../../errors';
+import { TbConfigError, TbError } from '../../errors';
 import { Gate } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
@@ -17,11 +17,15 @@ import {
   prepareCancelId,
   DEFAULT_FOLLOW,
   failureReason,
+  looksLikeTimestamp,
   methodFromMessage,
+  paramsOf,
   prepareMethod,
+  prepareParamsSetting,
   prepareRpcRequest,
   replyOf,
   type FollowTiming,
+  type ParamsSetting,
   type RpcRequest,
 } from '../../query/rpc';
 import type { EntityId } from '../../query/types';
@@ -40,6 +44,10 @@ export interface RpcDef extends DeviceActionDef {
   retries?: string | number;
   additionalInfo?: string;
   waitFor?: string;
+  /** Where the params come from: payload (default), json (`params`), none. */
+  paramsFrom?: string;
+  /** The fixed params, JSON text (paramsFrom json). */
+  params?: string;
 }
 
 /** The polling of persistent RPCs, from the settings (tbConnectionRpcPoll…), defaults 1 s → 10 s. */
@@ -54,11 +62,19 @@ export function followTiming(RED: NodeAPI): FollowTiming {
 /** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
 export const RPC_SETTINGS = ['mode', 'timeout', 'expiration', 'retries', 'additionalInfo', 'waitFor'] as const;
 
-/** The method setting and the request of each message. */
+/** The method and params settings, and the request of each message. */
 export class RpcInputs {
   readonly method: TypedValue;
+  /** The Params setting, or undefined when it is wrong (then `paramsProblem` says why). */
+  private readonly params: ParamsSetting | undefined;
+  readonly paramsProblem: TbConfigError | undefined;
+  private warnedTimestamp = false;
 
-  constructor(RED: NodeAPI, node: Node, config: RpcDef) {
+  constructor(
+    RED: NodeAPI,
+    private readonly node: Node,
+    config: RpcDef,
+  ) {
     this.method = new TypedValue(RED, node, {
       name: 'method',
       value: config.method,
@@ -68,16 +84,39 @@ export class RpcInputs {
       check: (v, field) => prepareMethod({ value: v, field }),
       sameName: 'method',
     });
+    try {
+      this.params = prepareParamsSetting(config.paramsFrom, config.params);
+    } catch (err) {
+      // A setting of the node: shown at deploy, and every message is refused with it (nothing sent).
+      this.paramsProblem = new TbConfigError((err as Error).message);
+    }
   }
 
   /** Where the method is read by default, for the help and messages. */
   static readonly AUTO = AUTO_METHOD_TEXT;
 
   async request(msg: NodeMessageInFlow, now: number, options: OptionReader): Promise<RpcRequest> {
+    if (this.paramsProblem) throw this.paramsProblem;
     const r = this.method.resolve(msg);
     const s = r instanceof Promise ? await r : r;
     const method = prepareMethod(s);
-    return prepareRpcRequest(method, msg.payload, options, now);
+    const params = paramsOf(this.params as ParamsSetting, msg.payload);
+    const req = prepareRpcRequest(method, params.value, options, now, params.field);
+    if (params.field === 'msg.payload') this.warnTimestamp(msg.payload, now);
+    return req;
+  }
+
+  /**
+   * An inject's default payload (a timestamp) sent as the params: most likely not what the command wants, and it
+   * would go unnoticed (msg.rpc.params shows it afterwards). Said once per deploy; the command is still sent.
+   */
+  private warnTimestamp(payload: unknown, now: number): void {
+    if (this.warnedTimestamp || !looksLikeTimestamp(payload, now)) return;
+    this.warnedTimestamp = true;
+    this.node.warn(
+      `msg.payload is ${String(payload)}, which looks like a timestamp (an inject node's default payload), and was sent as the command's params. ` +
+        'If the command takes no params or fixed ones, set Params in the node to "no params" or "fixed JSON"; said once',
+    );
   }
 }
 
@@ -132,11 +171,11 @@ export class Followers {
   async work(client: PlatformClient, e: EntityId, req: RpcRequest, call: CallOptions, gate: Gate | undefined, single: boolean): Promise<Props> {
     const send = () => client.rpc.send(e, req, call);
     const sent = await (gate ? gate.run(send) : send());
-    const method = req.method;
-    if (sent.kind === 'reply') return { payload: sent.reply, rpc: { method, status: 'SUCCESSFUL' } };
-    if (sent.kind === 'sent') return { rpc: { method, status: 'SENT' } };
+    const rpc = rpcFields(req);
+    if (sent.kind === 'reply') return { payload: sent.reply, rpc: { ...rpc, status: 'SUCCESSFUL' } };
+    if (sent.kind === 'sent') return { rpc: { ...rpc, status: 'SENT' } };
     const id = sent.rpcId;
-    if (req.waitFor === 'accepted') return { rpc: { id, method, status: 'QUEUED' } };
+    if (req.waitFor === 'accepted') return { rpc: { id, ...rpc, status: 'QUEUED' } };
 
     const poke: Poke = {};
     this.pokes.set(id, poke);
@@ -165,30 +204,36 @@ export class Followers {
   }
 }
 
+/** What msg.rpc says of every RPC sent: its method, and the params sent (absent when none were). */
+function rpcFields(req: RpcRequest): { method: string; params?: unknown } {
+  return req.body.params === undefined ? { method: req.method } : { method: req.method, params: req.body.params };
+}
+
 /** The final state of a followed RPC as message properties, or as an error carrying them. */
 function outcome(e: EntityId, req: RpcRequest, id: string, end: Followed): Props {
   const who = `${e.entityType} ${e.id}`;
   const method = req.method;
+  const rpc = { id, ...rpcFields(req) };
   const st = end.rpc.status;
   const what = `The persistent RPC ${id} ("${method}") to ${who}`;
   switch (end.outcome) {
     case 'done':
-      if (req.mode === 'oneway') return { rpc: { id, method, status: st === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'DELIVERED' } };
-      return { payload: replyOf(end.rpc.response), rpc: { id, method, status: 'SUCCESSFUL' } };
+      if (req.mode === 'oneway') return { rpc: { ...rpc, status: st === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'DELIVERED' } };
+      return { payload: replyOf(end.rpc.response), rpc: { ...rpc, status: 'SUCCESSFUL' } };
     case 'failed':
       throw withProps(new TbError('TB_RPC_FAILED', `${what} ended FAILED: ${failureReason(end.rpc.response)}`), {
-        rpc: { id, method, status: 'FAILED', response: end.rpc.response ?? null },
+        rpc: { ...rpc, status: 'FAILED', response: end.rpc.response ?? null },
       });
     case 'expired': {
       const at = typeof req.body.expirationTime === 'number' ? new Date(end.rpc.expirationTime ?? req.body.expirationTime).toISOString() : 'its expiration';
       const text = end.expiredLocally
         ? `${what} was still ${st} at its expiration (${at}): it will not run any more, counted as EXPIRED`
         : `${what} ended EXPIRED: it did not complete before its expiration (${at}); the device stayed offline, or did not answer`;
-      throw withProps(new TbError('TB_RPC_EXPIRED', text), { rpc: { id, method, status: 'EXPIRED' } });
+      throw withProps(new TbError('TB_RPC_EXPIRED', text), { rpc: { ...rpc, status: 'EXPIRED' } });
     }
     default:
       throw withProps(new TbError('TB_NOT_FOUND', `${what} was deleted (cancelled) before it reached a final state`), {
-        rpc: { id, method, status: 'DELETED' },
+        rpc: { ...rpc, status: 'DELETED' },
       });
   }
 }

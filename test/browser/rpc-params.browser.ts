@@ -1,0 +1,227 @@
+/**
+ * In a real editor (Debian chromium, the shared embedded Node-RED, the simulator): tb-rpc's Params setting (the
+ * select, the fixed JSON checked as the runtime does, the summary line for each choice, saved and reloaded), and the
+ * fixed entity of tb-telemetry, tb-attributes and tb-rpc as a TypedInput type of its own ("… picked by name"):
+ * picked by name it is kept as JSON as before, and an entity kept as JSON by an older flow opens on the picker.
+ */
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Embedded } from '../../scripts/embedded';
+import { useSimulator } from '../support/simulator';
+import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
+import { deployFlows, sharedNodeRed } from './nodered';
+
+declare const RED: any;
+declare const $: any;
+
+describe('tb-rpc Params, and the entity picked by name (browser)', function () {
+  this.timeout(90000);
+
+  const sim = useSimulator();
+  let nr: Embedded;
+  let context: BrowserContext;
+  let page: Page;
+  let userDir: string;
+  const pageErrors: string[] = [];
+  const idOf = (name: string) => sim.data.mustFindByName('DEVICE' as never, name).id;
+
+  before(async function () {
+    requireChromium();
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-rpc-params-'));
+    ({ nr } = await sharedNodeRed());
+    const at = (x: number, y: number) => ({ z: 'tabP', x, y, wires: [] as string[][] });
+    const a102 = JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-102') });
+    await deployFlows(nr, [
+      { id: 'tabP', type: 'tab', label: 'params' },
+      { id: 'connP', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+      // Saved before the Params setting and the picker's own type: no paramsFrom, no params.
+      { id: 'rpcP', type: 'tb-rpc', connection: 'connP', method: 'setGpio', methodType: 'str', version: 1, ...at(400, 60) },
+      { id: 'telP', type: 'tb-telemetry', connection: 'connP', version: 1, ...at(400, 140) },
+      { id: 'attrP', type: 'tb-attributes', connection: 'connP', version: 1, ...at(400, 220) },
+      // An entity kept as JSON by an older flow, in each dialog; and a list, which stays JSON.
+      { id: 'rpcOld', type: 'tb-rpc', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 60) },
+      { id: 'telOld', type: 'tb-telemetry', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 140) },
+      { id: 'attrOld', type: 'tb-attributes', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 220) },
+      { id: 'rpcList', type: 'tb-rpc', connection: 'connP', target: `[${a102}]`, targetType: 'json', version: 1, ...at(700, 300) },
+    ]);
+    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    await page.setViewportSize({ width: 1500, height: 1400 });
+    page.on('pageerror', (err) => {
+      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
+    });
+    await page.goto(nr.url);
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('rpcList') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  });
+
+  afterEach(async function () {
+    await closeTrays(page).catch(() => undefined);
+    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
+  });
+
+  after(async function () {
+    await context?.close().catch(() => undefined);
+    if (nr) await deployFlows(nr, []).catch(() => undefined);
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  const tray = () => topTray(page);
+  const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
+  const summaryText = () => page.evaluate(() => $('[data-tb-summary]').text() as string);
+
+  async function save(): Promise<void> {
+    await tray().locator('#node-dialog-ok').click();
+    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+  }
+
+  /** What the node's validator of `prop` says about the dialog as it is now (true, or the message). */
+  const verdict = (id: string, prop: string) =>
+    page.evaluate(
+      ([nodeId, p]) => {
+        const n = RED.nodes.node(nodeId);
+        return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
+      },
+      [id, prop] as const,
+    );
+
+  /** Types fixed params into the JSON box as a person would. */
+  async function typeParams(text: string): Promise<void> {
+    const box = tray().locator('#node-input-params').locator('xpath=following-sibling::div[contains(@class,"red-ui-typedInput-container")]').locator('input.red-ui-typedInput-input');
+    await box.fill(text);
+    await box.press('Tab');
+  }
+
+  /** Chooses a type of the target TypedInput with the mouse, from its menu; returns the menu item's label and icon. */
+  async function chooseTargetType(type: string): Promise<{ label: string; icon: boolean }> {
+    await tray().locator('#node-input-target + .red-ui-typedInput-container button.red-ui-typedInput-type-select').click();
+    const item = page.locator(`.red-ui-typedInput-options:visible a[value="${type}"]`);
+    await item.waitFor({ state: 'visible', timeout: WAIT });
+    const shown = { label: (await item.textContent())!.trim(), icon: (await item.locator('i.fa-crosshairs').count()) === 1 };
+    await item.click();
+    await page.waitForFunction((t) => $('#node-input-target').typedInput('type') === t, type, { timeout: WAIT });
+    return shown;
+  }
+
+  const targetState = () =>
+    page.evaluate(() => ({
+      type: $('#node-input-target').typedInput('type') as string,
+      kept: $('#node-input-targetType').val() as string,
+      label: $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text() as string,
+      picker: $('.tb-b-entity-json').is(':visible') as boolean,
+    }));
+
+  it('tb-rpc Params: the select and fixed JSON, checked as the runtime does; the summary line says where params come from; saved and reloaded', async function () {
+    await openDialog(page, 'rpcP');
+    // A node saved before the setting reads msg.payload, as it did.
+    assert.equal(await tray().locator('[data-tb-params-from]').inputValue(), 'payload');
+    assert.equal(await visible('.tb-row-params'), false);
+    assert.equal(await summaryText(), 'Sends "setGpio"; params from msg.payload.');
+
+    await tray().locator('[data-tb-params-from]').selectOption('json');
+    assert.equal(await visible('.tb-row-params'), true);
+    assert.equal(await page.evaluate(() => $('[data-tb-params]').typedInput('type')), 'json', 'a JSON editor');
+    await typeParams('{"pin": 7,');
+    assert.match(String(await verdict('rpcP', 'params')), /^params is not valid JSON \(e\.g\. \{"pin": 7, "value": 1\}\): /);
+    assert.equal(await summaryText(), 'Sends "setGpio"; params: (not valid JSON yet).');
+    await typeParams('{"pin": 7, "value": 1}');
+    assert.equal(await verdict('rpcP', 'params'), true);
+    assert.equal(await summaryText(), 'Sends "setGpio"; params: {"pin":7,"value":1}.');
+    await chooseTargetType('entity');
+    await tray().screenshot({ path: path.join(screenshotDir(), 'rpc-params.png') });
+    await chooseTargetType('auto');
+
+    await tray().locator('[data-tb-params-from]').selectOption('none');
+    assert.equal(await visible('.tb-row-params'), false);
+    assert.equal(await summaryText(), 'Sends "setGpio"; no params.');
+    assert.equal(await verdict('rpcP', 'params'), true, 'the JSON is not used: not checked');
+
+    // The method's source shows too.
+    await page.evaluate(() => $('#node-input-method').typedInput('type', 'auto'));
+    assert.equal(await summaryText(), 'Sends the method in msg.method, else msg.topic; no params.');
+    await page.evaluate(() => $('#node-input-method').typedInput('type', 'str'));
+    await page.evaluate(() => $('#node-input-method').typedInput('value', 'setGpio'));
+
+    await tray().locator('[data-tb-params-from]').selectOption('json');
+    await save();
+    const saved = await page.evaluate(() => {
+      const n = RED.nodes.node('rpcP');
+      return { paramsFrom: n.paramsFrom, params: n.params, valid: n.valid };
+    });
+    assert.deepEqual(saved, { paramsFrom: 'json', params: '{"pin": 7, "value": 1}', valid: true });
+
+    await openDialog(page, 'rpcP');
+    assert.equal(await tray().locator('[data-tb-params-from]').inputValue(), 'json');
+    assert.equal(await visible('.tb-row-params'), true);
+    assert.equal(await page.evaluate(() => $('[data-tb-params]').typedInput('value')), '{"pin": 7, "value": 1}');
+    assert.equal(await summaryText(), 'Sends "setGpio"; params: {"pin":7,"value":1}.');
+    await tray().locator('[data-tb-params-from]').selectOption('none');
+    await save();
+    assert.equal(await page.evaluate(() => RED.nodes.node('rpcP').paramsFrom), 'none');
+    await openDialog(page, 'rpcP');
+    assert.equal(await summaryText(), 'Sends "setGpio"; no params.');
+  });
+
+  for (const [id, oldId, label] of [
+    ['telP', 'telOld', 'entity picked by name'],
+    ['attrP', 'attrOld', 'entity picked by name'],
+    ['rpcP', 'rpcOld', 'device picked by name'],
+  ] as const) {
+    it(`${id.replace(/P$/, '')}: "${label}" is a type of its own; picking by name keeps the entity as JSON; an older JSON entity opens on it`, async function () {
+      await openDialog(page, id);
+      const before = await targetState();
+      assert.deepEqual([before.type, before.kept, before.picker], ['auto', 'auto', false]);
+      assert.deepEqual(await chooseTargetType('entity'), { label, icon: true });
+      assert.deepEqual(await targetState(), { type: 'entity', kept: 'json', label, picker: true });
+      await tray().locator('[data-tb-field="target.entityType"]').selectOption('DEVICE');
+      await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
+      const a101 = JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-101') });
+      assert.equal(await page.evaluate(() => $('#node-input-target').typedInput('value')), a101);
+      assert.equal(await verdict(id, 'target'), true);
+
+      // JSON is there for the rest: it gets the entity picked, to edit by hand; back on the picker, it is shown.
+      await chooseTargetType('json');
+      const json = await targetState();
+      assert.deepEqual([json.type, json.kept, json.picker], ['json', 'json', false]);
+      assert.equal(await page.evaluate(() => $('#node-input-target').typedInput('value')), a101);
+      await chooseTargetType('entity');
+      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+
+      await save();
+      assert.deepEqual(
+        await page.evaluate((nodeId) => {
+          const n = RED.nodes.node(nodeId);
+          return { target: n.target, targetType: n.targetType, valid: n.valid };
+        }, id),
+        { target: a101, targetType: 'json', valid: true },
+        'kept as the runtime reads it',
+      );
+      await openDialog(page, id);
+      assert.deepEqual(await targetState(), { type: 'entity', kept: 'json', label, picker: true });
+      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+      await closeTrays(page);
+
+      // Kept as JSON by an older flow: opens on the picker, the device named.
+      await openDialog(page, oldId);
+      assert.deepEqual(await targetState(), { type: 'entity', kept: 'json', label, picker: true });
+      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-102', undefined, { timeout: WAIT });
+      await save();
+      assert.deepEqual(
+        await page.evaluate((nodeId) => {
+          const n = RED.nodes.node(nodeId);
+          return { targetType: n.targetType, target: JSON.parse(n.target) };
+        }, oldId),
+        { targetType: 'json', target: { entityType: 'DEVICE', id: idOf('Thermo A-102') } },
+        'unchanged by opening and saving',
+      );
+    });
+  }
+
+  it('a list of entities stays JSON (the picker takes one)', async function () {
+    await openDialog(page, 'rpcList');
+    const s = await targetState();
+    assert.deepEqual([s.type, s.kept, s.picker], ['json', 'json', false]);
+  });
+});
