@@ -74,7 +74,7 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
     /** Builds the list from the node's rows (in oneditprepare). */
     prepare(node: EditorNode): void {
       if (!node.valuesFrom) E.input('valuesFrom').val('payload');
-      const ol = $('<ol data-tb-value-list style="min-height: 40px;"></ol>').appendTo(holder());
+      const ol = $('<ol data-tb-value-list></ol>').appendTo(holder());
       ol.editableList({
         addItem(row: JQuery, _index: number, data: Partial<ValueRow>) {
           row.attr('data-tb-value-row', '').css({ display: 'flex', gap: '6px', alignItems: 'center' });
