@@ -16,7 +16,11 @@ export default function (RED: NodeAPI): void {
     const badScope = config.scope && !(SCOPE_SETTINGS as readonly string[]).includes(config.scope);
     const rows = new ValueRows(RED, this, config);
     deviceActionNode(RED, this, config, 'tb-attributes', (action) => ({
-      problems: [operationProblem(config, ATTRIBUTE_OPERATIONS), badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined, rows.problem],
+      problems: [
+        operationProblem(config, ATTRIBUTE_OPERATIONS),
+        badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined,
+        rows.problem,
+      ],
       settings: ATTRIBUTE_SETTINGS,
       fixed: ['operation', 'scope'],
       request: (msg, _now, options) => attributeRequest(config, msg, options, rows),

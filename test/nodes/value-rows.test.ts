@@ -104,10 +104,7 @@ describe('values set in the dialog (tb-attributes, tb-telemetry: runtime + simul
   });
 
   it('msg.payload is still the values by default (payload, or no valuesFrom at all); rows are ignored then', async () => {
-    await load([
-      { id: 'old', type: 'tb-attributes', connection: 'c1', wires: [['out']] },
-      node('tb-attributes', 'p', [{ key: 'x', type: 'num', value: '1' }], { valuesFrom: 'payload' }),
-    ]);
+    await load([{ id: 'old', type: 'tb-attributes', connection: 'c1', wires: [['out']] }, node('tb-attributes', 'p', [{ key: 'x', type: 'num', value: '1' }], { valuesFrom: 'payload' })]);
     const p = probe();
     await results.ok('old', { entity: p.id, payload: { a: 1 } });
     await results.ok('p', { entity: p.id, payload: { b: 2 } });
