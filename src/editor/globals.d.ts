@@ -18,6 +18,8 @@ interface JQuery {
   typedInput(options: Record<string, unknown>): JQuery;
   autoComplete(options: { search: (value: string, done: (items: TbCompletion[]) => void) => void; minLength?: number }): JQuery;
   autoComplete(method: 'destroy'): JQuery;
+  editableList(options: Record<string, unknown>): JQuery;
+  editableList(method: 'addItem', data: unknown): JQuery;
 }
 
 /** The editor's code editor (monaco or ace behind one API). */

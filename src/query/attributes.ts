@@ -48,11 +48,18 @@ export function prepareScope(node: unknown, msg: Bag, operation: AttributeOperat
   return s;
 }
 
-/** The request of one message (options from the message first, then the node). */
-export function prepareAttributeRequest(operation: AttributeOperation, scope: ScopeChoice, r: OptionReader, payload: unknown): AttributeRequest {
+/**
+ * The request of one message (options from the message first, then the node). With `fromRows` the values of a save
+ * are the dialog's rows for this message (src/query/value-rows), not msg.payload.
+ */
+export function prepareAttributeRequest(operation: AttributeOperation, scope: ScopeChoice, r: OptionReader, payload: unknown, fromRows = false): AttributeRequest {
   switch (operation) {
     case 'save':
-      return { operation, scope: scope as AttributeScope, values: checkValues(payload, 'msg.payload', 'an object of attributes, e.g. {"targetTemperature": 21.5}') };
+      return {
+        operation,
+        scope: scope as AttributeScope,
+        values: fromRows ? checkValues(payload, 'values', 'rows of key and value') : checkValues(payload, 'msg.payload', 'an object of attributes, e.g. {"targetTemperature": 21.5}'),
+      };
     case 'read':
       return { operation, scope, keys: keysOption(r.get('keys')) };
     default:

@@ -179,6 +179,8 @@ export interface ResolveOptions {
    * an array, and a single value becomes a one-item list.
    */
   readonly isList?: (at: QueryPath) => boolean;
+  /** What a missing whole value's message suggests (default: leaving the field unbound, which means "any" in a query). */
+  readonly wholeHint?: string;
 }
 
 /**
@@ -194,7 +196,7 @@ export function resolveBindings<T>(query: T, bindings: Bindings, read: (ref: Bin
     let value: unknown;
     if (leaf.whole) {
       value = read(leaf.whole);
-      if (missing(value)) throw missingValue(options.field, leaf, leaf.whole, value);
+      if (missing(value)) throw missingValue(options.field, leaf, leaf.whole, value, options.wholeHint);
       if (options.isList !== undefined && !Array.isArray(value) && options.isList(leaf.at)) value = [value];
     } else {
       let text = '';
@@ -204,7 +206,7 @@ export function resolveBindings<T>(query: T, bindings: Bindings, read: (ref: Bin
           continue;
         }
         const v = read(part);
-        if (missing(v)) throw missingValue(options.field, leaf, part, v);
+        if (missing(v)) throw missingValue(options.field, leaf, part, v, options.wholeHint);
         if (typeof v === 'object') {
           const where = pathText(options.field, leaf.at);
           throw new TbInputError(where, `${where} puts ${part.text} into text, but it is ${shown(v)}: it must be text, a number or a boolean`);
@@ -219,9 +221,9 @@ export function resolveBindings<T>(query: T, bindings: Bindings, read: (ref: Bin
   return { query: root as T, values };
 }
 
-function missingValue(field: string, leaf: BoundLeaf, ref: BindingRef, value: unknown): TbInputError {
+function missingValue(field: string, leaf: BoundLeaf, ref: BindingRef, value: unknown, wholeHint = ' (leave the field unbound for "any")'): TbInputError {
   const where = pathText(field, leaf.at);
-  const hint = leaf.whole ? ' (leave the field unbound for "any")' : '';
+  const hint = leaf.whole ? wholeHint : '';
   return new TbInputError(where, `${where} is bound to ${ref.text}, which is ${value === '' ? 'empty' : shown(value)}: the message must give it a value${hint}`);
 }
 

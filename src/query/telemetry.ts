@@ -281,12 +281,14 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
 
 /**
  * The request of one message: the options of its operation, from the message first and the node's settings next.
- * `now` stamps the values of a save and ends a range without `to`.
+ * `now` stamps the values of a save and ends a range without `to`. With `fromRows` the values of a save are the
+ * dialog's rows for this message (src/query/value-rows: `{key: value}`, one point at `now`), not msg.payload.
  */
-export function prepareTelemetryRequest(operation: TelemetryOperation, r: OptionReader, payload: unknown, now: number): TelemetryRequest {
+export function prepareTelemetryRequest(operation: TelemetryOperation, r: OptionReader, payload: unknown, now: number, fromRows = false): TelemetryRequest {
   switch (operation) {
     case 'save': {
-      const records = prepareTimeseries(payload, 'msg.payload', now);
+      // Rows are keys: one named ts or values is a time series of that name, never the {ts, values} form.
+      const records = fromRows ? [{ ts: now, values: checkValues(payload, 'values', 'rows of key and value') }] : prepareTimeseries(payload, 'msg.payload', now);
       const ttl = intOption(r.get('ttl'), undefined, 0, Number.MAX_SAFE_INTEGER, 'seconds');
       return ttl ? { operation, records, ttl } : { operation, records };
     }

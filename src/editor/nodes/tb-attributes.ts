@@ -2,6 +2,7 @@
 import { deviceTarget, messageSettings, placeholderAware } from '../common/device-target';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode, type Validator } from '../common/for-type';
+import { valueRows } from '../common/value-rows';
 
 const E = forType('tb-attributes');
 const t = E.t;
@@ -29,6 +30,9 @@ const target = deviceTarget(E, {
   },
 });
 
+/** A save's values: msg.payload, or rows set here. */
+const values = valueRows(E, { saves: (node) => op(node) === 'save' || op(node) === 'msg' });
+
 /** The scope: one of the list, and one the action allows (the runtime's words: save writes SERVER or SHARED). */
 const scope: Validator = function (v, opt) {
   if (v === undefined) return true;
@@ -46,6 +50,8 @@ export default dialog(E, {
     targetType: target.targetType,
     targetEntityType: target.targetEntityType,
     keys: runtime('keys'),
+    valuesFrom: values.valuesFrom,
+    values: values.values,
     format: E.oneOf(['flat', 'raw'], 'tb-attributes.errors.format'),
     concurrency: target.concurrency,
     version: E.version(),
@@ -59,18 +65,23 @@ export default dialog(E, {
     target.prepare();
     // Keys left empty (or a {{msg.…}} placeholder) read msg.keys.
     messageSettings(E, node, { keys: 'msg.keys' });
+    values.prepare(node);
     E.showRows(() => {
       const o = op(node);
       const s = E.input('scope').val();
+      const saves = o === 'save' || o === 'msg';
       return {
         '.tb-row-keys': o !== 'save',
+        '.tb-row-values-from': saves,
+        '.tb-row-values': saves && values.fromRows(node),
         '.tb-row-format': o === 'read' || o === 'msg',
         '.tb-row-id-type': target.source() !== 'json',
-        '.tb-tip-save': o === 'save' || o === 'msg',
+        '.tb-tip-save': saves && !values.fromRows(node),
+        '.tb-tip-rows': saves && values.fromRows(node),
         // SHARED_SCOPE is pushed to devices only: on another entity it is stored, and nothing is told.
         '.tb-tip-shared': (o === 'save' || o === 'msg') && s === 'SHARED_SCOPE' && target.entityType() !== 'DEVICE',
       };
-    }, ['operation', 'scope', 'target', 'targetEntityType']);
+    }, ['operation', 'scope', 'target', 'targetEntityType', 'valuesFrom']);
   },
   oneditsave() {
     E.trim(['keys', 'concurrency']);

@@ -2,6 +2,7 @@
 import { deviceTarget, messageSettings, placeholderAware } from '../common/device-target';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode } from '../common/for-type';
+import { valueRows } from '../common/value-rows';
 
 const E = forType('tb-telemetry');
 const t = E.t;
@@ -58,6 +59,9 @@ function uses(node: EditorNode, what: 'keys' | 'range' | 'history' | 'delete' | 
   }
 }
 
+/** A save's values: msg.payload, or rows set here. */
+const values = valueRows(E, { saves: (node) => uses(node, 'save') });
+
 /** The runtime's own check of the settings (src/query), when the problem is this setting's. */
 const runtime = placeholderAware(E.runtimeCheck(SETTINGS));
 const target = deviceTarget(E, { runtime, keys: { kind: () => 'timeseries' } });
@@ -82,6 +86,8 @@ export default dialog(E, {
     order: runtime('order'),
     maxItems: runtime('maxItems'),
     ttl: runtime('ttl'),
+    valuesFrom: values.valuesFrom,
+    values: values.values,
     all: E.all(E.bool('tb-telemetry.label.all'), runtime('all')),
     deleteLatest: E.bool('tb-telemetry.label.deleteLatest'),
     rewriteLatest: E.bool('tb-telemetry.label.rewriteLatest'),
@@ -100,20 +106,24 @@ export default dialog(E, {
     if (node.maxItems === undefined) E.input('maxItems').val(100000);
     // A fixed entity is picked by name; the keys as chips, suggested from its own time series (else its type's).
     target.prepare();
+    values.prepare(node);
     E.showRows(() => {
       const o = op(node);
+      const rows = values.fromRows(node);
       return {
         '.tb-row-keys': uses(node, 'keys'),
         '.tb-row-range': uses(node, 'range'),
         '.tb-row-history': uses(node, 'history'),
         '.tb-row-delete': uses(node, 'delete'),
         '.tb-row-save': uses(node, 'save'),
+        '.tb-row-values': uses(node, 'save') && rows,
         '.tb-row-format': uses(node, 'format'),
         '.tb-row-id-type': target.source() !== 'json',
         '.tb-tip-end': o === 'delete' || o === 'history' || o === 'msg',
         '.tb-tip-save': o === 'save' || o === 'msg',
+        '.tb-tip-rows': (o === 'save' || o === 'msg') && rows,
       };
-    }, ['operation', 'target']);
+    }, ['operation', 'target', 'valuesFrom']);
   },
   oneditsave() {
     E.trim(['keys', 'last', 'from', 'to', 'interval', 'timeZone', 'limit', 'maxItems', 'ttl', 'concurrency']);

@@ -1,6 +1,6 @@
 /**
  * tb-attributes' per-message work: the operation and scope (the node's, or msg.operation / msg.scope), the request
- * (src/query/attributes: checked before anything is sent), the REST call of each entity
+ * (src/query/attributes: checked before anything is sent; a save's values from msg.payload or the dialog's rows), the REST call of each entity
  * (src/platform/device-data) and what it puts on the message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
@@ -12,8 +12,9 @@ import { prepareOperation } from '../../query/telemetry';
 import type { AttributeScope, EntityId } from '../../query/types';
 import { countStatus, status } from './common';
 import type { DeviceActionDef, Props } from './device-action';
+import type { ValueRows, ValueRowsDef } from './value-rows';
 
-export interface AttributesDef extends DeviceActionDef {
+export interface AttributesDef extends DeviceActionDef, ValueRowsDef {
   operation?: string;
   scope?: string;
 }
@@ -24,12 +25,14 @@ export const SCOPE_SETTINGS = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', '
 /** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
 export const ATTRIBUTE_SETTINGS = ['keys'] as const;
 
-/** The request of one message (throws a TbInputError before anything is sent). */
-export function attributeRequest(config: AttributesDef, msg: NodeMessageInFlow, options: OptionReader): AttributeRequest {
+/** The request of one message (throws a TbInputError before anything is sent); a save's values from msg.payload or `rows`. */
+export async function attributeRequest(config: AttributesDef, msg: NodeMessageInFlow, options: OptionReader, rows: ValueRows): Promise<AttributeRequest> {
   const m = msg as unknown as Bag;
   const operation = prepareOperation(config.operation, m, ATTRIBUTE_OPERATIONS, 'save');
   const scope = prepareScope(config.scope, m, operation);
-  return prepareAttributeRequest(operation, scope, options, msg.payload);
+  if (operation !== 'save') return prepareAttributeRequest(operation, scope, options, msg.payload);
+  const { values, fromRows } = await rows.of(msg);
+  return prepareAttributeRequest(operation, scope, options, values, fromRows);
 }
 
 /** One entity's work: the REST call and the message properties it gives. */

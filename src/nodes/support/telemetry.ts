@@ -1,7 +1,7 @@
 /**
  * tb-telemetry's settings and per-message work: the operation (the node's, or msg.operation), the request of each
  * message (src/query/telemetry: options read from the node's settings, those left empty from the message, and checked
- * before anything is sent), the REST call of
+ * before anything is sent; a save's values from msg.payload or the dialog's rows), the REST call of
  * each entity (src/platform/device-data) and what it puts on the message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
@@ -12,18 +12,21 @@ import { flatLatest, historyRows, prepareOperation, prepareTelemetryRequest, TEL
 import type { EntityId } from '../../query/types';
 import { countStatus, status } from './common';
 import type { DeviceActionDef, Props } from './device-action';
+import type { ValueRows, ValueRowsDef } from './value-rows';
 
-export interface TelemetryDef extends DeviceActionDef {
+export interface TelemetryDef extends DeviceActionDef, ValueRowsDef {
   operation?: string;
 }
 
 /** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
 export const TELEMETRY_SETTINGS = ['keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl'] as const;
 
-/** The request of one message (throws a TbInputError before anything is sent). */
-export function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number, options: OptionReader): TelemetryRequest {
+/** The request of one message (throws a TbInputError before anything is sent); a save's values from msg.payload or `rows`. */
+export async function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number, options: OptionReader, rows: ValueRows): Promise<TelemetryRequest> {
   const operation: TelemetryOperation = prepareOperation(config.operation, msg as unknown as Bag, TELEMETRY_OPERATIONS, 'save');
-  return prepareTelemetryRequest(operation, options, msg.payload, now);
+  if (operation !== 'save') return prepareTelemetryRequest(operation, options, msg.payload, now);
+  const { values, fromRows } = await rows.of(msg);
+  return prepareTelemetryRequest(operation, options, values, now, fromRows);
 }
 
 /** One entity's work: the REST call and the message properties it gives. */
