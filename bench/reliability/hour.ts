@@ -98,7 +98,7 @@ export const hour: Probe = async (c) => {
   const periodMs = quick ? 4000 : 60000;
   const faultCount = quick ? KINDS.length : Math.max(1, Math.floor(minutes));
   const windowMs = quick ? 1500 : 15000;
-  const timeoutS = 5;
+  const timeoutS = 10;
   // An error this long after a window's end still belongs to its fault: the retry budget, then a timeout.
   const graceMs = quick ? 2500 : 30000 + timeoutS * 1000;
   const largeBytes = quick ? 2 * 2 ** 20 : 40 * 2 ** 20;
