@@ -21,6 +21,8 @@ type Rec = Record<string, unknown>;
 type TestFlows = Parameters<typeof helper.load>[1];
 
 const NOW = BASE_TIME + 30 * 60000;
+/** The editor's look-ups retry like every read (a refused connection, 429, 502-504): fast here. */
+const FAST_RETRIES = { tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 };
 const CUSTOMER = { username: 'customer@thingsboard.org', password: 'customer' };
 const SYSADMIN = { username: 'sysadmin@thingsboard.org', password: 'sysadmin' };
 /** A distinctive wrong password: it must never come back in an answer. */
@@ -62,6 +64,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
   const sim = useRuntime(
     { now: () => NOW },
     {
+      settings: FAST_RETRIES,
       reset: (s) => s.resetRequests(),
       cleanup: (s) => {
         s.faults.clear();
@@ -71,7 +74,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     },
   );
   // Some tests set runtime settings of their own: none again after each (once the flows are unloaded).
-  afterEach(() => helper.settings({}));
+  afterEach(() => helper.settings(FAST_RETRIES));
   /** Every answer body of this file, checked for secrets at the end. */
   const answers: string[] = [];
   let tenantToken: string;
@@ -160,7 +163,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
 
     it('profiles on a server before 3.6.2: the paged profile infos, remembered per connection', async () => {
       sim.setVersion('3.6.1');
-      helper.settings({ tbConnectionEditorCacheMs: 0 } as Rec);
+      helper.settings({ ...FAST_RETRIES, tbConnectionEditorCacheMs: 0 } as Rec);
       await load();
       for (let i = 0; i < 2; i++) {
         const r = await get('/tb-connection/c1/profiles?entityType=DEVICE');
@@ -579,7 +582,8 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       await load();
       assert.deepEqual((await post('/tb-connection/c1/test')).body, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: null });
       sim.setVersion('4.3.1.3');
-      sim.faults.add({ path: '/api/system/info', status: 503 });
+      // (a 503 would be retried: a 500 is not)
+      sim.faults.add({ path: '/api/system/info', status: 500 });
       assert.equal((await post('/tb-connection/c1/test')).body.serverVersion, null);
       assert.equal((await post('/tb-connection/c1/test')).body.serverVersion, '4.3.1.3');
     });
@@ -648,7 +652,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         clock.restore();
       }
       await helper.unload();
-      helper.settings({ tbConnectionEditorCacheMs: 0 } as Rec);
+      helper.settings({ ...FAST_RETRIES, tbConnectionEditorCacheMs: 0 } as Rec);
       await load();
       await get('/tb-connection/c1/alarm-types');
       await get('/tb-connection/c1/alarm-types');
@@ -744,10 +748,12 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     });
 
     it("the server's errors: 5xx → 502, its 4xx kept (400, 404, 429), an unreadable answer → 502", async () => {
-      helper.settings({ tbConnectionRetryCount: 0 } as Rec);
+      helper.settings({ ...FAST_RETRIES, tbConnectionRetryCount: 0 } as Rec);
       await load();
       sim.faults.add({ path: '/api/entitiesQuery/count', status: 503 });
-      expectError(await preview({ node: 'tb-entity-count', query: THERMOSTATS }), 502, 'TB_SERVER_ERROR', /HTTP 503/);
+      expectError(await preview({ node: 'tb-entity-count', query: THERMOSTATS }), 502, 'TB_UNAVAILABLE', /HTTP 503/);
+      sim.faults.add({ path: '/api/entitiesQuery/count', status: 500 });
+      expectError(await preview({ node: 'tb-entity-count', query: THERMOSTATS }), 502, 'TB_SERVER_ERROR', /HTTP 500/);
       sim.faults.add({ path: '/api/entitiesQuery/find', status: 400, body: { status: 400, message: 'Invalid UUID string: x', errorCode: 31, timestamp: 0 } });
       expectError(await preview({ node: 'tb-entity-query', query: THERMOSTATS }), 400, 'TB_BAD_REQUEST', /HTTP 400, errorCode 31: Invalid UUID string: x/);
       sim.faults.add({ path: '/api/alarm/types', status: 429 });
@@ -756,6 +762,18 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       expectError(await get('/tb-connection/c1/profiles?entityType=DEVICE'), 502, 'TB_BAD_RESPONSE', /not JSON/);
       sim.faults.add({ path: '/api/edge/types', status: 200, body: { no: 'list' } });
       expectError(await get('/tb-connection/c1/profiles?entityType=EDGE'), 502, 'TB_BAD_RESPONSE', /something that is not a list/);
+    });
+
+    it('a 502, 503 or 504 on the way is retried: the look-up and the preview get their answer', async () => {
+      await load();
+      for (const status of [502, 503, 504]) {
+        sim.faults.add({ path: '/api/entitiesQuery/count', status });
+        sim.faults.add({ path: '/api/alarm/types', status });
+      }
+      const r = await preview({ node: 'tb-entity-count', query: THERMOSTATS });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal((await get('/tb-connection/c1/alarm-types')).status, 200);
+      assert.equal(sim.countRequests('/api/entitiesQuery/count'), 4, 'three faults, then the answer');
     });
 
     it('403 from the server (a sysadmin connection): 403 TB_PERMISSION', async () => {
