@@ -36,7 +36,7 @@ import { errorStatus, setupProblem, status, usableClient, type SendFn } from './
 import type { TbConnectionNode } from './connection';
 import { EntityTarget } from './device-action';
 import { stateStatus } from './live-node';
-import { BoundSettings } from './value-sources';
+import { BoundSettings, IgnoredWarnings } from './value-sources';
 
 export interface WaitUntilDef extends NodeDef {
   connection: string;
@@ -322,6 +322,8 @@ export class WaitEngine {
       return;
     }
     const s = this.settings;
+    const fixedTimeout = !(this.config.timeout === undefined || this.config.timeout === null || String(this.config.timeout).trim() === '');
+    IgnoredWarnings.of(this.node).check(msg, 'timeout', fixedTimeout);
     const timeoutMs = prepareTimeout(this.config.timeout, m.timeout);
     let test: Test;
     let targets: Targets | undefined;
