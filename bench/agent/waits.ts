@@ -1,0 +1,88 @@
+/**
+ * Agent task of scenario 7 (tb-wait-until): start N waits on N entities (one message each into the node), wait until
+ * the server holds their subscriptions, measure the heap, then have the simulator write one `sentAt` value to each
+ * entity and time every message that leaves the node on "met" against the value that met it.
+ */
+import { ctx, deadline, hooks } from './context';
+import { summarize } from '../lib/stats';
+
+const wall = (): number => performance.timeOrigin + performance.now();
+
+/** heapUsed after a full GC (the agents run with --expose-gc). */
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+async function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(ctx.simUrl + p, {
+    method,
+    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`simulator ${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Subscriptions the simulator holds (the cmdIds of every session). */
+async function serverSubscriptions(): Promise<number> {
+  const sessions = await simCall<Array<{ cmdIds: unknown[] }>>('GET', '/__sim/ws/sessions');
+  return sessions.reduce((n, s) => n + s.cmdIds.length, 0);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface WaitsRun {
+  waits: number;
+  startMs: number;
+  heapPerWaitKb: number;
+  serverSubsWaiting: number;
+  serverSubsAfter: number;
+  met: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export async function waitsRun(a: { node: string; sink: string; entityIds: string[]; ratePerSec: number; timeoutMs: number }): Promise<WaitsRun> {
+  const n = a.entityIds.length;
+  const node = ctx.getNode(a.node);
+  const heap0 = heapAfterGc();
+  const t0 = performance.now();
+  for (const id of a.entityIds) node.receive({ entity: { entityType: 'DEVICE', id } });
+  // Every snapshot in: the first value of each entity is the baseline `changes` compares with.
+  await deadline(
+    (async () => {
+      while ((await serverSubscriptions()) < n) await sleep(20);
+    })(),
+    a.timeoutMs,
+    'the waits to subscribe',
+  );
+  await sleep(300);
+  const startMs = performance.now() - t0;
+  const serverSubsWaiting = await serverSubscriptions();
+  const heap1 = heapAfterGc();
+  const delays = new Float64Array(n);
+  let met = 0;
+  let wake: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => (wake = resolve));
+  hooks.sink = (id, msg) => {
+    if (id !== a.sink) return;
+    const t = wall();
+    const w = msg.waited as { value?: unknown } | undefined;
+    if (met < n) delays[met] = t - Number(w?.value);
+    if (++met >= n) wake();
+  };
+  try {
+    await simCall('POST', '/__sim/ws/burst', { entityIds: a.entityIds, entities: n, updates: n, keysPerUpdate: 1, ratePerSec: a.ratePerSec });
+    await deadline(all, a.timeoutMs, `every wait met (${met}/${n})`);
+  } finally {
+    hooks.sink = () => undefined;
+  }
+  await sleep(200);
+  const s = summarize(delays.subarray(0, Math.min(met, n)));
+  return { waits: n, startMs, heapPerWaitKb: (heap1 - heap0) / n / 1024, serverSubsWaiting, serverSubsAfter: await serverSubscriptions(), met, p50: s.p50, p99: s.p99, max: s.max };
+}
