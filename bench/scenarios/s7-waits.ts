@@ -54,7 +54,8 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
       const res = await runRounds(
         chosen,
         { ...opts, rounds },
-        (c) => `started ${fmt(c.startMs)} ms, heap ${fmt(c.heapPerWaitKb, 1)} KB/wait, server subs ${c.serverSubsWaiting} → ${c.serverSubsAfter}, met ${c.met}, p50 ${fmtMs(c.p50)} ms, p99 ${fmtMs(c.p99)} ms`,
+        (c) =>
+          `started ${fmt(c.startMs)} ms, heap ${fmt(c.heapPerWaitKb, 1)} KB/wait, server subs ${c.serverSubsWaiting} → ${c.serverSubsAfter}, met ${c.met}, p50 ${fmtMs(c.p50)} ms, p99 ${fmtMs(c.p99)} ms`,
       );
       const o = res.get('ours');
       const rows = chosen.map((c) => {
@@ -80,7 +81,12 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
       const p99 = med(o, (r) => r.p99);
       const targets: Target[] = [
         { what: `${fmt(N)} waits: subscriptions on the server (ours)`, goal: `≤ ${fmt(N)} (entities watched)`, measured: fmt(subs), pass: Number.isFinite(subs) ? subs <= N : undefined },
-        { what: `${fmt(N)} waits: every wait met, nothing left subscribed (ours)`, goal: `${fmt(N)} met, 0 left`, measured: `${fmt(met)} met, ${fmt(after)} left`, pass: Number.isFinite(met) ? met === N && after === 0 : undefined },
+        {
+          what: `${fmt(N)} waits: every wait met, nothing left subscribed (ours)`,
+          goal: `${fmt(N)} met, 0 left`,
+          measured: `${fmt(met)} met, ${fmt(after)} left`,
+          pass: Number.isFinite(met) ? met === N && after === 0 : undefined,
+        },
         { what: `${fmt(N)} waits: heap per wait (ours)`, goal: '≤ 20 KB', measured: `${fmt(kb, 1)} KB`, pass: Number.isFinite(kb) ? kb <= 20 : undefined },
         { what: `${fmt(N)} waits: write → "met" message p99 (ours)`, goal: '≤ 50 ms', measured: `${fmtMs(p99)} ms`, pass: Number.isFinite(p99) ? p99 <= 50 : undefined },
       ];

@@ -74,7 +74,8 @@ export function prepareWaitSettings(c: Record<string, unknown>): WaitSettings {
   const alarmState = oneOf(c.alarmState, ALARM_STATES, 'alarmState', 'acknowledged');
   const listMode = oneOf(c.listMode, LIST_MODES, 'listMode', 'all');
   const key = typeof c.key === 'string' ? c.key.trim() : '';
-  if (waitFor === 'value' && key === '') throw new TbConfigError(`key must name the ${keyType === 'ENTITY_FIELD' ? 'entity field' : keyType === 'TIME_SERIES' ? 'time series' : 'attribute'} to wait for (e.g. temperature)`);
+  if (waitFor === 'value' && key === '')
+    throw new TbConfigError(`key must name the ${keyType === 'ENTITY_FIELD' ? 'entity field' : keyType === 'TIME_SERIES' ? 'time series' : 'attribute'} to wait for (e.g. temperature)`);
   if (c.alarmType !== undefined && c.alarmType !== null && typeof c.alarmType !== 'string') throw new TbConfigError(`alarmType must be an alarm type such as "High Temperature" ${got(c.alarmType)}`);
   const alarmType = typeof c.alarmType === 'string' ? c.alarmType.trim() : '';
   const checkCurrent = c.checkCurrent === undefined || c.checkCurrent === null || c.checkCurrent === '' ? true : c.checkCurrent === true || c.checkCurrent === 'true';
@@ -232,7 +233,10 @@ export function compileCondition(operator: Exclude<WaitOperator, 'jsonata'>, com
     default: {
       const n = numberOf(v);
       if (n === undefined) {
-        fail(field, `${field} must be a number, or a text that is one such as "21", for "${OPERATOR_TEXT[operator]}" (the server's rule for numeric text: digits, one optional "." and a leading "-") ${got(v)}`);
+        fail(
+          field,
+          `${field} must be a number, or a text that is one such as "21", for "${OPERATOR_TEXT[operator]}" (the server's rule for numeric text: digits, one optional "." and a leading "-") ${got(v)}`,
+        );
       }
       const cmp = ORDER[operator];
       // A value that is not a number (text such as "n/a", a boolean) does not meet an order: it is not an error, the

@@ -16,7 +16,23 @@ const NOW = BASE_TIME + HOUR;
 
 /** A wait node: "met" to helper "out", "timed out" to helper "late". */
 function waiter(props: Rec = {}): Rec {
-  return { id: 'w', type: 'tb-wait-until', connection: 'c1', waitFor: 'value', keyType: 'TIME_SERIES', key: 'temperature', operator: 'eq', value: '', valueType: 'str', listMode: 'all', checkCurrent: true, timeout: '5s', maxWaits: '', wires: [['out'], ['late']], ...props };
+  return {
+    id: 'w',
+    type: 'tb-wait-until',
+    connection: 'c1',
+    waitFor: 'value',
+    keyType: 'TIME_SERIES',
+    key: 'temperature',
+    operator: 'eq',
+    value: '',
+    valueType: 'str',
+    listMode: 'all',
+    checkCurrent: true,
+    timeout: '5s',
+    maxWaits: '',
+    wires: [['out'], ['late']],
+    ...props,
+  };
 }
 
 /** What leaves the node: each message with its port ("met" / "late") or the error caught. */
@@ -183,10 +199,7 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       ]);
       for (const id of ['w1', 'w2', 'w3', 'w4']) inject(id, { entity: a101 });
       for (let i = 0; i < 4; i++) assert.equal((await out.nth(i)).port, 'met', JSON.stringify(out.all[i].msg.error));
-      assert.deepEqual(
-        out.all.map((o) => (o.msg.waited as Rec).value).sort(),
-        [1, 21, '1.2.0', 'Thermo A-101', true].filter((v) => v !== 1).sort(),
-      );
+      assert.deepEqual(out.all.map((o) => (o.msg.waited as Rec).value).sort(), [1, 21, '1.2.0', 'Thermo A-101', true].filter((v) => v !== 1).sort());
       // an attribute written while waiting
       await load([waiter({ keyType: 'SHARED_ATTRIBUTE', key: 'targetTemperature', value: '23.5', valueType: 'num' })]);
       const e = probe();
@@ -474,7 +487,11 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
     });
 
     it('either, already acknowledged: met at once with checkCurrent, not without; an alarm nobody acknowledges times out', async () => {
-      await load([waiter({ waitFor: 'alarm', alarmState: 'either' }), waiter({ id: 'w2', waitFor: 'alarm', alarmState: 'either', checkCurrent: false, timeout: '200ms' }), waiter({ id: 'w3', waitFor: 'alarm', alarmState: 'acknowledged', timeout: '200ms' })]);
+      await load([
+        waiter({ waitFor: 'alarm', alarmState: 'either' }),
+        waiter({ id: 'w2', waitFor: 'alarm', alarmState: 'either', checkCurrent: false, timeout: '200ms' }),
+        waiter({ id: 'w3', waitFor: 'alarm', alarmState: 'acknowledged', timeout: '200ms' }),
+      ]);
       const dev = probe();
       const a = sim.data.createAlarm({ originator: dev.id, type: 'Acked', acknowledged: true });
       const b = sim.data.createAlarm({ originator: dev.id, type: 'Ignored' });

@@ -168,7 +168,10 @@ describe('query/wait (tb-wait-until, pure)', function () {
       assert.equal(prepareTimeout(' ', undefined), 30000);
       assert.equal(prepareTimeout('0', undefined), 0);
       assert.equal(prepareTimeout('', 0), 0);
-      assert.throws(() => prepareTimeout('soon', undefined), (e: unknown) => e instanceof TbInputError && e.field === 'timeout' && /timeout must be a duration .*or 0 for no limit \(got "soon"\)/.test(e.message));
+      assert.throws(
+        () => prepareTimeout('soon', undefined),
+        (e: unknown) => e instanceof TbInputError && e.field === 'timeout' && /timeout must be a duration .*or 0 for no limit \(got "soon"\)/.test(e.message),
+      );
       assert.throws(() => prepareTimeout('', -5), /msg\.timeout must be a duration/);
       assert.throws(() => prepareTimeout('', { s: 1 }), /msg\.timeout/);
     });
@@ -202,7 +205,11 @@ describe('query/wait (tb-wait-until, pure)', function () {
     });
 
     it('latest values typed from the text the WebSocket sends; a deleted key is no value', function () {
-      const ed = { entityId: E, latest: { TIME_SERIES: { temperature: { ts: 5, value: '21.5' }, gone: { ts: 0, value: '' } }, SERVER_ATTRIBUTE: { active: { ts: 3, value: 'true' } } }, timeseries: null } as unknown as EntityData;
+      const ed = {
+        entityId: E,
+        latest: { TIME_SERIES: { temperature: { ts: 5, value: '21.5' }, gone: { ts: 0, value: '' } }, SERVER_ATTRIBUTE: { active: { ts: 3, value: 'true' } } },
+        timeseries: null,
+      } as unknown as EntityData;
       assert.deepEqual(latestValue(ed, 'TIME_SERIES', 'temperature'), { value: 21.5, ts: 5 });
       assert.deepEqual(latestValue(ed, 'SERVER_ATTRIBUTE', 'active'), { value: true, ts: 3 });
       assert.equal(latestValue(ed, 'TIME_SERIES', 'gone'), undefined);
@@ -213,7 +220,19 @@ describe('query/wait (tb-wait-until, pure)', function () {
 
   describe('alarms', function () {
     const alarm = (p: Partial<AlarmData>): AlarmData =>
-      ({ id: { entityType: 'ALARM', id: 'a1' }, createdTime: 100, originator: E, type: 'Overheat', severity: 'MAJOR', acknowledged: false, cleared: false, status: 'ACTIVE_UNACK', ackTs: 0, clearTs: 0, ...p }) as AlarmData;
+      ({
+        id: { entityType: 'ALARM', id: 'a1' },
+        createdTime: 100,
+        originator: E,
+        type: 'Overheat',
+        severity: 'MAJOR',
+        acknowledged: false,
+        cleared: false,
+        status: 'ACTIVE_UNACK',
+        ackTs: 0,
+        clearTs: 0,
+        ...p,
+      }) as AlarmData;
 
     it('the states waited for', function () {
       assert.equal(alarmMet({ acknowledged: true, cleared: false }, 'acknowledged'), true);
@@ -232,10 +251,7 @@ describe('query/wait (tb-wait-until, pure)', function () {
 
     it('value = status, ts = when it reached the state (else its last change), alarm = flat', function () {
       const acked = alarm({ acknowledged: true, ackTs: 200, status: 'ACTIVE_ACK' });
-      assert.deepEqual(
-        (({ value, ts }) => ({ value, ts }))(alarmReading(acked, 'acknowledged')),
-        { value: 'ACTIVE_ACK', ts: 200 },
-      );
+      assert.deepEqual((({ value, ts }) => ({ value, ts }))(alarmReading(acked, 'acknowledged')), { value: 'ACTIVE_ACK', ts: 200 });
       assert.equal(alarmReading(acked, 'cleared').ts, 200, 'not cleared: its last change');
       const both = alarm({ acknowledged: true, ackTs: 300, cleared: true, clearTs: 250, status: 'CLEARED_ACK' });
       assert.equal(alarmReading(both, 'either').ts, 250);

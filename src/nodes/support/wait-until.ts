@@ -115,7 +115,8 @@ class ComparedValue {
         }
         break;
       default:
-        if (raw.trim() === '') problem = new TbConfigError(`value: name the ${type === 'msg' ? 'message property' : type === 'env' ? 'environment variable' : `${type} context key`} to read the value from`);
+        if (raw.trim() === '')
+          problem = new TbConfigError(`value: name the ${type === 'msg' ? 'message property' : type === 'env' ? 'environment variable' : `${type} context key`} to read the value from`);
     }
     this.problem = problem;
   }
