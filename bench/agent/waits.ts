@@ -42,12 +42,18 @@ export interface WaitsRun {
   serverSubsWaiting: number;
   serverSubsAfter: number;
   met: number;
+  /** simulator write (the `sentAt` it wrote) -> message on "met" */
   p50: number;
   p99: number;
   max: number;
+  /** the update's frame reaching the client socket -> message on "met" (the node's own part) */
+  socketP50: number;
+  socketP99: number;
 }
 
-export async function waitsRun(a: { node: string; sink: string; entityIds: string[]; ratePerSec: number; timeoutMs: number }): Promise<WaitsRun> {
+type Rec = Record<string, unknown>;
+
+export async function waitsRun(a: { node: string; conn: string; sink: string; entityIds: string[]; ratePerSec: number; timeoutMs: number }): Promise<WaitsRun> {
   const n = a.entityIds.length;
   const node = ctx.getNode(a.node);
   const heap0 = heapAfterGc();
@@ -66,14 +72,23 @@ export async function waitsRun(a: { node: string; sink: string; entityIds: strin
   const serverSubsWaiting = await serverSubscriptions();
   const heap1 = heapAfterGc();
   const delays = new Float64Array(n);
+  // When each frame reached the socket (before the hub reads it): parsed after the run, so the timing costs nothing.
+  const hub = (ctx.RED.nodes.getNode(a.conn) as { live(): unknown }).live() as {
+    ws?: { prependListener(e: string, f: (d: Buffer) => void): void; removeListener(e: string, f: (d: Buffer) => void): void };
+  };
+  const frames: Array<[number, Buffer]> = [];
+  const onFrame = (d: Buffer): void => void frames.push([wall(), d]);
+  hub.ws?.prependListener('message', onFrame);
+  const metAt = new Map<string, number>();
   let met = 0;
   let wake: () => void = () => undefined;
   const all = new Promise<void>((resolve) => (wake = resolve));
   hooks.sink = (id, msg) => {
     if (id !== a.sink) return;
     const t = wall();
-    const w = msg.waited as { value?: unknown } | undefined;
+    const w = msg.waited as { value?: unknown; entity?: { id: string } } | undefined;
     if (met < n) delays[met] = t - Number(w?.value);
+    if (w?.entity) metAt.set(w.entity.id, t);
     if (++met >= n) wake();
   };
   try {
@@ -81,8 +96,32 @@ export async function waitsRun(a: { node: string; sink: string; entityIds: strin
     await deadline(all, a.timeoutMs, `every wait met (${met}/${n})`);
   } finally {
     hooks.sink = () => undefined;
+    hub.ws?.removeListener('message', onFrame);
   }
   await sleep(200);
+  const arrived = new Map<string, number>();
+  for (const [t, d] of frames) {
+    const m = JSON.parse(d.toString()) as Rec;
+    for (const u of (m.update as Array<{ entityId: { id: string } }> | null) ?? []) if (!arrived.has(u.entityId.id)) arrived.set(u.entityId.id, t);
+  }
+  const socket: number[] = [];
+  for (const [id, t] of metAt) {
+    const at = arrived.get(id);
+    if (at !== undefined) socket.push(t - at);
+  }
   const s = summarize(delays.subarray(0, Math.min(met, n)));
-  return { waits: n, startMs, heapPerWaitKb: (heap1 - heap0) / n / 1024, serverSubsWaiting, serverSubsAfter: await serverSubscriptions(), met, p50: s.p50, p99: s.p99, max: s.max };
+  const k = summarize(socket);
+  return {
+    waits: n,
+    startMs,
+    heapPerWaitKb: (heap1 - heap0) / n / 1024,
+    serverSubsWaiting,
+    serverSubsAfter: await serverSubscriptions(),
+    met,
+    p50: s.p50,
+    p99: s.p99,
+    max: s.max,
+    socketP50: k.p50,
+    socketP99: k.p99,
+  };
 }

@@ -45,7 +45,7 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
         const agent = await pool.get('ours');
         await agent.call('deploy', { flows: empty });
         await agent.call('deploy', { flows });
-        const r = await agent.call<WaitsRun>('task', { name: 'waitsRun', args: { node: 'wait', sink: 'sink_met', entityIds, ratePerSec: rate, timeoutMs: 60000 } }, 70000);
+        const r = await agent.call<WaitsRun>('task', { name: 'waitsRun', args: { node: 'wait', conn: 'conn', sink: 'sink_met', entityIds, ratePerSec: rate, timeoutMs: 60000 } }, 70000);
         await agent.call('deploy', { flows: empty });
         return r;
       };
@@ -55,7 +55,7 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
         chosen,
         { ...opts, rounds },
         (c) =>
-          `started ${fmt(c.startMs)} ms, heap ${fmt(c.heapPerWaitKb, 1)} KB/wait, server subs ${c.serverSubsWaiting} → ${c.serverSubsAfter}, met ${c.met}, p50 ${fmtMs(c.p50)} ms, p99 ${fmtMs(c.p99)} ms`,
+          `started ${fmt(c.startMs)} ms, heap ${fmt(c.heapPerWaitKb, 1)} KB/wait, server subs ${c.serverSubsWaiting} → ${c.serverSubsAfter}, met ${c.met}, write→met p50 ${fmtMs(c.p50)} p99 ${fmtMs(c.p99)} ms, socket→met p50 ${fmtMs(c.socketP50)} p99 ${fmtMs(c.socketP99)} ms`,
       );
       const o = res.get('ours');
       const rows = chosen.map((c) => {
@@ -69,6 +69,8 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
           ),
           fmt(med(rs, (r) => r.serverSubsWaiting)),
           fmt(med(rs, (r) => r.met)),
+          fmtMs(med(rs, (r) => r.socketP50)),
+          fmtMs(med(rs, (r) => r.socketP99)),
           fmtMs(med(rs, (r) => r.p50)),
           fmtMs(med(rs, (r) => r.p99)),
           fmt(med(rs, (r) => r.serverSubsAfter)),
@@ -78,7 +80,7 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
       const subs = med(o, (r) => r.serverSubsWaiting);
       const after = med(o, (r) => r.serverSubsAfter);
       const met = med(o, (r) => r.met);
-      const p99 = med(o, (r) => r.p99);
+      const p99 = med(o, (r) => r.socketP99);
       const targets: Target[] = [
         { what: `${fmt(N)} waits: subscriptions on the server (ours)`, goal: `≤ ${fmt(N)} (entities watched)`, measured: fmt(subs), pass: Number.isFinite(subs) ? subs <= N : undefined },
         {
@@ -88,16 +90,21 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
           pass: Number.isFinite(met) ? met === N && after === 0 : undefined,
         },
         { what: `${fmt(N)} waits: heap per wait (ours)`, goal: '≤ 20 KB', measured: `${fmt(kb, 1)} KB`, pass: Number.isFinite(kb) ? kb <= 20 : undefined },
-        { what: `${fmt(N)} waits: write → "met" message p99 (ours)`, goal: '≤ 50 ms', measured: `${fmtMs(p99)} ms`, pass: Number.isFinite(p99) ? p99 <= 50 : undefined },
+        { what: `${fmt(N)} waits: update at the socket → "met" message p99 (ours)`, goal: '≤ 5 ms', measured: `${fmtMs(p99)} ms`, pass: Number.isFinite(p99) ? p99 <= 5 : undefined },
       ];
       const markdown = [
         `${fmt(N)} messages into one tb-wait-until node (\`sentAt\` changes, timeout 10 min), one bench device each, on one connection ` +
           `(one WebSocket). "Started" = from the first message until the simulator holds every subscription. Heap = heapUsed after GC ` +
           `with the waits running minus before them, ÷ ${fmt(N)} (a wait and its entity's subscription). Then the simulator writes one value ` +
-          `per device at ${fmt(rate)}/s; delay = the message leaving on "met" (at the sink) minus the simulator's wall clock written in the value. ` +
+          `per device at ${fmt(rate)}/s: "socket → met" = the message leaving on "met" (at the sink) minus the time its update's frame reached the ` +
+          `client's socket (before the hub reads it): the node's own delay; "write → met" = the same minus the simulator's wall clock written in ` +
+          `the value (the simulator's routing and sending included). ` +
           `${roundsText(opts, rounds)}`,
         '',
-        table(['contender', 'started ms', 'heap KB / wait', 'server subscriptions', 'met', 'delay p50 ms', 'delay p99 ms', 'subscriptions left'], rows),
+        table(
+          ['contender', 'started ms', 'heap KB / wait', 'server subscriptions', 'met', 'socket → met p50 ms', 'socket → met p99 ms', 'write → met p50 ms', 'write → met p99 ms', 'subscriptions left'],
+          rows,
+        ),
         '',
         targetsTable(targets),
       ].join('\n');
