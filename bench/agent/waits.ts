@@ -4,6 +4,7 @@
  * entity and time every message that leaves the node on "met" against the value that met it.
  */
 import { ctx, deadline, hooks } from './context';
+import { simCall } from './live';
 import { summarize } from '../lib/stats';
 
 const wall = (): number => performance.timeOrigin + performance.now();
@@ -14,17 +15,6 @@ function heapAfterGc(): number {
   gc?.();
   gc?.();
   return process.memoryUsage().heapUsed;
-}
-
-async function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(ctx.simUrl + p, {
-    method,
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`simulator ${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 /** Subscriptions the simulator holds (the cmdIds of every session). */
