@@ -349,6 +349,8 @@ export class WaitEngine {
         `tb-wait-until is already running ${this.waits.size} waits, its limit (maxWaits ${s.maxWaits}): this message starts none. Wait for some to end, send msg.reset, or raise the node's limit`,
       );
     }
+    // Closed while the message was read (a context read, the alarm's lookup): it starts nothing.
+    if (this.closed) return;
     const hub = this.hub();
     return new Promise<void>((resolve, reject) => {
       const entities = targets ? targets.entities : [(alarm as AlarmData).originator];
