@@ -81,8 +81,66 @@ function entityJson(e: SimEntity): Obj {
   };
 }
 
+/** One change made later (POST /__sim/schedule), checked when it is posted. */
+type Step = { afterMs: number; run: () => void };
+
 export class ControlApi {
+  /** Changes scheduled by POST /__sim/schedule and not made yet (their timers do not keep the process alive). */
+  private readonly scheduled = new Set<NodeJS.Timeout>();
+
   constructor(private readonly sim: ControlTarget) {}
+
+  /**
+   * `{steps: [{afterMs, telemetry: {entityId, values, ts?}} | {afterMs, attributes: {entityId, scope, values, ts?}} |
+   * {afterMs, alarm: {id, action: 'ack' | 'clear'}}]}`: data and alarm states that change over time (a room warming
+   * up, a device back online, an alarm acknowledged after a while), for the demo and for clients that wait. Every
+   * step is checked first: one bad step schedules nothing.
+   */
+  private schedule(body: unknown): { scheduled: number } {
+    const list = obj(body).steps;
+    if (!Array.isArray(list) || list.length === 0) throw new ControlError('steps must be a non-empty array');
+    const d = this.sim.data;
+    const steps: Step[] = list.map((raw, i) => {
+      const o = obj(raw);
+      const afterMs = Number(o.afterMs ?? 0);
+      if (!Number.isFinite(afterMs) || afterMs < 0) throw new ControlError(`steps[${i}].afterMs must be a number of ms >= 0`);
+      const ts = (x: Obj) => (typeof x.ts === 'number' ? x.ts : undefined);
+      if (o.telemetry !== undefined) {
+        const t = obj(o.telemetry);
+        const id = ref(t.entityId);
+        const v = values(t.values);
+        return { afterMs, run: () => d.setTelemetry(id, v, ts(t)) };
+      }
+      if (o.attributes !== undefined) {
+        const t = obj(o.attributes);
+        const id = ref(t.entityId);
+        const v = values(t.values);
+        const scope = String(t.scope) as AttributeScope;
+        return { afterMs, run: () => d.setAttributes(id, scope, v, ts(t)) };
+      }
+      if (o.alarm !== undefined) {
+        const a = obj(o.alarm);
+        const id = String(a.id);
+        if (!d.getAlarm(id)) throw new ControlError(`steps[${i}].alarm.id: unknown alarm ${id}`);
+        if (a.action !== 'ack' && a.action !== 'clear') throw new ControlError(`steps[${i}].alarm.action must be 'ack' or 'clear'`);
+        return { afterMs, run: () => (a.action === 'ack' ? d.ackAlarm(id) : d.clearAlarm(id)) };
+      }
+      throw new ControlError(`steps[${i}] must hold telemetry, attributes or alarm`);
+    });
+    for (const step of steps) {
+      const t: NodeJS.Timeout = setTimeout(() => {
+        this.scheduled.delete(t);
+        try {
+          step.run();
+        } catch {
+          /* the entity or alarm went away meanwhile: nothing to change */
+        }
+      }, step.afterMs);
+      t.unref();
+      this.scheduled.add(t);
+    }
+    return { scheduled: steps.length };
+  }
 
   handle(method: string, path: string, query: string, body: Buffer, res: ServerResponse): void {
     let status = 200;
@@ -224,6 +282,16 @@ export class ControlApi {
       }
       case 'GET /alarms':
         return d.alarms().map((a) => d.alarmInfo(a));
+      case 'POST /schedule':
+        return this.schedule(body);
+      case 'GET /schedule':
+        return { pending: this.scheduled.size };
+      case 'DELETE /schedule': {
+        const n = this.scheduled.size;
+        for (const t of this.scheduled) clearTimeout(t);
+        this.scheduled.clear();
+        return { cancelled: n };
+      }
       // --- §13: simulated devices, RPC timers and counters ---
       case 'GET /rpc/devices':
         return sim.rpc.devices();

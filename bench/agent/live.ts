@@ -13,7 +13,7 @@ import { summarize } from '../lib/stats';
 
 const wall = (): number => performance.timeOrigin + performance.now();
 
-async function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
+export async function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(ctx.simUrl + p, {
     method,
     headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },

@@ -3,6 +3,7 @@ import { axiosLarge, axiosLoad, nodeLarge, nodeLoad } from './query-load';
 import { burst, deployAndWait, dropAndWait, hubStats, rawClose, rawOpen, simWs } from './live';
 import { reportLoad, axiosReports } from './reports';
 import { axiosBulk, axiosHistory, nodeBulk, nodeHistory } from './actions';
+import { waitsRun } from './waits';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Task = (args: any) => Promise<unknown>;
@@ -25,4 +26,5 @@ export const TASKS: Record<string, Task> = {
   axiosBulk,
   nodeHistory,
   axiosHistory,
+  waitsRun,
 };

@@ -1,4 +1,4 @@
-/** The scenarios of issue 5 (1-5) and issue 13 (6), by number. */
+/** The scenarios of issue 5 (1-5), issue 13 (6) and issue 19 (7), by number. */
 import type { RunOptions, ScenarioResult } from '../lib/common';
 import { scenario1 } from './s1-query';
 import { scenario2 } from './s2-live';
@@ -6,6 +6,7 @@ import { scenario3 } from './s3-scale';
 import { scenario4 } from './s4-large';
 import { scenario5 } from './s5-reports';
 import { scenario6 } from './s6-actions';
+import { scenario7 } from './s7-waits';
 
 export const SCENARIOS: Record<number, { title: string; run: (o: RunOptions) => Promise<ScenarioResult> }> = {
   1: { title: 'Query throughput and latency', run: scenario1 },
@@ -14,4 +15,5 @@ export const SCENARIOS: Record<number, { title: string; run: (o: RunOptions) => 
   4: { title: 'Large results (allPages)', run: scenario4 },
   5: { title: 'Reports against a bounded queue', run: scenario5 },
   6: { title: 'Acting on devices (bulk attribute save, history)', run: scenario6 },
+  7: { title: 'Waits: tb-wait-until on one connection', run: scenario7 },
 };

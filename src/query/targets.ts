@@ -78,7 +78,12 @@ export function targetEntityTypes(type: DeviceActionType): readonly string[] {
 
 /** A node's rules: its action's policy, a bare UUID typed by its `targetEntityType` setting (checked: it throws). */
 export function targetRules(type: DeviceActionType, targetEntityType: unknown): TargetRules {
-  const { allowed, why } = ACTION_TARGETS[type];
+  return policyRules(ACTION_TARGETS[type], targetEntityType);
+}
+
+/** A policy's rules, a bare UUID typed by the node's `targetEntityType` setting (checked: it throws). */
+export function policyRules(policy: TargetPolicy, targetEntityType: unknown): TargetRules {
+  const { allowed, why } = policy;
   return { defaultType: prepareTargetEntityType(targetEntityType, 'targetEntityType', allowed), allowed, why };
 }
 

@@ -147,6 +147,36 @@ describe('simulator: test hooks', function () {
       assert.ok(users.body.users.some((u: { email: string }) => u.email === 'tenant@thingsboard.org'));
       assert.equal((await ctl.post('/__sim/telemetry', { entityId: 'nope', values: {} })).status, 400);
     });
+
+    it('changes over time: POST /__sim/schedule makes each step after its delay; a bad step schedules nothing', async () => {
+      const ctl = new Client(c.url);
+      const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo Lab');
+      const alarm = c.sim.data.createAlarm({ originator: dev.id, type: 'Scheduled' });
+      const bad = await ctl.post('/__sim/schedule', {
+        steps: [
+          { afterMs: 10, telemetry: { entityId: dev.id, values: { temperature: 1 } } },
+          { afterMs: 10, alarm: { id: alarm.id, action: 'close' } },
+        ],
+      });
+      assert.equal(bad.status, 400);
+      assert.match(bad.body.error, /steps\[1\]\.alarm\.action must be 'ack' or 'clear'/);
+      const r = await ctl.post('/__sim/schedule', {
+        steps: [
+          { afterMs: 20, telemetry: { entityId: dev.id, values: { temperature: 30.5 }, ts: c.clock.now + 1 } },
+          { afterMs: 40, attributes: { entityId: dev.id, scope: 'SERVER_SCOPE', values: { active: true } } },
+          { afterMs: 60, alarm: { id: alarm.id, action: 'ack' } },
+          { afterMs: 60000, telemetry: { entityId: dev.id, values: { temperature: 99 } } },
+        ],
+      });
+      assert.deepEqual(r.body, { scheduled: 4 });
+      assert.notEqual(c.sim.data.latestOf(dev.id, 'temperature')?.value, 30.5, 'not at once');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.equal(c.sim.data.latestOf(dev.id, 'temperature')?.value, 30.5);
+      assert.equal(c.sim.data.attributeOf(dev.id, 'SERVER_SCOPE', 'active')?.value, true);
+      assert.equal(c.sim.data.getAlarm(alarm.id)?.acknowledged, true);
+      assert.deepEqual((await ctl.request('GET', '/__sim/schedule')).body, { pending: 1 });
+      assert.deepEqual((await ctl.request('DELETE', '/__sim/schedule')).body, { cancelled: 1 });
+    });
   });
 
   describe('lifecycle', () => {

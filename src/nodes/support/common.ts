@@ -95,7 +95,11 @@ export type StatusKey =
   | 'rpcNoReply'
   | 'rpcBadReply'
   | 'rpcUncertain'
-  | 'rpcCancelled';
+  | 'rpcCancelled'
+  | 'waiting'
+  | 'waitMet'
+  | 'waitTimedOut'
+  | 'waitCancelled';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {

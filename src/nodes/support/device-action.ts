@@ -12,7 +12,7 @@ import { TbConfigError, TbError } from '../../errors';
 import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
-import { ACTION_TARGETS, prepareTargets, targetRules, targetsFromMessage, type DeviceActionType, type TargetRules, type Targets } from '../../query/targets';
+import { ACTION_TARGETS, policyRules, prepareTargets, targetsFromMessage, type DeviceActionType, type TargetPolicy, type TargetRules, type Targets } from '../../query/targets';
 import { OptionReader, type Bag } from '../../query/options';
 import type { EntityId } from '../../query/types';
 import { Activity, errorStatus, intSetting, lookupConnection, onClose, onInput, setupProblem, status, usableClient, type SendFn } from './common';
@@ -57,6 +57,47 @@ function stopController(): AbortController {
   return c;
 }
 
+/**
+ * The entity setting of a node that acts on or watches entities (`target` / `targetType` / `targetEntityType`): by
+ * default msg.entity, else msg.topic as a UUID; fixed JSON, a message property or JSONata otherwise.
+ */
+export class EntityTarget {
+  /** Problems of the setting found at deploy (a bad bare-UUID type, a bad fixed entity…). */
+  readonly problems: TbError[] = [];
+  private readonly target: TypedValue;
+  private readonly rules: TargetRules;
+
+  /** `policy`: the entity types the node takes (a device action's: ACTION_TARGETS). */
+  constructor(RED: NodeAPI, node: Node, config: Pick<DeviceActionDef, 'target' | 'targetType' | 'targetEntityType'>, policy: TargetPolicy) {
+    let rules: TargetRules;
+    try {
+      rules = policyRules(policy, config.targetEntityType);
+    } catch (err) {
+      this.problems.push(new TbConfigError((err as Error).message));
+      rules = { ...policy, defaultType: 'DEVICE' };
+    }
+    this.rules = rules;
+    this.target = new TypedValue(RED, node, {
+      name: 'target',
+      value: config.target,
+      type: config.targetType,
+      types: ['auto', 'json', 'msg', 'jsonata'],
+      auto: () => ({ value: undefined, field: 'msg.entity' }),
+      check: (v, field) => prepareTargets(v, field, this.rules),
+      sameName: 'entity',
+    });
+    if (this.target.problem) this.problems.push(this.target.problem);
+  }
+
+  /** The entities of this message (the setting's problems are the caller's to check first). */
+  async targets(msg: NodeMessageInFlow): Promise<Targets> {
+    if (this.target.type === 'auto') return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules);
+    const r = this.target.resolve(msg);
+    const s = r instanceof Promise ? await r : r;
+    return prepareTargets(s.value, s.field, this.rules);
+  }
+}
+
 /** The node's entity setting, its problems, concurrency, activity and stop signal. */
 export class DeviceAction {
   readonly activity: Activity;
@@ -66,8 +107,7 @@ export class DeviceAction {
   /** Set on close: a bulk takes no new entity, a follower polls no more. */
   readonly stop: StopSignal = { stopped: false };
   readonly abort = stopController();
-  private readonly target: TypedValue;
-  private readonly rules: TargetRules;
+  private readonly entity: EntityTarget;
   private readonly problems: TbError[] = [];
 
   constructor(
@@ -82,24 +122,8 @@ export class DeviceAction {
     const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
     this.format = fmt === 'raw' ? 'raw' : 'flat';
     if (fmt !== 'flat' && fmt !== 'raw') this.problems.push(new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`));
-    let rules: TargetRules;
-    try {
-      rules = targetRules(type, config.targetEntityType);
-    } catch (err) {
-      this.problems.push(new TbConfigError((err as Error).message));
-      rules = { ...ACTION_TARGETS[type], defaultType: 'DEVICE' };
-    }
-    this.rules = rules;
-    this.target = new TypedValue(RED, node, {
-      name: 'target',
-      value: config.target,
-      type: config.targetType,
-      types: ['auto', 'json', 'msg', 'jsonata'],
-      auto: () => ({ value: undefined, field: 'msg.entity' }),
-      check: (v, field) => prepareTargets(v, field, this.rules),
-      sameName: 'entity',
-    });
-    if (this.target.problem) this.problems.push(this.target.problem);
+    this.entity = new EntityTarget(RED, node, config, ACTION_TARGETS[type]);
+    this.problems.push(...this.entity.problems);
   }
 
   /** A problem with the node's settings found at deploy (the first one). */
@@ -120,10 +144,7 @@ export class DeviceAction {
   /** The entities of this message. */
   async targets(msg: NodeMessageInFlow): Promise<Targets> {
     this.check();
-    if (this.target.type === 'auto') return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules);
-    const r = this.target.resolve(msg);
-    const s = r instanceof Promise ? await r : r;
-    return prepareTargets(s.value, s.field, this.rules);
+    return this.entity.targets(msg);
   }
 
   /**

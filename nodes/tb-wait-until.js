@@ -1,0 +1,1 @@
+module.exports = require('../dist/nodes/tb-wait-until.js').default;
