@@ -401,6 +401,26 @@ const VALUE_CORPUS: unknown[] = [
   'setGpio',
   `[{"entityType":"DEVICE","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}]`,
   `{"entityType":"ASSET","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}`,
+  // tb-wait-until: what it waits for, key types, conditions, value sources, alarm states, a list to compare with.
+  'value',
+  'alarm',
+  'TIME_SERIES',
+  'SERVER_ATTRIBUTE',
+  'ENTITY_FIELD',
+  'temperature',
+  'eq',
+  'gte',
+  'in',
+  'nin',
+  'changes',
+  'num',
+  'bool',
+  'acknowledged',
+  'cleared',
+  'either',
+  'all',
+  '90s',
+  '["online","idle"]',
 ];
 const CHECKBOXES = new Set(['allPages', 'split', 'keysTimeseries', 'keysAttributes', 'history', 'parseNumbers', 'usetls']);
 const SANDBOX_CONFIGS = {
