@@ -64,13 +64,14 @@ function comparing(this: EditorNode): boolean {
 }
 
 /** The target checked by the runtime's own rules (src/query/targets, through the device actions' check). */
-const targetCheck = placeholderAware((name) =>
-  function (v, opt) {
-    if (v === undefined) return true;
-    const get = live(this);
-    // `msg`: the action that takes its settings from the message, so that only the target is checked.
-    return validateSetting(ENTITY_RULE, { operation: 'msg', target: get('target'), targetType: get('targetType'), targetEntityType: get('targetEntityType') }, name);
-  },
+const targetCheck = placeholderAware(
+  (name) =>
+    function (v, opt) {
+      if (v === undefined) return true;
+      const get = live(this);
+      // `msg`: the action that takes its settings from the message, so that only the target is checked.
+      return validateSetting(ENTITY_RULE, { operation: 'msg', target: get('target'), targetType: get('targetType'), targetEntityType: get('targetEntityType') }, name);
+    },
 );
 const target = deviceTarget({ ...E, type: ENTITY_RULE }, { runtime: targetCheck });
 
@@ -236,7 +237,10 @@ export default dialog(E, {
   oneditprepare() {
     const node = this;
     E.selectDefaults(node, { waitFor: 'value', keyType: 'TIME_SERIES', operator: 'changes', alarmState: 'either', listMode: 'all', targetEntityType: 'DEVICE' });
+    // A node saved without these (a flow written by hand) shows the runtime's defaults.
     if (node.maxWaits === undefined) E.input('maxWaits').val(1000);
+    if (node.timeout === undefined) E.input('timeout').val('30s');
+    if (node.valueType === undefined) E.input('valueType').val('num');
     if (node.checkCurrent === undefined) E.input('checkCurrent').prop('checked', true);
     // The key and the timeout left empty (or holding a {{msg.…}} placeholder) read msg.key and msg.timeout.
     messageSettings(E, node, { key: 'msg.key', timeout: 'msg.timeout' });

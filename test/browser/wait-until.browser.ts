@@ -1,0 +1,300 @@
+/**
+ * tb-wait-until's dialog in a real editor (Debian chromium, the shared embedded Node-RED, the simulator): a value
+ * wait built with the entity picker, a key chip from the entity's own keys, a condition and a value, read back as a
+ * sentence, saved and shown again as saved; an alarm wait shows its own fields and hides the value's; a timeout
+ * of 0 warns, and a timeout that is not a duration is flagged.
+ */
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Embedded } from '../../scripts/embedded';
+import { useSimulator } from '../support/simulator';
+import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
+import { deployFlows, sharedNodeRed } from './nodered';
+
+declare const RED: any;
+declare const $: any;
+
+describe('tb-wait-until (browser)', function () {
+  this.timeout(90000);
+
+  const sim = useSimulator();
+  let nr: Embedded;
+  let context: BrowserContext;
+  let page: Page;
+  let userDir: string;
+  const pageErrors: string[] = [];
+  const idOf = (name: string) => sim.data.mustFindByName('DEVICE' as never, name).id;
+
+  before(async function () {
+    requireChromium();
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-wait-'));
+    ({ nr } = await sharedNodeRed());
+    const at = (x: number, y: number) => ({ z: 'tabW', x, y, wires: [[], []] as string[][] });
+    await deployFlows(nr, [
+      { id: 'tabW', type: 'tab', label: 'wait until' },
+      { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+      // As a node dropped from the palette is saved: the defaults of its html.
+      { id: 'waitV', type: 'tb-wait-until', connection: 'connW', version: 1, ...at(400, 60) },
+      { id: 'waitA', type: 'tb-wait-until', connection: 'connW', version: 1, ...at(400, 140) },
+      { id: 'waitT', type: 'tb-wait-until', connection: 'connW', version: 1, ...at(400, 220) },
+    ]);
+    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    await page.setViewportSize({ width: 1500, height: 1400 });
+    page.on('pageerror', (err) => {
+      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
+    });
+    await page.goto(nr.url);
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('waitT') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  });
+
+  afterEach(async function () {
+    await closeTrays(page).catch(() => undefined);
+    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
+  });
+
+  after(async function () {
+    await context?.close().catch(() => undefined);
+    if (nr) await deployFlows(nr, []).catch(() => undefined);
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  const tray = () => topTray(page);
+  const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
+  /** Waits until the sentence reads `text`. */
+  async function says(text: string): Promise<void> {
+    try {
+      await page.waitForFunction((s) => $('[data-tb-sentence]').text() === s, text, { timeout: WAIT });
+    } catch {
+      assert.equal(await page.evaluate(() => String($('[data-tb-sentence]').text())), text, 'the sentence');
+    }
+  }
+
+  async function save(): Promise<void> {
+    await tray().locator('#node-dialog-ok').click();
+    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+  }
+
+  /** What the node's validator of `prop` says about the dialog as it is now (true, or the message). */
+  const verdict = (id: string, prop: string) =>
+    page.evaluate(
+      ([nodeId, p]) => {
+        const n = RED.nodes.node(nodeId);
+        return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
+      },
+      [id, prop] as const,
+    );
+
+  /** Is the field marked invalid (its input, or its TypedInput's box)? Waits for `expected`. */
+  async function marked(prop: string, expected: boolean): Promise<void> {
+    await page.waitForFunction(
+      ([p, e]) => {
+        const input = $(`#node-input-${p}`);
+        const box = input.next('.red-ui-typedInput-container');
+        return (input.hasClass('input-error') || box.hasClass('input-error')) === e;
+      },
+      [prop, expected] as const,
+      { timeout: WAIT },
+    );
+  }
+
+  /** Sets a text input as a person would (typing fires the dialog's validation). */
+  async function type(prop: string, text: string): Promise<void> {
+    const input = tray().locator(`#node-input-${prop}`);
+    await input.fill(text);
+    await input.press('Tab');
+  }
+
+  /** Types into the value's TypedInput box as a person would, after choosing its type. */
+  async function typeValue(valueType: string, text: string): Promise<void> {
+    await page.evaluate((ty) => $('#node-input-value').typedInput('type', ty), valueType);
+    const box = tray().locator('[data-tb-row="value"] input.red-ui-typedInput-input');
+    await box.fill(text);
+    await box.press('Tab');
+  }
+
+  const keyEntry = () => tray().locator('[data-tb-chips="key"] input[data-tb-field="key"]');
+  const chipsShown = () =>
+    page.evaluate(() =>
+      $('[data-tb-chips="key"] [data-tb-chip]')
+        .map((_: number, el: HTMLElement) => el.getAttribute('data-tb-chip'))
+        .get(),
+    );
+
+  /** The suggestion menu's items for the key box, as it lists them on the arrow down (then closes the menu). */
+  async function keySuggestions(): Promise<string[]> {
+    const entry = keyEntry();
+    await entry.click();
+    await entry.fill('');
+    await entry.press('ArrowDown');
+    await page.locator('.red-ui-autoComplete-container li').first().waitFor({ state: 'visible', timeout: WAIT });
+    const items = await page.locator('.red-ui-autoComplete-container li').allTextContents();
+    await entry.press('Escape');
+    await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, { timeout: WAIT });
+    return items.map((s) => s.trim()).sort();
+  }
+
+  /** Which groups of rows show: the value's, its comparison value, the alarm's. */
+  const rows = async () => ({
+    keyType: await visible('[data-tb-row="keyType"]'),
+    key: await visible('[data-tb-row="key"]'),
+    operator: await visible('[data-tb-row="operator"]'),
+    value: await visible('[data-tb-row="value"]'),
+    alarmState: await visible('[data-tb-row="alarmState"]'),
+    alarmType: await visible('[data-tb-row="alarmType"]'),
+  });
+
+  it('a value wait: entity by name, a key chip of its own keys, a condition, read as a sentence, saved and shown again', async function () {
+    await openDialog(page, 'waitV');
+    // A new node: "changes" of the key the message names, within the default 30 s, the current value checked.
+    await says('until msg.key changes within 30 s');
+    assert.equal(await page.evaluate(() => $('#node-input-checkCurrent').prop('checked')), true);
+    assert.equal(await page.evaluate(() => $('#node-input-maxWaits').val()), '1000');
+    assert.equal(await visible('[data-tb-row="value"]'), false, '"changes" compares with nothing');
+
+    await page.evaluate(() => $('#node-input-target').typedInput('type', 'json'));
+    await tray().locator('[data-tb-field="target.entityType"]').selectOption('DEVICE');
+    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
+    await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity', undefined, { timeout: WAIT });
+    // The entity's own time series; then its own client attributes when the key type says so.
+    assert.deepEqual(await keySuggestions(), ['humidity', 'temperature']);
+    await tray().locator('#node-input-keyType').selectOption('CLIENT_ATTRIBUTE');
+    assert.deepEqual(await keySuggestions(), ['fw', 'note', 'serial']);
+    await tray().locator('#node-input-keyType').selectOption('TIME_SERIES');
+    await pickSuggestion(page, keyEntry(), 'hum', 'humidity');
+    await says('until humidity changes within 30 s');
+    // One key: a second chip replaces the first.
+    await pickSuggestion(page, keyEntry(), 'temp', 'temperature');
+    assert.deepEqual(await chipsShown(), ['temperature']);
+    assert.equal(await page.evaluate(() => $('#node-input-key').val()), 'temperature');
+
+    await tray().locator('#node-input-operator').selectOption('gte');
+    assert.equal(await visible('[data-tb-row="value"]'), true);
+    await typeValue('num', '21');
+    await says('until temperature ≥ 21 within 30 s');
+    await type('timeout', '30m');
+    await says('until temperature ≥ 21 within 30 min');
+    // A number compared with a text that is not one: the dialog says so.
+    await typeValue('str', 'warm');
+    await marked('value', true);
+    assert.match(String(await verdict('waitV', 'value')), /compare numbers/);
+    await typeValue('num', '21');
+    await marked('value', false);
+    // A JSONata condition takes an expression.
+    await tray().locator('#node-input-operator').selectOption('jsonata');
+    assert.equal(await page.evaluate(() => $('#node-input-value').typedInput('type')), 'jsonata');
+    await tray().locator('#node-input-operator').selectOption('gte');
+    await typeValue('num', '21');
+    await says('until temperature ≥ 21 within 30 min');
+    await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-value.png') });
+    await save();
+
+    const saved = () =>
+      page.evaluate(() => {
+        const x = RED.nodes.node('waitV');
+        return {
+          target: x.target,
+          targetType: x.targetType,
+          waitFor: x.waitFor,
+          keyType: x.keyType,
+          key: x.key,
+          operator: x.operator,
+          value: x.value,
+          valueType: x.valueType,
+          listMode: x.listMode,
+          checkCurrent: x.checkCurrent,
+          timeout: x.timeout,
+          maxWaits: x.maxWaits,
+          valid: x.valid,
+          label: document.getElementById('waitV')?.querySelector('.red-ui-flow-node-label')?.textContent,
+        };
+      });
+    const expected = {
+      target: JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-101') }),
+      targetType: 'json',
+      waitFor: 'value',
+      keyType: 'TIME_SERIES',
+      key: 'temperature',
+      operator: 'gte',
+      value: '21',
+      valueType: 'num',
+      listMode: 'all',
+      checkCurrent: true,
+      timeout: '30m',
+      maxWaits: '1000',
+      valid: true,
+      label: 'until temperature ≥ 21',
+    };
+    assert.deepEqual(await saved(), expected);
+
+    // Opened again: the dialog shows what was saved, and saving it again changes nothing.
+    await openDialog(page, 'waitV');
+    await says('until temperature ≥ 21 within 30 min');
+    await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+    assert.deepEqual(await chipsShown(), ['temperature']);
+    assert.equal(await page.evaluate(() => $('#node-input-operator').val()), 'gte');
+    assert.deepEqual(await page.evaluate(() => [$('#node-input-value').typedInput('type'), $('#node-input-value').typedInput('value')]), ['num', '21']);
+    assert.equal(await page.evaluate(() => $('#node-input-timeout').val()), '30m');
+    await save();
+    assert.deepEqual(await saved(), expected);
+  });
+
+  it('an alarm wait: its state and type shown, the value fields hidden, and the sentence says which alarm', async function () {
+    await openDialog(page, 'waitA');
+    assert.deepEqual(await rows(), { keyType: true, key: true, operator: true, value: false, alarmState: false, alarmType: false });
+    await tray().locator('#node-input-operator').selectOption('eq');
+    assert.deepEqual(await rows(), { keyType: true, key: true, operator: true, value: true, alarmState: false, alarmType: false });
+
+    await tray().locator('#node-input-waitFor').selectOption('alarm');
+    assert.deepEqual(await rows(), { keyType: false, key: false, operator: false, value: false, alarmState: true, alarmType: true });
+    assert.equal(await visible('[data-tb-tip="alarm"]'), true);
+    assert.equal(await visible('[data-tb-tip="value"]'), false);
+    await says('until the alarm of the message is acknowledged or cleared within 30 s');
+    await tray().locator('#node-input-alarmState').selectOption('acknowledged');
+    // The alarm types of the server, suggested.
+    await pickSuggestion(page, tray().locator('#node-input-alarmType'), 'High', 'High Temperature');
+    await type('timeout', '10m');
+    await says('until the latest active High Temperature alarm is acknowledged within 10 min');
+    // The value's settings are not checked while the node waits for an alarm.
+    assert.equal(await verdict('waitA', 'value'), true);
+    await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-alarm.png') });
+    await save();
+    const n = await page.evaluate(() => {
+      const x = RED.nodes.node('waitA');
+      return { waitFor: x.waitFor, alarmState: x.alarmState, alarmType: x.alarmType, timeout: x.timeout, valid: x.valid };
+    });
+    assert.deepEqual(n, { waitFor: 'alarm', alarmState: 'acknowledged', alarmType: 'High Temperature', timeout: '10m', valid: true });
+
+    await openDialog(page, 'waitA');
+    assert.deepEqual(await rows(), { keyType: false, key: false, operator: false, value: false, alarmState: true, alarmType: true });
+    await says('until the latest active High Temperature alarm is acknowledged within 10 min');
+  });
+
+  it('the timeout: 0 warns that there is no limit, a bad duration is flagged, empty reads msg.timeout', async function () {
+    await openDialog(page, 'waitT');
+    assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
+    await type('timeout', '0');
+    await page.waitForFunction(() => $('[data-tb-tip="noLimit"]').is(':visible'), undefined, { timeout: WAIT });
+    await says('until msg.key changes with no time limit');
+    await marked('timeout', false);
+    await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-no-limit.png') });
+
+    await type('timeout', '10 minutes');
+    await marked('timeout', true);
+    assert.match(String(await verdict('waitT', 'timeout')), /^Timeout must be a duration such as 90s, 10m or 2h/);
+    assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
+    await type('timeout', '90s');
+    await marked('timeout', false);
+    await says('until msg.key changes within 90 s');
+    await type('timeout', '2h');
+    await says('until msg.key changes within 2 h');
+    // Empty: the message's, marked with the envelope.
+    await type('timeout', '');
+    await marked('timeout', false);
+    await says('until msg.key changes within msg.timeout');
+    assert.equal(await visible('label[for="node-input-timeout"] .tb-from-msg'), true);
+  });
+});
