@@ -829,7 +829,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         // The defaults are valid once the fields a user must fill in are filled in (dialog closed).
         const node: Record<string, unknown> = { type };
         for (const p of Object.keys(def.defaults)) node[p] = def.defaults[p].value;
-        Object.assign(node, { connection: 'c-ok', url: 'http://tb:8080', viewConfigId: UUID_SAMPLE });
+        Object.assign(node, { connection: 'c-ok', url: 'http://tb:8080', viewConfigId: UUID_SAMPLE, key: 'temperature', value: '21' });
         for (const p of Object.keys(def.defaults)) {
           assert.equal(def.defaults[p].validate.call(node, node[p], {}), true, `the default of ${p} is valid`);
         }

@@ -34,13 +34,33 @@ describe('tb-wait-until (browser)', function () {
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-wait-'));
     ({ nr } = await sharedNodeRed());
     const at = (x: number, y: number) => ({ z: 'tabW', x, y, wires: [[], []] as string[][] });
+    // As a node dropped from the palette is saved: the defaults of its html.
+    const fresh = {
+      connection: 'connW',
+      target: '',
+      targetType: 'auto',
+      targetEntityType: 'DEVICE',
+      waitFor: 'value',
+      keyType: 'TIME_SERIES',
+      key: '',
+      operator: 'eq',
+      value: '',
+      valueType: 'str',
+      alarmState: 'acknowledged',
+      alarmType: '',
+      listMode: 'all',
+      checkCurrent: true,
+      timeout: '30s',
+      maxWaits: 1000,
+      version: 1,
+    };
     await deployFlows(nr, [
       { id: 'tabW', type: 'tab', label: 'wait until' },
       { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      // As a node dropped from the palette is saved: the defaults of its html.
-      { id: 'waitV', type: 'tb-wait-until', connection: 'connW', version: 1, ...at(400, 60) },
-      { id: 'waitA', type: 'tb-wait-until', connection: 'connW', version: 1, ...at(400, 140) },
-      { id: 'waitT', type: 'tb-wait-until', connection: 'connW', version: 1, ...at(400, 220) },
+      { id: 'waitV', type: 'tb-wait-until', ...fresh, ...at(400, 60) },
+      { id: 'waitA', type: 'tb-wait-until', ...fresh, ...at(400, 140) },
+      // Written by hand: only what it needs; the rest is what the runtime reads when a setting is missing.
+      { id: 'waitT', type: 'tb-wait-until', connection: 'connW', key: 'temperature', operator: 'changes', version: 1, ...at(400, 220) },
     ]);
     ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
     await page.setViewportSize({ width: 1500, height: 1400 });
@@ -149,11 +169,16 @@ describe('tb-wait-until (browser)', function () {
 
   it('a value wait: entity by name, a key chip of its own keys, a condition, read as a sentence, saved and shown again', async function () {
     await openDialog(page, 'waitV');
-    // A new node: "changes" of the key the message names, within the default 30 s, the current value checked.
-    await says('until msg.key changes within 30 s');
+    // A new node: a key and a value to fill in, within the default 30 s, the current value checked.
+    await says('until (key) = (value) within 30 s');
+    await marked('key', true);
+    assert.match(String(await verdict('waitV', 'key')), /^Key: name the one time series/);
+    await marked('value', true);
     assert.equal(await page.evaluate(() => $('#node-input-checkCurrent').prop('checked')), true);
     assert.equal(await page.evaluate(() => $('#node-input-maxWaits').val()), '1000');
+    await tray().locator('#node-input-operator').selectOption('changes');
     assert.equal(await visible('[data-tb-row="value"]'), false, '"changes" compares with nothing');
+    await marked('value', false);
 
     await page.evaluate(() => $('#node-input-target').typedInput('type', 'json'));
     await tray().locator('[data-tb-field="target.entityType"]').selectOption('DEVICE');
@@ -166,6 +191,7 @@ describe('tb-wait-until (browser)', function () {
     await tray().locator('#node-input-keyType').selectOption('TIME_SERIES');
     await pickSuggestion(page, keyEntry(), 'hum', 'humidity');
     await says('until humidity changes within 30 s');
+    await marked('key', false);
     // One key: a second chip replaces the first.
     await pickSuggestion(page, keyEntry(), 'temp', 'temperature');
     assert.deepEqual(await chipsShown(), ['temperature']);
@@ -173,8 +199,11 @@ describe('tb-wait-until (browser)', function () {
 
     await tray().locator('#node-input-operator').selectOption('gte');
     assert.equal(await visible('[data-tb-row="value"]'), true);
-    await typeValue('num', '21');
+    await typeValue('str', '21');
+    // Numeric text compares as the number it stands for.
     await says('until temperature ≥ 21 within 30 s');
+    await marked('value', false);
+    await typeValue('num', '21');
     await type('timeout', '30m');
     await says('until temperature ≥ 21 within 30 min');
     // A number compared with a text that is not one: the dialog says so.
@@ -224,7 +253,7 @@ describe('tb-wait-until (browser)', function () {
       listMode: 'all',
       checkCurrent: true,
       timeout: '30m',
-      maxWaits: '1000',
+      maxWaits: 1000,
       valid: true,
       label: 'until temperature ≥ 21',
     };
@@ -244,20 +273,22 @@ describe('tb-wait-until (browser)', function () {
 
   it('an alarm wait: its state and type shown, the value fields hidden, and the sentence says which alarm', async function () {
     await openDialog(page, 'waitA');
-    assert.deepEqual(await rows(), { keyType: true, key: true, operator: true, value: false, alarmState: false, alarmType: false });
-    await tray().locator('#node-input-operator').selectOption('eq');
     assert.deepEqual(await rows(), { keyType: true, key: true, operator: true, value: true, alarmState: false, alarmType: false });
+    await tray().locator('#node-input-operator').selectOption('changes');
+    assert.deepEqual(await rows(), { keyType: true, key: true, operator: true, value: false, alarmState: false, alarmType: false });
 
     await tray().locator('#node-input-waitFor').selectOption('alarm');
     assert.deepEqual(await rows(), { keyType: false, key: false, operator: false, value: false, alarmState: true, alarmType: true });
     assert.equal(await visible('[data-tb-tip="alarm"]'), true);
     assert.equal(await visible('[data-tb-tip="value"]'), false);
-    await says('until the alarm of the message is acknowledged or cleared within 30 s');
-    await tray().locator('#node-input-alarmState').selectOption('acknowledged');
+    await says('until the alarm of the message is acknowledged within 30 s');
+    // Without a key, a value wait would be refused; an alarm wait needs none.
+    await marked('key', false);
+    await tray().locator('#node-input-alarmState').selectOption('either');
     // The alarm types of the server, suggested.
     await pickSuggestion(page, tray().locator('#node-input-alarmType'), 'High', 'High Temperature');
     await type('timeout', '10m');
-    await says('until the latest active High Temperature alarm is acknowledged within 10 min');
+    await says('until the latest active High Temperature alarm is acknowledged or cleared within 10 min');
     // The value's settings are not checked while the node waits for an alarm.
     assert.equal(await verdict('waitA', 'value'), true);
     await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-alarm.png') });
@@ -266,19 +297,22 @@ describe('tb-wait-until (browser)', function () {
       const x = RED.nodes.node('waitA');
       return { waitFor: x.waitFor, alarmState: x.alarmState, alarmType: x.alarmType, timeout: x.timeout, valid: x.valid };
     });
-    assert.deepEqual(n, { waitFor: 'alarm', alarmState: 'acknowledged', alarmType: 'High Temperature', timeout: '10m', valid: true });
+    assert.deepEqual(n, { waitFor: 'alarm', alarmState: 'either', alarmType: 'High Temperature', timeout: '10m', valid: true });
 
     await openDialog(page, 'waitA');
     assert.deepEqual(await rows(), { keyType: false, key: false, operator: false, value: false, alarmState: true, alarmType: true });
-    await says('until the latest active High Temperature alarm is acknowledged within 10 min');
+    await says('until the latest active High Temperature alarm is acknowledged or cleared within 10 min');
   });
 
   it('the timeout: 0 warns that there is no limit, a bad duration is flagged, empty reads msg.timeout', async function () {
     await openDialog(page, 'waitT');
+    // Missing: msg.timeout, else 30 s, as the runtime reads it.
+    await says('until temperature changes within msg.timeout (else 30 s)');
+    assert.equal(await visible('label[for="node-input-timeout"] .tb-from-msg'), true);
     assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
     await type('timeout', '0');
     await page.waitForFunction(() => $('[data-tb-tip="noLimit"]').is(':visible'), undefined, { timeout: WAIT });
-    await says('until msg.key changes with no time limit');
+    await says('until temperature changes with no time limit');
     await marked('timeout', false);
     await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-no-limit.png') });
 
@@ -288,13 +322,13 @@ describe('tb-wait-until (browser)', function () {
     assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
     await type('timeout', '90s');
     await marked('timeout', false);
-    await says('until msg.key changes within 90 s');
+    await says('until temperature changes within 90 s');
     await type('timeout', '2h');
-    await says('until msg.key changes within 2 h');
+    await says('until temperature changes within 2 h');
     // Empty: the message's, marked with the envelope.
     await type('timeout', '');
     await marked('timeout', false);
-    await says('until msg.key changes within msg.timeout');
+    await says('until temperature changes within msg.timeout (else 30 s)');
     assert.equal(await visible('label[for="node-input-timeout"] .tb-from-msg'), true);
   });
 });

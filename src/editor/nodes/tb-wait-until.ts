@@ -54,8 +54,9 @@ const saved =
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v)).trim();
 const waitFor = (get: Get): string => str(get('waitFor')) || 'value';
-const operator = (get: Get): string => str(get('operator')) || 'changes';
-const valueType = (get: Get): string => str(get('valueType')) || 'num';
+// What the runtime reads when a setting is missing (src/query/wait.ts prepareWaitSettings, wait-until.ts).
+const operator = (get: Get): string => str(get('operator')) || 'eq';
+const valueType = (get: Get): string => str(get('valueType')) || 'str';
 
 /** Is the value to compare with in use (a value wait with a comparison other than "changes")? */
 function comparing(this: EditorNode): boolean {
@@ -75,48 +76,54 @@ const targetCheck = placeholderAware(
 );
 const target = deviceTarget({ ...E, type: ENTITY_RULE }, { runtime: targetCheck });
 
-/** Text a numeric comparison accepts as a number (an optional sign, digits, a decimal part, an exponent). */
+/**
+ * Text that compares as a number: an optional "-", digits, at most one ".", not ending with "." (the server's rule,
+ * commons-lang `NumberUtils.isParsable`, as the runtime's isNumericText reads it).
+ */
 function numericText(v: string): boolean {
-  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v.trim());
+  return /^-?(\d+(\.\d+)?|\.\d+)$/.test(v);
 }
 
-/** The value to compare with: present, a number for <, ≤, >, ≥, a list for "is one of", JSONata for JSONata. */
+/** A list for "is one of": a JSON array (not empty), a number or a text; not an object. */
+function jsonList(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.length > 0 : v !== null && typeof v !== 'object';
+  } catch {
+    return false;
+  }
+}
+
+/** The value to compare with: present, a number for <, ≤, >, ≥, a list for "is one of". */
 const value: Validator = E.when(comparing, function (v, opt) {
   if (v === undefined) return true;
+  if (blank(v)) return t('tb-wait-until.errors.value');
   const get = live(this);
   const op = operator(get);
   const type = valueType(get);
-  const text = str(v);
-  if (op === 'jsonata' && type !== 'jsonata') return t('tb-wait-until.errors.valueJsonata');
-  if (blank(v) && type !== 'str') return t('tb-wait-until.errors.value');
+  const text = String(v);
   if (type === 'str' && parseTemplate(text)) return true;
   if (NUMERIC.indexOf(op) !== -1 && (type === 'bool' || type === 'json' || (type === 'str' && !numericText(text)))) return t('tb-wait-until.errors.valueNumber');
-  if ((op === 'in' || op === 'nin') && type === 'json') {
-    try {
-      if (!Array.isArray(JSON.parse(text))) return t('tb-wait-until.errors.valueList');
-    } catch {
-      return t('tb-wait-until.errors.valueList');
-    }
-  }
+  if ((op === 'in' || op === 'nin') && type === 'json' && !jsonList(text)) return t('tb-wait-until.errors.valueList');
   if (type === 'str') return true;
   const r = RED.validators.typedInput('valueType').call(this, v, opt);
   return r === true ? true : r || t('tb-wait-until.errors.value');
 });
 
-/** One key (its type's name for it), or empty for msg.key; a placeholder is read when the message comes. */
+/** The one key a value wait watches (its type's name for it: a time series, an attribute, an entity field). */
 const key: Validator = E.when(
   function () {
     return waitFor(live(this)) === 'value';
   },
   function (v, opt) {
-    if (v === undefined || blank(v) || parseTemplate(str(v))) return true;
-    return String(v).indexOf(',') === -1 ? true : t('tb-wait-until.errors.key');
+    if (v === undefined) return true;
+    return !blank(v) && String(v).indexOf(',') === -1 ? true : t('tb-wait-until.errors.key');
   },
 );
 
 /** The timeout in ms (0: no limit), or undefined when it comes from the message (or is not a duration). */
 function timeoutMs(v: unknown): number | undefined {
-  if (blank(v) || parseTemplate(str(v))) return undefined;
+  if (blank(v)) return undefined;
   try {
     return durationOption({ value: typeof v === 'number' ? v : str(v), field: 'timeout' }, undefined, 0);
   } catch {
@@ -126,7 +133,7 @@ function timeoutMs(v: unknown): number | undefined {
 
 /** A duration such as 90s, 10m, 2h (the runtime's rule), 0 for no limit, or empty for msg.timeout. */
 const timeout: Validator = function (v, opt) {
-  if (v === undefined || blank(v) || parseTemplate(str(v))) return true;
+  if (v === undefined || blank(v)) return true;
   return timeoutMs(v) === undefined ? t('tb-wait-until.errors.timeout') : true;
 };
 
@@ -150,9 +157,11 @@ function durationText(ms: number): string {
 function valueText(get: Get): string {
   const type = valueType(get);
   const v = str(get('value'));
+  if (v === '') return t('tb-wait-until.sentence.noValue');
   switch (type) {
     case 'str':
-      return NUMERIC.indexOf(operator(get)) !== -1 && numericText(v) ? v : JSON.stringify(v);
+      // Numeric text compares as the number it stands for (the runtime's rule): shown as one.
+      return numericText(v) ? v : JSON.stringify(v);
     case 'msg':
     case 'flow':
     case 'global':
@@ -179,15 +188,14 @@ function fixedCount(get: Get): number {
 function condition(get: Get): string {
   if (waitFor(get) === 'alarm') {
     const stateName = str(get('alarmState'));
-    const state = t(`tb-wait-until.state.${ALARM_STATES.indexOf(stateName) !== -1 ? stateName : 'either'}`);
+    const state = t(`tb-wait-until.state.${ALARM_STATES.indexOf(stateName) !== -1 ? stateName : 'acknowledged'}`);
     const type = str(get('alarmType'));
     return type ? t('tb-wait-until.sentence.alarmType', { type, state }) : t('tb-wait-until.sentence.alarmMsg', { state });
   }
-  const k = str(get('key')) || t('tb-wait-until.sentence.keyFromMsg');
+  const k = str(get('key')) || t('tb-wait-until.sentence.noKey');
   const op = operator(get);
   if (op === 'changes') return t('tb-wait-until.sentence.changes', { key: k });
   if (op === 'jsonata') return t('tb-wait-until.sentence.jsonata', { expression: str(get('value')) });
-  if (OPERATORS.indexOf(op) === -1) return t('tb-wait-until.sentence.changes', { key: k });
   return t('tb-wait-until.sentence.value', { key: k, op: t(`tb-wait-until.symbol.${op}`), value: valueText(get) });
 }
 
@@ -236,14 +244,12 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { waitFor: 'value', keyType: 'TIME_SERIES', operator: 'changes', alarmState: 'either', listMode: 'all', targetEntityType: 'DEVICE' });
-    // A node saved without these (a flow written by hand) shows the runtime's defaults.
+    // A node saved without these (a flow written by hand) shows what the runtime reads then.
+    E.selectDefaults(node, { waitFor: 'value', keyType: 'TIME_SERIES', operator: 'eq', alarmState: 'acknowledged', listMode: 'all', targetEntityType: 'DEVICE' });
     if (node.maxWaits === undefined) E.input('maxWaits').val(1000);
-    if (node.timeout === undefined) E.input('timeout').val('30s');
-    if (node.valueType === undefined) E.input('valueType').val('num');
     if (node.checkCurrent === undefined) E.input('checkCurrent').prop('checked', true);
-    // The key and the timeout left empty (or holding a {{msg.…}} placeholder) read msg.key and msg.timeout.
-    messageSettings(E, node, { key: 'msg.key', timeout: 'msg.timeout' });
+    // The timeout left empty reads msg.timeout (else 30 s).
+    messageSettings(E, node, { timeout: 'msg.timeout' });
     // A fixed entity is picked by name; the key as a chip, suggested from its own keys of the chosen type.
     target.prepare();
     const sel = (prop: string) => `#${E.prefix}${prop}`;
