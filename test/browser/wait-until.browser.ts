@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Embedded } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
+import { chipsShown, closeTrays, keySuggestions, marked, openDialog, pickSuggestion, saveDialog, topTray, typeInto, verdict, WAIT } from './editor-page';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
@@ -93,41 +93,6 @@ describe('tb-wait-until (browser)', function () {
     }
   }
 
-  async function save(): Promise<void> {
-    await tray().locator('#node-dialog-ok').click();
-    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
-  }
-
-  /** What the node's validator of `prop` says about the dialog as it is now (true, or the message). */
-  const verdict = (id: string, prop: string) =>
-    page.evaluate(
-      ([nodeId, p]) => {
-        const n = RED.nodes.node(nodeId);
-        return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
-      },
-      [id, prop] as const,
-    );
-
-  /** Is the field marked invalid (its input, or its TypedInput's box)? Waits for `expected`. */
-  async function marked(prop: string, expected: boolean): Promise<void> {
-    await page.waitForFunction(
-      ([p, e]) => {
-        const input = $(`#node-input-${p}`);
-        const box = input.next('.red-ui-typedInput-container');
-        return (input.hasClass('input-error') || box.hasClass('input-error')) === e;
-      },
-      [prop, expected] as const,
-      { timeout: WAIT },
-    );
-  }
-
-  /** Sets a text input as a person would (typing fires the dialog's validation). */
-  async function type(prop: string, text: string): Promise<void> {
-    const input = tray().locator(`#node-input-${prop}`);
-    await input.fill(text);
-    await input.press('Tab');
-  }
-
   /** Types into the value's TypedInput box as a person would, after choosing its type. */
   async function typeValue(valueType: string, text: string): Promise<void> {
     await page.evaluate((ty) => $('#node-input-value').typedInput('type', ty), valueType);
@@ -137,26 +102,6 @@ describe('tb-wait-until (browser)', function () {
   }
 
   const keyEntry = () => tray().locator('[data-tb-chips="key"] input[data-tb-field="key"]');
-  const chipsShown = () =>
-    page.evaluate(() =>
-      $('[data-tb-chips="key"] [data-tb-chip]')
-        .map((_: number, el: HTMLElement) => el.getAttribute('data-tb-chip'))
-        .get(),
-    );
-
-  /** The suggestion menu's items for the key box, as it lists them on the arrow down (then closes the menu). */
-  async function keySuggestions(): Promise<string[]> {
-    const entry = keyEntry();
-    await entry.click();
-    await entry.fill('');
-    await entry.press('ArrowDown');
-    await page.locator('.red-ui-autoComplete-container li').first().waitFor({ state: 'visible', timeout: WAIT });
-    const items = await page.locator('.red-ui-autoComplete-container li').allTextContents();
-    await entry.press('Escape');
-    await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, { timeout: WAIT });
-    return items.map((s) => s.trim()).sort();
-  }
-
   /** Which groups of rows show: the value's, its comparison value, the alarm's. */
   const rows = async () => ({
     keyType: await visible('[data-tb-row="keyType"]'),
@@ -171,30 +116,30 @@ describe('tb-wait-until (browser)', function () {
     await openDialog(page, 'waitV');
     // A new node: a key and a value to fill in, within the default 30 s, the current value checked.
     await says('until (key) = (value) within 30 s');
-    await marked('key', true);
-    assert.match(String(await verdict('waitV', 'key')), /^Key: name the one time series/);
-    await marked('value', true);
+    await marked(page, 'key', true);
+    assert.match(String(await verdict(page, 'waitV', 'key')), /^Key: name the one time series/);
+    await marked(page, 'value', true);
     assert.equal(await page.evaluate(() => $('#node-input-checkCurrent').prop('checked')), true);
     assert.equal(await page.evaluate(() => $('#node-input-maxWaits').val()), '1000');
     await tray().locator('#node-input-operator').selectOption('changes');
     assert.equal(await visible('[data-tb-row="value"]'), false, '"changes" compares with nothing');
-    await marked('value', false);
+    await marked(page, 'value', false);
 
     await page.evaluate(() => $('#node-input-target').typedInput('type', 'json'));
     await tray().locator('[data-tb-field="target.entityType"]').selectOption('DEVICE');
     await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
     await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity', undefined, { timeout: WAIT });
     // The entity's own time series; then its own client attributes when the key type says so.
-    assert.deepEqual(await keySuggestions(), ['humidity', 'temperature']);
+    assert.deepEqual(await keySuggestions(page, 'key'), ['humidity', 'temperature']);
     await tray().locator('#node-input-keyType').selectOption('CLIENT_ATTRIBUTE');
-    assert.deepEqual(await keySuggestions(), ['fw', 'note', 'serial']);
+    assert.deepEqual(await keySuggestions(page, 'key'), ['fw', 'note', 'serial']);
     await tray().locator('#node-input-keyType').selectOption('TIME_SERIES');
     await pickSuggestion(page, keyEntry(), 'hum', 'humidity');
     await says('until humidity changes within 30 s');
-    await marked('key', false);
+    await marked(page, 'key', false);
     // One key: a second chip replaces the first.
     await pickSuggestion(page, keyEntry(), 'temp', 'temperature');
-    assert.deepEqual(await chipsShown(), ['temperature']);
+    assert.deepEqual(await chipsShown(page, 'key'), ['temperature']);
     assert.equal(await page.evaluate(() => $('#node-input-key').val()), 'temperature');
 
     await tray().locator('#node-input-operator').selectOption('gte');
@@ -202,16 +147,16 @@ describe('tb-wait-until (browser)', function () {
     await typeValue('str', '21');
     // Numeric text compares as the number it stands for.
     await says('until temperature ≥ 21 within 30 s');
-    await marked('value', false);
+    await marked(page, 'value', false);
     await typeValue('num', '21');
-    await type('timeout', '30m');
+    await typeInto(page, 'timeout', '30m');
     await says('until temperature ≥ 21 within 30 min');
     // A number compared with a text that is not one: the dialog says so.
     await typeValue('str', 'warm');
-    await marked('value', true);
-    assert.match(String(await verdict('waitV', 'value')), /compare numbers/);
+    await marked(page, 'value', true);
+    assert.match(String(await verdict(page, 'waitV', 'value')), /compare numbers/);
     await typeValue('num', '21');
-    await marked('value', false);
+    await marked(page, 'value', false);
     // A JSONata condition takes an expression.
     await tray().locator('#node-input-operator').selectOption('jsonata');
     assert.equal(await page.evaluate(() => $('#node-input-value').typedInput('type')), 'jsonata');
@@ -219,7 +164,7 @@ describe('tb-wait-until (browser)', function () {
     await typeValue('num', '21');
     await says('until temperature ≥ 21 within 30 min');
     await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-value.png') });
-    await save();
+    await saveDialog(page);
 
     const saved = () =>
       page.evaluate(() => {
@@ -263,11 +208,11 @@ describe('tb-wait-until (browser)', function () {
     await openDialog(page, 'waitV');
     await says('until temperature ≥ 21 within 30 min');
     await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
-    assert.deepEqual(await chipsShown(), ['temperature']);
+    assert.deepEqual(await chipsShown(page, 'key'), ['temperature']);
     assert.equal(await page.evaluate(() => $('#node-input-operator').val()), 'gte');
     assert.deepEqual(await page.evaluate(() => [$('#node-input-value').typedInput('type'), $('#node-input-value').typedInput('value')]), ['num', '21']);
     assert.equal(await page.evaluate(() => $('#node-input-timeout').val()), '30m');
-    await save();
+    await saveDialog(page);
     assert.deepEqual(await saved(), expected);
   });
 
@@ -283,16 +228,16 @@ describe('tb-wait-until (browser)', function () {
     assert.equal(await visible('[data-tb-tip="value"]'), false);
     await says('until the alarm of the message is acknowledged within 30 s');
     // Without a key, a value wait would be refused; an alarm wait needs none.
-    await marked('key', false);
+    await marked(page, 'key', false);
     await tray().locator('#node-input-alarmState').selectOption('either');
     // The alarm types of the server, suggested.
     await pickSuggestion(page, tray().locator('#node-input-alarmType'), 'High', 'High Temperature');
-    await type('timeout', '10m');
+    await typeInto(page, 'timeout', '10m');
     await says('until the latest active High Temperature alarm is acknowledged or cleared within 10 min');
     // The value's settings are not checked while the node waits for an alarm.
-    assert.equal(await verdict('waitA', 'value'), true);
+    assert.equal(await verdict(page, 'waitA', 'value'), true);
     await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-alarm.png') });
-    await save();
+    await saveDialog(page);
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('waitA');
       return { waitFor: x.waitFor, alarmState: x.alarmState, alarmType: x.alarmType, timeout: x.timeout, valid: x.valid };
@@ -310,24 +255,24 @@ describe('tb-wait-until (browser)', function () {
     await says('until temperature changes within msg.timeout (else 30 s)');
     assert.equal(await visible('label[for="node-input-timeout"] .tb-from-msg'), true);
     assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
-    await type('timeout', '0');
+    await typeInto(page, 'timeout', '0');
     await page.waitForFunction(() => $('[data-tb-tip="noLimit"]').is(':visible'), undefined, { timeout: WAIT });
     await says('until temperature changes with no time limit');
-    await marked('timeout', false);
+    await marked(page, 'timeout', false);
     await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-no-limit.png') });
 
-    await type('timeout', '10 minutes');
-    await marked('timeout', true);
-    assert.match(String(await verdict('waitT', 'timeout')), /^Timeout must be a duration such as 90s, 10m or 2h/);
+    await typeInto(page, 'timeout', '10 minutes');
+    await marked(page, 'timeout', true);
+    assert.match(String(await verdict(page, 'waitT', 'timeout')), /^Timeout must be a duration such as 90s, 10m or 2h/);
     assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
-    await type('timeout', '90s');
-    await marked('timeout', false);
+    await typeInto(page, 'timeout', '90s');
+    await marked(page, 'timeout', false);
     await says('until temperature changes within 90 s');
-    await type('timeout', '2h');
+    await typeInto(page, 'timeout', '2h');
     await says('until temperature changes within 2 h');
     // Empty: the message's, marked with the envelope.
-    await type('timeout', '');
-    await marked('timeout', false);
+    await typeInto(page, 'timeout', '');
+    await marked(page, 'timeout', false);
     await says('until temperature changes within msg.timeout (else 30 s)');
     assert.equal(await visible('label[for="node-input-timeout"] .tb-from-msg'), true);
   });
