@@ -195,7 +195,7 @@ function condition(get: Get): string {
   const k = str(get('key')) || t('tb-wait-until.sentence.noKey');
   const op = operator(get);
   if (op === 'changes') return t('tb-wait-until.sentence.changes', { key: k });
-  if (op === 'jsonata') return t('tb-wait-until.sentence.jsonata', { expression: str(get('value')) });
+  if (op === 'jsonata') return t('tb-wait-until.sentence.jsonata', { expression: str(get('value')) || t('tb-wait-until.sentence.noValue') });
   return t('tb-wait-until.sentence.value', { key: k, op: t(`tb-wait-until.symbol.${op}`), value: valueText(get) });
 }
 
