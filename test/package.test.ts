@@ -402,6 +402,26 @@ const VALUE_CORPUS: unknown[] = [
   'setGpio',
   `[{"entityType":"DEVICE","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}]`,
   `{"entityType":"ASSET","id":"${'0f8fad5b-d9cb-469f-a165-70867728950e'}"}`,
+  // tb-wait-until: what it waits for, key types, conditions, value sources, alarm states, a list to compare with.
+  'value',
+  'alarm',
+  'TIME_SERIES',
+  'SERVER_ATTRIBUTE',
+  'ENTITY_FIELD',
+  'temperature',
+  'eq',
+  'gte',
+  'in',
+  'nin',
+  'changes',
+  'num',
+  'bool',
+  'acknowledged',
+  'cleared',
+  'either',
+  'all',
+  '90s',
+  '["online","idle"]',
 ];
 const CHECKBOXES = new Set(['allPages', 'split', 'keysTimeseries', 'keysAttributes', 'history', 'parseNumbers', 'usetls']);
 const SANDBOX_CONFIGS = {
@@ -810,7 +830,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         // The defaults are valid once the fields a user must fill in are filled in (dialog closed).
         const node: Record<string, unknown> = { type };
         for (const p of Object.keys(def.defaults)) node[p] = def.defaults[p].value;
-        Object.assign(node, { connection: 'c-ok', url: 'http://tb:8080', viewConfigId: UUID_SAMPLE });
+        Object.assign(node, { connection: 'c-ok', url: 'http://tb:8080', viewConfigId: UUID_SAMPLE, key: 'temperature', value: '21' });
         for (const p of Object.keys(def.defaults)) {
           assert.equal(def.defaults[p].validate.call(node, node[p], {}), true, `the default of ${p} is valid`);
         }

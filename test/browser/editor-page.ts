@@ -116,3 +116,72 @@ export async function runPreview(page: Page): Promise<{ state: string; text: str
     return { state: $('[data-tb-preview]').attr('data-tb-preview') as string, text: $('[data-tb-preview]').text() as string };
   });
 }
+
+// ---- a node dialog's fields (the device-action dialogs' tests and later ones) ------------------------------
+
+/** Clicks Done and waits until every tray is gone. */
+export async function saveDialog(page: Page): Promise<void> {
+  await topTray(page).locator('#node-dialog-ok').click();
+  await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+}
+
+/** What node `id`'s validator of `prop` says about the open dialog as it is now (true, or the message). */
+export function verdict(page: Page, id: string, prop: string): Promise<unknown> {
+  return page.evaluate(
+    ([nodeId, p]) => {
+      const { RED: red, $: jq } = window as unknown as PageGlobals;
+      const n = red.nodes.node(nodeId);
+      return n._def.defaults[p].validate.call(n, jq(`#node-input-${p}`).val(), {});
+    },
+    [id, prop] as const,
+  );
+}
+
+/** Waits until the field is marked invalid (its input, or its TypedInput's box), or not, as `expected` says. */
+export async function marked(page: Page, prop: string, expected: boolean): Promise<void> {
+  await page.waitForFunction(
+    ([p, e]) => {
+      const input = (window as unknown as PageGlobals).$(`#node-input-${p}`);
+      const box = input.next('.red-ui-typedInput-container');
+      return (input.hasClass('input-error') || box.hasClass('input-error')) === e;
+    },
+    [prop, expected] as const,
+    { timeout: WAIT },
+  );
+}
+
+/** Sets a text input of the dialog as a person would (typing fires the dialog's validation). */
+export async function typeInto(page: Page, prop: string, text: string): Promise<void> {
+  const input = topTray(page).locator(`#node-input-${prop}`);
+  await input.fill(text);
+  await input.press('Tab');
+}
+
+/** The chips of a key box (`data-tb-chips="<field>"`), in their order. */
+export function chipsShown(page: Page, field: string): Promise<string[]> {
+  return page.evaluate(
+    (f) =>
+      (window as unknown as PageGlobals)
+        .$(`[data-tb-chips="${f}"] [data-tb-chip]`)
+        .map((_: number, el: HTMLElement) => el.getAttribute('data-tb-chip'))
+        .get() as string[],
+    field,
+  );
+}
+
+/** The suggestion menu's items for a key box with `typed` in it, sorted (then closes the menu). */
+export async function keySuggestions(page: Page, field: string, typed = ''): Promise<string[]> {
+  const entry = topTray(page).locator(`[data-tb-chips="${field}"] input[data-tb-field="${field}"]`);
+  await entry.click();
+  await entry.fill('');
+  // An empty box lists every suggestion on a neutral key (the arrow down), as when it gets the focus.
+  if (typed) await entry.pressSequentially(typed, { delay: 5 });
+  else await entry.press('ArrowDown');
+  await page.locator('.red-ui-autoComplete-container li').first().waitFor({ state: 'visible', timeout: WAIT });
+  const items = await page.locator('.red-ui-autoComplete-container li').allTextContents();
+  // Escape closes the menu, and it stays closed (the box gets its focus back from the menu).
+  await entry.fill('');
+  await entry.press('Escape');
+  await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, { timeout: WAIT });
+  return items.map((s) => s.trim()).sort();
+}

@@ -15,6 +15,7 @@ import tbEntityQuery from './tb-entity-query';
 import tbRpc from './tb-rpc';
 import tbSubscribe from './tb-subscribe';
 import tbTelemetry from './tb-telemetry';
+import tbWaitUntil from './tb-wait-until';
 
 export const DIALOGS: Readonly<Record<string, Dialog>> = {
   'tb-alarm-action': tbAlarmAction,
@@ -28,4 +29,5 @@ export const DIALOGS: Readonly<Record<string, Dialog>> = {
   'tb-rpc': tbRpc,
   'tb-subscribe': tbSubscribe,
   'tb-telemetry': tbTelemetry,
+  'tb-wait-until': tbWaitUntil,
 };
