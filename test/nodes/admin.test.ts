@@ -74,7 +74,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     },
   );
   // Some tests set runtime settings of their own: none again after each (once the flows are unloaded).
-  afterEach(() => helper.settings(FAST_RETRIES));
+  afterEach(() => helper.settings(FAST_RETRIES as Rec));
   /** Every answer body of this file, checked for secrets at the end. */
   const answers: string[] = [];
   let tenantToken: string;
