@@ -5,15 +5,12 @@
  * what the runtime reads; a deployed tb-rpc commands a device from an inject and says so in its status.
  */
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { screenshotDir } from './chromium';
+import { openDialog, pickEntity as pickOne, pickSuggestion, topTray, WAIT } from './editor-page';
+import { useEditor } from './editor-session';
 
 declare const RED: any;
 declare const $: any;
@@ -22,68 +19,49 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
   this.timeout(90000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
   const idOf = (name: string) => sim.data.mustFindByName('DEVICE' as never, name).id;
 
-  before(async function () {
-    requireChromium();
-    const simUrl = sim.url;
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-devices-'));
-    ({ nr } = await sharedNodeRed());
-    const at = (x: number, y: number) => ({ z: 'tabD', x, y, wires: [] as string[][] });
-    const a102 = { entityType: 'DEVICE', id: idOf('Thermo A-102') };
-    await deployFlows(nr, [
-      { id: 'tabD', type: 'tab', label: 'device actions' },
-      { id: 'connD', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      { id: 'telD', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(400, 60) },
-      // A connection the runtime does not run (disabled): no suggestions, and the dialog says why.
-      { id: 'connOff', type: 'tb-connection', name: 'off', d: true, url: simUrl, authMode: 'password', timeout: 10, version: 1 },
-      { id: 'telOff', type: 'tb-telemetry', connection: 'connOff', operation: 'latest', version: 1, ...at(400, 300) },
-      { id: 'attrD', type: 'tb-attributes', connection: 'connD', version: 1, ...at(400, 140) },
-      { id: 'injD', type: 'inject', name: 'ask', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(160, 220), wires: [['rpcD']] },
-      {
-        id: 'rpcD',
-        type: 'tb-rpc',
-        name: '',
-        connection: 'connD',
-        target: JSON.stringify(a102),
-        targetType: 'json',
-        method: 'getState',
-        methodType: 'str',
-        mode: 'twoway',
-        timeout: 10000,
-        persistent: false,
-        expiration: '',
-        retries: '',
-        additionalInfo: '',
-        waitFor: 'final',
-        concurrency: 4,
-        version: 1,
-        ...at(400, 220),
-      },
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1400 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('rpcD') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  const editor = useEditor({
+    dir: 'tb-browser-devices-',
+    ready: 'rpcD',
+    flows: () => {
+      const at = (x: number, y: number) => ({ z: 'tabD', x, y, wires: [] as string[][] });
+      const a102 = { entityType: 'DEVICE', id: idOf('Thermo A-102') };
+      return [
+        { id: 'tabD', type: 'tab', label: 'device actions' },
+        { id: 'connD', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        { id: 'telD', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(400, 60) },
+        // A connection the runtime does not run (disabled): no suggestions, and the dialog says why.
+        { id: 'connOff', type: 'tb-connection', name: 'off', d: true, url: sim.url, authMode: 'password', timeout: 10, version: 1 },
+        { id: 'telOff', type: 'tb-telemetry', connection: 'connOff', operation: 'latest', version: 1, ...at(400, 300) },
+        { id: 'attrD', type: 'tb-attributes', connection: 'connD', version: 1, ...at(400, 140) },
+        { id: 'injD', type: 'inject', name: 'ask', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(160, 220), wires: [['rpcD']] },
+        {
+          id: 'rpcD',
+          type: 'tb-rpc',
+          name: '',
+          connection: 'connD',
+          target: JSON.stringify(a102),
+          targetType: 'json',
+          method: 'getState',
+          methodType: 'str',
+          mode: 'twoway',
+          timeout: 10000,
+          persistent: false,
+          expiration: '',
+          retries: '',
+          additionalInfo: '',
+          waitFor: 'final',
+          concurrency: 4,
+          version: 1,
+          ...at(400, 220),
+        },
+      ];
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   const tray = () => topTray(page);
@@ -127,11 +105,7 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
   }
 
   /** Picks a fixed entity with the entity picker under the target TypedInput. */
-  async function pickEntity(entityType: string, typed: string, name: string): Promise<void> {
-    await page.evaluate(() => $('#node-input-target').typedInput('type', 'entity'));
-    await tray().locator('[data-tb-field="target.entityType"]').selectOption(entityType);
-    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), typed, name);
-  }
+  const pickEntity = (entityType: string, typed: string, name: string) => pickOne(page, entityType, typed, name);
 
   /** The suggestion menu's items for the keys box with `typed` in it (then closes the menu). */
   async function keySuggestions(typed: string): Promise<string[]> {

@@ -87,6 +87,13 @@ export async function pickSuggestion(page: Page, input: Locator, typed: string, 
  */
 type PageGlobals = { RED: any; $: any };
 
+/** Sets a device-action dialog's entity to one picked by name: the picker type, the entity type, then the suggestion. */
+export async function pickEntity(page: Page, entityType: string, typed: string, name: string): Promise<void> {
+  await page.evaluate(() => ($('#node-input-target') as unknown as { typedInput(m: string, t: string): void }).typedInput('type', 'entity'));
+  await topTray(page).locator('[data-tb-field="target.entityType"]').selectOption(entityType);
+  await pickSuggestion(page, topTray(page).locator('[data-tb-field="target.id"]'), typed, name);
+}
+
 /** Opens a node's dialog in the query builder's builder view, with `query` (an object, or text as stored). */
 export async function openBuilder(page: Page, id: string, query?: unknown): Promise<void> {
   await chooseView(page, id, 'builder');

@@ -6,14 +6,12 @@
  */
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
+import { REPO_ROOT } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium } from './chromium';
 import { closeTrays, openDialog, topTray, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { useEditor } from './editor-session';
 
 declare const RED: any;
 declare const $: any;
@@ -25,43 +23,25 @@ describe('Output to in the query dialogs (browser)', function () {
   this.timeout(90000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
 
-  before(async function () {
-    requireChromium();
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-output-'));
-    ({ nr } = await sharedNodeRed());
-    const at = (x: number, y: number) => ({ z: 'tabO', x, y, wires: [] as string[][] });
-    // Saved before the setting existed: no `output` property.
-    await deployFlows(nr, [
-      { id: 'tabO', type: 'tab', label: 'output to' },
-      { id: 'connO', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      { id: 'eqO', type: 'tb-entity-query', connection: 'connO', operation: 'find', queryType: 'json', query: THERMOSTATS, format: 'flat', version: 1, ...at(300, 60) },
-      { id: 'ecO', type: 'tb-entity-count', connection: 'connO', queryType: 'json', query: THERMOSTATS, version: 1, ...at(300, 140) },
-      { id: 'aqO', type: 'tb-alarm-query', connection: 'connO', operation: 'count', queryType: 'json', query: '{}', version: 1, ...at(300, 220) },
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1400 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('aqO') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  const editor = useEditor({
+    dir: 'tb-browser-output-',
+    ready: 'aqO',
+    flows: () => {
+      const at = (x: number, y: number) => ({ z: 'tabO', x, y, wires: [] as string[][] });
+      // Saved before the setting existed: no `output` property.
+      return [
+        { id: 'tabO', type: 'tab', label: 'output to' },
+        { id: 'connO', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        { id: 'eqO', type: 'tb-entity-query', connection: 'connO', operation: 'find', queryType: 'json', query: THERMOSTATS, format: 'flat', version: 1, ...at(300, 60) },
+        { id: 'ecO', type: 'tb-entity-count', connection: 'connO', queryType: 'json', query: THERMOSTATS, version: 1, ...at(300, 140) },
+        { id: 'aqO', type: 'tb-alarm-query', connection: 'connO', operation: 'count', queryType: 'json', query: '{}', version: 1, ...at(300, 220) },
+      ];
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   const tray = () => topTray(page);

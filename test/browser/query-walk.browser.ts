@@ -7,15 +7,10 @@
  * - the preview says when only the conditions (key filters) exclude what the filter selects.
  */
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { type Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium } from './chromium';
-import { closeTrays, openDialog, runPreview, topTray, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { openDialog, runPreview, topTray, WAIT } from './editor-page';
+import { useEditor } from './editor-session';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
@@ -37,45 +32,28 @@ describe('query dialogs after the walk (browser)', function () {
   this.timeout(90000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
 
-  before(async function () {
-    requireChromium();
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-walk-'));
-    ({ nr } = await sharedNodeRed());
-    const at = (x: number, y: number) => ({ z: 'tabW', x, y, wires: [] as string[][] });
-    const node = (id: string, type: string, extra: Record<string, unknown>) => ({ id, type, connection: 'connW', queryType: 'json', query: '', version: 1, ...extra });
-    const paged = { format: 'flat', allPages: false, maxItems: 10000, split: false };
-    await deployFlows(nr, [
-      { id: 'tabW', type: 'tab', label: 'walk' },
-      { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: TENANT },
-      node('eqA', 'tb-entity-query', { name: 'A', operation: 'find', ...paged, ...at(200, 60) }),
-      node('eqB', 'tb-entity-query', { name: 'B', operation: 'find', ...paged, ...at(200, 140) }),
-      node('ecW', 'tb-entity-count', { name: 'count', ...at(200, 220) }),
-      node('aqW', 'tb-alarm-query', { name: 'alarms', operation: 'count', ...paged, ...at(200, 300) }),
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1200 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('aqW') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  const editor = useEditor({
+    dir: 'tb-browser-walk-',
+    ready: 'aqW',
+    viewport: { width: 1500, height: 1200 },
+    flows: () => {
+      const at = (x: number, y: number) => ({ z: 'tabW', x, y, wires: [] as string[][] });
+      const node = (id: string, type: string, extra: Record<string, unknown>) => ({ id, type, connection: 'connW', queryType: 'json', query: '', version: 1, ...extra });
+      const paged = { format: 'flat', allPages: false, maxItems: 10000, split: false };
+      return [
+        { id: 'tabW', type: 'tab', label: 'walk' },
+        { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: TENANT },
+        node('eqA', 'tb-entity-query', { name: 'A', operation: 'find', ...paged, ...at(200, 60) }),
+        node('eqB', 'tb-entity-query', { name: 'B', operation: 'find', ...paged, ...at(200, 140) }),
+        node('ecW', 'tb-entity-count', { name: 'count', ...at(200, 220) }),
+        node('aqW', 'tb-alarm-query', { name: 'alarms', operation: 'count', ...paged, ...at(200, 300) }),
+      ];
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   const tray = () => topTray(page);

@@ -5,15 +5,12 @@
  * picked by name it is kept as JSON as before, and an entity kept as JSON by an older flow opens on the picker.
  */
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { screenshotDir } from './chromium';
 import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { useEditor } from './editor-session';
 
 declare const RED: any;
 declare const $: any;
@@ -22,50 +19,32 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
   this.timeout(90000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
   const idOf = (name: string) => sim.data.mustFindByName('DEVICE' as never, name).id;
 
-  before(async function () {
-    requireChromium();
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-rpc-params-'));
-    ({ nr } = await sharedNodeRed());
-    const at = (x: number, y: number) => ({ z: 'tabP', x, y, wires: [] as string[][] });
-    const a102 = JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-102') });
-    await deployFlows(nr, [
-      { id: 'tabP', type: 'tab', label: 'params' },
-      { id: 'connP', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      // Saved before the Params setting and the picker's own type: no paramsFrom, no params.
-      { id: 'rpcP', type: 'tb-rpc', connection: 'connP', method: 'setGpio', methodType: 'str', version: 1, ...at(400, 60) },
-      { id: 'telP', type: 'tb-telemetry', connection: 'connP', version: 1, ...at(400, 140) },
-      { id: 'attrP', type: 'tb-attributes', connection: 'connP', version: 1, ...at(400, 220) },
-      // An entity kept as JSON by an older flow, in each dialog; and a list, which stays JSON.
-      { id: 'rpcOld', type: 'tb-rpc', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 60) },
-      { id: 'telOld', type: 'tb-telemetry', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 140) },
-      { id: 'attrOld', type: 'tb-attributes', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 220) },
-      { id: 'rpcList', type: 'tb-rpc', connection: 'connP', target: `[${a102}]`, targetType: 'json', version: 1, ...at(700, 300) },
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1400 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('rpcList') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  const editor = useEditor({
+    dir: 'tb-browser-rpc-params-',
+    ready: 'rpcList',
+    flows: () => {
+      const at = (x: number, y: number) => ({ z: 'tabP', x, y, wires: [] as string[][] });
+      const a102 = JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-102') });
+      return [
+        { id: 'tabP', type: 'tab', label: 'params' },
+        { id: 'connP', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        // Saved before the Params setting and the picker's own type: no paramsFrom, no params.
+        { id: 'rpcP', type: 'tb-rpc', connection: 'connP', method: 'setGpio', methodType: 'str', version: 1, ...at(400, 60) },
+        { id: 'telP', type: 'tb-telemetry', connection: 'connP', version: 1, ...at(400, 140) },
+        { id: 'attrP', type: 'tb-attributes', connection: 'connP', version: 1, ...at(400, 220) },
+        // An entity kept as JSON by an older flow, in each dialog; and a list, which stays JSON.
+        { id: 'rpcOld', type: 'tb-rpc', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 60) },
+        { id: 'telOld', type: 'tb-telemetry', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 140) },
+        { id: 'attrOld', type: 'tb-attributes', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 220) },
+        { id: 'rpcList', type: 'tb-rpc', connection: 'connP', target: `[${a102}]`, targetType: 'json', version: 1, ...at(700, 300) },
+      ];
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   const tray = () => topTray(page);

@@ -5,15 +5,12 @@
  * and come back when the dialog is opened again; a repeated key is flagged in the runtime's words.
  */
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays, openDialog, topTray, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { screenshotDir } from './chromium';
+import { openDialog, topTray, WAIT } from './editor-page';
+import { useEditor } from './editor-session';
 
 declare const RED: any;
 declare const $: any;
@@ -22,42 +19,24 @@ describe('values set in the dialog: tb-attributes, tb-telemetry (browser)', func
   this.timeout(90000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
 
-  before(async function () {
-    requireChromium();
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-values-'));
-    ({ nr } = await sharedNodeRed());
-    const at = (x: number, y: number) => ({ z: 'tabV', x, y, wires: [] as string[][] });
-    await deployFlows(nr, [
-      { id: 'tabV', type: 'tab', label: 'values' },
-      { id: 'connV', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      // Saved before rows existed: no valuesFrom, no values.
-      { id: 'attrV', type: 'tb-attributes', connection: 'connV', version: 1, ...at(300, 60) },
-      { id: 'telV', type: 'tb-telemetry', connection: 'connV', version: 1, ...at(300, 140) },
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1400 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('telV') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  const editor = useEditor({
+    dir: 'tb-browser-values-',
+    ready: 'telV',
+    flows: () => {
+      const at = (x: number, y: number) => ({ z: 'tabV', x, y, wires: [] as string[][] });
+      return [
+        { id: 'tabV', type: 'tab', label: 'values' },
+        { id: 'connV', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        // Saved before rows existed: no valuesFrom, no values.
+        { id: 'attrV', type: 'tb-attributes', connection: 'connV', version: 1, ...at(300, 60) },
+        { id: 'telV', type: 'tb-telemetry', connection: 'connV', version: 1, ...at(300, 140) },
+      ];
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   const tray = () => topTray(page);

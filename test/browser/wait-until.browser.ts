@@ -5,15 +5,12 @@
  * of 0 warns, and a timeout that is not a duration is flagged.
  */
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { chipsShown, closeTrays, keySuggestions, marked, openDialog, pickSuggestion, saveDialog, topTray, typeInto, verdict, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { screenshotDir } from './chromium';
+import { chipsShown, keySuggestions, marked, openDialog, pickEntity, pickSuggestion, saveDialog, topTray, typeInto, verdict, WAIT } from './editor-page';
+import { useEditor } from './editor-session';
 
 declare const RED: any;
 declare const $: any;
@@ -22,64 +19,46 @@ describe('tb-wait-until (browser)', function () {
   this.timeout(90000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
   const idOf = (name: string) => sim.data.mustFindByName('DEVICE' as never, name).id;
 
-  before(async function () {
-    requireChromium();
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-wait-'));
-    ({ nr } = await sharedNodeRed());
-    const at = (x: number, y: number) => ({ z: 'tabW', x, y, wires: [[], []] as string[][] });
-    // As a node dropped from the palette is saved: the defaults of its html.
-    const fresh = {
-      connection: 'connW',
-      target: '',
-      targetType: 'auto',
-      targetEntityType: 'DEVICE',
-      waitFor: 'value',
-      keyType: 'TIME_SERIES',
-      key: '',
-      operator: 'eq',
-      value: '',
-      valueType: 'str',
-      alarmState: 'acknowledged',
-      alarmType: '',
-      listMode: 'all',
-      checkCurrent: true,
-      timeout: '30s',
-      maxWaits: 1000,
-      version: 1,
-    };
-    await deployFlows(nr, [
-      { id: 'tabW', type: 'tab', label: 'wait until' },
-      { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      { id: 'waitV', type: 'tb-wait-until', ...fresh, ...at(400, 60) },
-      { id: 'waitA', type: 'tb-wait-until', ...fresh, ...at(400, 140) },
-      // Written by hand: only what it needs; the rest is what the runtime reads when a setting is missing.
-      { id: 'waitT', type: 'tb-wait-until', connection: 'connW', key: 'temperature', operator: 'changes', version: 1, ...at(400, 220) },
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1400 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('waitT') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  const editor = useEditor({
+    dir: 'tb-browser-wait-',
+    ready: 'waitT',
+    flows: () => {
+      const at = (x: number, y: number) => ({ z: 'tabW', x, y, wires: [[], []] as string[][] });
+      // As a node dropped from the palette is saved: the defaults of its html.
+      const fresh = {
+        connection: 'connW',
+        target: '',
+        targetType: 'auto',
+        targetEntityType: 'DEVICE',
+        waitFor: 'value',
+        keyType: 'TIME_SERIES',
+        key: '',
+        operator: 'eq',
+        value: '',
+        valueType: 'str',
+        alarmState: 'acknowledged',
+        alarmType: '',
+        listMode: 'all',
+        checkCurrent: true,
+        timeout: '30s',
+        maxWaits: 1000,
+        version: 1,
+      };
+      return [
+        { id: 'tabW', type: 'tab', label: 'wait until' },
+        { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        { id: 'waitV', type: 'tb-wait-until', ...fresh, ...at(400, 60) },
+        { id: 'waitA', type: 'tb-wait-until', ...fresh, ...at(400, 140) },
+        // Written by hand: only what it needs; the rest is what the runtime reads when a setting is missing.
+        { id: 'waitT', type: 'tb-wait-until', connection: 'connW', key: 'temperature', operator: 'changes', version: 1, ...at(400, 220) },
+      ];
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   const tray = () => topTray(page);
@@ -125,9 +104,7 @@ describe('tb-wait-until (browser)', function () {
     assert.equal(await visible('[data-tb-row="value"]'), false, '"changes" compares with nothing');
     await marked(page, 'value', false);
 
-    await page.evaluate(() => $('#node-input-target').typedInput('type', 'json'));
-    await tray().locator('[data-tb-field="target.entityType"]').selectOption('DEVICE');
-    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
+    await pickEntity(page, 'DEVICE', 'A-101', 'Thermo A-101');
     await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity', undefined, { timeout: WAIT });
     // The entity's own time series; then its own client attributes when the key type says so.
     assert.deepEqual(await keySuggestions(page, 'key'), ['humidity', 'temperature']);
