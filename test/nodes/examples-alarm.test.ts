@@ -63,11 +63,12 @@ describe('examples: acting on alarms (runtime + simulator)', function () {
   });
 
   it('Alarm to notification pipeline: each meter row of the query goes straight to the alarm status node; a new alarm is told and watched', async () => {
-    const byName = await loadExample('Alarm to notification pipeline.json', sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbAlarmStatus], [
-      'common/20-inject.js',
-      'function/10-switch.js',
-      'function/80-template.js',
-    ]);
+    const byName = await loadExample(
+      'Alarm to notification pipeline.json',
+      sim.url,
+      [tbConnection, tbEntityQuery, tbSubscribe, tbAlarmStatus],
+      ['common/20-inject.js', 'function/10-switch.js', 'function/80-template.js'],
+    );
     // No node between the query and the alarm status node: the flat row (its entityType and id) is the entity.
     assert.deepEqual(byName('meters, one by one').wires, [[byName('meter has an alarm?').id]]);
     const live = statusWhere(byName('live alarms').id, (s) => s.fill === 'green', 15000);

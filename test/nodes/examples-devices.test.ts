@@ -33,8 +33,7 @@ describe('examples: acting on devices (runtime + simulator)', function () {
   this.timeout(30000);
   // RPC waits a hundredth of their time (a 10 s timeout: 100 ms); following a persistent RPC polls every 20-80 ms.
   const sim = useRuntime({ rpcTimeScale: 0.01 }, { perTest: true, server: true, settings: { tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } });
-  const load = (file: string) =>
-    loadExample(file, sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc], ['common/20-inject.js', 'function/10-function.js']);
+  const load = (file: string) => loadExample(file, sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc], ['common/20-inject.js', 'function/10-function.js']);
 
   /** Presses an inject node's button (as the editor's button does: the node sends its message). */
   const press = (node: N) => inject(node.id, {} as never);
