@@ -588,6 +588,13 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         assert.ok(shown, 'the Catch node is wired to an active debug node that shows in the sidebar');
       });
 
+      it(`${name}: no change or function node moves a result into msg.entity (a query's Output to does it)`, function () {
+        for (const n of flow.filter((x) => x.type === 'change')) {
+          for (const r of n.rules || []) assert.ok(!(r.t === 'set' && (r.pt || 'msg') === 'msg' && /^(msg\.)?entity$/.test(r.p)), `change "${n.name}" sets msg.entity`);
+        }
+        for (const n of flow.filter((x) => x.type === 'function')) assert.doesNotMatch(String(n.func), /msg\.entity\s*=[^=]/, `function "${n.name}" sets msg.entity`);
+      });
+
       it(`${name}: no platform-specific paths (files are written where the user chooses)`, function () {
         const absolute = (v: string) => path.posix.isAbsolute(v) || path.win32.isAbsolute(v) || /^~[\\/]/.test(v);
         for (const n of flow.filter((x) => x.type === 'file' || x.type === 'file in')) {

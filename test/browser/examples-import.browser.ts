@@ -3,8 +3,9 @@
  * in Debian chromium against the shared embedded Node-RED. Each lands on its own tab named after it; its
  * connection comes without credentials and is flagged before deploy (with every node that uses it), and a
  * connection deployed with its password stored is not; several examples share that one connection, so its
- * credentials are asked once; and deployed without credentials, an example logs nothing but the connection's
- * problem once per node at start: every message error goes to its Catch node.
+ * credentials are asked once, and a device an example picks by name shows by its name; and deployed without
+ * credentials, an example logs nothing but the connection's problem once per node at start: every message error
+ * goes to its Catch node.
  *
  * Part of `npm test` (and `npm run test:browser`). Every wait is on a condition or a response, never a sleep.
  */
@@ -340,6 +341,16 @@ describe('examples imported into a fresh editor (browser)', function () {
         [n.id, bound ? 'status-ring-grey' : 'status-dot-green'] as const,
         { timeout: WAIT },
       );
+    }
+    // The examples' fixed devices open on the picker, by the name the server gives them.
+    for (const name of ['getState', 'hourly average, 24 h']) {
+      const n = (await state()).nodes.find((x) => x.name === name)!;
+      await page.evaluate((z) => RED.workspaces.show(z), n.z);
+      await openDialog(page, n.id);
+      await page
+        .waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT })
+        .catch(async () => assert.fail(`${name}: the device is not shown by name (${await page.evaluate(() => $('[data-tb-field="target.id"]').val())})`));
+      await closeTrays(page);
     }
   });
 

@@ -1,9 +1,10 @@
 /**
  * The four device-action examples as shipped in examples/, run in the real runtime against the simulator (their
  * connection replaced by the test's, their debug nodes by helper nodes, their inject buttons pressed by the test):
- * every thermostat gets its target temperature in one message; a computed dew point is written back; a device is
- * commanded and answers (at once, and persistent to every thermostat), and a silent one ends at the catch node;
- * the last 24 hours come back as hourly rows and chart data.
+ * every thermostat gets its target temperature in one message, straight from the query into the attributes node
+ * with the value set in its dialog; a computed dew point is written back; a device picked by name is commanded and
+ * answers, and a persistent command with fixed params goes to every thermostat the query found, and a silent one
+ * ends at the catch node; the last 24 hours of a device picked by name come back as hourly rows and chart data.
  */
 import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
@@ -32,8 +33,7 @@ describe('examples: acting on devices (runtime + simulator)', function () {
   this.timeout(30000);
   // RPC waits a hundredth of their time (a 10 s timeout: 100 ms); following a persistent RPC polls every 20-80 ms.
   const sim = useRuntime({ rpcTimeScale: 0.01 }, { perTest: true, server: true, settings: { tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } });
-  const load = (file: string) =>
-    loadExample(file, sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc], ['common/20-inject.js', 'function/10-function.js', 'function/15-change.js']);
+  const load = (file: string) => loadExample(file, sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc], ['common/20-inject.js', 'function/10-function.js']);
 
   /** Presses an inject node's button (as the editor's button does: the node sends its message). */
   const press = (node: N) => inject(node.id, {} as never);
@@ -44,32 +44,44 @@ describe('examples: acting on devices (runtime + simulator)', function () {
       .filter((d) => d.type === 'thermostat')
       .sort((a, b) => (a.name < b.name ? -1 : 1));
 
-  it('Set the target temperature of every thermostat: one message, a shared attribute on each, pushed to the devices', async () => {
+  it('Set the target temperature of every thermostat: query → attributes, the value set in the dialog, on every thermostat in one message', async () => {
     const byName = await load('Set the target temperature of every thermostat.json');
+    // No node between the query and the attributes node: the query's list goes to msg.entity (Output to), the
+    // attributes node saves the value its dialog names (Values: targetTemperature from msg.target).
+    const query = byName('all thermostats');
+    const attrs = byName('set targetTemperature');
+    assert.deepEqual([query.output, query.wires], ['entity', [[attrs.id]]]);
+    assert.deepEqual([attrs.valuesFrom, attrs.values], ['rows', [{ key: 'targetTemperature', type: 'msg', value: 'target' }]]);
     const results = new Collector(byName('results').id);
     const failed = new Collector(byName('failed').id);
-    press(byName('every morning at 7'));
-    const out = await results.until(() => true, 15000);
     const all = thermostats();
     assert.equal(all.length, 20);
-    assert.equal((out.payload as Rec[]).length, 20);
-    assert.equal(out.failed, 0);
-    // In the order of the query's list (by name), each ok.
-    assert.deepEqual(
-      (out.payload as Rec[]).map((r) => [r.entity.id, r.ok]),
-      all.map((d) => [d.id, true]),
-    );
-    const values = new Set(all.map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
-    assert.equal(values.size, 1, 'the same target on every thermostat');
-    assert.ok([21, 17].includes([...values][0] as number), `21 °C by day, 17 °C at night (got ${[...values][0]})`);
-    for (const d of all) assert.equal(sim.telemetry.sharedPushes(d.id), 1, `${d.name}: the new target was pushed to the device`);
-    assert.match(String(lastStatus(byName('set targetTemperature').id).text), /bulkDone/);
+    const targets = () => new Set(all.map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
+    assert.ok(!targets().has(17), 'the seed: no thermostat at 17 before');
+
+    for (const [inject, target, pushes] of [
+      ['22:00: 17 °C at night', 17, 1],
+      ['7:00: 21 °C by day', 21, 2],
+    ] as const) {
+      press(byName(inject));
+      const out = await results.until(() => true, 15000);
+      assert.equal((out.payload as Rec[]).length, 20);
+      assert.equal(out.failed, 0);
+      // In the order of the query's list (by name), each ok.
+      assert.deepEqual(
+        (out.payload as Rec[]).map((r) => [r.entity.id, r.ok]),
+        all.map((d) => [d.id, true]),
+      );
+      assert.deepEqual([...targets()], [target], `${inject}: the same target on every thermostat`);
+      for (const d of all) assert.equal(sim.telemetry.sharedPushes(d.id), pushes, `${d.name}: the new target was pushed to the device`);
+      assert.match(String(lastStatus(attrs.id).text), /bulkDone/);
+    }
     assert.equal(failed.all.length, 0, 'nothing failed');
 
     // One thermostat refuses (a 403 bare string, as ThingsBoard answers): a partial failure, named by "which failed?".
     const b101 = sim.data.mustFindByName('DEVICE', 'Thermo B-101');
     sim.faults.add({ path: `/api/plugins/telemetry/DEVICE/${b101.id}/attributes/SHARED_SCOPE`, status: 403, body: "You don't have permission to perform this operation!" });
-    press(byName('every morning at 7'));
+    press(byName('7:00: 21 °C by day'));
     const partial = await results.until(() => true, 15000);
     assert.equal(partial.failed, 1);
     const names = await failed.until(() => true);
@@ -108,14 +120,24 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     const error = new Collector(byName('error').id);
     const first = thermostats()[0];
 
-    press(byName('ask the first thermostat'));
+    // The device picked by name in the dialog: Thermo A-101, the first thermostat by name (the simulator's ids are stable).
+    assert.equal(first.name, 'Thermo A-101');
+    assert.deepEqual([byName('getState').targetType, JSON.parse(String(byName('getState').target))], ['json', { entityType: 'DEVICE', id: first.id }]);
+    press(byName('ask Thermo A-101'));
     const r = await reply.until(() => true, 8000);
-    // The simulated device echoes the call; the example sends no params.
-    assert.equal((r.payload as Rec).method, 'getState');
-    assert.equal((r.payload as Rec).params, null);
-    assert.deepEqual(r.rpc, { method: 'getState', status: 'SUCCESSFUL' });
-    assert.equal((r.entity as Rec).id, first.id);
+    // The simulated device echoes the call; the example's Params are "no params": {} is sent, not the inject's timestamp.
+    assert.deepEqual(r.payload, { method: 'getState', params: {} });
+    assert.deepEqual(r.rpc, { method: 'getState', params: {}, status: 'SUCCESSFUL' });
+    assert.deepEqual(
+      sim.rpc
+        .calls()
+        .filter((c) => c.method === 'getState')
+        .map((c) => c.deviceId),
+      [first.id],
+    );
 
+    // The query's list goes straight to the command (Output to msg.entity); its params are fixed in the dialog.
+    assert.deepEqual(byName('all thermostats').wires, [[byName('setFanSpeed (persistent)').id]]);
     press(byName('fan speed 3 on every thermostat'));
     const a = await answers.until(() => true, 15000);
     const list = a.payload as Rec[];
@@ -125,7 +147,7 @@ describe('examples: acting on devices (runtime + simulator)', function () {
       assert.equal(list[i].entity.id, d.id);
       assert.equal(list[i].ok, true);
       assert.deepEqual(list[i].payload, { method: 'setFanSpeed', params: { speed: 3 } });
-      assert.equal(list[i].rpc.status, 'SUCCESSFUL');
+      assert.deepEqual([list[i].rpc.params, list[i].rpc.status], [{ speed: 3 }, 'SUCCESSFUL'], 'msg.rpc says which params were sent');
     }
     const calls = sim.rpc.calls().filter((c) => c.method === 'setFanSpeed');
     assert.equal(calls.length, 20, 'each thermostat got the command once');
@@ -133,18 +155,20 @@ describe('examples: acting on devices (runtime + simulator)', function () {
 
     // A thermostat that never answers: no reply within the timeout, the error (with its usual causes) at the catch node.
     sim.rpc.setDevice(first.id, { mode: 'silent' });
-    press(byName('ask the first thermostat'));
+    press(byName('ask Thermo A-101'));
     const e = await error.until(() => true, 8000);
     assertCode(e.error as Rec, 'TB_RPC_NO_REPLY');
     assert.match(String((e.error as Rec).message), /offline.*not subscribed to RPC.*"rpc call request"/);
   });
 
-  it('Last 24 hours, hourly average: rows by hour, oldest first, and the data of a line chart', async () => {
+  it('Last 24 hours, hourly average: rows by hour of the device picked by name, oldest first, and the data of a line chart', async () => {
     const first = thermostats()[0];
+    assert.equal(first.name, 'Thermo A-101', 'the device the example picks by name');
     // Four points an hour over the last day, 21 and 23 °C in turn: every full hour averages 22.
     const now = Date.now();
     for (let k = 1; k <= 95; k++) sim.data.setTelemetry(first.id, { temperature: dbl(k % 2 ? 21 : 23), humidity: long(50) }, now - k * 15 * 60000);
     const byName = await load('Last 24 hours, hourly average.json');
+    assert.deepEqual(byName('every hour').wires, [[byName('hourly average, 24 h').id]], 'no node between the inject and the telemetry node');
     const rows = new Collector(byName('rows').id);
     const chart = new Collector(byName('chart data').id);
     press(byName('every hour'));

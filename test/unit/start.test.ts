@@ -153,6 +153,10 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     for (const n of examples.filter((x) => x.type === 'inject' && !repeats(x))) {
       assert.equal(flows.find((x) => x.id === n.id)!.once, n.once, `inject "${n.name}" as in its example`);
     }
+    // The thermostats' two schedules both fire at deploy: the night's first, so that the day's target stays.
+    const [day, night] = ['7:00: 21 °C by day', '22:00: 17 °C at night'].map((name) => flows.find((x) => x.type === 'inject' && x.name === name)!);
+    assert.deepEqual([day.once, night.once], [true, true]);
+    assert.ok(Number(night.onceDelay) < Number(day.onceDelay), 'the night schedule fires first');
     const files = examples.filter((n) => n.type === 'file');
     assert.ok(files.length > 0, 'an example writes a file');
     for (const n of files) {
