@@ -125,7 +125,7 @@ describe('tb-wait-until (browser)', function () {
     assert.equal(await visible('[data-tb-row="value"]'), false, '"changes" compares with nothing');
     await marked(page, 'value', false);
 
-    await page.evaluate(() => $('#node-input-target').typedInput('type', 'json'));
+    await page.evaluate(() => $('#node-input-target').typedInput('type', 'entity'));
     await tray().locator('[data-tb-field="target.entityType"]').selectOption('DEVICE');
     await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
     await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity', undefined, { timeout: WAIT });
