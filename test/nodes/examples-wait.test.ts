@@ -58,7 +58,7 @@ describe('examples: act, then wait (runtime + simulator)', function () {
 
     const wait = byName('until temperature ≥ target');
     const started = waiting(wait);
-    press(byName('weekdays at 6:30'));
+    press(byName('warm the lab to 23 °C'));
     await started;
     // The Values row saved msg.target (23) as the shared target: ThingsBoard pushes it to the device.
     assert.equal(sim.data.attributeOf(lab.id, 'SHARED_SCOPE', 'targetTemperature')?.value, 23);
@@ -73,7 +73,7 @@ describe('examples: act, then wait (runtime + simulator)', function () {
     await showed(wait, 'green');
 
     // Already warm enough: the current value counts, met at once.
-    press(byName('weekdays at 6:30'));
+    press(byName('warm the lab to 23 °C'));
     const again = await reached.until(() => true, 8000);
     assert.equal((again.waited as Rec).value, 23.5);
     assert.deepEqual([notification.all.length, error.all.length], [0, 0]);
@@ -84,7 +84,7 @@ describe('examples: act, then wait (runtime + simulator)', function () {
     const notification = new Collector(byName('notification').id);
     const lab = sim.data.mustFindByName('DEVICE', 'Thermo Lab');
     sim.data.setTelemetry(lab.id, { temperature: dbl(19.5) });
-    press(byName('weekdays at 6:30'));
+    press(byName('warm the lab to 23 °C'));
     const out = await notification.until(() => true, 8000);
     assert.equal(out.payload, 'Thermo Lab did not reach 23 °C within 30 minutes: it is at 19.5 °C.');
     assert.deepEqual([(out.waited as Rec).met, (out.waited as Rec).value], [false, 19.5]);
@@ -149,7 +149,7 @@ describe('examples: act, then wait (runtime + simulator)', function () {
     try {
       const wait = byName('until active = true, 5 min');
       const started = waiting(wait);
-      press(byName('every night at 3:00'));
+      press(byName('reboot Gateway 1'));
       await started;
       assert.deepEqual(
         calls.map((c) => [c.deviceId, c.method, c.params, c.oneway]),
@@ -175,7 +175,7 @@ describe('examples: act, then wait (runtime + simulator)', function () {
     const byName = await load(REBOOT, '1s');
     const stillOffline = new Collector(byName('still offline').id);
     const gateway = sim.data.mustFindByName('DEVICE', 'Gateway 1');
-    press(byName('every night at 3:00'));
+    press(byName('reboot Gateway 1'));
     const out = await stillOffline.until(() => true, 8000);
     assert.equal(out.payload, 'Gateway 1 did not come back within 5 minutes of its reboot.');
     assert.deepEqual([(out.waited as Rec).met, (out.waited as Rec).entity.id], [false, gateway.id]);
