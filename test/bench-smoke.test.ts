@@ -19,7 +19,7 @@ describe('benchmark suite (smoke run)', function () {
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     assert.equal(code, 0, out.slice(-3000));
-    for (const title of ['## 1. Query throughput', '## 2. Live update throughput', '## 3. Scale', '## 4. Large results', '## 5. Reports', '## 6. Acting on devices']) {
+    for (const title of ['## 1. Query throughput', '## 2. Live update throughput', '## 3. Scale', '## 4. Large results', '## 5. Reports', '## 6. Acting on devices', '## 7. Waits']) {
       assert.ok(out.includes(title), `${title} missing:\n${out.slice(-2000)}`);
     }
     assert.match(out, /\| ours/);

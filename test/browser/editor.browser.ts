@@ -35,6 +35,7 @@ const TYPES = [
   'tb-telemetry',
   'tb-attributes',
   'tb-rpc',
+  'tb-wait-until',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
@@ -120,6 +121,7 @@ describe('editor (browser)', function () {
       { id: 'tel1', type: 'tb-telemetry', connection: 'conn1', version: 1, ...at(860, 60) },
       { id: 'attr1', type: 'tb-attributes', connection: 'conn1', version: 1, ...at(860, 140) },
       { id: 'rpc1', type: 'tb-rpc', connection: 'conn1', version: 1, ...at(860, 220) },
+      { id: 'wait1', type: 'tb-wait-until', connection: 'conn1', key: 'temperature', version: 1, ...at(860, 300), wires: [[], []] },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -135,6 +137,7 @@ describe('editor (browser)', function () {
     'tb-telemetry': 'tel1',
     'tb-attributes': 'attr1',
     'tb-rpc': 'rpc1',
+    'tb-wait-until': 'wait1',
   };
 
   async function admin(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -227,6 +227,7 @@ describe('npm start demo (browser)', function () {
       ['Live telemetry table', 'live-flow'],
       ['Alarm to notification pipeline', 'alarm-flow'],
       ['Acknowledge from a notification', 'ack-flow'],
+      ['Escalate an alarm nobody acknowledged', 'escalation-flow'],
     ]) {
       const tab = flows.find((n) => n.type === 'tab' && n.label === label);
       if (!tab) continue;
@@ -239,6 +240,12 @@ describe('npm start demo (browser)', function () {
         tab.id,
         { timeout: WAIT },
       );
+      if (file === 'escalation-flow') {
+        // A new critical alarm: the picture shows its wait running (or met: another example acknowledges it).
+        sim.data.createAlarm({ originator: sim.data.mustFindByName('DEVICE', 'Thermo G-101').id, type: 'Overheating', severity: 'CRITICAL' });
+        const wait = flows.find((n) => n.z === tab.id && n.type === 'tb-wait-until')!;
+        await waitForStatus(wait.id, /^(waiting for \d+|met)$/);
+      }
       const clip = await page.evaluate((id) => {
         const boxes = RED.nodes
           .filterNodes({ z: id })

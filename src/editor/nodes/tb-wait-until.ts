@@ -5,6 +5,7 @@
  */
 import { parseTemplate } from '../../query/bindings';
 import { durationOption } from '../../query/options';
+import { ALARM_STATES, isNumericText, LIST_MODES, WAIT_FOR, WAIT_KEY_TYPES, WAIT_OPERATORS } from '../../query/wait';
 import { keysInput } from '../builder/actions';
 import { targetEntityTypes, validateSetting } from '../builder/action-settings';
 import { alarmTypeInput } from '../builder/dialogs';
@@ -16,19 +17,17 @@ import { blank } from '../common/predicates';
 const E = forType('tb-wait-until');
 const t = E.t;
 
-const WAIT_FOR = ['value', 'alarm'];
-const KEY_TYPES = ['TIME_SERIES', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'ENTITY_FIELD'];
-const OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'changes', 'jsonata'];
 /** The comparisons of numbers (a fixed value must be a number, or text that reads as one). */
 const NUMERIC = ['lt', 'lte', 'gt', 'gte'];
 const VALUE_TYPES = ['str', 'num', 'bool', 'json', 'msg', 'flow', 'global', 'env', 'jsonata'];
-const ALARM_STATES = ['acknowledged', 'cleared', 'either'];
-const LIST_MODES = ['all', 'any'];
 
 /**
- * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: tb-attributes' rule. The
- * device-target part takes its rule from the dialog's type, and the runtime's table of rules (ACTION_TARGETS,
- * pinned to the three device actions by test/query/device-actions.test.ts) has no row of its own for this node.
+ * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: its runtime gives the entity
+ * setting the empty policy (`new EntityTarget(…, {})` in src/nodes/support/wait-until.ts: every type of
+ * TELEMETRY_ENTITY_TYPES, a bare UUID typed by targetEntityType), which is tb-attributes' row of ACTION_TARGETS
+ * (src/query/targets.ts). The device-target part takes its rule from a type of that table, which has no row of its
+ * own for this node (test/query/device-actions.test.ts pins it to the three device actions): so it borrows that row,
+ * and the part's texts are read from this node's catalog (below).
  */
 const ENTITY_RULE = 'tb-attributes';
 
@@ -74,15 +73,8 @@ const targetCheck = placeholderAware(
       return validateSetting(ENTITY_RULE, { operation: 'msg', target: get('target'), targetType: get('targetType'), targetEntityType: get('targetEntityType') }, name);
     },
 );
-const target = deviceTarget({ ...E, type: ENTITY_RULE }, { runtime: targetCheck });
-
-/**
- * Text that compares as a number: an optional "-", digits, at most one ".", not ending with "." (the server's rule,
- * commons-lang `NumberUtils.isParsable`, as the runtime's isNumericText reads it).
- */
-function numericText(v: string): boolean {
-  return /^-?(\d+(\.\d+)?|\.\d+)$/.test(v);
-}
+// The part names its texts after its type (`<type>.source.target`): this node's catalog has them under its own name.
+const target = deviceTarget({ ...E, type: ENTITY_RULE, t: (key, opts) => E.t(key.replace(`${ENTITY_RULE}.`, 'tb-wait-until.'), opts) }, { runtime: targetCheck });
 
 /** A list for "is one of": a JSON array (not empty), a number or a text; not an object. */
 function jsonList(text: string): boolean {
@@ -103,7 +95,7 @@ const value: Validator = E.when(comparing, function (v, opt) {
   const type = valueType(get);
   const text = String(v);
   if (type === 'str' && parseTemplate(text)) return true;
-  if (NUMERIC.indexOf(op) !== -1 && (type === 'bool' || type === 'json' || (type === 'str' && !numericText(text)))) return t('tb-wait-until.errors.valueNumber');
+  if (NUMERIC.indexOf(op) !== -1 && (type === 'bool' || type === 'json' || (type === 'str' && !isNumericText(text)))) return t('tb-wait-until.errors.valueNumber');
   if ((op === 'in' || op === 'nin') && type === 'json' && !jsonList(text)) return t('tb-wait-until.errors.valueList');
   if (type === 'str') return true;
   const r = RED.validators.typedInput('valueType').call(this, v, opt);
@@ -161,7 +153,7 @@ function valueText(get: Get): string {
   switch (type) {
     case 'str':
       // Numeric text compares as the number it stands for (the runtime's rule): shown as one.
-      return numericText(v) ? v : JSON.stringify(v);
+      return isNumericText(v) ? v : JSON.stringify(v);
     case 'msg':
     case 'flow':
     case 'global':
@@ -188,7 +180,7 @@ function fixedCount(get: Get): number {
 function condition(get: Get): string {
   if (waitFor(get) === 'alarm') {
     const stateName = str(get('alarmState'));
-    const state = t(`tb-wait-until.state.${ALARM_STATES.indexOf(stateName) !== -1 ? stateName : 'acknowledged'}`);
+    const state = t(`tb-wait-until.state.${(ALARM_STATES as readonly string[]).indexOf(stateName) !== -1 ? stateName : 'acknowledged'}`);
     const type = str(get('alarmType'));
     return type ? t('tb-wait-until.sentence.alarmType', { type, state }) : t('tb-wait-until.sentence.alarmMsg', { state });
   }
@@ -223,9 +215,9 @@ export default dialog(E, {
     targetType: E.oneOf(TARGET_SOURCES, 'tb-wait-until.errors.targetType'),
     targetEntityType: E.oneOf(targetEntityTypes(ENTITY_RULE), 'tb-wait-until.errors.targetEntityType'),
     waitFor: E.oneOf(WAIT_FOR, 'tb-wait-until.errors.waitFor'),
-    keyType: E.oneOf(KEY_TYPES, 'tb-wait-until.errors.keyType'),
+    keyType: E.oneOf(WAIT_KEY_TYPES, 'tb-wait-until.errors.keyType'),
     key,
-    operator: E.oneOf(OPERATORS, 'tb-wait-until.errors.operator'),
+    operator: E.oneOf(WAIT_OPERATORS, 'tb-wait-until.errors.operator'),
     value,
     valueType: E.oneOf(VALUE_TYPES, 'tb-wait-until.errors.valueType'),
     alarmState: E.oneOf(ALARM_STATES, 'tb-wait-until.errors.alarmState'),
