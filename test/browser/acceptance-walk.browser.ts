@@ -186,7 +186,7 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
       ((await builderQuery(page)) as any).entityFields.map((f: any) => f.key),
       ['name', 'type', 'label'],
     );
-    await field('latestValues.type').first().selectOption('TIME_SERIES');
+    assert.equal(await field('latestValues.type').first().inputValue(), 'TIME_SERIES', 'time series is the default key type');
     await pick('latestValues', 'temp', 'temperature');
     // Only where temperature greater than 25.
     await tray().locator('[data-tb-part="keyFilters"] > .tb-b-actions [data-tb-action="add-key-filter"]').click();
@@ -378,7 +378,7 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     // msg.payload is where a switched field reads from, unless told otherwise.
     assert.equal(await tray().locator('[data-tb-bind-source="entityFilter.entityNameFilter"]').inputValue(), 'msg');
     assert.equal(await tray().locator('[data-tb-bind-path="entityFilter.entityNameFilter"]').inputValue(), 'payload');
-    await field('latestValues.type').first().selectOption('TIME_SERIES');
+    assert.equal(await field('latestValues.type').first().inputValue(), 'TIME_SERIES', 'time series is the default key type');
     await pick('latestValues', 'temp', 'temperature');
     const query = (await builderQuery(page)) as any;
     assert.deepEqual(query.entityFilter, { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{msg.payload}}' });
@@ -421,7 +421,7 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     await edit(tel);
     await chooseTypedType(page, tray(), '#node-input-target', 'entity');
     assert.equal(await page.evaluate(() => $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text()), 'entity picked by name');
-    await field('target.entityType').selectOption('DEVICE');
+    assert.equal(await field('target.entityType').inputValue(), 'DEVICE', 'a device is the default');
     await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
     await tray().locator('#node-input-operation').selectOption('history');
     await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'temp', 'temperature');
