@@ -24,7 +24,6 @@ import {
   closeTrays,
   debugValues,
   deployButton,
-  openDialog,
   pickSuggestion,
   pressInject,
   recordDebug,
