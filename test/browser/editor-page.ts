@@ -192,3 +192,131 @@ export async function keySuggestions(page: Page, field: string, typed = ''): Pro
   await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, { timeout: WAIT });
   return items.map((s) => s.trim()).sort();
 }
+
+// ---- a flow built and run in the editor (the acceptance walk, acceptance-walk.browser.ts) -------------------
+
+/** A node as the palette gives it: its type, where it goes, and its wires (its settings are the type's defaults). */
+export interface BareNode {
+  id: string;
+  type: string;
+  z: string;
+  x: number;
+  y: number;
+  wires?: string[][];
+}
+
+/**
+ * Puts nodes on the canvas as a drop from the palette does: every setting is the type's default (the settings are
+ * then made in the dialogs), the node's onadd runs (ours pick the only connection), and the flow is marked changed.
+ */
+export async function addNodes(page: Page, nodes: BareNode[]): Promise<void> {
+  await page.evaluate((list) => {
+    const { RED: red } = window as unknown as PageGlobals;
+    const full = list.map((n) => {
+      const defaults = red.nodes.getType(n.type).defaults as Record<string, { value?: unknown }>;
+      const node: Record<string, unknown> = { wires: [], ...n };
+      for (const [k, d] of Object.entries(defaults)) if (!(k in node) && d.value !== undefined) node[k] = JSON.parse(JSON.stringify(d.value));
+      return node;
+    });
+    red.view.importNodes(full, { generateIds: false, touchImport: true, notify: false, applyNodeDefaults: true });
+    red.view.select({ nodes: [] });
+    red.view.redraw(true);
+  }, nodes);
+  for (const n of nodes) await page.locator(`[id="${n.id}"]`).waitFor({ state: 'visible', timeout: WAIT });
+}
+
+/** Presses Deploy and waits until the editor has no undeployed change. */
+export async function deployButton(page: Page): Promise<void> {
+  const deployed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/flows') && r.request().method() === 'POST', { timeout: WAIT });
+  await page.locator('#red-ui-header-button-deploy').click();
+  const res = await deployed;
+  if (res.status() !== 200) throw new Error(`deploy: HTTP ${res.status()}`);
+  await page.waitForFunction(() => (window as unknown as PageGlobals).RED.nodes.dirty() === false, undefined, { timeout: WAIT });
+}
+
+/** A node's status as the editor shows it under the node: its text and its colour (fill) and shape. */
+export function nodeStatus(page: Page, id: string): Promise<{ text: string; fill: string; shape: string }> {
+  return page.evaluate((nodeId) => {
+    const s = (window as unknown as PageGlobals).RED.nodes.node(nodeId)?.status ?? {};
+    return { text: String(s.text ?? ''), fill: String(s.fill ?? ''), shape: String(s.shape ?? '') };
+  }, id);
+}
+
+/** Waits until node `id`'s status text matches `text`; fails with the status it shows. */
+export async function waitForStatus(page: Page, id: string, text: RegExp): Promise<{ text: string; fill: string; shape: string }> {
+  try {
+    await page.waitForFunction(
+      ([nodeId, src, flags]) => new RegExp(src, flags).test(String((window as unknown as PageGlobals).RED.nodes.node(nodeId)?.status?.text ?? '')),
+      [id, text.source, text.flags] as const,
+      { timeout: WAIT },
+    );
+  } catch {
+    throw new Error(`status of ${id}: wanted ${text}, shows ${JSON.stringify(await nodeStatus(page, id))}`);
+  }
+  return nodeStatus(page, id);
+}
+
+/** The text box of a TypedInput made from `input` (a selector of the element it was made from). */
+export function typedBox(scope: Locator, input: string): Locator {
+  return scope.locator(`${input} + .red-ui-typedInput-container input.red-ui-typedInput-input`);
+}
+
+/** Chooses a type of a TypedInput with the mouse, from its menu. */
+export async function chooseTypedType(page: Page, scope: Locator, input: string, type: string): Promise<void> {
+  await scope.locator(`${input} + .red-ui-typedInput-container button.red-ui-typedInput-type-select`).click();
+  const item = page.locator(`.red-ui-typedInput-options:visible a[value="${type}"]`);
+  await item.waitFor({ state: 'visible', timeout: WAIT });
+  await item.click();
+  await page.locator('.red-ui-typedInput-options:visible').waitFor({ state: 'hidden', timeout: WAIT });
+}
+
+/** Types into a TypedInput's box as a person does (the dialog's checks run on leaving it). */
+export async function typeTyped(scope: Locator, input: string, text: string): Promise<void> {
+  const box = typedBox(scope, input);
+  await box.fill(text);
+  await box.press('Tab');
+}
+
+/** Starts recording what the debug nodes send to the sidebar (call once the editor page is loaded). */
+export async function recordDebug(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as PageGlobals & { tbDebugLog?: unknown[] };
+    if (w.tbDebugLog) return;
+    w.tbDebugLog = [];
+    w.RED.comms.subscribe('debug', (_topic: string, msg: unknown) => w.tbDebugLog!.push(msg));
+  });
+}
+
+/**
+ * What debug node `id` has sent to the sidebar since the recording started, decoded: objects and arrays parsed,
+ * numbers as numbers, text as it is.
+ */
+export async function debugValues(page: Page, id: string): Promise<unknown[]> {
+  const raw: Array<{ msg: string; format: string }> = await page.evaluate(
+    (nodeId) =>
+      ((window as unknown as { tbDebugLog: Array<{ id: string; msg: string; format: string }> }).tbDebugLog ?? []).filter((m) => m.id === nodeId).map((m) => ({ msg: m.msg, format: m.format })),
+    id,
+  );
+  return raw.map(({ msg, format }) => {
+    if (/^(array|Object)/.test(format) || format === 'boolean' || format === 'null') return JSON.parse(msg);
+    if (format === 'number') return Number(msg);
+    return msg;
+  });
+}
+
+/** Waits until debug node `id` has sent at least `n` messages; returns them all (decoded as debugValues does). */
+export async function waitForDebug(page: Page, id: string, n = 1): Promise<unknown[]> {
+  await page
+    .waitForFunction(([nodeId, count]) => ((window as unknown as { tbDebugLog: Array<{ id: string }> }).tbDebugLog ?? []).filter((m) => m.id === nodeId).length >= count, [id, n] as const, {
+      timeout: WAIT,
+    })
+    .catch(() => undefined);
+  const got = await debugValues(page, id);
+  if (got.length < n) throw new Error(`debug ${id}: wanted ${n} message(s), got ${got.length}: ${JSON.stringify(got).slice(0, 500)}`);
+  return got;
+}
+
+/** Presses an inject node's button on the canvas. */
+export async function pressInject(page: Page, id: string): Promise<void> {
+  await page.locator(`[id="${id}"] .red-ui-flow-node-button-button`).click();
+}

@@ -41,6 +41,14 @@ function moveAlarmFields(q: Query, to: 'pageLink' | ''): void {
 }
 
 /**
+ * The parts a switch filled from the new kind's defaults (because the query had none), as they were filled, per
+ * dialog (keyed by its `leftBehind`): switching back to a kind that goes without them takes them away again if
+ * they are still untouched, so Count → Find → Count gives the count it started from (a count of every alarm, not
+ * of the devices' alarms that Find's default filter names).
+ */
+const filledByDefault = new WeakMap<Query, Map<string, string>>();
+
+/**
  * Changes `q` (in place) from a query of kind `from` into one of kind `to`. `leftBehind` holds the parts an earlier
  * switch took away (this dialog only): they come back before any default does.
  */
@@ -56,12 +64,21 @@ export function switchMode(q: Query, from: QueryMode, to: QueryMode, leftBehind:
     delete q[key];
   }
   const defaults = defaultQuery(to);
+  const filled = filledByDefault.get(leftBehind) ?? new Map<string, string>();
+  filledByDefault.set(leftBehind, filled);
+  for (const [key, was] of filled) {
+    if (keep.includes(key) && defaults[key] === undefined && q[key] !== undefined && JSON.stringify(q[key]) === was) delete q[key];
+  }
+  filled.clear();
   for (const key of keep) {
-    const back = leftBehind[key] !== undefined ? leftBehind[key] : defaults[key];
+    const fromDefault = leftBehind[key] === undefined;
+    const back = fromDefault ? defaults[key] : leftBehind[key];
     delete leftBehind[key];
     if (back === undefined) continue;
-    if (q[key] === undefined) q[key] = back;
-    else if (key === 'pageLink' && !had.includes(key) && isObj(q.pageLink) && isObj(back)) {
+    if (q[key] === undefined) {
+      q[key] = back;
+      if (fromDefault && had.includes(key)) filled.set(key, JSON.stringify(back));
+    } else if (key === 'pageLink' && !had.includes(key) && isObj(q.pageLink) && isObj(back)) {
       // The alarm filter just moved into a page link of its own: the page itself comes back under it.
       q.pageLink = { ...back, ...q.pageLink };
     }

@@ -1,0 +1,455 @@
+/**
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the eight everyday tasks done
+ * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
+ * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
+ *
+ * Each task puts bare nodes on a new tab as the palette gives them (default settings), makes every setting in the
+ * dialogs with clicks, choices and typed names and values (never node JSON), presses Deploy and the inject button,
+ * and checks what the walk promises: the node's status, what the debug node shows, and the server's state read
+ * through the simulator's /__sim control API. The tasks run in order: task 7 acknowledges an alarm task 3 saw.
+ */
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Embedded } from '../../scripts/embedded';
+import { startDemoActivity } from '../../scripts/demo-activity';
+import { useSimulator } from '../support/simulator';
+import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import {
+  addNodes,
+  builderQuery,
+  chooseTypedType,
+  closeTrays,
+  debugValues,
+  deployButton,
+  pickSuggestion,
+  pressInject,
+  recordDebug,
+  runPreview,
+  saveDialog,
+  topTray,
+  typeTyped,
+  waitForDebug,
+  waitForStatus,
+  WAIT,
+  type BareNode,
+} from './editor-page';
+import { deployFlows, sharedNodeRed } from './nodered';
+
+declare const RED: any;
+declare const $: any;
+
+const TAB = 'walkTab';
+const CONN = 'walkConn';
+
+describe("the editor's acceptance walk: eight tasks with the mouse (browser)", function () {
+  this.timeout(120000);
+
+  const sim = useSimulator();
+  let nr: Embedded;
+  let context: BrowserContext;
+  let page: Page;
+  let userDir: string;
+  const pageErrors: string[] = [];
+  /** The ids of the critical alarms task 3 saw created, for task 7. */
+  const seen: string[] = [];
+
+  /** The simulator's control API (what the server holds), as a person would check it on the server. */
+  async function control<T>(method: string, p: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${sim.url}/__sim${p}`, {
+      method,
+      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    assert.ok(res.ok, `${method} /__sim${p}: HTTP ${res.status} ${await res.clone().text()}`);
+    return (await res.json()) as T;
+  }
+  const deviceId = async (name: string) => (await control<Array<{ id: { id: string } }>>('GET', `/entities?type=DEVICE&name=${encodeURIComponent(name)}`))[0].id.id;
+
+  before(async function () {
+    requireChromium();
+    // The demo's life, without its clock: its history up to now and its first critical alarm, then nothing
+    // changes by itself (the counts below stay put).
+    startDemoActivity(sim)();
+    // The demo's thermostats wander between 12 and 35 °C; two of them warm now.
+    for (const [name, t] of [
+      ['Thermo A-103', 26.5],
+      ['Thermo B-102', 27.25],
+    ] as const) {
+      await control('POST', '/telemetry', { entityId: { entityType: 'DEVICE', id: await deviceId(name) }, values: { temperature: { $double: t } } });
+    }
+    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-walk8-'));
+    ({ nr } = await sharedNodeRed());
+    // The demo: a connection to the simulator; the walk starts on a new, empty tab.
+    await deployFlows(nr, [
+      { id: TAB, type: 'tab', label: 'acceptance walk' },
+      {
+        id: CONN,
+        type: 'tb-connection',
+        name: 'ThingsBoard demo',
+        url: sim.url,
+        authMode: 'password',
+        timeout: 10,
+        version: 1,
+        credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+      },
+    ]);
+    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+    await page.setViewportSize({ width: 1500, height: 1300 });
+    page.on('pageerror', (err) => {
+      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
+    });
+    await page.goto(nr.url);
+    await page.waitForFunction((tab) => typeof RED !== 'undefined' && RED.nodes && RED.nodes.workspace(tab) && RED.nodes.dirty() === false, TAB, { timeout: 30000 });
+    await page.evaluate((tab) => RED.workspaces.show(tab), TAB);
+    await recordDebug(page);
+  });
+
+  afterEach(async function () {
+    await closeTrays(page).catch(() => undefined);
+    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
+  });
+
+  after(async function () {
+    await context?.close().catch(() => undefined);
+    if (nr) await deployFlows(nr, []).catch(() => undefined);
+    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  });
+
+  // ---- helpers ---------------------------------------------------------------------------------------------
+
+  const tray = () => topTray(page);
+  const field = (f: string) => tray().locator(`[data-tb-field="${f}"]`);
+  const pick = (f: string, typed: string, option: string) => pickSuggestion(page, field(f).last(), typed, option);
+  const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
+
+  /** A chain of bare nodes on row `row` of the tab, wired left to right: inject → … → debug. */
+  async function chain(row: number, prefix: string, types: string[]): Promise<string[]> {
+    const ids = types.map((t, i) => `${prefix}${i}`);
+    const nodes: BareNode[] = types.map((type, i) => ({ id: ids[i], type, z: TAB, x: 120 + 220 * i, y: 60 + 110 * row, wires: i < types.length - 1 ? [[ids[i + 1]]] : [] }));
+    await addNodes(page, nodes);
+    return ids;
+  }
+
+  /** Opens a node's dialog as a person does (double click on the canvas) and checks it has the demo connection. */
+  async function edit(id: string): Promise<void> {
+    await page.locator(`[id="${id}"] .red-ui-flow-node`).first().dblclick();
+    await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
+    if ((await tray().locator('#node-input-connection').count()) === 1 && (await tray().locator('#node-input-connection').inputValue()) !== CONN) {
+      await tray().locator('#node-input-connection').selectOption(CONN);
+    }
+  }
+
+  /** The inject's msg.payload set in its dialog: the type chosen from the menu, the value typed. */
+  async function injectPayload(id: string, type: string, value: string): Promise<void> {
+    await edit(id);
+    const row = tray().locator('#node-input-property-container li').first();
+    assert.equal(await page.evaluate(() => $('#node-input-property-container li').first().find('.node-input-prop-property-name').typedInput('value')), 'payload');
+    await chooseTypedType(page, row, '.node-input-prop-property-value', type);
+    await typeTyped(row, '.node-input-prop-property-value', value);
+    await saveDialog(page);
+  }
+
+  /** A debug node set to show msg.<prop> (its Output typed in its dialog). */
+  async function debugShows(id: string, prop: string): Promise<void> {
+    await edit(id);
+    await typeTyped(tray(), '#node-input-typed-complete', prop);
+    await saveDialog(page);
+  }
+
+  /** The node's properties as saved by its dialog (for a check and a readable failure). */
+  const saved = (id: string, props: string[]) =>
+    page.evaluate(
+      ([nodeId, ps]) => {
+        const n = RED.nodes.node(nodeId);
+        return Object.fromEntries([...ps, 'valid'].map((p) => [p, n[p]]));
+      },
+      [id, props] as const,
+    );
+
+  const shot = (name: string) => tray().screenshot({ path: path.join(screenshotDir(), `walk-${name}.png`) });
+
+  // ---- the eight tasks --------------------------------------------------------------------------------------
+
+  it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
+    const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
+    await edit(q);
+    assert.equal(await visible('[data-tb-builder]'), true, 'a new query opens in the builder');
+    // Which entities: devices of the profile thermostat, picked from the server's list.
+    await field('entityFilter.type').first().selectOption('deviceType');
+    await pick('entityFilter.deviceTypes', 'therm', 'thermostat');
+    // Columns: name is there already; the time series temperature, a chip from the devices' own keys.
+    assert.deepEqual(
+      ((await builderQuery(page)) as any).entityFields.map((f: any) => f.key),
+      ['name', 'type', 'label'],
+    );
+    assert.equal(await field('latestValues.type').first().inputValue(), 'TIME_SERIES', 'time series is the default key type');
+    await pick('latestValues', 'temp', 'temperature');
+    // Only where temperature greater than 25.
+    await tray().locator('[data-tb-part="keyFilters"] > .tb-b-actions [data-tb-action="add-key-filter"]').click();
+    await pick('keyFilters.0.key.key', 'temp', 'temperature');
+    await field('keyFilters.0.predicate.operation').first().selectOption('GREATER');
+    await field('keyFilters.0.predicate.value.defaultValue').fill('25');
+    await field('keyFilters.0.predicate.value.defaultValue').press('Tab');
+    const thermostats = (await control<Array<{ id: { id: string }; name: string; type: string }>>('GET', '/entities?type=DEVICE')).filter((d) => d.type === 'thermostat');
+    const temps = new Map<string, number>();
+    for (const d of thermostats) {
+      const series = await control<Array<{ value: number }>>('GET', `/telemetry?entityId=${d.id.id}&key=temperature`);
+      if (series.length) temps.set(d.name, series[series.length - 1].value);
+    }
+    const above = [...temps]
+      .filter(([, t]) => t > 25)
+      .map(([n]) => n)
+      .sort();
+    assert.ok(above.length > 0, 'the demo has thermostats above 25 °C');
+    let p = await runPreview(page);
+    assert.equal(p.state, 'rows', p.text);
+    assert.match(p.text, new RegExp(`\\(${above.length} in all\\)`));
+    // Nothing above 1000: the preview says the conditions excluded them, and how many the filter alone finds.
+    await field('keyFilters.0.predicate.value.defaultValue').fill('1000');
+    await field('keyFilters.0.predicate.value.defaultValue').press('Tab');
+    p = await runPreview(page);
+    assert.equal(p.text, `No match for the conditions (Only where); ${temps.size} devices match the filter alone.`);
+    await field('keyFilters.0.predicate.value.defaultValue').fill('25');
+    await field('keyFilters.0.predicate.value.defaultValue').press('Tab');
+    const query = (await builderQuery(page)) as any;
+    assert.deepEqual(query.keyFilters[0].key, { type: 'TIME_SERIES', key: 'temperature' });
+    assert.equal(query.keyFilters[0].predicate.value.defaultValue, 25);
+    await shot('1-query');
+    await saveDialog(page);
+    await deployButton(page);
+    await pressInject(page, inj);
+    await waitForStatus(page, q, new RegExp(`^${above.length} of ${above.length}$`));
+    const [rows] = (await waitForDebug(page, dbg)) as Array<Array<{ name: string; temperature: number }>>;
+    assert.deepEqual(rows.map((r) => r.name).sort(), above);
+    assert.ok(rows.every((r) => r.temperature > 25));
+  });
+
+  it('2. count the active critical alarms: alarm query, Count alarms, status and severity boxes; Find and back keeps the filter', async function () {
+    const [inj, q, dbg] = await chain(1, 'w2n', ['inject', 'tb-alarm-query', 'debug']);
+    await edit(q);
+    await tray().locator('#node-input-operation').selectOption('count');
+    assert.equal(await tray().locator('[data-tb-field="statusList"][data-tb-value="ACTIVE"]').isChecked(), true, 'active is ticked already');
+    await tray().locator('[data-tb-field="severityList"][data-tb-value="CRITICAL"]').check();
+    const count = await builderQuery(page);
+    assert.deepEqual(count, { keyFilters: [], statusList: ['ACTIVE'], severityList: ['CRITICAL'] });
+    await tray().locator('#node-input-operation').selectOption('find');
+    assert.equal(await page.evaluate(() => ($('[data-tb-error]').is(':visible') ? $('[data-tb-error]').text() : '')), '');
+    assert.deepEqual(((await builderQuery(page)) as any).pageLink.severityList, ['CRITICAL']);
+    await tray().locator('#node-input-operation').selectOption('count');
+    assert.deepEqual(await builderQuery(page), count, 'Find and back: the same count');
+    await saveDialog(page);
+    await deployButton(page);
+    const alarms = await control<Array<{ severity: string; cleared: boolean }>>('GET', '/alarms');
+    const critical = alarms.filter((a) => a.severity === 'CRITICAL' && !a.cleared).length;
+    assert.ok(critical > 0);
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, q, new RegExp(`^${critical}$`));
+    assert.equal(s.fill, 'green');
+    assert.deepEqual(await waitForDebug(page, dbg), [critical]);
+  });
+
+  it('3. a live message for each critical alarm as it is raised: subscribe, Watch alarms, Severity critical, Send created', async function () {
+    const [sub, dbg] = await chain(2, 'w3n', ['tb-subscribe', 'debug']);
+    await edit(sub);
+    await tray().locator('#node-input-kind').selectOption('alarmData');
+    await tray().locator('[data-tb-field="pageLink.severityList"][data-tb-value="CRITICAL"]').check();
+    for (const ev of ['snapshot', 'acknowledged', 'cleared', 'updated', 'removed']) await tray().locator(`[data-tb-event="${ev}"]`).uncheck();
+    assert.deepEqual(
+      await tray()
+        .locator('[data-tb-event]:checked')
+        .evaluateAll((b) => b.map((x) => x.getAttribute('data-tb-event'))),
+      ['created'],
+    );
+    await shot('3-subscribe');
+    await saveDialog(page);
+    await deployButton(page);
+    const first = await waitForStatus(page, sub, /^(\d+ alarms|1 alarm)$/);
+    const before = Number(/^\d+/.exec(first.text)![0]);
+    // The demo raises one every 30 s; here two, one after the other, on a thermostat.
+    const originator = { entityType: 'DEVICE', id: await deviceId('Thermo A-103') };
+    for (let i = 1; i <= 2; i++) {
+      const raised = await control<{ id: { id: string } }>('POST', '/alarms', { originator, type: `Walk Overheat ${i}`, severity: 'CRITICAL' });
+      const got = (await waitForDebug(page, dbg, i)) as Array<{ id: string; type: string; severity: string }>;
+      assert.equal(got.length, i, 'one message per alarm');
+      assert.deepEqual([got[i - 1].id, got[i - 1].type, got[i - 1].severity], [raised.id.id, `Walk Overheat ${i}`, 'CRITICAL']);
+      seen.push(raised.id.id);
+      await waitForStatus(page, sub, new RegExp(`^${before + i} alarms$`));
+    }
+    // A major one sends nothing.
+    await control('POST', '/alarms', { originator, type: 'Walk Minor', severity: 'MAJOR' });
+    await page.waitForTimeout(1500);
+    assert.equal((await debugValues(page, dbg)).length, 2);
+  });
+
+  it('4. set a target temperature on every thermostat: entity query Output to msg.entity → attributes with a Values row', async function () {
+    const [inj, q, attr, dbg] = await chain(3, 'w4n', ['inject', 'tb-entity-query', 'tb-attributes', 'debug']);
+    await edit(q);
+    await field('entityFilter.type').first().selectOption('deviceType');
+    await pick('entityFilter.deviceTypes', 'therm', 'thermostat');
+    await typeTyped(tray(), '#node-input-output', 'entity');
+    await saveDialog(page);
+    assert.equal(await page.evaluate((id) => RED.nodes.node(id).output, q), 'entity');
+
+    await edit(attr);
+    assert.equal(await tray().locator('#node-input-operation').inputValue(), 'save', 'Save is the default');
+    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
+    await tray().locator('#node-input-valuesFrom').selectOption('rows');
+    await tray().locator('[data-tb-value-rows] .red-ui-editableList-addButton').click();
+    const row = tray().locator('[data-tb-value-row]').first();
+    await row.locator('input[data-tb-value-key]').fill('targetTemperature');
+    await row.locator('input[data-tb-value-key]').press('Tab');
+    await chooseTypedType(page, row, 'input[data-tb-value-value]', 'num');
+    await typeTyped(row, 'input[data-tb-value-value]', '21');
+    await shot('4-attributes');
+    await saveDialog(page);
+    assert.deepEqual(await saved(attr, ['operation', 'scope', 'valuesFrom', 'values']), {
+      operation: 'save',
+      scope: 'SHARED_SCOPE',
+      valuesFrom: 'rows',
+      values: [{ key: 'targetTemperature', type: 'num', value: '21' }],
+      valid: true,
+    });
+    await deployButton(page);
+    const thermostats = sim.data.devices().filter((d) => d.type === 'thermostat');
+    assert.equal(thermostats.length, 20, 'the demo has 20 thermostats');
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, attr, new RegExp(`^${thermostats.length} done$`));
+    assert.equal(s.fill, 'green');
+    const [results] = (await waitForDebug(page, dbg)) as Array<Array<{ ok: boolean; entity: { id: string } }>>;
+    assert.equal(results.length, thermostats.length, 'one result per thermostat');
+    assert.ok(results.every((r) => r.ok));
+    // On the server: every thermostat has the shared attribute, 21 as a number.
+    for (const d of thermostats) assert.equal(sim.data.getAttribute(d, 'SHARED_SCOPE', 'targetTemperature')?.value, 21, d.name);
+  });
+
+  it('5. a one-way command to a device picked by name: rpc, fixed params, the summary and msg.rpc.params', async function () {
+    const [inj, rpc, dbg] = await chain(4, 'w5n', ['inject', 'tb-rpc', 'debug']);
+    await edit(rpc);
+    await chooseTypedType(page, tray(), '#node-input-target', 'entity');
+    assert.equal(await page.evaluate(() => $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text()), 'device picked by name');
+    await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
+    await chooseTypedType(page, tray(), '#node-input-method', 'str');
+    await typeTyped(tray(), '#node-input-method', 'reboot');
+    await tray().locator('#node-input-mode').selectOption('oneway');
+    await tray().locator('[data-tb-params-from]').selectOption('json');
+    await typeTyped(tray(), '#node-input-params', '{"delay": 5}');
+    assert.equal(await page.evaluate(() => $('[data-tb-summary]').text()), 'Sends "reboot"; params: {"delay":5}.');
+    await shot('5-rpc');
+    await saveDialog(page);
+    const a101 = await deviceId('Thermo A-101');
+    assert.deepEqual(await saved(rpc, ['target', 'targetType', 'method', 'methodType', 'mode', 'paramsFrom', 'params']), {
+      target: JSON.stringify({ entityType: 'DEVICE', id: a101 }),
+      targetType: 'json',
+      method: 'reboot',
+      methodType: 'str',
+      mode: 'oneway',
+      paramsFrom: 'json',
+      params: '{"delay": 5}',
+      valid: true,
+    });
+    // The debug node shows msg.rpc (its Output typed in its dialog).
+    await debugShows(dbg, 'rpc');
+    await deployButton(page);
+    await control('POST', '/rpc/reset-counters', {});
+    await pressInject(page, inj);
+    await waitForStatus(page, rpc, /^sent$/);
+    const [out] = (await waitForDebug(page, dbg)) as Array<{ method: string; params: unknown; status: string }>;
+    assert.deepEqual(out, { method: 'reboot', params: { delay: 5 }, status: 'SENT' });
+    const { calls } = await control<{ calls: Array<{ method: string; params: unknown; oneway: boolean }> }>('GET', `/rpc/calls?deviceId=${a101}`);
+    assert.deepEqual(
+      calls.map((c) => [c.method, c.params, c.oneway]),
+      [['reboot', { delay: 5 }, true]],
+    );
+  });
+
+  it('6. the temperature of the device named in a message: Entities by name, the name from msg.payload', async function () {
+    const [inj, q, dbg] = await chain(5, 'w6n', ['inject', 'tb-entity-query', 'debug']);
+    await injectPayload(inj, 'str', 'Thermo A-102');
+    await edit(q);
+    await field('entityFilter.type').first().selectOption('entityName');
+    assert.equal(await field('entityFilter.entityType').first().inputValue(), 'DEVICE');
+    // The envelope on the name field: from the message, msg.payload.
+    await tray().locator('[data-tb-bind="entityFilter.entityNameFilter"]').click();
+    await tray().locator('[data-tb-binding="entityFilter.entityNameFilter"]').waitFor({ state: 'visible', timeout: WAIT });
+    // msg.payload is where a switched field reads from, unless told otherwise.
+    assert.equal(await tray().locator('[data-tb-bind-source="entityFilter.entityNameFilter"]').inputValue(), 'msg');
+    assert.equal(await tray().locator('[data-tb-bind-path="entityFilter.entityNameFilter"]').inputValue(), 'payload');
+    assert.equal(await field('latestValues.type').first().inputValue(), 'TIME_SERIES', 'time series is the default key type');
+    await pick('latestValues', 'temp', 'temperature');
+    const query = (await builderQuery(page)) as any;
+    assert.deepEqual(query.entityFilter, { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{msg.payload}}' });
+    await shot('6-by-name');
+    await saveDialog(page);
+    await deployButton(page);
+    await pressInject(page, inj);
+    const [rows] = (await waitForDebug(page, dbg)) as Array<Array<{ name: string; temperature: number }>>;
+    const series = await control<Array<{ value: number }>>('GET', `/telemetry?entityId=${await deviceId('Thermo A-102')}&key=temperature`);
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.temperature]),
+      [['Thermo A-102', series[series.length - 1].value]],
+    );
+  });
+
+  it('7. acknowledge an alarm whose id arrives: alarm action, Acknowledge, the alarm from the message', async function () {
+    assert.ok(seen.length > 0, 'task 3 saw an alarm');
+    const alarmId = seen[0];
+    const [inj, act, dbg] = await chain(6, 'w7n', ['inject', 'tb-alarm-action', 'debug']);
+    await injectPayload(inj, 'str', alarmId);
+    await edit(act);
+    assert.equal(await tray().locator('#node-input-operation').inputValue(), 'acknowledge', 'Acknowledge is the default');
+    assert.equal(await page.evaluate(() => $('#node-input-alarm').typedInput('type')), 'auto', 'the alarm from the message is the default');
+    await saveDialog(page);
+    await deployButton(page);
+    await pressInject(page, inj);
+    let s = await waitForStatus(page, act, /^acknowledged$/);
+    assert.equal(s.fill, 'green');
+    const alarm = (await control<Array<{ id: { id: string }; acknowledged: boolean }>>('GET', '/alarms')).find((a) => a.id.id === alarmId);
+    assert.equal(alarm?.acknowledged, true, 'acknowledged on the server');
+    await waitForDebug(page, dbg, 1);
+    await pressInject(page, inj);
+    await waitForDebug(page, dbg, 2);
+    s = await waitForStatus(page, act, /^already acknowledged$/);
+    assert.equal(s.fill, 'green');
+  });
+
+  it('8. 24 hours of hourly averages: telemetry, entity picked by name, History, Last 24h, average, 1h', async function () {
+    const [inj, tel, dbg] = await chain(7, 'w8n', ['inject', 'tb-telemetry', 'debug']);
+    await edit(tel);
+    await chooseTypedType(page, tray(), '#node-input-target', 'entity');
+    assert.equal(await page.evaluate(() => $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text()), 'entity picked by name');
+    assert.equal(await field('target.entityType').inputValue(), 'DEVICE', 'a device is the default');
+    await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
+    await tray().locator('#node-input-operation').selectOption('history');
+    await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'temp', 'temperature');
+    await tray().locator('#node-input-last').fill('24h');
+    await tray().locator('#node-input-last').press('Tab');
+    await tray().locator('#node-input-agg').selectOption('AVG');
+    await tray().locator('#node-input-interval').fill('1h');
+    await tray().locator('#node-input-interval').press('Tab');
+    await shot('8-telemetry');
+    await saveDialog(page);
+    assert.deepEqual(await saved(tel, ['operation', 'targetType', 'keys', 'last', 'agg', 'interval']), {
+      operation: 'history',
+      targetType: 'json',
+      keys: 'temperature',
+      last: '24h',
+      agg: 'AVG',
+      interval: '1h',
+      valid: true,
+    });
+    await deployButton(page);
+    await pressInject(page, inj);
+    const [rows] = (await waitForDebug(page, dbg)) as Array<Array<{ ts: number; temperature: number }>>;
+    assert.equal(rows.length, 24, JSON.stringify(rows).slice(0, 300));
+    const ts = rows.map((r) => r.ts);
+    assert.deepEqual(
+      ts,
+      [...ts].sort((a, b) => a - b),
+      'by time',
+    );
+    assert.ok(rows.every((r) => typeof r.temperature === 'number'));
+  });
+});
