@@ -128,7 +128,7 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
   /** A chain of bare nodes on row `row` of the tab, wired left to right: inject → … → debug. */
   async function chain(row: number, prefix: string, types: string[]): Promise<string[]> {
     const ids = types.map((t, i) => `${prefix}${i}`);
-    const nodes: BareNode[] = types.map((type, i) => ({ id: ids[i], type, z: TAB, x: 120 + 220 * i, y: 60 + 110 * row, wires: i < types.length - 1 ? [[ids[i + 1]]] : [] }));
+    const nodes: BareNode[] = types.map((type, i) => ({ id: ids[i], type, z: TAB, x: 200 + 220 * i, y: 80 + 110 * row, wires: i < types.length - 1 ? [[ids[i + 1]]] : [] }));
     await addNodes(page, nodes);
     return ids;
   }

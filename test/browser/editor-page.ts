@@ -219,6 +219,12 @@ export async function addNodes(page: Page, nodes: BareNode[]): Promise<void> {
       return node;
     });
     red.view.importNodes(full, { generateIds: false, touchImport: true, notify: false, applyNodeDefaults: true });
+    // Where they were asked for: Node-RED 3.1 moves imported nodes to the view's corner (a node's left side, with
+    // an inject's button, then sits under the palette).
+    for (const n of list) {
+      const placed = red.nodes.node(n.id) as unknown as { x: number; y: number; dirty: boolean } | null;
+      if (placed && typeof n.x === 'number' && typeof n.y === 'number') Object.assign(placed, { x: n.x, y: n.y, dirty: true });
+    }
     red.view.select({ nodes: [] });
     red.view.redraw(true);
   }, nodes);
