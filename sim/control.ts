@@ -263,7 +263,10 @@ export class ControlApi {
       }
       case 'POST /attributes': {
         const o = obj(body);
-        d.setAttributes(ref(o.entityId), String(o.scope) as AttributeScope, values(o.values), typeof o.ts === 'number' ? o.ts : undefined);
+        // `filler: { key, bytes }`: a text value of that many "x" (a huge answer, without a request that large)
+        const filler = o.filler === undefined ? undefined : obj(o.filler);
+        const vals = filler ? { [String(filler.key)]: 'x'.repeat(Number(filler.bytes)) } : values(o.values);
+        d.setAttributes(ref(o.entityId), String(o.scope) as AttributeScope, vals, typeof o.ts === 'number' ? o.ts : undefined);
         return { ok: true };
       }
       case 'POST /keys/delete': {

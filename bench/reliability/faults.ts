@@ -197,7 +197,7 @@ export const faults: Probe = async (c) => {
     }
     // The same size read and delivered once the connection's limit is above it.
     const device = await deviceId(c, 'Thermo A-101');
-    await c.sim.post('/__sim/attributes', { entityId: device, scope: 'SERVER_SCOPE', values: { blob: 'x'.repeat(huge) } });
+    await c.sim.post('/__sim/attributes', { entityId: device, scope: 'SERVER_SCOPE', filler: { key: 'blob', bytes: huge } });
     const bigTag = 'big';
     const bigOut: Outcome = { out: [], err: [] };
     outcomes.set(bigTag, bigOut);

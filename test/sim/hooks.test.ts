@@ -135,6 +135,10 @@ describe('simulator: test hooks', function () {
       assert.deepEqual(c.sim.data.latestOf(dev.id, 'temperature'), { ts: c.clock.now, type: 'DOUBLE', value: 40 });
       await ctl.post('/__sim/attributes', { entityId: dev.id, scope: 'SHARED_SCOPE', values: { mode: 'cool' } });
       assert.equal(c.sim.data.attributeOf(dev.id, 'SHARED_SCOPE', 'mode')?.value, 'cool');
+      // a huge value without a request that large; the history of a key
+      await ctl.post('/__sim/attributes', { entityId: dev.id, scope: 'SERVER_SCOPE', filler: { key: 'blob', bytes: 100000 } });
+      assert.equal(c.sim.data.attributeOf(dev.id, 'SERVER_SCOPE', 'blob')?.value, 'x'.repeat(100000));
+      assert.deepEqual((await ctl.request('GET', `/__sim/telemetry?entityId=${dev.id}&key=temperature`)).body.at(-1), { ts: c.clock.now, value: 40 });
       const created = await ctl.post('/__sim/alarms', { originator: dev.id, type: 'Overheat', severity: 'MAJOR' });
       assert.equal(created.body.status, 'ACTIVE_UNACK');
       const acked = await ctl.post(`/__sim/alarms/${created.body.id.id}/ack`);
