@@ -91,7 +91,8 @@ function fail(field: string, message: string): never {
   throw new TbInputError(field, message);
 }
 
-function uuidText(v: unknown): string | undefined {
+/** A text that is a UUID (trimmed), else undefined. */
+export function uuidText(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   const t = v.trim();
   return UUID_RE.test(t) ? t : undefined;

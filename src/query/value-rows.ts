@@ -61,8 +61,11 @@ export function valuesFrom(v: unknown): ValuesFrom {
 
 const REF_SOURCES: readonly string[] = ['msg', 'flow', 'global', 'env'];
 
-/** A fixed value, read as Node-RED's TypedInput of that type reads it; throws naming the row. */
-function fixedValue(type: 'num' | 'bool' | 'json', raw: unknown, field: string): unknown {
+/**
+ * A fixed value of a TypedInput of type num, bool or json, read as Node-RED reads it (a row's, a wait's compared
+ * value); throws a TbConfigError naming `field`. JSON may be null.
+ */
+export function fixedTypedValue(type: 'num' | 'bool' | 'json', raw: unknown, field: string): unknown {
   if (type === 'num') {
     const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
     if (!Number.isFinite(n)) problem(`${field} is ${JSON.stringify(raw)}, which is not a number`);
@@ -81,6 +84,12 @@ function fixedValue(type: 'num' | 'bool' | 'json', raw: unknown, field: string):
       problem(`${field} is not valid JSON: ${(err as Error).message}`);
     }
   }
+  return v;
+}
+
+/** A row's fixed value: as fixedTypedValue, and never null (ThingsBoard cannot store it). */
+function fixedValue(type: 'num' | 'bool' | 'json', raw: unknown, field: string): unknown {
+  const v = fixedTypedValue(type, raw, field);
   if (v === null || v === undefined) problem(`${field} is null: ThingsBoard cannot store null (leave the row out)`);
   return v;
 }

@@ -5,6 +5,7 @@
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { Sourced } from '../../query/alarm-actions';
+import { fixedTypedValue } from '../../query/value-rows';
 import { BoundSettings } from './value-sources';
 
 export type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']>;
@@ -37,21 +38,13 @@ export class ComparedValue {
         } else this.fixed = { value: raw, field: 'value' };
         break;
       }
-      case 'num': {
-        const n = Number(raw);
-        if (raw.trim() === '' || !Number.isFinite(n)) problem = new TbConfigError(`value must be a number (got ${JSON.stringify(raw)})`);
-        else this.fixed = { value: n, field: 'value' };
-        break;
-      }
+      case 'num':
       case 'bool':
-        if (raw !== 'true' && raw !== 'false') problem = new TbConfigError(`value must be true or false (got ${JSON.stringify(raw)})`);
-        else this.fixed = { value: raw === 'true', field: 'value' };
-        break;
       case 'json':
         try {
-          this.fixed = { value: raw.trim() === '' ? undefined : JSON.parse(raw), field: 'value' };
+          this.fixed = { value: type === 'json' && raw.trim() === '' ? undefined : fixedTypedValue(type, raw, 'value'), field: 'value' };
         } catch (err) {
-          problem = new TbConfigError(`value is not valid JSON: ${(err as Error).message}`);
+          problem = err as TbError;
         }
         break;
       case 'jsonata':

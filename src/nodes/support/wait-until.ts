@@ -14,7 +14,7 @@ import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { LiveHub, LiveState, StateInfo, Subscriber } from '../../live/hub';
 import { AlarmDataSubscription, EntityDataSubscription, type LiveEvent, type LiveSink } from '../../live/subscriptions';
 import { alarmIdFromMessage, type Sourced } from '../../query/alarm-actions';
-import { entityText, policyRules, targetsFromMessage, type Targets } from '../../query/targets';
+import { entityText, policyRules, targetsFromMessage, uuidText, type Targets } from '../../query/targets';
 import type { AlarmData, EntityData, EntityId } from '../../query/types';
 import {
   alarmMet,
@@ -298,8 +298,7 @@ export class WaitEngine {
 
   /** The entities a reset names (msg.entity, else msg.topic as a UUID), or undefined for every wait. */
   private resetTargets(m: Record<string, unknown>): EntityId[] | undefined {
-    const hasTopic = typeof m.topic === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m.topic.trim());
-    if ((m.entity === undefined || m.entity === null) && !hasTopic) return undefined;
+    if ((m.entity === undefined || m.entity === null) && uuidText(m.topic) === undefined) return undefined;
     return targetsFromMessage(m as { entity?: unknown; topic?: unknown }, policyRules({}, this.config.targetEntityType)).entities;
   }
 
@@ -354,10 +353,14 @@ export class WaitEngine {
     if (!watch) return;
     part.watch = undefined;
     watch.parts.delete(part);
-    if (watch.parts.size === 0 && this.watches.get(watch.key) === watch) {
-      this.watches.delete(watch.key);
-      if (this.conn) this.conn.live().unsubscribe(watch.sub);
-    }
+    if (watch.parts.size === 0) this.dropWatch(watch);
+  }
+
+  /** Forgets a watch and unsubscribes it (once). */
+  private dropWatch(watch: Watch): void {
+    if (this.watches.get(watch.key) !== watch) return;
+    this.watches.delete(watch.key);
+    if (this.conn) this.conn.live().unsubscribe(watch.sub);
   }
 
   /** A live event of a watch. */
@@ -433,11 +436,7 @@ export class WaitEngine {
   /** Starts following an alarm: its state now is the baseline, and meets the wait at once when checkCurrent. */
   private followAlarm(part: Part, a: AlarmData): void {
     part.alarmId = a.id.id;
-    part.alarmState = { acknowledged: a.acknowledged, cleared: a.cleared };
-    const r = alarmReading(a, this.settings.alarmState);
-    part.value = r.value;
-    part.ts = r.ts;
-    part.alarm = r.alarm;
+    this.readAlarm(part, a);
     part.seen = part.watch?.ready ?? false;
     if (this.settings.checkCurrent && alarmMet(a, this.settings.alarmState)) this.met(part);
   }
@@ -445,13 +444,18 @@ export class WaitEngine {
   private alarmChanged(part: Part, a: AlarmData): void {
     if (part.met || part.wait.ended) return;
     const before = part.alarmState ?? { acknowledged: false, cleared: false };
+    this.readAlarm(part, a);
+    // Only a move into the state counts: an update of an alarm already acknowledged (its severity…) meets nothing.
+    if (alarmMet(a, this.settings.alarmState) && !alarmMet(before, this.settings.alarmState)) this.met(part);
+  }
+
+  /** The alarm's state as the part's baseline, and what msg.waited says of it. */
+  private readAlarm(part: Part, a: AlarmData): void {
     part.alarmState = { acknowledged: a.acknowledged, cleared: a.cleared };
     const r = alarmReading(a, this.settings.alarmState);
     part.value = r.value;
     part.ts = r.ts;
     part.alarm = r.alarm;
-    // Only a move into the state counts: an update of an alarm already acknowledged (its severity…) meets nothing.
-    if (alarmMet(a, this.settings.alarmState) && !alarmMet(before, this.settings.alarmState)) this.met(part);
   }
 
   private valueChanged(part: Part, row: EntityData): void {
@@ -496,10 +500,7 @@ export class WaitEngine {
       this.end(wait);
       wait.finish(err);
     }
-    if (this.watches.get(watch.key) === watch) {
-      this.watches.delete(watch.key);
-      if (this.conn) this.conn.live().unsubscribe(watch.sub);
-    }
+    this.dropWatch(watch);
     this.node.status(errorStatus(this.RED, err));
     this.shown = '';
   }
