@@ -28,6 +28,11 @@ export interface FaultSpec {
    * misbehaving proxy or a runaway result; sent in chunks, so the simulator never holds it in one string
    */
   bodyBytes?: number;
+  /**
+   * with `bodyBytes`: no Content-Length, the answer sent chunked (as ThingsBoard's Tomcat sends a JSON answer larger
+   * than its buffer), so that a client learns the size only by reading
+   */
+  chunked?: boolean;
   /** extra response headers */
   headers?: Record<string, string>;
   /**

@@ -463,7 +463,7 @@ export class HttpFront {
       }
       if (fault.bodyBytes !== undefined) {
         const status = fault.status ?? 200;
-        this.sendFiller(res, status, fault.bodyBytes, headers);
+        this.sendFiller(res, status, fault.bodyBytes, headers, fault.chunked === true);
         return status;
       }
       if (fault.status !== undefined || fault.body !== undefined) {
@@ -613,12 +613,12 @@ export class HttpFront {
   }
 
   /** `{"filler":"xxx…"}` of `bytes` bytes (at least the 13 of the envelope), written in 1 MiB chunks. */
-  private sendFiller(res: ServerResponse, status: number, bytes: number, headers: Record<string, string>): void {
+  private sendFiller(res: ServerResponse, status: number, bytes: number, headers: Record<string, string>, chunked: boolean): void {
     if (res.headersSent || res.destroyed) return;
     const head = '{"filler":"';
     const tail = '"}';
     const size = Math.max(head.length + tail.length, Math.floor(bytes));
-    res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': size });
+    res.writeHead(status, { ...headers, 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': size }) });
     const chunk = Buffer.alloc(1 << 20, 'x');
     let left = size - head.length - tail.length;
     res.write(head);

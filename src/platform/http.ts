@@ -17,13 +17,16 @@
  *   connection; `once` and `atMostOnce` requests never after they may have gone out (an `atMostOnce` request, an
  *   RPC, uses a connection of its own, so that no reused socket can lose it).
  *
- * An answer larger than `maxResponseBytes` is dropped while it is read (never held whole): TB_RESPONSE_TOO_LARGE.
+ * An answer larger than `maxResponseBytes` is dropped while it is read (never held whole), or before a byte of it
+ * is read when it declares its length: TB_RESPONSE_TOO_LARGE. Answers read at the same time share that limit
+ * (answer-limit.ts).
  */
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import axios, { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
 import { TbApiError, TbError, TbErrorCode, TbNetworkError } from '../errors';
+import { ANSWER_TOO_LARGE, AnswerLimit } from './answer-limit';
 import { backoffDelay, BackoffOptions, parseRetryAfter } from './backoff';
 
 export interface RetryPolicy extends BackoffOptions {
@@ -152,6 +155,7 @@ function isConnectionLoss(err: unknown): boolean {
 /** axios dropped an answer larger than `maxContentLength` while reading it. */
 function isTooLarge(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
+  if (e.code === ANSWER_TOO_LARGE) return true; // its declared length is over the limit (answer-limit.ts)
   return e.code === 'ERR_BAD_RESPONSE' && typeof e.message === 'string' && e.message.startsWith('maxContentLength');
 }
 
@@ -190,6 +194,8 @@ export class HttpClient {
   private readonly isHttps: boolean;
   private readonly maxResponseBytes: number;
   private readonly maxResponseSetting: string;
+  /** What the answers being read may hold, together (answer-limit.ts). */
+  readonly answers: AnswerLimit;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -203,8 +209,9 @@ export class HttpClient {
     // Idle keep-alive sockets are closed after 15 s, before a server's own idle timeout can close them under
     // a new request (Tomcat's default is 20 s; a Keep-Alive hint from the server shortens it further).
     const agentOptions = { keepAlive: true, timeout: 15000 };
-    this.agent = isHttps ? new https.Agent({ ...agentOptions, ...(opts.tls ?? {}) }) : new http.Agent(agentOptions);
-    this.freshAgent = isHttps ? new https.Agent({ keepAlive: false, ...(opts.tls ?? {}) }) : new http.Agent({ keepAlive: false });
+    this.answers = new AnswerLimit(this.maxResponseBytes);
+    this.agent = this.answers.watch(isHttps ? new https.Agent({ ...agentOptions, ...(opts.tls ?? {}) }) : new http.Agent(agentOptions));
+    this.freshAgent = this.answers.watch(isHttps ? new https.Agent({ keepAlive: false, ...(opts.tls ?? {}) }) : new http.Agent({ keepAlive: false }));
     this.isHttps = isHttps;
     const config: AxiosRequestConfig = {
       // Without a proxy in the environment, tell axios so once: it otherwise looks the environment up on

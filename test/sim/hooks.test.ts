@@ -50,6 +50,14 @@ describe('simulator: test hooks', function () {
       assert.equal((r.body as { filler: string }).filler.length, 3 * 1024 * 1024 + 5 - 13);
       assert.equal((await c.tenant.post('/api/entitiesQuery/find', {})).status, 400, 'once: then handled normally (an empty query is a bad request)');
     });
+    it('huge body, chunked: the same bytes without a Content-Length', async () => {
+      c.sim.faults.add({ path: '/api/entitiesQuery/find', bodyBytes: 2 * 1024 * 1024 + 7, chunked: true });
+      const r = await c.tenant.post('/api/entitiesQuery/find', {});
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('content-length'), null);
+      assert.equal(r.headers.get('transfer-encoding'), 'chunked');
+      assert.equal(Buffer.byteLength(r.text), 2 * 1024 * 1024 + 7);
+    });
     it('dropped connection', async () => {
       c.sim.faults.add({ path: COUNT, dropConnection: true });
       await assert.rejects(c.tenant.post(COUNT, BODY));
