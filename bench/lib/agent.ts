@@ -71,6 +71,8 @@ interface Reply {
 
 export async function startAgent(simUrl: string, o: AgentOptions = {}): Promise<Agent> {
   const execArgv = ['--expose-gc'];
+  // BENCH_AGENT_FLAGS="--trace-gc": V8 flags for the agent processes only (NODE_OPTIONS refuses most of them)
+  if (process.env.BENCH_AGENT_FLAGS) execArgv.push(...process.env.BENCH_AGENT_FLAGS.split(/\s+/).filter(Boolean));
   if (o.cpuProfDir) {
     fs.mkdirSync(o.cpuProfDir, { recursive: true });
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`);
