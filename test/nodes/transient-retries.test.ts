@@ -133,14 +133,16 @@ describe('transient server errors and answers too large (runtime + simulator)', 
   });
 
   describe('Largest answer (maxResponseMB)', () => {
-    it('an answer over the limit is dropped: TB_RESPONSE_TOO_LARGE names the limit and the setting; the node goes on', async () => {
-      await load([query('q')], undefined, { maxResponseMB: 1 });
-      sim.faults.add({ path: FIND, bodyBytes: 3 * 1024 * 1024 });
-      const error = await fails('q', {}, 'TB_RESPONSE_TOO_LARGE', /more than 1 MB, the connection's limit \(Largest answer \(maxResponseMB\)\).*smaller page size/);
-      assert.ok(error);
-      assert.deepEqual(lastStatus('q'), { fill: 'red', shape: 'dot', text: key('answerTooLarge') });
-      assert.equal(((await ok('q')).payload as unknown[]).length, 5, 'the next answer, within the limit, is delivered');
-    });
+    for (const chunked of [false, true]) {
+      it(`an answer over the limit (${chunked ? 'chunked, as ThingsBoard sends it' : 'its length declared'}) is dropped: TB_RESPONSE_TOO_LARGE names the limit and the setting; the node goes on`, async () => {
+        await load([query('q')], undefined, { maxResponseMB: 1 });
+        sim.faults.add({ path: FIND, bodyBytes: 3 * 1024 * 1024, chunked });
+        const error = await fails('q', {}, 'TB_RESPONSE_TOO_LARGE', /more than 1 MB, the connection's limit \(Largest answer \(maxResponseMB\)\).*smaller page size/);
+        assert.ok(error);
+        assert.deepEqual(lastStatus('q'), { fill: 'red', shape: 'dot', text: key('answerTooLarge') });
+        assert.equal(((await ok('q')).payload as unknown[]).length, 5, 'the next answer, within the limit, is delivered');
+      });
+    }
 
     it('the same answer is read and delivered once the limit is raised', async () => {
       const all = { ...THERMOSTATS, pageLink: { page: 0, pageSize: 100 } };
