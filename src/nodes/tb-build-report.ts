@@ -2,11 +2,12 @@
  * tb-build-report: the computed table of a saved analytics (Trendz) view, as rows, the server's table or
  * CSV. Wiring only: the request and formats are src/query/report, the client src/analytics.
  */
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import type { Node, NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
 import { TbConfigError, TbInputError } from '../errors';
 import { prepareReportRequest, reportCsv, ReportFormat, reportRows, REPORT_FORMATS, ReportRequest } from '../query/report';
 import { Activity, errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, SendFn, setupProblem, status, tracked } from './support/common';
 import { sendSplit } from './support/rest-node';
+import { TypedInput, type TypedInputType } from './support/typed-input';
 
 interface BuildReportDef extends NodeDef {
   connection: string;
@@ -29,8 +30,6 @@ interface BuildReportDef extends NodeDef {
 const UNIT_MS: Record<string, number> = { minutes: 60000, hours: 3600000, days: 86400000 };
 const RANGES: readonly string[] = ['view', 'last', 'fixed', 'msg'];
 
-type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']>;
-
 export default function (RED: NodeAPI): void {
   function TbBuildReport(this: Node, config: BuildReportDef) {
     RED.nodes.createNode(this, config);
@@ -43,32 +42,26 @@ export default function (RED: NodeAPI): void {
     const parseNumbers = flag(config.parseNumbers);
     const maxRetries = Math.max(0, parseInt(String(config.maxRetries ?? 5), 10) || 0);
     const maxWaitMs = intSetting(config.maxWait, 120) * 1000;
-    const viewType = config.viewConfigIdType || 'str';
+    // The dialog offers str / msg / flow / global / env (a str id is taken as it is, placeholders are not read).
+    const view = new TypedInput(RED, node, (config.viewConfigIdType || 'str') as TypedInputType, config.viewConfigId, { name: 'viewConfigId' });
     const filtersType = config.filtersType || 'json';
-    let filtersExpr: JsonataExpr | undefined;
-    let problem: Error | undefined;
-    try {
-      if (filtersType === 'jsonata') filtersExpr = RED.util.prepareJSONataExpression(config.filters || '{}', node);
-      if (range === 'last' && !(Number(config.last) > 0)) throw new TbConfigError(`last must be a positive number of ${config.lastUnit || 'hours'} (got "${String(config.last)}")`);
-    } catch (err) {
-      problem = err instanceof TbConfigError ? err : new TbConfigError(`The filters JSONata expression is not valid: ${(err as Error).message}`);
-      setupProblem(RED, node, problem);
-    }
+    // A json filter stays text for prepareReportRequest, which reads it for each message (TB_INVALID_INPUT naming
+    // filters), and an unnamed msg filter is no filter: only a named msg property and JSONata are read as a TypedInput.
+    const filtersInput =
+      filtersType === 'jsonata' || (filtersType === 'msg' && config.filters)
+        ? new TypedInput(RED, node, filtersType, filtersType === 'jsonata' ? config.filters || '{}' : config.filters, {
+            name: 'filters',
+            jsonata: { invalid: 'The filters JSONata expression is not valid', failed: 'The filters expression failed', field: 'filters' },
+            rawMsgErrors: true,
+          })
+        : undefined;
+    let problem: Error | undefined = view.problem ?? filtersInput?.problem;
+    if (!problem && range === 'last' && !(Number(config.last) > 0)) problem = new TbConfigError(`last must be a positive number of ${config.lastUnit || 'hours'} (got "${String(config.last)}")`);
+    if (problem) setupProblem(RED, node, problem);
     if (conn) conn.register(node);
 
-    const evaluate = (value: string, type: string, msg: NodeMessage): Promise<unknown> =>
-      new Promise((resolve, reject) => {
-        RED.util.evaluateNodeProperty(value, type, node, msg, (err: Error | null, v: unknown) => (err ? reject(err) : resolve(v)));
-      });
-
     async function buildRequest(msg: NodeMessageInFlow): Promise<ReportRequest> {
-      const viewField = viewType === 'str' ? 'viewConfigId' : `${viewType}.${config.viewConfigId}`;
-      let viewConfigId: unknown;
-      try {
-        viewConfigId = await evaluate(config.viewConfigId ?? '', viewType, msg);
-      } catch (err) {
-        throw new TbInputError(viewField, `Cannot read ${viewField}: ${(err as Error).message}`);
-      }
+      const { value: viewConfigId, field: viewField } = await view.read(msg);
       let rangeStartTs: unknown;
       let rangeEndTs: unknown;
       let startField = 'rangeStartTs';
@@ -86,19 +79,8 @@ export default function (RED: NodeAPI): void {
         startField = 'msg.payload.rangeStartTs';
         endField = 'msg.payload.rangeEndTs';
       }
-      let filters: unknown;
       const filtersField = filtersType === 'msg' ? `msg.${config.filters}` : 'filters';
-      if (filtersType === 'jsonata') {
-        filters = await new Promise((resolve, reject) => {
-          RED.util.evaluateJSONataExpression(filtersExpr as JsonataExpr, msg, (err: Error | null, v: unknown) =>
-            err ? reject(new TbInputError(filtersField, `The filters expression failed: ${err.message}`)) : resolve(v),
-          );
-        });
-      } else if (filtersType === 'msg') {
-        filters = config.filters ? RED.util.getMessageProperty(msg, config.filters) : undefined;
-      } else {
-        filters = config.filters && config.filters.trim() ? config.filters : undefined;
-      }
+      const filters = filtersInput ? (await filtersInput.read(msg)).value : filtersType === 'msg' || !config.filters?.trim() ? undefined : config.filters;
       const req = prepareReportRequest({ viewConfigId, rangeStartTs, rangeEndTs, filters }, { viewConfigId: viewField, rangeStartTs: startField, rangeEndTs: endField, filters: filtersField });
       if (range === 'msg' && req.rangeStartTs === undefined) {
         throw new TbInputError(startField, `${startField} and ${endField} must be set (ms since 1970) when the time range comes from the message`);

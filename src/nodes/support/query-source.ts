@@ -9,14 +9,13 @@ import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { PrepareOptions } from '../../query/validate';
 import { explainBound, findBindings, isQueryList, resolveBindings, type Bindings } from '../../query/bindings';
+import { TypedInput, typeProblem } from './typed-input';
 import { checkRefs, readRefs } from './value-sources';
 
 export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
 export type Prepare<T> = (input: unknown, field: string, options?: PrepareOptions) => T;
 
 const QUERY_TYPES: readonly string[] = ['json', 'msg', 'flow', 'global', 'jsonata'];
-
-type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']>;
 
 export class QuerySource<T> {
   readonly type: QueryType;
@@ -25,7 +24,8 @@ export class QuerySource<T> {
   private fixed: T | undefined;
   /** A problem with the node's own setting (bad JSON, bad expression): every message is rejected with it. */
   private configError: TbError | undefined;
-  private expr: JsonataExpr | undefined;
+  /** How a msg / flow / global / jsonata query is read for a message. */
+  private input: TypedInput | undefined;
   /** A `json` query with placeholders (`{{msg.x}}`, …): its parsed form, resolved and validated per message. */
   private template: unknown;
   private bindings: Bindings | undefined;
@@ -41,31 +41,29 @@ export class QuerySource<T> {
     const t = (type || 'json') as QueryType;
     this.type = t;
     this.value = value ?? '';
-    if (!QUERY_TYPES.includes(t)) {
+    this.configError = typeProblem('queryType', t, QUERY_TYPES, String(type));
+    if (this.configError) {
       this.field = 'queryType';
-      this.configError = new TbConfigError(`queryType must be one of ${QUERY_TYPES.join(', ')} (got "${String(type)}")`);
       return;
     }
-    if (t === 'msg') {
-      this.value = this.value || 'payload';
-      this.field = `msg.${this.value}`;
-    } else if (t === 'flow' || t === 'global') {
-      this.field = `${t}.${this.value}`;
-    } else if (t === 'jsonata') {
-      this.field = 'query (JSONata result)';
-      try {
-        this.expr = RED.util.prepareJSONataExpression(this.value, node);
-      } catch (err) {
-        this.configError = new TbConfigError(`The query's JSONata expression is not valid: ${(err as Error).message}`);
-      }
-    } else {
-      this.field = 'query';
-      try {
-        this.bindings = this.findBindings();
-        if (!this.bindings) this.fixed = prepare(this.value.trim() === '' ? undefined : this.value, 'query', options);
-      } catch (err) {
-        this.configError = err instanceof TbError ? err : new TbConfigError(String(err));
-      }
+    if (t !== 'json') {
+      this.input = new TypedInput(RED, node, t, t === 'msg' ? this.value || 'payload' : this.value, {
+        name: 'query',
+        jsonata: { invalid: "The query's JSONata expression is not valid", failed: "The query's JSONata expression failed" },
+        rawMsgErrors: true,
+      });
+      this.field = this.input.field;
+      this.configError = this.input.problem;
+      return;
+    }
+    // A json query is no fixed TypedInput value: `prepare` reads its text (naming the place of a syntax error), and its
+    // placeholders sit inside the JSON, resolved and validated as a whole for each message.
+    this.field = 'query';
+    try {
+      this.bindings = this.findBindings();
+      if (!this.bindings) this.fixed = prepare(this.value.trim() === '' ? undefined : this.value, 'query', options);
+    } catch (err) {
+      this.configError = err instanceof TbError ? err : new TbConfigError(String(err));
     }
   }
 
@@ -115,37 +113,14 @@ export class QuerySource<T> {
   /** The validated query for this message (synchronous for json and msg, the hot paths). */
   resolve(msg: NodeMessage): T | Promise<T> {
     if (this.configError) throw this.configError;
-    switch (this.type) {
-      case 'json':
-        return this.bindings ? this.resolveBound(msg) : (this.fixed as T);
-      case 'msg': {
-        const input: unknown = this.RED.util.getMessageProperty(msg, this.value);
-        if (input === undefined) throw new TbInputError(this.field, `${this.field} must hold the query (it is empty)`);
-        return this.prepare(input, this.field, this.options);
-      }
-      case 'jsonata':
-        return new Promise<T>((resolve, reject) => {
-          this.RED.util.evaluateJSONataExpression(this.expr as JsonataExpr, msg, (err: Error | null, result: unknown) => {
-            if (err) return reject(new TbInputError(this.field, `The query's JSONata expression failed: ${err.message}`));
-            try {
-              resolve(this.prepare(result, this.field, this.options));
-            } catch (e) {
-              reject(e);
-            }
-          });
-        });
-      default:
-        return new Promise<T>((resolve, reject) => {
-          this.RED.util.evaluateNodeProperty(this.value, this.type, this.node, msg, (err: Error | null, result: unknown) => {
-            if (err) return reject(new TbInputError(this.field, `Cannot read ${this.field}: ${err.message}`));
-            if (result === undefined) return reject(new TbInputError(this.field, `${this.field} must hold the query (it is empty)`));
-            try {
-              resolve(this.prepare(result, this.field, this.options));
-            } catch (e) {
-              reject(e);
-            }
-          });
-        });
-    }
+    if (this.type === 'json') return this.bindings ? this.resolveBound(msg) : (this.fixed as T);
+    const read = (this.input as TypedInput).read(msg);
+    return read instanceof Promise ? read.then((r) => this.prepareRead(r.value)) : this.prepareRead(read.value);
+  }
+
+  /** A query read from the message, the context or JSONata, validated (a JSONata result goes to `prepare` as it is). */
+  private prepareRead(input: unknown): T {
+    if (input === undefined && this.type !== 'jsonata') throw new TbInputError(this.field, `${this.field} must hold the query (it is empty)`);
+    return this.prepare(input, this.field, this.options);
   }
 }

@@ -2,14 +2,16 @@
  * The values a save of tb-attributes or tb-telemetry writes (issue 18): msg.payload (`valuesFrom` payload, the
  * default), or the rows set in the dialog (`valuesFrom` rows, src/query/value-rows), read for each message with
  * Node-RED's own helpers: placeholders and msg / flow / global / env rows through value-sources (as every other
- * setting reads them), JSONata rows prepared once at deploy. With rows, msg.payload is not read for the values.
+ * setting reads them), JSONata rows through typed-input. With rows, msg.payload is not read for the values.
+ * A msg / flow / global / env row is read as the whole placeholder it stands for (src/query/value-rows), not through
+ * typed-input: all of a message's rows are read at once, and a path through a missing object (payload.a.b without
+ * payload.a) is a missing value that refuses the message naming `values.<key>`, as a `{{msg.payload.a.b}}` would.
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import { prepareValueRows, rowField, rowValues, valuesFrom, type PreparedRows } from '../../query/value-rows';
+import { TypedInput } from './typed-input';
 import { checkRefs, readRefs } from './value-sources';
-
-type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']>;
 
 export interface ValueRowsDef {
   operation?: string;
@@ -27,7 +29,8 @@ export class ValueRows {
   /** A problem with the rows, found at deploy (only when the node may save and takes its values from rows). */
   readonly problem: TbError | undefined;
   private readonly rows: PreparedRows | undefined;
-  private readonly exprs = new Map<string, JsonataExpr>();
+  /** The JSONata rows (src/nodes/support/typed-input). */
+  private readonly computed: Array<{ key: string; input: TypedInput }> = [];
 
   constructor(
     private readonly RED: NodeAPI,
@@ -45,11 +48,13 @@ export class ValueRows {
         checkRefs(RED, refs, () => `${rowField(String(leaf.at[0]))}:`);
       }
       for (const { key, expr } of rows.jsonata) {
-        try {
-          this.exprs.set(key, RED.util.prepareJSONataExpression(expr, node));
-        } catch (err) {
-          throw new TbConfigError(`${rowField(key)}: the JSONata expression is not valid: ${(err as Error).message}`);
-        }
+        const f = rowField(key);
+        const input = new TypedInput(RED, node, 'jsonata', expr, {
+          name: f,
+          jsonata: { invalid: `${f}: the JSONata expression is not valid`, failed: `${f}: its JSONata expression failed`, field: f },
+        });
+        if (input.problem) throw input.problem;
+        this.computed.push({ key, input });
       }
       this.rows = rows;
     } catch (err) {
@@ -65,16 +70,7 @@ export class ValueRows {
     const read = readRefs(this.RED, this.node, rows.bindings?.refs ?? [], msg, (ref, err) => new TbInputError(ref.text, `Cannot read ${ref.text}: ${err.message}`));
     const refs = read instanceof Promise ? await read : read;
     const computed: Record<string, unknown> = {};
-    for (const [key, expr] of this.exprs) computed[key] = await this.evaluate(key, expr, msg);
+    for (const row of this.computed) computed[row.key] = (await row.input.read(msg)).value;
     return { values: rowValues(rows, (ref) => refs.get(ref.text), computed), fromRows: true };
-  }
-
-  private evaluate(key: string, expr: JsonataExpr, msg: NodeMessage): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      this.RED.util.evaluateJSONataExpression(expr, msg, (err: Error | null, result: unknown) => {
-        if (err) reject(new TbInputError(rowField(key), `${rowField(key)}: its JSONata expression failed: ${err.message}`));
-        else resolve(result);
-      });
-    });
   }
 }

@@ -37,6 +37,7 @@ import type { TbConnectionNode } from './connection';
 import { EntityTarget } from './device-action';
 import { stateStatus } from './live-node';
 import { ComparedValue, VALUE_TYPES, type JsonataExpr, type ValueType } from './compared-value';
+import { typeProblem } from './typed-input';
 import { IgnoredWarnings } from './value-sources';
 
 export interface WaitUntilDef extends NodeDef {
@@ -163,6 +164,7 @@ export class WaitEngine {
     problems.push(...this.entity.problems);
     const raw = config.value === undefined || config.value === null ? '' : String(config.value);
     if (settings.waitFor === 'value' && settings.operator === 'jsonata') {
+      // A condition, not a TypedInput value (typed-input): evaluated against each update, a failure meets nothing.
       try {
         this.jsonata = RED.util.prepareJSONataExpression(raw, node);
       } catch (err) {
@@ -171,7 +173,8 @@ export class WaitEngine {
       if (raw.trim() === '') problems.push(new TbConfigError('value must hold the JSONata condition, e.g. value > 21 and ts > $millis() - 60000'));
     } else if (settings.waitFor === 'value' && settings.operator !== 'changes') {
       const vt = config.valueType === undefined || config.valueType === '' ? 'str' : config.valueType;
-      if (!(VALUE_TYPES as readonly string[]).includes(vt)) problems.push(new TbConfigError(`valueType must be one of ${VALUE_TYPES.join(', ')} (got ${JSON.stringify(config.valueType)})`));
+      const badType = typeProblem('valueType', vt, VALUE_TYPES, config.valueType);
+      if (badType) problems.push(badType);
       else {
         this.compared = new ComparedValue(RED, node, raw, vt as ValueType);
         if (this.compared.problem) problems.push(this.compared.problem);
