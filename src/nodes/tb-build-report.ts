@@ -42,7 +42,8 @@ export default function (RED: NodeAPI): void {
     const parseNumbers = flag(config.parseNumbers);
     const maxRetries = Math.max(0, parseInt(String(config.maxRetries ?? 5), 10) || 0);
     const maxWaitMs = intSetting(config.maxWait, 120) * 1000;
-    // The dialog offers str / msg / flow / global / env (a str id is taken as it is, placeholders are not read).
+    // The dialog offers str / msg / flow / global / env (a str id is taken as it is, placeholders are not read); a type
+    // of a hand-edited flow that no TypedInput type is, is read by RED.util.evaluateNodeProperty, as before.
     const view = new TypedInput(RED, node, (config.viewConfigIdType || 'str') as TypedInputType, config.viewConfigId, { name: 'viewConfigId' });
     const filtersType = config.filtersType || 'json';
     // A json filter stays text for prepareReportRequest, which reads it for each message (TB_INVALID_INPUT naming
