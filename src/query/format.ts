@@ -56,8 +56,8 @@ import {
 // Values
 // ---------------------------------------------------------------------------------------------------------------
 
-/** A plain decimal number as Postgres or Java print it: no leading zeros, no spaces, no sign other than "-". */
-const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+// A plain decimal number as Postgres or Java print it (no leading zeros, no spaces, no sign other than "-"), which
+// scanDecimal reads without a regular expression: NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 
 /**
  * The JS value of a TsValue:
@@ -94,7 +94,7 @@ export function parseValue(v: TsValue | null | undefined): unknown {
 export function numberFromText(s: string): number | undefined {
   if (s.length < 16) {
     // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
-    if (!NUMBER_RE.test(s)) return undefined;
+    if (scanDecimal(s) < 0) return undefined;
     const n = +s;
     return Number.isFinite(n) ? n : undefined;
   }
@@ -312,8 +312,6 @@ export function flattenEntity(ed: EntityData): FlatEntity {
   return out as FlatEntity;
 }
 
-const VALUE_GROUPS = [...ATTRIBUTE_KEY_TYPES, 'TIME_SERIES'] as const;
-
 /**
  * The flat form of an entity after some of its latest values changed, built from the previous flat form:
  * only the `changed` keys are recomputed, with the same rules as {@link flattenEntity} (entity fields and
@@ -322,32 +320,56 @@ const VALUE_GROUPS = [...ATTRIBUTE_KEY_TYPES, 'TIME_SERIES'] as const;
  * fraction of the work on the live update path.
  */
 export function updateFlatEntity(prev: FlatEntity, latest: LatestValues, changed: readonly string[]): FlatEntity {
-  const out: Bag = { ...prev };
-  const ts: Record<string, number> = { ...prev.ts };
+  const out = { ...prev, ts: { ...prev.ts } };
+  applyFlatChanges(out, latest, changed);
+  return out;
+}
+
+/**
+ * {@link updateFlatEntity} in place: `row` and `row.ts` are changed, nothing is allocated. For a row nobody else
+ * holds (the live path keeps one per entity and sends copies of it).
+ */
+export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed: readonly string[]): void {
+  const ts = row.ts;
   const ef = latest.ENTITY_FIELD;
+  // Read by name, once: the groups in the order of the rules (time series last, so they win).
+  const a = latest.ATTRIBUTE;
+  const sa = latest.SERVER_ATTRIBUTE;
+  const sh = latest.SHARED_ATTRIBUTE;
+  const ca = latest.CLIENT_ATTRIBUTE;
+  const tsg = latest.TIME_SERIES;
   for (let c = 0; c < changed.length; c++) {
     const k = changed[c];
     if (k === 'id' || k === 'entityType' || k === 'ts' || (ef != null && hasOwn.call(ef, k))) continue;
-    let value: unknown = null;
-    let t = 0;
-    let found = false;
-    for (let g = 0; g < VALUE_GROUPS.length; g++) {
-      const group = latest[VALUE_GROUPS[g]];
-      if (group == null || !hasOwn.call(group, k)) continue;
-      const tv = group[k];
-      const tt = tv == null || typeof tv.ts !== 'number' ? 0 : tv.ts;
-      const v = parseValue(tv);
-      if (found && v === null && tt === 0 && value !== null) continue;
-      value = v;
-      t = tt;
-      found = true;
-    }
-    if (!found) continue;
-    put(out, k, value);
-    put(ts, k, t);
+    pickFound = false;
+    pickValue = null;
+    pickTs = 0;
+    if (a != null) pick(a, k);
+    if (sa != null) pick(sa, k);
+    if (sh != null) pick(sh, k);
+    if (ca != null) pick(ca, k);
+    if (tsg != null) pick(tsg, k);
+    if (!pickFound) continue;
+    put(row, k, pickValue);
+    put(ts, k, pickTs);
   }
-  out.ts = ts;
-  return out as FlatEntity;
+}
+
+/** What {@link pick} chose so far for one key (module-level scratch: nothing allocated per value). */
+let pickFound = false;
+let pickValue: unknown = null;
+let pickTs = 0;
+
+/** One group's value of key `k`, over the one picked so far unless it is missing and that one is not. */
+function pick(group: Record<string, TsValue>, k: string): void {
+  if (!hasOwn.call(group, k)) return;
+  const tv = group[k];
+  const t = tv == null || typeof tv.ts !== 'number' ? 0 : tv.ts;
+  const v = parseValue(tv);
+  if (pickFound && v === null && t === 0 && pickValue !== null) return;
+  pickValue = v;
+  pickTs = t;
+  pickFound = true;
 }
 
 /** The UUID of an id object, or null. */
