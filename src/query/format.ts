@@ -102,6 +102,10 @@ export function numberFromText(s: string): number | undefined {
   // same as NUMBER_RE) and counts the significant digits, on the path of every such value of every live update.
   const digits = scanDecimal(s);
   if (digits < 0) return undefined;
+  if (digits === 16 && !scanInteger) {
+    const fast = shortest16(s);
+    if (fast !== undefined) return fast;
+  }
   const n = +s;
   if (!Number.isFinite(n)) return undefined;
   if (scanInteger) return Number.isSafeInteger(n) ? n : undefined;
@@ -110,6 +114,41 @@ export function numberFromText(s: string): number | undefined {
   if (digits === 0 || (digits <= 15 && Math.abs(n) >= 2.2250738585072014e-308)) return n;
   // 16 or 17 digits: the double's shortest form must have the same ones.
   return sameDecimal(s, digits, scanFirst, scanExp, String(n)) ? n : undefined;
+}
+
+/** 10^0 .. 10^22: every one exact as a double. */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+
+/** The double nearest to m x 10^e, for an integer m exact as a double and -22 <= e <= 22: one rounding only. */
+function scaled(m: number, e: number): number {
+  return e >= 0 ? m * POW10[e] : m / POW10[-e];
+}
+
+/**
+ * A decimal of 16 significant digits that {@link scanDecimal} just read (not an integer), decided without
+ * String(n) where it can be (a live `sentAt` is one on every update): its value when that double's shortest form
+ * is this very text, undefined when this cannot tell (the caller then decides the slow way).
+ *
+ * With its 16 digits as an integer m <= 2^53 - 1 and its value m x 10^e, |e| <= 22, the double is one correctly
+ * rounded product or quotient of two exact doubles: exactly `+s`. The reals that round to that double form one
+ * interval around the text. When neither m - 1 nor m + 1 (x 10^e) rounds to it, that interval holds no other
+ * decimal of 16 digits or fewer (a shorter one is also on the 16-digit grid, and would put m - 1 or m + 1 inside
+ * it too; the grid only gets finer below 10^15 x 10^e, which is further away than the interval reaches), so the
+ * text is the double's one shortest form: what String(n) prints, digit for digit.
+ */
+function shortest16(s: string): number | undefined {
+  let m = 0;
+  for (let i = scanFirst, d = 0; d < 16; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) continue; // "."
+    m = m * 10 + (c - 48);
+    d++;
+  }
+  const e = scanExp - 16;
+  if (m > 9007199254740991 || e < -22 || e > 22) return undefined;
+  const n = scaled(m, e);
+  if (scaled(m - 1, e) === n || scaled(m + 1, e) === n) return undefined;
+  return s.charCodeAt(0) === 45 ? -n : n;
 }
 
 /**
