@@ -137,15 +137,9 @@ function scaled(m: number, e: number): number {
  * text is the double's one shortest form: what String(n) prints, digit for digit.
  */
 function shortest16(s: string): number | undefined {
-  let m = 0;
-  for (let i = scanFirst, d = 0; d < 16; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 46) continue; // "."
-    m = m * 10 + (c - 48);
-    d++;
-  }
+  const m = scanMantissa;
   const e = scanExp - 16;
-  if (m > 9007199254740991 || e < -22 || e > 22) return undefined;
+  if (m < 0 || m > 9007199254740991 || e < -22 || e > 22) return undefined;
   const n = scaled(m, e);
   if (scaled(m - 1, e) === n || scaled(m + 1, e) === n) return undefined;
   return s.charCodeAt(0) === 45 ? -n : n;
@@ -159,6 +153,8 @@ function shortest16(s: string): number | undefined {
 let scanFirst = 0;
 let scanExp = 0;
 let scanInteger = false;
+/** Its significant digits as an integer when no trailing zero follows them (else -1); exact up to 2^53. */
+let scanMantissa = -1;
 
 /** Is `c` the character code of a digit? */
 function isDigit(c: number): boolean {
@@ -175,17 +171,19 @@ function scanDecimal(s: string): number {
   const start = s.charCodeAt(0) === 45 ? 1 : 0; // "-"
   let i = start;
   let c = s.charCodeAt(i); // NaN past the end: every test below fails on it
+  // The digits before the exponent, as one integer (exact up to 2^53; only read when it is).
+  let m = 0;
   if (c === 48) i++;
   else if (c >= 49 && c <= 57) {
-    i++;
-    while (i < len && isDigit(s.charCodeAt(i))) i++;
+    m = c - 48;
+    for (i++; i < len && isDigit((c = s.charCodeAt(i))); i++) m = m * 10 + (c - 48);
   } else return -1;
   let dot = -1;
   if (s.charCodeAt(i) === 46) {
     // "."
     dot = i++;
     if (!isDigit(s.charCodeAt(i))) return -1;
-    while (i < len && isDigit(s.charCodeAt(i))) i++;
+    for (; i < len && isDigit((c = s.charCodeAt(i))); i++) m = m * 10 + (c - 48);
   }
   const end = i;
   let exp = 0;
@@ -209,10 +207,12 @@ function scanDecimal(s: string): number {
   if (first === end) {
     scanFirst = end;
     scanExp = 0;
+    scanMantissa = -1;
     return 0;
   }
   let last = end - 1;
   while ((c = s.charCodeAt(last)) === 48 || c === 46) last--;
+  scanMantissa = last === end - 1 ? m : -1;
   const point = dot < 0 ? end : dot;
   scanFirst = first;
   scanExp = exp + (first < point ? point - first : point + 1 - first);
