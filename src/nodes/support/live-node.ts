@@ -68,6 +68,8 @@ const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => (i < 1
 let msgIdPrefix = '';
 /** The last six hex digits: a counter, so that no two ids under one prefix are the same. */
 let msgIdCount = 0x1000000;
+/** The prefix and the counter's first four hex digits, made once per 256 ids. */
+let msgIdHead = '';
 
 /**
  * A `_msgid` for a message a live node creates: 16 hex digits like the runtime's own (RED.util.generateId), unique
@@ -83,7 +85,9 @@ function newMsgId(): string {
       .padStart(10, '0');
   }
   const c = msgIdCount++;
-  return msgIdPrefix + HEX_BYTE[c >>> 16] + HEX_BYTE[(c >>> 8) & 255] + HEX_BYTE[c & 255];
+  const low = c & 255;
+  if (low === 0) msgIdHead = msgIdPrefix + HEX_BYTE[c >>> 16] + HEX_BYTE[(c >>> 8) & 255];
+  return msgIdHead + HEX_BYTE[low];
 }
 
 /** Status for a connection state ('subscribed' is decided by the node, which knows its count). */
