@@ -9,6 +9,17 @@
  *   merge    + EntityDataSubscription in raw format: the entity's state and the changed keys
  *   format   + the flat row (format flat), sink that drops the event
  *   send     + NodeSink: the message built and handed to node.send (a stub that keeps only the last message)
+ *   deliver  + Node-RED's own delivery: the runtime's Node.send and Flow routing (hooks, setImmediate) to a
+ *            sink node that calls done(), as bench/harness-nodes/bench-sink does (no agent)
+ *
+ * and the same for the reference node (bench/reference-node/ref-live.js, its own per-frame code):
+ *
+ *   ref          its onFrame (parse + one message per entity) with the stub node.send of `send`
+ *   ref-deliver  its onFrame with Node-RED's own delivery, as `deliver`
+ *
+ * `send` ÷ `ref` and `deliver` ÷ `ref-deliver` are ours against the reference, the same work counted the same way.
+ * Frames are fed 16 at a time, each batch in its own turn of the event loop (as ws hands over what one socket
+ * read brought): the runtime's setImmediate deliveries then run between batches, as they do live.
  *
  *   npx tsx bench/live-path.ts [--entities 1,100,1000] [--updates 200000] [--rounds 5]
  *
@@ -31,7 +42,7 @@ import { EntityDataSubscription, type LiveEvent, type LiveSink } from '../src/li
 import { NodeSink } from '../src/nodes/support/live-node';
 import type { EntityDataQuery } from '../src/query/types';
 
-const STAGES = ['parse', 'route', 'merge', 'format', 'send'] as const;
+const STAGES = ['parse', 'route', 'merge', 'format', 'send', 'deliver', 'ref', 'ref-deliver'] as const;
 type Stage = (typeof STAGES)[number];
 
 function arg(name: string, fallback: string): string {
@@ -122,6 +133,43 @@ const stubNode = {
 } as unknown as Node;
 const stubRED = { _: (k: string) => k } as unknown as NodeAPI;
 
+/** The reference node's per-frame code (plain JavaScript, loaded as is). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const refLive = require('./reference-node/ref-live.js') as { onFrame(node: { send(msg: NodeMessage): void }, data: Buffer): void };
+
+/**
+ * A source node wired to one sink node through Node-RED's own runtime (its Node and Flow classes, hooks and
+ * setImmediate delivery), without the rest of the runtime: the flow object carries only what routing reads.
+ */
+function runtimeNode(type: string): Node {
+  /* eslint-disable @typescript-eslint/no-require-imports -- the runtime's internals have no types */
+  const FlowModule = require('@node-red/runtime/lib/flows/Flow') as { init(rt: unknown): void; Flow: { prototype: object } };
+  const RuntimeNode = require('@node-red/runtime/lib/nodes/Node') as new (n: Record<string, unknown>) => Node;
+  const util = require('@node-red/util') as { log: unknown };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  FlowModule.init({ settings: {}, log: util.log });
+  const flow = Object.assign(Object.create(FlowModule.Flow.prototype) as Record<string, unknown>, {
+    id: 'f1',
+    TYPE: 'flow',
+    flow: { id: 'f1', nodes: { sink: { id: 'sink', type: 'bench-sink' }, n1: { id: 'n1', type } } },
+    activeNodes: {} as Record<string, Node>,
+    subflowInstanceNodes: {},
+    completeNodeMap: {},
+    statusNodes: [],
+    catchNodes: [],
+  });
+  const sink = new RuntimeNode({ id: 'sink', type: 'bench-sink', z: 'f1', _flow: flow, wires: [] });
+  sink.on('input', (msg: NodeMessage, _send: unknown, done: () => void) => {
+    kept = msg;
+    done();
+  });
+  (flow.activeNodes as Record<string, Node>).sink = sink;
+  const node = new RuntimeNode({ id: 'n1', type, z: 'f1', _flow: flow, wires: [['sink']] });
+  // Statuses go nowhere (the editor's comms are not there), but through the runtime's own path.
+  node.status = () => undefined;
+  return node;
+}
+
 /**
  * A hub whose socket is a stand-in: the frames go to its receive path directly. The cast reaches two private
  * fields on purpose: this measures the hub's real onFrame, without a socket underneath.
@@ -138,41 +186,63 @@ function hubWith(sub: Subscriber): (frame: Buffer) => void {
 function pathFor(stage: Stage, n: number): (frame: Buffer) => void {
   if (stage === 'parse') return (frame) => (kept = JSON.parse(frame.toString()));
   if (stage === 'route') return hubWith(idle);
-  const sink = stage === 'send' ? new NodeSink(stubRED, stubNode, 'entityData', () => undefined) : dropSink;
+  if (stage === 'ref' || stage === 'ref-deliver') {
+    const node = stage === 'ref' ? stubNode : runtimeNode('bench-ref-live');
+    refLive.onFrame(node, Buffer.from(snapshotFrame(n)));
+    return (frame) => refLive.onFrame(node, frame);
+  }
+  const sink = stage === 'send' || stage === 'deliver' ? new NodeSink(stubRED, stage === 'send' ? stubNode : runtimeNode('tb-subscribe'), 'entityData', () => undefined) : dropSink;
   const sub = new EntityDataSubscription(sink, query, stage === 'merge' ? 'raw' : 'flat');
   const feed = hubWith(sub);
   feed(Buffer.from(snapshotFrame(n)));
   return feed;
 }
 
-function measure(stage: Stage, n: number, frames: Buffer[]): number {
-  const feed = pathFor(stage, n);
-  for (let i = 0; i < Math.min(frames.length, 20000); i++) feed(frames[i]); // warm-up
+const BATCH = 16;
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Feeds frames[0..count) in batches, each in its own turn of the event loop; resolves once all were delivered. */
+async function feedAll(feed: (frame: Buffer) => void, frames: Buffer[], count: number): Promise<void> {
+  for (let i = 0; i < count;) {
+    const end = Math.min(count, i + BATCH);
+    for (; i < end; i++) feed(frames[i]);
+    await nextTurn();
+  }
+  await nextTurn();
+}
+
+async function measure(stage: Stage, n: number, frames: Buffer[]): Promise<number> {
+  await feedAll(pathFor(stage, n), frames, Math.min(frames.length, 20000)); // warm-up
   const feed2 = pathFor(stage, n);
   const c0 = process.cpuUsage();
-  for (let i = 0; i < frames.length; i++) feed2(frames[i]);
+  await feedAll(feed2, frames, frames.length);
   const c = process.cpuUsage(c0);
   return ((c.user + c.system) * 1000) / frames.length;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-for (const n of entityCounts) {
-  const frames = updateFrames(n, updates);
-  if (only) {
-    const feed = pathFor(only, n);
-    for (let i = 0; i < feedCount; i++) feed(frames[i]);
-    continue;
+async function main(): Promise<void> {
+  for (const n of entityCounts) {
+    const frames = updateFrames(n, updates);
+    if (only) {
+      await feedAll(pathFor(only, n), frames, feedCount);
+      continue;
+    }
+    const res = new Map<Stage, number[]>();
+    for (let r = 0; r < rounds; r++) for (const s of STAGES) res.set(s, [...(res.get(s) ?? []), await measure(s, n, frames)]);
+    let prev = 0;
+    const line: string[] = [];
+    for (const s of STAGES) {
+      const m = median(res.get(s)!);
+      // The reference's stages stand alone: their differences are to ours, not to the stage before.
+      const base = s === 'ref' ? median(res.get('send')!) : s === 'ref-deliver' ? median(res.get('deliver')!) : prev;
+      line.push(`${s} ${m.toFixed(0)} ns (${base ? `${m - base >= 0 ? '+' : ''}${(m - base).toFixed(0)}` : m.toFixed(0)})`);
+      prev = m;
+    }
+    process.stdout.write(`@${n} entities, ns per update: ${line.join(' | ')}\n`);
   }
-  const res = new Map<Stage, number[]>();
-  for (let r = 0; r < rounds; r++) for (const s of STAGES) res.set(s, [...(res.get(s) ?? []), measure(s, n, frames)]);
-  let prev = 0;
-  const line: string[] = [];
-  for (const s of STAGES) {
-    const m = median(res.get(s)!);
-    line.push(`${s} ${m.toFixed(0)} ns (${prev ? `+${(m - prev).toFixed(0)}` : m.toFixed(0)})`);
-    prev = m;
-  }
-  process.stdout.write(`@${n} entities, ns per update: ${line.join(' | ')}\n`);
+  if (process.env.LIVE_PATH_SHOW) process.stdout.write(`${JSON.stringify(kept)}\n`);
 }
-if (process.env.LIVE_PATH_SHOW) process.stdout.write(`${JSON.stringify(kept)}\n`);
+
+void main();

@@ -5,7 +5,7 @@
  * re-emitted).
  */
 import { TbError } from '../errors';
-import { flattenAlarm, flattenEntity, formatAlarms, formatEntities, PageInfo, pageInfo, parseValue, ResultFormat, updateFlatEntity, FlatEntity } from '../query/format';
+import { applyFlatChanges, flattenAlarm, flattenEntity, formatAlarms, PageInfo, pageInfo, parseValue, ResultFormat, FlatEntity } from '../query/format';
 import type { AlarmCountQuery, AlarmData, AlarmDataQuery, EntityCountQuery, EntityData, EntityDataQuery, EntityId, EntityKey, LatestValues, PageData, TsValue } from '../query/types';
 import type { LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from './hub';
 
@@ -60,8 +60,19 @@ export interface HistoryOptions {
 
 interface EntityState {
   raw: EntityData;
-  /** What was last emitted for it (flat or raw). */
+  /**
+   * raw format: what was last emitted for it (copy on write). flat: its flat row, which only this subscription
+   * holds (updated in place); every event sends a copy of it ({@link copyFlat}).
+   */
   item: unknown;
+}
+
+/**
+ * A copy of a flat row for a message: the receiver may keep or change it, the row itself goes on changing. One
+ * object and its `ts`, nothing deeper: flat values are strings, numbers, booleans or null.
+ */
+function copyFlat(row: FlatEntity): FlatEntity {
+  return { ...row, ts: { ...row.ts } };
 }
 
 const idOf = (e: { entityId: EntityId }): string => e.entityId.id;
@@ -124,15 +135,25 @@ export class EntityDataSubscription extends Base {
     }
   }
 
+  /** The state kept for an entity (its flat row in flat format: never sent as such). */
   private present(raw: EntityData): unknown {
     return this.format === 'raw' ? raw : flattenEntity(raw);
+  }
+
+  /** What an event carries of an entity's state: the raw item itself, or a copy of the flat row. */
+  private sent(item: unknown): unknown {
+    return this.format === 'raw' ? item : copyFlat(item as FlatEntity);
   }
 
   private onData(page: PageData<EntityData>): void {
     if (!this.snapshotSent) {
       this.snapshotSent = true;
-      const items = this.format === 'raw' ? page.data : formatEntities(page.data, 'flat');
-      page.data.forEach((ed, i) => this.known.set(idOf(ed), { raw: ed, item: items[i] }));
+      const items: unknown[] = this.format === 'raw' ? page.data : new Array(page.data.length);
+      page.data.forEach((ed, i) => {
+        const item = this.present(ed);
+        this.known.set(idOf(ed), { raw: ed, item });
+        if (this.format !== 'raw') items[i] = copyFlat(item as FlatEntity);
+      });
       this.sink.event({ event: 'snapshot', items, page: pageInfo(page, this.query.pageLink) });
       this.emitSeries(page.data);
       const early = this.premature;
@@ -149,14 +170,14 @@ export class EntityDataSubscription extends Base {
       if (!prev) {
         const item = this.present(ed);
         this.known.set(id, { raw: ed, item });
-        this.sink.event({ event: 'added', id, item });
+        this.sink.event({ event: 'added', id, item: this.sent(item) });
         continue;
       }
       const changed = changedKeys(prev.raw.latest ?? {}, ed.latest ?? {}, true);
       if (changed.length) {
         const item = this.present(ed);
         this.known.set(id, { raw: ed, item });
-        this.sink.event({ event: 'update', id, item, changed });
+        this.sink.event({ event: 'update', id, item: this.sent(item), changed });
       } else {
         prev.raw = ed;
       }
@@ -164,7 +185,7 @@ export class EntityDataSubscription extends Base {
     for (const [id, state] of this.known) {
       if (!seen.has(id)) {
         this.known.delete(id);
-        this.sink.event({ event: 'removed', id, item: state.item });
+        this.sink.event({ event: 'removed', id, item: this.sent(state.item) });
       }
     }
     this.emitSeries(page.data);
@@ -186,14 +207,14 @@ export class EntityDataSubscription extends Base {
           this.sink.event({ event: 'update', id, item: raw, changed });
         }
       } else {
-        // flat: the raw state is never sent (only flat rows are), so it is updated in place; the new flat row
-        // recomputes only the changed keys of the last one (the whole entity costs far more).
+        // flat: neither the raw state nor the flat row is ever sent (copies of the row are), so both are updated
+        // in place, and only the changed keys of the row are recomputed (the whole entity costs far more).
         const latest = state.raw.latest ?? (state.raw.latest = {});
         mergeLatestInPlace(latest, ed.latest, changed);
         if (changed.length) {
-          const item = updateFlatEntity(state.item as FlatEntity, latest, changed);
-          state.item = item;
-          this.sink.event({ event: 'update', id, item, changed });
+          const row = state.item as FlatEntity;
+          applyFlatChanges(row, latest, changed);
+          this.sink.event({ event: 'update', id, item: copyFlat(row), changed });
         }
       }
     }
@@ -321,7 +342,8 @@ function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): 
 
 /**
  * {@link mergeLatest} into `base` itself, for state that is never sent (the raw state behind flat rows): no copies
- * on the path of every update.
+ * on the path of every update. A value already known is overwritten in its own object (its ts and value copied
+ * over), so the state keeps the objects it has instead of holding on to every frame's.
  */
 function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: string[]): void {
   for (const type in upd) {
@@ -331,9 +353,14 @@ function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: stri
     for (const key in keys) {
       const tv = keys[key];
       const prev = group ? group[key] : undefined;
-      if (prev && !supersedes(tv, prev)) continue;
-      if (!group) group = base[type as keyof LatestValues] = {};
-      group[key] = tv;
+      if (prev) {
+        if (!supersedes(tv, prev)) continue;
+        prev.ts = tv.ts;
+        prev.value = tv.value;
+      } else {
+        if (!group) group = base[type as keyof LatestValues] = {};
+        group[key] = tv;
+      }
       changed.push(key);
     }
   }

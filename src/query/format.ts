@@ -56,8 +56,8 @@ import {
 // Values
 // ---------------------------------------------------------------------------------------------------------------
 
-/** A plain decimal number as Postgres or Java print it: no leading zeros, no spaces, no sign other than "-". */
-const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+// A plain decimal number as Postgres or Java print it (no leading zeros, no spaces, no sign other than "-"), which
+// scanDecimal reads without a regular expression: NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 
 /**
  * The JS value of a TsValue:
@@ -94,7 +94,7 @@ export function parseValue(v: TsValue | null | undefined): unknown {
 export function numberFromText(s: string): number | undefined {
   if (s.length < 16) {
     // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
-    if (!NUMBER_RE.test(s)) return undefined;
+    if (scanDecimal(s) < 0) return undefined;
     const n = +s;
     return Number.isFinite(n) ? n : undefined;
   }
@@ -102,6 +102,10 @@ export function numberFromText(s: string): number | undefined {
   // same as NUMBER_RE) and counts the significant digits, on the path of every such value of every live update.
   const digits = scanDecimal(s);
   if (digits < 0) return undefined;
+  if (digits === 16 && !scanInteger) {
+    const fast = shortest16(s);
+    if (fast !== undefined) return fast;
+  }
   const n = +s;
   if (!Number.isFinite(n)) return undefined;
   if (scanInteger) return Number.isSafeInteger(n) ? n : undefined;
@@ -112,6 +116,35 @@ export function numberFromText(s: string): number | undefined {
   return sameDecimal(s, digits, scanFirst, scanExp, String(n)) ? n : undefined;
 }
 
+/** 10^0 .. 10^22: every one exact as a double. */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+
+/** The double nearest to m x 10^e, for an integer m exact as a double and -22 <= e <= 22: one rounding only. */
+function scaled(m: number, e: number): number {
+  return e >= 0 ? m * POW10[e] : m / POW10[-e];
+}
+
+/**
+ * A decimal of 16 significant digits that {@link scanDecimal} just read (not an integer), decided without
+ * String(n) where it can be (a live `sentAt` is one on every update): its value when that double's shortest form
+ * is this very text, undefined when this cannot tell (the caller then decides the slow way).
+ *
+ * With its 16 digits as an integer m <= 2^53 - 1 and its value m x 10^e, |e| <= 22, the double is one correctly
+ * rounded product or quotient of two exact doubles: exactly `+s`. The reals that round to that double form one
+ * interval around the text. When neither m - 1 nor m + 1 (x 10^e) rounds to it, that interval holds no other
+ * decimal of 16 digits or fewer (a shorter one is also on the 16-digit grid, and would put m - 1 or m + 1 inside
+ * it too; the grid only gets finer below 10^15 x 10^e, which is further away than the interval reaches), so the
+ * text is the double's one shortest form: what String(n) prints, digit for digit.
+ */
+function shortest16(s: string): number | undefined {
+  const m = scanMantissa;
+  const e = scanExp - 16;
+  if (m < 0 || m > 9007199254740991 || e < -22 || e > 22) return undefined;
+  const n = scaled(m, e);
+  if (scaled(m - 1, e) === n || scaled(m + 1, e) === n) return undefined;
+  return s.charCodeAt(0) === 45 ? -n : n;
+}
+
 /**
  * What {@link scanDecimal} found in the last text: the index of its first significant digit, the exponent X of its
  * value 0.<digits> x 10^X, and whether it is an integer (no fraction, no exponent). Module-level scratch rather than
@@ -120,6 +153,8 @@ export function numberFromText(s: string): number | undefined {
 let scanFirst = 0;
 let scanExp = 0;
 let scanInteger = false;
+/** Its significant digits as an integer when no trailing zero follows them (else -1); exact up to 2^53. */
+let scanMantissa = -1;
 
 /** Is `c` the character code of a digit? */
 function isDigit(c: number): boolean {
@@ -136,17 +171,19 @@ function scanDecimal(s: string): number {
   const start = s.charCodeAt(0) === 45 ? 1 : 0; // "-"
   let i = start;
   let c = s.charCodeAt(i); // NaN past the end: every test below fails on it
+  // The digits before the exponent, as one integer (exact up to 2^53; only read when it is).
+  let m = 0;
   if (c === 48) i++;
   else if (c >= 49 && c <= 57) {
-    i++;
-    while (i < len && isDigit(s.charCodeAt(i))) i++;
+    m = c - 48;
+    for (i++; i < len && isDigit((c = s.charCodeAt(i))); i++) m = m * 10 + (c - 48);
   } else return -1;
   let dot = -1;
   if (s.charCodeAt(i) === 46) {
     // "."
     dot = i++;
     if (!isDigit(s.charCodeAt(i))) return -1;
-    while (i < len && isDigit(s.charCodeAt(i))) i++;
+    for (; i < len && isDigit((c = s.charCodeAt(i))); i++) m = m * 10 + (c - 48);
   }
   const end = i;
   let exp = 0;
@@ -170,10 +207,12 @@ function scanDecimal(s: string): number {
   if (first === end) {
     scanFirst = end;
     scanExp = 0;
+    scanMantissa = -1;
     return 0;
   }
   let last = end - 1;
   while ((c = s.charCodeAt(last)) === 48 || c === 46) last--;
+  scanMantissa = last === end - 1 ? m : -1;
   const point = dot < 0 ? end : dot;
   scanFirst = first;
   scanExp = exp + (first < point ? point - first : point + 1 - first);
@@ -312,8 +351,6 @@ export function flattenEntity(ed: EntityData): FlatEntity {
   return out as FlatEntity;
 }
 
-const VALUE_GROUPS = [...ATTRIBUTE_KEY_TYPES, 'TIME_SERIES'] as const;
-
 /**
  * The flat form of an entity after some of its latest values changed, built from the previous flat form:
  * only the `changed` keys are recomputed, with the same rules as {@link flattenEntity} (entity fields and
@@ -322,32 +359,56 @@ const VALUE_GROUPS = [...ATTRIBUTE_KEY_TYPES, 'TIME_SERIES'] as const;
  * fraction of the work on the live update path.
  */
 export function updateFlatEntity(prev: FlatEntity, latest: LatestValues, changed: readonly string[]): FlatEntity {
-  const out: Bag = { ...prev };
-  const ts: Record<string, number> = { ...prev.ts };
+  const out = { ...prev, ts: { ...prev.ts } };
+  applyFlatChanges(out, latest, changed);
+  return out;
+}
+
+/**
+ * {@link updateFlatEntity} in place: `row` and `row.ts` are changed, nothing is allocated. For a row nobody else
+ * holds (the live path keeps one per entity and sends copies of it).
+ */
+export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed: readonly string[]): void {
+  const ts = row.ts;
   const ef = latest.ENTITY_FIELD;
+  // Read by name, once: the groups in the order of the rules (time series last, so they win).
+  const a = latest.ATTRIBUTE;
+  const sa = latest.SERVER_ATTRIBUTE;
+  const sh = latest.SHARED_ATTRIBUTE;
+  const ca = latest.CLIENT_ATTRIBUTE;
+  const tsg = latest.TIME_SERIES;
   for (let c = 0; c < changed.length; c++) {
     const k = changed[c];
     if (k === 'id' || k === 'entityType' || k === 'ts' || (ef != null && hasOwn.call(ef, k))) continue;
-    let value: unknown = null;
-    let t = 0;
-    let found = false;
-    for (let g = 0; g < VALUE_GROUPS.length; g++) {
-      const group = latest[VALUE_GROUPS[g]];
-      if (group == null || !hasOwn.call(group, k)) continue;
-      const tv = group[k];
-      const tt = tv == null || typeof tv.ts !== 'number' ? 0 : tv.ts;
-      const v = parseValue(tv);
-      if (found && v === null && tt === 0 && value !== null) continue;
-      value = v;
-      t = tt;
-      found = true;
-    }
-    if (!found) continue;
-    put(out, k, value);
-    put(ts, k, t);
+    pickFound = false;
+    pickValue = null;
+    pickTs = 0;
+    if (a != null) pick(a, k);
+    if (sa != null) pick(sa, k);
+    if (sh != null) pick(sh, k);
+    if (ca != null) pick(ca, k);
+    if (tsg != null) pick(tsg, k);
+    if (!pickFound) continue;
+    put(row, k, pickValue);
+    put(ts, k, pickTs);
   }
-  out.ts = ts;
-  return out as FlatEntity;
+}
+
+/** What {@link pick} chose so far for one key (module-level scratch: nothing allocated per value). */
+let pickFound = false;
+let pickValue: unknown = null;
+let pickTs = 0;
+
+/** One group's value of key `k`, over the one picked so far unless it is missing and that one is not. */
+function pick(group: Record<string, TsValue>, k: string): void {
+  if (!hasOwn.call(group, k)) return;
+  const tv = group[k];
+  const t = tv == null || typeof tv.ts !== 'number' ? 0 : tv.ts;
+  const v = parseValue(tv);
+  if (pickFound && v === null && t === 0 && pickValue !== null) return;
+  pickValue = v;
+  pickTs = t;
+  pickFound = true;
 }
 
 /** The UUID of an id object, or null. */
