@@ -65,7 +65,8 @@ export function attach(o: AttachOptions): Builder {
   const host = $(o.container).empty().addClass('tb-b');
   const lookups = new Lookups(o.connection);
   let mode = o.mode();
-  let view: View = chosenView(o.id) ?? 'builder';
+  const chosen = chosenView(o.id);
+  let view: View = chosen ?? 'builder';
   /** The parts a change of operation took away (a find's page and columns), for the way back. */
   const leftBehind: Query = {};
   let writing = false;
@@ -111,7 +112,7 @@ export function attach(o: AttachOptions): Builder {
   if (!blank && (!initial.ok || !isObj(initial.value))) {
     jsonProblem = problemOf(initial);
     view = 'json';
-  } else if (!chosenView(o.id) && withoutControl(model.query).length > 0) {
+  } else if (!chosen && withoutControl(model.query).length > 0) {
     // Typed as JSON with fields the builder has no control for: the JSON view shows them all.
     view = 'json';
   }

@@ -87,7 +87,6 @@ function query(params: Record<string, string | undefined>): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** The look-ups of the connection the dialog has selected (read each time: the user may change it). */
 /** The preview endpoint's answer (src/admin/editor-api.ts PreviewResult). */
 export interface PreviewAnswer {
   payload: unknown;
@@ -95,6 +94,7 @@ export interface PreviewAnswer {
   withoutConditions?: { count: number; entityType?: string };
 }
 
+/** The look-ups of the connection the dialog has selected (read each time: the user may change it). */
 export class Lookups {
   /** Why the last look-up failed, if it did (cleared by a success). */
   problem: AdminError | undefined;

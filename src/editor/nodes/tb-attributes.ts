@@ -79,7 +79,7 @@ export default dialog(E, {
         '.tb-tip-save': saves && !values.fromRows(node),
         '.tb-tip-rows': saves && values.fromRows(node),
         // SHARED_SCOPE is pushed to devices only: on another entity it is stored, and nothing is told.
-        '.tb-tip-shared': (o === 'save' || o === 'msg') && s === 'SHARED_SCOPE' && target.entityType() !== 'DEVICE',
+        '.tb-tip-shared': saves && s === 'SHARED_SCOPE' && target.entityType() !== 'DEVICE',
       };
     }, ['operation', 'scope', 'target', 'targetEntityType', 'valuesFrom']);
   },

@@ -1,5 +1,6 @@
 /** tb-rpc's dialog: a command to a device (the settings as src/query/rpc reads them). */
 import { PARAMS_FROM } from '../../query/rpc';
+import { jsonText } from '../../query/validate';
 import { deviceTarget, messageSettings, placeholderAware } from '../common/device-target';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode } from '../common/for-type';
@@ -28,14 +29,14 @@ function paramsFrom(node: EditorNode): string {
 }
 
 /** The fixed params as the summary shows them: compact JSON, cut when long. */
-function jsonText(text: string): string {
-  let s: string;
+function paramsText(text: string): string {
+  let v: unknown;
   try {
-    s = JSON.stringify(JSON.parse(text));
+    v = JSON.parse(text);
   } catch {
     return t('tb-rpc.summary.badJson');
   }
-  return s.length > SUMMARY_JSON_MAX ? `${s.slice(0, SUMMARY_JSON_MAX - 1)}…` : s;
+  return jsonText(v, SUMMARY_JSON_MAX);
 }
 
 /** The method the node sends, in words: a fixed name, or where it is read. */
@@ -52,7 +53,7 @@ function methodText(node: EditorNode): string {
 function summary(node: EditorNode): string {
   const from = paramsFrom(node);
   const params =
-    from === 'json' ? t('tb-rpc.summary.json', { json: jsonText(String(E.input('params').typedInput('value') ?? '')) }) : from === 'none' ? t('tb-rpc.summary.none') : t('tb-rpc.summary.payload');
+    from === 'json' ? t('tb-rpc.summary.json', { json: paramsText(String(E.input('params').typedInput('value') ?? '')) }) : from === 'none' ? t('tb-rpc.summary.none') : t('tb-rpc.summary.payload');
   return t('tb-rpc.summary.line', { method: methodText(node), params });
 }
 
@@ -110,9 +111,10 @@ export default dialog(E, {
       };
     }, ['persistent', 'paramsFrom']);
     const line = $('[data-tb-summary]');
-    const update = () => line.text(summary(node));
-    for (const prop of ['paramsFrom', 'params', 'method', 'methodType']) E.input(prop).on('change keyup paste', update);
-    update();
+    E.showRows(() => {
+      line.text(summary(node));
+      return {};
+    }, ['paramsFrom', 'params', 'method', 'methodType']);
   },
   oneditsave() {
     E.trim(['timeout', 'expiration', 'retries', 'additionalInfo', 'params', 'concurrency']);

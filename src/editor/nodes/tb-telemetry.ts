@@ -109,19 +109,20 @@ export default dialog(E, {
     values.prepare(node);
     E.showRows(() => {
       const o = op(node);
-      const rows = values.fromRows(node);
+      const saves = uses(node, 'save');
+      const rows = saves && values.fromRows(node);
       return {
         '.tb-row-keys': uses(node, 'keys'),
         '.tb-row-range': uses(node, 'range'),
         '.tb-row-history': uses(node, 'history'),
         '.tb-row-delete': uses(node, 'delete'),
-        '.tb-row-save': uses(node, 'save'),
-        '.tb-row-values': uses(node, 'save') && rows,
+        '.tb-row-save': saves,
+        '.tb-row-values': rows,
         '.tb-row-format': uses(node, 'format'),
         '.tb-row-id-type': target.source() !== 'json',
         '.tb-tip-end': o === 'delete' || o === 'history' || o === 'msg',
-        '.tb-tip-save': o === 'save' || o === 'msg',
-        '.tb-tip-rows': (o === 'save' || o === 'msg') && rows,
+        '.tb-tip-save': saves,
+        '.tb-tip-rows': rows,
       };
     }, ['operation', 'target', 'valuesFrom']);
   },

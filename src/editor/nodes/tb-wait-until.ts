@@ -245,6 +245,7 @@ export default dialog(E, {
     // A fixed entity is picked by name; the key as a chip, suggested from its own keys of the chosen type.
     target.prepare();
     const sel = (prop: string) => `#${E.prefix}${prop}`;
+    const connection = () => E.input('connection').val() as string | undefined;
     const keyInput = E.input('key');
     keyInput.on('change', () => {
       // One key: a chip added beside another replaces it.
@@ -256,13 +257,13 @@ export default dialog(E, {
     });
     keysInput({
       input: sel('key'),
-      connection: () => E.input('connection').val() as string | undefined,
+      connection,
       source: target.fixed,
       kind: () => KEY_KINDS[String(E.input('keyType').val())] ?? 'ENTITY_FIELD',
       watch: [sel('target'), sel('targetEntityType'), sel('keyType'), sel('connection')],
     });
     E.typedInput('value', VALUE_TYPES);
-    alarmTypeInput(sel('alarmType'), () => E.input('connection').val() as string | undefined);
+    alarmTypeInput(sel('alarmType'), connection);
     E.input('operator').on('change', () => {
       // A JSONata condition is an expression over { value, ts, entity }.
       if (E.input('operator').val() === 'jsonata' && E.input('value').typedInput('type') !== 'jsonata') E.input('value').typedInput('type', 'jsonata');
