@@ -27,7 +27,7 @@ import { blank, wholeAtLeast } from './predicates';
 export const TARGET_SOURCES = ['auto', 'json', 'msg', 'jsonata'];
 
 /** The target TypedInput's type for an entity picked by name: the dialog's alone, kept as `json`. */
-export const PICKED = 'entity';
+const PICKED = 'entity';
 
 function isJson(text: string): boolean {
   try {
@@ -39,7 +39,7 @@ function isJson(text: string): boolean {
 }
 
 /** Is `text` (a json target) one entity the picker can show: `{"entityType": <one of types>, "id": "…"}` and nothing else? */
-export function isPickedEntity(text: string, types: readonly string[]): boolean {
+function isPickedEntity(text: string, types: readonly string[]): boolean {
   let v: unknown;
   try {
     v = JSON.parse(text);
