@@ -6,6 +6,7 @@
 import { parseTemplate } from '../../query/bindings';
 import { durationOption } from '../../query/options';
 import { ALARM_STATES, isNumericText, LIST_MODES, WAIT_FOR, WAIT_KEY_TYPES, WAIT_OPERATORS } from '../../query/wait';
+import { VALUE_ROW_TYPES } from '../../query/value-rows';
 import { keysInput } from '../builder/actions';
 import { targetEntityTypes, validateSetting } from '../builder/action-settings';
 import { alarmTypeInput } from '../builder/dialogs';
@@ -19,7 +20,7 @@ const t = E.t;
 
 /** The comparisons of numbers (a fixed value must be a number, or text that reads as one). */
 const NUMERIC = ['lt', 'lte', 'gt', 'gte'];
-const VALUE_TYPES = ['str', 'num', 'bool', 'json', 'msg', 'flow', 'global', 'env', 'jsonata'];
+const VALUE_TYPES: readonly string[] = VALUE_ROW_TYPES;
 
 /**
  * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: its runtime gives the entity

@@ -14,12 +14,13 @@
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { Sourced } from '../../query/alarm-actions';
-import { fixedTypedValue } from '../../query/value-rows';
+import { fixedTypedValue, VALUE_ROW_TYPES } from '../../query/value-rows';
 import { BoundSettings, type Settings } from './value-sources';
 
 export type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']>;
 
-export const TYPED_INPUT_TYPES = ['str', 'num', 'bool', 'json', 'msg', 'flow', 'global', 'env', 'jsonata'] as const;
+/** The TypedInput types a setting's value may have (the Values rows' list: one list in src/query). */
+export const TYPED_INPUT_TYPES = VALUE_ROW_TYPES;
 export type TypedInputType = (typeof TYPED_INPUT_TYPES)[number];
 /** The types whose value names where to read (a message path, a context key, an environment variable). */
 export type PathType = 'msg' | 'flow' | 'global' | 'env';
