@@ -9,19 +9,15 @@
  * through the simulator's /__sim control API. The tasks run in order: task 7 acknowledges an alarm task 3 saw.
  */
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
 import { startDemoActivity } from '../../scripts/demo-activity';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { screenshotDir } from './chromium';
 import {
   addNodes,
   builderQuery,
   chooseTypedType,
-  closeTrays,
   debugValues,
   deployButton,
   pickSuggestion,
@@ -36,7 +32,7 @@ import {
   WAIT,
   type BareNode,
 } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { useEditor } from './editor-session';
 
 declare const RED: any;
 declare const $: any;
@@ -48,11 +44,7 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
   this.timeout(120000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
   /** The ids of the critical alarms task 3 saw created, for task 7. */
   const seen: string[] = [];
 
@@ -69,7 +61,6 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
   const deviceId = async (name: string) => (await control<Array<{ id: { id: string } }>>('GET', `/entities?type=DEVICE&name=${encodeURIComponent(name)}`))[0].id.id;
 
   before(async function () {
-    requireChromium();
     // The demo's life, without its clock: its history up to now and its first critical alarm, then nothing
     // changes by itself (the counts below stay put).
     startDemoActivity(sim)();
@@ -80,10 +71,15 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     ] as const) {
       await control('POST', '/telemetry', { entityId: { entityType: 'DEVICE', id: await deviceId(name) }, values: { temperature: { $double: t } } });
     }
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-walk8-'));
-    ({ nr } = await sharedNodeRed());
+  });
+
+  const editor = useEditor({
+    dir: 'tb-browser-walk8-',
+    // The tab has no node yet: the connection, loaded with it, tells the editor is ready.
+    ready: CONN,
+    viewport: { width: 1500, height: 1300 },
     // The demo: a connection to the simulator; the walk starts on a new, empty tab.
-    await deployFlows(nr, [
+    flows: () => [
       { id: TAB, type: 'tab', label: 'acceptance walk' },
       {
         id: CONN,
@@ -95,27 +91,12 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
         version: 1,
         credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
       },
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1300 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction((tab) => typeof RED !== 'undefined' && RED.nodes && RED.nodes.workspace(tab) && RED.nodes.dirty() === false, TAB, { timeout: 30000 });
+    ],
+  });
+  before(async function () {
+    ({ page } = editor);
     await page.evaluate((tab) => RED.workspaces.show(tab), TAB);
     await recordDebug(page);
-  });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
   // ---- helpers ---------------------------------------------------------------------------------------------

@@ -5,15 +5,12 @@
  * alarm from an inject, its status saying so.
  */
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium, screenshotDir } from './chromium';
-import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { screenshotDir } from './chromium';
+import { openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
+import { useEditor } from './editor-session';
 
 declare const RED: any;
 declare const $: any;
@@ -22,84 +19,67 @@ describe('tb-alarm-action (browser)', function () {
   this.timeout(90000);
 
   const sim = useSimulator();
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
   let alarmId: string;
-  const pageErrors: string[] = [];
 
-  before(async function () {
-    requireChromium();
-    const simUrl = sim.url;
-    // An active, unacknowledged alarm for the deployed node to acknowledge.
-    alarmId = sim.data.alarms().find((a) => !a.acknowledged && !a.cleared && a.type === 'Device Offline')!.id;
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-action-'));
-    ({ nr } = await sharedNodeRed());
-    const at = (x: number, y: number) => ({ z: 'tabA', x, y });
-    await deployFlows(nr, [
-      { id: 'tabA', type: 'tab', label: 'alarm action' },
-      { id: 'connA', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-      {
-        id: 'injA',
-        type: 'inject',
-        name: 'the alarm',
-        props: [{ p: 'payload' }, { p: 'comment', v: 'seen in the browser test', vt: 'str' }],
-        repeat: '',
-        once: false,
-        payload: alarmId,
-        payloadType: 'str',
-        ...at(140, 80),
-        wires: [['actA']],
-      },
-      {
-        id: 'actA',
-        type: 'tb-alarm-action',
-        name: '',
-        connection: 'connA',
-        operation: 'acknowledge',
-        alarm: '',
-        alarmType: 'auto',
-        assignee: '',
-        assigneeType: 'auto',
-        comment: '',
-        commentType: 'auto',
-        originator: '',
-        originatorType: 'auto',
-        originatorEntityType: 'DEVICE',
-        alarmName: '',
-        severity: '',
-        details: '',
-        detailsType: 'auto',
-        propagate: false,
-        propagateToOwner: false,
-        propagateToTenant: false,
-        propagateRelationTypes: '',
-        format: 'flat',
-        strict: false,
-        version: 1,
-        ...at(380, 80),
-        wires: [[]],
-      },
-    ]);
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
-    await page.setViewportSize({ width: 1500, height: 1300 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('actA') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+  const editor = useEditor({
+    dir: 'tb-browser-action-',
+    ready: 'actA',
+    viewport: { width: 1500, height: 1300 },
+    flows: () => {
+      const simUrl = sim.url;
+      // An active, unacknowledged alarm for the deployed node to acknowledge.
+      alarmId = sim.data.alarms().find((a) => !a.acknowledged && !a.cleared && a.type === 'Device Offline')!.id;
+      const at = (x: number, y: number) => ({ z: 'tabA', x, y });
+      return [
+        { id: 'tabA', type: 'tab', label: 'alarm action' },
+        { id: 'connA', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        {
+          id: 'injA',
+          type: 'inject',
+          name: 'the alarm',
+          props: [{ p: 'payload' }, { p: 'comment', v: 'seen in the browser test', vt: 'str' }],
+          repeat: '',
+          once: false,
+          payload: alarmId,
+          payloadType: 'str',
+          ...at(140, 80),
+          wires: [['actA']],
+        },
+        {
+          id: 'actA',
+          type: 'tb-alarm-action',
+          name: '',
+          connection: 'connA',
+          operation: 'acknowledge',
+          alarm: '',
+          alarmType: 'auto',
+          assignee: '',
+          assigneeType: 'auto',
+          comment: '',
+          commentType: 'auto',
+          originator: '',
+          originatorType: 'auto',
+          originatorEntityType: 'DEVICE',
+          alarmName: '',
+          severity: '',
+          details: '',
+          detailsType: 'auto',
+          propagate: false,
+          propagateToOwner: false,
+          propagateToTenant: false,
+          propagateRelationTypes: '',
+          format: 'flat',
+          strict: false,
+          version: 1,
+          ...at(380, 80),
+          wires: [[]],
+        },
+      ];
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays(page).catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   const tray = () => topTray(page);

@@ -9,14 +9,13 @@
  */
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
+import type { Page } from 'playwright-core';
+import { REPO_ROOT } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
-import { launchChromium, requireChromium, screenshotDir } from './chromium';
+import { screenshotDir } from './chromium';
 import { closeTrays as closeAll, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
-import { deployFlows, sharedNodeRed } from './nodered';
+import { useEditor } from './editor-session';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
@@ -40,11 +39,7 @@ describe('query builder (browser)', function () {
 
   const sim = useSimulator();
   let simUrl: string;
-  let nr: Embedded;
-  let context: BrowserContext;
   let page: Page;
-  let userDir: string;
-  const pageErrors: string[] = [];
 
   /** The flows of this file: one connection, and a node of each kind the builder serves. */
   function flows(extra: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
@@ -63,36 +58,18 @@ describe('query builder (browser)', function () {
     ];
   }
 
-  /** Loads the editor page (after a deploy) and waits until it shows the deployed flows. */
-  async function loadEditor(): Promise<void> {
-    await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('eqB') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
-  }
-
-  before(async function () {
-    requireChromium();
-    simUrl = sim.url;
-    userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-browser-builder-'));
-    ({ nr } = await sharedNodeRed());
-    await deployFlows(nr, flows());
-    ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
+  const editor = useEditor({
+    dir: 'tb-browser-builder-',
+    ready: 'eqB',
     // Tall enough that a dialog's screenshot shows the whole builder.
-    await page.setViewportSize({ width: 1500, height: 1500 });
-    page.on('pageerror', (err) => {
-      if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
-    });
-    await loadEditor();
+    viewport: { width: 1500, height: 1500 },
+    flows: () => {
+      simUrl = sim.url;
+      return flows();
+    },
   });
-
-  afterEach(async function () {
-    await closeTrays().catch(() => undefined);
-    assert.deepEqual(pageErrors.splice(0), [], 'page errors');
-  });
-
-  after(async function () {
-    await context?.close().catch(() => undefined);
-    if (nr) await deployFlows(nr, []).catch(() => undefined);
-    if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
+  before(() => {
+    ({ page } = editor);
   });
 
   // ---- helpers ---------------------------------------------------------------------------------------------

@@ -9,7 +9,19 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
-import { openDialog, pickEntity as pickOne, pickSuggestion, topTray, WAIT } from './editor-page';
+import {
+  chipsShown as chipsIn,
+  keySuggestions as keySuggestionsIn,
+  marked as markedIn,
+  openDialog,
+  pickEntity as pickOne,
+  pickSuggestion,
+  saveDialog,
+  topTray,
+  typeInto,
+  verdict as verdictIn,
+  WAIT,
+} from './editor-page';
 import { useEditor } from './editor-session';
 
 declare const RED: any;
@@ -69,67 +81,17 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
 
   const open = (id: string) => openDialog(page, id);
 
-  async function save(): Promise<void> {
-    await tray().locator('#node-dialog-ok').click();
-    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
-  }
-
-  /** What the node's validator of `prop` says about the dialog as it is now (true, or the message). */
-  const verdict = (id: string, prop: string) =>
-    page.evaluate(
-      ([nodeId, p]) => {
-        const n = RED.nodes.node(nodeId);
-        return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
-      },
-      [id, prop] as const,
-    );
-
-  /** Is the field marked invalid (its input, or its TypedInput's box)? Waits for `expected`. */
-  async function marked(prop: string, expected: boolean): Promise<void> {
-    await page.waitForFunction(
-      ([p, e]) => {
-        const input = $(`#node-input-${p}`);
-        const box = input.next('.red-ui-typedInput-container');
-        return (input.hasClass('input-error') || box.hasClass('input-error')) === e;
-      },
-      [prop, expected] as const,
-      { timeout: WAIT },
-    );
-  }
-
-  /** Sets a text input as a person would (typing fires the dialog's validation). */
-  async function type(prop: string, text: string): Promise<void> {
-    const input = tray().locator(`#node-input-${prop}`);
-    await input.fill(text);
-    await input.press('Tab');
-  }
+  const save = () => saveDialog(page);
+  const verdict = (id: string, prop: string) => verdictIn(page, id, prop);
+  const marked = (prop: string, expected: boolean) => markedIn(page, prop, expected);
+  const type = (prop: string, text: string) => typeInto(page, prop, text);
 
   /** Picks a fixed entity with the entity picker under the target TypedInput. */
   const pickEntity = (entityType: string, typed: string, name: string) => pickOne(page, entityType, typed, name);
 
   /** The suggestion menu's items for the keys box with `typed` in it (then closes the menu). */
-  async function keySuggestions(typed: string): Promise<string[]> {
-    const entry = tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]');
-    await entry.click();
-    await entry.fill('');
-    // An empty box lists every suggestion on a neutral key (the arrow down), as when it gets the focus.
-    if (typed) await entry.pressSequentially(typed, { delay: 5 });
-    else await entry.press('ArrowDown');
-    await page.locator('.red-ui-autoComplete-container li').first().waitFor({ state: 'visible', timeout: WAIT });
-    const items = await page.locator('.red-ui-autoComplete-container li').allTextContents();
-    // Escape closes the menu, and it stays closed (the box gets its focus back from the menu).
-    await entry.fill('');
-    await entry.press('Escape');
-    await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, { timeout: WAIT });
-    return items.map((s) => s.trim()).sort();
-  }
-
-  const chipsShown = () =>
-    page.evaluate(() =>
-      $('[data-tb-chips="keys"] [data-tb-chip]')
-        .map((_: number, el: HTMLElement) => el.getAttribute('data-tb-chip'))
-        .get(),
-    );
+  const keySuggestions = (typed: string) => keySuggestionsIn(page, 'keys', typed);
+  const chipsShown = () => chipsIn(page, 'keys');
 
   it('tb-rpc deployed: an inject commands the fixed device, and the status says it replied', async function () {
     await page.evaluate(() => $.ajax({ url: 'inject/injD', type: 'POST' }));

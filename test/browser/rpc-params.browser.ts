@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
-import { closeTrays, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
+import { closeTrays, openDialog, pickSuggestion, saveDialog, topTray, verdict as verdictIn, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
 
 declare const RED: any;
@@ -51,20 +51,8 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
   const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
   const summaryText = () => page.evaluate(() => $('[data-tb-summary]').text() as string);
 
-  async function save(): Promise<void> {
-    await tray().locator('#node-dialog-ok').click();
-    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
-  }
-
-  /** What the node's validator of `prop` says about the dialog as it is now (true, or the message). */
-  const verdict = (id: string, prop: string) =>
-    page.evaluate(
-      ([nodeId, p]) => {
-        const n = RED.nodes.node(nodeId);
-        return n._def.defaults[p].validate.call(n, $(`#node-input-${p}`).val(), {});
-      },
-      [id, prop] as const,
-    );
+  const save = () => saveDialog(page);
+  const verdict = (id: string, prop: string) => verdictIn(page, id, prop);
 
   /** Types fixed params into the JSON box as a person would. */
   async function typeParams(text: string): Promise<void> {
