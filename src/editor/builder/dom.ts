@@ -141,6 +141,7 @@ const CSS = `
 .tb-b-preview .tb-b-count { font-size: 1.4em; font-weight: bold; }
 .tb-b-sub { margin-left: 16px; }
 .tb-b-entity-id { font-family: monospace; font-size: 0.85em; color: var(--red-ui-secondary-text-color, #777); }
+.tb-b-entity-json .tb-b-entity-id { display: block; }
 .tb-query-builder-on .red-ui-typedInput-input-wrap, .tb-query-builder-on .red-ui-typedInput-option-expand { display: none !important; }
 .red-ui-typedInput-container.tb-query-builder-on { width: auto !important; }
 .tb-b-bindable { display: inline-flex; align-items: center; gap: 4px; flex-wrap: wrap; min-width: 0; }
