@@ -31,7 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { table } from './lib/markdown';
-import { REPO_ROOT, startSim } from './lib/sim';
+import { REPO_ROOT, startSim } from '../sim/process';
 import { startNodeRed, type Embedded } from '../scripts/embedded';
 import { gcAvailable, installStatusHook, type Check, type Probe, type ProbeOptions, type ProbeResult, type RunContext } from './reliability/context';
 import { redeploys } from './reliability/redeploys';

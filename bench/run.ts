@@ -19,7 +19,7 @@ import path from 'node:path';
 import { RunOptions, ScenarioResult } from './lib/common';
 import { passText, table } from './lib/markdown';
 import { summarizeProfiles } from './lib/profile';
-import { REPO_ROOT } from './lib/sim';
+import { REPO_ROOT } from '../sim/process';
 import { SCENARIOS } from './scenarios';
 
 interface Args {

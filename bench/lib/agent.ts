@@ -7,7 +7,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { REPO_ROOT } from './sim';
+import { REPO_ROOT } from '../../sim/process';
 
 // Per orchestrator process, so that two runs at once (a smoke test and a manual run) do not collide.
 const BUILD_DIR = path.join(REPO_ROOT, 'bench/.build', `run-${process.pid}`);

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from './sim';
+import { REPO_ROOT } from '../../sim/process';
 
 interface ProfileNode {
   id: number;

@@ -4,7 +4,7 @@
  * admin API, the harness hooks (every message reaching a `bench-sink` node, every status call), bounded waits.
  */
 import path from 'node:path';
-import type { SimProcess } from '../lib/sim';
+import type { SimProcess } from '../../sim/process';
 import { hooks } from '../agent/context';
 import { nodeRedMain, type Embedded } from '../../scripts/embedded';
 

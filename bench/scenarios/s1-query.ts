@@ -6,7 +6,7 @@ import { AgentPool } from '../lib/agent';
 import { benchFlow, benchQuery, FlowNode, functionNode, httpRequestNode, login, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
 import { table, passText } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../lib/sim';
+import { startSim } from '../../sim/process';
 import { fmt, fmtMs, fmtRatio, ratio } from '../lib/stats';
 import type { LoadResult } from '../agent/query-load';
 

@@ -9,7 +9,7 @@ import { benchFlow, login, RunOptions, roundsText, ScenarioResult, Target } from
 import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../lib/live-flows';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../lib/sim';
+import { startSim } from '../../sim/process';
 import { fmt, fmtMs, fmtRatio, ratio } from '../lib/stats';
 import type { BurstRun } from '../agent/live';
 

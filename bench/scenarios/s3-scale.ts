@@ -9,7 +9,7 @@ import { benchFlow, FlowNode, login, RunOptions, roundsText, ScenarioResult, Tar
 import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../lib/live-flows';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../lib/sim';
+import { startSim } from '../../sim/process';
 import { fmt } from '../lib/stats';
 import { benchId } from '../../sim/dataset';
 import type { SubscribeResult } from '../agent/live';

@@ -9,7 +9,7 @@ import { startAgent } from '../lib/agent';
 import { benchFlow, benchQuery, FlowNode, functionNode, httpRequestNode, login, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../lib/sim';
+import { startSim } from '../../sim/process';
 import { fmt } from '../lib/stats';
 import type { LargeResult } from '../agent/query-load';
 

@@ -9,7 +9,7 @@ import { AgentPool } from '../lib/agent';
 import { benchFlow, FlowNode, functionNode, httpRequestNode, RunOptions, roundsText, ScenarioResult, sink, Target, TENANT } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim, SimProcess } from '../lib/sim';
+import { startSim, SimProcess } from '../../sim/process';
 import { fmt, fmtRatio } from '../lib/stats';
 import type { ReportRun } from '../agent/reports';
 

@@ -10,7 +10,7 @@ import { AgentPool, startAgent } from '../lib/agent';
 import { benchFlow, FlowNode, login, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim, SimProcess } from '../lib/sim';
+import { startSim, SimProcess } from '../../sim/process';
 import { fmt, fmtMs, fmtRatio, ratio } from '../lib/stats';
 import type { BulkRun, HistoryRun } from '../agent/actions';
 

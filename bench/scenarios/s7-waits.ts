@@ -9,7 +9,7 @@ import { AgentPool } from '../lib/agent';
 import { benchFlow, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../lib/sim';
+import { startSim } from '../../sim/process';
 import { fmt, fmtMs } from '../lib/stats';
 import { benchId } from '../../sim/dataset';
 import type { WaitsRun } from '../agent/waits';

@@ -1,5 +1,6 @@
 /**
- * The simulator in its own process (so that what the contenders are measured on is the client's cost):
+ * The simulator in its own process, for the benchmarks (so that what the contenders are measured on is the client's
+ * cost) and for tests that need a server busy on another core:
  * `tsx sim/cli.ts --port 0 …`, read the one `{"url": …}` line, stop it with SIGTERM afterwards.
  * Its stdin is a pipe, so it also exits if this process dies.
  */
@@ -7,7 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const REPO_ROOT = path.resolve(__dirname, '..');
 
 export interface SimProcess {
   url: string;
