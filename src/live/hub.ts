@@ -89,6 +89,11 @@ export interface LiveHubOptions {
   suspectWindowMs?: number;
   /** Command-caused reconnects count towards their backoff until the socket has run this long without one (ms). */
   suspectResetMs?: number;
+  /**
+   * Frames read from the socket in one turn of the event loop before reading pauses until the next turn
+   * (default {@link FRAMES_PER_TURN}; 0 never pauses).
+   */
+  framesPerTurn?: number;
   /** Called with hub-level problems (malformed frames, unroutable errors) for the config node to log. */
   log?: (level: 'warn' | 'debug', text: string) => void;
   /** The server closed with 1007 (credentials rejected): the token should be dropped before the next try. */
@@ -122,6 +127,18 @@ interface Queued {
 
 /** `{"cmds":[` + `]}` around the commands of one message. */
 const ENVELOPE_BYTES = 11;
+/**
+ * How many frames are handled in one turn of the event loop before reading pauses until the next turn. In a burst
+ * the socket holds thousands of frames, and Node hands over up to 32 reads of 64 KB in one go: read all at once,
+ * 5,600 frames were parsed and their messages queued before the runtime delivered any (it delivers in the next
+ * turn). The process was busy with one burst for tens of ms, and every queued message was still alive when the
+ * young generation was collected, so each collection copied megabytes, and cost more the further the node fell
+ * behind. Paused, the rest waits in the kernel's buffer (TCP holds the server back, as for any slow reader), and a
+ * turn handles at most this many frames and one socket read: the frames of a read already taken are still handled.
+ * Bench scenario 2 at 1,000 entities: bench/RESULTS.md (issue 21).
+ */
+export const FRAMES_PER_TURN = 64;
+
 /** Close codes that are not about a command: normal, going away, credentials, policy/limits, missed pongs. */
 const NOT_COMMAND_CLOSES = new Set([1000, 1001, 1007, 1008, 4500]);
 
@@ -159,7 +176,16 @@ export class LiveHub {
   private lastState: LiveState = 'closed';
   private stateInfo: StateInfo | undefined;
   /** Counters for tests and benchmarks. */
-  readonly stats = { sockets: 0, messages: 0, dropped: 0, malformed: 0, sent: 0, pings: 0, blocked: 0 };
+  readonly stats = { sockets: 0, messages: 0, dropped: 0, malformed: 0, sent: 0, pings: 0, blocked: 0, pauses: 0, bytes: 0 };
+  private readonly framesPerTurn: number;
+  /** Frames read since reading last paused (see {@link FRAMES_PER_TURN}). */
+  private turnFrames = 0;
+  /** Reads on after a pause, in the next turn (one function for every pause: nothing made per burst). */
+  private readonly resumeReading = (): void => {
+    this.turnFrames = 0;
+    const ws = this.ws;
+    if (ws && ws.isPaused) ws.resume();
+  };
   /** How the current socket authenticated (decides what a 1007 means). */
   private authKind: 'token' | 'apiKey' = 'token';
 
@@ -167,6 +193,7 @@ export class LiveHub {
     this.opts = opts;
     this.backoff = opts.backoff ?? { initialMs: 1000, maxMs: 60000, jitter: 0.2 };
     this.wsUrl = opts.url.replace(/\/+$/, '').replace(/^http/i, 'ws') + '/api/ws';
+    this.framesPerTurn = opts.framesPerTurn ?? FRAMES_PER_TURN;
   }
 
   get state(): LiveState {
@@ -285,6 +312,7 @@ export class LiveHub {
       ...(this.opts.tls ?? {}),
     });
     this.ws = ws;
+    this.turnFrames = 0;
     this.stats.sockets++;
     this.connecting = false;
     ws.on('open', () => this.onOpen(ws, auth));
@@ -641,6 +669,12 @@ export class LiveHub {
 
   private onFrame(ws: WebSocket, data: WebSocket.RawData, isBinary: boolean): void {
     if (ws !== this.ws) return;
+    this.stats.bytes += (data as Buffer).length;
+    if (++this.turnFrames === this.framesPerTurn) {
+      ws.pause(); // until the next turn: see FRAMES_PER_TURN
+      setImmediate(this.resumeReading);
+      this.stats.pauses++;
+    }
     this.alive = true;
     let msg: WsMessage;
     try {
