@@ -176,7 +176,15 @@ function runtimeNode(type: string): Node {
  */
 function hubWith(sub: Subscriber): (frame: Buffer) => void {
   const hub = new LiveHub({ url: 'http://127.0.0.1:1', auth: () => new Promise(() => undefined) });
-  const ws = {} as WebSocket;
+  // pause/resume as ws has them (the hub pauses reading every FRAMES_PER_TURN frames until the next turn)
+  let paused = false;
+  const ws = {
+    pause: () => void (paused = true),
+    resume: () => void (paused = false),
+    get isPaused() {
+      return paused;
+    },
+  } as unknown as WebSocket;
   const inner = hub as unknown as { ws: WebSocket; byCmdId: Map<number, unknown>; onFrame(ws: WebSocket, data: Buffer, isBinary: boolean): void };
   inner.ws = ws;
   inner.byCmdId.set(1, { sub, cmdId: 1, answered: true, queued: false, sentAt: 0, strikes: 0, isolate: false });

@@ -180,10 +180,13 @@ export class LiveHub {
   private readonly framesPerTurn: number;
   /** Frames read since reading last paused (see {@link FRAMES_PER_TURN}). */
   private turnFrames = 0;
+  /** The socket paused until the next turn (even one being closed meanwhile: its closing frame must be read). */
+  private pausedWs: WebSocket | undefined;
   /** Reads on after a pause, in the next turn (one function for every pause: nothing made per burst). */
   private readonly resumeReading = (): void => {
     this.turnFrames = 0;
-    const ws = this.ws;
+    const ws = this.pausedWs;
+    this.pausedWs = undefined;
     if (ws && ws.isPaused) ws.resume();
   };
   /** How the current socket authenticated (decides what a 1007 means). */
@@ -672,6 +675,7 @@ export class LiveHub {
     this.stats.bytes += (data as Buffer).length;
     if (++this.turnFrames === this.framesPerTurn) {
       ws.pause(); // until the next turn: see FRAMES_PER_TURN
+      this.pausedWs = ws;
       setImmediate(this.resumeReading);
       this.stats.pauses++;
     }

@@ -81,6 +81,8 @@ const idOf = (e: { entityId: EntityId }): string => e.entityId.id;
 export class EntityDataSubscription extends Base {
   readonly unsubscribeType = 'ENTITY_DATA_UNSUBSCRIBE';
   private readonly known = new Map<string, EntityState>();
+  /** Scratch for the names an update changed (flat format; see onUpdate). */
+  private readonly changedNames: string[] = [];
   private snapshotSent = false;
   private premature: EntityData[] = [];
 
@@ -196,8 +198,8 @@ export class EntityDataSubscription extends Base {
     const state = this.known.get(id);
     if (!state) return; // not on our page
     if (ed.latest) {
-      const changed: string[] = [];
       if (this.format === 'raw') {
+        const changed: string[] = [];
         // The raw state is what gets sent: copy on write, never change an object already sent.
         const merged = mergeLatest(state.raw.latest ?? {}, ed.latest, changed);
         if (changed.length) {
@@ -209,9 +211,12 @@ export class EntityDataSubscription extends Base {
       } else {
         // flat: neither the raw state nor the flat row is ever sent (copies of the row are), so both are updated
         // in place, and only the changed keys of the row are recomputed (the whole entity costs far more).
+        // The changed names are gathered in one array kept for this, then copied at their exact length: an array
+        // grown by push holds room for 17 names, and every message in flight keeps its own.
         const latest = state.raw.latest ?? (state.raw.latest = {});
-        mergeLatestInPlace(latest, ed.latest, changed);
-        if (changed.length) {
+        const n = mergeLatestInPlace(latest, ed.latest, this.changedNames);
+        if (n !== 0) {
+          const changed = this.changedNames.slice(0, n);
           const row = state.item as FlatEntity;
           applyFlatChanges(row, latest, changed);
           this.sink.event({ event: 'update', id, item: copyFlat(row), changed });
@@ -343,9 +348,11 @@ function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): 
 /**
  * {@link mergeLatest} into `base` itself, for state that is never sent (the raw state behind flat rows): no copies
  * on the path of every update. A value already known is overwritten in its own object (its ts and value copied
- * over), so the state keeps the objects it has instead of holding on to every frame's.
+ * over), so the state keeps the objects it has instead of holding on to every frame's. The names of the keys that
+ * changed are written to `changed` from index 0 on; returns how many.
  */
-function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: string[]): void {
+function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: string[]): number {
+  let n = 0;
   for (const type in upd) {
     const keys = upd[type as keyof LatestValues];
     if (!keys) continue;
@@ -361,9 +368,10 @@ function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: stri
         if (!group) group = base[type as keyof LatestValues] = {};
         group[key] = tv;
       }
-      changed.push(key);
+      changed[n++] = key;
     }
   }
+  return n;
 }
 
 /** Keys whose value differs between two `latest` maps (entity fields by value only: their ts is query time). */

@@ -43,21 +43,24 @@ export function droppedEvents(kind: string, value: unknown): ReadonlySet<string>
   return drop.size ? drop : undefined;
 }
 
-/** Turns one live event into the message the node sends (a new message each time). */
-export function eventMessage(ev: LiveEvent, topic: string): NodeMessage {
+/**
+ * Turns one live event into the message the node sends (a new message each time). The `_msgid` is in each literal:
+ * added afterwards, it would need a second block of properties for every message.
+ */
+export function eventMessage(ev: LiveEvent, topic: string, _msgid: string): NodeMessage {
   switch (ev.event) {
     case 'snapshot':
-      return { topic, event: 'snapshot', payload: ev.items, page: ev.page };
+      return { _msgid, topic, event: 'snapshot', payload: ev.items, page: ev.page };
     case 'update':
-      return { topic: ev.id, event: 'update', payload: ev.item, changed: ev.changed };
+      return { _msgid, topic: ev.id, event: 'update', payload: ev.item, changed: ev.changed };
     case 'count':
-      return { topic, event: 'count', payload: ev.count };
+      return { _msgid, topic, event: 'count', payload: ev.count };
     case 'history':
-      return { topic, event: 'history', payload: ev.items };
+      return { _msgid, topic, event: 'history', payload: ev.items };
     case 'alarmStatus':
-      return { topic: ev.originator.id, payload: ev.active, originator: ev.originator };
+      return { _msgid, topic: ev.originator.id, payload: ev.active, originator: ev.originator };
     default:
-      return { topic: ev.id, event: ev.event, payload: ev.item };
+      return { _msgid, topic: ev.id, event: ev.event, payload: ev.item };
   }
 }
 
@@ -138,9 +141,7 @@ export class NodeSink implements LiveSink {
     if (!this.active) return;
     // Filtered before the message is built: a dropped event costs one set lookup.
     if (this.drop === undefined || !this.drop.has(ev.event)) {
-      const msg = eventMessage(ev, this.topic);
-      msg._msgid = newMsgId();
-      this.node.send(msg);
+      this.node.send(eventMessage(ev, this.topic, newMsgId()));
     }
     const s = this.subscribedStatus(ev);
     const shown = this.memo.shown;
