@@ -112,8 +112,71 @@ export function numberFromText(s: string): number | undefined {
   // At most 15 significant digits survive too, when the double is in the normal range (a subnormal keeps fewer
   // digits; a text that underflows to 0 keeps none).
   if (digits === 0 || (digits <= 15 && Math.abs(n) >= 2.2250738585072014e-308)) return n;
+  if (digits === 17) {
+    const known = survives17(s, n < 0 ? -n : n);
+    if (known !== UNSURE) return known === SURVIVES ? n : undefined;
+  }
   // 16 or 17 digits: the double's shortest form must have the same ones.
   return sameDecimal(s, digits, scanFirst, scanExp, String(n)) ? n : undefined;
+}
+
+const SURVIVES = 1;
+const LOST = 0;
+const UNSURE = -1;
+
+/** 2^27 + 1: splits a double into two halves whose products are exact (Veltkamp). */
+const SPLITTER = 134217729;
+/** What {@link twoProduct} found: the rounded product and what rounding left out (scratch: nothing allocated). */
+let productHigh = 0;
+let productLow = 0;
+
+/** a x b exactly, as productHigh + productLow (Dekker's algorithm; no overflow at the sizes used here). */
+function twoProduct(a: number, b: number): void {
+  const p = a * b;
+  let c = SPLITTER * a;
+  const ah = c - (c - a);
+  const al = a - ah;
+  c = SPLITTER * b;
+  const bh = c - (c - b);
+  const bl = b - bh;
+  productHigh = p;
+  productLow = ah * bh - p + ah * bl + al * bh + al * bl;
+}
+
+/**
+ * Do the 17 significant digits that {@link scanDecimal} just read (not an integer) survive the trip through the
+ * double `x` (the text's absolute value, as `+s` rounded it)? Decides what comparing them with String(x) decides,
+ * without printing x, on the path of every such value of a live update (a `sentAt` with a sub-millisecond part
+ * usually has 17). With D the 17 digits as an integer and the value D x 10^q (-22 <= q <= -1), H its first 16:
+ * - String(x) is the shortest decimal that reads back as x, so it has 16 digits or fewer when H or H + 1
+ *   (x 10^(q+1), the 16-digit decimals on either side of the text) rounds to x: then the 17 digits are LOST;
+ * - else it has 17 digits, those of the 17-digit decimal nearest to x: the text's when |x x 10^-q - D| < 1/2.
+ *   x x 10^-q and 10H are both computed exactly, as sums of two doubles, so that difference is exact to ~1e-14.
+ * UNSURE (the caller prints x) outside those ranges and within 1e-7 of a tie.
+ */
+function survives17(s: string, x: number): number {
+  const q = scanExp - 17;
+  if (q > -1 || q < -22) return UNSURE;
+  let h = 0;
+  let i = scanFirst;
+  for (let d = 0; d < 16; d++, i++) {
+    if (s.charCodeAt(i) === 46) i++; // "."
+    h = h * 10 + (s.charCodeAt(i) - 48);
+  }
+  if (s.charCodeAt(i) === 46) i++;
+  const last = s.charCodeAt(i) - 48;
+  if (h >= 9007199254740991) return UNSURE; // h + 1 must be exact
+  if (scaled(h, q + 1) === x || scaled(h + 1, q + 1) === x) return LOST;
+  twoProduct(x, POW10[-q]);
+  const xh = productHigh;
+  const xl = productLow;
+  twoProduct(h, 10);
+  // xh and 10H are within a factor of 2 of each other: their difference is exact.
+  const d = xh - productHigh + (xl - productLow - last);
+  const ad = d < 0 ? -d : d;
+  if (ad < 0.4999999) return SURVIVES;
+  if (ad > 0.5000001) return LOST;
+  return UNSURE;
 }
 
 /** 10^0 .. 10^22: every one exact as a double. */

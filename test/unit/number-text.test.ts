@@ -113,4 +113,37 @@ describe('numberFromText: long decimal texts', function () {
       assert.equal(numberFromText(s), oracle(s), s);
     }
   });
+
+  it('agrees with the canonical digit comparison on 17-digit texts: doubles printed both ways, and their last digit moved', function () {
+    // 17 significant digits are decided without printing the double (survives17): the shortest form of a double,
+    // and texts one to four units away in the last digit (most of them read back as the same double, or its
+    // neighbour, without being its shortest form).
+    const next = rng(17);
+    let seventeen = 0;
+    for (let i = 0; i < 150000; i++) {
+      const v = (1 + next() * 9) * 10 ** Math.floor(next() * 24 - 7);
+      const shortest = next() < 0.5 ? String(v) : v.toExponential().replace('e+', 'E');
+      const texts = [shortest];
+      const m = /^(\d)\.(\d{16})(E.*|e.*)?$/.exec(v.toExponential(16).replace('e+', 'E'));
+      if (m) {
+        const digits = BigInt(m[1] + m[2]);
+        for (const k of [-4, -3, -2, -1, 1, 2, 3, 4]) {
+          const moved = (digits + BigInt(k)).toString();
+          if (moved.length !== 17) continue;
+          texts.push(`${moved[0]}.${moved.slice(1)}${m[3] ?? ''}`);
+        }
+      }
+      for (const t of texts) {
+        const sig = t
+          .replace(/[eE].*$/, '')
+          .replace('.', '')
+          .replace(/^0+/, '')
+          .replace(/0+$/, '');
+        if (sig.length === 17) seventeen++;
+        assert.equal(numberFromText(t), oracle(t), t);
+        assert.equal(numberFromText(`-${t}`), oracle(`-${t}`), `-${t}`);
+      }
+    }
+    assert.ok(seventeen > 500000, `17-digit texts tried: ${seventeen}`);
+  });
 });
