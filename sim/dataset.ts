@@ -611,8 +611,9 @@ export class Dataset extends EventEmitter {
     const at = ts ?? this.now();
     const kv = this.kvOf(e);
     const entries: Record<string, KvEntry> = {};
-    for (const [key, input] of Object.entries(values)) {
-      const entry = toKvEntry(input, at);
+    // for…in: Object.entries would make an array per key on every write (the WS benchmarks' hot path)
+    for (const key in values) {
+      const entry = toKvEntry(values[key], at);
       entries[key] = entry;
       let h = kv.history.get(key);
       if (!h) {
@@ -1155,6 +1156,8 @@ function insertByTs(h: KvEntry[], entry: KvEntry): void {
   let i = h.length;
   while (i > 0 && h[i - 1].ts > entry.ts) i--;
   if (i > 0 && h[i - 1].ts === entry.ts) h[i - 1] = entry;
+  else if (i === h.length)
+    h.push(entry); // the usual case, a new latest point: no splice (it makes an array each time)
   else h.splice(i, 0, entry);
 }
 
