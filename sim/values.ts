@@ -93,18 +93,12 @@ export function javaDouble(n: number): string {
     const s = String(n); // same shortest digits, plain notation in this range
     return s.indexOf('.') < 0 ? `${s}.0` : s;
   }
-  const { digits, exp, neg } = shortestParts(n);
-  const sign = neg ? '-' : '';
-  if (abs >= 1e-3 && abs < 1e7) {
-    if (exp >= 0) {
-      const intPart = digits.length > exp + 1 ? digits.slice(0, exp + 1) : digits.padEnd(exp + 1, '0');
-      const frac = digits.length > exp + 1 ? digits.slice(exp + 1) : '0';
-      return `${sign}${intPart}.${frac}`;
-    }
-    return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
-  }
-  const mant = `${digits[0]}.${digits.length > 1 ? digits.slice(1) : '0'}`;
-  return `${sign}${mant}E${exp}`;
+  // "d.dddE±x" from toExponential's shortest digits, sign included: "1.7957485439685332e+12" → "1.7957485439685332E12",
+  // "-1e-7" → "-1.0E-7" (every live `sentAt` of the WS benchmarks goes through here)
+  const t = n.toExponential();
+  const e = t.indexOf('e');
+  const mant = t.indexOf('.') < 0 ? `${t.slice(0, e)}.0` : t.slice(0, e);
+  return `${mant}E${t.charCodeAt(e + 1) === 43 ? t.slice(e + 2) : t.slice(e + 1)}`;
 }
 
 /** Apache commons-lang3 NumberUtils.isParsable: optional '-', digits, at most one '.', not ending with '.'. */
