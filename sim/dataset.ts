@@ -1155,9 +1155,9 @@ export class Dataset extends EventEmitter {
 function insertByTs(h: KvEntry[], entry: KvEntry): void {
   let i = h.length;
   while (i > 0 && h[i - 1].ts > entry.ts) i--;
+  // The usual case is a new latest point: push, not splice (which makes an array each time).
   if (i > 0 && h[i - 1].ts === entry.ts) h[i - 1] = entry;
-  else if (i === h.length)
-    h.push(entry); // the usual case, a new latest point: no splice (it makes an array each time)
+  else if (i === h.length) h.push(entry);
   else h.splice(i, 0, entry);
 }
 

@@ -118,15 +118,7 @@ export async function pushTelemetryBurst(host: BurstHost, ds: Dataset, o: BurstO
   const stallTimeout = o.stallTimeoutMs ?? 30_000;
   const batch = Math.max(1, Math.floor(o.batch ?? 200));
   const rate = o.ratePerSec && o.ratePerSec > 0 ? o.ratePerSec : 0;
-  /** The last ts written to each target (0 = none yet this burst), by the index of its first place in `list`. */
-  const lastTs = new Float64Array(list.length);
-  const firstAt = new Map<string, number>();
-  const slot = Int32Array.from(list, (e, i) => {
-    const f = firstAt.get(e.id);
-    if (f !== undefined) return f;
-    firstAt.set(e.id, i);
-    return i;
-  });
+  const lastTs = new Map<string, number>();
   const sent0 = host.messagesSent();
   let stalls = 0;
   let stallMs = 0;
@@ -135,13 +127,11 @@ export async function pushTelemetryBurst(host: BurstHost, ds: Dataset, o: BurstO
   const t0 = performance.now();
 
   const write = (i: number): void => {
-    const at = i % list.length;
-    const e = list[at];
-    const k = slot[at];
-    const prev = lastTs[k] || (ds.getLatest(e, 'sentAt')?.ts ?? 0);
+    const e = list[i % list.length];
+    const prev = lastTs.get(e.id) ?? ds.getLatest(e, 'sentAt')?.ts ?? 0;
     const simNow = host.now();
     const ts = simNow > prev ? simNow : prev + 1;
-    lastTs[k] = ts;
+    lastTs.set(e.id, ts);
     const seq = i + 1;
     const values: Record<string, KvInput> = {};
     for (const k of keys) values[k] = k === 'sentAt' ? 0 : long(seq);

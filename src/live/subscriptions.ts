@@ -5,7 +5,7 @@
  * re-emitted).
  */
 import { TbError } from '../errors';
-import { applyFlatChanges, flattenAlarm, flattenEntity, formatAlarms, PageInfo, pageInfo, parseValue, ResultFormat, FlatEntity } from '../query/format';
+import { applyFlatChanges, copyFlat, flattenAlarm, flattenEntity, formatAlarms, PageInfo, pageInfo, parseValue, ResultFormat, FlatEntity } from '../query/format';
 import type { AlarmCountQuery, AlarmData, AlarmDataQuery, EntityCountQuery, EntityData, EntityDataQuery, EntityId, EntityKey, LatestValues, PageData, TsValue } from '../query/types';
 import type { LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from './hub';
 
@@ -65,14 +65,6 @@ interface EntityState {
    * holds (updated in place); every event sends a copy of it ({@link copyFlat}).
    */
   item: unknown;
-}
-
-/**
- * A copy of a flat row for a message: the receiver may keep or change it, the row itself goes on changing. One
- * object and its `ts`, nothing deeper: flat values are strings, numbers, booleans or null.
- */
-function copyFlat(row: FlatEntity): FlatEntity {
-  return { ...row, ts: { ...row.ts } };
 }
 
 const idOf = (e: { entityId: EntityId }): string => e.entityId.id;
@@ -142,7 +134,10 @@ export class EntityDataSubscription extends Base {
     return this.format === 'raw' ? raw : flattenEntity(raw);
   }
 
-  /** What an event carries of an entity's state: the raw item itself, or a copy of the flat row. */
+  /**
+   * What an event carries of an entity's state: the raw item itself, or a copy of the flat row (the receiver may keep
+   * or change it; the row itself goes on changing).
+   */
   private sent(item: unknown): unknown {
     return this.format === 'raw' ? item : copyFlat(item as FlatEntity);
   }
@@ -150,11 +145,10 @@ export class EntityDataSubscription extends Base {
   private onData(page: PageData<EntityData>): void {
     if (!this.snapshotSent) {
       this.snapshotSent = true;
-      const items: unknown[] = this.format === 'raw' ? page.data : new Array(page.data.length);
-      page.data.forEach((ed, i) => {
+      const items = page.data.map((ed) => {
         const item = this.present(ed);
         this.known.set(idOf(ed), { raw: ed, item });
-        if (this.format !== 'raw') items[i] = copyFlat(item as FlatEntity);
+        return this.sent(item);
       });
       this.sink.event({ event: 'snapshot', items, page: pageInfo(page, this.query.pageLink) });
       this.emitSeries(page.data);

@@ -415,21 +415,19 @@ export function flattenEntity(ed: EntityData): FlatEntity {
 }
 
 /**
- * The flat form of an entity after some of its latest values changed, built from the previous flat form:
- * only the `changed` keys are recomputed, with the same rules as {@link flattenEntity} (entity fields and
- * id/entityType/ts protected, time series over attributes, a missing value never hiding a present one).
- * `latest` is the entity's whole, merged `latest`. Equal to `flattenEntity` of the merged entity, for a
- * fraction of the work on the live update path.
+ * A copy of a flat row: one object and its `ts`, nothing deeper (flat values are strings, numbers, booleans or null).
  */
-export function updateFlatEntity(prev: FlatEntity, latest: LatestValues, changed: readonly string[]): FlatEntity {
-  const out = { ...prev, ts: { ...prev.ts } };
-  applyFlatChanges(out, latest, changed);
-  return out;
+export function copyFlat(row: FlatEntity): FlatEntity {
+  return { ...row, ts: { ...row.ts } };
 }
 
 /**
- * {@link updateFlatEntity} in place: `row` and `row.ts` are changed, nothing is allocated. For a row nobody else
- * holds (the live path keeps one per entity and sends copies of it).
+ * The flat form of an entity after some of its latest values changed, made from its previous flat form in place
+ * (`row` and `row.ts` are changed, nothing is allocated): only the `changed` keys are recomputed, with the same rules
+ * as {@link flattenEntity} (entity fields and id/entityType/ts protected, time series over attributes, a missing
+ * value never hiding a present one). `latest` is the entity's whole, merged `latest`. Equal to `flattenEntity` of
+ * the merged entity, for a fraction of the work on the live update path, which keeps one row per entity and sends
+ * copies of it ({@link copyFlat}).
  */
 export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed: readonly string[]): void {
   const ts = row.ts;

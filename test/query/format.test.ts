@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { updateFlatEntity, flattenAlarm, flattenEntity, formatAlarms, formatEntities, fromKeysV1, fromKeysV2, pageInfo, parseValue } from '../../src/query/format';
+import { applyFlatChanges, flattenAlarm, flattenEntity, formatAlarms, formatEntities, fromKeysV1, fromKeysV2, pageInfo, parseValue } from '../../src/query/format';
 import type { AlarmData, EntityData, ResultFormat } from '../../src/query';
 import { TbInputError } from '../../src/errors';
 import { U1, U2 } from './helpers';
@@ -430,7 +430,7 @@ describe('query/format', () => {
   });
 });
 
-describe('updateFlatEntity (the live update path)', () => {
+describe('applyFlatChanges (the live update path: one row per entity, changed in place)', () => {
   const tv = (value: string, ts = 5) => ({ ts, value });
   it('equals flattenEntity of the merged entity, for every kind of change', () => {
     const base = {
@@ -455,10 +455,10 @@ describe('updateFlatEntity (the live update path)', () => {
       ['SERVER_ATTRIBUTE', 'gone', tv('', 0)],
     ];
     let entity = base as { latest: Record<string, Record<string, unknown>> };
-    let flat = flattenEntity(entity as never);
+    const flat = flattenEntity(entity as never);
     for (const [type, key, value] of changes) {
       entity = { ...entity, latest: { ...entity.latest, [type]: { ...(entity.latest[type] ?? {}), [key]: value } } };
-      flat = updateFlatEntity(flat, entity.latest as never, [key]);
+      applyFlatChanges(flat, entity.latest as never, [key]);
       assert.deepEqual(flat, flattenEntity(entity as never), `after ${type}.${key}`);
     }
     assert.equal(flat.temperature, 'entity field wins');
