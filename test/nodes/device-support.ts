@@ -4,6 +4,7 @@
  */
 import { BASE_TIME, HOUR, type Simulator } from '../../sim';
 import { flowsOn, lastStatus, useRuntime, type Rec } from '../support/runtime';
+export { waitFor } from '../support/wait';
 
 export type { Rec };
 
@@ -61,15 +62,6 @@ export class InFlight {
 
   stop(): void {
     this.sim.httpServer!.off('request', this.listener as never);
-  }
-}
-
-/** Resolves once `pred` holds (checked every 10 ms), or rejects after `ms`. */
-export async function waitFor(pred: () => boolean, ms = 5000, what = 'a condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 

@@ -10,7 +10,8 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import { FRAMES_PER_TURN } from '../../src/live/hub';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
-import { startSim, type SimProcess } from '../../sim/process';
+import { startSim } from '../../sim/process';
+import { useFixture } from '../support/simulator';
 import { Collector, connectionNode, flow, helper, TENANT } from '../support/runtime';
 
 const DEVICES = 20;
@@ -33,14 +34,11 @@ function busy(ms: number): void {
 
 describe('live burst: a backlog of frames is read a slice per turn (runtime + simulator in its own process)', function () {
   this.timeout(120000);
-  let sim: SimProcess;
-  before(async () => {
-    sim = await startSim([]);
-  });
-  after(async () => {
-    await sim?.stop();
-  });
-  afterEach(() => helper.unload());
+  const sim = useFixture(
+    () => startSim([]),
+    (s) => s.stop(),
+    { cleanup: () => helper.unload() },
+  );
 
   it(`${UPDATES} updates as fast as the server writes them: reading pauses after ${FRAMES_PER_TURN} frames, so a turn handles those and one socket read at most; each update delivered once and in order`, async () => {
     const sub = { id: 's', type: 'tb-subscribe', connection: 'c1', kind: 'entityData', queryType: 'json', query: JSON.stringify(QUERY), format: 'flat', wires: [['out']] };
@@ -71,8 +69,7 @@ describe('live burst: a backlog of frames is read a slice per turn (runtime + si
     try {
       const burst = await sim.post<{ updates: number }>('/__sim/ws/burst', { entities: DEVICES, updates: UPDATES, keysPerUpdate: 2, namePrefix: 'Thermo' });
       assert.equal(burst.updates, UPDATES);
-      const deadline = Date.now() + 60000;
-      while (updates().length < UPDATES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await c.until((m) => m.event === 'update' && (m.payload as { seq: number }).seq === UPDATES, 60000, true);
     } finally {
       probing = false;
     }

@@ -59,15 +59,17 @@ describe('allPages + split streams page by page (runtime + simulator)', function
       );
       const id = (seen[0].msg.parts as Rec).id;
       seen.forEach(({ msg, requests }, i) => {
-        assert.deepEqual(msg.parts, { id, index: i, count: i === whole.length - 1 ? whole.length : (msg.parts as Rec).count, type: 'array', len: 1 }, `parts of message ${i}`);
+        const { count, ...rest } = msg.parts as Rec;
+        assert.deepEqual(rest, { id, index: i, type: 'array', len: 1 }, `parts of message ${i}`);
+        // the last one carries the exact count; before it, the server's total, and never less than index + 1
+        if (i === whole.length - 1) assert.equal(count, whole.length, 'the last message carries the count');
+        else assert.ok(typeof count === 'number' && count >= i + 1, `parts.count of message ${i}: ${String(count)}`);
         assert.equal(msg.topic, 'keep');
         // item i is on page ⌊i / PAGE⌋; it is held back until the next item arrives (so that the last one carries the
         // exact count), which may be on the page after: never more pages asked for than that
         const page = Math.floor(i / PAGE);
         assert.ok(requests <= Math.min(pages, page + 2), `message ${i} (page ${page}) went out after ${requests} page requests`);
       });
-      assert.equal((seen.at(-1)!.msg.parts as Rec).count, whole.length, 'the last message carries the count');
-      assert.equal(seen[0].requests <= 2, true, `the first message went out after ${seen[0].requests} of ${pages} page requests`);
       assert.equal(sim.countRequests(c.path), pages, 'every page asked for once');
     });
   }

@@ -4,34 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { LiveHub, type Subscriber, type WsCommand, type WsMessage } from '../../src/live/hub';
-import { startSimulator, type Simulator } from '../../sim';
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }),
-  });
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!pred() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  return pred();
-}
+import { Client } from '../../sim/testkit';
+import { useSimulator } from '../support/simulator';
+import { waitFor } from '../support/wait';
 
 describe('live hub: reading paused for a turn', function () {
-  let sim: Simulator;
-  beforeEach(async () => {
-    sim = await startSimulator();
-  });
-  afterEach(async () => {
-    await sim.stop();
-  });
+  const sim = useSimulator();
 
   it('a subscriber that unsubscribes the last subscription from within a frame: the paused socket still closes cleanly', async () => {
-    const token = await login(sim.url);
+    const { token } = (await new Client(sim.url).ok('/api/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' })) as { token: string };
     // Every frame pauses reading until the next turn (1 frame per turn).
     const hub = new LiveHub({ url: sim.url, auth: async () => ({ token }), framesPerTurn: 1 });
     const frames: WsMessage[] = [];
@@ -51,10 +32,10 @@ describe('live hub: reading paused for a turn', function () {
     };
     try {
       hub.subscribe(sub);
-      assert.ok(await waitFor(() => frames.length === 1, 8000), 'the snapshot came');
+      await waitFor(() => frames.length === 1, 8000, 'the snapshot');
       assert.ok(hub.stats.pauses >= 1);
       // The server sees the session end once we read its closing frame: at once, not after ws's 30 s close timeout.
-      assert.ok(await waitFor(() => sim.ws.connections().open === 0, 5000), `the socket closed (open: ${sim.ws.connections().open})`);
+      await waitFor(() => sim.ws.connections().open === 0, 5000, 'the socket to close');
     } finally {
       await hub.close(100);
     }
