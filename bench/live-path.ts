@@ -43,6 +43,7 @@ import { LiveHub, type Subscriber, type WsMessage } from '../src/live/hub';
 import { EntityDataSubscription, type LiveEvent, type LiveSink } from '../src/live/subscriptions';
 import { NodeSink } from '../src/nodes/support/live-node';
 import type { EntityDataQuery } from '../src/query/types';
+import { median } from './lib/stats';
 
 const STAGES = ['parse', 'route', 'merge', 'format', 'send', 'deliver', 'ref', 'ref-deliver'] as const;
 type Stage = (typeof STAGES)[number];
@@ -230,8 +231,6 @@ async function measure(stage: Stage, n: number, frames: Buffer[]): Promise<numbe
   return ((c.user + c.system) * 1000) / frames.length;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function main(): Promise<void> {
   for (const n of entityCounts) {
     const frames = updateFrames(n, updates);
@@ -255,4 +254,7 @@ async function main(): Promise<void> {
   if (process.env.LIVE_PATH_SHOW) process.stdout.write(`${JSON.stringify(kept)}\n`);
 }
 
-void main();
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -235,8 +235,8 @@ async function main(): Promise<void> {
   const hourAlone = !args.quick && selected.length === 1 && selected[0].key === 'hour';
   const out = args.out ?? (!args.quick && (!args.only || hourAlone) ? path.join(REPO_ROOT, 'bench/RELIABILITY.md') : undefined);
   if (out) {
-    // the hour's part sits under its own '## An hour of faults': one level down
-    writeReport(out, hourAlone ? md.replace(/^## Measured$/m, '### Measured') : md, hourAlone ? 'hour' : 'measured');
+    // the hour's part sits under its own '## An hour of faults': every heading one level down
+    writeReport(out, hourAlone ? md.replace(/^(#{2,}) /gm, '#$1 ') : md, hourAlone ? 'hour' : 'measured');
     log(`written to ${path.relative(process.cwd(), out)}`);
   }
   log(

@@ -10,7 +10,7 @@ import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../li
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../../sim/process';
-import { fmt, fmtMs, fmtRatio, ratio } from '../lib/stats';
+import { fmt, fmtMs, fmtRatio, median, ratio } from '../lib/stats';
 import type { BurstRun } from '../agent/live';
 
 interface Cell {
@@ -130,7 +130,7 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         const ref = res.get(`ref@${n}`);
         if (ours && ref && ours.length === ref.length && ours.length > 1) {
           const pairs = ours.map((c, i) => c.burst.perSec / ref[i].burst.perSec);
-          notes.push(`@${fmt(n)}: ours ÷ reference node round by round: ${pairs.map((r) => fmtRatio(r)).join(', ')} (median ${fmtRatio(med(pairs, (r) => r))})`);
+          notes.push(`@${fmt(n)}: ours ÷ reference node round by round: ${pairs.map((r) => fmtRatio(r)).join(', ')} (median ${fmtRatio(median(pairs))})`);
         }
       }
       const p99 = med(res.get('ours@100'), (c) => c.paced?.delayP99 ?? NaN);

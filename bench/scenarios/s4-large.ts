@@ -1,5 +1,5 @@
 /**
- * Scenario 4: large results. allPages over 100,000 bench devices (pages of 1,000), with and without split:
+ * Scenario 4: large results. allPages over 1,000, 10,000 and 100,000 bench devices (pages of 1,000), with and without split:
  * total time and peak RSS. Every measurement runs in a fresh agent process (Node-RED with only that
  * contender's flow; the raw client in a process without Node-RED), so that the peak RSS is that
  * contender's alone: after start-up and deploy the process is garbage-collected and its peak-RSS counter
@@ -28,6 +28,7 @@ const MB = 1024 * 1024;
 
 /** The sizes of the allPages + split table (entities); the largest also gets every contender. */
 const SIZES = [1000, 10000, 100000];
+const PAGE_SIZE = 1000;
 const QUICK_SIZES = [1000, 5000];
 /**
  * allPages + split before a parsed answer's bytes were let go at once (commit 3d79145, this scenario run from that
@@ -43,7 +44,7 @@ interface SizeRun {
 
 /** allPages over `total` bench devices for the chosen contenders (`keys`: only these), each in a fresh process. */
 async function runAt(total: number, keys: string[] | undefined, opts: RunOptions, rounds: number, notes: string[]): Promise<SizeRun> {
-  const pageSize = 1000;
+  const pageSize = PAGE_SIZE;
   const sim = await startSim(['--extra-devices', String(total)]);
   try {
     const token = await login(sim.url);
@@ -197,7 +198,7 @@ export async function scenario4(opts: RunOptions): Promise<ScenarioResult> {
     );
   }
   const markdown = [
-    `allPages over ${fmt(total)} bench devices (2 entity fields, 4 latest values), pages of 1,000; ` +
+    `allPages over ${fmt(total)} bench devices (2 entity fields, 4 latest values), pages of ${fmt(PAGE_SIZE)}; ` +
       `one message with every item, or one message per item (split). Each measurement in a fresh process: peak RSS is the ` +
       `process's high-water mark during the query (reset after start-up, deploy and a GC); "base" is the RSS just before it. ` +
       `The raw client runs in a process without Node-RED. ${roundsText(opts, rounds)}`,
