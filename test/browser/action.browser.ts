@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
-import { openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
+import { marked, openDialog, pickSuggestion, saveDialog, topTray, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
 
 declare const RED: any;
@@ -125,9 +125,9 @@ describe('tb-alarm-action (browser)', function () {
       $('#node-input-alarm').typedInput('type', 'str');
       $('#node-input-alarm').typedInput('value', 'not-an-id');
     });
-    await page.waitForFunction(() => $('#node-input-alarm + .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+    await marked(page, 'alarm', true);
     await page.evaluate((id) => $('#node-input-alarm').typedInput('value', id), alarmId);
-    await page.waitForFunction(() => !$('#node-input-alarm + .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+    await marked(page, 'alarm', false);
   });
 
   it('raise: the entity is picked by name, the alarm type suggested, and the properties saved as the message contract says', async function () {
@@ -146,8 +146,7 @@ describe('tb-alarm-action (browser)', function () {
     });
     await tray().locator('#node-input-propagateToOwner').check();
     await tray().screenshot({ path: path.join(screenshotDir(), 'alarm-action-raise.png') });
-    await tray().locator('#node-dialog-ok').click();
-    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
+    await saveDialog(page);
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('actA');
       return {

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
-import { closeTrays as closeAll, openDialog, pickSuggestion, topTray, WAIT } from './editor-page';
+import { closeTrays as closeAll, openDialog, pickSuggestion, saveDialog, topTray, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
@@ -87,10 +87,7 @@ describe('query builder (browser)', function () {
     await openDialog(page, id, { view: 'builder', props: { ...props, ...q } });
   }
 
-  async function done(): Promise<void> {
-    await tray().locator('#node-dialog-ok').click();
-    await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
-  }
+  const done = (): Promise<void> => saveDialog(page);
 
   /** The query the dialog holds now (the TypedInput's text, parsed). */
   async function dialogQuery(): Promise<any> {

@@ -128,6 +128,19 @@ export function forType(type: string, options?: { config?: boolean }) {
   }
 
   /** Trims text inputs before they are saved. */
+  /**
+   * Runs `update` now and again when one of the `triggers` inputs changes (text inputs on every keystroke): a summary
+   * line that follows the settings, or rows shown and hidden ({@link showRows}). Returns `update`.
+   */
+  function follow(update: () => void, triggers?: readonly string[]): () => void {
+    for (const prop of triggers || []) {
+      const el = input(prop);
+      el.on(el.is('select, :checkbox') ? 'change' : 'change keyup paste', update);
+    }
+    update();
+    return update;
+  }
+
   function trim(props: readonly string[]): void {
     for (const prop of props) {
       const el = input(prop);
@@ -256,17 +269,13 @@ export function forType(type: string, options?: { config?: boolean }) {
      * `triggers` inputs changes (text inputs on every keystroke). Returns the update function.
      */
     showRows(rules: () => Record<string, unknown>, triggers?: readonly string[]): () => void {
-      const update = () => {
+      return follow(() => {
         const r = rules();
         for (const selector of Object.keys(r)) $(selector).toggle(!!r[selector]);
-      };
-      for (const prop of triggers || []) {
-        const el = input(prop);
-        el.on(el.is('select, :checkbox') ? 'change' : 'change keyup paste', update);
-      }
-      update();
-      return update;
+      }, triggers);
     },
+
+    follow,
 
     trim,
   };

@@ -70,14 +70,15 @@ export default dialog(E, {
       const o = op(node);
       const s = E.input('scope').val();
       const saves = o === 'save' || o === 'msg';
+      const rows = saves && values.fromRows(node);
       return {
         '.tb-row-keys': o !== 'save',
         '.tb-row-values-from': saves,
-        '.tb-row-values': saves && values.fromRows(node),
+        '.tb-row-values': rows,
         '.tb-row-format': o === 'read' || o === 'msg',
         '.tb-row-id-type': target.source() !== 'json',
-        '.tb-tip-save': saves && !values.fromRows(node),
-        '.tb-tip-rows': saves && values.fromRows(node),
+        '.tb-tip-save': saves && !rows,
+        '.tb-tip-rows': rows,
         // SHARED_SCOPE is pushed to devices only: on another entity it is stored, and nothing is told.
         '.tb-tip-shared': saves && s === 'SHARED_SCOPE' && target.entityType() !== 'DEVICE',
       };

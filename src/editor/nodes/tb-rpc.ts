@@ -111,10 +111,7 @@ export default dialog(E, {
       };
     }, ['persistent', 'paramsFrom']);
     const line = $('[data-tb-summary]');
-    E.showRows(() => {
-      line.text(summary(node));
-      return {};
-    }, ['paramsFrom', 'params', 'method', 'methodType']);
+    E.follow(() => line.text(summary(node)), ['paramsFrom', 'params', 'method', 'methodType']);
   },
   oneditsave() {
     E.trim(['timeout', 'expiration', 'retries', 'additionalInfo', 'params', 'concurrency']);

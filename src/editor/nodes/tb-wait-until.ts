@@ -20,7 +20,6 @@ const t = E.t;
 
 /** The comparisons of numbers (a fixed value must be a number, or text that reads as one). */
 const NUMERIC = ['lt', 'lte', 'gt', 'gte'];
-const VALUE_TYPES: readonly string[] = VALUE_ROW_TYPES;
 
 /**
  * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: its runtime gives the entity
@@ -220,7 +219,7 @@ export default dialog(E, {
     key,
     operator: E.oneOf(WAIT_OPERATORS, 'tb-wait-until.errors.operator'),
     value,
-    valueType: E.oneOf(VALUE_TYPES, 'tb-wait-until.errors.valueType'),
+    valueType: E.oneOf(VALUE_ROW_TYPES, 'tb-wait-until.errors.valueType'),
     alarmState: E.oneOf(ALARM_STATES, 'tb-wait-until.errors.alarmState'),
     alarmType: E.any,
     listMode: E.oneOf(LIST_MODES, 'tb-wait-until.errors.listMode'),
@@ -263,7 +262,7 @@ export default dialog(E, {
       kind: () => KEY_KINDS[String(E.input('keyType').val())] ?? 'ENTITY_FIELD',
       watch: [sel('target'), sel('targetEntityType'), sel('keyType'), sel('connection')],
     });
-    E.typedInput('value', VALUE_TYPES);
+    E.typedInput('value', VALUE_ROW_TYPES);
     alarmTypeInput(sel('alarmType'), connection);
     E.input('operator').on('change', () => {
       // A JSONata condition is an expression over { value, ts, entity }.
