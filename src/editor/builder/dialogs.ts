@@ -138,7 +138,8 @@ export function entityJsonInput(o: { input: string; connection: () => string | u
   ensureStyle();
   const input = $(o.input);
   const lookups = new Lookups(o.connection);
-  const row = $('<div class="tb-b tb-b-entity-json">').css({ margin: '4px 0 0 104px', display: 'flex', gap: '4px', alignItems: 'center' });
+  // under the TypedInput and as wide (70 % of the form row, as Node-RED sizes its inputs)
+  const row = $('<div class="tb-b tb-b-entity-json">').css({ margin: '4px 0 0 104px', width: '70%', display: 'flex', gap: '4px', alignItems: 'center' });
   row.insertAfter(input.nextAll('.red-ui-typedInput-container').first());
   const current = (): { entityType?: string; id?: string } => {
     try {

@@ -108,6 +108,7 @@ const CSS = `
 .tb-b-held code { font-size: 0.95em; }
 .tb-b-error { color: var(--red-ui-text-color-error, #d6615f); margin: 4px 0; white-space: pre-wrap; }
 .tb-b-hint { color: var(--red-ui-secondary-text-color, #777); font-size: 0.9em; margin: 2px 0; }
+.tb-b-controls > .tb-b-hint { flex-basis: 100%; }
 .tb-b-section { border: 1px solid var(--red-ui-secondary-border-color, #ddd); border-radius: 4px; padding: 6px 8px; margin: 6px 0; }
 .tb-b-section > .tb-b-title { font-weight: bold; margin-bottom: 4px; }
 .tb-b-row { display: flex; align-items: flex-start; margin: 4px 0; }
@@ -140,8 +141,10 @@ const CSS = `
   max-width: 220px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .tb-b-preview .tb-b-count { font-size: 1.4em; font-weight: bold; }
 .tb-b-sub { margin-left: 16px; }
-.tb-b-entity-id { font-family: monospace; font-size: 0.85em; color: var(--red-ui-secondary-text-color, #777); }
-.tb-b-entity-json .tb-b-entity-id { display: block; }
+/* an entity picker: the name box, the entity's id under it, wrapped within the row rather than past its edge */
+.tb-b-entity { display: inline-flex; flex-direction: column; min-width: 0; max-width: 100%; }
+.tb-b-entity-id { font-family: monospace; font-size: 0.85em; color: var(--red-ui-secondary-text-color, #777); overflow-wrap: anywhere; }
+.tb-b-entity-json > .tb-b-entity { flex: 1; }
 .tb-query-builder-on .red-ui-typedInput-input-wrap, .tb-query-builder-on .red-ui-typedInput-option-expand { display: none !important; }
 .red-ui-typedInput-container.tb-query-builder-on { width: auto !important; }
 .tb-b-bindable { display: inline-flex; align-items: center; gap: 4px; flex-wrap: wrap; min-width: 0; }

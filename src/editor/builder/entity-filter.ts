@@ -47,7 +47,8 @@ export function renderEntityFilter(ctx: Ctx): JQuery {
     const bind = bindSpec(field);
     const control = bind ? bindable(ctx, bind, () => fieldControl(ctx, field, filter)) : fieldControl(ctx, field, filter);
     const r = row(field.label + (field.required ? ' *' : ''), control);
-    if (field.help) $('<div class="tb-b-hint">').text(field.help).appendTo(r.find('.tb-b-controls'));
+    // the row's own controls: a control may be a .tb-b-controls of its own (an entity: its type and the picker)
+    if (field.help) $('<div class="tb-b-hint">').text(field.help).appendTo(r.children('.tb-b-controls'));
     section.append(r);
   }
   return section;
