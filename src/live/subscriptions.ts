@@ -75,6 +75,8 @@ export class EntityDataSubscription extends Base {
   private readonly known = new Map<string, EntityState>();
   /** Scratch for the names an update changed (flat format; see onUpdate). */
   private readonly changedNames: string[] = [];
+  /** Scratch beside it: the time-series value of each changed name that changed there (see applyFlatChanges). */
+  private readonly changedSeries: (TsValue | undefined)[] = [];
   private snapshotSent = false;
   private premature: EntityData[] = [];
 
@@ -208,11 +210,11 @@ export class EntityDataSubscription extends Base {
         // The changed names are gathered in one array kept for this, then copied at their exact length: an array
         // grown by push holds room for 17 names, and every message in flight keeps its own.
         const latest = state.raw.latest ?? (state.raw.latest = {});
-        const n = mergeLatestInPlace(latest, ed.latest, this.changedNames);
+        const n = mergeLatestInPlace(latest, ed.latest, this.changedNames, this.changedSeries);
         if (n !== 0) {
           const changed = this.changedNames.slice(0, n);
           const row = state.item as FlatEntity;
-          applyFlatChanges(row, latest, changed);
+          applyFlatChanges(row, latest, changed, this.changedSeries);
           this.sink.event({ event: 'update', id, item: copyFlat(row), changed });
         }
       }
@@ -343,25 +345,30 @@ function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): 
  * {@link mergeLatest} into `base` itself, for state that is never sent (the raw state behind flat rows): no copies
  * on the path of every update. A value already known is overwritten in its own object (its ts and value copied
  * over), so the state keeps the objects it has instead of holding on to every frame's. The names of the keys that
- * changed are written to `changed` from index 0 on; returns how many.
+ * changed are written to `changed` from index 0 on, and beside each in `series` its value in the state when it
+ * changed in TIME_SERIES (else undefined); returns how many.
  */
-function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: string[]): number {
+function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: string[], series: (TsValue | undefined)[]): number {
   let n = 0;
   for (const type in upd) {
     const keys = upd[type as keyof LatestValues];
     if (!keys) continue;
     let group = base[type as keyof LatestValues];
+    const isSeries = type === 'TIME_SERIES';
     for (const key in keys) {
       const tv = keys[key];
       const prev = group ? group[key] : undefined;
+      let now = tv;
       if (prev) {
         if (!supersedes(tv, prev)) continue;
         prev.ts = tv.ts;
         prev.value = tv.value;
+        now = prev;
       } else {
         if (!group) group = base[type as keyof LatestValues] = {};
         group[key] = tv;
       }
+      series[n] = isSeries ? now : undefined;
       changed[n++] = key;
     }
   }

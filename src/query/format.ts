@@ -427,9 +427,11 @@ export function copyFlat(row: FlatEntity): FlatEntity {
  * as {@link flattenEntity} (entity fields and id/entityType/ts protected, time series over attributes, a missing
  * value never hiding a present one). `latest` is the entity's whole, merged `latest`. Equal to `flattenEntity` of
  * the merged entity, for a fraction of the work on the live update path, which keeps one row per entity and sends
- * copies of it ({@link copyFlat}).
+ * copies of it ({@link copyFlat}). `series[i]`, when given, is the entity's TIME_SERIES value of `changed[i]` when the
+ * update changed it there, undefined otherwise (the live path knows it while merging): such a key needs no look at
+ * the other groups.
  */
-export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed: readonly string[]): void {
+export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed: readonly string[], series?: readonly (TsValue | undefined)[]): void {
   const ts = row.ts;
   const ef = latest.ENTITY_FIELD;
   // Read by name, once: the groups in the order of the rules (time series last, so they win).
@@ -441,6 +443,17 @@ export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed:
   for (let c = 0; c < changed.length; c++) {
     const k = changed[c];
     if (k === 'id' || k === 'entityType' || k === 'ts' || (ef != null && hasOwn.call(ef, k))) continue;
+    // A time-series value that is there wins over every attribute (time series come last in the rules): no need
+    // to look at the other groups. A deleted one ({ts: 0, value: ""}) may let an attribute show: the groups decide.
+    const sv = series === undefined ? undefined : series[c];
+    if (sv !== undefined && typeof sv.ts === 'number') {
+      const v = parseValue(sv);
+      if (v !== null || sv.ts !== 0) {
+        put(row, k, v);
+        put(ts, k, sv.ts);
+        continue;
+      }
+    }
     pickFound = false;
     pickValue = null;
     pickTs = 0;

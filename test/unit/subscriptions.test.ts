@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { AlarmDataSubscription, AlarmStatusSubscription, classifyAlarm, CountSubscription, EntityDataSubscription, LiveEvent, LiveSink, withLiveWindow } from '../../src/live/subscriptions';
+import { flattenEntity } from '../../src/query/format';
 import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import type { AlarmData, EntityData } from '../../src/query/types';
 
@@ -73,6 +74,62 @@ describe('live subscription kinds (state and events, no socket)', () => {
     s.onMessage({ cmdId: 1, update: [upd('a', 'temperature', '', 0)] });
     const [del] = sink.take();
     assert.equal((del as { item: Record<string, unknown> }).item.temperature, null);
+  });
+
+  it('entity data (flat): every update is the flat form of the merged entity, whatever group a key changes in', () => {
+    // The raw format merges copy on write and sends the whole entity: its flat form is what the flat format's row,
+    // changed in place (a time-series value that is there set directly, the rest from all the groups), must equal.
+    const q = prepareEntityDataQuery({
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+      latestValues: [
+        { type: 'TIME_SERIES', key: 'temperature' },
+        { type: 'SERVER_ATTRIBUTE', key: 'mode' },
+      ],
+      pageLink: { page: 0, pageSize: 10 },
+    });
+    const first: EntityData = {
+      entityId: { entityType: 'DEVICE', id: 'a' },
+      latest: {
+        ENTITY_FIELD: { name: { ts: 5, value: 'Da' } },
+        SERVER_ATTRIBUTE: { mode: { ts: 10, value: 'eco' }, level: { ts: 10, value: '3' } },
+        TIME_SERIES: { temperature: { ts: 10, value: '20' }, mode: { ts: 0, value: '' } },
+      },
+      timeseries: {},
+      aggLatest: {},
+    };
+    const at = (latest: EntityData['latest']): EntityData => ({ entityId: { entityType: 'DEVICE', id: 'a' }, latest, timeseries: {}, aggLatest: {} });
+    const updates: EntityData[] = [
+      at({ TIME_SERIES: { temperature: { ts: 20, value: '21.5' } } }),
+      at({ TIME_SERIES: { mode: { ts: 21, value: 'manual' } } }), // a time series over the attribute
+      at({ SERVER_ATTRIBUTE: { mode: { ts: 22, value: 'boost' } } }), // the attribute changes, the time series still wins
+      at({ TIME_SERIES: { mode: { ts: 0, value: '' } } }), // deleted: the attribute shows again
+      at({ TIME_SERIES: { name: { ts: 23, value: 'not the name' }, id: { ts: 23, value: 'x' }, ts: { ts: 23, value: '1' } } }),
+      at({ SERVER_ATTRIBUTE: { level: { ts: 24, value: '4' } }, TIME_SERIES: { level: { ts: 24, value: '5' }, fresh: { ts: 24, value: 'true' } } }),
+      at({ TIME_SERIES: { temperature: { ts: 25, value: '1.7957485439661233E12' }, fresh: { ts: 0, value: '' } } }),
+    ];
+    const flat = new Sink();
+    const raw = new Sink();
+    const sf = new EntityDataSubscription(flat, q, 'flat');
+    const sr = new EntityDataSubscription(raw, q, 'raw');
+    for (const s of [sf, sr]) s.onMessage({ cmdId: 1, data: page([structuredClone(first)]) });
+    flat.take();
+    raw.take();
+    for (const [i, u] of updates.entries()) {
+      sf.onMessage({ cmdId: 1, update: [structuredClone(u)] });
+      sr.onMessage({ cmdId: 1, update: [structuredClone(u)] });
+      const [f] = flat.take() as Array<{ item: Record<string, unknown>; changed: string[] }>;
+      const [r] = raw.take() as Array<{ item: EntityData; changed: string[] }>;
+      assert.ok(f && r, `update ${i}: an event from both`);
+      assert.deepEqual(f.changed, r.changed, `update ${i}: changed`);
+      assert.deepEqual(f.item, flattenEntity(r.item), `update ${i}: the row`);
+    }
+    const last = flattenEntity((sr as unknown as { known: Map<string, { raw: EntityData }> }).known.get('a')!.raw);
+    assert.equal(last.mode, 'boost');
+    assert.equal(last.name, 'Da');
+    assert.equal(last.level, 5);
+    assert.equal(last.fresh, null, 'deleted, and no attribute of that name');
+    assert.equal(last.temperature, 1795748543966.1233);
   });
 
   it('entity data: emitted items are never changed afterwards (copy on write)', () => {
