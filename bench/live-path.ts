@@ -23,7 +23,7 @@
  * do live. Bigger batches cost more per update, for the reference node as for ours (the messages of a turn wait for
  * their delivery in the next): in one run, `deliver` 4.6–4.8 µs at 16, 7.1–7.4 µs at 200 (one 64 KB read).
  *
- *   npx tsx bench/live-path.ts [--entities 1,100,1000] [--updates 200000] [--rounds 5]
+ *   npx tsx bench/live-path.ts [--entities 1,100,1000] [--updates 200000] [--rounds 5] [--stages deliver,ref-deliver]
  *
  * Prints ns per update for each stage (the median of the rounds) and the difference to the previous stage.
  *
@@ -58,6 +58,9 @@ const updates = Number(arg('updates', '200000'));
 const rounds = Number(arg('rounds', '5'));
 const only = process.argv.includes('--stage') ? (arg('stage', 'send') as Stage) : undefined;
 const feedCount = Number(arg('feed', String(updates)));
+/** the stages timed (all by default), e.g. --stages deliver,ref-deliver */
+const timed = arg('stages', STAGES.join(',')).split(',') as Stage[];
+for (const s of timed) if (!STAGES.includes(s)) throw new Error(`unknown stage ${s}: ${STAGES.join(', ')}`);
 
 const uuid = (i: number): string => `be4c0000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
 
@@ -83,13 +86,18 @@ function snapshotFrame(n: number): string {
   });
 }
 
+const DIGITS = Number(process.env.LP_DIGITS ?? 16);
+
 /** Update frames round-robin over n entities, byte for byte the simulator's shape. */
 function updateFrames(n: number, count: number): Buffer[] {
   const out: Buffer[] = new Array(count);
   const t0 = 1795748543966;
   for (let i = 0; i < count; i++) {
     const ts = t0 + i;
-    const sentAt = (ts + ((i * 7919) % 1000) / 1000).toExponential().replace('e+', 'E'); // Java's Double.toString form
+    // Java's Double.toString form; LP_DIGITS=17 gives the simulator's wall-clock values (17 significant digits
+    // about three times in four), the default 16 keeps the counts comparable with the tables in RESULTS.md
+    const frac = DIGITS === 17 ? ((i * 7919) % 1000003) / 1000003 : ((i * 7919) % 1000) / 1000;
+    const sentAt = (ts + frac).toExponential().replace('e+', 'E');
     out[i] = Buffer.from(
       `{"cmdId":1,"errorCode":0,"errorMsg":null,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"${uuid(i % n)}"},` +
         `"latest":{"TIME_SERIES":{"sentAt":{"ts":${ts},"value":"${sentAt}"},"seq":{"ts":${ts},"value":"${i + 1}"}}},"timeseries":null,"aggLatest":null}],` +
@@ -239,13 +247,14 @@ async function main(): Promise<void> {
       continue;
     }
     const res = new Map<Stage, number[]>();
-    for (let r = 0; r < rounds; r++) for (const s of STAGES) res.set(s, [...(res.get(s) ?? []), await measure(s, n, frames)]);
+    for (let r = 0; r < rounds; r++) for (const s of timed) res.set(s, [...(res.get(s) ?? []), await measure(s, n, frames)]);
     let prev = 0;
     const line: string[] = [];
-    for (const s of STAGES) {
+    for (const s of timed) {
       const m = median(res.get(s)!);
       // The reference's stages stand alone: their differences are to ours, not to the stage before.
-      const base = s === 'ref' ? median(res.get('send')!) : s === 'ref-deliver' ? median(res.get('deliver')!) : prev;
+      const mine = s === 'ref' ? res.get('send') : s === 'ref-deliver' ? res.get('deliver') : undefined;
+      const base = s === 'ref' || s === 'ref-deliver' ? (mine ? median(mine) : 0) : prev;
       line.push(`${s} ${m.toFixed(0)} ns (${base ? `${m - base >= 0 ? '+' : ''}${(m - base).toFixed(0)}` : m.toFixed(0)})`);
       prev = m;
     }

@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pinFromEnv } from './lib/agent';
 import { RunOptions, ScenarioResult } from './lib/common';
 import { passText, table } from './lib/markdown';
 import { summarizeProfiles } from './lib/profile';
@@ -94,6 +95,7 @@ function revision(): string {
 }
 
 async function main(): Promise<void> {
+  pinFromEnv(); // before any simulator starts
   const args = parseArgs(process.argv.slice(2));
   const started = new Date();
   const rev = revision();

@@ -27,7 +27,10 @@ export async function startSim(args: string[], timeoutMs = 60000): Promise<SimPr
   const cli = process.env.TB_BENCH_SIM_CLI ?? path.join(REPO_ROOT, 'sim/cli.ts');
   // Under `tsx bench/run.ts`, process.execArgv carries tsx's loader; otherwise (e.g. imported by a test runner) add it.
   const loader = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
-  const child: ChildProcess = spawn(process.execPath, [...loader, cli, '--port', '0', ...args], {
+  // SIM_CORES="0" (as for taskset -c): the simulator on those cores only (bench/lib/agent's BENCH_PIN sets it)
+  const argv = [...loader, cli, '--port', '0', ...args];
+  const cores = process.env.SIM_CORES;
+  const child: ChildProcess = spawn(cores ? 'taskset' : process.execPath, cores ? ['-c', cores, process.execPath, ...argv] : argv, {
     cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

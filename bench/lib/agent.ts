@@ -69,6 +69,20 @@ interface Reply {
   error?: string;
 }
 
+/**
+ * BENCH_PIN="0:1": the simulator on the cores before the colon, every contender's process on those after it (as
+ * `taskset -c` reads them), so that neither waits for the other's core. Sets SIM_CORES for sim/process.ts; returns
+ * the contenders' cores, or undefined when not pinned.
+ */
+export function pinFromEnv(): string | undefined {
+  const spec = process.env.BENCH_PIN;
+  if (!spec) return undefined;
+  const [sim, agent] = spec.split(':');
+  if (!sim || !agent) throw new Error(`BENCH_PIN=${spec}: expected "<simulator cores>:<contender cores>", e.g. 0:1`);
+  process.env.SIM_CORES = sim;
+  return agent;
+}
+
 export async function startAgent(simUrl: string, o: AgentOptions = {}): Promise<Agent> {
   const execArgv = ['--expose-gc'];
   // BENCH_AGENT_FLAGS="--trace-gc": V8 flags for the agent processes only (NODE_OPTIONS refuses most of them)
@@ -77,9 +91,13 @@ export async function startAgent(simUrl: string, o: AgentOptions = {}): Promise<
     fs.mkdirSync(o.cpuProfDir, { recursive: true });
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`);
   }
+  // BENCH_PIN="0:1" (simulator cores : contender cores, as for taskset -c): each side on its own cores, so that
+  // the contenders do not share a core with the simulator (see bench/README.md)
+  const cores = pinFromEnv();
   const child: ChildProcess = fork(compileAgent(), [], {
     cwd: REPO_ROOT,
-    execArgv,
+    // fork runs execPath with execArgv before the module: here taskset, which runs node on those cores
+    ...(cores ? { execPath: 'taskset', execArgv: ['-c', cores, process.execPath, ...execArgv] } : { execArgv }),
     env: { ...process.env, TB_BENCH_REPO_ROOT: REPO_ROOT },
     stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
   });
