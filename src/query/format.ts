@@ -94,7 +94,10 @@ export function parseValue(v: TsValue | null | undefined): unknown {
 export function numberFromText(s: string): number | undefined {
   if (s.length < 16) {
     // Up to 15 characters hold at most 15 significant digits, which a double always keeps.
-    if (scanDecimal(s) < 0) return undefined;
+    const digits = scanDecimal(s);
+    if (digits < 0) return undefined;
+    const fast = exactDecimal(s, digits);
+    if (fast !== undefined) return fast;
     const n = +s;
     return Number.isFinite(n) ? n : undefined;
   }
@@ -102,6 +105,11 @@ export function numberFromText(s: string): number | undefined {
   // same as NUMBER_RE) and counts the significant digits, on the path of every such value of every live update.
   const digits = scanDecimal(s);
   if (digits < 0) return undefined;
+  if (digits <= 15) {
+    // 15 digits or fewer always survive; a long text may still have them ("-1795748543966.25", "1.5E-7")
+    const fast = exactDecimal(s, digits);
+    if (fast !== undefined) return fast;
+  }
   if (digits === 16 && !scanInteger) {
     const fast = shortest16(s);
     if (fast !== undefined) return fast;
@@ -118,6 +126,22 @@ export function numberFromText(s: string): number | undefined {
   }
   // 16 or 17 digits: the double's shortest form must have the same ones.
   return sameDecimal(s, digits, scanFirst, scanExp, String(n)) ? n : undefined;
+}
+
+/**
+ * The double nearest to the decimal {@link scanDecimal} just read, when its digits (without a trailing zero) make an
+ * integer of at most 2^53 and its exponent is within 10^±22: that integer and that power of ten are exact doubles,
+ * so one product or quotient rounds once, to the nearest double, which is exactly what `+s` gives (Clinger's fast
+ * path, which strtod implementations take first too), for a fraction of the cost (`+s` takes ~70 ns for "23.5").
+ * Undefined otherwise.
+ */
+function exactDecimal(s: string, digits: number): number | undefined {
+  const m = scanMantissa;
+  if (m < 0 || m > 9007199254740992) return undefined;
+  const e = scanExp - digits;
+  if (e < -22 || e > 22) return undefined;
+  const n = scaled(m, e);
+  return s.charCodeAt(0) === 45 ? -n : n;
 }
 
 const SURVIVES = 1;

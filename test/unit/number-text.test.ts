@@ -114,6 +114,32 @@ describe('numberFromText: long decimal texts', function () {
     }
   });
 
+  it('short and plain decimals read exactly as `+s` reads them (300,000 texts: signs, fractions, exponents, zeros)', function () {
+    // Texts of 15 digits or fewer take a fast path (the digits as an integer, times or over a power of ten): it must
+    // give the very double `+s` gives, -0 included.
+    const next = rng(17);
+    const digits = (n: number) => {
+      let s = String(1 + Math.floor(next() * 9));
+      for (let i = 1; i < n; i++) s += next() < 0.15 ? '0' : String(Math.floor(next() * 10));
+      return s;
+    };
+    let fast = 0;
+    for (let i = 0; i < 300000; i++) {
+      const d = digits(1 + Math.floor(next() * 15));
+      const cut = Math.floor(next() * (d.length + 1));
+      const lead = next() < 0.2 ? `0.${'0'.repeat(Math.floor(next() * 6))}` : '';
+      let s = lead ? `${lead}${d}` : cut === d.length || next() < 0.3 ? d : `${d.slice(0, cut) || '0'}.${d.slice(cut)}`;
+      if (next() < 0.15) s += '0'.repeat(1 + Math.floor(next() * 3)); // trailing zeros (of the integer or the fraction)
+      if (next() < 0.35) s += `${next() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(next() * 3)]}${Math.floor(next() * 40)}`;
+      if (next() < 0.4) s = `-${s}`;
+      if (next() < 0.01) s = next() < 0.5 ? '-0' : '-0.0';
+      const want = oracle(s);
+      assert.equal(numberFromText(s), want, s);
+      if (want !== undefined && s.length < 16) fast++;
+    }
+    assert.ok(fast > 150000, `${fast} short plain decimals among them`);
+  });
+
   it('agrees with the canonical digit comparison on 17-digit texts: doubles printed both ways, and their last digit moved', function () {
     // 17 significant digits are decided without printing the double (survives17): the shortest form of a double,
     // and texts one to four units away in the last digit (most of them read back as the same double, or its
