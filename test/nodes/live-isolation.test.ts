@@ -13,6 +13,7 @@ import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import type { LiveHub } from '../../src/live/hub';
 import { BASE_TIME, HOUR } from '../../sim';
 import { assertCode, Collector, connectionNode, flow, helper, inject, key, message, Msg, sentBy, statuses, TENANT, useRuntime } from '../support/runtime';
+import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbSubscribe];
 type Rec = Record<string, unknown>;
@@ -220,13 +221,6 @@ function collectorAtDeploy(): Collector {
 }
 
 /** Polls a condition on the event loop; rejects after `ms`. */
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** To show that nothing more happens: twice the longest reconnect delay of these tests (200 ms). */
 function settle(): Promise<void> {

@@ -10,6 +10,7 @@ import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import { BASE_TIME, HOUR, TENANT_API_KEY } from '../../sim';
 import { Collector, connectionNode, errorsLogged, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode, useRuntime } from '../support/runtime';
+import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];
 type Rec = Record<string, unknown>;
@@ -711,10 +712,3 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
 });
 
 /** Polls a condition on the event loop (no fixed sleeps); rejects after `ms`. */
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -11,6 +11,7 @@ import { tokenCacheSize } from '../../src/platform/token-cache';
 import { assertCode, connectionNode, flow, helper, inject, message, TENANT, useRuntime } from '../support/runtime';
 import { replaceSimulator, useSimulator } from '../support/simulator';
 import { startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
+import { waitFor } from '../support/wait';
 
 type Rec = Record<string, unknown>;
 const NODES = [tbConnection, tbEntityCount];
@@ -112,18 +113,10 @@ describe('redeploys through the admin API of a real Node-RED process', function 
         body: JSON.stringify(flows(i === 0)), // like the editor: credentials only when they were typed
       });
       assert.ok(res.status === 200 || res.status === 204, `deploy ${i}: ${res.status}`);
-      await waitFor(() => sim.ws.connections().total > total && sim.ws.connections().authenticated >= Math.min(1, sessions + 1));
+      await waitFor(() => sim.ws.connections().total > total && sim.ws.connections().authenticated >= Math.min(1, sessions + 1), 10000);
     }
-    await waitFor(() => sim.ws.connections().authenticated === 1);
+    await waitFor(() => sim.ws.connections().authenticated === 1, 10000);
     assert.equal(sim.countRequests('/api/auth/login'), 1);
     assert.equal(sim.ws.connections().total, 10);
   });
 });
-
-async function waitFor(cond: () => boolean, ms = 10000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

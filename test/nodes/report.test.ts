@@ -9,6 +9,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbBuildReport from '../../src/nodes/tb-build-report';
 import { BASE_TIME, HOUR, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../../sim';
 import { connectionNode, flow, helper, inject, key, message, messages, statuses, TENANT, assertCode, useRuntime } from '../support/runtime';
+import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbBuildReport];
 type Rec = Record<string, unknown>;
@@ -318,10 +319,3 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
 });
 
 /** Polls a condition on the event loop; rejects after `ms`. */
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -10,6 +10,7 @@ import tbConnection from '../../src/nodes/tb-connection';
 import tbWaitUntil from '../../src/nodes/tb-wait-until';
 import { BASE_TIME, HOUR } from '../../sim';
 import { assertCode, connectionNode, flow, helper, inject, key, lastStatus, statuses, TENANT, useRuntime, type Msg, type Rec } from '../support/runtime';
+import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbWaitUntil];
 const NOW = BASE_TIME + HOUR;
@@ -77,14 +78,6 @@ class Outputs {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(pred: () => boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  while (!pred()) {
-    if (Date.now() - t0 > ms) throw new Error('condition not reached in time');
-    await sleep(10);
-  }
-}
 
 describe('tb-wait-until (runtime + simulator WebSocket)', function () {
   const sim = useRuntime({ now: () => NOW }, { settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 } });
