@@ -10,16 +10,45 @@ import readline from 'node:readline';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
-export interface SimProcess {
-  url: string;
-  pid: number;
+/** The simulator's control API (`/__sim/…`, JSON both ways), from wherever its URL is known. */
+export interface SimControl {
+  /** Any method; the body (if any) is sent as JSON. Rejects with the status and the start of the answer. */
+  call<T = unknown>(method: string, p: string, body?: unknown): Promise<T>;
   /** GET a /__sim path (JSON). */
   get<T = unknown>(p: string): Promise<T>;
   /** POST a /__sim path (JSON). */
   post<T = unknown>(p: string, body?: unknown): Promise<T>;
   /** CPU time (ms, user+system) the simulator has used so far. */
   cpuMs(): Promise<number>;
+}
+
+export interface SimProcess extends SimControl {
+  url: string;
+  pid: number;
   stop(): Promise<void>;
+}
+
+/** The control API of the simulator at `url` (in this process or another: the bench agents use it too). */
+export function simControl(url: string): SimControl {
+  const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
+    const res = await fetch(url + p, {
+      method,
+      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`simulator ${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    call,
+    get: (p) => call('GET', p),
+    post: (p, body) => call('POST', p, body ?? {}),
+    cpuMs: async () => {
+      const h = await call<{ cpuUsage: { user: number; system: number } }>('GET', '/__sim/health');
+      return (h.cpuUsage.user + h.cpuUsage.system) / 1000;
+    },
+  };
 }
 
 export async function startSim(args: string[], timeoutMs = 60000): Promise<SimProcess> {
@@ -54,25 +83,10 @@ export async function startSim(args: string[], timeoutMs = 60000): Promise<SimPr
     });
   });
   child.stdout!.resume();
-  const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-    const res = await fetch(url + p, {
-      method,
-      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`simulator ${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
   return {
+    ...simControl(url),
     url,
     pid: child.pid!,
-    get: (p) => call('GET', p),
-    post: (p, body) => call('POST', p, body ?? {}),
-    cpuMs: async () => {
-      const h = await call<{ cpuUsage: { user: number; system: number } }>('GET', '/__sim/health');
-      return (h.cpuUsage.user + h.cpuUsage.system) / 1000;
-    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -4,6 +4,7 @@
  * the heap while it runs; and a long time-series history read page after page (tb-telemetry or raw axios).
  */
 import { ctx, deadline, hooks, now } from './context';
+import { simControl } from '../../sim/process';
 import { axiosFor } from './query-load';
 
 const gcFn = (globalThis as { gc?: () => void }).gc;
@@ -16,15 +17,12 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-async function simGet<T>(p: string): Promise<T> {
-  const res = await fetch(ctx.simUrl + p);
-  if (!res.ok) throw new Error(`simulator GET ${p}: HTTP ${res.status}`);
-  return (await res.json()) as T;
+function simGet<T>(p: string): Promise<T> {
+  return simControl(ctx.simUrl).get<T>(p);
 }
 
-async function simCpuMs(): Promise<number> {
-  const h = await simGet<{ cpuUsage: { user: number; system: number } }>('/__sim/health');
-  return (h.cpuUsage.user + h.cpuUsage.system) / 1000;
+function simCpuMs(): Promise<number> {
+  return simControl(ctx.simUrl).cpuMs();
 }
 
 /** Requests the simulator received under a path prefix (its request counter, not the bounded log). */

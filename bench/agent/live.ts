@@ -10,23 +10,17 @@ import WebSocket from 'ws';
 import { ctx, deadline, hooks, now } from './context';
 import { deploy } from './deploy';
 import { summarize } from '../lib/stats';
+import { simControl } from '../../sim/process';
 
 const wall = (): number => performance.timeOrigin + performance.now();
 
-export async function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(ctx.simUrl + p, {
-    method,
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`simulator ${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+/** The simulator's control API (its URL is known once the agent is set up). */
+export function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
+  return simControl(ctx.simUrl).call<T>(method, p, body);
 }
 
-async function simCpuMs(): Promise<number> {
-  const h = await simCall<{ cpuUsage: { user: number; system: number } }>('GET', '/__sim/health');
-  return (h.cpuUsage.user + h.cpuUsage.system) / 1000;
+function simCpuMs(): Promise<number> {
+  return simControl(ctx.simUrl).cpuMs();
 }
 
 type Rec = Record<string, unknown>;

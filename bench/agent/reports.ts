@@ -5,6 +5,7 @@
 import http from 'node:http';
 import axios from 'axios';
 import { ctx, deadline, hooks, now } from './context';
+import { simControl } from '../../sim/process';
 
 export interface ReportRun {
   n: number;
@@ -26,15 +27,8 @@ interface AnalyticsStats {
   maxWaitingSeen: number;
 }
 
-async function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(ctx.simUrl + p, {
-    method,
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`simulator ${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
+  return simControl(ctx.simUrl).call<T>(method, p, body);
 }
 
 async function resetCounters(): Promise<void> {

@@ -15,7 +15,7 @@ let compiled: string | undefined;
 
 /**
  * The agent runs as plain JavaScript under plain `node` (not tsx: its loader adds ~40 MB of RSS and is no
- * part of a Node-RED installation). Its sources (bench/agent, bench/lib, scripts/embedded.ts) are
+ * part of a Node-RED installation). Its sources (bench/agent, bench/lib, scripts/embedded.ts, sim/process.ts) are
  * transpiled once per run into bench/.build/run-<pid>/ with the TypeScript compiler already in devDependencies.
  */
 function compileAgent(): string {
@@ -28,6 +28,7 @@ function compileAgent(): string {
         .map((f) => path.join(d, f)),
     ),
     'scripts/embedded.ts',
+    'sim/process.ts', // simControl: the agents call the simulator's /__sim API
   ];
   fs.rmSync(BUILD_DIR, { recursive: true, force: true });
   process.once('exit', () => fs.rmSync(BUILD_DIR, { recursive: true, force: true }));
