@@ -79,7 +79,7 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
 
     /**
      * Says in `el` which entity the node acts on as the dialog is set now, following the target: the catalog's
-     * `<key>.<how>`, how being auto (the message), picked (__name__: the picked entity's name, once known),
+     * `<key><how>` (`key` ends with a dot), how being auto (the message), picked (__name__: the picked entity's name, once known),
      * pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata.
      */
     describe(el: JQuery, key: string): void {
@@ -92,7 +92,7 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
         if (how === PICKED) {
           const e = pickedEntity(value);
           if (!e || !e.id.trim()) {
-            el.text(E.t(`${key}.pickedNone`));
+            el.text(E.t(`${key}pickedNone`));
             return;
           }
           const name = lookups.knownName(e.id);
@@ -100,10 +100,10 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
             asked.add(e.id);
             void lookups.names(e.entityType, [e.id]).then(update);
           }
-          el.text(E.t(`${key}.picked`, { name: name ?? e.id }));
+          el.text(E.t(`${key}picked`, { name: name ?? e.id }));
           return;
         }
-        el.text(E.t(`${key}.${['json', 'msg', 'jsonata'].includes(how) ? how : 'auto'}`, { prop: `msg.${value}` }));
+        el.text(E.t(`${key}${['json', 'msg', 'jsonata'].includes(how) ? how : 'auto'}`, { prop: `msg.${value}` }));
       };
       E.follow(update, ['target']);
     },

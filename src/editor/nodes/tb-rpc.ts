@@ -113,7 +113,7 @@ export default dialog(E, {
     const line = $('[data-tb-summary]');
     E.follow(() => line.text(summary(node)), ['paramsFrom', 'params', 'method', 'methodType']);
     // Which device, as configured: picked by name, the message, JSON, msg., JSONata.
-    target.describe($('[data-tb-target-tip]'), 'tb-rpc.deviceIs');
+    target.describe($('[data-tb-target-tip]'), 'tb-rpc.deviceIs.');
   },
   oneditsave() {
     E.trim(['timeout', 'expiration', 'retries', 'additionalInfo', 'params', 'concurrency']);
