@@ -79,8 +79,8 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
 
     /**
      * Says in `el` which entity the node acts on as the dialog is set now, following the target: the catalog's
-     * `<key><how>` (`key` ends with a dot), how being auto (the message), picked (__name__: the picked entity's name, once known),
-     * pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata.
+     * `<key><how>` (`key` ends with a dot), how being auto (the message), picked (__name__: the picked entity's
+     * name, once known), pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata.
      */
     describe(el: JQuery, key: string): void {
       const lookups = new Lookups(connection);
