@@ -75,6 +75,21 @@ describe('tb-alarm-action (browser)', function () {
           ...at(380, 80),
           wires: [[]],
         },
+        // Saved before "entity picked by name": the entity to raise on kept as JSON.
+        {
+          id: 'actOld',
+          type: 'tb-alarm-action',
+          connection: 'connA',
+          operation: 'raise',
+          originator: JSON.stringify({ entityType: 'DEVICE', id: sim.data.mustFindByName('DEVICE' as never, 'Thermo A-102').id }),
+          originatorType: 'json',
+          originatorEntityType: 'DEVICE',
+          alarmName: 'High Temperature',
+          severity: 'MAJOR',
+          version: 1,
+          ...at(380, 160),
+          wires: [[]],
+        },
       ];
     },
   });
@@ -130,14 +145,63 @@ describe('tb-alarm-action (browser)', function () {
     await marked(page, 'alarm', false);
   });
 
+  /** Chooses a type of the "Raise on" TypedInput with the mouse, from its menu. */
+  async function chooseOriginatorType(type: string): Promise<void> {
+    await tray().locator('#node-input-originator + .red-ui-typedInput-container button.red-ui-typedInput-type-select').click();
+    const item = page.locator(`.red-ui-typedInput-options:visible a[value="${type}"]`);
+    await item.waitFor({ state: 'visible', timeout: WAIT });
+    await item.click();
+    await page.waitForFunction((t) => $('#node-input-originator').typedInput('type') === t, type, { timeout: WAIT });
+  }
+
+  /** What "Raise on" shows: its type's label, the TypedInput's own text box (raw JSON) or not, the picker, "Id is a", and where the invalid mark is. */
+  const originatorShown = () =>
+    page.evaluate(() => {
+      const box = $('#node-input-originator').next('.red-ui-typedInput-container');
+      const name = $('[data-tb-field="originator.id"]');
+      const probe = $('<div>').css({ border: '1px solid var(--red-ui-form-input-border-error-color)' }).appendTo('.red-ui-editor');
+      const red = getComputedStyle(probe[0]).borderTopColor;
+      probe.remove();
+      // The placeholder, measured in the box's own font, against the box's inner width (null: no name box shown).
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      const style = name.length ? getComputedStyle(name[0]) : undefined;
+      if (style) ctx.font = style.font;
+      const fits = !name.is(':visible')
+        ? null
+        : !!style && ctx.measureText(String(name.attr('placeholder'))).width <= name[0].clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return {
+        label: box.find('.red-ui-typedInput-type-label').text().trim() as string,
+        jsonBox: box.find('input.red-ui-typedInput-input').is(':visible') as boolean,
+        picker: $('.tb-b-entity-json').is(':visible') as boolean,
+        idIsA: $('.tb-row-raise-id').is(':visible') as boolean,
+        nameMarked: name.length > 0 && getComputedStyle(name[0]).borderTopColor === red,
+        typeMarked: getComputedStyle(box[0]).borderTopColor === red,
+        fits,
+      };
+    });
+
   it('raise: the entity is picked by name, the alarm type suggested, and the properties saved as the message contract says', async function () {
     await openAction();
     await tray().locator('#node-input-operation').selectOption('raise');
-    await page.evaluate(() => $('#node-input-originator').typedInput('type', 'json'));
+    // Picked by name, as in the device actions: the picker alone, no raw JSON, no "Id is a"; the empty name box marked.
+    await chooseOriginatorType('entity');
+    await page.waitForFunction(() => $('#node-input-originator').hasClass('input-error'), undefined, { timeout: WAIT });
+    assert.deepEqual(await originatorShown(), { label: 'entity picked by name', jsonBox: false, picker: true, idIsA: false, nameMarked: true, typeMarked: false, fits: true });
     await tray().locator('[data-tb-field="originator.entityType"]').selectOption('DEVICE');
     await pick('[data-tb-field="originator.id"]', 'A-101', 'Thermo A-101');
     const thermo = sim.data.mustFindByName('DEVICE' as never, 'Thermo A-101').id;
     assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-originator').typedInput('value'))), { entityType: 'DEVICE', id: thermo });
+    await page.waitForFunction(() => !$('#node-input-originator').hasClass('input-error'), undefined, { timeout: WAIT });
+    assert.deepEqual(await originatorShown(), { label: 'entity picked by name', jsonBox: false, picker: true, idIsA: false, nameMarked: false, typeMarked: false, fits: true });
+    // JSON is there for the rest, typed by hand (it gets the entity picked); back on the picker, the entity is named.
+    await chooseOriginatorType('json');
+    assert.deepEqual(await originatorShown(), { label: '', jsonBox: true, picker: false, idIsA: false, nameMarked: false, typeMarked: false, fits: null });
+    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-originator').typedInput('value'))), { entityType: 'DEVICE', id: thermo });
+    await chooseOriginatorType('entity');
+    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+    await chooseOriginatorType('msg');
+    assert.equal((await originatorShown()).idIsA, true, 'a bare id needs its type');
+    await chooseOriginatorType('entity');
     await pick('#node-input-alarmName', 'High', 'High Temperature');
     await tray().locator('#node-input-severity').selectOption('MAJOR');
     await page.evaluate(() => {
@@ -172,5 +236,24 @@ describe('tb-alarm-action (browser)', function () {
       propagateToOwner: true,
       valid: true,
     });
+    await openAction();
+    assert.equal((await originatorShown()).label, 'entity picked by name');
+    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+  });
+
+  it('raise saved before "entity picked by name": opens on the picker, the entity named, and is saved as it was', async function () {
+    const props = () =>
+      page.evaluate(() => {
+        const x = RED.nodes.node('actOld');
+        return { originator: x.originator, originatorType: x.originatorType, originatorEntityType: x.originatorEntityType, valid: x.valid };
+      });
+    const before = await props();
+    await openDialog(page, 'actOld');
+    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-102', undefined, { timeout: WAIT });
+    assert.deepEqual(await originatorShown(), { label: 'entity picked by name', jsonBox: false, picker: true, idIsA: false, nameMarked: false, typeMarked: false, fits: true });
+    await tray().screenshot({ path: path.join(screenshotDir(), 'alarm-action-raise-old.png') });
+    await saveDialog(page);
+    assert.deepEqual(await props(), before);
+    assert.equal(before.valid, true);
   });
 });

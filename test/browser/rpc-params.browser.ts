@@ -2,7 +2,9 @@
  * In a real editor (Debian chromium, the shared embedded Node-RED, the simulator): tb-rpc's Params setting (the
  * select, the fixed JSON checked as the runtime does, the summary line for each choice, saved and reloaded), and the
  * fixed entity of tb-telemetry, tb-attributes and tb-rpc as a TypedInput type of its own ("… picked by name"):
- * picked by name it is kept as JSON as before, and an entity kept as JSON by an older flow opens on the picker.
+ * picked by name it is kept as JSON as before, and an entity kept as JSON by an older flow opens on the picker;
+ * with no entity picked yet its placeholder fits the name box and the name box (not the type box) is marked; and
+ * tb-rpc's device line says which device, as configured.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
@@ -40,6 +42,12 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
         { id: 'telOld', type: 'tb-telemetry', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 140) },
         { id: 'attrOld', type: 'tb-attributes', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 220) },
         { id: 'rpcList', type: 'tb-rpc', connection: 'connP', target: `[${a102}]`, targetType: 'json', version: 1, ...at(700, 300) },
+        // Fresh, for the empty picker of each dialog that shares the device target, and for tb-rpc's device line.
+        { id: 'telE', type: 'tb-telemetry', connection: 'connP', version: 1, ...at(1000, 60) },
+        { id: 'attrE', type: 'tb-attributes', connection: 'connP', version: 1, ...at(1000, 140) },
+        { id: 'rpcE', type: 'tb-rpc', connection: 'connP', version: 1, ...at(1000, 220) },
+        { id: 'waitE', type: 'tb-wait-until', connection: 'connP', version: 1, ...at(1000, 300) },
+        { id: 'rpcT', type: 'tb-rpc', connection: 'connP', method: 'setGpio', methodType: 'str', version: 1, ...at(1000, 380) },
       ];
     },
   });
@@ -185,6 +193,78 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
       );
     });
   }
+
+  /**
+   * The picker's name box as the eye sees it: does its placeholder fit (text width, measured in the box's own font,
+   * against the box's inner width), and which of it and the TypedInput's box carries the invalid mark's colour.
+   */
+  const pickerLook = () =>
+    page.evaluate(() => {
+      const name = $('[data-tb-field="target.id"]')[0] as HTMLInputElement;
+      const box = $('#node-input-target').next('.red-ui-typedInput-container')[0] as HTMLElement;
+      const style = getComputedStyle(name);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = style.font;
+      const room = name.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const probe = $('<div>').css({ border: '1px solid var(--red-ui-form-input-border-error-color)' }).appendTo('.red-ui-editor');
+      const red = getComputedStyle(probe[0]).borderTopColor;
+      probe.remove();
+      return {
+        placeholder: name.placeholder,
+        fits: ctx.measureText(name.placeholder).width <= room,
+        nameMarked: getComputedStyle(name).borderTopColor === red,
+        typeMarked: getComputedStyle(box).borderTopColor === red,
+      };
+    });
+
+  for (const id of ['telE', 'attrE', 'rpcE', 'waitE']) {
+    it(`${id.replace(/E$/, '')}: picked by name with no entity yet, the placeholder fits the name box, which (not the type box) is marked`, async function () {
+      await openDialog(page, id);
+      await chooseTargetType('entity');
+      await page.waitForFunction(() => $('#node-input-target').hasClass('input-error'), undefined, { timeout: WAIT });
+      const empty = await pickerLook();
+      assert.deepEqual(empty, { placeholder: empty.placeholder, fits: true, nameMarked: true, typeMarked: false }, `placeholder "${empty.placeholder}"`);
+      assert.match(empty.placeholder, /name.*id/, 'says what to type');
+      if (id === 'rpcE') await tray().screenshot({ path: path.join(screenshotDir(), 'rpc-picked-empty.png') });
+      await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
+      await page.waitForFunction(() => !$('#node-input-target').hasClass('input-error'), undefined, { timeout: WAIT });
+      assert.deepEqual(await pickerLook(), { ...empty, nameMarked: false });
+      // Another type has a value of its own: the mark is the TypedInput's again.
+      await chooseTargetType('msg');
+      await page.evaluate(() => $('#node-input-target').typedInput('value', ''));
+      await page.waitForFunction(() => $('#node-input-target').hasClass('input-error'), undefined, { timeout: WAIT });
+      assert.equal((await pickerLook()).typeMarked, true);
+      await closeTrays(page);
+    });
+  }
+
+  it('tb-rpc: the device line says which device, as configured (the message, picked by name, JSON, msg., JSONata)', async function () {
+    const line = () => page.evaluate(() => $('[data-tb-target-tip]').text() as string);
+    const lineIs = (re: RegExp) => page.waitForFunction((src) => new RegExp(src).test($('[data-tb-target-tip]').text()), re.source, { timeout: WAIT });
+    await openDialog(page, 'rpcT');
+    assert.match(await line(), /^The device is msg\.entity, else msg\.topic: /);
+    await chooseTargetType('entity');
+    assert.match(await line(), /^No device picked yet/);
+    assert.doesNotMatch(await line(), /msg\.entity/);
+    await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'B-201', 'Thermo B-201');
+    await lineIs(/^The device is Thermo B-201, picked by name\./);
+    await tray().screenshot({ path: path.join(screenshotDir(), 'rpc-device-line.png') });
+    await chooseTargetType('json');
+    assert.match(await line(), /^The device is the JSON given: /);
+    await chooseTargetType('msg');
+    await page.evaluate(() => $('#node-input-target').typedInput('value', 'payload.device'));
+    assert.match(await line(), /^The device is msg\.payload\.device: /);
+    await chooseTargetType('jsonata');
+    assert.match(await line(), /^The device is what the JSONata expression gives: /);
+    await chooseTargetType('auto');
+    assert.match(await line(), /^The device is msg\.entity, else msg\.topic: /);
+    await closeTrays(page);
+
+    // A device kept as JSON by an older flow: named once its name is looked up.
+    await openDialog(page, 'rpcOld');
+    await lineIs(/^The device is Thermo A-102, picked by name\./);
+    await closeTrays(page);
+  });
 
   it('a list of entities stays JSON (the picker takes one)', async function () {
     await openDialog(page, 'rpcList');

@@ -134,7 +134,7 @@ export function userInput(selector: string, connection: () => string | undefined
  * (default json, where the JSON stays editable by hand; the device actions give the picker a type of its own), it
  * writes the chosen entity into the input, and shows the input's entity each time it appears.
  */
-export function entityJsonInput(o: { input: string; connection: () => string | undefined; types: readonly string[]; field: string; type?: string }): void {
+export function entityJsonInput(o: { input: string; connection: () => string | undefined; types: readonly string[]; field: string; type?: string; placeholder?: string }): void {
   ensureStyle();
   const input = $(o.input);
   const lookups = new Lookups(o.connection);
@@ -167,6 +167,7 @@ export function entityJsonInput(o: { input: string; connection: () => string | u
         entities: (et, s) => lookups.entities(et, s),
         names: (et, ids) => lookups.names(et, ids),
         change: (id) => write(id),
+        placeholder: o.placeholder,
       }),
     );
   };

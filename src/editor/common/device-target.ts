@@ -4,10 +4,9 @@
  *
  * - the `target` TypedInput: the message (msg.entity, else msg.topic), an entity picked by name, JSON (a list, or
  *   an entity typed by hand), msg., JSONata;
- * - the entity picked by name with the query builder's entity picker, among the types the node acts on
- *   (`targetEntityTypes()`, the runtime's rule: tb-rpc, devices only). It is the editor's own type: the node keeps
- *   the entity as `targetType` json, `target` `{"entityType", "id"}`, as flows always did, and a json value that is
- *   one such entity opens on the picker (so older flows do too, and the runtime knows no other type);
+ * - the entity picked by name with the query builder's entity picker (picked-entity.ts), among the types the node
+ *   acts on (`targetEntityTypes()`, the runtime's rule: tb-rpc, devices only), kept as `targetType` json;
+ * - a line that says which entity that is, as configured (`describe`);
  * - the `targetEntityType` select: the type of a bare id (for nodes that act on several types);
  * - the keys as chips, suggested from the fixed entity's own keys (else its type's);
  * - their validators, and the `concurrency` check (the bulk of a list of entities runs that many at once).
@@ -17,39 +16,14 @@
  */
 import { keysInput } from '../builder/actions';
 import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
-import { entityJsonInput } from '../builder/dialogs';
-import { t as builderText } from '../builder/dom';
+import { Lookups } from '../builder/lookups';
 import { parseTemplate } from '../../query/bindings';
 import type { TypeHelpers, Validator } from './for-type';
-import { blank, wholeAtLeast } from './predicates';
+import { PICKED, pickedEntity, pickedEntityInput } from './picked-entity';
+import { blank, isUuid, wholeAtLeast } from './predicates';
 
 /** Where the entity comes from, as the node keeps it (`targetType`): the message, a fixed one (JSON), a msg. property, JSONata. */
 export const TARGET_SOURCES = ['auto', 'json', 'msg', 'jsonata'];
-
-/** The target TypedInput's type for an entity picked by name: the dialog's alone, kept as `json`. */
-const PICKED = 'entity';
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Is `text` (a json target) one entity the picker can show: `{"entityType": <one of types>, "id": "…"}` and nothing else? */
-function isPickedEntity(text: string, types: readonly string[]): boolean {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
-  const o = v as Record<string, unknown>;
-  return Object.keys(o).length === 2 && typeof o.entityType === 'string' && types.includes(o.entityType) && typeof o.id === 'string';
-}
 
 export interface DeviceTargetOptions {
   /** The runtime's own check of the node's settings as the dialog holds them (`E.runtimeCheck(SETTINGS)`). */
@@ -83,8 +57,7 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
 
     /** Binds the inputs (in oneditprepare). */
     prepare(): void {
-      pickedTargetInput(E, entityTypes);
-      entityJsonInput({ input: sel('target'), connection, types: entityTypes, field: 'target', type: PICKED });
+      pickedEntityInput(E, { prop: 'target', sources: TARGET_SOURCES, autoLabel: E.t(`${type}.source.target`), entityTypes, connection });
       if (o.keys) {
         keysInput({
           input: sel('keys'),
@@ -103,41 +76,38 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
     entityType(): string {
       return source() === 'json' ? fixed().entityType : String(E.input('targetEntityType').val() ?? '');
     },
-  };
-}
 
-/**
- * The `target` TypedInput: the message, an entity picked by name (label and icon say so; only for a single entity
- * of the node's types), JSON, msg., JSONata. Its type is mirrored into the hidden `targetType` input as the node
- * keeps it (the picker's as json), so the validators and the runtime see the values they always did. Switching
- * between the picker and JSON carries the entity over (JSON that is empty or not JSON gets it; JSON holding one
- * entity gives it to the picker).
- */
-function pickedTargetInput(E: TypeHelpers, entityTypes: readonly string[]): JQuery {
-  const el = E.input('target');
-  const kept = E.input('targetType');
-  const stored = String(kept.val() || 'auto');
-  const label = builderText(entityTypes.length === 1 && entityTypes[0] === 'DEVICE' ? 'pickedByName.device' : 'pickedByName.entity');
-  const types = [{ value: 'auto', label: E.t(`${E.type}.source.target`), hasValue: false }, { value: PICKED, label, icon: 'fa fa-crosshairs', hasValue: false }, 'json', 'msg', 'jsonata'];
-  const initial = stored === 'json' && isPickedEntity(String(el.val() ?? ''), entityTypes) ? PICKED : TARGET_SOURCES.includes(stored) ? stored : 'auto';
-  // No typeField: the TypedInput's own type ('entity') never reaches the node; the change handler writes targetType.
-  el.typedInput({ default: initial, types });
-  let last = initial;
-  let lastValue = String(el.typedInput('value') ?? '');
-  el.on('change', () => {
-    const now = String(el.typedInput('type'));
-    if (now !== last) {
-      const before = last;
-      const carried = lastValue;
-      last = now; // before setting a value below, whose own change event comes back here
-      if (before === PICKED && now === 'json' && carried && !isJson(String(el.typedInput('value') ?? ''))) el.typedInput('value', carried);
-      else if (before === 'json' && now === PICKED && isPickedEntity(carried, entityTypes)) el.typedInput('value', carried);
-    }
-    lastValue = String(el.typedInput('value') ?? '');
-    const keep = now === PICKED ? 'json' : now;
-    if (kept.val() !== keep) kept.val(keep).trigger('change');
-  });
-  return el;
+    /**
+     * Says in `el` which entity the node acts on as the dialog is set now, following the target: the catalog's
+     * `<key><how>` (`key` ends with a dot), how being auto (the message), picked (__name__: the picked entity's
+     * name, once known), pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata.
+     */
+    describe(el: JQuery, key: string): void {
+      const lookups = new Lookups(connection);
+      const asked = new Set<string>();
+      const update = (): void => {
+        const input = E.input('target');
+        const how = String(input.typedInput('type'));
+        const value = String(input.typedInput('value') ?? '').trim();
+        if (how === PICKED) {
+          const e = pickedEntity(value);
+          if (!e || !e.id.trim()) {
+            el.text(E.t(`${key}pickedNone`));
+            return;
+          }
+          const name = lookups.knownName(e.id);
+          if (name === undefined && isUuid(e.id) && !asked.has(e.id)) {
+            asked.add(e.id);
+            void lookups.names(e.entityType, [e.id]).then(update);
+          }
+          el.text(E.t(`${key}picked`, { name: name ?? e.id }));
+          return;
+        }
+        el.text(E.t(`${key}${['json', 'msg', 'jsonata'].includes(how) ? how : 'auto'}`, { prop: `msg.${value}` }));
+      };
+      E.follow(update, ['target']);
+    },
+  };
 }
 
 /**

@@ -1,11 +1,12 @@
 /** tb-alarm-action's dialog: acknowledge, clear, assign, comment on, raise or delete an alarm. */
 import { ALARM_SEVERITIES } from '../../query/types';
-import { alarmTypeInput, entityJsonInput, userInput } from '../builder/dialogs';
+import { alarmTypeInput, userInput } from '../builder/dialogs';
 import { dialog } from '../common/dialog';
 import { forType, type EditorNode, type Validator } from '../common/for-type';
 import { blank, isPlainObject, isUuid } from '../common/predicates';
 import { parseTemplate } from '../../query/bindings';
 import { messageSettings } from '../common/device-target';
+import { pickedEntityInput } from '../common/picked-entity';
 
 const E = forType('tb-alarm-action');
 const t = E.t;
@@ -128,11 +129,12 @@ export default dialog(E, {
     const node = this;
     E.selectDefaults(node, { operation: 'acknowledge', originatorEntityType: 'DEVICE', format: 'flat' });
     const connection = () => E.input('connection').val() as string | undefined;
-    // Each source: "from the message" (the contract's property) first, then the usual types.
-    for (const prop of Object.keys(SOURCES) as Sourced[]) E.sourcedInput(prop, SOURCES[prop]);
-    // The pickers of the query builder where they apply: users, the entity to raise on, alarm types.
+    // Each source: "from the message" (the contract's property) first, then the usual types; the entity to raise on
+    // also "entity picked by name", kept as json (as the device actions' target).
+    for (const prop of Object.keys(SOURCES) as Sourced[]) if (prop !== 'originator') E.sourcedInput(prop, SOURCES[prop]);
+    pickedEntityInput(E, { prop: 'originator', sources: SOURCES.originator, autoLabel: t('tb-alarm-action.source.originator'), entityTypes: ENTITY_TYPES, connection });
+    // The pickers of the query builder where they apply: users, alarm types.
     userInput('#node-input-assignee', connection);
-    entityJsonInput({ input: '#node-input-originator', connection, types: ENTITY_TYPES, field: 'originator' });
     alarmTypeInput('#node-input-alarmName', connection);
     // A raise's settings left empty (or holding a {{msg.…}} placeholder) read the alarm from msg.payload.
     messageSettings(E, node, { alarmName: 'msg.payload.type', severity: 'msg.payload.severity', propagateRelationTypes: 'msg.payload.propagateRelationTypes' });
@@ -143,7 +145,8 @@ export default dialog(E, {
         '.tb-row-assignee': uses(node, 'assignee'),
         '.tb-row-comment': uses(node, 'comment'),
         '.tb-row-raise': uses(node, 'raise'),
-        '.tb-row-raise-id': uses(node, 'raise') && E.input('originator').typedInput('type') !== 'json',
+        // "Id is a" is for a bare id: not for fixed JSON, nor an entity picked by name (kept as json).
+        '.tb-row-raise-id': uses(node, 'raise') && E.input('originatorType').val() !== 'json',
         '.tb-tip-msg': o === 'msg',
         '.tb-tip-raise': uses(node, 'raise'),
         '.tb-tip-alarm': uses(node, 'alarm'),

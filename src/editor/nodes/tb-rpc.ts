@@ -112,6 +112,8 @@ export default dialog(E, {
     }, ['persistent', 'paramsFrom']);
     const line = $('[data-tb-summary]');
     E.follow(() => line.text(summary(node)), ['paramsFrom', 'params', 'method', 'methodType']);
+    // Which device, as configured: picked by name, the message, JSON, msg., JSONata.
+    target.describe($('[data-tb-target-tip]'), 'tb-rpc.deviceIs.');
   },
   oneditsave() {
     E.trim(['timeout', 'expiration', 'retries', 'additionalInfo', 'params', 'concurrency']);
