@@ -696,6 +696,8 @@ describe('query builder (browser)', function () {
       entityFilter: { type: 'entityType', entityType: 'DEVICE' },
       pageLink: { page: 0, pageSize: 10, ...(statusList ? { statusList } : {}) },
     });
+    // The node as the tests before left it (the next test's picture shows it).
+    const before = await page.evaluate(() => ({ kind: RED.nodes.node('subB').kind, query: RED.nodes.node('subB').query }));
     try {
       for (const c of cases) {
         await open('subB', query(c.statusList), { kind: 'alarmData' });
@@ -721,10 +723,7 @@ describe('query builder (browser)', function () {
       assert.match(await summaryText(), /any status/);
       await closeTrays();
     } finally {
-      await page.evaluate(() => {
-        RED.nodes.node('subB').kind = 'entityData';
-        RED.nodes.node('subB').query = '';
-      });
+      await page.evaluate((b) => Object.assign(RED.nodes.node('subB'), b), before);
     }
   });
 
