@@ -195,6 +195,11 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     assert.equal(p.text, `No match for the conditions (Only where); ${temps.size} devices match the filter alone.`);
     await field('keyFilters.0.predicate.value.defaultValue').fill('25');
     await field('keyFilters.0.predicate.value.defaultValue').press('Tab');
+    // The "no match" above answered "> 1000": shown as out of date now that the condition says 25.
+    assert.deepEqual(await page.evaluate(() => ({ stale: $('[data-tb-preview]').attr('data-tb-preview-stale'), note: $('[data-tb-preview-stale-note]').is(':visible') })), {
+      stale: 'true',
+      note: true,
+    });
     const query = (await builderQuery(page)) as any;
     assert.deepEqual(query.keyFilters[0].key, { type: 'TIME_SERIES', key: 'temperature' });
     assert.equal(query.keyFilters[0].predicate.value.defaultValue, 25);

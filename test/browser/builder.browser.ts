@@ -574,6 +574,159 @@ describe('query builder (browser)', function () {
     assert.match(p.text, /TB_SERVER_ERROR/);
   });
 
+  /** The preview's answer is marked out of date (greyed, with its note) or not. */
+  const stale = () =>
+    page.evaluate(() => ({
+      marked: $('[data-tb-preview]').attr('data-tb-preview-stale') === 'true' && $('[data-tb-preview]').hasClass('tb-b-stale'),
+      note: $('[data-tb-preview-stale-note]').is(':visible') ? $('[data-tb-preview-stale-note]').text() : '',
+    }));
+  const notStale = { marked: false, note: '' };
+  const isStale = { marked: true, note: 'The query changed: preview again. The answer below is for the query as it was.' };
+
+  it('preview: an answer to another query is marked out of date (builder, JSON view, operation, one arriving late)', async function () {
+    await open('eqB', { entityFilter: { type: 'deviceType', deviceTypes: ['meter'] }, pageLink: { pageSize: 2 } });
+    let p = await preview();
+    assert.equal(p.state, 'rows');
+    assert.deepEqual(await stale(), notStale);
+    // A change in the builder.
+    await field('pageLink.pageSize').fill('3');
+    await field('pageLink.pageSize').press('Tab');
+    assert.deepEqual(await stale(), isStale);
+    // Back to the query it answered: current again.
+    await field('pageLink.pageSize').fill('2');
+    await field('pageLink.pageSize').press('Tab');
+    assert.deepEqual(await stale(), notStale);
+    await field('pageLink.pageSize').fill('3');
+    await field('pageLink.pageSize').press('Tab');
+    p = await preview();
+    assert.match(p.text, /First 3 of 3/);
+    assert.deepEqual(await stale(), notStale);
+    await shot('builder-preview-current');
+    // A change in the JSON view.
+    await tray().locator('[data-tb-view="json"]').click();
+    await tray().locator('[data-tb-json] .red-ui-editor-text-container').waitFor({ state: 'visible', timeout: WAIT });
+    await page.evaluate(() =>
+      $('[data-tb-json]')
+        .data('tb-editor')
+        .setValue(JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { pageSize: 3 } }, null, 2)),
+    );
+    await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview-stale') === 'true', undefined, { timeout: WAIT });
+    assert.deepEqual(await stale(), isStale);
+    await tray().locator('[data-tb-view="builder"]').click();
+    p = await preview();
+    assert.match(p.text, /First 3 of 3/);
+    assert.deepEqual(await stale(), notStale);
+    // The operation (a query for keys is another question).
+    await tray().locator('#node-input-operation').selectOption('keys');
+    assert.deepEqual(await stale(), isStale);
+    await shot('builder-preview-stale');
+    await tray().locator('#node-input-operation').selectOption('find');
+    assert.deepEqual(await stale(), notStale);
+    // An answer that arrives after the query changed is not shown as current.
+    const slow = sim.faults.add({ path: '/api/entitiesQuery/find', delayMs: 1500, times: 1 });
+    try {
+      await tray().locator('[data-tb-action="preview"]').click();
+      await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview') === 'running', undefined, { timeout: WAIT });
+      await field('pageLink.pageSize').fill('1');
+      await field('pageLink.pageSize').press('Tab');
+      await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview') === 'rows', undefined, { timeout: WAIT });
+    } finally {
+      sim.faults.remove(slow);
+    }
+    assert.match(await page.evaluate(() => $('[data-tb-preview]').text()), /First 3 of/, 'the answer to the query as it was');
+    assert.deepEqual(await stale(), isStale);
+    await closeTrays();
+  });
+
+  it('preview table: ts as one local time per key (raw ms in the title), a long id whole without widening the dialog', async function () {
+    await open('eqB', {
+      entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+      entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+      latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
+      pageLink: { pageSize: 3, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
+    });
+    const p = await preview();
+    assert.equal(p.state, 'rows');
+    const ts = await page.evaluate(() => {
+      const td = $('[data-tb-preview] tbody tr:first td[data-tb-col="ts"]');
+      return {
+        lines: td
+          .children('div')
+          .map((_: number, d: HTMLElement) => $(d).text())
+          .get(),
+        title: td.attr('title'),
+        text: td.text(),
+      };
+    });
+    assert.doesNotMatch(ts.text, /[{}"]/, 'no raw JSON');
+    assert.equal(ts.lines.length, 1);
+    const [, when] = /^temperature: (.+)$/.exec(ts.lines[0]) ?? [];
+    const [, ms] = /^temperature: (\d+)$/.exec(ts.title) ?? [];
+    assert.ok(ms && Number(ms) > 0, ts.title);
+    assert.equal(when, await page.evaluate((n) => new Date(n).toLocaleString(), Number(ms)), 'the local date and time of the raw ms');
+    const id = await page.evaluate(() => {
+      const td = $('[data-tb-preview] tbody tr:first td[data-tb-col="id"]')[0] as HTMLElement;
+      const area = $('[data-tb-preview]')[0] as HTMLElement;
+      const form = $('[data-tb-builder]')[0] as HTMLElement;
+      return {
+        text: td.textContent,
+        cut: td.scrollWidth > td.clientWidth,
+        areaRight: area.getBoundingClientRect().right,
+        formRight: form.getBoundingClientRect().right,
+      };
+    });
+    assert.match(String(id.text), /^[0-9a-f-]{36}$/);
+    assert.equal(id.cut, false, 'the whole id shows');
+    assert.ok(id.areaRight <= id.formRight + 1, `the preview stays within the dialog (${id.areaRight} > ${id.formRight})`);
+    await shot('builder-preview-table');
+    await closeTrays();
+  });
+
+  it('tb-subscribe: the "any" status box says what the summary says, for every stored status list', async function () {
+    const cases: Array<{ statusList?: unknown[]; any: boolean }> = [
+      { any: true }, // a flow saved before: no list
+      { statusList: [], any: true },
+      { statusList: ['ANY'], any: true },
+      { statusList: ['ACTIVE'], any: false },
+      { statusList: ['ACTIVE', 'CLEARED'], any: true },
+      { statusList: ['ACK', 'UNACK', 'ACTIVE'], any: false },
+      { statusList: ['ACTIVE', 'CLEARED', 'ACK', 'UNACK'], any: true },
+    ];
+    const query = (statusList?: unknown[]) => ({
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      pageLink: { page: 0, pageSize: 10, ...(statusList ? { statusList } : {}) },
+    });
+    // The node as the tests before left it (the next test's picture shows it).
+    const before = await page.evaluate(() => ({ kind: RED.nodes.node('subB').kind, query: RED.nodes.node('subB').query }));
+    try {
+      for (const c of cases) {
+        await open('subB', query(c.statusList), { kind: 'alarmData' });
+        const what = JSON.stringify(c.statusList);
+        assert.equal(await box('pageLink.statusList', 'ANY').isChecked(), c.any, `any box for ${what}`);
+        assert.equal(/any status/.test(await summaryText()), c.any, `summary for ${what}: ${await summaryText()}`);
+        await closeTrays();
+      }
+      // Ticking a status narrows (any goes), ticking any clears the others, unticking it alone keeps "any".
+      await open('subB', query(), { kind: 'alarmData' });
+      await box('pageLink.statusList', 'ACTIVE').check();
+      assert.equal(await box('pageLink.statusList', 'ANY').isChecked(), false);
+      assert.deepEqual((await dialogQuery()).pageLink.statusList, ['ACTIVE']);
+      assert.match(await summaryText(), /^active alarms/);
+      await shot('builder-subscribe-status');
+      await box('pageLink.statusList', 'ANY').check();
+      assert.equal(await box('pageLink.statusList', 'ACTIVE').isChecked(), false);
+      assert.deepEqual((await dialogQuery()).pageLink.statusList, ['ANY']);
+      assert.match(await summaryText(), /any status/);
+      await box('pageLink.statusList', 'ANY').click();
+      assert.equal(await box('pageLink.statusList', 'ANY').isChecked(), true, 'no status chosen is any status');
+      assert.deepEqual((await dialogQuery()).pageLink.statusList, []);
+      assert.match(await summaryText(), /any status/);
+      await closeTrays();
+    } finally {
+      await page.evaluate((b) => Object.assign(RED.nodes.node('subB'), b), before);
+    }
+  });
+
   it('round trip: every real ThingsBoard query of the corpus comes back from the builder unchanged', async function () {
     const nodeOf: Record<string, [string, Record<string, unknown>]> = {
       entityData: ['eqB', { operation: 'find' }],

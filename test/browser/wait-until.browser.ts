@@ -226,16 +226,23 @@ describe('tb-wait-until (browser)', function () {
     await says('until the latest active High Temperature alarm is acknowledged or cleared within 10 min');
   });
 
+  /** The tip on the outputs, as shown. */
+  const outputsTip = () => page.evaluate(() => $('[data-tb-tip="outputs"] span:visible').text());
+
   it('the timeout: 0 warns that there is no limit, a bad duration is flagged, empty reads msg.timeout', async function () {
     await openDialog(page, 'waitT');
     // Missing: msg.timeout, else 30 s, as the runtime reads it.
     await says('until temperature changes within msg.timeout (else 30 s)');
     assert.equal(await visible('label[for="node-input-timeout"] .tb-from-msg'), true);
     assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
+    assert.match(await outputsTip(), /on the second when the time is up/);
     await typeInto(page, 'timeout', '0');
     await page.waitForFunction(() => $('[data-tb-tip="noLimit"]').is(':visible'), undefined, { timeout: WAIT });
     await says('until temperature changes with no time limit');
     await marked(page, 'timeout', false);
+    // No limit, no second output: the outputs' tip speaks of the first one only.
+    assert.doesNotMatch(await outputsTip(), /second when the time is up/);
+    assert.match(await outputsTip(), /With no time limit nothing goes to the second output/);
     await tray().screenshot({ path: path.join(screenshotDir(), 'wait-until-no-limit.png') });
 
     await typeInto(page, 'timeout', '10 minutes');
@@ -244,6 +251,7 @@ describe('tb-wait-until (browser)', function () {
     assert.equal(await visible('[data-tb-tip="noLimit"]'), false);
     await typeInto(page, 'timeout', '90s');
     await marked(page, 'timeout', false);
+    assert.match(await outputsTip(), /on the second when the time is up/);
     await says('until temperature changes within 90 s');
     await typeInto(page, 'timeout', '2h');
     await says('until temperature changes within 2 h');

@@ -116,20 +116,46 @@ export function renderAlarm(ctx: Ctx): JQuery {
   return section;
 }
 
+/**
+ * Does a status list select alarms of any status? As the summary reads it (src/query/summary.ts statusText, §5.9):
+ * an empty or absent list, one with ANY, or one whose values cancel out (active and cleared, acknowledged and
+ * unacknowledged, or neither of a pair). A list from the message is no fixed choice.
+ */
+function anyStatus(list: readonly unknown[]): boolean {
+  if (list.some((v) => wholeBinding(v) !== undefined)) return false;
+  const has = (v: string) => list.includes(v);
+  return list.length === 0 || has('ANY') || (has('ACTIVE') === has('CLEARED') && has('ACK') === has('UNACK'));
+}
+
 /** One check box per enum value; the list keeps its order, a value is appended or removed. */
 function enumChecks(ctx: Ctx, path: Path, values: readonly string[], labelNs: string): JQuery {
   const m = ctx.model;
   const wrap = $('<span class="tb-b-controls">');
   const current = m.list(path);
+  // The status list's ANY box says what the summary says: ticked whenever the list selects any status (an empty
+  // list of a flow saved before included). Ticking it clears the other statuses; ticking one of them clears ANY.
+  const statuses = values.includes('ANY');
+  const ticked = (v: string, list: readonly unknown[]) => (statuses && v === 'ANY' ? anyStatus(list) : list.includes(v));
+  const boxes = new Map<string, JQuery>();
   for (const v of values) {
-    const c = checkbox(path.join('.'), current.includes(v), t(`${labelNs}.${v}`), v).appendTo(wrap);
-    c.find('input').on('change', (e) => {
-      const list = m.list(path).slice();
+    const c = checkbox(path.join('.'), ticked(v, current), t(`${labelNs}.${v}`), v).appendTo(wrap);
+    const input = c.find('input');
+    boxes.set(v, input);
+    input.on('change', (e) => {
+      let list = m.list(path).slice();
       const on = $(e.target).prop('checked') === true;
-      const at = list.indexOf(v);
-      if (on && at < 0) list.push(v);
-      if (!on && at >= 0) list.splice(at, 1);
-      m.set(path, list);
+      if (statuses && v === 'ANY') {
+        // Any status: no other status applies (values from the message are kept).
+        list = on ? [...list.filter((x) => wholeBinding(x) !== undefined), 'ANY'] : list.filter((x) => x !== 'ANY');
+      } else {
+        if (statuses && on) list = list.filter((x) => x !== 'ANY');
+        const at = list.indexOf(v);
+        if (on && at < 0) list.push(v);
+        if (!on && at >= 0) list.splice(at, 1);
+      }
+      // Unticking ANY of a list that selects any status anyway changes nothing (an absent list stays absent).
+      if (JSON.stringify(list) !== JSON.stringify(m.list(path))) m.set(path, list);
+      if (statuses) for (const [w, box] of boxes) box.prop('checked', ticked(w, list));
     });
   }
   // Items from the message (typed in the JSON view) are kept, and shown as such.

@@ -91,9 +91,13 @@ export function attach(o: AttachOptions): Builder {
     const c = o.connection();
     if (!c || c === '_ADD_') return { problem: t('previewNoConnection') };
     if (jsonProblem) return { problem: t('previewFixJson') };
-    return { node: o.nodeType, operation: o.operation(), query: model.query };
+    return { node: o.nodeType, operation: o.operation(), query: model.query, connection: c };
   });
   host.append(preview.element);
+  // Any change in the dialog (the operation, the connection, a setting) may make the preview's answer one to another
+  // query: it checks (the builder's own edits check through refreshInfo).
+  const dialogForm = host.closest('form');
+  dialogForm.on('change.tbPreview input.tbPreview', () => preview.check());
 
   lookups.onNames(() => refreshInfo());
   lookups.onProblem((p) => {
@@ -202,6 +206,7 @@ export function attach(o: AttachOptions): Builder {
       const where = t('lineColumn', { line: jsonProblem.line, column: jsonProblem.column });
       error.text(`${t('jsonError', { error: jsonProblem.message })} ${where}`).show();
       json.mark({ line: jsonProblem.line, column: jsonProblem.column, message: jsonProblem.message });
+      preview.check();
       return;
     }
     summary.text(summarize(mode, model.query, { live: ctx.live, nameOf: (e) => lookups.knownName(e.id) }));
@@ -210,6 +215,7 @@ export function attach(o: AttachOptions): Builder {
     const checked = bound.verdict;
     showNeeds(form, bound.needs);
     preview.bindings(model.query);
+    preview.check();
     const extra = withoutControl(model.query);
     // Whole parts this kind of query does not send (e.g. a find query's page after switching to count).
     const sent = checked.ok && isObj(checked.value) ? checked.value : undefined;
@@ -335,6 +341,7 @@ export function attach(o: AttachOptions): Builder {
     close(): void {
       if (input.typedInput('type') === 'json' && !jsonProblem) writeInput(compactQuery(model.query));
       json.destroy();
+      dialogForm.off('.tbPreview');
       sourceHint.remove();
       container.removeClass('tb-query-builder-on');
     },

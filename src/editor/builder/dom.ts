@@ -140,6 +140,12 @@ const CSS = `
 .tb-b-preview th, .tb-b-preview td { border: 1px solid var(--red-ui-secondary-border-color, #ddd); padding: 2px 6px; text-align: left;
   max-width: 220px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .tb-b-preview .tb-b-count { font-size: 1.4em; font-weight: bold; }
+/* an id (a UUID) wraps within its cell rather than being cut; a ts cell has a line per key */
+.tb-b-preview td[data-tb-col="id"] { white-space: normal; overflow-wrap: anywhere; min-width: 120px; }
+.tb-b-preview td.tb-b-ts { white-space: nowrap; max-width: none; }
+/* an answer to a query the dialog no longer holds */
+.tb-b-preview.tb-b-stale { opacity: 0.45; }
+.tb-b-stale-note { font-style: italic; color: var(--red-ui-text-color-warning, #b07b00); }
 .tb-b-sub { margin-left: 16px; }
 /* an entity picker: the name box, the entity's id under it, wrapped within the row rather than past its edge */
 .tb-b-entity { display: inline-flex; flex-direction: column; min-width: 0; max-width: 100%; }

@@ -14,6 +14,8 @@ export interface PreviewRequest {
   node: string;
   operation: string;
   query: unknown;
+  /** The connection it runs on: a preview answered on another one answers another question. */
+  connection?: string;
 }
 
 function cell(v: unknown): string {
@@ -55,6 +57,30 @@ function rank(key: string): number {
   return l >= 0 ? 1000 + l : 100;
 }
 
+/** A time as the person reads it: the browser's local date and time. */
+function localTime(ms: number): string {
+  return new Date(ms).toLocaleString();
+}
+
+/**
+ * A flat row's `ts` (key -> ms of its value): one "key: time" line per key, the raw ms in the title; 0 is a key
+ * with no value, and a row of entity fields alone has none. Anything else is shown as JSON.
+ */
+function tsCell(td: JQuery, v: unknown): void {
+  const entries = v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : undefined;
+  if (!entries || !entries.every(([, ms]) => typeof ms === 'number')) {
+    const text = cell(v);
+    td.text(text).attr('title', text);
+    return;
+  }
+  td.addClass('tb-b-ts');
+  for (const [k, ms] of entries as Array<[string, number]>)
+    $('<div>')
+      .text(`${k}: ${ms > 0 ? localTime(ms) : '-'}`)
+      .appendTo(td);
+  td.attr('title', entries.map(([k, ms]) => `${k}: ${String(ms)}`).join('\n'));
+}
+
 function table(rows: unknown[]): JQuery {
   const keys: string[] = [];
   for (const r of rows.slice(0, MAX_ROWS)) {
@@ -70,14 +96,15 @@ function table(rows: unknown[]): JQuery {
     .map((x) => x.k);
   const tbl = $('<table>');
   const head = $('<tr>').appendTo($('<thead>').appendTo(tbl));
-  for (const c of columns) $('<th>').text(c).appendTo(head);
+  for (const c of columns) $('<th>').text(c).attr('data-tb-col', c).appendTo(head);
   const body = $('<tbody>').appendTo(tbl);
   for (const r of rows.slice(0, MAX_ROWS)) {
     const tr = $('<tr>').appendTo(body);
     const o = (r && typeof r === 'object' ? r : { value: r }) as Record<string, unknown>;
     for (const c of columns) {
-      const text = cell(o[c]);
-      $('<td>').text(text).attr('title', text).appendTo(tr);
+      const td = $('<td>').attr('data-tb-col', c).appendTo(tr);
+      if (c === 'ts') tsCell(td, o[c]);
+      else td.text(cell(o[c])).attr('title', cell(o[c]));
     }
   }
   return tbl;
@@ -158,22 +185,47 @@ export interface PreviewPanel {
   element: JQuery;
   /** Shows a "try with" box for each binding of the query (called on every change of the query). */
   bindings(query: unknown): void;
+  /**
+   * Marks the answer shown as out of date when what a preview would run now is not what it answered (called on
+   * every change of the dialog: the query, the JSON text, the operation, the connection).
+   */
+  check(): void;
 }
 
 /**
  * The Preview button and its result area. `request()` gives what to run, or a reason it cannot run yet. A query
  * with values from the message runs with the values typed in its "try with" boxes, resolved as the runtime
  * resolves them; no placeholder is ever sent, and a box left empty sends nothing.
+ *
+ * An answer stays on screen after the query changes (it still helps), but greyed under "The query changed: preview
+ * again", so that nobody reads it as the answer to the query the dialog now holds; an answer that arrives after
+ * such a change shows so too.
  */
 export function previewPanel(lookups: Lookups, request: () => PreviewRequest | { problem: string }): PreviewPanel {
   const wrap = $('<div class="tb-b-preview-wrap">');
   const tries = $('<div class="tb-b-try" data-tb-try-with>').hide().appendTo(wrap);
   const btn = button('preview', t('preview'), 'fa-play').removeClass('red-ui-button-small').appendTo(wrap);
+  const staleNote = $('<div class="tb-b-hint tb-b-stale-note" data-tb-preview-stale-note>').text(t('previewStale')).hide().appendTo(wrap);
   const area = $('<div class="tb-b-preview">').attr('data-tb-preview', 'idle').appendTo(wrap);
   /** What was typed for each binding (kept while the dialog is open, even when a binding goes and comes back). */
   const typed = new Map<string, TryValue>();
   let shownRefs = '';
   let seq = 0;
+  /** What the answer on screen (or the preview running) was asked with; undefined before the first preview. */
+  let asked: string | undefined;
+  /** What a click on Preview would do now, as text: the request as sent, or the reason it cannot run. */
+  const wanted = (): string => {
+    const req = request();
+    if ('problem' in req) return JSON.stringify(['problem', req.problem]);
+    const tried = tryQuery(req.query, typed);
+    if (!tried.ok) return JSON.stringify(['problem', problemText(tried.problem)]);
+    return JSON.stringify([req.connection, req.node, req.operation, tried.query]);
+  };
+  const check = (): void => {
+    const stale = asked !== undefined && wanted() !== asked;
+    area.toggleClass('tb-b-stale', stale).attr('data-tb-preview-stale', stale ? 'true' : null);
+    staleNote.toggle(stale);
+  };
   const fail = (text: string) => {
     area.attr('data-tb-preview', 'error');
     $('<div class="tb-b-error">').text(text).appendTo(area);
@@ -181,18 +233,24 @@ export function previewPanel(lookups: Lookups, request: () => PreviewRequest | {
   btn.on('click', () => {
     const req = request();
     area.empty();
+    asked = wanted();
+    check();
     if ('problem' in req) return fail(req.problem);
     const tried = tryQuery(req.query, typed);
     if (!tried.ok) return fail(problemText(tried.problem));
     const mine = ++seq;
     area.attr('data-tb-preview', 'running');
     $('<div class="tb-b-hint">').text(t('previewRunning')).appendTo(area);
-    void lookups.preview({ ...req, query: tried.query, format: 'flat' }).then((answer) => {
-      if (mine === seq) renderAnswer(area, answer);
+    void lookups.preview({ node: req.node, operation: req.operation, query: tried.query, format: 'flat' }).then((answer) => {
+      if (mine !== seq) return;
+      renderAnswer(area, answer);
+      // The query may have changed while the server answered.
+      check();
     });
   });
   return {
     element: wrap,
+    check,
     bindings(query: unknown): void {
       const refs = tryRefs(query);
       const key = refs.map((r) => `${r.ref.text}:${r.type}`).join('\n');
@@ -214,11 +272,14 @@ export function previewPanel(lookups: Lookups, request: () => PreviewRequest | {
             .appendTo(kind);
         kind.val(value.type);
         const box = $('<input type="text">').attr('data-tb-try-value', ref.text).val(value.text).appendTo(one);
+        // The values tried are part of what the preview answered.
         kind.on('change', () => {
           value.type = String(kind.val()) as TryValue['type'];
+          check();
         });
         box.on('change input', () => {
           value.text = String(box.val() ?? '');
+          check();
         });
       }
     },
