@@ -4,6 +4,7 @@
  * fields live in `pageLink` for alarm data queries and at the top level for alarm counts.
  */
 import { MODE_SCHEMA } from '../../query/schema';
+import { selectsAnyStatus } from '../../query/summary';
 import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../query/types';
 import { bindable, isBound } from './bind';
 import { wholeBinding } from './bound';
@@ -116,15 +117,9 @@ export function renderAlarm(ctx: Ctx): JQuery {
   return section;
 }
 
-/**
- * Does a status list select alarms of any status? As the summary reads it (src/query/summary.ts statusText, §5.9):
- * an empty or absent list, one with ANY, or one whose values cancel out (active and cleared, acknowledged and
- * unacknowledged, or neither of a pair). A list from the message is no fixed choice.
- */
+/** Does a status list select alarms of any status, as the summary says (a list from the message is no fixed choice)? */
 function anyStatus(list: readonly unknown[]): boolean {
-  if (list.some((v) => wholeBinding(v) !== undefined)) return false;
-  const has = (v: string) => list.includes(v);
-  return list.length === 0 || has('ANY') || (has('ACTIVE') === has('CLEARED') && has('ACK') === has('UNACK'));
+  return !list.some((v) => wholeBinding(v) !== undefined) && selectsAnyStatus(list);
 }
 
 /** One check box per enum value; the list keeps its order, a value is appended or removed. */
