@@ -56,7 +56,7 @@ export {
   newPredicate,
   visibleFields,
 } from '../query/schema';
-export { summarize } from '../query/summary';
+export { selectsAnyStatus, summarize } from '../query/summary';
 export { compactQuery, formatQuery, locatePath, offsetAt, parseJsonText, positionAt, shortJsonMessage } from '../query/json-text';
 export { deletePath, getPath, hasPath, heldPaths, isCovered, pathString, setPath, toSegments } from '../query/paths';
 export {
