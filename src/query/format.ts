@@ -114,14 +114,24 @@ export function numberFromText(s: string): number | undefined {
     const fast = shortest16(s);
     if (fast !== undefined) return fast;
   }
+  const q = scanExp - 17;
+  const in17 = digits === 17 && !scanInteger && q <= -1 && q >= -22 && read17(s);
+  if (in17) {
+    // The double computed from the digits, not by `+s` (a third of the time of this path); NaN near a tie.
+    const x = nearest17(q);
+    if (x === x) {
+      const known = survives17(q, x);
+      if (known !== UNSURE) return known === SURVIVES ? (s.charCodeAt(0) === 45 ? -x : x) : undefined;
+    }
+  }
   const n = +s;
   if (!Number.isFinite(n)) return undefined;
   if (scanInteger) return Number.isSafeInteger(n) ? n : undefined;
   // At most 15 significant digits survive too, when the double is in the normal range (a subnormal keeps fewer
   // digits; a text that underflows to 0 keeps none).
   if (digits === 0 || (digits <= 15 && Math.abs(n) >= 2.2250738585072014e-308)) return n;
-  if (digits === 17) {
-    const known = survives17(s, n < 0 ? -n : n);
+  if (in17) {
+    const known = survives17(q, n < 0 ? -n : n);
     if (known !== UNSURE) return known === SURVIVES ? n : undefined;
   }
   // 16 or 17 digits: the double's shortest form must have the same ones.
@@ -151,10 +161,14 @@ const UNSURE = -1;
 /** 2^27 + 1: splits a double into two halves whose products are exact (Veltkamp). */
 const SPLITTER = 134217729;
 /** What {@link twoProduct} found: the rounded product and what rounding left out (scratch: nothing allocated). */
-let productHigh = 0;
-let productLow = 0;
+/**
+ * Scratch of the 17-digit path, as doubles in place: [0] and [1] what {@link twoProduct} found (the rounded product
+ * and what rounding left out), [2] the first 16 digits {@link read17} read. A module-level `let` holding a double
+ * would box each new value (an allocation and a write barrier per store).
+ */
+const SCRATCH = new Float64Array(3);
 
-/** a x b exactly, as productHigh + productLow (Dekker's algorithm; no overflow at the sizes used here). */
+/** a x b exactly, as SCRATCH[0] + SCRATCH[1] (Dekker's algorithm; no overflow at the sizes used here). */
 function twoProduct(a: number, b: number): void {
   const p = a * b;
   let c = SPLITTER * a;
@@ -163,24 +177,18 @@ function twoProduct(a: number, b: number): void {
   c = SPLITTER * b;
   const bh = c - (c - b);
   const bl = b - bh;
-  productHigh = p;
-  productLow = ah * bh - p + ah * bl + al * bh + al * bl;
+  SCRATCH[0] = p;
+  SCRATCH[1] = ah * bh - p + ah * bl + al * bh + al * bl;
 }
 
+/** The last of the 17 digits {@link read17} read (the first 16 are SCRATCH[2]). */
+let readLast = 0;
+
 /**
- * Do the 17 significant digits that {@link scanDecimal} just read (not an integer) survive the trip through the
- * double `x` (the text's absolute value, as `+s` rounded it)? Decides what comparing them with String(x) decides,
- * without printing x, on the path of every such value of a live update (a `sentAt` with a sub-millisecond part
- * usually has 17). With D the 17 digits as an integer and the value D x 10^q (-22 <= q <= -1), H its first 16:
- * - String(x) is the shortest decimal that reads back as x, so it has 16 digits or fewer when H or H + 1
- *   (x 10^(q+1), the 16-digit decimals on either side of the text) rounds to x: then the 17 digits are LOST;
- * - else it has 17 digits, those of the 17-digit decimal nearest to x: the text's when |x x 10^-q - D| < 1/2.
- *   x x 10^-q and 10H are both computed exactly, as sums of two doubles, so that difference is exact to ~1e-14.
- * UNSURE (the caller prints x) outside those ranges and within 1e-7 of a tie.
+ * Reads the 17 significant digits {@link scanDecimal} just found in `s`, the first 16 as an integer into SCRATCH[2] and
+ * the last into readLast; false when the first 16 make 2^53 - 1 or more (then that integer + 1 would not be exact).
  */
-function survives17(s: string, x: number): number {
-  const q = scanExp - 17;
-  if (q > -1 || q < -22) return UNSURE;
+function read17(s: string): boolean {
   let h = 0;
   let i = scanFirst;
   for (let d = 0; d < 16; d++, i++) {
@@ -188,15 +196,81 @@ function survives17(s: string, x: number): number {
     h = h * 10 + (s.charCodeAt(i) - 48);
   }
   if (s.charCodeAt(i) === 46) i++;
-  const last = s.charCodeAt(i) - 48;
-  if (h >= 9007199254740991) return UNSURE; // h + 1 must be exact
+  SCRATCH[2] = h;
+  readLast = s.charCodeAt(i) - 48;
+  return h < 9007199254740991;
+}
+
+/** One double, and its bits (little-endian words here), to step to a neighbouring double exactly. */
+const STEP = new Float64Array(1);
+const STEP_WORDS = new Uint32Array(STEP.buffer);
+const LOW_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+const HIGH_WORD = 1 - LOW_WORD;
+
+/** The next double away from zero (up) or towards it, for a positive normal `x`. */
+function neighbour(x: number, up: boolean): number {
+  STEP[0] = x;
+  const low = STEP_WORDS[LOW_WORD];
+  if (up) {
+    if (low === 0xffffffff) STEP_WORDS[HIGH_WORD]++;
+    STEP_WORDS[LOW_WORD] = low + 1; // wraps to 0 in the Uint32Array
+  } else {
+    if (low === 0) STEP_WORDS[HIGH_WORD]--;
+    STEP_WORDS[LOW_WORD] = low - 1;
+  }
+  return STEP[0];
+}
+
+/**
+ * The double nearest to D x 10^q, with D the 17 digits {@link read17} read (10^16 <= D < 10^17) and -22 <= q <= -1,
+ * computed from them rather than by `+s`: what `+s` gives, or NaN within 10^-6 of a tie (the caller then asks `+s`).
+ * D is exact as the sum of two doubles (10 x its first 16 digits exactly, plus the last one), and 10^-q is an exact double, so
+ * x0 = D / 10^-q (rounded once) is within one step of the value, and the exact remainder D - x0 x 10^-q says which
+ * side of x0 the value lies and how far: the nearest double is x0, or its neighbour on that side when the value is
+ * past their midpoint.
+ */
+function nearest17(q: number): number {
+  const p = POW10[-q];
+  twoProduct(SCRATCH[2], 10);
+  const big = SCRATCH[0];
+  const small = SCRATCH[1] + readLast; // both small integers: exact
+  const dh = big + small; // Fast2Sum: |big| >= |small|, so dh + dl is D exactly
+  const dl = small - (dh - big);
+  const x0 = dh / p;
+  twoProduct(x0, p);
+  // dh and x0 x 10^-q are within a factor of 2 of each other: their difference is exact; the rest is tiny.
+  const r = dh - SCRATCH[0] - SCRATCH[1] + dl;
+  if (r === 0) return x0;
+  const next = neighbour(x0, r > 0);
+  const gap = next > x0 ? next - x0 : x0 - next; // exact: neighbouring doubles
+  const off = (r < 0 ? -r : r) / p; // how far the value is from x0
+  const half = gap / 2;
+  const fromTie = off > half ? off - half : half - off;
+  if (fromTie <= gap * 1e-6 || off > gap) return NaN;
+  return off < half ? x0 : next;
+}
+
+/**
+ * Do the 17 significant digits that {@link read17} just read (not an integer) survive the trip through the double
+ * `x` (the double nearest to the text's absolute value, as `+s` rounds it)? Decides what comparing them with String(x) decides,
+ * without printing x, on the path of every such value of a live update (a `sentAt` with a sub-millisecond part
+ * usually has 17). With D the 17 digits as an integer and the value D x 10^q (-22 <= q <= -1), H its first 16:
+ * - String(x) is the shortest decimal that reads back as x, so it has 16 digits or fewer when H or H + 1
+ *   (x 10^(q+1), the 16-digit decimals on either side of the text) rounds to x: then the 17 digits are LOST;
+ * - else it has 17 digits, those of the 17-digit decimal nearest to x: the text's when |x x 10^-q - D| < 1/2.
+ *   x x 10^-q and 10H are both computed exactly, as sums of two doubles, so that difference is exact to ~1e-14.
+ * UNSURE (the caller prints x) within 1e-7 of a tie; the caller keeps q within its range.
+ */
+function survives17(q: number, x: number): number {
+  const h = SCRATCH[2];
+  const last = readLast;
   if (scaled(h, q + 1) === x || scaled(h + 1, q + 1) === x) return LOST;
   twoProduct(x, POW10[-q]);
-  const xh = productHigh;
-  const xl = productLow;
+  const xh = SCRATCH[0];
+  const xl = SCRATCH[1];
   twoProduct(h, 10);
   // xh and 10H are within a factor of 2 of each other: their difference is exact.
-  const d = xh - productHigh + (xl - productLow - last);
+  const d = xh - SCRATCH[0] + (xl - SCRATCH[1] - last);
   const ad = d < 0 ? -d : d;
   if (ad < 0.4999999) return SURVIVES;
   if (ad > 0.5000001) return LOST;

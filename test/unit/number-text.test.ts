@@ -140,6 +140,21 @@ describe('numberFromText: long decimal texts', function () {
     assert.ok(fast > 150000, `${fast} short plain decimals among them`);
   });
 
+  it('17-digit decimals on and beside an exact tie between two doubles read as `+s` reads them (rounding to even)', function () {
+    // Between 2^52 and 2^53 the doubles are the integers, so "N.5" (17 digits) lies exactly halfway between two of
+    // them: the 17-digit path must not decide it from its own arithmetic, and "N.4" / "N.6" must fall on the right side.
+    const next = rng(5);
+    for (let i = 0; i < 20000; i++) {
+      const n = 4503599627370496 + Math.floor(next() * 4503599627370495);
+      for (const tail of ['.4', '.5', '.6', '.49', '.51']) {
+        for (const sign of ['', '-']) {
+          const s = `${sign}${n}${tail}`;
+          assert.equal(numberFromText(s), oracle(s), s);
+        }
+      }
+    }
+  });
+
   it('agrees with the canonical digit comparison on 17-digit texts: doubles printed both ways, and their last digit moved', function () {
     // 17 significant digits are decided without printing the double (survives17): the shortest form of a double,
     // and texts one to four units away in the last digit (most of them read back as the same double, or its
