@@ -146,7 +146,7 @@ export function numberFromText(s: string): number | undefined {
  * Undefined otherwise.
  */
 function exactDecimal(s: string, digits: number): number | undefined {
-  const m = scanMantissa;
+  const m = SCRATCH[MANTISSA];
   if (m < 0 || m > 9007199254740992) return undefined;
   const e = scanExp - digits;
   if (e < -22 || e > 22) return undefined;
@@ -163,10 +163,10 @@ const SPLITTER = 134217729;
 /** What {@link twoProduct} found: the rounded product and what rounding left out (scratch: nothing allocated). */
 /**
  * Scratch of the 17-digit path, as doubles in place: [0] and [1] what {@link twoProduct} found (the rounded product
- * and what rounding left out), [2] the first 16 digits {@link read17} read. A module-level `let` holding a double
+ * and what rounding left out), [2] the first 16 digits {@link read17} read, [3] scanDecimal's mantissa. A module-level `let` holding a double
  * would box each new value (an allocation and a write barrier per store).
  */
-const SCRATCH = new Float64Array(3);
+const SCRATCH = new Float64Array(4);
 
 /** a x b exactly, as SCRATCH[0] + SCRATCH[1] (Dekker's algorithm; no overflow at the sizes used here). */
 function twoProduct(a: number, b: number): void {
@@ -298,7 +298,7 @@ function scaled(m: number, e: number): number {
  * text is the double's one shortest form: what String(n) prints, digit for digit.
  */
 function shortest16(s: string): number | undefined {
-  const m = scanMantissa;
+  const m = SCRATCH[MANTISSA];
   const e = scanExp - 16;
   if (m < 0 || m > 9007199254740991 || e < -22 || e > 22) return undefined;
   const n = scaled(m, e);
@@ -314,8 +314,11 @@ function shortest16(s: string): number | undefined {
 let scanFirst = 0;
 let scanExp = 0;
 let scanInteger = false;
-/** Its significant digits as an integer when no trailing zero follows them (else -1); exact up to 2^53. */
-let scanMantissa = -1;
+/**
+ * Its significant digits as an integer when no trailing zero follows them (else -1); exact up to 2^53. Kept in
+ * SCRATCH[3]: a module-level `let` would box every such number (a `sentAt`'s digits are far beyond a small integer).
+ */
+const MANTISSA = 3;
 
 /** Is `c` the character code of a digit? */
 function isDigit(c: number): boolean {
@@ -368,12 +371,12 @@ function scanDecimal(s: string): number {
   if (first === end) {
     scanFirst = end;
     scanExp = 0;
-    scanMantissa = -1;
+    SCRATCH[MANTISSA] = -1;
     return 0;
   }
   let last = end - 1;
   while ((c = s.charCodeAt(last)) === 48 || c === 46) last--;
-  scanMantissa = last === end - 1 ? m : -1;
+  SCRATCH[MANTISSA] = last === end - 1 ? m : -1;
   const point = dot < 0 ? end : dot;
   scanFirst = first;
   scanExp = exp + (first < point ? point - first : point + 1 - first);
