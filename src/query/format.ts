@@ -162,11 +162,12 @@ const UNSURE = -1;
 const SPLITTER = 134217729;
 /** What {@link twoProduct} found: the rounded product and what rounding left out (scratch: nothing allocated). */
 /**
- * Scratch of the 17-digit path, as doubles in place: [0] and [1] what {@link twoProduct} found (the rounded product
- * and what rounding left out), [2] the first 16 digits {@link read17} read, [3] scanDecimal's mantissa. A module-level `let` holding a double
- * would box each new value (an allocation and a write barrier per store).
+ * Scratch doubles of the number reading and the flat rows, kept in place: [0] and [1] what {@link twoProduct} found
+ * (the rounded product and what rounding left out), [2] the first 16 digits {@link read17} read, [3] scanDecimal's
+ * mantissa, [4] the ts applyFlatChanges picked. A module-level `let` holding a double would box each new value (an
+ * allocation and a write barrier per store).
  */
-const SCRATCH = new Float64Array(4);
+const SCRATCH = new Float64Array(5);
 
 /** a x b exactly, as SCRATCH[0] + SCRATCH[1] (Dekker's algorithm; no overflow at the sizes used here). */
 function twoProduct(a: number, b: number): void {
@@ -557,7 +558,7 @@ export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed:
     }
     pickFound = false;
     pickValue = null;
-    pickTs = 0;
+    SCRATCH[PICK_TS] = 0;
     if (a != null) pick(a, k);
     if (sa != null) pick(sa, k);
     if (sh != null) pick(sh, k);
@@ -565,14 +566,15 @@ export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed:
     if (tsg != null) pick(tsg, k);
     if (!pickFound) continue;
     put(row, k, pickValue);
-    put(ts, k, pickTs);
+    put(ts, k, SCRATCH[PICK_TS]);
   }
 }
 
 /** What {@link pick} chose so far for one key (module-level scratch: nothing allocated per value). */
 let pickFound = false;
 let pickValue: unknown = null;
-let pickTs = 0;
+/** Its ts, in SCRATCH (a double in a module-level `let` would be boxed on every pick). */
+const PICK_TS = 4;
 
 /** One group's value of key `k`, over the one picked so far unless it is missing and that one is not. */
 function pick(group: Record<string, TsValue>, k: string): void {
@@ -582,7 +584,7 @@ function pick(group: Record<string, TsValue>, k: string): void {
   const v = parseValue(tv);
   if (pickFound && v === null && t === 0 && pickValue !== null) return;
   pickValue = v;
-  pickTs = t;
+  SCRATCH[PICK_TS] = t;
   pickFound = true;
 }
 
