@@ -300,11 +300,12 @@ function scaled(m: number, e: number): number {
  */
 function shortest16(s: string): number | undefined {
   const m = SCRATCH[MANTISSA];
+  if (m > 9007199254740991) return undefined; // m + 1 must be exact
+  const n = exactDecimal(s, 16);
+  if (n === undefined) return undefined;
   const e = scanExp - 16;
-  if (m < 0 || m > 9007199254740991 || e < -22 || e > 22) return undefined;
-  const n = scaled(m, e);
-  if (scaled(m - 1, e) === n || scaled(m + 1, e) === n) return undefined;
-  return s.charCodeAt(0) === 45 ? -n : n;
+  const x = n < 0 ? -n : n;
+  return scaled(m - 1, e) === x || scaled(m + 1, e) === x ? undefined : n;
 }
 
 /**

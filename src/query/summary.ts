@@ -564,7 +564,6 @@ function textSearchText(q: Obj, pageLink: Obj, alarm: boolean): string | undefin
 // Alarms
 // ---------------------------------------------------------------------------------------------------------------
 
-/** §5.9: two independent conditions, ANDed; ANY or an empty list means none. */
 /**
  * Does a status list select alarms of any status, as the summary reads it: none or ANY, or values that cancel out
  * (active and cleared, acknowledged and unacknowledged, or neither of a pair). The builder's "any" box follows it.
@@ -573,6 +572,7 @@ export function selectsAnyStatus(v: unknown): boolean {
   return statusText(v) === undefined;
 }
 
+/** §5.9: two independent conditions, ANDed; ANY or an empty list means none. */
 function statusText(v: unknown): string | undefined {
   const s = strings(v);
   if (s.length === 0 || s.includes('ANY')) return undefined;

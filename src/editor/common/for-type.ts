@@ -127,7 +127,6 @@ export function forType(type: string, options?: { config?: boolean }) {
     return input(prop).typedInput({ default: 'auto', types: choices, typeField: `#${prefix}${prop}Type` });
   }
 
-  /** Trims text inputs before they are saved. */
   /**
    * Runs `update` now and again when one of the `triggers` inputs changes (text inputs on every keystroke): a summary
    * line that follows the settings, or rows shown and hidden ({@link showRows}). Returns `update`.
@@ -141,6 +140,7 @@ export function forType(type: string, options?: { config?: boolean }) {
     return update;
   }
 
+  /** Trims text inputs before they are saved. */
   function trim(props: readonly string[]): void {
     for (const prop of props) {
       const el = input(prop);
