@@ -29,6 +29,7 @@ import WebSocket from 'ws';
 import { TbError, TbInputError } from '../errors';
 import { backoffDelay, BackoffOptions } from '../platform/backoff';
 import type { WsAuth } from '../platform/auth';
+import { readLatestUpdate } from './frame';
 
 /** A server message routed to a subscription (one JSON object of the v2 update shapes). */
 export type WsMessage = Record<string, unknown>;
@@ -176,7 +177,7 @@ export class LiveHub {
   private lastState: LiveState = 'closed';
   private stateInfo: StateInfo | undefined;
   /** Counters for tests and benchmarks. */
-  readonly stats = { sockets: 0, messages: 0, dropped: 0, malformed: 0, sent: 0, pings: 0, blocked: 0, pauses: 0, bytes: 0 };
+  readonly stats = { sockets: 0, messages: 0, quick: 0, dropped: 0, malformed: 0, sent: 0, pings: 0, blocked: 0, pauses: 0, bytes: 0 };
   private readonly framesPerTurn: number;
   /** Frames read since reading last paused (see {@link FRAMES_PER_TURN}). */
   private turnFrames = 0;
@@ -680,15 +681,20 @@ export class LiveHub {
       this.stats.pauses++;
     }
     this.alive = true;
-    let msg: WsMessage;
-    try {
-      const parsed: unknown = JSON.parse(isBinary ? data.toString() : (data as Buffer).toString());
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      msg = parsed as WsMessage;
-    } catch {
-      this.stats.malformed++;
-      this.opts.log?.('warn', 'Ignored a WebSocket frame that is not a JSON object');
-      return;
+    // An entity's latest values, the frame that comes by the thousand, is read without JSON.parse (live/frame.ts:
+    // the same object, for half the cost); any other frame is left to JSON.parse.
+    let msg: WsMessage | undefined = isBinary || !Buffer.isBuffer(data) ? undefined : readLatestUpdate(data);
+    if (msg !== undefined) this.stats.quick++;
+    else {
+      try {
+        const parsed: unknown = JSON.parse(isBinary ? data.toString() : (data as Buffer).toString());
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+        msg = parsed as WsMessage;
+      } catch {
+        this.stats.malformed++;
+        this.opts.log?.('warn', 'Ignored a WebSocket frame that is not a JSON object');
+        return;
+      }
     }
     this.stats.messages++;
     if (this.attempts !== 0 || this.authRejects !== 0) {

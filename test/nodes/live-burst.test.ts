@@ -65,6 +65,7 @@ describe('live burst: a backlog of frames is read a slice per turn (runtime + si
     setImmediate(probe);
     const pauses = hub.stats.pauses;
     const frames0 = hub.stats.messages;
+    const quick0 = hub.stats.quick;
     const bytes0 = hub.stats.bytes;
     try {
       const burst = await sim.post<{ updates: number }>('/__sim/ws/burst', { entities: DEVICES, updates: UPDATES, keysPerUpdate: 2, namePrefix: 'Thermo' });
@@ -77,6 +78,8 @@ describe('live burst: a backlog of frames is read a slice per turn (runtime + si
     assert.equal(seqs.length, UPDATES, 'every update arrived');
     for (let i = 0; i < seqs.length; i++) assert.equal(seqs[i], i + 1, `update ${i + 1} in order`);
     assert.ok(hub.stats.pauses > pauses, 'reading paused during the burst');
+    // The simulator writes its frames as the server does: each of them was read without JSON.parse (src/live/frame.ts).
+    assert.equal(hub.stats.quick - quick0, hub.stats.messages - frames0, 'every update frame read by the quick reader');
     // Without the pause a turn takes every read the socket has (here two or three; on a long burst between two
     // processes the kernel's buffer grows and it was 32 reads, 5,600 frames: bench/RESULTS.md).
     const frame = (hub.stats.bytes - bytes0) / (hub.stats.messages - frames0);
