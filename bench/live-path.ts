@@ -5,7 +5,8 @@
  * came from the socket; each stage adds one step of the real path:
  *
  *   parse    JSON.parse of the frame (what every client does, the reference node included)
- *   route    + the hub: frame checks, cmdId lookup, the subscription's onMessage (a subscriber that does nothing)
+ *   route    the hub instead: the frame read (these frames by src/live/frame.ts, without JSON.parse), frame checks,
+ *            cmdId lookup, the subscription's onMessage (a subscriber that does nothing); less than `parse`
  *   merge    + EntityDataSubscription in raw format: the entity's state and the changed keys
  *   format   + the flat row (format flat), sink that drops the event
  *   send     + NodeSink: the message built and handed to node.send (a stub that keeps only the last message)
