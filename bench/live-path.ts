@@ -78,10 +78,10 @@ function snapshotFrame(n: number): string {
   }
   return JSON.stringify({
     cmdId: 1,
-    errorCode: 0,
-    errorMsg: null,
     data: { data, totalPages: 1, totalElements: n, hasNext: false },
     update: null,
+    errorCode: 0,
+    errorMsg: null,
     allowedEntities: 10000,
     cmdUpdateType: 'ENTITY_DATA',
   });
@@ -100,9 +100,9 @@ function updateFrames(n: number, count: number): Buffer[] {
     const frac = DIGITS === 17 ? ((i * 7919) % 1000003) / 1000003 : ((i * 7919) % 1000) / 1000;
     const sentAt = (ts + frac).toExponential().replace('e+', 'E');
     out[i] = Buffer.from(
-      `{"cmdId":1,"errorCode":0,"errorMsg":null,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"${uuid(i % n)}"},` +
+      `{"cmdId":1,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"${uuid(i % n)}"},` +
         `"latest":{"TIME_SERIES":{"sentAt":{"ts":${ts},"value":"${sentAt}"},"seq":{"ts":${ts},"value":"${i + 1}"}}},"timeseries":null,"aggLatest":null}],` +
-        `"allowedEntities":10000,"cmdUpdateType":"ENTITY_DATA"}`,
+        `"errorCode":0,"errorMsg":null,"allowedEntities":10000,"cmdUpdateType":"ENTITY_DATA"}`,
     );
   }
   return out;

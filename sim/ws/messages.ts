@@ -1,6 +1,15 @@
 /**
  * The server-to-client message shapes (§6.5, §6.6), serialised with the field order of the server and with
  * null fields present. Every builder returns the final JSON text (one stringify per message).
+ *
+ * The field order is Jackson 2.x's (the server writes these with `JacksonUtil.OBJECT_MAPPER`): the properties of the
+ * class's creator come first, in the creator's parameter order (`MapperFeature.SORT_CREATOR_PROPERTIES_FIRST`, on by
+ * default), then the others, fields from the top of the class hierarchy down, then getters. The update classes
+ * (`WS2/EntityDataUpdate.java`, `AlarmDataUpdate.java`, `EntityCountUpdate.java`, `AlarmCountUpdate.java`) have
+ * `@JsonCreator` constructors taking (cmdId, data, update, errorCode, errorMsg[, allowedEntities, totalEntities]) and
+ * (cmdId, count, errorCode, errorMsg), so `data` and `update`, or `count`, come before `errorCode`; the
+ * protocol reference's §6.6 example shows the fields in declaration order, which is not what the server writes.
+ * AlarmStatusUpdate's constructor names `present`, which is not a property it writes, so its order is unchanged.
  */
 import type { AlarmData, EntityData, PageData } from '../types';
 
@@ -17,33 +26,33 @@ export function tooManyUpdates(subscriptionId: number): string {
 export const PARSE_ERROR = legacyError(1, 2, 'Failed to parse the payload');
 
 export function entityDataPage(cmdId: number, page: PageData<EntityData>, allowed: number): string {
-  return `{"cmdId":${cmdId},"errorCode":0,"errorMsg":null,"data":${JSON.stringify(page)},"update":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
+  return `{"cmdId":${cmdId},"data":${JSON.stringify(page)},"update":null,"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
 }
 
 export function entityDataUpdate(cmdId: number, update: EntityData[] | string, allowed: number): string {
   const u = typeof update === 'string' ? update : JSON.stringify(update);
-  return `{"cmdId":${cmdId},"errorCode":0,"errorMsg":null,"data":null,"update":${u},"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
+  return `{"cmdId":${cmdId},"data":null,"update":${u},"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
 }
 
 /** Shape (a): an error raised inside the data services, as an EntityDataUpdate (allowedEntities 0). */
 export function entityDataError(cmdId: number, errorCode: number, errorMsg: string): string {
-  return `{"cmdId":${cmdId},"errorCode":${errorCode},"errorMsg":${JSON.stringify(errorMsg)},"data":null,"update":null,"allowedEntities":0,"cmdUpdateType":"ENTITY_DATA"}`;
+  return `{"cmdId":${cmdId},"data":null,"update":null,"errorCode":${errorCode},"errorMsg":${JSON.stringify(errorMsg)},"allowedEntities":0,"cmdUpdateType":"ENTITY_DATA"}`;
 }
 
 export function alarmDataPage(cmdId: number, page: PageData<AlarmData>, allowed: number, total: number): string {
-  return `{"cmdId":${cmdId},"errorCode":0,"errorMsg":null,"data":${JSON.stringify(page)},"update":null,"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`;
+  return `{"cmdId":${cmdId},"data":${JSON.stringify(page)},"update":null,"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`;
 }
 
 export function alarmDataUpdate(cmdId: number, update: AlarmData[], allowed: number, total: number): string {
-  return `{"cmdId":${cmdId},"errorCode":0,"errorMsg":null,"data":null,"update":${JSON.stringify(update)},"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`;
+  return `{"cmdId":${cmdId},"data":null,"update":${JSON.stringify(update)},"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`;
 }
 
 export function countData(cmdId: number, count: number): string {
-  return `{"cmdId":${cmdId},"errorCode":0,"errorMsg":null,"count":${count},"cmdUpdateType":"COUNT_DATA"}`;
+  return `{"cmdId":${cmdId},"count":${count},"errorCode":0,"errorMsg":null,"cmdUpdateType":"COUNT_DATA"}`;
 }
 
 export function alarmCountData(cmdId: number, count: number): string {
-  return `{"cmdId":${cmdId},"errorCode":0,"errorMsg":null,"count":${count},"cmdUpdateType":"ALARM_COUNT_DATA"}`;
+  return `{"cmdId":${cmdId},"count":${count},"errorCode":0,"errorMsg":null,"cmdUpdateType":"ALARM_COUNT_DATA"}`;
 }
 
 export function alarmStatus(cmdId: number, active: boolean): string {

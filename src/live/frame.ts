@@ -1,11 +1,14 @@
 /**
  * A quick reader for the frame a busy live flow receives by the thousand: an entity's latest values changed
- * (ENTITY_DATA `update`, protocol reference §6.4), in the exact form ThingsBoard writes it (Jackson, no white space,
- * fields in class order, §7):
+ * (ENTITY_DATA `update`, protocol reference §6.4), in the exact form ThingsBoard writes it (Jackson, no white space;
+ * the creator's properties first, see sim/ws/messages.ts):
  *
- *   {"cmdId":1,"errorCode":0,"errorMsg":null,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"…"},
+ *   {"cmdId":1,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"…"},
  *    "latest":{"TIME_SERIES":{"temp":{"ts":1700000000000,"value":"23.5"}}},"timeseries":null,"aggLatest":null}],
- *    "allowedEntities":10000,"cmdUpdateType":"ENTITY_DATA"}
+ *    "errorCode":0,"errorMsg":null,"allowedEntities":10000,"cmdUpdateType":"ENTITY_DATA"}
+ *
+ * or with the class's fields in declaration order (`"cmdId":1,"errorCode":0,"errorMsg":null,"data":null,"update":[…],
+ * "allowedEntities":…`), as §6.6 of the reference shows them.
  *
  * It reads the bytes as they came off the socket, and builds exactly the object `JSON.parse(buffer.toString())`
  * builds: the same properties in the same order, the same values. Any frame that is not exactly of this form is
@@ -24,14 +27,17 @@
 const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 
 const FRAME_HEAD = bytes('{"cmdId":');
-const AFTER_CMD_ID = bytes(',"errorCode":0,"errorMsg":null,"data":null,"update":[');
+/** The server's order (creator properties first), then the declaration order: what follows cmdId, and the update. */
+const AFTER_CMD_ID = bytes(',"data":null,"update":[');
+const AFTER_UPDATE = bytes('],"errorCode":0,"errorMsg":null,"allowedEntities":');
+const AFTER_CMD_ID_DECLARED = bytes(',"errorCode":0,"errorMsg":null,"data":null,"update":[');
+const AFTER_UPDATE_DECLARED = bytes('],"allowedEntities":');
 const ENTITY_HEAD = bytes('{"entityId":{"entityType":"');
 const ID_HEAD = bytes(',"id":"');
 const LATEST_HEAD = bytes('},"latest":{');
 const TS_HEAD = bytes('{"ts":');
 const VALUE_HEAD = bytes(',"value":"');
 const ENTITY_TAIL = bytes(',"timeseries":null,"aggLatest":null}');
-const AFTER_UPDATE = bytes('],"allowedEntities":');
 const FRAME_TAIL = bytes(',"cmdUpdateType":"ENTITY_DATA"}');
 
 const QUOTE = 34;
@@ -69,7 +75,9 @@ export function readLatestUpdate(frame: Buffer): Record<string, unknown> | undef
 function readFrame(): Record<string, unknown> | undefined {
   if (!literal(FRAME_HEAD)) return undefined;
   const cmdId = integer();
-  if (cmdId < 0 || !literal(AFTER_CMD_ID)) return undefined;
+  if (cmdId < 0) return undefined;
+  const creatorFirst = literal(AFTER_CMD_ID);
+  if (!creatorFirst && !literal(AFTER_CMD_ID_DECLARED)) return undefined;
   const update: unknown[] = [];
   for (;;) {
     const entity = readEntity();
@@ -78,10 +86,12 @@ function readFrame(): Record<string, unknown> | undefined {
     if (pos < end && buf[pos] === COMMA) pos++;
     else break;
   }
-  if (!literal(AFTER_UPDATE)) return undefined;
+  if (!literal(creatorFirst ? AFTER_UPDATE : AFTER_UPDATE_DECLARED)) return undefined;
   const allowedEntities = integer();
   if (allowedEntities < 0 || !literal(FRAME_TAIL) || pos !== end) return undefined;
-  return { cmdId, errorCode: 0, errorMsg: null, data: null, update, allowedEntities, cmdUpdateType: 'ENTITY_DATA' };
+  return creatorFirst
+    ? { cmdId, data: null, update, errorCode: 0, errorMsg: null, allowedEntities, cmdUpdateType: 'ENTITY_DATA' }
+    : { cmdId, errorCode: 0, errorMsg: null, data: null, update, allowedEntities, cmdUpdateType: 'ENTITY_DATA' };
 }
 
 function readEntity(): Record<string, unknown> | undefined {

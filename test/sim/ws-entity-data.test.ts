@@ -24,7 +24,8 @@ describe('simulator ws: ENTITY_DATA', function () {
   it('query only: one data message, the same page as REST, and no live updates', async () => {
     const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo A-10') }]);
     const m = await ws.forCmd(1);
-    assert.deepEqual(Object.keys(m), ['cmdId', 'errorCode', 'errorMsg', 'data', 'update', 'allowedEntities', 'cmdUpdateType']);
+    // Jackson writes the @JsonCreator's properties first (sim/ws/messages.ts)
+    assert.deepEqual(Object.keys(m), ['cmdId', 'data', 'update', 'errorCode', 'errorMsg', 'allowedEntities', 'cmdUpdateType']);
     assert.equal(m.update, null);
     assert.equal(m.allowedEntities, 10000);
     const rest = await fetch(`${c.url}/api/entitiesQuery/find`, {

@@ -9,9 +9,15 @@ import { readLatestUpdate } from '../../src/live/frame';
 
 type Obj = Record<string, unknown>;
 
-/** An update frame as ThingsBoard writes it (Jackson: fields in class order, no white space). */
+/** An update frame as ThingsBoard writes it (Jackson: the creator's properties first, no white space). */
 function frame(entities: Obj[], cmdId = 1, allowedEntities = 10000): Obj {
-  return { cmdId, errorCode: 0, errorMsg: null, data: null, update: entities, allowedEntities, cmdUpdateType: 'ENTITY_DATA' };
+  return { cmdId, data: null, update: entities, errorCode: 0, errorMsg: null, allowedEntities, cmdUpdateType: 'ENTITY_DATA' };
+}
+
+/** The same with the fields in the classes' declaration order (protocol reference §6.6). */
+function declared(f: Obj): Obj {
+  const { cmdId, errorCode, errorMsg, data, update, allowedEntities, cmdUpdateType } = f;
+  return { cmdId, errorCode, errorMsg, data, update, allowedEntities, cmdUpdateType };
 }
 
 function entity(latest: Obj | null, id = 'be4c0000-0000-4000-8000-000000000005', entityType = 'DEVICE'): Obj {
@@ -61,7 +67,10 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
       // a name longer than those kept for reuse
       frame([entity({ TIME_SERIES: { ['k'.repeat(200)]: { ts: 1, value: 'long' } } })]),
     ];
-    for (const f of frames) assert.ok(agrees(bytesOf(f)), `read: ${JSON.stringify(f)}`);
+    for (const f of frames) {
+      assert.ok(agrees(bytesOf(f)), `read: ${JSON.stringify(f)}`);
+      assert.ok(agrees(bytesOf(declared(f))), `read in declaration order: ${JSON.stringify(declared(f))}`);
+    }
   });
 
   it('gives the same name strings again for names it has seen, and the right ones when names collide in its table', function () {
@@ -95,6 +104,7 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
       ['alarm data', b(sim.replace('"cmdUpdateType":"ENTITY_DATA"', '"cmdUpdateType":"ALARM_DATA"'))],
       ['a count', bytesOf({ cmdId: 2, errorCode: 0, errorMsg: null, cmdUpdateType: 'COUNT_DATA', count: 5 })],
       ['fields in another order', bytesOf({ cmdUpdateType: 'ENTITY_DATA', ...SIM_FRAME })],
+      ['the two orders mixed', b(sim.replace('"data":null,"update":[', '"errorCode":0,"errorMsg":null,"data":null,"update":['))],
       ['white space', Buffer.from(JSON.stringify(SIM_FRAME, null, 1))],
       ['a negative ts', bytesOf(frame([entity({ TIME_SERIES: { t: { ts: -1, value: '1' } } })]))],
       ['a ts with a fraction', bytesOf(frame([entity({ TIME_SERIES: { t: { ts: 1.5, value: '1' } } })]))],
@@ -113,7 +123,7 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
   });
 
   it('never throws, and reads no cut of a frame: every prefix of real frames is declined', function () {
-    for (const f of [SIM_FRAME, frame([entity({ TIME_SERIES: { a: { ts: 1, value: 'é☀' } } }), entity({ ATTRIBUTE: {} }, 'b')])]) {
+    for (const f of [SIM_FRAME, declared(SIM_FRAME), frame([entity({ TIME_SERIES: { a: { ts: 1, value: 'é☀' } } }), entity({ ATTRIBUTE: {} }, 'b')])]) {
       const full = bytesOf(f);
       for (let n = 0; n < full.length; n++) assert.equal(readLatestUpdate(full.subarray(0, n)), undefined, `prefix of ${n} bytes`);
       assert.ok(agrees(full));
@@ -171,7 +181,8 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
         }
         entities.push(entity(latest, rnd(5) === 0 ? str(8) : `id-${rnd(1000)}`, rnd(5) === 0 ? str(6) : 'DEVICE'));
       }
-      if (agrees(bytesOf(frame(entities, rnd(100000), rnd(2) * 10000)))) read++;
+      const f = frame(entities, rnd(100000), rnd(2) * 10000);
+      if (agrees(bytesOf(rnd(4) === 0 ? declared(f) : f))) read++;
     }
     assert.ok(read > 5000, `read ${read} of 20,000 frames (the rest declined)`);
   });

@@ -47,7 +47,7 @@ class Binding implements KvListener {
   latestPrefix(type: EntityKeyType): string {
     let p = this.prefixes[type];
     if (p === undefined) {
-      p = `{"cmdId":${this.sub.cmdId},"errorCode":0,"errorMsg":null,"data":null,"update":[{"entityId":${JSON.stringify(this.entityId)},"latest":{"${type}":{`;
+      p = `{"cmdId":${this.sub.cmdId},"data":null,"update":[{"entityId":${JSON.stringify(this.entityId)},"latest":{"${type}":{`;
       this.prefixes[type] = p;
     }
     return p;
@@ -55,7 +55,7 @@ class Binding implements KvListener {
 
   seriesPrefix(): string {
     if (this.tsPrefix === '') {
-      this.tsPrefix = `{"cmdId":${this.sub.cmdId},"errorCode":0,"errorMsg":null,"data":null,"update":[{"entityId":${JSON.stringify(this.entityId)},"latest":null,"timeseries":{`;
+      this.tsPrefix = `{"cmdId":${this.sub.cmdId},"data":null,"update":[{"entityId":${JSON.stringify(this.entityId)},"latest":null,"timeseries":{`;
     }
     return this.tsPrefix;
   }
@@ -91,8 +91,9 @@ export class EntityDataSub implements Sub {
     readonly cmdId: number,
   ) {
     const allowed = host.ctx.opts.maxEntitiesPerDataSubscription;
-    this.latestSuffix = `}},"timeseries":null,"aggLatest":null}],"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
-    this.seriesSuffix = `},"aggLatest":null}],"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
+    // the field order of messages.ts entityDataUpdate (Jackson's: creator properties first)
+    this.latestSuffix = `}},"timeseries":null,"aggLatest":null}],"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
+    this.seriesSuffix = `},"aggLatest":null}],"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
   }
 
   private get allowed(): number {
