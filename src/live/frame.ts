@@ -167,46 +167,54 @@ function integer(): number {
   return v;
 }
 
+/** Set by {@link scan}: the string it scanned has a byte that is not ASCII. */
+let nonAscii = false;
+
 /**
- * The string whose opening quote was just read, through its closing quote; undefined for an escape, a control
- * character or no closing quote. Decoded as UTF-8 (as Buffer#toString does the whole frame) when a byte is not ASCII.
+ * Moves through the string whose opening quote was just read, up to its closing quote (the position is left on it),
+ * and returns a hash of its bytes for {@link name}; -1 for an escape, a control character or no closing quote.
+ */
+function scan(): number {
+  let h = 0;
+  let high = 0;
+  while (pos < end) {
+    const c = buf[pos];
+    if (c === QUOTE) {
+      nonAscii = high >= 0x80;
+      return h;
+    }
+    if (c === BACKSLASH || c < 0x20) return -1;
+    high |= c;
+    h = (h * 31 + c) & (NAME_SLOTS - 1);
+    pos++;
+  }
+  return -1;
+}
+
+/**
+ * The string whose opening quote was just read, through its closing quote; undefined when {@link scan} declines it.
+ * Decoded as UTF-8 (as Buffer#toString does the whole frame) when a byte is not ASCII.
  */
 function text(): string | undefined {
   const start = pos;
-  let high = 0;
-  for (;;) {
-    if (pos >= end) return undefined;
-    const c = buf[pos];
-    if (c === QUOTE) break;
-    if (c === BACKSLASH || c < 0x20) return undefined;
-    high |= c;
-    pos++;
-  }
-  const s = buf.toString(high >= 0x80 ? 'utf8' : 'latin1', start, pos);
+  if (scan() < 0) return undefined;
+  const s = buf.toString(nonAscii ? 'utf8' : 'latin1', start, pos);
   pos++;
   return s;
 }
 
 /**
- * A property name whose opening quote was just read (as {@link text}), the same string object as last time when it
- * came before: names repeat in every frame, and one compared byte by byte costs less than one decoded anew.
+ * A property name whose opening quote was just read (as {@link text}): the same string object as last time when it
+ * came before, and was ASCII: names repeat in every frame, and one compared byte by byte costs less than one decoded
+ * anew.
  */
 function name(): string | undefined {
   const start = pos;
-  let h = 0;
-  for (;;) {
-    if (pos >= end) return undefined;
-    const c = buf[pos];
-    if (c === QUOTE) break;
-    if (c === BACKSLASH || c < 0x20 || c >= 0x80) {
-      pos = start;
-      return outside(text());
-    }
-    h = (h * 31 + c) & (NAME_SLOTS - 1);
-    pos++;
-  }
+  const h = scan();
+  if (h < 0) return undefined;
   const n = pos - start;
   pos++;
+  if (nonAscii) return outside(buf.toString('utf8', start, start + n));
   const known = names[h];
   if (known.length === n) {
     let i = 0;
