@@ -136,6 +136,8 @@ const ENVELOPE_BYTES = 11;
  * young generation was collected, so each collection copied megabytes, and cost more the further the node fell
  * behind. Paused, the rest waits in the kernel's buffer (TCP holds the server back, as for any slow reader), and a
  * turn handles at most this many frames and one socket read: the frames of a read already taken are still handled.
+ * Frames are counted since reading last paused, not per turn (which has no cheap marker): at a low rate, reading
+ * pauses for one turn after every 64 frames, with nothing waiting, which costs a pause and a resume.
  * Bench scenario 2 at 1,000 entities: bench/RESULTS.md (issue 21).
  */
 export const FRAMES_PER_TURN = 64;
