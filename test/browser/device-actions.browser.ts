@@ -1,8 +1,9 @@
 /**
  * tb-telemetry, tb-attributes and tb-rpc in a real editor (Debian chromium, the shared embedded Node-RED, the
  * simulator): each dialog shows what its action uses, picks a fixed entity by name with the query builder's
- * entity picker, suggests the keys that entity has, flags wrong settings with the runtime's own words, and saves
- * what the runtime reads; a deployed tb-rpc commands a device from an inject and says so in its status.
+ * entity picker, says under the target box which entity it acts on, suggests the keys that entity has, flags wrong
+ * settings with the runtime's own words, and saves what the runtime reads; a deployed tb-rpc commands a device
+ * from an inject and says so in its status.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
@@ -10,7 +11,9 @@ import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import {
+  checkTargetLine,
   chipsShown as chipsIn,
+  closeTrays,
   keySuggestions as keySuggestionsIn,
   marked as markedIn,
   openDialog,
@@ -48,6 +51,9 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
         { id: 'connOff', type: 'tb-connection', name: 'off', d: true, url: sim.url, authMode: 'password', timeout: 10, version: 1 },
         { id: 'telOff', type: 'tb-telemetry', connection: 'connOff', operation: 'latest', version: 1, ...at(400, 300) },
         { id: 'attrD', type: 'tb-attributes', connection: 'connD', version: 1, ...at(400, 140) },
+        // Fresh, for the entity line under the target box.
+        { id: 'telL', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(700, 60) },
+        { id: 'attrL', type: 'tb-attributes', connection: 'connD', version: 1, ...at(700, 140) },
         { id: 'injD', type: 'inject', name: 'ask', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(160, 220), wires: [['rpcD']] },
         {
           id: 'rpcD',
@@ -253,6 +259,18 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       valid: true,
     });
   });
+
+  const lines: Array<[string, string, { entityType: string; typed: string; name: string }]> = [
+    ['tb-telemetry', 'telL', { entityType: 'DEVICE', typed: 'A-101', name: 'Thermo A-101' }],
+    ['tb-attributes', 'attrL', { entityType: 'ASSET', typed: 'Alpha', name: 'Building Alpha' }],
+  ];
+  for (const [type, id, pick] of lines) {
+    it(`${type}: the entity line says which entity, as configured (picked by name, a msg. property, the message)`, async function () {
+      await open(id);
+      await checkTargetLine(page, 'The entity is', pick, path.join(screenshotDir(), `${type.replace('tb-', '')}-entity-line.png`));
+      await closeTrays(page);
+    });
+  }
 
   it('tb-rpc: devices only, a wait the server would cut is refused unless persistent, persistent settings checked, saved', async function () {
     await open('rpcD');

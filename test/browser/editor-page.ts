@@ -94,6 +94,37 @@ export async function pickEntity(page: Page, entityType: string, typed: string, 
   await pickSuggestion(page, topTray(page).locator('[data-tb-field="target.id"]'), typed, name);
 }
 
+/** Waits until the line under a device action's target box ([data-tb-target-tip]) matches `re`; fails showing it. */
+export async function targetLineIs(page: Page, re: RegExp): Promise<void> {
+  const line = () => page.evaluate(() => ($('[data-tb-target-tip]') as unknown as { text(): string }).text());
+  try {
+    await page.waitForFunction((src) => new RegExp(src).test(($('[data-tb-target-tip]') as unknown as { text(): string }).text()), re.source, { timeout: WAIT });
+  } catch {
+    throw new Error(`the target line: wanted ${re}, shows ${JSON.stringify(await line())}`);
+  }
+}
+
+/**
+ * In an open device-action dialog whose target is the message (a fresh node), the line under the target box
+ * follows the target as a person sets it: each text opens with `lead` ("The entity is"); the entity picked by name
+ * (`pick`) is named once picked (then `shot`, a screenshot of the tray, is taken), a msg. property is named, and
+ * back to the message it says msg.entity.
+ */
+export async function checkTargetLine(page: Page, lead: string, pick: { entityType: string; typed: string; name: string }, shot: string): Promise<void> {
+  const auto = new RegExp(`^${lead} msg\\.entity, else msg\\.topic as a UUID: `);
+  await targetLineIs(page, auto);
+  await chooseTypedType(page, topTray(page), '#node-input-target', 'entity');
+  await targetLineIs(page, /^No entity picked yet/);
+  await pickEntity(page, pick.entityType, pick.typed, pick.name);
+  await targetLineIs(page, new RegExp(`^${lead} ${pick.name}, picked by name\\.$`));
+  await topTray(page).screenshot({ path: shot });
+  await chooseTypedType(page, topTray(page), '#node-input-target', 'msg');
+  await typeTyped(topTray(page), '#node-input-target', 'payload.device');
+  await targetLineIs(page, new RegExp(`^${lead} msg\\.payload\\.device: `));
+  await chooseTypedType(page, topTray(page), '#node-input-target', 'auto');
+  await targetLineIs(page, auto);
+}
+
 /** Opens a node's dialog in the query builder's builder view, with `query` (an object, or text as stored). */
 export async function openBuilder(page: Page, id: string, query?: unknown): Promise<void> {
   await chooseView(page, id, 'builder');

@@ -1,15 +1,16 @@
 /**
  * tb-wait-until's dialog in a real editor (Debian chromium, the shared embedded Node-RED, the simulator): a value
  * wait built with the entity picker, a key chip from the entity's own keys, a condition and a value, read back as a
- * sentence, saved and shown again as saved; an alarm wait shows its own fields and hides the value's; a timeout
- * of 0 warns, and a timeout that is not a duration is flagged.
+ * sentence, saved and shown again as saved; the line under the target box says which entity is watched; an alarm
+ * wait shows its own fields and hides the value's; a timeout of 0 warns, and a timeout that is not a duration is
+ * flagged.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
-import { chipsShown, keySuggestions, marked, openDialog, pickEntity, pickSuggestion, saveDialog, topTray, typeInto, verdict, WAIT } from './editor-page';
+import { checkTargetLine, chipsShown, closeTrays, keySuggestions, marked, openDialog, pickEntity, pickSuggestion, saveDialog, topTray, typeInto, verdict, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
 
 declare const RED: any;
@@ -52,6 +53,7 @@ describe('tb-wait-until (browser)', function () {
         { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
         { id: 'waitV', type: 'tb-wait-until', ...fresh, ...at(400, 60) },
         { id: 'waitA', type: 'tb-wait-until', ...fresh, ...at(400, 140) },
+        { id: 'waitL', type: 'tb-wait-until', ...fresh, ...at(700, 60) },
         // Written by hand: only what it needs; the rest is what the runtime reads when a setting is missing.
         { id: 'waitT', type: 'tb-wait-until', connection: 'connW', key: 'temperature', operator: 'changes', version: 1, ...at(400, 220) },
       ];
@@ -191,6 +193,12 @@ describe('tb-wait-until (browser)', function () {
     assert.equal(await page.evaluate(() => $('#node-input-timeout').val()), '30m');
     await saveDialog(page);
     assert.deepEqual(await saved(), expected);
+  });
+
+  it('the entity line says which entity is watched, as configured (picked by name, a msg. property, the message)', async function () {
+    await openDialog(page, 'waitL');
+    await checkTargetLine(page, 'The entity watched is', { entityType: 'DEVICE', typed: 'A-100', name: 'Meter A-100' }, path.join(screenshotDir(), 'wait-until-entity-line.png'));
+    await closeTrays(page);
   });
 
   it('an alarm wait: its state and type shown, the value fields hidden, and the sentence says which alarm', async function () {

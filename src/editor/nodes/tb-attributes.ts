@@ -83,6 +83,8 @@ export default dialog(E, {
         '.tb-tip-shared': saves && s === 'SHARED_SCOPE' && target.entityType() !== 'DEVICE',
       };
     }, ['operation', 'scope', 'target', 'targetEntityType', 'valuesFrom']);
+    // Which entity, as configured: picked by name, the message, JSON, msg., JSONata.
+    target.describe($('[data-tb-target-tip]'), 'tb-attributes.entityIs.');
   },
   oneditsave() {
     E.trim(['keys', 'concurrency']);

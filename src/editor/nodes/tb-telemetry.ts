@@ -125,6 +125,8 @@ export default dialog(E, {
         '.tb-tip-rows': rows,
       };
     }, ['operation', 'target', 'valuesFrom']);
+    // Which entity, as configured: picked by name, the message, JSON, msg., JSONata.
+    target.describe($('[data-tb-target-tip]'), 'tb-telemetry.entityIs.');
   },
   oneditsave() {
     E.trim(['keys', 'last', 'from', 'to', 'interval', 'timeZone', 'limit', 'maxItems', 'ttl', 'concurrency']);

@@ -286,6 +286,8 @@ export default dialog(E, {
         '.tb-tip-untimed': ms === 0,
       };
     }, ['waitFor', 'keyType', 'key', 'operator', 'value', 'valueType', 'alarmState', 'alarmType', 'listMode', 'timeout', 'target', 'targetType']);
+    // Which entity is watched, as configured: picked by name, the message, JSON, msg., JSONata.
+    target.describe($('[data-tb-target-tip]'), 'tb-wait-until.entityIs.');
   },
   oneditsave() {
     E.trim(['key', 'alarmType', 'timeout', 'maxWaits']);
