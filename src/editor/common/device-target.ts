@@ -1,6 +1,6 @@
 /**
- * The device-target part of the device actions' dialogs (tb-telemetry, tb-attributes, tb-rpc; next, the value
- * rows and tb-wait-until): which entity the node acts on, and what comes with it.
+ * The device-target part of the dialogs that act on or watch entities (tb-telemetry, tb-attributes, tb-rpc,
+ * tb-wait-until): which entity the node acts on, and what comes with it.
  *
  * - the `target` TypedInput: the message (msg.entity, else msg.topic), an entity picked by name, JSON (a list, or
  *   an entity typed by hand), msg., JSONata;
