@@ -3,8 +3,7 @@
  * (tb-attributes, one message with every entity) or a raw axios client (a pool of K workers), optionally sampling
  * the heap while it runs; and a long time-series history read page after page (tb-telemetry or raw axios).
  */
-import { ctx, deadline, hooks, now } from './context';
-import { simControl } from '../../sim/process';
+import { ctx, deadline, hooks, now, sim } from './context';
 import { axiosFor } from './query-load';
 
 const gcFn = (globalThis as { gc?: () => void }).gc;
@@ -17,17 +16,9 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-function simGet<T>(p: string): Promise<T> {
-  return simControl(ctx.simUrl).get<T>(p);
-}
-
-function simCpuMs(): Promise<number> {
-  return simControl(ctx.simUrl).cpuMs();
-}
-
 /** Requests the simulator received under a path prefix (its request counter, not the bounded log). */
 async function simRequests(prefix: string, method: string): Promise<number> {
-  return (await simGet<{ count: number }>(`/__sim/requests/count?prefix=${encodeURIComponent(prefix)}&method=${method}`)).count;
+  return (await sim().get<{ count: number }>(`/__sim/requests/count?prefix=${encodeURIComponent(prefix)}&method=${method}`)).count;
 }
 
 function cpuMs(start: NodeJS.CpuUsage): number {
@@ -86,7 +77,7 @@ export async function nodeBulk(a: NodeBulkArgs): Promise<BulkRun> {
     payload: a.values,
   };
   const reqStart = await simRequests(ATTR_PREFIX, 'POST');
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   let heap: HeapSample | undefined;
   if (a.heap) heap = { base: heapAfterGc(), peak: 0, after: 0, samples: 0 };
   const cpuStart = process.cpuUsage();
@@ -131,7 +122,7 @@ export async function nodeBulk(a: NodeBulkArgs): Promise<BulkRun> {
     firstError: failedMsg ?? failedEntry?.error?.message,
     elapsedMs,
     cpuMs: cpu,
-    simCpuMs: (await simCpuMs()) - simStart,
+    simCpuMs: (await sim().cpuMs()) - simStart,
     requests: (await simRequests(ATTR_PREFIX, 'POST')) - reqStart,
     heap,
   };
@@ -156,7 +147,7 @@ export async function axiosBulk(a: AxiosBulkArgs): Promise<BulkRun> {
   const ax = axiosFor(a.variant, a.token);
   const entities = a.ids.map((id) => ({ entityType: 'DEVICE', id }));
   const reqStart = await simRequests(ATTR_PREFIX, 'POST');
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const n = entities.length;
   const every = Math.max(1, Math.floor(n / 20));
   let heap: HeapSample | undefined;
@@ -194,7 +185,7 @@ export async function axiosBulk(a: AxiosBulkArgs): Promise<BulkRun> {
     firstError: failed[0]?.error?.message,
     elapsedMs,
     cpuMs: cpu,
-    simCpuMs: (await simCpuMs()) - simStart,
+    simCpuMs: (await sim().cpuMs()) - simStart,
     requests: (await simRequests(ATTR_PREFIX, 'POST')) - reqStart,
     heap,
   };
@@ -228,7 +219,7 @@ export async function nodeHistory(a: { entry: string; sink: string; errSink: str
   const entry = ctx.getNode(a.entry);
   const path = HISTORY_PATH(a.deviceId);
   const reqStart = await simRequests(path, 'GET');
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
   let start = 0;
   let points = 0;
@@ -265,7 +256,7 @@ export async function nodeHistory(a: { entry: string; sink: string; errSink: str
     firstError,
     truncated,
     cpuMs: cpu,
-    simCpuMs: (await simCpuMs()) - simStart,
+    simCpuMs: (await sim().cpuMs()) - simStart,
   };
 }
 
@@ -277,7 +268,7 @@ export async function axiosHistory(a: { token: string; deviceId: string; key: st
   const ax = axiosFor('default', a.token);
   const path = HISTORY_PATH(a.deviceId);
   const reqStart = await simRequests(path, 'GET');
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
   const start = now();
   const all: Array<{ ts: number; value: unknown }> = [];
@@ -303,6 +294,6 @@ export async function axiosHistory(a: { token: string; deviceId: string; key: st
     errors: 0,
     truncated: false,
     cpuMs: cpu,
-    simCpuMs: (await simCpuMs()) - simStart,
+    simCpuMs: (await sim().cpuMs()) - simStart,
   };
 }

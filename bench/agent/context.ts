@@ -7,6 +7,7 @@
  * contender: one `receive()` into the first node of the contender, one hop from its last node to a sink.
  */
 import type { NodeMessage } from 'node-red';
+import { simControl, type SimControl } from '../../sim/process';
 
 export type SinkFn = (nodeId: string, msg: NodeMessage & Record<string, unknown>) => void;
 export type StatusFn = (nodeId: string, status: { fill?: string; shape?: string; text?: string }) => void;
@@ -52,6 +53,9 @@ export const ctx: AgentContext = {
     return n;
   },
 };
+
+/** The simulator's control API (`/__sim/…`); its URL is known once the agent is set up. */
+export const sim = (): SimControl => simControl(ctx.simUrl);
 
 export const now = (): number => performance.now();
 

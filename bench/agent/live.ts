@@ -7,21 +7,11 @@
  * value the simulator wrote into the update just before sending it (same machine, same clock).
  */
 import WebSocket from 'ws';
-import { ctx, deadline, hooks, now } from './context';
+import { ctx, deadline, hooks, now, sim } from './context';
 import { deploy } from './deploy';
 import { summarize } from '../lib/stats';
-import { simControl } from '../../sim/process';
 
 const wall = (): number => performance.timeOrigin + performance.now();
-
-/** The simulator's control API (its URL is known once the agent is set up). */
-export function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
-  return simControl(ctx.simUrl).call<T>(method, p, body);
-}
-
-function simCpuMs(): Promise<number> {
-  return simControl(ctx.simUrl).cpuMs();
-}
 
 type Rec = Record<string, unknown>;
 
@@ -187,7 +177,7 @@ export async function burst(a: { sink: string; entities: number; updates: number
   let received = 0;
   let firstSent = Infinity;
   let last = 0;
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
   let wake: () => void = () => undefined;
   const all = new Promise<void>((resolve) => {
@@ -204,15 +194,15 @@ export async function burst(a: { sink: string; entities: number; updates: number
     if (received >= a.updates) wake();
   };
   try {
-    const sim = simCall<BurstRun['sim']>('POST', '/__sim/ws/burst', {
+    const pushed = sim().call<BurstRun['sim']>('POST', '/__sim/ws/burst', {
       entities: a.entities,
       updates: a.updates,
       keysPerUpdate: a.keysPerUpdate,
       ...(a.ratePerSec ? { ratePerSec: a.ratePerSec } : {}),
     });
-    sim.catch(() => undefined);
+    pushed.catch(() => undefined);
     await deadline(all, a.timeoutMs, `burst of ${a.updates} updates (received ${received})`);
-    const simResult = await deadline(sim, 10000, 'burst result');
+    const simResult = await deadline(pushed, 10000, 'burst result');
     const cpu = process.cpuUsage(cpuStart);
     const elapsedMs = last - firstSent;
     const s = summarize(delays.subarray(0, Math.min(received, a.updates)));
@@ -225,7 +215,7 @@ export async function burst(a: { sink: string; entities: number; updates: number
       delayP99: s.p99,
       delayMax: s.max,
       cpuMs: (cpu.user + cpu.system) / 1000,
-      simCpuMs: (await simCpuMs()) - simStart,
+      simCpuMs: (await sim().cpuMs()) - simStart,
       sim: simResult,
     };
   } finally {
@@ -267,7 +257,7 @@ export async function dropAndWait(a: { sink?: string; snapshots?: number; status
   };
   try {
     const t0 = now();
-    const r = await simCall<{ closed: number }>('POST', '/__sim/ws/drop', {});
+    const r = await sim().call<{ closed: number }>('POST', '/__sim/ws/drop', {});
     await deadline(all, a.timeoutMs, `resubscription (${back.size}/${want.size} green again, ${snaps}/${need} snapshots)`);
     return { resubscribedMs: now() - t0, dropped: r.closed };
   } finally {
@@ -285,5 +275,5 @@ export async function hubStats(a: { conn: string }): Promise<Rec | undefined> {
 }
 
 export async function simWs(a: { path: string; method?: string; body?: unknown }): Promise<unknown> {
-  return simCall(a.method ?? 'GET', `/__sim/ws${a.path}`, a.body);
+  return sim().call(a.method ?? 'GET', `/__sim/ws${a.path}`, a.body);
 }

@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import axios, { AxiosInstance } from 'axios';
-import { ctx, deadline, hooks, now } from './context';
+import { ctx, deadline, hooks, now, sim } from './context';
 import { summarize } from '../lib/stats';
 
 export interface LoadResult {
@@ -22,12 +22,6 @@ export interface LoadResult {
   simCpuMs: number;
   /** Items in the last answer (sanity check). */
   items: number;
-}
-
-async function simCpuMs(): Promise<number> {
-  const res = await fetch(`${ctx.simUrl}/__sim/health`);
-  const h = (await res.json()) as { cpuUsage: { user: number; system: number } };
-  return (h.cpuUsage.user + h.cpuUsage.system) / 1000;
 }
 
 function cpuMs(start: NodeJS.CpuUsage): number {
@@ -63,7 +57,7 @@ export async function nodeLoad(a: NodeLoadArgs): Promise<LoadResult> {
   let errors = 0;
   let firstError: string | undefined;
   let items = -1;
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
   let start = 0;
   const result = new Promise<void>((resolve) => {
@@ -96,7 +90,7 @@ export async function nodeLoad(a: NodeLoadArgs): Promise<LoadResult> {
   }
   const elapsedMs = now() - start;
   const cpu = cpuMs(cpuStart);
-  const simCpu = (await simCpuMs()) - simStart;
+  const simCpu = (await sim().cpuMs()) - simStart;
   const s = summarize(lat);
   return { n: a.n, errors, firstError, elapsedMs, perSec: (a.n / elapsedMs) * 1000, p50: s.p50, p99: s.p99, max: s.max, cpuMs: cpu, simCpuMs: simCpu, items };
 }
@@ -136,7 +130,7 @@ export async function axiosLoad(a: AxiosLoadArgs): Promise<LoadResult> {
   let errors = 0;
   let firstError: string | undefined;
   let items = -1;
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
   const start = now();
   const worker = async (): Promise<void> => {
@@ -156,7 +150,7 @@ export async function axiosLoad(a: AxiosLoadArgs): Promise<LoadResult> {
   await deadline(Promise.all(Array.from({ length: Math.min(a.inflight, a.n) }, worker)), a.timeoutMs, 'axios load');
   const elapsedMs = now() - start;
   const cpu = cpuMs(cpuStart);
-  const simCpu = (await simCpuMs()) - simStart;
+  const simCpu = (await sim().cpuMs()) - simStart;
   const s = summarize(lat);
   return { n: a.n, errors, firstError, elapsedMs, perSec: (a.n / elapsedMs) * 1000, p50: s.p50, p99: s.p99, max: s.max, cpuMs: cpu, simCpuMs: simCpu, items };
 }
@@ -181,7 +175,7 @@ export async function nodeLarge(a: { entry: string; sink: string; errSink: strin
   let messages = 0;
   let errors = 0;
   let firstError: string | undefined;
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
   const start = now();
   const result = new Promise<void>((resolve) => {
@@ -207,13 +201,13 @@ export async function nodeLarge(a: { entry: string; sink: string; errSink: strin
   }
   const elapsedMs = now() - start;
   const cpu = cpuMs(cpuStart);
-  return { elapsedMs, items, messages, errors, firstError, cpuMs: cpu, simCpuMs: (await simCpuMs()) - simStart };
+  return { elapsedMs, items, messages, errors, firstError, cpuMs: cpu, simCpuMs: (await sim().cpuMs()) - simStart };
 }
 
 /** The raw client over every page: holds all items (split = false) or hands each to a callback (split = true). */
 export async function axiosLarge(a: { url: string; token: string; query: { pageLink: Record<string, unknown> }; split: boolean; timeoutMs: number }): Promise<LargeResult> {
   const ax = axiosFor('default', a.token);
-  const simStart = await simCpuMs();
+  const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
   const start = now();
   let messages = 0;
@@ -238,5 +232,5 @@ export async function axiosLarge(a: { url: string; token: string; query: { pageL
   };
   await deadline(run(), a.timeoutMs, 'axios allPages');
   const elapsedMs = now() - start;
-  return { elapsedMs, items: seen, messages, errors: 0, cpuMs: cpuMs(cpuStart), simCpuMs: (await simCpuMs()) - simStart };
+  return { elapsedMs, items: seen, messages, errors: 0, cpuMs: cpuMs(cpuStart), simCpuMs: (await sim().cpuMs()) - simStart };
 }

@@ -4,8 +4,7 @@
  */
 import http from 'node:http';
 import axios from 'axios';
-import { ctx, deadline, hooks, now } from './context';
-import { simControl } from '../../sim/process';
+import { ctx, deadline, hooks, now, sim } from './context';
 
 export interface ReportRun {
   n: number;
@@ -27,18 +26,14 @@ interface AnalyticsStats {
   maxWaitingSeen: number;
 }
 
-function simCall<T>(method: string, p: string, body?: unknown): Promise<T> {
-  return simControl(ctx.simUrl).call<T>(method, p, body);
-}
-
 async function resetCounters(): Promise<void> {
-  await simCall('POST', '/__sim/analytics/stats/reset', {});
-  await simCall('POST', '/__sim/analytics/requests/reset', {});
+  await sim().call('POST', '/__sim/analytics/stats/reset', {});
+  await sim().call('POST', '/__sim/analytics/requests/reset', {});
 }
 
 async function counters(): Promise<{ requests: number; stats: AnalyticsStats }> {
-  const c = await simCall<{ count: number }>('GET', '/__sim/analytics/requests/count?prefix=publicApi/buildReport&method=POST');
-  const s = await simCall<AnalyticsStats>('GET', '/__sim/analytics/stats');
+  const c = await sim().call<{ count: number }>('GET', '/__sim/analytics/requests/count?prefix=publicApi/buildReport&method=POST');
+  const s = await sim().call<AnalyticsStats>('GET', '/__sim/analytics/stats');
   return { requests: c.count, stats: s };
 }
 

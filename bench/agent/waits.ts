@@ -3,8 +3,7 @@
  * the server holds their subscriptions, measure the heap, then have the simulator write one `sentAt` value to each
  * entity and time every message that leaves the node on "met" against the value that met it.
  */
-import { ctx, deadline, hooks } from './context';
-import { simCall } from './live';
+import { ctx, deadline, hooks, sim } from './context';
 import { summarize } from '../lib/stats';
 
 const wall = (): number => performance.timeOrigin + performance.now();
@@ -19,7 +18,7 @@ function heapAfterGc(): number {
 
 /** Subscriptions the simulator holds (the cmdIds of every session). */
 async function serverSubscriptions(): Promise<number> {
-  const sessions = await simCall<Array<{ cmdIds: unknown[] }>>('GET', '/__sim/ws/sessions');
+  const sessions = await sim().call<Array<{ cmdIds: unknown[] }>>('GET', '/__sim/ws/sessions');
   return sessions.reduce((n, s) => n + s.cmdIds.length, 0);
 }
 
@@ -82,7 +81,7 @@ export async function waitsRun(a: { node: string; conn: string; sink: string; en
     if (++met >= n) wake();
   };
   try {
-    await simCall('POST', '/__sim/ws/burst', { entityIds: a.entityIds, entities: n, updates: n, keysPerUpdate: 1, ratePerSec: a.ratePerSec });
+    await sim().call('POST', '/__sim/ws/burst', { entityIds: a.entityIds, entities: n, updates: n, keysPerUpdate: 1, ratePerSec: a.ratePerSec });
     await deadline(all, a.timeoutMs, `every wait met (${met}/${n})`);
   } finally {
     hooks.sink = () => undefined;

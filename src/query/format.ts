@@ -160,16 +160,19 @@ const UNSURE = -1;
 
 /** 2^27 + 1: splits a double into two halves whose products are exact (Veltkamp). */
 const SPLITTER = 134217729;
-/** What {@link twoProduct} found: the rounded product and what rounding left out (scratch: nothing allocated). */
 /**
- * Scratch doubles of the number reading and the flat rows, kept in place: [0] and [1] what {@link twoProduct} found
- * (the rounded product and what rounding left out), [2] the first 16 digits {@link read17} read, [3] scanDecimal's
- * mantissa, [4] the ts applyFlatChanges picked. A module-level `let` holding a double would box each new value (an
- * allocation and a write barrier per store).
+ * Scratch doubles of the number reading and the flat rows, kept in place (a module-level `let` holding a double would
+ * box each new value: an allocation and a write barrier per store). Its slots: PRODUCT_HIGH, PRODUCT_LOW and FIRST16
+ * below, MANTISSA (scanDecimal) and PICK_TS (applyFlatChanges).
  */
 const SCRATCH = new Float64Array(5);
+/** What {@link twoProduct} found: the rounded product, and what rounding left out. */
+const PRODUCT_HIGH = 0;
+const PRODUCT_LOW = 1;
+/** The first 16 of the 17 digits {@link read17} read, as an integer. */
+const FIRST16 = 2;
 
-/** a x b exactly, as SCRATCH[0] + SCRATCH[1] (Dekker's algorithm; no overflow at the sizes used here). */
+/** a x b exactly, as SCRATCH[PRODUCT_HIGH] + SCRATCH[PRODUCT_LOW] (Dekker's algorithm; no overflow at the sizes used here). */
 function twoProduct(a: number, b: number): void {
   const p = a * b;
   let c = SPLITTER * a;
@@ -178,15 +181,15 @@ function twoProduct(a: number, b: number): void {
   c = SPLITTER * b;
   const bh = c - (c - b);
   const bl = b - bh;
-  SCRATCH[0] = p;
-  SCRATCH[1] = ah * bh - p + ah * bl + al * bh + al * bl;
+  SCRATCH[PRODUCT_HIGH] = p;
+  SCRATCH[PRODUCT_LOW] = ah * bh - p + ah * bl + al * bh + al * bl;
 }
 
-/** The last of the 17 digits {@link read17} read (the first 16 are SCRATCH[2]). */
+/** The last of the 17 digits {@link read17} read (the first 16 are SCRATCH[FIRST16]). */
 let readLast = 0;
 
 /**
- * Reads the 17 significant digits {@link scanDecimal} just found in `s`, the first 16 as an integer into SCRATCH[2] and
+ * Reads the 17 significant digits {@link scanDecimal} just found in `s`, the first 16 as an integer into SCRATCH[FIRST16] and
  * the last into readLast; false when the first 16 make 2^53 - 1 or more (then that integer + 1 would not be exact).
  */
 function read17(s: string): boolean {
@@ -197,7 +200,7 @@ function read17(s: string): boolean {
     h = h * 10 + (s.charCodeAt(i) - 48);
   }
   if (s.charCodeAt(i) === 46) i++;
-  SCRATCH[2] = h;
+  SCRATCH[FIRST16] = h;
   readLast = s.charCodeAt(i) - 48;
   return h < 9007199254740991;
 }
@@ -232,15 +235,15 @@ function neighbour(x: number, up: boolean): number {
  */
 function nearest17(q: number): number {
   const p = POW10[-q];
-  twoProduct(SCRATCH[2], 10);
-  const big = SCRATCH[0];
-  const small = SCRATCH[1] + readLast; // both small integers: exact
+  twoProduct(SCRATCH[FIRST16], 10);
+  const big = SCRATCH[PRODUCT_HIGH];
+  const small = SCRATCH[PRODUCT_LOW] + readLast; // both small integers: exact
   const dh = big + small; // Fast2Sum: |big| >= |small|, so dh + dl is D exactly
   const dl = small - (dh - big);
   const x0 = dh / p;
   twoProduct(x0, p);
   // dh and x0 x 10^-q are within a factor of 2 of each other: their difference is exact; the rest is tiny.
-  const r = dh - SCRATCH[0] - SCRATCH[1] + dl;
+  const r = dh - SCRATCH[PRODUCT_HIGH] - SCRATCH[PRODUCT_LOW] + dl;
   if (r === 0) return x0;
   const next = neighbour(x0, r > 0);
   const gap = next > x0 ? next - x0 : x0 - next; // exact: neighbouring doubles
@@ -263,15 +266,15 @@ function nearest17(q: number): number {
  * UNSURE (the caller prints x) within 1e-7 of a tie; the caller keeps q within its range.
  */
 function survives17(q: number, x: number): number {
-  const h = SCRATCH[2];
+  const h = SCRATCH[FIRST16];
   const last = readLast;
   if (scaled(h, q + 1) === x || scaled(h + 1, q + 1) === x) return LOST;
   twoProduct(x, POW10[-q]);
-  const xh = SCRATCH[0];
-  const xl = SCRATCH[1];
+  const xh = SCRATCH[PRODUCT_HIGH];
+  const xl = SCRATCH[PRODUCT_LOW];
   twoProduct(h, 10);
   // xh and 10H are within a factor of 2 of each other: their difference is exact.
-  const d = xh - SCRATCH[0] + (xl - SCRATCH[1] - last);
+  const d = xh - SCRATCH[PRODUCT_HIGH] + (xl - SCRATCH[PRODUCT_LOW] - last);
   const ad = d < 0 ? -d : d;
   if (ad < 0.4999999) return SURVIVES;
   if (ad > 0.5000001) return LOST;
@@ -318,7 +321,7 @@ let scanExp = 0;
 let scanInteger = false;
 /**
  * Its significant digits as an integer when no trailing zero follows them (else -1); exact up to 2^53. Kept in
- * SCRATCH[3]: a module-level `let` would box every such number (a `sentAt`'s digits are far beyond a small integer).
+ * SCRATCH[MANTISSA]: a module-level `let` would box every such number (a `sentAt`'s digits are far beyond a small integer).
  */
 const MANTISSA = 3;
 

@@ -104,7 +104,10 @@ function table(rows: unknown[]): JQuery {
     for (const c of columns) {
       const td = $('<td>').attr('data-tb-col', c).appendTo(tr);
       if (c === 'ts') tsCell(td, o[c]);
-      else td.text(cell(o[c])).attr('title', cell(o[c]));
+      else {
+        const text = cell(o[c]);
+        td.text(text).attr('title', text);
+      }
     }
   }
   return tbl;
@@ -213,35 +216,36 @@ export function previewPanel(lookups: Lookups, request: () => PreviewRequest | {
   let seq = 0;
   /** What the answer on screen (or the preview running) was asked with; undefined before the first preview. */
   let asked: string | undefined;
-  /** What a click on Preview would do now, as text: the request as sent, or the reason it cannot run. */
-  const wanted = (): string => {
+  /** What Preview would run now (the request, its query with the values tried) or why it cannot, and that as text. */
+  const plan = (): { key: string; problem?: string; req?: PreviewRequest; query?: unknown } => {
     const req = request();
-    if ('problem' in req) return JSON.stringify(['problem', req.problem]);
+    if ('problem' in req) return { key: JSON.stringify(['problem', req.problem]), problem: req.problem };
     const tried = tryQuery(req.query, typed);
-    if (!tried.ok) return JSON.stringify(['problem', problemText(tried.problem)]);
-    return JSON.stringify([req.connection, req.node, req.operation, tried.query]);
+    if (!tried.ok) {
+      const problem = problemText(tried.problem);
+      return { key: JSON.stringify(['problem', problem]), problem };
+    }
+    return { key: JSON.stringify([req.connection, req.node, req.operation, tried.query]), req, query: tried.query };
   };
-  const check = (): void => {
-    const stale = asked !== undefined && wanted() !== asked;
+  const mark = (stale: boolean): void => {
     area.toggleClass('tb-b-stale', stale).attr('data-tb-preview-stale', stale ? 'true' : null);
     staleNote.toggle(stale);
   };
+  const check = (): void => mark(asked !== undefined && plan().key !== asked);
   const fail = (text: string) => {
     area.attr('data-tb-preview', 'error');
     $('<div class="tb-b-error">').text(text).appendTo(area);
   };
   btn.on('click', () => {
-    const req = request();
+    const { key, problem, req, query } = plan();
     area.empty();
-    asked = wanted();
-    check();
-    if ('problem' in req) return fail(req.problem);
-    const tried = tryQuery(req.query, typed);
-    if (!tried.ok) return fail(problemText(tried.problem));
+    asked = key;
+    mark(false);
+    if (!req) return fail(problem ?? '');
     const mine = ++seq;
     area.attr('data-tb-preview', 'running');
     $('<div class="tb-b-hint">').text(t('previewRunning')).appendTo(area);
-    void lookups.preview({ node: req.node, operation: req.operation, query: tried.query, format: 'flat' }).then((answer) => {
+    void lookups.preview({ node: req.node, operation: req.operation, query, format: 'flat' }).then((answer) => {
       if (mine !== seq) return;
       renderAnswer(area, answer);
       // The query may have changed while the server answered.
