@@ -332,6 +332,9 @@ export class Dataset extends EventEmitter {
 
   /** Resolves a UUID or EntityId; throws when unknown. */
   resolve(ref: EntityRef): SimEntity {
+    // a bench device's own object (the WebSocket burst writes through it): found by its number, not by its id's text
+    const bench = (ref as Partial<SimEntity>).bench;
+    if (bench !== undefined && this.bench(bench) === ref) return ref as SimEntity;
     const id = typeof ref === 'string' ? ref : ref.id;
     const e = this.get(id);
     if (!e || (typeof ref !== 'string' && ref.entityType !== e.entityType)) {

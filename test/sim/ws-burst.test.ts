@@ -99,6 +99,28 @@ describe('simulator ws: telemetry burst hook', function () {
     assert.deepEqual(c.sim.data.latestOf(lab.id, 'seq')?.value, 3);
   });
 
+  it('a device listed twice in entityIds: each write a later ts than the last, none replaces another', async () => {
+    c = await wsSetup({ dataset: { extraDevices: 3 } });
+    const [a, b] = [...c.sim.data.entitiesOfType('DEVICE')].filter((e) => e.bench !== undefined);
+    // a at places 0 and 2: one clock for the device, not one per place (the fake clock stands still)
+    const r = await c.sim.ws.pushTelemetryBurst({ entities: 3, updates: 9, keysPerUpdate: 2, entityIds: [a.id, b.id, a.id] });
+    assert.deepEqual(r.entityIds, [a.id, b.id, a.id]);
+    const seqs = c.sim.data.history(a.id, 'seq');
+    assert.deepEqual(
+      seqs.map((p) => p.value),
+      [1, 3, 4, 6, 7, 9],
+    );
+    for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i].ts > seqs[i - 1].ts, `ts ${seqs[i].ts} after ${seqs[i - 1].ts}`);
+  });
+
+  it('a removed device is no longer written through its old object', async () => {
+    c = await wsSetup({ dataset: { extraDevices: 3 } });
+    const [a] = [...c.sim.data.entitiesOfType('DEVICE')].filter((e) => e.bench !== undefined);
+    c.sim.data.setTelemetry(a, { seq: 1 });
+    c.sim.data.removeEntity(a.id);
+    assert.throws(() => c.sim.data.setTelemetry(a, { seq: 2 }), /Unknown entity/);
+  });
+
   it('out of process: POST /__sim/ws/burst', async () => {
     c = await wsSetup({ dataset: { extraDevices: 3 } });
     const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(['sentAt']), latestCmd: { keys: [tsKey('sentAt')] } }]);

@@ -29,26 +29,53 @@ function sameKey(a: EntityKey, b: EntityKey): boolean {
   return a.type === b.type && a.key === b.key;
 }
 
-/** One entity of the page with live subscriptions. */
+/**
+ * One entity of the page with live subscriptions. What a TIME_SERIES write reads (the page's TIME_SERIES values, the
+ * message's prefix) hangs off the binding itself: at 1,000 devices each object on the way (the page entry, its
+ * `latest`, a table of prefixes) costs a cache miss on every write.
+ */
 class Binding implements KvListener {
   /** cached JSON prefixes per key type / for series */
   private prefixes: Partial<Record<EntityKeyType, string>> = {};
+  private tsLatestPrefix = '';
   private tsPrefix = '';
+  /** `ed.latest.TIME_SERIES` (null: not looked up since `ed` was set) */
+  private tsGroup: Record<string, TsValue> | undefined | null = null;
+  private ed_: EntityData;
   latest = false;
   series = false;
 
   constructor(
     readonly sub: EntityDataSub,
     readonly entityId: EntityId,
-    /** the page entry: the cache updates are compared with */
-    public ed: EntityData,
-  ) {}
+    ed: EntityData,
+  ) {
+    this.ed_ = ed;
+  }
+
+  /** the page entry: the cache updates are compared with */
+  get ed(): EntityData {
+    return this.ed_;
+  }
+  set ed(ed: EntityData) {
+    this.ed_ = ed;
+    this.tsGroup = null;
+  }
+
+  /** The page's values of one key type (what updates are compared with), if the page has that type. */
+  group(type: EntityKeyType): Record<string, TsValue> | undefined {
+    if (type !== 'TIME_SERIES') return this.ed_.latest[type];
+    if (this.tsGroup === null) this.tsGroup = this.ed_.latest.TIME_SERIES;
+    return this.tsGroup;
+  }
 
   latestPrefix(type: EntityKeyType): string {
+    if (type === 'TIME_SERIES' && this.tsLatestPrefix !== '') return this.tsLatestPrefix;
     let p = this.prefixes[type];
     if (p === undefined) {
       p = `{"cmdId":${this.sub.cmdId},"data":null,"update":[{"entityId":${JSON.stringify(this.entityId)},"latest":{"${type}":{`;
       this.prefixes[type] = p;
+      if (type === 'TIME_SERIES') this.tsLatestPrefix = p;
     }
     return p;
   }
@@ -222,7 +249,7 @@ export class EntityDataSub implements Sub {
       const e = ds.get(b.entityId.id);
       if (!e) continue;
       for (const [type, keys] of this.latestByType) {
-        const cached = b.ed.latest[type];
+        const cached = b.group(type);
         let missed: Record<string, KvEntry> | null = null;
         for (const key of keys) {
           let v: KvEntry | undefined;
@@ -257,7 +284,7 @@ export class EntityDataSub implements Sub {
 
   /** TbEntityDataSubCtx#sendLatestWsMsg: one entity, one key type, only the changed keys. */
   private pushLatest(b: Binding, type: EntityKeyType, keys: Set<string>, entries: Record<string, KvEntry>): void {
-    const cache = b.ed.latest[type];
+    const cache = b.group(type);
     let body = '';
     for (const k in entries) {
       if (!keys.has(k)) continue;
@@ -265,8 +292,13 @@ export class EntityDataSub implements Sub {
       const value = javaValueString(e);
       if (cache) {
         const cur = cache[k];
-        if (cur !== undefined && (e.ts < cur.ts || (e.ts === cur.ts && value === cur.value))) continue;
-        cache[k] = { ts: e.ts, value };
+        if (cur === undefined) cache[k] = { ts: e.ts, value };
+        else if (e.ts < cur.ts || (e.ts === cur.ts && value === cur.value)) continue;
+        else {
+          // in place: the page's values are this subscription's own (made by its query, sent as text)
+          cur.ts = e.ts;
+          cur.value = value;
+        }
       }
       body += body === '' ? tsValueEntry(k, e.ts, value) : `,${tsValueEntry(k, e.ts, value)}`;
     }
@@ -274,7 +306,7 @@ export class EntityDataSub implements Sub {
   }
 
   private pushDeleted(b: Binding, type: EntityKeyType, keys: Set<string>, deleted: string[]): void {
-    const cache = b.ed.latest[type];
+    const cache = b.group(type);
     let body = '';
     for (const k of deleted) {
       if (!keys.has(k)) continue;
