@@ -118,17 +118,7 @@ export async function pushTelemetryBurst(host: BurstHost, ds: Dataset, o: BurstO
   const stallTimeout = o.stallTimeoutMs ?? 30_000;
   const batch = Math.max(1, Math.floor(o.batch ?? 200));
   const rate = o.ratePerSec && o.ratePerSec > 0 ? o.ratePerSec : 0;
-  // the last ts written to each target, by its place in `list` (NaN: not yet written in this burst). An array of
-  // numbers, not a Map by id: at 1,000 targets the Map's buckets and the ids' strings are cache misses on every write.
-  // A device listed twice (entityIds) has one slot: its first place.
-  const lastTs = new Float64Array(list.length).fill(NaN);
-  const firstPlace = new Map<string, number>();
-  const slot = Int32Array.from(list, (e, t) => {
-    const first = firstPlace.get(e.id);
-    if (first !== undefined) return first;
-    firstPlace.set(e.id, t);
-    return t;
-  });
+  const lastTs = new Map<string, number>();
   const sent0 = host.messagesSent();
   let stalls = 0;
   let stallMs = 0;
@@ -137,13 +127,11 @@ export async function pushTelemetryBurst(host: BurstHost, ds: Dataset, o: BurstO
   const t0 = performance.now();
 
   const write = (i: number): void => {
-    const place = i % list.length;
-    const e = list[place];
-    const t = slot[place];
-    const prev = Number.isNaN(lastTs[t]) ? (ds.getLatest(e, 'sentAt')?.ts ?? 0) : lastTs[t];
+    const e = list[i % list.length];
+    const prev = lastTs.get(e.id) ?? ds.getLatest(e, 'sentAt')?.ts ?? 0;
     const simNow = host.now();
     const ts = simNow > prev ? simNow : prev + 1;
-    lastTs[t] = ts;
+    lastTs.set(e.id, ts);
     const seq = i + 1;
     const values: Record<string, KvInput> = {};
     for (const k of keys) values[k] = k === 'sentAt' ? 0 : long(seq);
