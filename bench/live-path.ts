@@ -44,23 +44,19 @@ import { LiveHub, type Subscriber, type WsMessage } from '../src/live/hub';
 import { EntityDataSubscription, type LiveEvent, type LiveSink } from '../src/live/subscriptions';
 import { NodeSink } from '../src/nodes/support/live-node';
 import type { EntityDataQuery } from '../src/query/types';
+import { cliArg } from './lib/common';
 import { median } from './lib/stats';
 
 const STAGES = ['parse', 'route', 'merge', 'format', 'send', 'deliver', 'ref', 'ref-deliver'] as const;
 type Stage = (typeof STAGES)[number];
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-const entityCounts = arg('entities', '1,100,1000').split(',').map(Number);
-const updates = Number(arg('updates', '200000'));
-const rounds = Number(arg('rounds', '5'));
-const only = process.argv.includes('--stage') ? (arg('stage', 'send') as Stage) : undefined;
-const feedCount = Number(arg('feed', String(updates)));
+const entityCounts = cliArg('entities', '1,100,1000').split(',').map(Number);
+const updates = Number(cliArg('updates', '200000'));
+const rounds = Number(cliArg('rounds', '5'));
+const only = process.argv.includes('--stage') ? (cliArg('stage', 'send') as Stage) : undefined;
+const feedCount = Number(cliArg('feed', String(updates)));
 /** the stages timed (all by default), e.g. --stages deliver,ref-deliver */
-const timed = arg('stages', STAGES.join(',')).split(',') as Stage[];
+const timed = cliArg('stages', STAGES.join(',')).split(',') as Stage[];
 for (const s of timed) if (!STAGES.includes(s)) throw new Error(`unknown stage ${s}: ${STAGES.join(', ')}`);
 
 const uuid = (i: number): string => `be4c0000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;

@@ -17,32 +17,13 @@
 import WebSocket from 'ws';
 import { startSimulator } from '../sim/index';
 import { startSim } from '../sim/process';
-import { login } from './lib/common';
+import { burstQuery, cliArg, login } from './lib/common';
+import { entityDataCmd } from './lib/live-flows';
 import { median } from './lib/stats';
-
-function arg(name: string, dflt: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
-}
-
-/** Scenario 2's query: the first `n` bench devices, sorted by name, with the burst's two keys. */
-function query(n: number): Record<string, unknown> {
-  const keys = [
-    { type: 'TIME_SERIES', key: 'sentAt' },
-    { type: 'TIME_SERIES', key: 'seq' },
-  ];
-  return {
-    entityFilter: { type: 'deviceType', deviceTypes: ['bench'] },
-    entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
-    latestValues: keys,
-    pageLink: { page: 0, pageSize: n, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
-  };
-}
 
 /** A raw client subscribed to `n` devices that counts update frames; `until(k)` resolves at the k-th since. */
 async function counter(url: string, token: string, n: number): Promise<{ until(k: number): Promise<void>; close(): void }> {
   const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/ws', { perMessageDeflate: false });
-  const q = query(n);
   let got = 0;
   let want = Infinity;
   let wake = (): void => undefined;
@@ -53,7 +34,7 @@ async function counter(url: string, token: string, n: number): Promise<{ until(k
     if (d.indexOf('"data":null') < 0) snapshot();
     else if (++got >= want) wake();
   });
-  ws.on('open', () => ws.send(JSON.stringify({ authCmd: { cmdId: 0, token }, cmds: [{ type: 'ENTITY_DATA', cmdId: 1, query: q, latestCmd: { keys: q.latestValues } }] })));
+  ws.on('open', () => ws.send(JSON.stringify({ authCmd: { cmdId: 0, token }, cmds: [entityDataCmd(1, burstQuery(n))] })));
   await subscribed;
   return {
     until(k: number): Promise<void> {
@@ -115,9 +96,9 @@ async function outOfProcess(sizes: number[], updates: number, rounds: number): P
 }
 
 async function main(): Promise<void> {
-  const sizes = arg('--entities', '1,1000').split(',').map(Number);
-  if (process.argv.includes('--in-process')) await inProcess(sizes[0], Number(arg('--warm', '5000')), Number(arg('--feed', '25000')));
-  else await outOfProcess(sizes, Number(arg('--updates', '50000')), Number(arg('--rounds', '20')));
+  const sizes = cliArg('entities', '1,1000').split(',').map(Number);
+  if (process.argv.includes('--in-process')) await inProcess(sizes[0], Number(cliArg('warm', '5000')), Number(cliArg('feed', '25000')));
+  else await outOfProcess(sizes, Number(cliArg('updates', '50000')), Number(cliArg('rounds', '20')));
 }
 
 main().catch((e: unknown) => {

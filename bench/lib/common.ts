@@ -56,6 +56,25 @@ export function benchQuery(pageSize: number): {
   };
 }
 
+/** The query of scenario 2 and bench/sim-cost.ts: the first bench devices by name, with the burst's two keys. */
+export function burstQuery(pageSize: number): Record<string, unknown> & { latestValues: unknown[] } {
+  return {
+    entityFilter: { type: 'deviceType', deviceTypes: ['bench'] },
+    entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+    latestValues: [
+      { type: 'TIME_SERIES', key: 'sentAt' },
+      { type: 'TIME_SERIES', key: 'seq' },
+    ],
+    pageLink: { page: 0, pageSize, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
+  };
+}
+
+/** The value after `--<name>` on the command line of a bench script, else `fallback`. */
+export function cliArg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
 export type FlowNode = Record<string, unknown> & { id: string; type: string };
 
 /** Wraps flow nodes on one tab, with a catch node to the error sink and the connection node. */

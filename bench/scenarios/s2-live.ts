@@ -5,7 +5,7 @@
  * send-to-message delay (p50/p99). One contender is subscribed at a time (its flow alone is deployed).
  */
 import { AgentPool } from '../lib/agent';
-import { benchFlow, login, RunOptions, roundsText, ScenarioResult, Target } from '../lib/common';
+import { benchFlow, burstQuery, login, RunOptions, roundsText, ScenarioResult, Target } from '../lib/common';
 import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../lib/live-flows';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
@@ -34,19 +34,10 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
     // contender's flow is replaced by an empty one, so only one client is subscribed at a time.
     const pool = new AgentPool(sim.url, opts.profileDir);
     try {
-      const query = (n: number) => ({
-        entityFilter: { type: 'deviceType', deviceTypes: ['bench'] },
-        entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
-        latestValues: [
-          { type: 'TIME_SERIES', key: 'sentAt' },
-          { type: 'TIME_SERIES', key: 'seq' },
-        ],
-        pageLink: { page: 0, pageSize: n, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
-      });
       const empty = benchFlow(sim.url, []);
       const setup = async (key: string, n: number): Promise<string> => {
         const agent = await pool.get(key, { nodeRed: key !== 'raw' });
-        const q = query(n);
+        const q = burstQuery(n);
         const cmd = entityDataCmd(1, q);
         const sinkId = 'sink_live';
         if (key === 'raw') {

@@ -30,8 +30,17 @@ export function entityDataPage(cmdId: number, page: PageData<EntityData>, allowe
 }
 
 export function entityDataUpdate(cmdId: number, update: EntityData[] | string, allowed: number): string {
-  const u = typeof update === 'string' ? update : JSON.stringify(update);
-  return `{"cmdId":${cmdId},"data":null,"update":${u},"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
+  return entityDataUpdateHead(cmdId) + (typeof update === 'string' ? update : JSON.stringify(update)) + entityDataUpdateTail(allowed);
+}
+
+/** An EntityDataUpdate's text up to its `update` array (for messages built in parts on the live path). */
+export function entityDataUpdateHead(cmdId: number): string {
+  return `{"cmdId":${cmdId},"data":null,"update":`;
+}
+
+/** An EntityDataUpdate's text after its `update` array. */
+export function entityDataUpdateTail(allowed: number): string {
+  return `,"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
 }
 
 /** Shape (a): an error raised inside the data services, as an EntityDataUpdate (allowedEntities 0). */

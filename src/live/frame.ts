@@ -227,6 +227,6 @@ function name(): string | undefined {
 }
 
 /** A name that can be set as an own property by assignment (`__proto__` cannot: JSON.parse makes it one). */
-function outside(s: string | undefined): string | undefined {
+function outside(s: string): string | undefined {
   return s === '__proto__' ? undefined : s;
 }

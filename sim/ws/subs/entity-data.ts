@@ -10,7 +10,7 @@ import type { EntityDataQuery } from '../../query/parse';
 import type { AttributeScope, EntityData, EntityId, EntityKey, EntityKeyType, KvEntry, PageData, TsValue } from '../../types';
 import { javaValueString } from '../../values';
 import { every, RestartSession, type SubHost, type Sub } from '../context';
-import { entityDataError, entityDataPage, entityDataUpdate, tsValueEntry } from '../messages';
+import { entityDataError, entityDataPage, entityDataUpdate, entityDataUpdateHead, entityDataUpdateTail, tsValueEntry } from '../messages';
 import type { AggCmd, EntityDataCmd, TsFetchCmd } from '../parse';
 import type { KvListener } from '../router';
 import { readAggregate, readSeries } from '../series';
@@ -35,12 +35,12 @@ function sameKey(a: EntityKey, b: EntityKey): boolean {
  * `latest`, a table of prefixes) costs a cache miss on every write.
  */
 class Binding implements KvListener {
-  /** cached JSON prefixes per key type / for series */
+  /** cached JSON prefixes of the other key types */
   private prefixes: Partial<Record<EntityKeyType, string>> = {};
-  private tsLatestPrefix = '';
+  private readonly tsLatestPrefix: string;
   private tsPrefix = '';
-  /** `ed.latest.TIME_SERIES` (null: not looked up since `ed` was set) */
-  private tsGroup: Record<string, TsValue> | undefined | null = null;
+  /** `ed.latest.TIME_SERIES` */
+  private tsGroup: Record<string, TsValue> | undefined;
   private ed_: EntityData;
   latest = false;
   series = false;
@@ -51,6 +51,8 @@ class Binding implements KvListener {
     ed: EntityData,
   ) {
     this.ed_ = ed;
+    this.tsGroup = ed.latest.TIME_SERIES;
+    this.tsLatestPrefix = this.makeLatestPrefix('TIME_SERIES');
   }
 
   /** the page entry: the cache updates are compared with */
@@ -59,30 +61,31 @@ class Binding implements KvListener {
   }
   set ed(ed: EntityData) {
     this.ed_ = ed;
-    this.tsGroup = null;
+    this.tsGroup = ed.latest.TIME_SERIES;
   }
 
   /** The page's values of one key type (what updates are compared with), if the page has that type. */
   group(type: EntityKeyType): Record<string, TsValue> | undefined {
-    if (type !== 'TIME_SERIES') return this.ed_.latest[type];
-    if (this.tsGroup === null) this.tsGroup = this.ed_.latest.TIME_SERIES;
-    return this.tsGroup;
+    return type === 'TIME_SERIES' ? this.tsGroup : this.ed_.latest[type];
   }
 
   latestPrefix(type: EntityKeyType): string {
-    if (type === 'TIME_SERIES' && this.tsLatestPrefix !== '') return this.tsLatestPrefix;
+    if (type === 'TIME_SERIES') return this.tsLatestPrefix;
     let p = this.prefixes[type];
     if (p === undefined) {
-      p = `{"cmdId":${this.sub.cmdId},"data":null,"update":[{"entityId":${JSON.stringify(this.entityId)},"latest":{"${type}":{`;
+      p = this.makeLatestPrefix(type);
       this.prefixes[type] = p;
-      if (type === 'TIME_SERIES') this.tsLatestPrefix = p;
     }
     return p;
   }
 
+  private makeLatestPrefix(type: EntityKeyType): string {
+    return `${entityDataUpdateHead(this.sub.cmdId)}[{"entityId":${JSON.stringify(this.entityId)},"latest":{"${type}":{`;
+  }
+
   seriesPrefix(): string {
     if (this.tsPrefix === '') {
-      this.tsPrefix = `{"cmdId":${this.sub.cmdId},"data":null,"update":[{"entityId":${JSON.stringify(this.entityId)},"latest":null,"timeseries":{`;
+      this.tsPrefix = `${entityDataUpdateHead(this.sub.cmdId)}[{"entityId":${JSON.stringify(this.entityId)},"latest":null,"timeseries":{`;
     }
     return this.tsPrefix;
   }
@@ -118,9 +121,8 @@ export class EntityDataSub implements Sub {
     readonly cmdId: number,
   ) {
     const allowed = host.ctx.opts.maxEntitiesPerDataSubscription;
-    // the field order of messages.ts entityDataUpdate (Jackson's: creator properties first)
-    this.latestSuffix = `}},"timeseries":null,"aggLatest":null}],"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
-    this.seriesSuffix = `},"aggLatest":null}],"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
+    this.latestSuffix = `}},"timeseries":null,"aggLatest":null}]${entityDataUpdateTail(allowed)}`;
+    this.seriesSuffix = `},"aggLatest":null}]${entityDataUpdateTail(allowed)}`;
   }
 
   private get allowed(): number {

@@ -217,7 +217,7 @@ export function previewPanel(lookups: Lookups, request: () => PreviewRequest | {
   /** What the answer on screen (or the preview running) was asked with; undefined before the first preview. */
   let asked: string | undefined;
   /** What Preview would run now (the request, its query with the values tried) or why it cannot, and that as text. */
-  const plan = (): { key: string; problem?: string; req?: PreviewRequest; query?: unknown } => {
+  const plan = (): { key: string; problem: string } | { key: string; req: PreviewRequest; query: unknown } => {
     const req = request();
     if ('problem' in req) return { key: JSON.stringify(['problem', req.problem]), problem: req.problem };
     const tried = tryQuery(req.query, typed);
@@ -237,11 +237,12 @@ export function previewPanel(lookups: Lookups, request: () => PreviewRequest | {
     $('<div class="tb-b-error">').text(text).appendTo(area);
   };
   btn.on('click', () => {
-    const { key, problem, req, query } = plan();
+    const p = plan();
     area.empty();
-    asked = key;
+    asked = p.key;
     mark(false);
-    if (!req) return fail(problem ?? '');
+    if ('problem' in p) return fail(p.problem);
+    const { req, query } = p;
     const mine = ++seq;
     area.attr('data-tb-preview', 'running');
     $('<div class="tb-b-hint">').text(t('previewRunning')).appendTo(area);
