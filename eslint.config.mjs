@@ -8,14 +8,27 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   // built or generated
-  globalIgnores(['dist/', 'resources/tb-editor.js', 'resources/tb-query.js', 'resources/schemas/', 'nodes/icons/', 'bench/.build/', '.bench-tmp/', '.demo/', 'coverage/']),
+  globalIgnores([
+    'dist/',
+    'resources/tb-editor.js',
+    'resources/tb-query.js',
+    'resources/schemas/',
+    'nodes/icons/',
+    'bench/.build/',
+    '.bench-tmp/',
+    '.demo/',
+    'coverage/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2022, globals: { ...globals.node } },
     rules: {
       // `_`-prefixed names are unused on purpose (a rest sibling left out, a parameter kept for its position).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // `const node = this` in a node's constructor is Node-RED's own idiom (the core nodes, every contrib package).
       '@typescript-eslint/no-this-alias': ['error', { allowedNames: ['node', 'self'] }],
       // The typed-EventEmitter idiom: an interface of the same name as the class types its on/once/off/emit.
@@ -40,7 +53,10 @@ export default defineConfig(
     rules: {
       // Node-RED reads a validator's arity: `function (v, opt)` shows the returned message, so unused
       // parameters stay.
-      '@typescript-eslint/no-unused-vars': ['error', { args: 'none', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { args: 'none', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   {

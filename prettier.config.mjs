@@ -6,7 +6,7 @@
 // no single width reproduces; 200 is the closest.
 export default {
   singleQuote: true,
-  printWidth: 200,
+  printWidth: 120,
   trailingComma: 'all',
   arrowParens: 'always',
 };

@@ -67,7 +67,10 @@ function snapshotFrame(n: number): string {
   for (let i = 0; i < n; i++) {
     data.push({
       entityId: { entityType: 'DEVICE', id: uuid(i) },
-      latest: { ENTITY_FIELD: { name: { ts: 1795748543478, value: `Bench-${String(i + 1).padStart(6, '0')}` } }, TIME_SERIES: { sentAt: { ts: 0, value: '' }, seq: { ts: 0, value: '' } } },
+      latest: {
+        ENTITY_FIELD: { name: { ts: 1795748543478, value: `Bench-${String(i + 1).padStart(6, '0')}` } },
+        TIME_SERIES: { sentAt: { ts: 0, value: '' }, seq: { ts: 0, value: '' } },
+      },
       timeseries: {},
       aggLatest: {},
     });
@@ -143,7 +146,9 @@ const stubRED = { _: (k: string) => k } as unknown as NodeAPI;
 
 /** The reference node's per-frame code (plain JavaScript, loaded as is). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const refLive = require('./reference-node/ref-live.js') as { onFrame(node: { send(msg: NodeMessage): void }, data: Buffer): void };
+const refLive = require('./reference-node/ref-live.js') as {
+  onFrame(node: { send(msg: NodeMessage): void }, data: Buffer): void;
+};
 
 /**
  * A source node wired to one sink node through Node-RED's own runtime (its Node and Flow classes, hooks and
@@ -151,7 +156,10 @@ const refLive = require('./reference-node/ref-live.js') as { onFrame(node: { sen
  */
 function runtimeNode(type: string): Node {
   /* eslint-disable @typescript-eslint/no-require-imports -- the runtime's internals have no types */
-  const FlowModule = require('@node-red/runtime/lib/flows/Flow') as { init(rt: unknown): void; Flow: { prototype: object } };
+  const FlowModule = require('@node-red/runtime/lib/flows/Flow') as {
+    init(rt: unknown): void;
+    Flow: { prototype: object };
+  };
   const RuntimeNode = require('@node-red/runtime/lib/nodes/Node') as new (n: Record<string, unknown>) => Node;
   const util = require('@node-red/util') as { log: unknown };
   /* eslint-enable @typescript-eslint/no-require-imports */
@@ -193,7 +201,11 @@ function hubWith(sub: Subscriber): (frame: Buffer) => void {
       return paused;
     },
   } as unknown as WebSocket;
-  const inner = hub as unknown as { ws: WebSocket; byCmdId: Map<number, unknown>; onFrame(ws: WebSocket, data: Buffer, isBinary: boolean): void };
+  const inner = hub as unknown as {
+    ws: WebSocket;
+    byCmdId: Map<number, unknown>;
+    onFrame(ws: WebSocket, data: Buffer, isBinary: boolean): void;
+  };
   inner.ws = ws;
   inner.byCmdId.set(1, { sub, cmdId: 1, answered: true, queued: false, sentAt: 0, strikes: 0, isolate: false });
   return (frame) => inner.onFrame(ws, frame, false);
@@ -207,7 +219,10 @@ function pathFor(stage: Stage, n: number): (frame: Buffer) => void {
     refLive.onFrame(node, Buffer.from(snapshotFrame(n)));
     return (frame) => refLive.onFrame(node, frame);
   }
-  const sink = stage === 'send' || stage === 'deliver' ? new NodeSink(stubRED, stage === 'send' ? stubNode : runtimeNode('tb-subscribe'), 'entityData', () => undefined) : dropSink;
+  const sink =
+    stage === 'send' || stage === 'deliver'
+      ? new NodeSink(stubRED, stage === 'send' ? stubNode : runtimeNode('tb-subscribe'), 'entityData', () => undefined)
+      : dropSink;
   const sub = new EntityDataSubscription(sink, query, stage === 'merge' ? 'raw' : 'flat');
   const feed = hubWith(sub);
   feed(Buffer.from(snapshotFrame(n)));
@@ -244,7 +259,8 @@ async function main(): Promise<void> {
       continue;
     }
     const res = new Map<Stage, number[]>();
-    for (let r = 0; r < rounds; r++) for (const s of timed) res.set(s, [...(res.get(s) ?? []), await measure(s, n, frames)]);
+    for (let r = 0; r < rounds; r++)
+      for (const s of timed) res.set(s, [...(res.get(s) ?? []), await measure(s, n, frames)]);
     let prev = 0;
     const line: string[] = [];
     for (const s of timed) {
@@ -252,7 +268,9 @@ async function main(): Promise<void> {
       // The reference's stages stand alone: their differences are to ours, not to the stage before.
       const mine = s === 'ref' ? res.get('send') : s === 'ref-deliver' ? res.get('deliver') : undefined;
       const base = s === 'ref' || s === 'ref-deliver' ? (mine ? median(mine) : 0) : prev;
-      line.push(`${s} ${m.toFixed(0)} ns (${base ? `${m - base >= 0 ? '+' : ''}${(m - base).toFixed(0)}` : m.toFixed(0)})`);
+      line.push(
+        `${s} ${m.toFixed(0)} ns (${base ? `${m - base >= 0 ? '+' : ''}${(m - base).toFixed(0)}` : m.toFixed(0)})`,
+      );
       prev = m;
     }
     process.stdout.write(`@${n} entities, ns per update: ${line.join(' | ')}\n`);

@@ -33,7 +33,15 @@ import path from 'node:path';
 import { table } from './lib/markdown';
 import { REPO_ROOT, startSim } from '../sim/process';
 import { startNodeRed, type Embedded } from '../scripts/embedded';
-import { gcAvailable, installStatusHook, type Check, type Probe, type ProbeOptions, type ProbeResult, type RunContext } from './reliability/context';
+import {
+  gcAvailable,
+  installStatusHook,
+  type Check,
+  type Probe,
+  type ProbeOptions,
+  type ProbeResult,
+  type RunContext,
+} from './reliability/context';
 import { redeploys } from './reliability/redeploys';
 import { faults, installDnsHook } from './reliability/faults';
 import { flood } from './reliability/flood';
@@ -89,14 +97,19 @@ function parseArgs(argv: string[]): Args {
     } else throw new Error(`unknown option ${k}`);
   }
   for (const o of a.only ?? []) {
-    if (!PROBES.some((p) => p.key === o)) throw new Error(`unknown probe ${o} (${PROBES.map((p) => p.key).join(', ')})`);
+    if (!PROBES.some((p) => p.key === o))
+      throw new Error(`unknown probe ${o} (${PROBES.map((p) => p.key).join(', ')})`);
   }
   return a;
 }
 
 function version(pkg: string): string {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return '?';
   }
@@ -105,7 +118,10 @@ function version(pkg: string): string {
 function revision(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
     return dirty ? `${head} + uncommitted changes in src/` : head;
   } catch {
     return 'unknown';
@@ -132,7 +148,8 @@ async function main(): Promise<void> {
   const command = `npm run reliability${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const rev = revision();
   const loadStart = os.loadavg();
-  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', 'tb-connection.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', 'tb-connection.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
 
   // Anything thrown or rejected outside a handler would crash a real Node-RED: count it (it fails the run).
   const escaped: string[] = [];
@@ -173,7 +190,8 @@ async function main(): Promise<void> {
         const r = await p.run(ctx);
         r.markdown += `\n\nProbe time: ${((Date.now() - t0) / 1000).toFixed(1)} s.`;
         results.push(r);
-        for (const ch of r.checks) log(`  ${ch.pass ? 'ok  ' : 'FAIL'} ${ch.what}: ${ch.measured} (expected ${ch.expected})`);
+        for (const ch of r.checks)
+          log(`  ${ch.pass ? 'ok  ' : 'FAIL'} ${ch.what}: ${ch.measured} (expected ${ch.expected})`);
       } catch (err) {
         const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
         failures.push(`${p.key}: ${text.split('\n')[0]}`);
@@ -197,10 +215,16 @@ async function main(): Promise<void> {
   lines.push(`- Date: ${started.toISOString()}`);
   lines.push(`- Command: \`${command}\``);
   lines.push(`- Code: commit ${rev} (dist/ built from it by \`npm run reliability\`)`);
-  lines.push(`- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`);
+  lines.push(
+    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`,
+  );
   const load = (l: number[]): string => l.map((x) => x.toFixed(1)).join(' / ');
-  lines.push(`- Load average (1/5/15 min) at the start: ${load(loadStart)}, at the end: ${load(os.loadavg())} (other work on the machine slows the rates, not the counts)`);
-  lines.push(`- Node ${process.version}${gcAvailable() ? ' (--expose-gc)' : ''}, node-red ${version('node-red')}, axios ${version('axios')}, ws ${version('ws')}`);
+  lines.push(
+    `- Load average (1/5/15 min) at the start: ${load(loadStart)}, at the end: ${load(os.loadavg())} (other work on the machine slows the rates, not the counts)`,
+  );
+  lines.push(
+    `- Node ${process.version}${gcAvailable() ? ' (--expose-gc)' : ''}, node-red ${version('node-red')}, axios ${version('axios')}, ws ${version('ws')}`,
+  );
   lines.push(
     '- Set-up: the simulator (`sim/cli.ts`, 1,000 extra bench devices) in its own process and Node-RED 4 embedded in the ' +
       "probe's process (`scripts/embedded.ts`, this repository loaded through `nodesDir`), both on 127.0.0.1; flows " +
@@ -211,7 +235,9 @@ async function main(): Promise<void> {
   lines.push('| probe | checks | result |', '|:---|---:|:---|');
   for (const r of results) {
     const bad = r.checks.filter((ch) => !ch.pass).length;
-    lines.push(`| ${r.title} | ${r.checks.length} | ${r.checks.length === 0 ? '**could not run**' : bad ? `**${bad} failed**` : 'all pass'} |`);
+    lines.push(
+      `| ${r.title} | ${r.checks.length} | ${r.checks.length === 0 ? '**could not run**' : bad ? `**${bad} failed**` : 'all pass'} |`,
+    );
   }
   lines.push('');
   for (const r of results) {
@@ -233,7 +259,8 @@ async function main(): Promise<void> {
   const md = lines.join('\n');
   log(`\n${md}\n`);
   const hourAlone = !args.quick && selected.length === 1 && selected[0].key === 'hour';
-  const out = args.out ?? (!args.quick && (!args.only || hourAlone) ? path.join(REPO_ROOT, 'bench/RELIABILITY.md') : undefined);
+  const out =
+    args.out ?? (!args.quick && (!args.only || hourAlone) ? path.join(REPO_ROOT, 'bench/RELIABILITY.md') : undefined);
   if (out) {
     // the hour's part sits under its own '## An hour of faults': every heading one level down
     writeReport(out, hourAlone ? md.replace(/^(#{2,}) /gm, '#$1 ') : md, hourAlone ? 'hour' : 'measured');

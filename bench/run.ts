@@ -63,13 +63,18 @@ function parseArgs(argv: string[]): Args {
     } else throw new Error(`unknown option ${k}`);
   }
   if (a.quick && !roundsGiven) a.rounds = 1;
-  for (const s of a.scenarios) if (!SCENARIOS[s]) throw new Error(`unknown scenario ${s} (${Object.keys(SCENARIOS).join(', ')})`);
+  for (const s of a.scenarios)
+    if (!SCENARIOS[s]) throw new Error(`unknown scenario ${s} (${Object.keys(SCENARIOS).join(', ')})`);
   return a;
 }
 
 function nodeRedVersion(): string {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules/node-red/package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules/node-red/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return '?';
   }
@@ -77,7 +82,11 @@ function nodeRedVersion(): string {
 
 function pkgVersion(name: string): string {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return '?';
   }
@@ -87,7 +96,10 @@ function pkgVersion(name: string): string {
 function revision(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
     return dirty ? `${head} + uncommitted changes in src/` : head;
   } catch {
     return 'unknown';
@@ -102,11 +114,15 @@ async function main(): Promise<void> {
   const log = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
-  const profileRoot = args.profile ? path.join(REPO_ROOT, 'bench/profiles', started.toISOString().replace(/[:.]/g, '-')) : undefined;
+  const profileRoot = args.profile
+    ? path.join(REPO_ROOT, 'bench/profiles', started.toISOString().replace(/[:.]/g, '-'))
+    : undefined;
   const results: ScenarioResult[] = [];
   const failures: string[] = [];
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-  log(`benchmark suite: scenarios ${args.scenarios.join(', ')}${args.quick ? ' (quick: small counts, no warm-up round)' : ''}, ${args.rounds} measured round(s)${args.quick ? '' : ' + 1 warm-up'}`);
+  log(
+    `benchmark suite: scenarios ${args.scenarios.join(', ')}${args.quick ? ' (quick: small counts, no warm-up round)' : ''}, ${args.rounds} measured round(s)${args.quick ? '' : ' + 1 warm-up'}`,
+  );
   for (const id of args.scenarios) {
     const s = SCENARIOS[id];
     log(`\n== scenario ${id}: ${s.title}`);
@@ -137,8 +153,12 @@ async function main(): Promise<void> {
   lines.push(`- Date: ${started.toISOString()}`);
   lines.push(`- Command: \`${command}\``);
   lines.push(`- Code measured: commit ${rev} (dist/ built from it by \`npm run bench\`)`);
-  lines.push(`- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`);
-  lines.push(`- Node ${process.version}, node-red ${nodeRedVersion()}, axios ${pkgVersion('axios')}, ws ${pkgVersion('ws')}`);
+  lines.push(
+    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`,
+  );
+  lines.push(
+    `- Node ${process.version}, node-red ${nodeRedVersion()}, axios ${pkgVersion('axios')}, ws ${pkgVersion('ws')}`,
+  );
   lines.push(
     `- Each scenario: the simulator in its own process; each contender in its own process (Node-RED with only that ` +
       `contender's flow; the raw clients without Node-RED), measured in turn, in rotated order, ${args.quick ? 'no warm-up round (--quick)' : 'one warm-up round discarded'}, then ${args.rounds} measured round(s) ` +
@@ -167,7 +187,8 @@ async function main(): Promise<void> {
   lines.push(`Total run time: ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`, '');
   const md = lines.join('\n');
   log(`\n${md}`);
-  const out = args.out ?? (args.quick || args.only || args.profile ? undefined : path.join(REPO_ROOT, 'bench/RESULTS.md'));
+  const out =
+    args.out ?? (args.quick || args.only || args.profile ? undefined : path.join(REPO_ROOT, 'bench/RESULTS.md'));
   if (out) {
     fs.writeFileSync(out, md);
     log(`written to ${path.relative(process.cwd(), out)}`);

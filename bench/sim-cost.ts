@@ -22,7 +22,11 @@ import { entityDataCmd } from './lib/live-flows';
 import { median } from './lib/stats';
 
 /** A raw client subscribed to `n` devices that counts update frames; `until(k)` resolves at the k-th since. */
-async function counter(url: string, token: string, n: number): Promise<{ until(k: number): Promise<void>; close(): void }> {
+async function counter(
+  url: string,
+  token: string,
+  n: number,
+): Promise<{ until(k: number): Promise<void>; close(): void }> {
   const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/ws', { perMessageDeflate: false });
   let got = 0;
   let want = Infinity;
@@ -34,7 +38,9 @@ async function counter(url: string, token: string, n: number): Promise<{ until(k
     if (d.indexOf('"data":null') < 0) snapshot();
     else if (++got >= want) wake();
   });
-  ws.on('open', () => ws.send(JSON.stringify({ authCmd: { cmdId: 0, token }, cmds: [entityDataCmd(1, burstQuery(n))] })));
+  ws.on('open', () =>
+    ws.send(JSON.stringify({ authCmd: { cmdId: 0, token }, cmds: [entityDataCmd(1, burstQuery(n))] })),
+  );
   await subscribed;
   return {
     until(k: number): Promise<void> {
@@ -49,7 +55,9 @@ async function counter(url: string, token: string, n: number): Promise<{ until(k
 const SIM_ARGS = { devices: 1000, historyLimit: 100 }; // as scenario 2
 
 async function inProcess(n: number, warm: number, feed: number): Promise<void> {
-  const sim = await startSimulator({ dataset: { extraDevices: SIM_ARGS.devices, historyLimit: SIM_ARGS.historyLimit } });
+  const sim = await startSimulator({
+    dataset: { extraDevices: SIM_ARGS.devices, historyLimit: SIM_ARGS.historyLimit },
+  });
   const client = await counter(sim.url, await login(sim.url), n);
   for (const k of [warm, feed]) {
     const arrived = client.until(k);
@@ -61,7 +69,12 @@ async function inProcess(n: number, warm: number, feed: number): Promise<void> {
 }
 
 async function outOfProcess(sizes: number[], updates: number, rounds: number): Promise<void> {
-  const sim = await startSim(['--extra-devices', String(SIM_ARGS.devices), '--history-limit', String(SIM_ARGS.historyLimit)]);
+  const sim = await startSim([
+    '--extra-devices',
+    String(SIM_ARGS.devices),
+    '--history-limit',
+    String(SIM_ARGS.historyLimit),
+  ]);
   try {
     const token = await login(sim.url);
     for (const n of sizes) {
@@ -77,7 +90,9 @@ async function outOfProcess(sizes: number[], updates: number, rounds: number): P
         const ms = performance.now() - t0;
         const us = (((await sim.cpuMs()) - cpu0) * 1000) / updates;
         const perSec = (updates * 1000) / ms;
-        console.log(`  @${n} round ${r + 1}: simulator ${us.toFixed(2)} µs of CPU per update, ${Math.round(perSec)} updates/s at the client`);
+        console.log(
+          `  @${n} round ${r + 1}: simulator ${us.toFixed(2)} µs of CPU per update, ${Math.round(perSec)} updates/s at the client`,
+        );
         if (r >= 5) {
           cost.push(us);
           rate.push(perSec);
@@ -97,7 +112,8 @@ async function outOfProcess(sizes: number[], updates: number, rounds: number): P
 
 async function main(): Promise<void> {
   const sizes = cliArg('entities', '1,1000').split(',').map(Number);
-  if (process.argv.includes('--in-process')) await inProcess(sizes[0], Number(cliArg('warm', '5000')), Number(cliArg('feed', '25000')));
+  if (process.argv.includes('--in-process'))
+    await inProcess(sizes[0], Number(cliArg('warm', '5000')), Number(cliArg('feed', '25000')));
   else await outOfProcess(sizes, Number(cliArg('updates', '50000')), Number(cliArg('rounds', '20')));
 }
 

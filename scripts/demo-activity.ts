@@ -30,18 +30,29 @@ export function startDemoActivity(sim: Simulator): () => void {
     for (const [i, m] of meters.entries()) {
       const e = (energy.get(m.id) ?? 1000 + 100 * i) + Math.round(20 * daytime + i);
       energy.set(m.id, e);
-      sim.data.setTelemetry(m.id, { energy: long(e), power: dbl(Math.round((1 + daytime * 2 + i * 0.25) * 100) / 100) }, t);
+      sim.data.setTelemetry(
+        m.id,
+        { energy: long(e), power: dbl(Math.round((1 + daytime * 2 + i * 0.25) * 100) / 100) },
+        t,
+      );
     }
     for (const [i, d] of thermostats.entries()) {
       const temp = 19 + (i % 5) + 2 * Math.sin((hour / 24) * 2 * Math.PI);
-      sim.data.setTelemetry(d.id, { temperature: dbl(Math.round(temp * 10) / 10), humidity: long(40 + ((i * 7 + hour) % 20)) }, t);
+      sim.data.setTelemetry(
+        d.id,
+        { temperature: dbl(Math.round(temp * 10) / 10), humidity: long(40 + ((i * 7 + hour) % 20)) },
+        t,
+      );
     }
   }
 
   let tick = 0;
   const alarms: Array<{ id: string; step: number }> = [];
   // One alarm from the start, so the alarm examples have something to show at their first run.
-  alarms.push({ id: sim.data.createAlarm({ originator: thermostats[0].id, type: 'Demo Overheat', severity: 'CRITICAL' }).id, step: 0 });
+  alarms.push({
+    id: sim.data.createAlarm({ originator: thermostats[0].id, type: 'Demo Overheat', severity: 'CRITICAL' }).id,
+    step: 0,
+  });
   const timer = setInterval(() => {
     tick++;
     for (let k = 0; k < 3; k++) {
@@ -60,7 +71,11 @@ export function startDemoActivity(sim: Simulator): () => void {
     // every 15 s an alarm: raised, acknowledged 10 s later, cleared 10 s after that
     if (tick % 5 === 0) {
       const d = thermostats[(tick / 5) % thermostats.length];
-      const a = sim.data.createAlarm({ originator: d.id, type: 'Demo Overheat', severity: tick % 10 === 0 ? 'CRITICAL' : 'MAJOR' });
+      const a = sim.data.createAlarm({
+        originator: d.id,
+        type: 'Demo Overheat',
+        severity: tick % 10 === 0 ? 'CRITICAL' : 'MAJOR',
+      });
       alarms.push({ id: a.id, step: 0 });
     }
     for (const a of alarms) a.step++;

@@ -56,7 +56,8 @@ export function demoPort(env: Record<string, string | undefined>, name: PortVari
   const v = env[name]?.trim();
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n > 65535) throw new DemoConfigError(`${name} must be a port number from 0 to 65535 (0 = any free port), not "${v}"`);
+  if (!/^\d+$/.test(v) || n > 65535)
+    throw new DemoConfigError(`${name} must be a port number from 0 to 65535 (0 = any free port), not "${v}"`);
   return n;
 }
 
@@ -67,7 +68,9 @@ export function demoPort(env: Record<string, string | undefined>, name: PortVari
 export function portProblem(err: unknown, name: PortVariable, port: number): DemoConfigError | undefined {
   if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
   const hint = name === 'PORT' ? ' (is Node-RED already running there?)' : '';
-  return new DemoConfigError(`${PORT_OF[name]} ${port} is already in use${hint}: choose another with ${name}, e.g. \`${name}=${port + 1} npm start\`, or ${name}=0 for any free port`);
+  return new DemoConfigError(
+    `${PORT_OF[name]} ${port} is already in use${hint}: choose another with ${name}, e.g. \`${name}=${port + 1} npm start\`, or ${name}=0 for any free port`,
+  );
 }
 
 /** Runs `listen`, turning a taken port into the line {@link portProblem} gives. */
@@ -87,8 +90,12 @@ function serverUrl(name: string, value: string): string {
   } catch {
     throw new DemoConfigError(`${name} must be an http:// or https:// address, e.g. https://thingsboard.example.com`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new DemoConfigError(`${name} must be an http:// or https:// address (got ${u.protocol})`);
-  if (u.username || u.password) throw new DemoConfigError(`${name} must not contain a user name or password: use TB_USERNAME and TB_PASSWORD, or TB_API_KEY`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new DemoConfigError(`${name} must be an http:// or https:// address (got ${u.protocol})`);
+  if (u.username || u.password)
+    throw new DemoConfigError(
+      `${name} must not contain a user name or password: use TB_USERNAME and TB_PASSWORD, or TB_API_KEY`,
+    );
   return value.trim().replace(/\/+$/, '');
 }
 
@@ -123,18 +130,26 @@ export function demoServer(env: Record<string, string | undefined>, simUrl?: str
   const password = env.TB_PASSWORD; // a password may be anything but empty
   const apiKey = set('TB_API_KEY');
   if (apiKey && (username || password)) {
-    throw new DemoConfigError('TB_URL is set with both TB_API_KEY and TB_USERNAME/TB_PASSWORD: set only one way to sign in');
+    throw new DemoConfigError(
+      'TB_URL is set with both TB_API_KEY and TB_USERNAME/TB_PASSWORD: set only one way to sign in',
+    );
   }
   if (!apiKey && !(username && password)) {
-    throw new DemoConfigError('TB_URL is set: also set TB_USERNAME and TB_PASSWORD, or TB_API_KEY (ThingsBoard 4.3 or newer)');
+    throw new DemoConfigError(
+      'TB_URL is set: also set TB_USERNAME and TB_PASSWORD, or TB_API_KEY (ThingsBoard 4.3 or newer)',
+    );
   }
   const analyticsUrl = set('TB_ANALYTICS_URL') ? serverUrl('TB_ANALYTICS_URL', set('TB_ANALYTICS_URL')!) + '/' : '';
   const aUser = set('TB_ANALYTICS_USERNAME');
   const aPassword = env.TB_ANALYTICS_PASSWORD || undefined;
-  if (!!aUser !== !!aPassword) throw new DemoConfigError('Set both TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD, or neither');
-  if (aUser && !analyticsUrl) throw new DemoConfigError('TB_ANALYTICS_USERNAME/TB_ANALYTICS_PASSWORD need TB_ANALYTICS_URL');
+  if (!!aUser !== !!aPassword)
+    throw new DemoConfigError('Set both TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD, or neither');
+  if (aUser && !analyticsUrl)
+    throw new DemoConfigError('TB_ANALYTICS_USERNAME/TB_ANALYTICS_PASSWORD need TB_ANALYTICS_URL');
   if (analyticsUrl && apiKey && !aUser) {
-    throw new DemoConfigError('TB_ANALYTICS_URL with TB_API_KEY: the analytics service signs in with a username and password: set TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD');
+    throw new DemoConfigError(
+      'TB_ANALYTICS_URL with TB_API_KEY: the analytics service signs in with a username and password: set TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD',
+    );
   }
 
   const credentials: Record<string, string> = apiKey ? { apiKey } : { username: username!, password: password! };
@@ -142,7 +157,9 @@ export function demoServer(env: Record<string, string | undefined>, simUrl?: str
   const host = new URL(url).host;
   return {
     real: true,
-    description: `ThingsBoard server:    ${url} (signed in with ${apiKey ? 'an API key' : 'a username and password'})` + (analyticsUrl ? `\nAnalytics:             ${analyticsUrl}` : ''),
+    description:
+      `ThingsBoard server:    ${url} (signed in with ${apiKey ? 'an API key' : 'a username and password'})` +
+      (analyticsUrl ? `\nAnalytics:             ${analyticsUrl}` : ''),
     connection: {
       id: DEMO_CONNECTION,
       type: 'tb-connection',
@@ -164,7 +181,8 @@ export interface DemoFlowOptions {
 }
 
 /** An inject node that repeats (an interval or a cron time). */
-export const repeats = (n: Record<string, unknown>): boolean => n.type === 'inject' && [n.repeat, n.crontab].some((v) => v !== undefined && v !== null && String(v).trim() !== '');
+export const repeats = (n: Record<string, unknown>): boolean =>
+  n.type === 'inject' && [n.repeat, n.crontab].some((v) => v !== undefined && v !== null && String(v).trim() !== '');
 
 /**
  * All examples as one deployable flow: each on its own tab (the example's tab node), every ThingsBoard node on
@@ -188,10 +206,17 @@ export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): 
       const copy: FlowNode = { ...n };
       // The demo's live flows run all at once (telemetry every 3 s on every tab): their debug nodes show the last
       // message under the node instead of in the sidebar, which stays free for the user's own messages.
-      if (copy.type === 'debug' && live.has(copy.id)) Object.assign(copy, { tosidebar: false, tostatus: true, statusType: 'auto', statusVal: '' });
+      if (copy.type === 'debug' && live.has(copy.id))
+        Object.assign(copy, { tosidebar: false, tostatus: true, statusType: 'auto', statusVal: '' });
       if (typeof copy.connection === 'string' && connIds.has(copy.connection)) copy.connection = connection.id;
       if (repeats(copy)) copy.once = true;
-      if (copy.type === 'file' && options.fileDir && typeof copy.filename === 'string' && copy.filename && !path.isAbsolute(copy.filename)) {
+      if (
+        copy.type === 'file' &&
+        options.fileDir &&
+        typeof copy.filename === 'string' &&
+        copy.filename &&
+        !path.isAbsolute(copy.filename)
+      ) {
         copy.filename = path.join(options.fileDir, copy.filename);
       }
       out.push(copy);
@@ -280,7 +305,8 @@ async function main(): Promise<void> {
     `\n${server.description}\nNode-RED editor:       ${nr.url}/\n` +
       (server.real
         ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C to stop.\n\n'
-        : 'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' + 'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n'),
+        : 'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' +
+          'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n'),
   );
   let stopping = false;
   const stop = async () => {
@@ -297,7 +323,9 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err) => {
-    process.stderr.write(err instanceof DemoConfigError ? `npm start: ${err.message}\n` : `${(err as Error).stack ?? err}\n`);
+    process.stderr.write(
+      err instanceof DemoConfigError ? `npm start: ${err.message}\n` : `${(err as Error).stack ?? err}\n`,
+    );
     process.exit(1);
   });
 }

@@ -50,7 +50,13 @@ const NOT_FOUND: Record<string, string> = {
 };
 
 const READS: readonly Operation[] = ['READ_ATTRIBUTES', 'READ_TELEMETRY'];
-const CUSTOMER_ENTITY_OPS: readonly Operation[] = ['READ_ATTRIBUTES', 'READ_TELEMETRY', 'RPC_CALL', 'WRITE_ATTRIBUTES', 'WRITE_TELEMETRY'];
+const CUSTOMER_ENTITY_OPS: readonly Operation[] = [
+  'READ_ATTRIBUTES',
+  'READ_TELEMETRY',
+  'RPC_CALL',
+  'WRITE_ATTRIBUTES',
+  'WRITE_TELEMETRY',
+];
 
 export interface AccessContext {
   data: Dataset;
@@ -72,7 +78,8 @@ export function validateAccess(ctx: AccessContext, caller: Caller, op: Operation
   const customer = caller.authority === 'CUSTOMER_USER';
   const lookup = (): SimEntity => {
     const e = ctx.data.get(id.id);
-    if (!e || e.entityType !== type || (e.tenantId !== caller.tenantId && type !== 'TENANT_PROFILE')) throw new PlainError(404, NOT_FOUND[type] ?? "Requested item wasn't found!");
+    if (!e || e.entityType !== type || (e.tenantId !== caller.tenantId && type !== 'TENANT_PROFILE'))
+      throw new PlainError(404, NOT_FOUND[type] ?? "Requested item wasn't found!");
     return e;
   };
   switch (type) {

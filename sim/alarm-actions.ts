@@ -20,7 +20,17 @@ import { ApiError, badRequest, forbidden, general, jsonParseError } from './erro
 import { compareValues, pageLink, requiredInt, toPage, type PageLink } from './lookups';
 import { compileIlike } from './query/predicates';
 import { bool, enumOf, isObj, num, obj, str, strList } from './query/parse';
-import { ALARM_SEVERITIES, ENTITY_TYPE_NAMES, NULL_UUID, type AlarmInfo, type AlarmSeverity, type Authority, type Caller, type EntityId, type PageData } from './types';
+import {
+  ALARM_SEVERITIES,
+  ENTITY_TYPE_NAMES,
+  NULL_UUID,
+  type AlarmInfo,
+  type AlarmSeverity,
+  type Authority,
+  type Caller,
+  type EntityId,
+  type PageData,
+} from './types';
 import type { JsonValue } from './values';
 
 const PKG = 'org.thingsboard.server.common.data';
@@ -58,7 +68,13 @@ export function javaUuid(name: string, java25: boolean): string {
   const dash5 = name.indexOf('-', dash4 + 1);
   if (dash1 < 0 || dash2 < 0 || dash3 < 0 || dash4 < 0 || dash5 >= 0) throw badRequest(`Invalid UUID string: ${name}`);
   const seg = (from: number, to: number, mask: bigint): bigint => parseHexLong(name.slice(from, to), java25) & mask;
-  const parts = [seg(0, dash1, 0xffffffffn), seg(dash1 + 1, dash2, 0xffffn), seg(dash2 + 1, dash3, 0xffffn), seg(dash3 + 1, dash4, 0xffffn), seg(dash4 + 1, name.length, 0xffffffffffffn)];
+  const parts = [
+    seg(0, dash1, 0xffffffffn),
+    seg(dash1 + 1, dash2, 0xffffn),
+    seg(dash2 + 1, dash3, 0xffffn),
+    seg(dash3 + 1, dash4, 0xffffn),
+    seg(dash4 + 1, name.length, 0xffffffffffffn),
+  ];
   const widths = [8, 4, 4, 4, 12];
   return parts.map((p, i) => p.toString(16).padStart(widths[i], '0')).join('-');
 }
@@ -195,7 +211,9 @@ function uuidId(v: unknown, cls: string): string | null {
   const id = str(o.id);
   if (id === null) throw jsonParseError(`Cannot construct instance of \`${PKG}.id.${cls}\`: null id`);
   if (!UUID36.test(id)) {
-    throw jsonParseError(`Cannot deserialize value of type \`java.util.UUID\` from String "${id}": UUID has to be represented by standard 36-char representation`);
+    throw jsonParseError(
+      `Cannot deserialize value of type \`java.util.UUID\` from String "${id}": UUID has to be represented by standard 36-char representation`,
+    );
   }
   return id.toLowerCase();
 }
@@ -205,7 +223,8 @@ function entityIdOf(v: unknown, java25: boolean): EntityId | null {
   if (v === null || v === undefined) return null;
   if (!isObj(v) || !('entityType' in v) || !('id' in v)) throw general('I/O error while reading input message');
   const type = String(v.entityType);
-  if (!(ENTITY_TYPE_NAMES as readonly string[]).includes(type)) throw jsonParseError(`No enum constant ${PKG}.EntityType.${type}`);
+  if (!(ENTITY_TYPE_NAMES as readonly string[]).includes(type))
+    throw jsonParseError(`No enum constant ${PKG}.EntityType.${type}`);
   let id: string;
   try {
     id = javaUuid(String(v.id), java25);
@@ -275,7 +294,8 @@ export class AlarmActions {
   /** The alarm permission checkers (tenant: same tenant; customer user: same tenant and the alarm's customer). */
   canAccessAlarm(caller: Caller, a: SimAlarm): boolean {
     if (caller.authority === 'TENANT_ADMIN') return a.tenantId === caller.tenantId;
-    if (caller.authority === 'CUSTOMER_USER') return a.tenantId === caller.tenantId && a.customerId !== null && a.customerId === caller.customerId;
+    if (caller.authority === 'CUSTOMER_USER')
+      return a.tenantId === caller.tenantId && a.customerId !== null && a.customerId === caller.customerId;
     return false;
   }
 
@@ -291,7 +311,10 @@ export class AlarmActions {
   }
 
   private userAuthority(e: SimEntity): Authority {
-    return this.ctx.authorityOf(e.id) ?? (e.tenantId === NULL_UUID ? 'SYS_ADMIN' : e.customerId ? 'CUSTOMER_USER' : 'TENANT_ADMIN');
+    return (
+      this.ctx.authorityOf(e.id) ??
+      (e.tenantId === NULL_UUID ? 'SYS_ADMIN' : e.customerId ? 'CUSTOMER_USER' : 'TENANT_ADMIN')
+    );
   }
 
   /** `checkEntityId(id, READ)` for the entity types of the dataset (missing: 404 "<Type> with id [..] is not found"). */
@@ -348,8 +371,16 @@ export class AlarmActions {
   }
 
   /** `DefaultTbAlarmService#addSystemAlarmComment`: `{text, subtype, <params>}`, authored by the acting user. */
-  private systemComment(a: SimAlarm, userId: string | null, subtype: SystemSubtype, params: Record<string, string>): void {
-    const comment: Record<string, JsonValue> = { text: format(SYSTEM_COMMENT_TEXTS[subtype], ...Object.values(params)), subtype };
+  private systemComment(
+    a: SimAlarm,
+    userId: string | null,
+    subtype: SystemSubtype,
+    params: Record<string, string>,
+  ): void {
+    const comment: Record<string, JsonValue> = {
+      text: format(SYSTEM_COMMENT_TEXTS[subtype], ...Object.values(params)),
+      subtype,
+    };
     Object.assign(comment, params);
     this.ds.addAlarmComment(a.id, { type: 'SYSTEM', userId, comment });
   }
@@ -488,14 +519,19 @@ export class AlarmActions {
     // AlarmCommentDataValidator: field constraints, then the comment, then the update checks
     if (comment !== null) {
       const text = JSON.stringify(comment);
-      const err = validationError([...(noXss(text) ? [] : ['comment is malformed']), ...(text.length > 10000 ? ['comment length must be equal or less than 10000'] : [])]);
+      const err = validationError([
+        ...(noXss(text) ? [] : ['comment is malformed']),
+        ...(text.length > 10000 ? ['comment length must be equal or less than 10000'] : []),
+      ]);
       if (err) throw err;
     }
     if (comment === null) throw badRequest('Alarm comment should be specified!');
     if (existing) {
       if (existing.type === 'SYSTEM') throw badRequest("System alarm comment can't be updated!");
       if (!isObj(comment)) {
-        throw general(`class com.fasterxml.jackson.databind.node.${nodeClass(comment)} cannot be cast to class com.fasterxml.jackson.databind.node.ObjectNode`);
+        throw general(
+          `class com.fasterxml.jackson.databind.node.${nodeClass(comment)} cannot be cast to class com.fasterxml.jackson.databind.node.ObjectNode`,
+        );
       }
       const edited: Record<string, JsonValue> = { ...comment, edited: 'true', editedOn: this.ctx.now() };
       return commentJson(this.ds.editAlarmComment(existing.id, edited));
@@ -535,7 +571,9 @@ export class AlarmActions {
       throw new ApiError(500, 46, 'Database error');
     }
     const dir = p.sort?.direction === 'DESC' ? -1 : 1;
-    const rows = [...this.ds.alarmComments(a.id)].sort((x, y) => dir * compareValues(key(x), key(y)) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    const rows = [...this.ds.alarmComments(a.id)].sort(
+      (x, y) => dir * compareValues(key(x), key(y)) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
+    );
     const page = toPage(rows, p);
     return { ...page, data: page.data.map((c) => commentInfoJson(this.ds, c)) };
   }
@@ -551,7 +589,8 @@ export class AlarmActions {
     requiredInt(params, 'page');
     const a = this.checkAlarm(caller, this.uuidParam('alarmId', strId));
     const p = pageLink(params);
-    if (p.pageSize < 1) throw badRequest(`Incorrect page link page size '${p.pageSize}'. Page size must be greater than zero.`);
+    if (p.pageSize < 1)
+      throw badRequest(`Incorrect page link page size '${p.pageSize}'. Page size must be greater than zero.`);
     if (p.page < 0) throw badRequest(`Incorrect page link page '${p.page}'. Page must be positive integer.`);
     const match = p.textSearch === null ? (): boolean => true : compileIlike(`%${p.textSearch}%`);
     const originatorCustomer = this.originatorCustomer(a.originator);
@@ -608,7 +647,8 @@ export class AlarmActions {
     let target: SimAlarm | null = null;
     if (body.id === null) {
       // accessControlService.checkPermission(user, ALARM, CREATE, null, alarm): the body's customerId counts
-      if (caller.authority === 'CUSTOMER_USER' && (body.customerId === null || body.customerId !== caller.customerId)) throw forbidden();
+      if (caller.authority === 'CUSTOMER_USER' && (body.customerId === null || body.customerId !== caller.customerId))
+        throw forbidden();
     } else {
       target = this.checkAlarm(caller, body.id);
     }
@@ -629,7 +669,8 @@ export class AlarmActions {
     if (details !== null && !noXss(JSON.stringify(details))) messages.push('details is malformed');
     const err = validationError(messages);
     if (err) throw err;
-    if (body.endTs > 0 && body.startTs > body.endTs) throw badRequest("Alarm start ts can't be greater then alarm end ts!");
+    if (body.endTs > 0 && body.startTs > body.endTs)
+      throw badRequest("Alarm start ts can't be greater then alarm end ts!");
     const startTs = body.startTs === 0 ? this.ctx.now() : body.startTs;
     const fields: AlarmFields = {
       severity: body.severity as AlarmSeverity,
@@ -648,7 +689,12 @@ export class AlarmActions {
       if (body.customerId !== null && body.customerId !== (customerId ?? NULL_UUID)) {
         throw badRequest("Can't assign alarm to customer. Originator belongs to different customer!");
       }
-      const r = this.ds.createOrUpdateActiveAlarm({ ...fields, originator: body.originator, type: body.type as string, customerId });
+      const r = this.ds.createOrUpdateActiveAlarm({
+        ...fields,
+        originator: body.originator,
+        type: body.type as string,
+        customerId,
+      });
       a = r.alarm;
       this.severityComment(a, r.oldSeverity, caller.userId);
     } else {

@@ -270,7 +270,8 @@ export class AuthService {
     if (!u) throw unauthorized(MSG_BAD_CREDENTIALS);
     const scopes = Array.isArray(c.scopes) ? (c.scopes as unknown[]) : [];
     const scope = scopes[0];
-    const authority: Authority | null = scope === 'SYS_ADMIN' || scope === 'TENANT_ADMIN' || scope === 'CUSTOMER_USER' ? scope : null;
+    const authority: Authority | null =
+      scope === 'SYS_ADMIN' || scope === 'TENANT_ADMIN' || scope === 'CUSTOMER_USER' ? scope : null;
     return this.principal(u, sessionId, authority);
   }
 

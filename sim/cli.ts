@@ -46,7 +46,8 @@ function parseArgs(argv: string[]): { opts: SimOptions; watchStdin: boolean } {
         break;
       case '--history-limit': {
         const n = Number(next());
-        if (!Number.isInteger(n) || n < 1) throw new Error('--history-limit takes a whole number of points (at least 1)');
+        if (!Number.isInteger(n) || n < 1)
+          throw new Error('--history-limit takes a whole number of points (at least 1)');
         opts.dataset = { ...(opts.dataset ?? {}), historyLimit: n };
         break;
       }

@@ -43,7 +43,8 @@ function obj(v: unknown): Obj {
 function ref(v: unknown): EntityRef {
   if (typeof v === 'string') return v;
   const o = obj(v);
-  if (typeof o.id !== 'string' || typeof o.entityType !== 'string') throw new ControlError('entityId must be a UUID or {entityType,id}');
+  if (typeof o.id !== 'string' || typeof o.entityType !== 'string')
+    throw new ControlError('entityId must be a UUID or {entityType,id}');
   return { entityType: o.entityType, id: o.id };
 }
 
@@ -103,7 +104,8 @@ export class ControlApi {
     const steps: Step[] = list.map((raw, i) => {
       const o = obj(raw);
       const afterMs = Number(o.afterMs ?? 0);
-      if (!Number.isFinite(afterMs) || afterMs < 0) throw new ControlError(`steps[${i}].afterMs must be a number of ms >= 0`);
+      if (!Number.isFinite(afterMs) || afterMs < 0)
+        throw new ControlError(`steps[${i}].afterMs must be a number of ms >= 0`);
       const ts = (x: Obj) => (typeof x.ts === 'number' ? x.ts : undefined);
       if (o.telemetry !== undefined) {
         const t = obj(o.telemetry);
@@ -122,7 +124,8 @@ export class ControlApi {
         const a = obj(o.alarm);
         const id = String(a.id);
         if (!d.getAlarm(id)) throw new ControlError(`steps[${i}].alarm.id: unknown alarm ${id}`);
-        if (a.action !== 'ack' && a.action !== 'clear') throw new ControlError(`steps[${i}].alarm.action must be 'ack' or 'clear'`);
+        if (a.action !== 'ack' && a.action !== 'clear')
+          throw new ControlError(`steps[${i}].alarm.action must be 'ack' or 'clear'`);
         return { afterMs, run: () => (a.action === 'ack' ? d.ackAlarm(id) : d.clearAlarm(id)) };
       }
       throw new ControlError(`steps[${i}] must hold telemetry, attributes or alarm`);
@@ -169,7 +172,15 @@ export class ControlApi {
     switch (route) {
       case 'GET /':
       case 'GET /health':
-        return { ok: true, url: sim.url, version: sim.version, now: sim.now(), dataVersion: d.version, cpuUsage: process.cpuUsage(), memory: process.memoryUsage().heapUsed };
+        return {
+          ok: true,
+          url: sim.url,
+          version: sim.version,
+          now: sim.now(),
+          dataVersion: d.version,
+          cpuUsage: process.cpuUsage(),
+          memory: process.memoryUsage().heapUsed,
+        };
       case 'GET /requests': {
         const limit = Number(q.get('limit') ?? 100);
         return { total: sim.requests.total, counts: sim.requests.countsByPath(), entries: sim.requests.entries(limit) };
@@ -184,7 +195,11 @@ export class ControlApi {
         sim.requests.reset();
         return { ok: true };
       case 'GET /faults':
-        return sim.faults.list().map((f) => ({ ...f, path: f.path instanceof RegExp ? { regex: f.path.source } : f.path, remaining: Number.isFinite(f.remaining) ? f.remaining : null }));
+        return sim.faults.list().map((f) => ({
+          ...f,
+          path: f.path instanceof RegExp ? { regex: f.path.source } : f.path,
+          remaining: Number.isFinite(f.remaining) ? f.remaining : null,
+        }));
       case 'POST /faults': {
         const o = obj(body);
         const spec: FaultSpec = { ...(o as FaultSpec) };
@@ -266,12 +281,21 @@ export class ControlApi {
         // `filler: { key, bytes }`: a text value of that many "x" (a huge answer, without a request that large)
         const filler = o.filler === undefined ? undefined : obj(o.filler);
         const vals = filler ? { [String(filler.key)]: 'x'.repeat(Number(filler.bytes)) } : values(o.values);
-        d.setAttributes(ref(o.entityId), String(o.scope) as AttributeScope, vals, typeof o.ts === 'number' ? o.ts : undefined);
+        d.setAttributes(
+          ref(o.entityId),
+          String(o.scope) as AttributeScope,
+          vals,
+          typeof o.ts === 'number' ? o.ts : undefined,
+        );
         return { ok: true };
       }
       case 'POST /keys/delete': {
         const o = obj(body);
-        d.deleteKey(ref(o.entityId), String(o.scope) as KeyScope, Array.isArray(o.keys) ? o.keys.map(String) : String(o.keys));
+        d.deleteKey(
+          ref(o.entityId),
+          String(o.scope) as KeyScope,
+          Array.isArray(o.keys) ? o.keys.map(String) : String(o.keys),
+        );
         return { ok: true };
       }
       case 'POST /relations': {
@@ -301,11 +325,13 @@ export class ControlApi {
       case 'POST /rpc/device': {
         const o = obj(body);
         const id = ref(o.deviceId);
-        if (!DEVICE_MODES.includes(o.mode as DeviceMode)) throw new ControlError(`mode must be one of ${DEVICE_MODES.join(', ')}`);
+        if (!DEVICE_MODES.includes(o.mode as DeviceMode))
+          throw new ControlError(`mode must be one of ${DEVICE_MODES.join(', ')}`);
         const b: DeviceBehaviour = { mode: o.mode as DeviceMode };
         if (o.reply !== undefined) b.reply = o.reply as JsonValue;
         if (typeof o.text === 'string') b.text = o.text;
-        for (const k of ['replyDelayMs', 'ackDelayMs', 'ackTimeoutMs'] as const) if (typeof o[k] === 'number') b[k] = o[k] as number;
+        for (const k of ['replyDelayMs', 'ackDelayMs', 'ackTimeoutMs'] as const)
+          if (typeof o[k] === 'number') b[k] = o[k] as number;
         if (o.qos === 0 || o.qos === 1) b.qos = o.qos;
         sim.rpc.setDevice(id, b);
         return { ok: true };
@@ -324,8 +350,12 @@ export class ControlApi {
         return { ran: sim.rpc.advance(Number(obj(body).ms)), pending: sim.rpc.pendingTimers() };
       case 'POST /rpc/timers': {
         const o = obj(body);
-        if (o.mode !== undefined && o.mode !== 'real' && o.mode !== 'manual') throw new ControlError("mode must be 'real' or 'manual'");
-        sim.rpc.setTimers({ mode: o.mode as 'real' | 'manual' | undefined, scale: typeof o.scale === 'number' ? o.scale : undefined });
+        if (o.mode !== undefined && o.mode !== 'real' && o.mode !== 'manual')
+          throw new ControlError("mode must be 'real' or 'manual'");
+        sim.rpc.setTimers({
+          mode: o.mode as 'real' | 'manual' | undefined,
+          scale: typeof o.scale === 'number' ? o.scale : undefined,
+        });
         return { ok: true, mode: sim.rpc.timers.mode, scale: sim.rpc.timers.scale };
       }
       case 'GET /telemetry/stats':
@@ -347,7 +377,8 @@ export class ControlApi {
       if (!r) throw new ControlError(`Unknown persistent RPC ${seg[2]}`);
       return r;
     }
-    if (seg[0] === 'faults' && seg.length === 2 && method === 'DELETE') return { removed: sim.faults.remove(Number(seg[1])) };
+    if (seg[0] === 'faults' && seg.length === 2 && method === 'DELETE')
+      return { removed: sim.faults.remove(Number(seg[1])) };
     if (seg[0] === 'entities' && seg.length === 2 && method === 'DELETE') {
       d.removeEntity(seg[1]);
       return { ok: true };
@@ -362,7 +393,14 @@ export class ControlApi {
         const comment = o.comment !== undefined ? o.comment : { text: String(o.text ?? '') };
         const type = o.type === 'SYSTEM' ? 'SYSTEM' : 'OTHER';
         const userId = typeof o.userId === 'string' ? o.userId : null;
-        return commentInfoJson(d, d.addAlarmComment(id, { type, userId, comment: comment as JsonValue }, typeof o.ts === 'number' ? o.ts : undefined));
+        return commentInfoJson(
+          d,
+          d.addAlarmComment(
+            id,
+            { type, userId, comment: comment as JsonValue },
+            typeof o.ts === 'number' ? o.ts : undefined,
+          ),
+        );
       }
     }
     if (seg[0] === 'alarms' && seg.length === 3 && method === 'POST') {

@@ -227,7 +227,13 @@ function newKv(): EntityKv {
 }
 
 export function alarmStatus(a: { acknowledged: boolean; cleared: boolean }): AlarmStatus {
-  return a.cleared ? (a.acknowledged ? 'CLEARED_ACK' : 'CLEARED_UNACK') : a.acknowledged ? 'ACTIVE_ACK' : 'ACTIVE_UNACK';
+  return a.cleared
+    ? a.acknowledged
+      ? 'CLEARED_ACK'
+      : 'CLEARED_UNACK'
+    : a.acknowledged
+      ? 'ACTIVE_ACK'
+      : 'ACTIVE_UNACK';
 }
 
 export declare interface Dataset {
@@ -462,7 +468,14 @@ export class Dataset extends EventEmitter {
    * At most `limit` points of [startTs, endTs] (inclusive): the oldest ascending, or with `newestFirst` the newest
    * descending; without copying the rest of the range (history pages over large series).
    */
-  historyPage(ref: EntityRef, key: string, startTs: number, endTs: number, limit: number, newestFirst: boolean): KvEntry[] {
+  historyPage(
+    ref: EntityRef,
+    key: string,
+    startTs: number,
+    endTs: number,
+    limit: number,
+    newestFirst: boolean,
+  ): KvEntry[] {
     const e = this.resolve(ref);
     if (!e.kv?.history.get(key)) {
       const all = this.history(ref, key, startTs, endTs);
@@ -689,7 +702,14 @@ export class Dataset extends EventEmitter {
    * becomes the latest. Events: `telemetry` for rewritten latest values, `keysDeleted` (TIME_SERIES) for removed
    * ones (as `DefaultTelemetrySubscriptionService#onTimeSeriesDelete`). Returns the points removed.
    */
-  deleteTelemetryRange(ref: EntityRef, keys: readonly string[], startTs: number, endTs: number, deleteLatest: boolean, rewriteLatest: boolean): number {
+  deleteTelemetryRange(
+    ref: EntityRef,
+    keys: readonly string[],
+    startTs: number,
+    endTs: number,
+    deleteLatest: boolean,
+    rewriteLatest: boolean,
+  ): number {
     const e = this.resolve(ref);
     const kv = this.kvOf(e);
     let removed = 0;
@@ -727,13 +747,20 @@ export class Dataset extends EventEmitter {
         deleted.push(key);
       }
     }
-    if (Object.keys(rewritten).length > 0) this.changed({ kind: 'telemetry', entityId: this.entityId(e), entries: rewritten });
-    if (deleted.length > 0) this.changed({ kind: 'keysDeleted', entityId: this.entityId(e), scope: 'TIME_SERIES', keys: deleted });
+    if (Object.keys(rewritten).length > 0)
+      this.changed({ kind: 'telemetry', entityId: this.entityId(e), entries: rewritten });
+    if (deleted.length > 0)
+      this.changed({ kind: 'keysDeleted', entityId: this.entityId(e), scope: 'TIME_SERIES', keys: deleted });
     if (Object.keys(rewritten).length === 0 && deleted.length === 0 && removed > 0) this.version++;
     return removed;
   }
 
-  setAttributes(ref: EntityRef, scope: AttributeScope, values: Record<string, KvInput>, ts?: number): Record<string, KvEntry> {
+  setAttributes(
+    ref: EntityRef,
+    scope: AttributeScope,
+    values: Record<string, KvInput>,
+    ts?: number,
+  ): Record<string, KvEntry> {
     if (!ATTRIBUTE_SCOPES.includes(scope)) throw new Error(`Unknown attribute scope ${String(scope)}`);
     const e = this.resolve(ref);
     const at = ts ?? this.now();
@@ -873,7 +900,8 @@ export class Dataset extends EventEmitter {
       id: spec.id ?? this.nextId(),
       createdTime: created,
       tenantId: orig.tenantId,
-      customerId: spec.customerId !== undefined ? spec.customerId : orig.entityType === 'CUSTOMER' ? orig.id : orig.customerId,
+      customerId:
+        spec.customerId !== undefined ? spec.customerId : orig.entityType === 'CUSTOMER' ? orig.id : orig.customerId,
       type: spec.type,
       originator: this.entityId(orig),
       severity: spec.severity ?? 'CRITICAL',
@@ -905,7 +933,12 @@ export class Dataset extends EventEmitter {
     return a;
   }
 
-  private result(a: SimAlarm, modified: boolean, oldSeverity: AlarmSeverity | null = null, created = false): AlarmCallResult {
+  private result(
+    a: SimAlarm,
+    modified: boolean,
+    oldSeverity: AlarmSeverity | null = null,
+    created = false,
+  ): AlarmCallResult {
     return { alarm: a, modified, created, oldSeverity };
   }
 
@@ -1079,7 +1112,11 @@ export class Dataset extends EventEmitter {
   }
 
   /** Adds a comment to an alarm (createdTime: `ts` or the clock). */
-  addAlarmComment(alarmId: string, spec: { type?: 'SYSTEM' | 'OTHER'; userId?: string | null; comment: JsonValue; id?: string }, ts?: number): SimAlarmComment {
+  addAlarmComment(
+    alarmId: string,
+    spec: { type?: 'SYSTEM' | 'OTHER'; userId?: string | null; comment: JsonValue; id?: string },
+    ts?: number,
+  ): SimAlarmComment {
     this.alarmOrThrow(alarmId);
     const c: SimAlarmComment = {
       id: spec.id ?? this.nextId(),
@@ -1127,7 +1164,8 @@ export class Dataset extends EventEmitter {
         const next: string[] = [];
         for (const id of frontier) {
           for (const r of this.relationsTo(id)) {
-            if (r.from.id !== orig.id && (types.length === 0 || types.includes(r.type))) out.set(r.from.id, { ...r.from });
+            if (r.from.id !== orig.id && (types.length === 0 || types.includes(r.type)))
+              out.set(r.from.id, { ...r.from });
             if (seen.has(r.from.id)) continue;
             seen.add(r.from.id);
             next.push(r.from.id);
@@ -1137,10 +1175,13 @@ export class Dataset extends EventEmitter {
       }
     }
     if (a.propagateToOwner) {
-      const owner = orig.customerId ? { entityType: 'CUSTOMER', id: orig.customerId } : { entityType: 'TENANT', id: orig.tenantId };
+      const owner = orig.customerId
+        ? { entityType: 'CUSTOMER', id: orig.customerId }
+        : { entityType: 'TENANT', id: orig.tenantId };
       if (owner.id !== orig.id) out.set(owner.id, owner);
     }
-    if (a.propagateToTenant && orig.tenantId !== orig.id) out.set(orig.tenantId, { entityType: 'TENANT', id: orig.tenantId });
+    if (a.propagateToTenant && orig.tenantId !== orig.id)
+      out.set(orig.tenantId, { entityType: 'TENANT', id: orig.tenantId });
     return [...out.values()];
   }
 

@@ -62,7 +62,10 @@ const DEFAULT_MESSAGES: Record<number, [string, number]> = {
 };
 
 /** The standard error body a fault answers with when it has no `body`. */
-export function defaultFaultBody(status: number, timestamp: number): { status: number; message: string; errorCode: number; timestamp: number } {
+export function defaultFaultBody(
+  status: number,
+  timestamp: number,
+): { status: number; message: string; errorCode: number; timestamp: number } {
   const [message, errorCode] = DEFAULT_MESSAGES[status] ?? [`HTTP ${status}`, 2];
   return { status, message, errorCode, timestamp };
 }

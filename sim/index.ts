@@ -174,7 +174,8 @@ export class Simulator {
       data: this.data,
       now,
       versionAtLeast: (v: string): boolean => versionAtLeast(this.ver, v),
-      authorityOf: (userId: string): string | null => this.seed.users.find((u) => u.userId === userId)?.authority ?? null,
+      authorityOf: (userId: string): string | null =>
+        this.seed.users.find((u) => u.userId === userId)?.authority ?? null,
     };
     this.telemetry = new TelemetryApi(deviceCtx);
     this.rpc = new RpcService(deviceCtx, {
@@ -328,7 +329,15 @@ export async function startSimulator(opts: SimOptions = {}): Promise<Simulator> 
 }
 
 export { BASE_TIME, HOUR, Dataset } from './dataset';
-export type { ChangeEvent, SimAlarm, SimEntity, SimRelation, DatasetOptions, CreateAlarmSpec, AddEntitySpec } from './dataset';
+export type {
+  ChangeEvent,
+  SimAlarm,
+  SimEntity,
+  SimRelation,
+  DatasetOptions,
+  CreateAlarmSpec,
+  AddEntitySpec,
+} from './dataset';
 export { TENANT_API_KEY, DISABLED_API_KEY, EXPIRED_API_KEY, CUSTOMER_API_KEY } from './seed';
 export type { UserAccount } from './seed';
 export { dbl, long, javaValueString, sqlValueString } from './values';

@@ -11,7 +11,13 @@
 import type { KvEntry } from './types';
 import { isParsable, javaDouble } from './values';
 
-export type GNode = { t: 'obj'; m: Map<string, GNode> } | { t: 'arr'; a: GNode[] } | { t: 'str'; v: string } | { t: 'num'; raw: string } | { t: 'bool'; v: boolean } | { t: 'null' };
+export type GNode =
+  | { t: 'obj'; m: Map<string, GNode> }
+  | { t: 'arr'; a: GNode[] }
+  | { t: 'str'; v: string }
+  | { t: 'num'; raw: string }
+  | { t: 'bool'; v: boolean }
+  | { t: 'null' };
 
 export class JsonSyntaxError extends Error {
   constructor(message: string) {
@@ -246,7 +252,8 @@ export function parseJackson(text: string): GNode {
   const r = new Reader(text, false);
   const v = r.value();
   // a root-level scalar must end at a separator ("123abc", "trueish" are unrecognized tokens)
-  if ((v.t === 'num' || v.t === 'bool' || v.t === 'null') && /^[A-Za-z0-9_.$-]/.test(r.peek() ?? ' ')) r.fail('Unrecognized token');
+  if ((v.t === 'num' || v.t === 'bool' || v.t === 'null') && /^[A-Za-z0-9_.$-]/.test(r.peek() ?? ' '))
+    r.fail('Unrecognized token');
   return v;
 }
 
@@ -287,7 +294,11 @@ export function jacksonText(n: GNode): string {
     case 'str':
       return quote(n.v, false);
     case 'num':
-      return /^-?[0-9]+$/.test(n.raw) ? (/^-0+$/.test(n.raw) ? '0' : n.raw.replace(/^(-?)0+(?=\d)/, '$1')) : javaDouble(Number(n.raw));
+      return /^-?[0-9]+$/.test(n.raw)
+        ? /^-0+$/.test(n.raw)
+          ? '0'
+          : n.raw.replace(/^(-?)0+(?=\d)/, '$1')
+        : javaDouble(Number(n.raw));
     case 'bool':
       return n.v ? 'true' : 'false';
     case 'null':
@@ -320,7 +331,8 @@ export function fromJs(v: unknown): GNode {
   if (typeof v === 'number') return Number.isFinite(v) ? { t: 'num', raw: String(v) } : { t: 'null' };
   if (typeof v === 'string') return { t: 'str', v };
   if (Array.isArray(v)) return { t: 'arr', a: v.map(fromJs) };
-  if (typeof v === 'object') return { t: 'obj', m: new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromJs(x)])) };
+  if (typeof v === 'object')
+    return { t: 'obj', m: new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromJs(x)])) };
   return { t: 'str', v: String(v) };
 }
 
@@ -392,7 +404,8 @@ export function classifyNumber(raw: string, ts: number): KvEntry | null {
   const simpleDouble = raw.includes('.') && !/[eE]/.test(raw);
   if (strippedScale <= 0 && !simpleDouble) {
     if (-strippedScale > 19) return { ts, type: 'STRING', value: plain(d) };
-    const core = d.digits === '0' ? 0n : BigInt(d.digits.slice(0, d.digits.length - stripped)) * 10n ** BigInt(-strippedScale);
+    const core =
+      d.digits === '0' ? 0n : BigInt(d.digits.slice(0, d.digits.length - stripped)) * 10n ** BigInt(-strippedScale);
     const v = d.neg ? -core : core;
     if (v > LONG_MAX || v < -LONG_MAX - 1n) return { ts, type: 'STRING', value: plain(d) };
     return { ts, type: 'LONG', value: Number(v) };

@@ -12,7 +12,10 @@ export function signJwt(claims: JwtClaims, secret: Buffer): string {
   return `${input}.${sig}`;
 }
 
-export type JwtParseResult = { kind: 'ok'; claims: JwtClaims; signature: string } | { kind: 'malformed' } | { kind: 'badSignature'; claims: JwtClaims; signature: string };
+export type JwtParseResult =
+  | { kind: 'ok'; claims: JwtClaims; signature: string }
+  | { kind: 'malformed' }
+  | { kind: 'badSignature'; claims: JwtClaims; signature: string };
 
 /** Parses and checks the signature; expiry is the caller's business (it owns the clock). */
 export function parseJwt(token: string, secret: Buffer): JwtParseResult {

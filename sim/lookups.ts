@@ -21,7 +21,9 @@ export function requiredInt(params: URLSearchParams, name: string): number {
   if (v === null) throw general(`Required request parameter '${name}' for method parameter type int is not present`);
   const s = v.trim();
   if (!/^[+-]?\d+$/.test(s) || Math.abs(Number(s)) > 2147483647) {
-    throw badRequest(`Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: "${v}"`);
+    throw badRequest(
+      `Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: "${v}"`,
+    );
   }
   return Number(s);
 }
@@ -42,7 +44,10 @@ export interface PageLink {
 }
 
 /** `BaseController#createPageLink` then `Validator#validatePageLink` (`DAO/service/Validator.java`). */
-export function pageLink(params: URLSearchParams, sortProperty: string | null = optional(params, 'sortProperty')): PageLink {
+export function pageLink(
+  params: URLSearchParams,
+  sortProperty: string | null = optional(params, 'sortProperty'),
+): PageLink {
   const pageSize = requiredInt(params, 'pageSize');
   const page = requiredInt(params, 'page');
   const textSearch = optional(params, 'textSearch');
@@ -57,12 +62,14 @@ export function pageLink(params: URLSearchParams, sortProperty: string | null = 
 function direction(v: string | null): Direction {
   if (v === null) return 'ASC';
   const d = v.toUpperCase();
-  if (d !== 'ASC' && d !== 'DESC') throw badRequest(`Unsupported sort order '${v}'! Only 'ASC' or 'DESC' types are allowed.`);
+  if (d !== 'ASC' && d !== 'DESC')
+    throw badRequest(`Unsupported sort order '${v}'! Only 'ASC' or 'DESC' types are allowed.`);
   return d;
 }
 
 export function validatePageLink(p: PageLink): void {
-  if (p.pageSize < 1) throw badRequest(`Incorrect page link page size '${p.pageSize}'. Page size must be greater than zero.`);
+  if (p.pageSize < 1)
+    throw badRequest(`Incorrect page link page size '${p.pageSize}'. Page size must be greater than zero.`);
   if (p.page < 0) throw badRequest(`Incorrect page link page '${p.page}'. Page must be positive integer.`);
 }
 
@@ -126,7 +133,12 @@ function tenantProfiles(ds: Dataset, caller: Caller, type: 'DEVICE_PROFILE' | 'A
  * `#get…ProfileInfos`; `DeviceProfileRepository#findDeviceProfileInfos`): the tenant's profiles, also for a
  * customer user; without sortProperty in creation order (the database's order is unspecified).
  */
-export function profileInfos(ds: Dataset, caller: Caller, params: URLSearchParams, kind: 'DEVICE' | 'ASSET'): PageData<unknown> {
+export function profileInfos(
+  ds: Dataset,
+  caller: Caller,
+  params: URLSearchParams,
+  kind: 'DEVICE' | 'ASSET',
+): PageData<unknown> {
   const device = kind === 'DEVICE';
   const p = pageLink(params);
   const transportType = device ? optional(params, 'transportType') : null;
@@ -136,7 +148,9 @@ export function profileInfos(ds: Dataset, caller: Caller, params: URLSearchParam
   }
   const match = containsIlike(p.textSearch);
   // every simulated device profile uses the DEFAULT transport
-  let rows = tenantProfiles(ds, caller, device ? 'DEVICE_PROFILE' : 'ASSET_PROFILE').filter((e) => match(e.name) && (transportType === null || transportType === 'DEFAULT'));
+  let rows = tenantProfiles(ds, caller, device ? 'DEVICE_PROFILE' : 'ASSET_PROFILE').filter(
+    (e) => match(e.name) && (transportType === null || transportType === 'DEFAULT'),
+  );
   if (p.sort) {
     const { property, direction: dir } = p.sort;
     const keyed = rows.map((e) => ({ e, v: profileSortValue(e, property, device) }));
@@ -167,14 +181,21 @@ function profileInfo(e: SimEntity, device: boolean): Record<string, unknown> {
  * `DeviceProfileServiceImpl#findDeviceProfileNamesByTenantId`): `[{id, name}]` of the tenant's profiles sorted by
  * name (Java String order); `activeOnly=true` keeps the profiles some device (asset) of the tenant uses.
  */
-export function profileNames(ds: Dataset, caller: Caller, activeOnly: boolean, kind: 'DEVICE' | 'ASSET'): Array<{ id: EntityId; name: string }> {
+export function profileNames(
+  ds: Dataset,
+  caller: Caller,
+  activeOnly: boolean,
+  kind: 'DEVICE' | 'ASSET',
+): Array<{ id: EntityId; name: string }> {
   let rows = tenantProfiles(ds, caller, kind === 'DEVICE' ? 'DEVICE_PROFILE' : 'ASSET_PROFILE');
   if (activeOnly) {
     const used = new Set<string>();
     for (const e of ds.entitiesOfType(kind)) if (e.tenantId === caller.tenantId && e.type !== null) used.add(e.type);
     rows = rows.filter((p) => used.has(p.name));
   }
-  return rows.map((e) => ({ id: { entityType: e.entityType, id: e.id }, name: e.name })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return rows
+    .map((e) => ({ id: { entityType: e.entityType, id: e.id }, name: e.name }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 // -------------------------------------------------------------------------------------------------------------
@@ -186,7 +207,11 @@ export function profileNames(ds: Dataset, caller: Caller, activeOnly: boolean, k
  * for a customer user (the API doc mentions "assigned to the customer", the code reads by tenant only), sorted
  * by type (Java String order).
  */
-export function entityTypes(ds: Dataset, caller: Caller, type: 'ENTITY_VIEW' | 'EDGE'): Array<{ tenantId: EntityId; entityType: EntityType; type: string }> {
+export function entityTypes(
+  ds: Dataset,
+  caller: Caller,
+  type: 'ENTITY_VIEW' | 'EDGE',
+): Array<{ tenantId: EntityId; entityType: EntityType; type: string }> {
   const types = new Set<string>();
   for (const e of ds.list(type)) if (e.tenantId === caller.tenantId && e.type !== null) types.add(e.type);
   return [...types].sort().map((t) => ({ tenantId: tenantRef(caller.tenantId), entityType: type, type: t }));
@@ -199,7 +224,11 @@ export function entityTypes(ds: Dataset, caller: Caller, type: 'ENTITY_VIEW' | '
  * The page link is not validated by the service, so a bad page size or page is Spring Data's
  * IllegalArgumentException (400 code 31); an empty page, also one past the end, is `PageData.emptyPageData()`.
  */
-export function alarmTypes(ds: Dataset, caller: Caller, params: URLSearchParams): PageData<{ tenantId: EntityId; entityType: 'ALARM'; type: string }> {
+export function alarmTypes(
+  ds: Dataset,
+  caller: Caller,
+  params: URLSearchParams,
+): PageData<{ tenantId: EntityId; entityType: 'ALARM'; type: string }> {
   const p = pageLink(params, 'type');
   if (p.page < 0) throw badRequest('Page index must not be less than zero');
   if (p.pageSize < 1) throw badRequest('Page size must not be less than one');
@@ -210,7 +239,10 @@ export function alarmTypes(ds: Dataset, caller: Caller, params: URLSearchParams)
   if (p.sort?.direction === 'DESC') sorted.reverse();
   const page = toPage(sorted, p);
   if (page.data.length === 0) return { data: [], totalPages: 0, totalElements: 0, hasNext: false };
-  return { ...page, data: page.data.map((type) => ({ tenantId: tenantRef(caller.tenantId), entityType: 'ALARM' as const, type })) };
+  return {
+    ...page,
+    data: page.data.map((type) => ({ tenantId: tenantRef(caller.tenantId), entityType: 'ALARM' as const, type })),
+  };
 }
 
 // -------------------------------------------------------------------------------------------------------------

@@ -7,12 +7,16 @@ export function springBool(v: string, name: string): boolean {
   if (s === 'true' || s === 'on' || s === 'yes' || s === '1') return true;
   if (s === 'false' || s === 'off' || s === 'no' || s === '0' || s === '') return false;
   void name;
-  throw general(`Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [${v}]`);
+  throw general(
+    `Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [${v}]`,
+  );
 }
 
 /** The 400/31 of a `MethodArgumentTypeMismatchException` (`C/BaseController.java:470-471`). */
 export function typeMismatch(name: string, javaType: string, detail: string): Error {
-  return badRequest(`Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type '${javaType}'; ${detail}`);
+  return badRequest(
+    `Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type '${javaType}'; ${detail}`,
+  );
 }
 
 /** A `boolean` @RequestParam with a default: a bad value is a type mismatch (400/31). */

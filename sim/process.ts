@@ -59,10 +59,14 @@ export async function startSim(args: string[], timeoutMs = 60000): Promise<SimPr
   // SIM_CORES="0" (as for taskset -c): the simulator on those cores only (bench/lib/agent's BENCH_PIN sets it)
   const argv = [...loader, cli, '--port', '0', ...args];
   const cores = process.env.SIM_CORES;
-  const child: ChildProcess = spawn(cores ? 'taskset' : process.execPath, cores ? ['-c', cores, process.execPath, ...argv] : argv, {
-    cwd: REPO_ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    cores ? 'taskset' : process.execPath,
+    cores ? ['-c', cores, process.execPath, ...argv] : argv,
+    {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -126,7 +126,16 @@ export class RpcTimers {
 // Devices
 
 export type DeviceMode = 'answer' | 'silent' | 'offline' | 'nonJson' | 'error' | 'empty' | 'noAck' | 'unrouted';
-export const DEVICE_MODES: readonly DeviceMode[] = ['answer', 'silent', 'offline', 'nonJson', 'error', 'empty', 'noAck', 'unrouted'];
+export const DEVICE_MODES: readonly DeviceMode[] = [
+  'answer',
+  'silent',
+  'offline',
+  'nonJson',
+  'error',
+  'empty',
+  'noAck',
+  'unrouted',
+];
 
 /** What a delivered RPC looked like to the device. */
 export interface RpcCall {
@@ -228,7 +237,8 @@ interface Pending {
   wait?: HttpWait;
 }
 
-const NPE_METHOD = 'Cannot invoke "com.fasterxml.jackson.databind.JsonNode.asText()" because the return value of "com.fasterxml.jackson.databind.JsonNode.get(String)" is null';
+const NPE_METHOD =
+  'Cannot invoke "com.fasterxml.jackson.databind.JsonNode.asText()" because the return value of "com.fasterxml.jackson.databind.JsonNode.get(String)" is null';
 const FINAL: ReadonlySet<RpcStatus> = new Set(['SUCCESSFUL', 'FAILED', 'EXPIRED', 'DELIVERED']);
 const MAX_STORED = 10_000;
 const CALL_LOG = 1000;
@@ -393,7 +403,13 @@ export class RpcService {
    * `AbstractRpcController#handleDeviceRPCRequest` (§13.1.8). v2 answers 504 for both a timeout and no active
    * connection, v1 408 and 409.
    */
-  send(caller: Caller, deviceIdStr: string, body: Buffer, oneway: boolean, v1: boolean): RouteAnswer | Promise<RouteAnswer> {
+  send(
+    caller: Caller,
+    deviceIdStr: string,
+    body: Buffer,
+    oneway: boolean,
+    v1: boolean,
+  ): RouteAnswer | Promise<RouteAnswer> {
     const deviceId = javaUuid(deviceIdStr, this.ctx.versionAtLeast('4.4'));
     if (body.length === 0) throw general('Required request body is missing');
     let root: GNode;
@@ -447,7 +463,10 @@ export class RpcService {
       // the async cap: 500 JSON "Request timeout" (C/BaseController.java:464-465)
       wait.tasks.push(
         this.timers.schedule(this.opts.asyncRequestTimeoutMs, () => {
-          this.answer(wait, { status: 500, json: writeJava({ status: 500, message: 'Request timeout', errorCode: 2, timestamp: this.ctx.now() }) });
+          this.answer(wait, {
+            status: 500,
+            json: writeJava({ status: 500, message: 'Request timeout', errorCode: 2, timestamp: this.ctx.now() }),
+          });
         }),
       );
       const p: Pending = {
@@ -466,7 +485,11 @@ export class RpcService {
         wait,
       };
       // the core's own timeout: expiry + 1 s, RpcError.TIMEOUT (RPC/DefaultTbCoreDeviceRpcService.java:200-210)
-      wait.tasks.push(this.timers.schedule(Math.max(0, expirationTime - now) + 1000, () => this.answer(wait, { status: wait.timeoutStatus })));
+      wait.tasks.push(
+        this.timers.schedule(Math.max(0, expirationTime - now) + 1000, () =>
+          this.answer(wait, { status: wait.timeoutStatus }),
+        ),
+      );
       const behaviour = this.device(device.id);
       if (behaviour.mode === 'unrouted') return; // the rule chain never hands it to the device actor (§13.6 trap 15)
       this.actorReceive(p, behaviour, additionalInfo, now);
@@ -497,7 +520,16 @@ export class RpcService {
     const link = pageLink(q);
     if (deviceIdStr.trim() === '') throw badRequest("Parameter 'DeviceId' can't be empty!");
     const rpcStatus = q.get('rpcStatus');
-    const statuses: RpcStatus[] = ['QUEUED', 'SENT', 'DELIVERED', 'SUCCESSFUL', 'TIMEOUT', 'EXPIRED', 'FAILED', 'DELETED'];
+    const statuses: RpcStatus[] = [
+      'QUEUED',
+      'SENT',
+      'DELIVERED',
+      'SUCCESSFUL',
+      'TIMEOUT',
+      'EXPIRED',
+      'FAILED',
+      'DELETED',
+    ];
     if (rpcStatus !== null && rpcStatus !== '' && !statuses.includes(rpcStatus as RpcStatus)) {
       throw badRequest(
         `Method parameter 'rpcStatus': Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.rpc.RpcStatus'; Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.RequestParam org.thingsboard.server.common.data.rpc.RpcStatus] for value [${rpcStatus}]`,
@@ -508,12 +540,23 @@ export class RpcService {
     const deviceId = javaUuid(deviceIdStr, this.ctx.versionAtLeast('4.4'));
     validatePageLink(link);
     validateAccess(this.ctx, caller, 'RPC_CALL', { entityType: 'DEVICE', id: deviceId });
-    let rows = [...this.records.values()].filter((r) => r.deviceId === deviceId && (rpcStatus === null || rpcStatus === '' || r.status === rpcStatus));
+    let rows = [...this.records.values()].filter(
+      (r) => r.deviceId === deviceId && (rpcStatus === null || rpcStatus === '' || r.status === rpcStatus),
+    );
     if (link.sort) {
       const prop = link.sort.property;
       const key = (r: RpcRecord): string | number =>
-        prop === 'expirationTime' ? r.expirationTime : prop === 'request' ? writeJava(this.requestJson(r)) : prop === 'response' ? (r.response ? jacksonText(r.response) : '') : r.createdTime;
-      if (!['createdTime', 'expirationTime', 'request', 'response'].includes(prop)) throw new ApiError(500, 46, 'Database error');
+        prop === 'expirationTime'
+          ? r.expirationTime
+          : prop === 'request'
+            ? writeJava(this.requestJson(r))
+            : prop === 'response'
+              ? r.response
+                ? jacksonText(r.response)
+                : ''
+              : r.createdTime;
+      if (!['createdTime', 'expirationTime', 'request', 'response'].includes(prop))
+        throw new ApiError(500, 46, 'Database error');
       const dir = link.sort.direction === 'DESC' ? -1 : 1;
       rows = rows.sort((a, b) => {
         const x = key(a);
@@ -594,7 +637,16 @@ export class RpcService {
           params = p.params;
         }
       }
-      p.call = { rpcId: p.id, deviceId: p.deviceId, method: p.method, params, oneway: p.oneway, persistent: p.persisted, deliveredAt: now, attempts: 0 };
+      p.call = {
+        rpcId: p.id,
+        deviceId: p.deviceId,
+        method: p.method,
+        params,
+        oneway: p.oneway,
+        persistent: p.persisted,
+        deliveredAt: now,
+        attempts: 0,
+      };
       this.deliveredBy.set(p.deviceId, (this.deliveredBy.get(p.deviceId) ?? 0) + 1);
       let log = this.callLog.get(p.deviceId);
       if (!log) {
@@ -691,7 +743,10 @@ export class RpcService {
       this.timers.cancel(p.expiry);
       if (p.persisted) {
         const r = this.records.get(p.id);
-        if (r) r.response = fromJs({ error: `There was a Timeout and all retry attempts have been exhausted. Retry attempts set: ${max}` });
+        if (r)
+          r.response = fromJs({
+            error: `There was a Timeout and all retry attempts have been exhausted. Retry attempts set: ${max}`,
+          });
         this.setStatus(p.id, 'FAILED');
       }
       return; // the HTTP caller of a two-way RPC gets the core's TIMEOUT at expiry + 1 s

@@ -30,13 +30,17 @@ export interface ApiKeyRecord {
 }
 
 /** The valid tenant-admin API key: `tb_` + 86 URL-safe characters (64 bytes, like the server's generator). */
-export const TENANT_API_KEY = 'tb_ky7FMopp80JJdZ3_ViRCvhi-eXlClJ51xPm5sElMc_BtVy3tQFakE3X4lPbqIYRCDrM2RkSjnF-I3c7jV4WTJQ';
+export const TENANT_API_KEY =
+  'tb_ky7FMopp80JJdZ3_ViRCvhi-eXlClJ51xPm5sElMc_BtVy3tQFakE3X4lPbqIYRCDrM2RkSjnF-I3c7jV4WTJQ';
 /** A key that exists but is disabled (401/10 "User account is not active"). */
-export const DISABLED_API_KEY = 'tb_dIsAbLeD0000000000000000000000000000000000000000000000000000000000000000000000000000000';
+export const DISABLED_API_KEY =
+  'tb_dIsAbLeD0000000000000000000000000000000000000000000000000000000000000000000000000000000';
 /** A key that exists but expired on 2025-12-31 (401/10 "API key is expired"). */
-export const EXPIRED_API_KEY = 'tb_eXpIrEd00000000000000000000000000000000000000000000000000000000000000000000000000000000';
+export const EXPIRED_API_KEY =
+  'tb_eXpIrEd00000000000000000000000000000000000000000000000000000000000000000000000000000000';
 /** A customer-user ("customer@thingsboard.org") API key. */
-export const CUSTOMER_API_KEY = 'tb_cUsToMeR0000000000000000000000000000000000000000000000000000000000000000000000000000000';
+export const CUSTOMER_API_KEY =
+  'tb_cUsToMeR0000000000000000000000000000000000000000000000000000000000000000000000000000000';
 
 export interface SeedInfo {
   users: UserAccount[];
@@ -90,7 +94,10 @@ const METERS: Record<string, [string, KvInput, KvInput]> = {
 
 /** Deterministic hourly history ending at BASE_TIME with `last` as the newest point. */
 function addSeries(ds: Dataset, e: SimEntity, key: string, last: KvInput, wobble: number): void {
-  if (typeof last === 'number' || (typeof last === 'object' && last !== null && 'value' in last && typeof last.value === 'number')) {
+  if (
+    typeof last === 'number' ||
+    (typeof last === 'object' && last !== null && 'value' in last && typeof last.value === 'number')
+  ) {
     const lastNum = typeof last === 'number' ? last : (last as { value: number }).value;
     const isDouble = typeof last === 'object' || !Number.isInteger(lastNum);
     for (let h = 24; h >= 1; h--) {
@@ -105,38 +112,89 @@ function addSeries(ds: Dataset, e: SimEntity, key: string, last: KvInput, wobble
 export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: boolean } = {}): SeedInfo {
   let created = BASE_TIME - 30 * DAY;
   const nextCreated = (): number => (created += 60_000);
-  const add = (spec: Parameters<Dataset['addEntity']>[0]): SimEntity => ds.addEntity({ createdTime: nextCreated(), ...spec });
+  const add = (spec: Parameters<Dataset['addEntity']>[0]): SimEntity =>
+    ds.addEntity({ createdTime: nextCreated(), ...spec });
 
   // --- tenant, customers --------------------------------------------------------------------------------------
   const tenant = add({
     entityType: 'TENANT',
     name: 'Tenant',
     tenantId: undefined,
-    fields: { email: 'tenant@thingsboard.org', country: 'Ukraine', state: null, city: 'Kyiv', address: 'Main st. 1', address2: null, zip: '01001', phone: '+380000000000', region: 'Global' },
+    fields: {
+      email: 'tenant@thingsboard.org',
+      country: 'Ukraine',
+      state: null,
+      city: 'Kyiv',
+      address: 'Main st. 1',
+      address2: null,
+      zip: '01001',
+      phone: '+380000000000',
+      region: 'Global',
+    },
   });
-  ds.setAttributes(tenant, 'SERVER_SCOPE', { tempThreshold: 25, modelPrefix: 'TH', alertsEnabled: true }, BASE_TIME - 10 * DAY);
+  ds.setAttributes(
+    tenant,
+    'SERVER_SCOPE',
+    { tempThreshold: 25, modelPrefix: 'TH', alertsEnabled: true },
+    BASE_TIME - 10 * DAY,
+  );
 
   const custA = add({
     entityType: 'CUSTOMER',
     name: 'Customer A',
-    fields: { email: 'a@example.com', country: 'Ukraine', state: null, city: 'Lviv', address: 'Rynok sq. 1', address2: null, zip: '79000', phone: '+380000000001' },
+    fields: {
+      email: 'a@example.com',
+      country: 'Ukraine',
+      state: null,
+      city: 'Lviv',
+      address: 'Rynok sq. 1',
+      address2: null,
+      zip: '79000',
+      phone: '+380000000001',
+    },
   });
   const custB = add({
     entityType: 'CUSTOMER',
     name: 'Customer B',
-    fields: { email: 'b@example.com', country: 'Germany', state: 'Berlin', city: 'Berlin', address: 'Unter den Linden 5', address2: null, zip: '10117', phone: null },
+    fields: {
+      email: 'b@example.com',
+      country: 'Germany',
+      state: 'Berlin',
+      city: 'Berlin',
+      address: 'Unter den Linden 5',
+      address2: null,
+      zip: '10117',
+      phone: null,
+    },
   });
   const custC = add({
     entityType: 'CUSTOMER',
     name: 'Customer C',
-    fields: { email: 'c@example.com', country: 'France', state: null, city: 'Paris', address: null, address2: null, zip: null, phone: null },
+    fields: {
+      email: 'c@example.com',
+      country: 'France',
+      state: null,
+      city: 'Paris',
+      address: null,
+      address2: null,
+      zip: null,
+      phone: null,
+    },
   });
   ds.setAttributes(custA, 'SERVER_SCOPE', { tempThreshold: dbl(22.5), modelPrefix: 'TH-1' }, BASE_TIME - 10 * DAY);
   ds.setAttributes(custC, 'SERVER_SCOPE', { tempThreshold: 30 }, BASE_TIME - 10 * DAY);
 
   // --- users -------------------------------------------------------------------------------------------------
   const users: UserAccount[] = [];
-  const addUser = (email: string, password: string, authority: Authority, customer: SimEntity | null, firstName: string, lastName: string, extra: Partial<UserAccount> = {}): SimEntity => {
+  const addUser = (
+    email: string,
+    password: string,
+    authority: Authority,
+    customer: SimEntity | null,
+    firstName: string,
+    lastName: string,
+    extra: Partial<UserAccount> = {},
+  ): SimEntity => {
     const isSys = authority === 'SYS_ADMIN';
     const u = add({
       entityType: 'USER',
@@ -171,9 +229,21 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
   ds.setAttributes(custUser, 'SERVER_SCOPE', { threshold: 24 }, BASE_TIME - 10 * DAY);
 
   const apiKeys: ApiKeyRecord[] = [
-    { value: TENANT_API_KEY, userId: tenantAdmin.id, enabled: true, expirationTime: 0, description: 'simulator tenant key' },
+    {
+      value: TENANT_API_KEY,
+      userId: tenantAdmin.id,
+      enabled: true,
+      expirationTime: 0,
+      description: 'simulator tenant key',
+    },
     { value: DISABLED_API_KEY, userId: tenantAdmin.id, enabled: false, expirationTime: 0, description: 'disabled key' },
-    { value: EXPIRED_API_KEY, userId: tenantAdmin.id, enabled: true, expirationTime: BASE_TIME - DAY, description: 'expired key' },
+    {
+      value: EXPIRED_API_KEY,
+      userId: tenantAdmin.id,
+      enabled: true,
+      expirationTime: BASE_TIME - DAY,
+      description: 'expired key',
+    },
     { value: CUSTOMER_API_KEY, userId: custUser.id, enabled: true, expirationTime: 0, description: 'customer key' },
   ];
 
@@ -231,12 +301,23 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
     const floor = floors[floorKey];
     const customerId = floor.customerId;
     const [msuffix, power, energy] = METERS[floorKey];
-    const meter = add({ entityType: 'DEVICE', name: `Meter ${msuffix}`, type: 'meter', label: 'Main meter', customerId });
+    const meter = add({
+      entityType: 'DEVICE',
+      name: `Meter ${msuffix}`,
+      type: 'meter',
+      label: 'Main meter',
+      customerId,
+    });
     ds.addRelation(floor, meter, 'Contains');
     addSeries(ds, meter, 'power', power, wobble++);
     addSeries(ds, meter, 'energy', energy, wobble++);
     ds.setAttributes(meter, 'SERVER_SCOPE', { active: true, model: 'MT-1' }, BASE_TIME - 2 * DAY);
-    ds.setAttributes(meter, 'CLIENT_SCOPE', { fw: '2.0.0', serial: `SN-${msuffix.replace('-', '')}` }, BASE_TIME - 3 * DAY);
+    ds.setAttributes(
+      meter,
+      'CLIENT_SCOPE',
+      { fw: '2.0.0', serial: `SN-${msuffix.replace('-', '')}` },
+      BASE_TIME - 3 * DAY,
+    );
     for (const [suffix, temperature, humidity] of THERMOS[floorKey]) {
       const room = suffix.slice(2);
       // labels: "Room 101"; the third thermostat of A floors has '' and of B floors null
@@ -246,9 +327,19 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
       if (temperature !== undefined) addSeries(ds, d, 'temperature', temperature, wobble++);
       if (humidity !== undefined) addSeries(ds, d, 'humidity', humidity, wobble++);
       const inactive = suffix === 'B-102' || suffix === 'B-202';
-      ds.setAttributes(d, 'SERVER_SCOPE', { active: !inactive, model: suffix === 'G-102' ? 'TH-200' : models[b] }, BASE_TIME - 2 * DAY);
+      ds.setAttributes(
+        d,
+        'SERVER_SCOPE',
+        { active: !inactive, model: suffix === 'G-102' ? 'TH-200' : models[b] },
+        BASE_TIME - 2 * DAY,
+      );
       ds.setAttributes(d, 'SHARED_SCOPE', { targetTemperature: dbl(21), reportingInterval: 60 }, BASE_TIME - 4 * DAY);
-      ds.setAttributes(d, 'CLIENT_SCOPE', { fw: b === 'A' ? '1.2.0' : '1.3.1', serial: `SN-${suffix.replace('-', '')}` }, BASE_TIME - 3 * DAY);
+      ds.setAttributes(
+        d,
+        'CLIENT_SCOPE',
+        { fw: b === 'A' ? '1.2.0' : '1.3.1', serial: `SN-${suffix.replace('-', '')}` },
+        BASE_TIME - 3 * DAY,
+      );
     }
   }
   const a101 = ds.mustFindByName('DEVICE', 'Thermo A-101');
@@ -266,7 +357,13 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
   addSeries(ds, lab, 'humidity', 50, wobble++);
   ds.setAttributes(lab, 'SERVER_SCOPE', { active: true, model: 'TH-300' }, BASE_TIME - 2 * DAY);
   add({ entityType: 'DEVICE', name: 'Spare Sensor', type: 'default', label: null });
-  const c1 = add({ entityType: 'DEVICE', name: 'Thermo C-1', type: 'thermostat', label: 'Lobby', customerId: custC.id });
+  const c1 = add({
+    entityType: 'DEVICE',
+    name: 'Thermo C-1',
+    type: 'thermostat',
+    label: 'Lobby',
+    customerId: custC.id,
+  });
   addSeries(ds, c1, 'temperature', 21.5, wobble++);
   addSeries(ds, c1, 'humidity', 39, wobble);
   ds.setAttributes(c1, 'SERVER_SCOPE', { active: true, model: 'TH-100' }, BASE_TIME - 2 * DAY);
@@ -288,11 +385,35 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
   add({ entityType: 'DASHBOARD', name: 'Customer B Dashboard', assignedCustomerIds: [custB.id] });
 
   // --- alarms ------------------------------------------------------------------------------------------------
-  type AlarmRow = [string, string, AlarmSeverity, 'AU' | 'AA' | 'CU' | 'CA', number, string | null, Partial<Parameters<Dataset['createAlarm']>[0]>?];
+  type AlarmRow = [
+    string,
+    string,
+    AlarmSeverity,
+    'AU' | 'AA' | 'CU' | 'CA',
+    number,
+    string | null,
+    Partial<Parameters<Dataset['createAlarm']>[0]>?,
+  ];
   const rows: AlarmRow[] = [
-    ['Thermo A-101', 'High Temperature', 'CRITICAL', 'AU', 1, null, { propagate: true, details: { temperature: 26.5, threshold: 25 } }],
+    [
+      'Thermo A-101',
+      'High Temperature',
+      'CRITICAL',
+      'AU',
+      1,
+      null,
+      { propagate: true, details: { temperature: 26.5, threshold: 25 } },
+    ],
     ['Thermo A-102', 'High Temperature', 'MAJOR', 'AA', 2, tenantAdmin.id],
-    ['Meter A-100', 'Power Failure', 'CRITICAL', 'CU', 3, null, { propagate: true, propagateRelationTypes: ['Contains'] }],
+    [
+      'Meter A-100',
+      'Power Failure',
+      'CRITICAL',
+      'CU',
+      3,
+      null,
+      { propagate: true, propagateRelationTypes: ['Contains'] },
+    ],
     ['Thermo G-201', 'High Temperature', 'MINOR', 'AA', 4, null],
     ['Thermo A-201', 'Low Humidity', 'MINOR', 'CA', 5, null],
     ['Thermo B-101', 'High Temperature', 'WARNING', 'AU', 6, tech.id, { propagate: true }],
@@ -310,7 +431,14 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
   for (const [origName, type, severity, st, hoursAgo, assignee, extra] of rows) {
     const orig = ds.findByName('DEVICE', origName) ?? ds.mustFindByName('ASSET', origName);
     const createdTime = BASE_TIME - hoursAgo * HOUR;
-    const a = ds.createAlarm({ originator: orig, type, severity, createdTime, endTs: createdTime + 5 * 60_000, ...extra });
+    const a = ds.createAlarm({
+      originator: orig,
+      type,
+      severity,
+      createdTime,
+      endTs: createdTime + 5 * 60_000,
+      ...extra,
+    });
     if (st === 'AA' || st === 'CA') ds.ackAlarm(a.id, createdTime + 10 * 60_000);
     if (st === 'CU' || st === 'CA') ds.clearAlarm(a.id, createdTime + 20 * 60_000);
     if (assignee) ds.assignAlarm(a.id, assignee, createdTime + 15 * 60_000);

@@ -76,13 +76,16 @@ const SPRING_ERRORS: Record<number, string> = { 404: 'Not Found', 405: 'Method N
 
 function requiredBool(params: URLSearchParams, name: string): boolean {
   const v = params.get(name);
-  if (v === null) throw general(`Required request parameter '${name}' for method parameter type boolean is not present`);
+  if (v === null)
+    throw general(`Required request parameter '${name}' for method parameter type boolean is not present`);
   return springBool(v, name);
 }
 
 function parseScope(v: string): AttributeScope {
   if ((ATTRIBUTE_SCOPES as readonly string[]).includes(v)) return v as AttributeScope;
-  throw general(`Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.AttributeScope'; No enum constant ${v}`);
+  throw general(
+    `Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.AttributeScope'; No enum constant ${v}`,
+  );
 }
 
 export class HttpFront {
@@ -202,7 +205,10 @@ export class HttpFront {
     this.add('POST', '/api/entitiesQuery/find', {
       auth: true,
       authorities: ALL_USERS,
-      handler: (r) => ({ status: 200, json: c.entityQuery.findJson(this.caller(r), parseEntityDataQuery(this.json(r)), c.now()) }),
+      handler: (r) => ({
+        status: 200,
+        json: c.entityQuery.findJson(this.caller(r), parseEntityDataQuery(this.json(r)), c.now()),
+      }),
     });
     this.add('POST', '/api/entitiesQuery/count', {
       auth: true,
@@ -212,13 +218,19 @@ export class HttpFront {
     this.add('POST', '/api/alarmsQuery/find', {
       auth: true,
       authorities: TENANT_AND_CUSTOMER,
-      handler: (r) => ({ status: 200, body: c.alarmQuery.find(this.caller(r), parseAlarmDataQuery(this.json(r)), c.now()) }),
+      handler: (r) => ({
+        status: 200,
+        body: c.alarmQuery.find(this.caller(r), parseAlarmDataQuery(this.json(r)), c.now()),
+      }),
     });
     this.add('POST', '/api/alarmsQuery/count', {
       auth: true,
       authorities: TENANT_AND_CUSTOMER,
       since: '3.5',
-      handler: (r) => ({ status: 200, body: c.alarmQuery.count(this.caller(r), parseAlarmCountQuery(this.json(r)), c.now()) }),
+      handler: (r) => ({
+        status: 200,
+        body: c.alarmQuery.count(this.caller(r), parseAlarmCountQuery(this.json(r)), c.now()),
+      }),
     });
     this.add('POST', '/api/entitiesQuery/find/keys', {
       auth: true,
@@ -231,7 +243,10 @@ export class HttpFront {
         const scopeParam = params.get('scope');
         const scope = scopeParam ? parseScope(scopeParam) : null;
         const q = parseEntityDataQuery(this.json(r));
-        return { status: 200, body: findKeysV1(c.data, c.entityQuery, this.caller(r), q, { timeseries, attributes, scope }) };
+        return {
+          status: 200,
+          body: findKeysV1(c.data, c.entityQuery, this.caller(r), q, { timeseries, attributes, scope }),
+        };
       },
     });
     this.add('POST', '/api/v2/entitiesQuery/find/keys', {
@@ -276,41 +291,109 @@ export class HttpFront {
     const rpc = this.ctx.rpc;
     const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
     const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
-    const route = (method: string, pattern: string, handler: Handler, authorities = ALL_USERS, since?: string): void => this.addPattern(method, pattern, { auth: true, authorities, since, handler });
+    const route = (method: string, pattern: string, handler: Handler, authorities = ALL_USERS, since?: string): void =>
+      this.addPattern(method, pattern, { auth: true, authorities, since, handler });
     const T = '/api/plugins/telemetry';
     // saves (C/TelemetryController.java:384-495)
-    route('POST', `${T}/{entityType}/{entityId}/timeseries/{scope}`, (r) => t.saveTelemetry(this.caller(r), p(r, 0), p(r, 1), null, r.body));
-    route('POST', `${T}/{entityType}/{entityId}/timeseries/{scope}/{ttl}`, (r) => t.saveTelemetry(this.caller(r), p(r, 0), p(r, 1), p(r, 3), r.body));
-    route('POST', `${T}/{entityType}/{entityId}/attributes/{scope}`, (r) => t.saveAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), r.body));
-    route('POST', `${T}/{entityType}/{entityId}/{scope}`, (r) => t.saveAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), r.body));
-    route('POST', `${T}/{deviceId}/{scope}`, (r) => t.saveAttributes(this.caller(r), 'DEVICE', p(r, 0), p(r, 1), r.body));
+    route('POST', `${T}/{entityType}/{entityId}/timeseries/{scope}`, (r) =>
+      t.saveTelemetry(this.caller(r), p(r, 0), p(r, 1), null, r.body),
+    );
+    route('POST', `${T}/{entityType}/{entityId}/timeseries/{scope}/{ttl}`, (r) =>
+      t.saveTelemetry(this.caller(r), p(r, 0), p(r, 1), p(r, 3), r.body),
+    );
+    route('POST', `${T}/{entityType}/{entityId}/attributes/{scope}`, (r) =>
+      t.saveAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), r.body),
+    );
+    route('POST', `${T}/{entityType}/{entityId}/{scope}`, (r) =>
+      t.saveAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), r.body),
+    );
+    route('POST', `${T}/{deviceId}/{scope}`, (r) =>
+      t.saveAttributes(this.caller(r), 'DEVICE', p(r, 0), p(r, 1), r.body),
+    );
     // deletes
-    route('DELETE', `${T}/{entityType}/{entityId}/timeseries/delete`, (r) => t.deleteTimeseries(this.caller(r), p(r, 0), p(r, 1), q(r)));
-    route('DELETE', `${T}/{entityType}/{entityId}/{scope}`, (r) => t.deleteAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), q(r)));
-    route('DELETE', `${T}/{deviceId}/{scope}`, (r) => t.deleteAttributes(this.caller(r), 'DEVICE', p(r, 0), p(r, 1), q(r)));
+    route('DELETE', `${T}/{entityType}/{entityId}/timeseries/delete`, (r) =>
+      t.deleteTimeseries(this.caller(r), p(r, 0), p(r, 1), q(r)),
+    );
+    route('DELETE', `${T}/{entityType}/{entityId}/{scope}`, (r) =>
+      t.deleteAttributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), q(r)),
+    );
+    route('DELETE', `${T}/{deviceId}/{scope}`, (r) =>
+      t.deleteAttributes(this.caller(r), 'DEVICE', p(r, 0), p(r, 1), q(r)),
+    );
     // reads: `values/timeseries` is the history mapping when startTs and endTs are present (up to 4.2 also keys)
     route('GET', `${T}/{entityType}/{entityId}/values/timeseries`, (r) => {
       const params = q(r);
-      const history = params.has('startTs') && params.has('endTs') && (versionAtLeast(this.ctx.version(), '4.3') || params.has('keys'));
-      return history ? t.history(this.caller(r), p(r, 0), p(r, 1), params) : t.latest(this.caller(r), p(r, 0), p(r, 1), params);
+      const history =
+        params.has('startTs') &&
+        params.has('endTs') &&
+        (versionAtLeast(this.ctx.version(), '4.3') || params.has('keys'));
+      return history
+        ? t.history(this.caller(r), p(r, 0), p(r, 1), params)
+        : t.latest(this.caller(r), p(r, 0), p(r, 1), params);
     });
-    route('GET', `${T}/{entityType}/{entityId}/values/timeseries/history`, (r) => t.history(this.caller(r), p(r, 0), p(r, 1), q(r)), ALL_USERS, '4.3.1.2');
-    route('GET', `${T}/{entityType}/{entityId}/values/attributes`, (r) => t.attributes(this.caller(r), p(r, 0), p(r, 1), null, q(r)));
-    route('GET', `${T}/{entityType}/{entityId}/values/attributes/{scope}`, (r) => t.attributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), q(r)));
-    route('GET', `${T}/{entityType}/{entityId}/keys/timeseries`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'timeseries', null));
-    route('GET', `${T}/{entityType}/{entityId}/keys/attributes`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', null));
-    route('GET', `${T}/{entityType}/{entityId}/keys/attributes/{scope}`, (r) => t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', p(r, 2)));
+    route(
+      'GET',
+      `${T}/{entityType}/{entityId}/values/timeseries/history`,
+      (r) => t.history(this.caller(r), p(r, 0), p(r, 1), q(r)),
+      ALL_USERS,
+      '4.3.1.2',
+    );
+    route('GET', `${T}/{entityType}/{entityId}/values/attributes`, (r) =>
+      t.attributes(this.caller(r), p(r, 0), p(r, 1), null, q(r)),
+    );
+    route('GET', `${T}/{entityType}/{entityId}/values/attributes/{scope}`, (r) =>
+      t.attributes(this.caller(r), p(r, 0), p(r, 1), p(r, 2), q(r)),
+    );
+    route('GET', `${T}/{entityType}/{entityId}/keys/timeseries`, (r) =>
+      t.keys(this.caller(r), p(r, 0), p(r, 1), 'timeseries', null),
+    );
+    route('GET', `${T}/{entityType}/{entityId}/keys/attributes`, (r) =>
+      t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', null),
+    );
+    route('GET', `${T}/{entityType}/{entityId}/keys/attributes/{scope}`, (r) =>
+      t.keys(this.caller(r), p(r, 0), p(r, 1), 'attributes', p(r, 2)),
+    );
     // RPC (C/RpcV1Controller.java, C/RpcV2Controller.java)
     for (const [prefix, v1, since] of [
       ['/api/rpc', false, '3.3'],
       ['/api/plugins/rpc', true, undefined],
     ] as const) {
-      route('POST', `${prefix}/oneway/{deviceId}`, (r) => rpc.send(this.caller(r), p(r, 0), r.body, true, v1), ALL_USERS, since);
-      route('POST', `${prefix}/twoway/{deviceId}`, (r) => rpc.send(this.caller(r), p(r, 0), r.body, false, v1), ALL_USERS, since);
+      route(
+        'POST',
+        `${prefix}/oneway/{deviceId}`,
+        (r) => rpc.send(this.caller(r), p(r, 0), r.body, true, v1),
+        ALL_USERS,
+        since,
+      );
+      route(
+        'POST',
+        `${prefix}/twoway/{deviceId}`,
+        (r) => rpc.send(this.caller(r), p(r, 0), r.body, false, v1),
+        ALL_USERS,
+        since,
+      );
     }
-    route('GET', '/api/rpc/persistent/{rpcId}', (r) => rpc.getPersistent(this.caller(r), p(r, 0)), TENANT_AND_CUSTOMER, '3.3');
-    route('DELETE', '/api/rpc/persistent/{rpcId}', (r) => rpc.deletePersistent(this.caller(r), p(r, 0)), ['TENANT_ADMIN'], '3.3');
-    route('GET', '/api/rpc/persistent/device/{deviceId}', (r) => rpc.listPersistent(this.caller(r), p(r, 0), q(r)), TENANT_AND_CUSTOMER, '3.3');
+    route(
+      'GET',
+      '/api/rpc/persistent/{rpcId}',
+      (r) => rpc.getPersistent(this.caller(r), p(r, 0)),
+      TENANT_AND_CUSTOMER,
+      '3.3',
+    );
+    route(
+      'DELETE',
+      '/api/rpc/persistent/{rpcId}',
+      (r) => rpc.deletePersistent(this.caller(r), p(r, 0)),
+      ['TENANT_ADMIN'],
+      '3.3',
+    );
+    route(
+      'GET',
+      '/api/rpc/persistent/device/{deviceId}',
+      (r) => rpc.listPersistent(this.caller(r), p(r, 0), q(r)),
+      TENANT_AND_CUSTOMER,
+      '3.3',
+    );
   }
 
   /** The alarm actions of §11 (sim/alarm-actions.ts) and `GET /api/alarm/{id}`, `/api/alarm/info/{id}`. */
@@ -355,17 +438,32 @@ export class HttpFront {
   private defineLookupRoutes(): void {
     const c = this.ctx;
     const params = (r: Req): URLSearchParams => new URLSearchParams(r.query);
-    const lookup = (path: string, since: string | undefined, authorities: readonly Authority[], body: (r: Req) => unknown): void =>
+    const lookup = (
+      path: string,
+      since: string | undefined,
+      authorities: readonly Authority[],
+      body: (r: Req) => unknown,
+    ): void =>
       this.add('GET', path, { auth: true, authorities, since, handler: (r) => ({ status: 200, body: body(r) }) });
-    lookup('/api/deviceProfileInfos', undefined, TENANT_AND_CUSTOMER, (r) => profileInfos(c.data, this.caller(r), params(r), 'DEVICE'));
-    lookup('/api/assetProfileInfos', '3.5', TENANT_AND_CUSTOMER, (r) => profileInfos(c.data, this.caller(r), params(r), 'ASSET'));
+    lookup('/api/deviceProfileInfos', undefined, TENANT_AND_CUSTOMER, (r) =>
+      profileInfos(c.data, this.caller(r), params(r), 'DEVICE'),
+    );
+    lookup('/api/assetProfileInfos', '3.5', TENANT_AND_CUSTOMER, (r) =>
+      profileInfos(c.data, this.caller(r), params(r), 'ASSET'),
+    );
     const activeOnly = (r: Req): boolean => {
       const v = params(r).get('activeOnly');
       return v === null ? false : springBool(v, 'activeOnly');
     };
-    lookup('/api/deviceProfile/names', '3.6.2', TENANT_AND_CUSTOMER, (r) => profileNames(c.data, this.caller(r), activeOnly(r), 'DEVICE'));
-    lookup('/api/assetProfile/names', '3.6.2', TENANT_AND_CUSTOMER, (r) => profileNames(c.data, this.caller(r), activeOnly(r), 'ASSET'));
-    lookup('/api/entityView/types', undefined, TENANT_AND_CUSTOMER, (r) => entityTypes(c.data, this.caller(r), 'ENTITY_VIEW'));
+    lookup('/api/deviceProfile/names', '3.6.2', TENANT_AND_CUSTOMER, (r) =>
+      profileNames(c.data, this.caller(r), activeOnly(r), 'DEVICE'),
+    );
+    lookup('/api/assetProfile/names', '3.6.2', TENANT_AND_CUSTOMER, (r) =>
+      profileNames(c.data, this.caller(r), activeOnly(r), 'ASSET'),
+    );
+    lookup('/api/entityView/types', undefined, TENANT_AND_CUSTOMER, (r) =>
+      entityTypes(c.data, this.caller(r), 'ENTITY_VIEW'),
+    );
     lookup('/api/edge/types', undefined, TENANT_AND_CUSTOMER, (r) => entityTypes(c.data, this.caller(r), 'EDGE'));
     lookup('/api/alarm/types', '3.6', TENANT_AND_CUSTOMER, (r) => alarmTypes(c.data, this.caller(r), params(r)));
     lookup('/api/system/info', '3.3.3', ALL_USERS, () => systemInfo(c.version(), versionAtLeast(c.version(), '4.0')));
@@ -392,9 +490,15 @@ export class HttpFront {
       const delay = this.ctx.latencyMs() + (fault?.delayMs ?? 0);
       const go = (): void => {
         if (this.stopped) return;
-        this.respond({ method, path, query, headers: req.headers, body, principal: null }, res, fault, req, (status) => {
-          this.ctx.requests.record({ method, path, query, status, time: arrival, durationMs: Date.now() - started });
-        });
+        this.respond(
+          { method, path, query, headers: req.headers, body, principal: null },
+          res,
+          fault,
+          req,
+          (status) => {
+            this.ctx.requests.record({ method, path, query, status, time: arrival, durationMs: Date.now() - started });
+          },
+        );
       };
       if (delay > 0) {
         const t = setTimeout(() => {
@@ -416,7 +520,12 @@ export class HttpFront {
       size += c.length;
       if (size > MAX_BODY && !aborted) {
         aborted = true;
-        this.send(res, 413, { status: 413, message: 'Request body is too large', errorCode: 2, timestamp: this.ctx.now() });
+        this.send(res, 413, {
+          status: 413,
+          message: 'Request body is too large',
+          errorCode: 2,
+          timestamp: this.ctx.now(),
+        });
         req.destroy();
         return;
       }
@@ -431,13 +540,25 @@ export class HttpFront {
   }
 
   /** Answers one request; `done` gets the status sent (0 = connection dropped), at once or when an async route answers. */
-  private respond(r: Req, res: ServerResponse, fault: Fault | undefined, req: IncomingMessage, done: (status: number) => void): void {
+  private respond(
+    r: Req,
+    res: ServerResponse,
+    fault: Fault | undefined,
+    req: IncomingMessage,
+    done: (status: number) => void,
+  ): void {
     const status = this.respondNow(r, res, fault, req, done);
     if (status !== null) done(status);
   }
 
   /** null = the answer comes later through `done` */
-  private respondNow(r: Req, res: ServerResponse, fault: Fault | undefined, req: IncomingMessage, done: (status: number) => void): number | null {
+  private respondNow(
+    r: Req,
+    res: ServerResponse,
+    fault: Fault | undefined,
+    req: IncomingMessage,
+    done: (status: number) => void,
+  ): number | null {
     if (fault) {
       const headers: Record<string, string> = { ...(fault.headers ?? {}) };
       if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
@@ -523,8 +644,10 @@ export class HttpFront {
   }
 
   private write(res: ServerResponse, result: Result): number {
-    if (result.json !== undefined) this.sendRaw(res, result.status, result.json, 'application/json', result.headers ?? {});
-    else if (result.text && typeof result.body === 'string') this.sendRaw(res, result.status, result.body, 'text/plain;charset=UTF-8', result.headers ?? {});
+    if (result.json !== undefined)
+      this.sendRaw(res, result.status, result.json, 'application/json', result.headers ?? {});
+    else if (result.text && typeof result.body === 'string')
+      this.sendRaw(res, result.status, result.body, 'text/plain;charset=UTF-8', result.headers ?? {});
     else this.send(res, result.status, result.body, result.headers);
     return result.status;
   }
@@ -545,14 +668,17 @@ export class HttpFront {
     let byMethod = this.routes.get(r.path);
     if (!byMethod) {
       const rest = (p: string): string => r.path.slice(p.length);
-      const hits = this.prefixRoutes.filter((x) => r.path.startsWith(x.prefix) && rest(x.prefix) !== '' && !rest(x.prefix).includes('/'));
+      const hits = this.prefixRoutes.filter(
+        (x) => r.path.startsWith(x.prefix) && rest(x.prefix) !== '' && !rest(x.prefix).includes('/'),
+      );
       if (hits.length > 0) byMethod = new Map(hits.map((x) => [x.method, x.route]));
     }
     // Spring picks, per method, the most specific matching pattern (a literal path beats `{variables}`). A literal
     // path of a later version keeps the patterns out: before 3.6 /api/alarm/types stays a Spring 404 here, where
     // the server would route GET to getAlarmById("types") (400 "Invalid UUID string: types").
     const segs = r.path.split('/');
-    const literalOfLaterVersion = byMethod !== undefined && ![...byMethod.values()].some((x) => this.versionOk(x.since));
+    const literalOfLaterVersion =
+      byMethod !== undefined && ![...byMethod.values()].some((x) => this.versionOk(x.since));
     for (const x of literalOfLaterVersion ? [] : this.patternRoutes) {
       if (x.segments.length !== segs.length || byMethod?.has(x.method)) continue;
       if (!x.segments.every((g, i) => (g === null ? segs[i] !== '' : g === segs[i]))) continue;
@@ -593,7 +719,12 @@ export class HttpFront {
     if (e instanceof SpringError) {
       return {
         status: e.status,
-        body: { timestamp: new Date(this.ctx.now()).toISOString().replace('Z', '+00:00'), status: e.status, error: SPRING_ERRORS[e.status] ?? e.error, path },
+        body: {
+          timestamp: new Date(this.ctx.now()).toISOString().replace('Z', '+00:00'),
+          status: e.status,
+          error: SPRING_ERRORS[e.status] ?? e.error,
+          path,
+        },
       };
     }
     const msg = e instanceof Error ? e.message : String(e);
@@ -613,12 +744,22 @@ export class HttpFront {
   }
 
   /** `{"filler":"xxx…"}` of `bytes` bytes (at least the 13 of the envelope), written in 1 MiB chunks. */
-  private sendFiller(res: ServerResponse, status: number, bytes: number, headers: Record<string, string>, chunked: boolean): void {
+  private sendFiller(
+    res: ServerResponse,
+    status: number,
+    bytes: number,
+    headers: Record<string, string>,
+    chunked: boolean,
+  ): void {
     if (res.headersSent || res.destroyed) return;
     const head = '{"filler":"';
     const tail = '"}';
     const size = Math.max(head.length + tail.length, Math.floor(bytes));
-    res.writeHead(status, { ...headers, 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': size }) });
+    res.writeHead(status, {
+      ...headers,
+      'Content-Type': 'application/json',
+      ...(chunked ? {} : { 'Content-Length': size }),
+    });
     const chunk = Buffer.alloc(1 << 20, 'x');
     let left = size - head.length - tail.length;
     res.write(head);
@@ -639,7 +780,13 @@ export class HttpFront {
     pump();
   }
 
-  sendRaw(res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string>): void {
+  sendRaw(
+    res: ServerResponse,
+    status: number,
+    text: string,
+    contentType: string,
+    headers: Record<string, string>,
+  ): void {
     if (res.headersSent || res.destroyed) return;
     const buf = Buffer.from(text, 'utf8');
     res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': buf.length });

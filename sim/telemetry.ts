@@ -8,9 +8,27 @@ import { validateAccess, type AccessContext, type Operation } from './access';
 import { javaUuid, noXss } from './alarm-actions';
 import type { Dataset, SimEntity } from './dataset';
 import { badRequest, general, PlainError } from './errors';
-import { gsonToString, JDouble, jacksonText, JRaw, JsonSyntaxError, parseGson, parseValues, writeJava, type GNode, type JOut } from './json';
+import {
+  gsonToString,
+  JDouble,
+  jacksonText,
+  JRaw,
+  JsonSyntaxError,
+  parseGson,
+  parseValues,
+  writeJava,
+  type GNode,
+  type JOut,
+} from './json';
 import { boolParam, keysParam, numberParam, typeMismatch } from './params';
-import { ATTRIBUTE_SCOPES, ENTITY_TYPE_NAMES, type AttributeScope, type Caller, type EntityId, type KvEntry } from './types';
+import {
+  ATTRIBUTE_SCOPES,
+  ENTITY_TYPE_NAMES,
+  type AttributeScope,
+  type Caller,
+  type EntityId,
+  type KvEntry,
+} from './types';
 import { javaValueString } from './values';
 
 /** What a route answers (the HTTP front turns it into a response). */
@@ -169,7 +187,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function offsetAt(ts: number, tz: string): number {
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formatters.set(tz, f);
   }
   const p: Record<string, number> = {};
@@ -234,11 +261,14 @@ function aggregateBucket(points: readonly KvEntry[], agg: Aggregation, ts: numbe
     case 'AVG':
       return { ts, type: 'DOUBLE', value: (sum(longs) + sum(doubles)) / (longs.length + doubles.length) };
     case 'SUM':
-      return doubles.length > 0 ? { ts, type: 'DOUBLE', value: sum(doubles) + sum(longs) } : { ts, type: 'LONG', value: sum(longs) };
+      return doubles.length > 0
+        ? { ts, type: 'DOUBLE', value: sum(doubles) + sum(longs) }
+        : { ts, type: 'LONG', value: sum(longs) };
     case 'MIN':
     case 'MAX': {
       const pick = (a: number[]): number => (agg === 'MAX' ? Math.max(...a) : Math.min(...a));
-      if (doubles.length > 0) return { ts, type: 'DOUBLE', value: longs.length > 0 ? pick([pick(doubles), pick(longs)]) : pick(doubles) };
+      if (doubles.length > 0)
+        return { ts, type: 'DOUBLE', value: longs.length > 0 ? pick([pick(doubles), pick(longs)]) : pick(doubles) };
       return { ts, type: 'LONG', value: pick(longs) };
     }
     default:
@@ -265,7 +295,9 @@ export class TelemetryApi {
   /** The REST saves (last 1000), oldest first. */
   saves(entity?: string | EntityId): SaveRecord[] {
     const id = refId(entity);
-    return this.saveLog.filter((s) => id === undefined || s.entityId.id === id).map((s) => ({ ...s, entityId: { ...s.entityId } }));
+    return this.saveLog
+      .filter((s) => id === undefined || s.entityId.id === id)
+      .map((s) => ({ ...s, entityId: { ...s.entityId } }));
   }
   /** Attribute keys written by REST saves. */
   attributeWrites(entity?: string | EntityId): number {
@@ -281,8 +313,18 @@ export class TelemetryApi {
     this.pushes.reset();
     this.saveLog.length = 0;
   }
-  stats(entity?: string | EntityId): { storedPoints: number; saves: number; attributeWrites: number; sharedPushes: number } {
-    return { storedPoints: this.storedPoints(entity), saves: this.saves(entity).length, attributeWrites: this.attributeWrites(entity), sharedPushes: this.sharedPushes(entity) };
+  stats(entity?: string | EntityId): {
+    storedPoints: number;
+    saves: number;
+    attributeWrites: number;
+    sharedPushes: number;
+  } {
+    return {
+      storedPoints: this.storedPoints(entity),
+      saves: this.saves(entity).length,
+      attributeWrites: this.attributeWrites(entity),
+      sharedPushes: this.sharedPushes(entity),
+    };
   }
 
   // --- helpers ---------------------------------------------------------------------------------------------------
@@ -307,7 +349,8 @@ export class TelemetryApi {
 
   private access(caller: Caller, op: Operation, id: EntityId): SimEntity {
     const e = validateAccess(this.ctx, caller, op, id) ?? this.ctx.data.get(id.id);
-    if (!e) throw new PlainError(404, `${id.entityType === 'TENANT' ? 'Tenant' : 'Entity'} with requested id wasn't found!`);
+    if (!e)
+      throw new PlainError(404, `${id.entityType === 'TENANT' ? 'Tenant' : 'Entity'} with requested id wasn't found!`);
     return e;
   }
 
@@ -329,11 +372,20 @@ export class TelemetryApi {
   // --- saves -----------------------------------------------------------------------------------------------------
 
   /** `saveTelemetry` (§13.1.1, `C/TelemetryController.java:728-770`). */
-  saveTelemetry(caller: Caller, entityType: string, entityIdStr: string, ttlStr: string | null, body: Buffer): RouteAnswer {
+  saveTelemetry(
+    caller: Caller,
+    entityType: string,
+    entityIdStr: string,
+    ttlStr: string | null,
+    body: Buffer,
+  ): RouteAnswer {
     let ttl = 0;
     if (ttlStr !== null) {
       const v = numberParam(new URLSearchParams([['ttl', ttlStr]]), 'ttl', 'Long');
-      if (v === null) throw general("Required URI template variable 'ttl' for method parameter type Long is present but converted to null");
+      if (v === null)
+        throw general(
+          "Required URI template variable 'ttl' for method parameter type Long is present but converted to null",
+        );
       ttl = v;
     }
     const text = this.requireBody(body);
@@ -395,7 +447,13 @@ export class TelemetryApi {
   // --- deletes ---------------------------------------------------------------------------------------------------
 
   /** `deleteAttributes` (§13.1.3, `C/TelemetryController.java:643-676`): every scope, missing keys ignored. */
-  deleteAttributes(caller: Caller, entityType: string, entityIdStr: string, scopeStr: string, q: URLSearchParams): RouteAnswer {
+  deleteAttributes(
+    caller: Caller,
+    entityType: string,
+    entityIdStr: string,
+    scopeStr: string,
+    q: URLSearchParams,
+  ): RouteAnswer {
     const scope = this.scope(scopeStr);
     const keys = keysParam(q, this.ctx.versionAtLeast('4.3'));
     const id = this.entityId(entityType, entityIdStr);
@@ -422,7 +480,8 @@ export class TelemetryApi {
       from = 0;
       to = this.ctx.now(); // [0, now): points stamped in the future stay (§13.6 trap 4)
     } else {
-      if (startTs === null || endTs === null) throw bad("When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty");
+      if (startTs === null || endTs === null)
+        throw bad("When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty");
       from = startTs;
       to = endTs;
     }
@@ -460,8 +519,11 @@ export class TelemetryApi {
     const required = (name: string): number => {
       const v = numberParam(q, name, 'Long');
       if (v === null) {
-        if (q.get(name) === null) throw general(`Required request parameter '${name}' for method parameter type Long is not present`);
-        throw general(`Required request parameter '${name}' for method parameter type Long is present but converted to null`);
+        if (q.get(name) === null)
+          throw general(`Required request parameter '${name}' for method parameter type Long is not present`);
+        throw general(
+          `Required request parameter '${name}' for method parameter type Long is present but converted to null`,
+        );
       }
       return v;
     };
@@ -494,19 +556,31 @@ export class TelemetryApi {
     // AggregationParams: NONE, or an agg without interval (and no calendar type) = raw data, silently (§13.6 trap 3)
     let mode: { kind: 'raw' } | { kind: 'ms'; interval: number } | { kind: 'calendar'; type: IntervalType; tz: string };
     if (agg === 'NONE') mode = { kind: 'raw' };
-    else if (intervalType === null || intervalType === 'MILLISECONDS') mode = interval === 0 ? { kind: 'raw' } : { kind: 'ms', interval };
+    else if (intervalType === null || intervalType === 'MILLISECONDS')
+      mode = interval === 0 ? { kind: 'raw' } : { kind: 'ms', interval };
     else mode = { kind: 'calendar', type: intervalType, tz: zoneOrUtc(timeZone) };
     const out: Record<string, JOut[]> = {};
     for (const key of keys) {
       if (key.trim() === '') throw bad("Incorrect ReadTsKvQuery. Key can't be empty");
       if (mode.kind !== 'raw') {
-        const step = mode.kind === 'ms' ? mode.interval : mode.type.startsWith('WEEK') ? 7 * DAY : mode.type === 'MONTH' ? 30 * DAY : 90 * DAY;
+        const step =
+          mode.kind === 'ms'
+            ? mode.interval
+            : mode.type.startsWith('WEEK')
+              ? 7 * DAY
+              : mode.type === 'MONTH'
+                ? 30 * DAY
+                : 90 * DAY;
         if (step < 1) {
-          throw bad(`Invalid TsKvQuery: 'interval' must be greater than 0, but got ${step}. Please check your query parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.`);
+          throw bad(
+            `Invalid TsKvQuery: 'interval' must be greater than 0, but got ${step}. Please check your query parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.`,
+          );
         }
         const count = Math.trunc((endTs - startTs) / Math.max(step, 1000));
         if (count > MAX_INTERVALS || count < 0) {
-          throw bad(`Incorrect TsKvQuery. Number of intervals is to high - ${count}. Please increase 'interval' parameter for your query or reduce the time range of the query.`);
+          throw bad(
+            `Incorrect TsKvQuery. Number of intervals is to high - ${count}. Please increase 'interval' parameter for your query or reduce the time range of the query.`,
+          );
         }
       }
     }
@@ -515,7 +589,8 @@ export class TelemetryApi {
       if (mode.kind === 'raw') {
         if (limit < 1) throw bad('Page size must not be less than one');
         const dir = orderBy.toUpperCase();
-        if (dir !== 'ASC' && dir !== 'DESC') throw bad(`Invalid value '${orderBy}' for orders given; Has to be either 'desc' or 'asc' (case insensitive)`);
+        if (dir !== 'ASC' && dir !== 'DESC')
+          throw bad(`Invalid value '${orderBy}' for orders given; Has to be either 'desc' or 'asc' (case insensitive)`);
         series = endTs > startTs ? this.ctx.data.historyPage(e.id, key, startTs, endTs - 1, limit, dir === 'DESC') : [];
       } else {
         const points = endTs > startTs ? this.ctx.data.history(e.id, key, startTs, endTs - 1) : [];
@@ -535,13 +610,20 @@ export class TelemetryApi {
           s = end;
         }
       }
-      if (series.length > 0) out[key] = series.map((p) => ({ ts: p.ts, value: strict ? nativeValue(p) : javaValueString(p) }));
+      if (series.length > 0)
+        out[key] = series.map((p) => ({ ts: p.ts, value: strict ? nativeValue(p) : javaValueString(p) }));
     }
     return this.json(out);
   }
 
   /** `getAttributes` / `getAttributesByScope` (§13.1.7): native values; without scope the three scopes merged. */
-  attributes(caller: Caller, entityType: string, entityIdStr: string, scopeStr: string | null, q: URLSearchParams): RouteAnswer {
+  attributes(
+    caller: Caller,
+    entityType: string,
+    entityIdStr: string,
+    scopeStr: string | null,
+    q: URLSearchParams,
+  ): RouteAnswer {
     const keys = keysParam(q, this.ctx.versionAtLeast('4.3'));
     const scope = scopeStr === null ? null : this.scope(scopeStr);
     const id = this.entityId(entityType, entityIdStr);
@@ -561,7 +643,13 @@ export class TelemetryApi {
   }
 
   /** `getTimeseriesKeys`, `getAttributeKeys`, `getAttributeKeysByScope`. */
-  keys(caller: Caller, entityType: string, entityIdStr: string, kind: 'timeseries' | 'attributes', scopeStr: string | null): RouteAnswer {
+  keys(
+    caller: Caller,
+    entityType: string,
+    entityIdStr: string,
+    kind: 'timeseries' | 'attributes',
+    scopeStr: string | null,
+  ): RouteAnswer {
     const scope = scopeStr === null ? null : this.scope(scopeStr);
     const id = this.entityId(entityType, entityIdStr);
     if (kind === 'timeseries') {
@@ -570,7 +658,8 @@ export class TelemetryApi {
     }
     const e = this.access(caller, 'READ_ATTRIBUTES', id);
     const out: string[] = [];
-    for (const s of scope === null ? ATTRIBUTE_SCOPES : [scope]) for (const [k] of this.ctx.data.attributeEntries(e, s)) out.push(k);
+    for (const s of scope === null ? ATTRIBUTE_SCOPES : [scope])
+      for (const [k] of this.ctx.data.attributeEntries(e, s)) out.push(k);
     return this.json(out);
   }
 }

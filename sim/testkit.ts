@@ -24,7 +24,12 @@ export class Client {
     public auth: Record<string, string> = {},
   ) {}
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResult> {
     const res = await fetch(this.url + path, {
       method,
       headers: { 'Content-Type': 'application/json', ...this.auth, ...headers },
@@ -103,7 +108,11 @@ export const ALL_DEVICES = { type: 'entityType', entityType: 'DEVICE' };
 export const THERMOSTATS = { type: 'deviceType', deviceTypes: ['thermostat'] };
 
 /** A find query with `name` requested, 100 per page, sorted by name ASC unless overridden. */
-export function findQuery(entityFilter: unknown, extra: Record<string, unknown> = {}, pageLink: Record<string, unknown> = {}): Record<string, unknown> {
+export function findQuery(
+  entityFilter: unknown,
+  extra: Record<string, unknown> = {},
+  pageLink: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     entityFilter,
     entityFields: [field('name')],

@@ -97,7 +97,14 @@ export interface Caller {
   customerId: string | null;
 }
 
-export type EntityKeyType = 'ATTRIBUTE' | 'CLIENT_ATTRIBUTE' | 'SHARED_ATTRIBUTE' | 'SERVER_ATTRIBUTE' | 'TIME_SERIES' | 'ENTITY_FIELD' | 'ALARM_FIELD';
+export type EntityKeyType =
+  | 'ATTRIBUTE'
+  | 'CLIENT_ATTRIBUTE'
+  | 'SHARED_ATTRIBUTE'
+  | 'SERVER_ATTRIBUTE'
+  | 'TIME_SERIES'
+  | 'ENTITY_FIELD'
+  | 'ALARM_FIELD';
 
 export interface EntityKey {
   type: EntityKeyType;

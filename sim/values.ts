@@ -36,7 +36,9 @@ export function toKvEntry(input: KvInput, ts: number): KvEntry {
   if (typeof input === 'string') return { ts, type: 'STRING', value: input };
   if (typeof input === 'boolean') return { ts, type: 'BOOLEAN', value: input };
   if (typeof input === 'number') {
-    return Number.isInteger(input) && Math.abs(input) <= Number.MAX_SAFE_INTEGER ? { ts, type: 'LONG', value: input } : { ts, type: 'DOUBLE', value: input };
+    return Number.isInteger(input) && Math.abs(input) <= Number.MAX_SAFE_INTEGER
+      ? { ts, type: 'LONG', value: input }
+      : { ts, type: 'DOUBLE', value: input };
   }
   if (input instanceof DoubleValue) return { ts, type: 'DOUBLE', value: input.value };
   if (input instanceof LongValue) return { ts, type: 'LONG', value: input.value };

@@ -39,7 +39,12 @@ export class TbError extends Error {
   constructor(code: TbErrorCode, message: string) {
     super(message);
     this.code = code;
-    Object.defineProperty(this, 'name', { value: new.target.name, enumerable: false, configurable: true, writable: true });
+    Object.defineProperty(this, 'name', {
+      value: new.target.name,
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
   }
 }
 
@@ -70,7 +75,13 @@ export class TbApiError extends TbError {
   /** The server's own message, when there was one. */
   readonly serverMessage: string | undefined;
 
-  constructor(code: TbErrorCode, status: number, errorCode: number | undefined, serverMessage: string | undefined, message: string) {
+  constructor(
+    code: TbErrorCode,
+    status: number,
+    errorCode: number | undefined,
+    serverMessage: string | undefined,
+    message: string,
+  ) {
     super(code, message);
     this.status = status;
     this.errorCode = errorCode;

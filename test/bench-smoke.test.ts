@@ -13,19 +13,31 @@ describe('benchmark suite (smoke run)', function () {
 
   it('runs every scenario in quick mode and prints its table', async () => {
     const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-    const child = spawn(tsx, ['bench/run.ts', '--quick', '--only', 'ours'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, ['bench/run.ts', '--quick', '--only', 'ours'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     assert.equal(code, 0, out.slice(-3000));
-    for (const title of ['## 1. Query throughput', '## 2. Live update throughput', '## 3. Scale', '## 4. Large results', '## 5. Reports', '## 6. Acting on devices', '## 7. Waits']) {
+    for (const title of [
+      '## 1. Query throughput',
+      '## 2. Live update throughput',
+      '## 3. Scale',
+      '## 4. Large results',
+      '## 5. Reports',
+      '## 6. Acting on devices',
+      '## 7. Waits',
+    ]) {
       assert.ok(out.includes(title), `${title} missing:\n${out.slice(-2000)}`);
     }
     assert.match(out, /\| ours/);
     // Scenario 6 ran each of its parts with our nodes (bulk save, its heap at two sizes, the paged history), and every
     // entity and point came back (a shortfall is a note "…: N failed" / "N points (expected …)").
-    for (const part of ['### Bulk attribute save', '### Heap of a bulk save', '### History of']) assert.ok(out.includes(part), `${part} missing`);
+    for (const part of ['### Bulk attribute save', '### Heap of a bulk save', '### History of'])
+      assert.ok(out.includes(part), `${part} missing`);
     assert.match(out, /\| ours \(tb-attributes, concurrency 1\) \|/);
     assert.match(out, /\| ours \(tb-telemetry history, flat rows, pages of 100\) \|/);
     assert.doesNotMatch(out, /failed \(|points \(expected/);

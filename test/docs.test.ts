@@ -10,7 +10,12 @@ import path from 'node:path';
 const ROOT = path.join(__dirname, '..');
 const read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8');
 const readme = read('README.md');
-const pkg = JSON.parse(read('package.json')) as { version: string; files: string[]; repository: { url: string }; 'node-red': { nodes: Record<string, string> } };
+const pkg = JSON.parse(read('package.json')) as {
+  version: string;
+  files: string[];
+  repository: { url: string };
+  'node-red': { nodes: Record<string, string> };
+};
 /** owner/name of the GitHub repository package.json names. */
 const REPO = /github\.com[/:]([^/]+\/[^/]+?)(\.git)?$/.exec(pkg.repository.url)?.[1];
 /**
@@ -54,7 +59,8 @@ describe('README and the other documents', function () {
   });
 
   describe('the status table (Troubleshooting) against the catalog', function () {
-    const catalog: Record<string, string> = JSON.parse(read('nodes/locales/en-US/tb-connection.json'))['tb-connection'].status;
+    const catalog: Record<string, string> = JSON.parse(read('nodes/locales/en-US/tb-connection.json'))['tb-connection']
+      .status;
     const table = section('What the status texts mean');
     /** The status texts of the table: every `code` in the first cell of each row. */
     const documented = table
@@ -86,11 +92,19 @@ describe('README and the other documents', function () {
 
     it('leaves out only texts that no node shows', function () {
       const src = (dir: string): string[] =>
-        fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? src(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+        fs
+          .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+          .flatMap((e) =>
+            e.isDirectory() ? src(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+          );
       const code = src('src/nodes').map(read).join('\n');
       for (const key of NOT_SHOWN) {
         assert.ok(key in catalog, `"${key}" is still in the catalog (else take it off NOT_SHOWN)`);
-        assert.doesNotMatch(code, new RegExp(`status\\([^)]*'${key}'`), `a node shows "${key}": document it in the README`);
+        assert.doesNotMatch(
+          code,
+          new RegExp(`status\\([^)]*'${key}'`),
+          `a node shows "${key}": document it in the README`,
+        );
       }
     });
   });
@@ -104,7 +118,11 @@ describe('README and the other documents', function () {
       named.set(f.replace(/\.html$/, ''), line ? [...line[1].matchAll(/<i>([^<]+)<\/i>/g)].map((m) => m[1]) : []);
     }
     for (const [type, names] of named) {
-      for (const n of names) assert.ok(fs.existsSync(path.join(ROOT, 'examples', `${n}.json`)), `${type} help names the example "${n}", which does not exist`);
+      for (const n of names)
+        assert.ok(
+          fs.existsSync(path.join(ROOT, 'examples', `${n}.json`)),
+          `${type} help names the example "${n}", which does not exist`,
+        );
     }
     assert.deepEqual(named.get('tb-telemetry'), ['Record a computed value', 'Last 24 hours, hourly average']);
     assert.deepEqual(named.get('tb-attributes'), ['Set the target temperature of every thermostat']);
@@ -135,12 +153,19 @@ describe('README and the other documents', function () {
       sections.some((v) => v.name === '0.1.0'),
       'the first version, 0.1.0, is there',
     );
-    for (const v of sections) assert.match(changelog, new RegExp(`^\\[${v.name.replace(/\./g, '\\.')}\\]: https://`, 'm'), `a link for [${v.name}]`);
+    for (const v of sections)
+      assert.match(
+        changelog,
+        new RegExp(`^\\[${v.name.replace(/\./g, '\\.')}\\]: https://`, 'm'),
+        `a link for [${v.name}]`,
+      );
   });
 
   it("links to documents and pictures by absolute addresses on the repository's branch (the flow library rewrites relative ones to master)", function () {
     assert.ok(REPO, `package.json "repository" is a GitHub repository (${pkg.repository.url})`);
-    const relative = [...prose.matchAll(/\]\(([^)#][^)]*)\)/g)].map((m) => m[1]).filter((u) => !/^(https?:|mailto:)/.test(u));
+    const relative = [...prose.matchAll(/\]\(([^)#][^)]*)\)/g)]
+      .map((m) => m[1])
+      .filter((u) => !/^(https?:|mailto:)/.test(u));
     assert.deepEqual(relative, [], 'relative links or pictures in the README');
     for (const [, url] of prose.matchAll(/\]\((https:\/\/github\.com\/[^)]+)\)/g)) {
       if (!url.startsWith(`https://github.com/${REPO}/`)) continue;
@@ -161,10 +186,19 @@ describe('README and the other documents', function () {
       return img;
     });
     for (const f of ['palette', 'flow', 'connection', 'query', 'debug']) {
-      assert.ok(images.includes(`docs/images/getting-started-${f}.png`), `the getting-started walkthrough shows getting-started-${f}.png`);
+      assert.ok(
+        images.includes(`docs/images/getting-started-${f}.png`),
+        `the getting-started walkthrough shows getting-started-${f}.png`,
+      );
     }
-    const unused = fs.readdirSync(path.join(ROOT, 'docs', 'images')).filter((f) => !images.includes(`docs/images/${f}`));
-    assert.deepEqual(unused, [], 'pictures in docs/images that the README does not show (show them, or stop taking them)');
+    const unused = fs
+      .readdirSync(path.join(ROOT, 'docs', 'images'))
+      .filter((f) => !images.includes(`docs/images/${f}`));
+    assert.deepEqual(
+      unused,
+      [],
+      'pictures in docs/images that the README does not show (show them, or stop taking them)',
+    );
     const files = pkg.files;
     for (const f of files) {
       assert.doesNotMatch(f, /^(\.\/)?docs\b/, `package.json "files" publishes ${f}`);
@@ -173,10 +207,33 @@ describe('README and the other documents', function () {
   });
 
   it("Getting started counts the palette's nodes as package.json lists them (the configuration nodes have no entry)", function () {
-    const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen'];
-    const inPalette = Object.values(pkg['node-red'].nodes).filter((js) => !/\bcategory:\s*['"]config['"]/.test(read(js.replace(/\.js$/, '.html'))));
+    const WORDS = [
+      'zero',
+      'one',
+      'two',
+      'three',
+      'four',
+      'five',
+      'six',
+      'seven',
+      'eight',
+      'nine',
+      'ten',
+      'eleven',
+      'twelve',
+      'thirteen',
+      'fourteen',
+      'fifteen',
+    ];
+    const inPalette = Object.values(pkg['node-red'].nodes).filter(
+      (js) => !/\bcategory:\s*['"]config['"]/.test(read(js.replace(/\.js$/, '.html'))),
+    );
     const said = /category of the palette[^.]*?now holds (\w+) nodes/.exec(section('Getting started'));
     assert.ok(said, 'Getting started says how many nodes the palette category holds');
-    assert.equal(WORDS.indexOf(said![1]) >= 0 ? WORDS.indexOf(said![1]) : Number(said![1]), inPalette.length, `"${said![1]} nodes": package.json lists ${inPalette.length} with a palette entry`);
+    assert.equal(
+      WORDS.indexOf(said![1]) >= 0 ? WORDS.indexOf(said![1]) : Number(said![1]),
+      inPalette.length,
+      `"${said![1]} nodes": package.json lists ${inPalette.length} with a palette entry`,
+    );
   });
 });

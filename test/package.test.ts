@@ -145,7 +145,12 @@ function registrations(html: string): Registration[] {
   for (const block of scriptBlocks(html)) {
     const ast = acorn.parse(block, { ecmaVersion: 2020 });
     walk(ast, (n) => {
-      if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.property && n.callee.property.name === 'registerType') {
+      if (
+        n.type === 'CallExpression' &&
+        n.callee.type === 'MemberExpression' &&
+        n.callee.property &&
+        n.callee.property.name === 'registerType'
+      ) {
         const [first, second] = n.arguments as AnyNode[];
         regs.push({ type: first && first.type === 'Literal' ? first.value : first, def: second });
       }
@@ -191,7 +196,12 @@ function tKeys(html: string, type: string): string[] {
     let m: RegExpExecArray | null;
     while ((m = re.exec(block)) !== null) keys.push(m[1]);
     walk(acorn.parse(block, { ecmaVersion: 2020 }), (n) => {
-      if (n.type === 'Literal' && typeof n.value === 'string' && n.value.startsWith(`${type}.`) && !/\.(svg|png)$/.test(n.value)) {
+      if (
+        n.type === 'Literal' &&
+        typeof n.value === 'string' &&
+        n.value.startsWith(`${type}.`) &&
+        !/\.(svg|png)$/.test(n.value)
+      ) {
         keys.push(n.value);
       }
     });
@@ -423,7 +433,15 @@ const VALUE_CORPUS: unknown[] = [
   '90s',
   '["online","idle"]',
 ];
-const CHECKBOXES = new Set(['allPages', 'split', 'keysTimeseries', 'keysAttributes', 'history', 'parseNumbers', 'usetls']);
+const CHECKBOXES = new Set([
+  'allPages',
+  'split',
+  'keysTimeseries',
+  'keysAttributes',
+  'history',
+  'parseNumbers',
+  'usetls',
+]);
 const SANDBOX_CONFIGS = {
   'c-ok': { type: CONFIG_TYPE, valid: true, analyticsUrl: 'http://tb:8888/apiTrendz/' },
   'c-invalid': { type: CONFIG_TYPE, valid: false },
@@ -521,15 +539,19 @@ describe('package scorecard (offline node-red-dev validate)', function () {
     });
 
     it('share one connection node (same id, name and settings, no credentials): importing several asks for them once', function () {
-      const conns = exampleFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')).filter((n: any) => n.type === CONFIG_TYPE));
-      for (const [i, c] of conns.entries()) assert.equal(c.length, 1, `${path.basename(exampleFiles[i])}: exactly one tb-connection config node`);
+      const conns = exampleFiles.map((f) =>
+        JSON.parse(fs.readFileSync(f, 'utf8')).filter((n: any) => n.type === CONFIG_TYPE),
+      );
+      for (const [i, c] of conns.entries())
+        assert.equal(c.length, 1, `${path.basename(exampleFiles[i])}: exactly one tb-connection config node`);
       const [first] = conns[0];
       assert.equal(first.name, 'My ThingsBoard');
       assert.equal(first.url, 'http://127.0.0.1:8080');
       assert.equal(first.authMode, 'password');
       assert.equal(first.analyticsUrl, '', 'no analytics URL: the report nodes say to fill it in');
       assert.equal(first.z, undefined, "a global config node, so that every example's tab can use it");
-      for (const [i, [c]] of conns.entries()) assert.deepEqual(c, first, `${path.basename(exampleFiles[i])}: the shared connection`);
+      for (const [i, [c]] of conns.entries())
+        assert.deepEqual(c, first, `${path.basename(exampleFiles[i])}: the shared connection`);
     });
 
     for (const f of exampleFiles) {
@@ -551,19 +573,24 @@ describe('package scorecard (offline node-red-dev validate)', function () {
           assert.equal(typeof n.id, 'string');
           assert.ok(!ids.has(n.id), `duplicate id ${n.id}`);
           ids.add(n.id);
-          assert.ok(n.type === 'tab' || CORE_TYPES.has(n.type) || allTypes.includes(n.type), `third-party node type ${n.type}`);
+          assert.ok(
+            n.type === 'tab' || CORE_TYPES.has(n.type) || allTypes.includes(n.type),
+            `third-party node type ${n.type}`,
+          );
           assert.ok(!('credentials' in n), `${n.type} ${n.id} carries credentials`);
         }
         for (const n of placed) assert.equal(n.z, tab.id, `${n.type} ${n.id} is on the example's tab`);
         const conns = flow.filter((n) => n.type === CONFIG_TYPE);
         assert.equal(conns.length, 1, 'exactly one tb-connection config node');
         for (const n of flow) {
-          for (const port of n.wires || []) for (const target of port) assert.ok(ids.has(target), `${n.id} is wired to missing ${target}`);
+          for (const port of n.wires || [])
+            for (const target of port) assert.ok(ids.has(target), `${n.id} is wired to missing ${target}`);
           if (n.type !== CONFIG_TYPE && allTypes.includes(n.type)) {
             assert.equal(n.connection, conns[0].id, `${n.type} ${n.id} does not use the example's connection`);
           }
           // A catch or status node's scope lists node ids (tb-attributes has a scope of its own: a string).
-          for (const target of Array.isArray(n.scope) ? n.scope : []) assert.ok(ids.has(target), `${n.id} scope names missing ${target}`);
+          for (const target of Array.isArray(n.scope) ? n.scope : [])
+            assert.ok(ids.has(target), `${n.id} scope names missing ${target}`);
         }
       });
 
@@ -575,7 +602,9 @@ describe('package scorecard (offline node-red-dev validate)', function () {
           if (repeats) assert.equal(n.once, false, `inject "${n.name}" repeats: it must not also fire at deploy`);
         }
         // Every message error goes to a Catch node (which keeps it out of the log) and on to the debug sidebar.
-        const catches = flow.filter((n) => n.type === 'catch' && !n.d && (n.scope === null || n.scope === undefined) && !n.uncaught);
+        const catches = flow.filter(
+          (n) => n.type === 'catch' && !n.d && (n.scope === null || n.scope === undefined) && !n.uncaught,
+        );
         assert.ok(catches.length > 0, 'a Catch node for every node of the tab');
         const shown = catches.some((c) =>
           (c.wires || []).some((port: string[]) =>
@@ -590,9 +619,14 @@ describe('package scorecard (offline node-red-dev validate)', function () {
 
       it(`${name}: no change or function node moves a result into msg.entity (a query's Output to does it)`, function () {
         for (const n of flow.filter((x) => x.type === 'change')) {
-          for (const r of n.rules || []) assert.ok(!(r.t === 'set' && (r.pt || 'msg') === 'msg' && /^(msg\.)?entity$/.test(r.p)), `change "${n.name}" sets msg.entity`);
+          for (const r of n.rules || [])
+            assert.ok(
+              !(r.t === 'set' && (r.pt || 'msg') === 'msg' && /^(msg\.)?entity$/.test(r.p)),
+              `change "${n.name}" sets msg.entity`,
+            );
         }
-        for (const n of flow.filter((x) => x.type === 'function')) assert.doesNotMatch(String(n.func), /msg\.entity\s*=[^=]/, `function "${n.name}" sets msg.entity`);
+        for (const n of flow.filter((x) => x.type === 'function'))
+          assert.doesNotMatch(String(n.func), /msg\.entity\s*=[^=]/, `function "${n.name}" sets msg.entity`);
       });
 
       it(`${name}: no platform-specific paths (files are written where the user chooses)`, function () {
@@ -601,12 +635,20 @@ describe('package scorecard (offline node-red-dev validate)', function () {
           assert.equal(n.filenameType || 'str', 'str', `${n.type} "${n.name}": a file name the user edits in the node`);
           assert.ok(typeof n.filename === 'string' && n.filename.trim() !== '', `${n.type}: a default file name`);
           assert.ok(!absolute(n.filename), `${n.type}: "${n.filename}" is a path of one platform; use a relative name`);
-          assert.doesNotMatch(n.filename, /[\\:*?"<>|]/, `${n.type}: "${n.filename}" is not a valid file name on Windows`);
+          assert.doesNotMatch(
+            n.filename,
+            /[\\:*?"<>|]/,
+            `${n.type}: "${n.filename}" is not a valid file name on Windows`,
+          );
         }
         // Nothing else in the flow (its comments aside) names a path of one platform.
         const walk = (v: unknown, where: string): void => {
           if (typeof v === 'string') {
-            assert.doesNotMatch(v, /(^|[\s"'`(=])(\/(tmp|home|var|usr|etc|Users|opt)\/|[A-Za-z]:\\)/, `${where}: a platform-specific path`);
+            assert.doesNotMatch(
+              v,
+              /(^|[\s"'`(=])(\/(tmp|home|var|usr|etc|Users|opt)\/|[A-Za-z]:\\)/,
+              `${where}: a platform-specific path`,
+            );
           } else if (v && typeof v === 'object') {
             for (const [k, x] of Object.entries(v)) walk(x, `${where}.${k}`);
           }
@@ -624,14 +666,22 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       // Status texts stay within 20 characters with 5-digit numbers filled in (a few phrases within 26).
       const shown = (v as string).replace(/__\w+__/g, '12345');
       const max = LONG_STATUS_MAX[key] ?? (LONG_STATUS_KEYS.has(key) ? 26 : 20);
-      assert.ok(shown.length > 0 && shown.length <= max, `tb-connection.status.${key} is empty or longer than ${max} ("${shown}")`);
+      assert.ok(
+        shown.length > 0 && shown.length <= max,
+        `tb-connection.status.${key} is empty or longer than ${max} ("${shown}")`,
+      );
       if (LONG_STATUS_KEYS.has(key) && key !== 'noAlarmsYet') {
         const everyday = (v as string).replace(/__\w+__/g, '99');
-        assert.ok(everyday.length <= 20, `tb-connection.status.${key} is longer than 20 with 2-digit numbers ("${everyday}")`);
+        assert.ok(
+          everyday.length <= 20,
+          `tb-connection.status.${key} is longer than 20 with 2-digit numbers ("${everyday}")`,
+        );
       }
     }
     // ...and the catalog holds no status text that no code uses any more.
-    const unused = Object.keys(lookup(catalog, 'tb-connection.status') as object).filter((k) => !STATUS_KEYS.includes(k));
+    const unused = Object.keys(lookup(catalog, 'tb-connection.status') as object).filter(
+      (k) => !STATUS_KEYS.includes(k),
+    );
     assert.deepEqual(unused, [], 'status texts no StatusKey names');
   });
 
@@ -713,7 +763,10 @@ describe('package scorecard (offline node-red-dev validate)', function () {
       });
 
       it(`registers from its typed module (${dialogModule(type)}): the html holds the registration only`, function () {
-        assert.ok(exists(dialogModule(type)), `${dialogModule(type)} is missing: every dialog is TypeScript (CONTRIBUTING.md, "Editor code")`);
+        assert.ok(
+          exists(dialogModule(type)),
+          `${dialogModule(type)} is missing: every dialog is TypeScript (CONTRIBUTING.md, "Editor code")`,
+        );
         const blocks = scriptBlocks(readText(`nodes/${type}.html`));
         assert.equal(blocks.length, 1, 'one inline script');
         // (function () { var D = TbEditor.dialog('<type>'); RED.nodes.registerType('<type>', {...}); })();
@@ -727,22 +780,34 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         const [{ def }] = registrations(readText(`nodes/${type}.html`));
         const member = (n: AnyNode | undefined, name: string, arg?: string): boolean => {
           const callee = n && n.type === 'CallExpression' ? n.callee : n;
-          const ok = !!callee && callee.type === 'MemberExpression' && callee.object.name === D && callee.property.name === name;
-          return arg === undefined ? ok && n!.type === 'MemberExpression' : ok && n!.arguments.length === 1 && n!.arguments[0].value === arg;
+          const ok =
+            !!callee && callee.type === 'MemberExpression' && callee.object.name === D && callee.property.name === name;
+          return arg === undefined
+            ? ok && n!.type === 'MemberExpression'
+            : ok && n!.arguments.length === 1 && n!.arguments[0].value === arg;
         };
         for (const section of ['defaults', 'credentials']) {
           const sec = prop(def, section);
           for (const p of sec ? (sec.properties as AnyNode[]) : []) {
             const name = propName(p)!;
-            assert.ok(member(prop(p.value, 'label'), 'label', name), `${section}.${name}: label: ${D}.label('${name}')`);
-            assert.ok(member(prop(p.value, 'validate'), 'validate', name), `${section}.${name}: validate: ${D}.validate('${name}')`);
+            assert.ok(
+              member(prop(p.value, 'label'), 'label', name),
+              `${section}.${name}: label: ${D}.label('${name}')`,
+            );
+            assert.ok(
+              member(prop(p.value, 'validate'), 'validate', name),
+              `${section}.${name}: validate: ${D}.validate('${name}')`,
+            );
           }
         }
         // Labels, port labels and the dialog's functions come from the module, never written inline.
         for (const p of def.properties as AnyNode[]) {
           const name = propName(p)!;
           if (['category', 'color', 'icon', 'inputs', 'outputs', 'defaults', 'credentials'].includes(name)) continue;
-          assert.ok(member(p.value, name === 'label' ? 'nodeLabel' : name), `${name}: ${D}.${name === 'label' ? 'nodeLabel' : name}`);
+          assert.ok(
+            member(p.value, name === 'label' ? 'nodeLabel' : name),
+            `${name}: ${D}.${name === 'label' ? 'nodeLabel' : name}`,
+          );
         }
       });
 
@@ -796,7 +861,8 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         assert.match(help, new RegExp(`<script type="text/html" data-help-name="${type}">`));
         const body = help.replace(/^[\s\S]*?data-help-name="[^"]+">/, '').trim();
         assert.match(body, /^<p>[^<]+/, 'the help opens with a tooltip paragraph');
-        const sections = type === CONFIG_TYPE ? ['Details', 'References'] : ['Inputs', 'Outputs', 'Details', 'References'];
+        const sections =
+          type === CONFIG_TYPE ? ['Details', 'References'] : ['Inputs', 'Outputs', 'Details', 'References'];
         let at = -1;
         for (const s of sections) {
           const i = help.indexOf(`<h3>${s}</h3>`);
@@ -826,9 +892,14 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         const def = sb.defs[type];
         assert.ok(def, 'registerType ran');
         const props: Array<[string, string]> = [];
-        for (const kind of ['defaults', 'credentials']) for (const p of Object.keys(def[kind] || {})) props.push([kind, p]);
+        for (const kind of ['defaults', 'credentials'])
+          for (const p of Object.keys(def[kind] || {})) props.push([kind, p]);
         const names = props.map(([, p]) => p).sort();
-        assert.deepEqual([...sb.window.TbEditor.dialog(type).properties].sort(), names, `${dialogModule(type)}: a validator for each property, no other`);
+        assert.deepEqual(
+          [...sb.window.TbEditor.dialog(type).properties].sort(),
+          names,
+          `${dialogModule(type)}: a validator for each property, no other`,
+        );
         for (const [kind, p] of props) {
           // Node-RED shows the returned string only for a validator declared with two parameters.
           assert.equal(def[kind][p].validate.length, 2, `${kind}.${p}.validate is function (v, opt)`);
@@ -837,14 +908,23 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         // The defaults are valid once the fields a user must fill in are filled in (dialog closed).
         const node: Record<string, unknown> = { type };
         for (const p of Object.keys(def.defaults)) node[p] = def.defaults[p].value;
-        Object.assign(node, { connection: 'c-ok', url: 'http://tb:8080', viewConfigId: UUID_SAMPLE, key: 'temperature', value: '21' });
+        Object.assign(node, {
+          connection: 'c-ok',
+          url: 'http://tb:8080',
+          viewConfigId: UUID_SAMPLE,
+          key: 'temperature',
+          value: '21',
+        });
         for (const p of Object.keys(def.defaults)) {
           assert.equal(def.defaults[p].validate.call(node, node[p], {}), true, `the default of ${p} is valid`);
         }
 
         const check = (self: Record<string, unknown>, kind: string, p: string, v: unknown) => {
           const r = def[kind][p].validate.call(self, v, { label: def[kind][p].label });
-          assert.ok(r === true || (typeof r === 'string' && r !== ''), `${p}=${JSON.stringify(v)} gave ${JSON.stringify(r)}`);
+          assert.ok(
+            r === true || (typeof r === 'string' && r !== ''),
+            `${p}=${JSON.stringify(v)} gave ${JSON.stringify(r)}`,
+          );
         };
         // Every value of the corpus on every property, the dialog closed.
         sb.form = {};
@@ -859,7 +939,8 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         }
         const rnd = prng(20260101);
         const pick = <T>(a: T[]): T => a[rnd(a.length)];
-        const someValue = (p: string) => (rnd(4) > 0 && accepted[p] && accepted[p].length ? pick(accepted[p]) : pick(VALUE_CORPUS));
+        const someValue = (p: string) =>
+          rnd(4) > 0 && accepted[p] && accepted[p].length ? pick(accepted[p]) : pick(VALUE_CORPUS);
         for (let i = 0; i < 3000; i++) {
           const open = rnd(4) > 0;
           const self: Record<string, unknown> = { type };
@@ -877,11 +958,15 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         const keys = Array.from(new Set(sb.keys));
         const builderCatalog = readJson(`nodes/locales/en-US/${CONFIG_TYPE}.json`)[CONFIG_TYPE].builder;
         const known = (k: string) =>
-          k.startsWith(ns) ? typeof lookup(catalog, k.slice(ns.length)) === 'string' : k.startsWith(BUILDER_NS) && typeof lookup(builderCatalog, k.slice(BUILDER_NS.length)) === 'string';
+          k.startsWith(ns)
+            ? typeof lookup(catalog, k.slice(ns.length)) === 'string'
+            : k.startsWith(BUILDER_NS) && typeof lookup(builderCatalog, k.slice(BUILDER_NS.length)) === 'string';
         const unknown = keys.filter((k) => !known(k));
         assert.deepEqual(unknown, [], 'keys missing from the catalog');
         // And every message of the catalog's errors section is one the editor can show.
-        const reached = keys.filter((k) => k.startsWith(`${ns}${type}.errors.`)).map((k) => k.slice(`${ns}${type}.errors.`.length));
+        const reached = keys
+          .filter((k) => k.startsWith(`${ns}${type}.errors.`))
+          .map((k) => k.slice(`${ns}${type}.errors.`.length));
         assert.deepEqual(
           reached.sort().join(' '),
           Object.keys(catalog[type].errors || {})
@@ -916,8 +1001,17 @@ function packedFiles(): string[] {
   const args = ['pack', '--dry-run', '--json', '--ignore-scripts'];
   const out =
     npmCli && /\.c?js$/.test(npmCli)
-      ? execFileSync(process.execPath, [npmCli, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      : execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], shell: process.platform === 'win32' });
+      ? execFileSync(process.execPath, [npmCli, ...args], {
+          cwd: root,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        })
+      : execFileSync('npm', args, {
+          cwd: root,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          shell: process.platform === 'win32',
+        });
   const [result] = JSON.parse(out.slice(out.indexOf('[')));
   return (result.files as Array<{ path: string }>).map((f) => f.path.split(path.sep).join('/')).sort();
 }
@@ -958,7 +1052,8 @@ describe('published files (npm pack --dry-run)', function () {
     for (const [type, js] of Object.entries(nodesMap)) {
       expected.add(js); // the shim ...
       expected.add(js.replace(/\.js$/, '.html')); // ... and its editor definition beside it
-      for (const lang of locales) for (const ext of ['json', 'html']) expected.add(`nodes/locales/${lang}/${type}.${ext}`);
+      for (const lang of locales)
+        for (const ext of ['json', 'html']) expected.add(`nodes/locales/${lang}/${type}.${ext}`);
       const [reg] = registrations(readText(`nodes/${type}.html`));
       expected.add(`nodes/icons/${literal(reg.def, 'icon')}`); // where the loader looks, beside the .js
       // The editor scripts each node's html includes (served from resources/).
@@ -976,7 +1071,9 @@ describe('published files (npm pack --dry-run)', function () {
   });
 
   it('hold no source maps, sources, tests, demo data, pictures or build scripts', function () {
-    const unwanted = packed.filter((f) => /\.(map|ts)$/.test(f) || /^(src|test|bench|scripts|docs|icons|\.demo|\.ci|node_modules)\//.test(f));
+    const unwanted = packed.filter(
+      (f) => /\.(map|ts)$/.test(f) || /^(src|test|bench|scripts|docs|icons|\.demo|\.ci|node_modules)\//.test(f),
+    );
     assert.deepEqual(unwanted, []);
     // A compiled module that points at a source map would point at a file that is not there.
     const mapped = packed.filter((f) => f.endsWith('.js') && /\/\/# sourceMappingURL=/.test(readText(f)));

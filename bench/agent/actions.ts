@@ -18,7 +18,9 @@ function heapAfterGc(): number {
 
 /** Requests the simulator received under a path prefix (its request counter, not the bounded log). */
 async function simRequests(prefix: string, method: string): Promise<number> {
-  return (await sim().get<{ count: number }>(`/__sim/requests/count?prefix=${encodeURIComponent(prefix)}&method=${method}`)).count;
+  return (
+    await sim().get<{ count: number }>(`/__sim/requests/count?prefix=${encodeURIComponent(prefix)}&method=${method}`)
+  ).count;
 }
 
 function cpuMs(start: NodeJS.CpuUsage): number {
@@ -112,7 +114,9 @@ export async function nodeBulk(a: NodeBulkArgs): Promise<BulkRun> {
   }
   const elapsedMs = now() - start;
   const cpu = cpuMs(cpuStart);
-  const results = Array.isArray(out?.payload) ? (out!.payload as Array<{ ok?: boolean; error?: { message?: string } }>) : [];
+  const results = Array.isArray(out?.payload)
+    ? (out!.payload as Array<{ ok?: boolean; error?: { message?: string } }>)
+    : [];
   const failedEntry = results.find((r) => !r.ok);
   const failed = typeof out?.failed === 'number' ? out.failed : a.ids.length;
   return {
@@ -154,7 +158,8 @@ export async function axiosBulk(a: AxiosBulkArgs): Promise<BulkRun> {
   if (a.heap) heap = { base: heapAfterGc(), peak: 0, after: 0, samples: 0 };
   const cpuStart = process.cpuUsage();
   const start = now();
-  const results: Array<{ entity: { entityType: string; id: string }; ok: boolean; error?: { message: string } }> = new Array(n);
+  const results: Array<{ entity: { entityType: string; id: string }; ok: boolean; error?: { message: string } }> =
+    new Array(n);
   let next = 0;
   let settled = 0;
   const worker = async (): Promise<void> => {
@@ -173,7 +178,11 @@ export async function axiosBulk(a: AxiosBulkArgs): Promise<BulkRun> {
       }
     }
   };
-  await deadline(Promise.all(Array.from({ length: Math.max(1, Math.min(a.concurrency, n)) }, worker)), a.timeoutMs, 'axios bulk save');
+  await deadline(
+    Promise.all(Array.from({ length: Math.max(1, Math.min(a.concurrency, n)) }, worker)),
+    a.timeoutMs,
+    'axios bulk save',
+  );
   if (heap) heap.after = heapAfterGc();
   const elapsedMs = now() - start;
   const cpu = cpuMs(cpuStart);
@@ -210,12 +219,20 @@ const HISTORY_PATH = (id: string): string => `/api/plugins/telemetry/DEVICE/${id
 function pointsOf(payload: unknown): number {
   if (Array.isArray(payload)) return payload.length;
   let n = 0;
-  if (payload && typeof payload === 'object') for (const v of Object.values(payload)) if (Array.isArray(v)) n += v.length;
+  if (payload && typeof payload === 'object')
+    for (const v of Object.values(payload)) if (Array.isArray(v)) n += v.length;
   return n;
 }
 
 /** One message (`msg` as given) into `entry`; done when the output reaches the sink. */
-export async function nodeHistory(a: { entry: string; sink: string; errSink: string; msg: Record<string, unknown>; deviceId: string; timeoutMs: number }): Promise<HistoryRun> {
+export async function nodeHistory(a: {
+  entry: string;
+  sink: string;
+  errSink: string;
+  msg: Record<string, unknown>;
+  deviceId: string;
+  timeoutMs: number;
+}): Promise<HistoryRun> {
   const entry = ctx.getNode(a.entry);
   const path = HISTORY_PATH(a.deviceId);
   const reqStart = await simRequests(path, 'GET');
@@ -264,7 +281,15 @@ export async function nodeHistory(a: { entry: string; sink: string; errSink: str
  * The raw client over the whole range: `GET …/values/timeseries?keys&startTs&endTs&limit&orderBy=ASC` page after
  * page (the next page starts just after the last point), every point kept in one array.
  */
-export async function axiosHistory(a: { token: string; deviceId: string; key: string; startTs: number; endTs: number; pageSize: number; timeoutMs: number }): Promise<HistoryRun> {
+export async function axiosHistory(a: {
+  token: string;
+  deviceId: string;
+  key: string;
+  startTs: number;
+  endTs: number;
+  pageSize: number;
+  timeoutMs: number;
+}): Promise<HistoryRun> {
   const ax = axiosFor('default', a.token);
   const path = HISTORY_PATH(a.deviceId);
   const reqStart = await simRequests(path, 'GET');
@@ -276,9 +301,19 @@ export async function axiosHistory(a: { token: string; deviceId: string; key: st
     let from = a.startTs;
     for (;;) {
       const res = await ax.get(ctx.simUrl + path, {
-        params: { keys: a.key, startTs: from, endTs: a.endTs, limit: a.pageSize, orderBy: 'ASC', useStrictDataTypes: true },
+        params: {
+          keys: a.key,
+          startTs: from,
+          endTs: a.endTs,
+          limit: a.pageSize,
+          orderBy: 'ASC',
+          useStrictDataTypes: true,
+        },
       });
-      const page = ((res.data as Record<string, Array<{ ts: number; value: unknown }>>)[a.key] ?? []) as Array<{ ts: number; value: unknown }>;
+      const page = ((res.data as Record<string, Array<{ ts: number; value: unknown }>>)[a.key] ?? []) as Array<{
+        ts: number;
+        value: unknown;
+      }>;
       for (const p of page) all.push(p);
       if (page.length < a.pageSize) break;
       from = page[page.length - 1].ts + 1;

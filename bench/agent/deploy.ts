@@ -4,7 +4,10 @@ import { ctx, deadline } from './context';
 /** Deploys (full) through the admin API and resolves once the runtime has started that revision. */
 export async function deploy(flows: unknown[], timeoutMs = 60000): Promise<void> {
   type Started = { config?: { rev?: string } };
-  const events = ctx.RED.events as { on(e: string, f: (ev: Started) => void): void; removeListener(e: string, f: (ev: Started) => void): void };
+  const events = ctx.RED.events as {
+    on(e: string, f: (ev: Started) => void): void;
+    removeListener(e: string, f: (ev: Started) => void): void;
+  };
   const startedRevs = new Set<string>();
   let wake: () => void = () => undefined;
   const onStarted = (ev: Started): void => {

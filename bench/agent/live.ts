@@ -43,7 +43,13 @@ export interface SubscribeResult {
  * Deploys `flows` and waits until `snapshots` snapshot messages reached `sink` (and, with `statusIds`, until each
  * of those nodes shows a green status). The sink hook is armed before the deploy, so nothing is missed.
  */
-export async function deployAndWait(a: { flows: unknown[]; sink: string; snapshots: number; statusIds?: string[]; timeoutMs: number }): Promise<SubscribeResult> {
+export async function deployAndWait(a: {
+  flows: unknown[];
+  sink: string;
+  snapshots: number;
+  statusIds?: string[];
+  timeoutMs: number;
+}): Promise<SubscribeResult> {
   let snaps = 0;
   const green = new Set<string>();
   const want = new Set(a.statusIds ?? []);
@@ -70,7 +76,12 @@ export async function deployAndWait(a: { flows: unknown[]; sink: string; snapsho
     });
     await deploy(a.flows);
     const deployMs = now() - t0;
-    if (!done()) await deadline(waiting, a.timeoutMs, `subscriptions (${snaps}/${a.snapshots} snapshots, ${green.size}/${want.size} green)`);
+    if (!done())
+      await deadline(
+        waiting,
+        a.timeoutMs,
+        `subscriptions (${snaps}/${a.snapshots} snapshots, ${green.size}/${want.size} green)`,
+      );
     return { deployMs, subscribedMs: now() - t0, snapshots: snaps };
   } finally {
     hooks.sink = () => undefined;
@@ -92,7 +103,13 @@ let raw: RawClient | undefined;
  * parsed, each entity of an `update` array handed to the sink hook as `{event: 'update', payload: latest}`, each
  * `data` page as a snapshot. With `reconnect`, it reconnects at once after a close and subscribes again.
  */
-export async function rawOpen(a: { token: string; cmds: Rec[]; snapshots: number; reconnect?: boolean; timeoutMs: number }): Promise<{ openMs: number }> {
+export async function rawOpen(a: {
+  token: string;
+  cmds: Rec[];
+  snapshots: number;
+  reconnect?: boolean;
+  timeoutMs: number;
+}): Promise<{ openMs: number }> {
   await rawClose();
   const url = ctx.simUrl.replace(/^http/, 'ws') + '/api/ws';
   const client: RawClient = { ws: undefined as unknown as WebSocket, closing: false, opens: 0 };
@@ -110,7 +127,11 @@ export async function rawOpen(a: { token: string; cmds: Rec[]; snapshots: number
       for (const f of frames) ws.send(f);
     });
     ws.on('message', (data: Buffer) => {
-      const m = JSON.parse(data.toString()) as { cmdId?: number; data?: { data?: unknown[] } | null; update?: Array<{ entityId: { id: string }; latest: unknown }> | null };
+      const m = JSON.parse(data.toString()) as {
+        cmdId?: number;
+        data?: { data?: unknown[] } | null;
+        update?: Array<{ entityId: { id: string }; latest: unknown }> | null;
+      };
       const sink = hooks.sink;
       if (m.update) for (const e of m.update) sink('raw', { event: 'update', topic: e.entityId.id, payload: e.latest });
       else if (m.data && m.data.data) sink('raw', { event: 'snapshot', topic: String(m.cmdId), payload: m.data.data });
@@ -165,14 +186,28 @@ export interface BurstRun {
   delayMax: number;
   cpuMs: number;
   simCpuMs: number;
-  sim: { durationMs: number; updatesPerSec: number; stalls: number; stallMs: number; messagesSent: number; aborted: boolean };
+  sim: {
+    durationMs: number;
+    updatesPerSec: number;
+    stalls: number;
+    stallMs: number;
+    messagesSent: number;
+    aborted: boolean;
+  };
 }
 
 /**
  * Asks the simulator for a telemetry burst and counts the updates arriving at `sink` ('raw' for the raw client)
  * until all have arrived.
  */
-export async function burst(a: { sink: string; entities: number; updates: number; keysPerUpdate: number; ratePerSec?: number; timeoutMs: number }): Promise<BurstRun> {
+export async function burst(a: {
+  sink: string;
+  entities: number;
+  updates: number;
+  keysPerUpdate: number;
+  ratePerSec?: number;
+  timeoutMs: number;
+}): Promise<BurstRun> {
   const delays = new Float64Array(a.updates);
   let received = 0;
   let firstSent = Infinity;
@@ -230,7 +265,12 @@ export async function burst(a: { sink: string; entities: number; updates: number
  * everything is subscribed again: every `statusIds` node has shown a non-green status and then a green one, and/or
  * `snapshots` new snapshot messages reached `sink`.
  */
-export async function dropAndWait(a: { sink?: string; snapshots?: number; statusIds?: string[]; timeoutMs: number }): Promise<{ resubscribedMs: number; dropped: number }> {
+export async function dropAndWait(a: {
+  sink?: string;
+  snapshots?: number;
+  statusIds?: string[];
+  timeoutMs: number;
+}): Promise<{ resubscribedMs: number; dropped: number }> {
   const want = new Set(a.statusIds ?? []);
   const wentDown = new Set<string>();
   const back = new Set<string>();
@@ -258,7 +298,11 @@ export async function dropAndWait(a: { sink?: string; snapshots?: number; status
   try {
     const t0 = now();
     const r = await sim().call<{ closed: number }>('POST', '/__sim/ws/drop', {});
-    await deadline(all, a.timeoutMs, `resubscription (${back.size}/${want.size} green again, ${snaps}/${need} snapshots)`);
+    await deadline(
+      all,
+      a.timeoutMs,
+      `resubscription (${back.size}/${want.size} green again, ${snaps}/${need} snapshots)`,
+    );
     return { resubscribedMs: now() - t0, dropped: r.closed };
   } finally {
     hooks.sink = () => undefined;

@@ -40,7 +40,14 @@ function installStatusHook(): void {
   };
 }
 
-export function memory(): { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; peakRss: number } {
+export function memory(): {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  peakRss: number;
+} {
   const m = process.memoryUsage();
   let peakRss = NaN;
   try {
@@ -50,7 +57,14 @@ export function memory(): { rss: number; heapUsed: number; heapTotal: number; ex
   } catch {
     peakRss = process.resourceUsage().maxRSS * 1024;
   }
-  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, peakRss };
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    peakRss,
+  };
 }
 
 function gc(): void {
@@ -79,7 +93,11 @@ async function handle(c: Command): Promise<unknown> {
         port: 0,
         logLevel: (process.env.BENCH_LOG as 'warn' | undefined) ?? 'error',
         settings: {
-          nodesDir: [REPO_ROOT, path.join(REPO_ROOT, 'bench/reference-node'), path.join(REPO_ROOT, 'bench/harness-nodes')],
+          nodesDir: [
+            REPO_ROOT,
+            path.join(REPO_ROOT, 'bench/reference-node'),
+            path.join(REPO_ROOT, 'bench/harness-nodes'),
+          ],
           ...(a.settings as Record<string, unknown>),
         },
       });
@@ -131,7 +149,8 @@ async function shutdown(code: number): Promise<void> {
 process.on('message', (c: Command) => {
   handle(c).then(
     (result) => process.send?.({ id: c.id, ok: true, result }),
-    (err: unknown) => process.send?.({ id: c.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+    (err: unknown) =>
+      process.send?.({ id: c.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   );
 });
 process.on('disconnect', () => void shutdown(1));

@@ -32,7 +32,8 @@ function cpuMs(start: NodeJS.CpuUsage): number {
 /** How many items an answer carries, whatever the contender's output shape. */
 export function itemsOf(payload: unknown): number {
   if (Array.isArray(payload)) return payload.length;
-  if (payload && typeof payload === 'object' && Array.isArray((payload as { data?: unknown[] }).data)) return (payload as { data: unknown[] }).data.length;
+  if (payload && typeof payload === 'object' && Array.isArray((payload as { data?: unknown[] }).data))
+    return (payload as { data: unknown[] }).data.length;
   return -1;
 }
 
@@ -74,7 +75,8 @@ export async function nodeLoad(a: NodeLoadArgs): Promise<LoadResult> {
       const status = msg.statusCode as number | undefined;
       if (id === a.errSink || (status !== undefined && status !== 200)) {
         errors++;
-        if (!firstError) firstError = id === a.errSink ? String((msg.error as { message?: string })?.message) : `HTTP ${status}`;
+        if (!firstError)
+          firstError = id === a.errSink ? String((msg.error as { message?: string })?.message) : `HTTP ${status}`;
       } else items = itemsOf(msg.payload);
       completed++;
       if (sent < a.n) sendOne();
@@ -92,7 +94,19 @@ export async function nodeLoad(a: NodeLoadArgs): Promise<LoadResult> {
   const cpu = cpuMs(cpuStart);
   const simCpu = (await sim().cpuMs()) - simStart;
   const s = summarize(lat);
-  return { n: a.n, errors, firstError, elapsedMs, perSec: (a.n / elapsedMs) * 1000, p50: s.p50, p99: s.p99, max: s.max, cpuMs: cpu, simCpuMs: simCpu, items };
+  return {
+    n: a.n,
+    errors,
+    firstError,
+    elapsedMs,
+    perSec: (a.n / elapsedMs) * 1000,
+    p50: s.p50,
+    p99: s.p99,
+    max: s.max,
+    cpuMs: cpu,
+    simCpuMs: simCpu,
+    items,
+  };
 }
 
 const axiosClients = new Map<string, AxiosInstance>();
@@ -152,7 +166,19 @@ export async function axiosLoad(a: AxiosLoadArgs): Promise<LoadResult> {
   const cpu = cpuMs(cpuStart);
   const simCpu = (await sim().cpuMs()) - simStart;
   const s = summarize(lat);
-  return { n: a.n, errors, firstError, elapsedMs, perSec: (a.n / elapsedMs) * 1000, p50: s.p50, p99: s.p99, max: s.max, cpuMs: cpu, simCpuMs: simCpu, items };
+  return {
+    n: a.n,
+    errors,
+    firstError,
+    elapsedMs,
+    perSec: (a.n / elapsedMs) * 1000,
+    p50: s.p50,
+    p99: s.p99,
+    max: s.max,
+    cpuMs: cpu,
+    simCpuMs: simCpu,
+    items,
+  };
 }
 
 export interface LargeResult {
@@ -169,7 +195,13 @@ export interface LargeResult {
  * One big query through a Node-RED contender: counts the items reaching the sink (one message holding them
  * all, or one message per item) until `expect` items have arrived.
  */
-export async function nodeLarge(a: { entry: string; sink: string; errSink: string; expect: number; timeoutMs: number }): Promise<LargeResult> {
+export async function nodeLarge(a: {
+  entry: string;
+  sink: string;
+  errSink: string;
+  expect: number;
+  timeoutMs: number;
+}): Promise<LargeResult> {
   const entry = ctx.getNode(a.entry);
   let items = 0;
   let messages = 0;
@@ -205,7 +237,13 @@ export async function nodeLarge(a: { entry: string; sink: string; errSink: strin
 }
 
 /** The raw client over every page: holds all items (split = false) or hands each to a callback (split = true). */
-export async function axiosLarge(a: { url: string; token: string; query: { pageLink: Record<string, unknown> }; split: boolean; timeoutMs: number }): Promise<LargeResult> {
+export async function axiosLarge(a: {
+  url: string;
+  token: string;
+  query: { pageLink: Record<string, unknown> };
+  split: boolean;
+  timeoutMs: number;
+}): Promise<LargeResult> {
   const ax = axiosFor('default', a.token);
   const simStart = await sim().cpuMs();
   const cpuStart = process.cpuUsage();
@@ -232,5 +270,12 @@ export async function axiosLarge(a: { url: string; token: string; query: { pageL
   };
   await deadline(run(), a.timeoutMs, 'axios allPages');
   const elapsedMs = now() - start;
-  return { elapsedMs, items: seen, messages, errors: 0, cpuMs: cpuMs(cpuStart), simCpuMs: (await sim().cpuMs()) - simStart };
+  return {
+    elapsedMs,
+    items: seen,
+    messages,
+    errors: 0,
+    cpuMs: cpuMs(cpuStart),
+    simCpuMs: (await sim().cpuMs()) - simStart,
+  };
 }

@@ -32,13 +32,22 @@ async function resetCounters(): Promise<void> {
 }
 
 async function counters(): Promise<{ requests: number; stats: AnalyticsStats }> {
-  const c = await sim().call<{ count: number }>('GET', '/__sim/analytics/requests/count?prefix=publicApi/buildReport&method=POST');
+  const c = await sim().call<{ count: number }>(
+    'GET',
+    '/__sim/analytics/requests/count?prefix=publicApi/buildReport&method=POST',
+  );
   const s = await sim().call<AnalyticsStats>('GET', '/__sim/analytics/stats');
   return { requests: c.count, stats: s };
 }
 
 /** N messages into `entry` at once; done when N reports (or errors) reached the sinks. */
-export async function reportLoad(a: { entry: string; sink: string; errSink: string; n: number; timeoutMs: number }): Promise<ReportRun> {
+export async function reportLoad(a: {
+  entry: string;
+  sink: string;
+  errSink: string;
+  n: number;
+  timeoutMs: number;
+}): Promise<ReportRun> {
   const entry = ctx.getNode(a.entry);
   await resetCounters();
   let ok = 0;
@@ -69,11 +78,27 @@ export async function reportLoad(a: { entry: string; sink: string; errSink: stri
   }
   const elapsedMs = now() - t0;
   const c = await counters();
-  return { n: a.n, ok, errors, firstError, elapsedMs, requests: c.requests, rejected: c.stats.rejected, maxRunning: c.stats.maxRunningSeen, maxWaiting: c.stats.maxWaitingSeen };
+  return {
+    n: a.n,
+    ok,
+    errors,
+    firstError,
+    elapsedMs,
+    requests: c.requests,
+    rejected: c.stats.rejected,
+    maxRunning: c.stats.maxRunningSeen,
+    maxWaiting: c.stats.maxWaitingSeen,
+  };
 }
 
 /** The raw client: axios (keep-alive), all N at once, a 429 is retried after Retry-After or 1 s. */
-export async function axiosReports(a: { baseUrl: string; token: string; body: unknown; n: number; timeoutMs: number }): Promise<ReportRun> {
+export async function axiosReports(a: {
+  baseUrl: string;
+  token: string;
+  body: unknown;
+  n: number;
+  timeoutMs: number;
+}): Promise<ReportRun> {
   await resetCounters();
   const ax = axios.create({
     baseURL: a.baseUrl,
@@ -106,5 +131,15 @@ export async function axiosReports(a: { baseUrl: string; token: string; body: un
   await deadline(Promise.all(Array.from({ length: a.n }, one)), a.timeoutMs, 'axios reports');
   const elapsedMs = now() - t0;
   const c = await counters();
-  return { n: a.n, ok, errors, firstError, elapsedMs, requests: c.requests, rejected: c.stats.rejected, maxRunning: c.stats.maxRunningSeen, maxWaiting: c.stats.maxWaitingSeen };
+  return {
+    n: a.n,
+    ok,
+    errors,
+    firstError,
+    elapsedMs,
+    requests: c.requests,
+    rejected: c.stats.rejected,
+    maxRunning: c.stats.maxRunningSeen,
+    maxWaiting: c.stats.maxWaitingSeen,
+  };
 }

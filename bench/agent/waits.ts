@@ -42,7 +42,14 @@ export interface WaitsRun {
 
 type Rec = Record<string, unknown>;
 
-export async function waitsRun(a: { node: string; conn: string; sink: string; entityIds: string[]; ratePerSec: number; timeoutMs: number }): Promise<WaitsRun> {
+export async function waitsRun(a: {
+  node: string;
+  conn: string;
+  sink: string;
+  entityIds: string[];
+  ratePerSec: number;
+  timeoutMs: number;
+}): Promise<WaitsRun> {
   const n = a.entityIds.length;
   const node = ctx.getNode(a.node);
   const heap0 = heapAfterGc();
@@ -63,7 +70,10 @@ export async function waitsRun(a: { node: string; conn: string; sink: string; en
   const delays = new Float64Array(n);
   // When each frame reached the socket (before the hub reads it): parsed after the run, so the timing costs nothing.
   const hub = (ctx.RED.nodes.getNode(a.conn) as { live(): unknown }).live() as {
-    ws?: { prependListener(e: string, f: (d: Buffer) => void): void; removeListener(e: string, f: (d: Buffer) => void): void };
+    ws?: {
+      prependListener(e: string, f: (d: Buffer) => void): void;
+      removeListener(e: string, f: (d: Buffer) => void): void;
+    };
   };
   const frames: Array<[number, Buffer]> = [];
   const onFrame = (d: Buffer): void => void frames.push([wall(), d]);
@@ -81,7 +91,13 @@ export async function waitsRun(a: { node: string; conn: string; sink: string; en
     if (++met >= n) wake();
   };
   try {
-    await sim().call('POST', '/__sim/ws/burst', { entityIds: a.entityIds, entities: n, updates: n, keysPerUpdate: 1, ratePerSec: a.ratePerSec });
+    await sim().call('POST', '/__sim/ws/burst', {
+      entityIds: a.entityIds,
+      entities: n,
+      updates: n,
+      keysPerUpdate: 1,
+      ratePerSec: a.ratePerSec,
+    });
     await deadline(all, a.timeoutMs, `every wait met (${met}/${n})`);
   } finally {
     hooks.sink = () => undefined;
@@ -91,7 +107,8 @@ export async function waitsRun(a: { node: string; conn: string; sink: string; en
   const arrived = new Map<string, number>();
   for (const [t, d] of frames) {
     const m = JSON.parse(d.toString()) as Rec;
-    for (const u of (m.update as Array<{ entityId: { id: string } }> | null) ?? []) if (!arrived.has(u.entityId.id)) arrived.set(u.entityId.id, t);
+    for (const u of (m.update as Array<{ entityId: { id: string } }> | null) ?? [])
+      if (!arrived.has(u.entityId.id)) arrived.set(u.entityId.id, t);
   }
   const socket: number[] = [];
   for (const [id, t] of metAt) {

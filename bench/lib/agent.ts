@@ -35,7 +35,12 @@ function compileAgent(): string {
   for (const rel of sources) {
     const out = ts.transpileModule(fs.readFileSync(path.join(REPO_ROOT, rel), 'utf8'), {
       fileName: rel,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: false },
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+        sourceMap: false,
+      },
     });
     const dest = path.join(BUILD_DIR, rel.replace(/\.ts$/, '.js'));
     fs.mkdirSync(path.dirname(dest), { recursive: true });
@@ -103,7 +108,10 @@ export async function startAgent(simUrl: string, o: AgentOptions = {}): Promise<
     stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  const pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   let exited: Error | undefined;
   child.on('message', (m: Reply) => {
     const p = pending.get(m.id);
@@ -176,7 +184,10 @@ export class AgentPool {
   get(key: string, o: Omit<AgentOptions, 'cpuProfDir'> = {}): Promise<Agent> {
     let a = this.agents.get(key);
     if (!a) {
-      a = startAgent(this.simUrl, { ...o, cpuProfDir: this.profileDir ? `${this.profileDir}/${key.replace(/[^\w.-]+/g, '_')}` : undefined });
+      a = startAgent(this.simUrl, {
+        ...o,
+        cpuProfDir: this.profileDir ? `${this.profileDir}/${key.replace(/[^\w.-]+/g, '_')}` : undefined,
+      });
       this.agents.set(key, a);
     }
     return a;

@@ -78,7 +78,11 @@ export function cliArg(name: string, fallback: string): string {
 export type FlowNode = Record<string, unknown> & { id: string; type: string };
 
 /** Wraps flow nodes on one tab, with a catch node to the error sink and the connection node. */
-export function benchFlow(simUrl: string, nodes: FlowNode[], extra: { connection?: Record<string, unknown> } = {}): FlowNode[] {
+export function benchFlow(
+  simUrl: string,
+  nodes: FlowNode[],
+  extra: { connection?: Record<string, unknown> } = {},
+): FlowNode[] {
   let y = 40;
   return [
     { id: 'bench_tab', type: 'tab', label: 'bench' },
@@ -92,8 +96,21 @@ export function benchFlow(simUrl: string, nodes: FlowNode[], extra: { connection
       credentials: { username: TENANT.username, password: TENANT.password },
       ...(extra.connection ?? {}),
     },
-    ...nodes.map((n) => (n.type === 'tb-connection' || n.type === 'websocket-client' ? n : { z: 'bench_tab', x: 200, y: (y += 20), wires: [], ...n })),
-    { id: 'catch_all', type: 'catch', z: 'bench_tab', x: 100, y: 10, scope: null, uncaught: false, wires: [['sink_err']] },
+    ...nodes.map((n) =>
+      n.type === 'tb-connection' || n.type === 'websocket-client'
+        ? n
+        : { z: 'bench_tab', x: 200, y: (y += 20), wires: [], ...n },
+    ),
+    {
+      id: 'catch_all',
+      type: 'catch',
+      z: 'bench_tab',
+      x: 100,
+      y: 10,
+      scope: null,
+      uncaught: false,
+      wires: [['sink_err']],
+    },
     { id: 'sink_err', type: 'bench-sink', z: 'bench_tab', x: 300, y: 10, wires: [] },
   ];
 }
@@ -103,7 +120,19 @@ export function sink(id: string): FlowNode {
 }
 
 export function functionNode(id: string, func: string, wires: string[][], outputs = wires.length): FlowNode {
-  return { id, type: 'function', name: id, func, outputs, timeout: 0, noerr: 0, initialize: '', finalize: '', libs: [], wires };
+  return {
+    id,
+    type: 'function',
+    name: id,
+    func,
+    outputs,
+    timeout: 0,
+    noerr: 0,
+    initialize: '',
+    finalize: '',
+    libs: [],
+    wires,
+  };
 }
 
 /** The core http request node as a user sets it up for a JSON API (keep-alive on: its best case). */

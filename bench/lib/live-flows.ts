@@ -9,7 +9,17 @@ export function entityDataCmd(cmdId: number, query: { latestValues?: unknown[] }
 }
 
 export function oursSubscribe(id: string, query: unknown, sinkId: string): FlowNode {
-  return { id, type: 'tb-subscribe', name: id, connection: 'conn', kind: 'entityData', query: JSON.stringify(query), queryType: 'json', format: 'flat', wires: [[sinkId]] };
+  return {
+    id,
+    type: 'tb-subscribe',
+    name: id,
+    connection: 'conn',
+    kind: 'entityData',
+    query: JSON.stringify(query),
+    queryType: 'json',
+    format: 'flat',
+    wires: [[sinkId]],
+  };
 }
 
 /**
@@ -25,7 +35,10 @@ export function coreLiveFlow(simUrl: string, token: string, cmds: Rec[], sinkId:
     const part = cmds.slice(i, i + 10);
     frames.push(i === 0 ? { authCmd: { cmdId: 0, token }, cmds: part } : { cmds: part });
   }
-  const auth = `if (!msg.status || msg.status.event !== 'connect') return null;\n` + `const frames = ${JSON.stringify(frames)};\n` + `return [frames.map((f) => ({ payload: JSON.stringify(f) }))];`;
+  const auth =
+    `if (!msg.status || msg.status.event !== 'connect') return null;\n` +
+    `const frames = ${JSON.stringify(frames)};\n` +
+    `return [frames.map((f) => ({ payload: JSON.stringify(f) }))];`;
   const decode =
     `const m = JSON.parse(msg.payload);\n` +
     `if (m.update) {\n` +
@@ -38,7 +51,16 @@ export function coreLiveFlow(simUrl: string, token: string, cmds: Rec[], sinkId:
     `if (m.data && m.data.data) return { topic: String(m.cmdId), event: 'snapshot', payload: m.data.data };\n` +
     `return null;`;
   return [
-    { id: 'core_wsc', type: 'websocket-client', path: `${simUrl.replace(/^http/, 'ws')}/api/ws`, tls: '', wholemsg: 'false', hb: '0', subprotocol: '', headers: [] },
+    {
+      id: 'core_wsc',
+      type: 'websocket-client',
+      path: `${simUrl.replace(/^http/, 'ws')}/api/ws`,
+      tls: '',
+      wholemsg: 'false',
+      hb: '0',
+      subprotocol: '',
+      headers: [],
+    },
     { id: 'core_in', type: 'websocket in', name: 'core_in', server: '', client: 'core_wsc', wires: [['core_decode']] },
     functionNode('core_decode', decode, [[sinkId]]),
     { id: 'core_status', type: 'status', name: 'core_status', scope: ['core_in'], wires: [['core_auth']] },
@@ -48,7 +70,15 @@ export function coreLiveFlow(simUrl: string, token: string, cmds: Rec[], sinkId:
 }
 
 export function refLive(id: string, simUrl: string, token: string, cmd: Rec, sinkId: string): FlowNode {
-  return { id, type: 'bench-ref-live', name: id, url: simUrl, cmd: JSON.stringify(cmd), credentials: { token }, wires: [[sinkId]] };
+  return {
+    id,
+    type: 'bench-ref-live',
+    name: id,
+    url: simUrl,
+    cmd: JSON.stringify(cmd),
+    credentials: { token },
+    wires: [[sinkId]],
+  };
 }
 
 export function liveFlow(simUrl: string, nodes: FlowNode[]): FlowNode[] {

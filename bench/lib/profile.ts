@@ -25,7 +25,13 @@ export function origin(url: string, fn: string): string {
   if (!url) return 'native/builtin';
   if (url.startsWith('Function node')) return 'function node code (vm)';
   const u = url.replace(/^file:\/\//, '');
-  if (u.includes('/node_modules/axios/') || u.includes('/node_modules/follow-redirects/') || u.includes('/node_modules/form-data/') || u.includes('/node_modules/proxy-from-env/')) return 'axios';
+  if (
+    u.includes('/node_modules/axios/') ||
+    u.includes('/node_modules/follow-redirects/') ||
+    u.includes('/node_modules/form-data/') ||
+    u.includes('/node_modules/proxy-from-env/')
+  )
+    return 'axios';
   if (u.includes('/node_modules/ws/')) return 'ws';
   if (u.includes('/node_modules/@node-red/') || u.includes('/node_modules/node-red/')) return 'Node-RED';
   if (u.includes('/node_modules/')) return `deps (${u.split('/node_modules/').pop()!.split('/')[0]})`;
@@ -41,7 +47,8 @@ export function summarizeProfile(file: string, top = 25): string {
   const byId = new Map<number, ProfileNode>();
   for (const n of p.nodes) byId.set(n.id, n);
   const self = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  for (let i = 0; i < p.samples.length; i++)
+    self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
   const byFn = new Map<string, { us: number; origin: string }>();
   const byOrigin = new Map<string, number>();
   let total = 0;
@@ -51,7 +58,9 @@ export function summarizeProfile(file: string, top = 25): string {
     if (o === 'idle') continue;
     total += us;
     byOrigin.set(o, (byOrigin.get(o) ?? 0) + us);
-    const where = n.callFrame.url ? `${path.relative(REPO_ROOT, n.callFrame.url.replace(/^file:\/\//, ''))}:${n.callFrame.lineNumber + 1}` : '';
+    const where = n.callFrame.url
+      ? `${path.relative(REPO_ROOT, n.callFrame.url.replace(/^file:\/\//, ''))}:${n.callFrame.lineNumber + 1}`
+      : '';
     const key = `${n.callFrame.functionName || '(anonymous)'} ${where}`;
     const e = byFn.get(key) ?? { us: 0, origin: o };
     e.us += us;
@@ -67,7 +76,8 @@ export function summarizeProfile(file: string, top = 25): string {
   }
   if (rest > 0) lines.push(`    ${pct(rest)}  (the rest, each < 0.5 %)`);
   lines.push(`  top ${top} functions by self time:`);
-  for (const [k, e] of [...byFn].sort((a, b) => b[1].us - a[1].us).slice(0, top)) lines.push(`    ${pct(e.us)}  [${e.origin}] ${k}`);
+  for (const [k, e] of [...byFn].sort((a, b) => b[1].us - a[1].us).slice(0, top))
+    lines.push(`    ${pct(e.us)}  [${e.origin}] ${k}`);
   return lines.join('\n');
 }
 
@@ -96,5 +106,7 @@ if (require.main === module) {
     process.stderr.write('usage: tsx bench/lib/profile.ts <file.cpuprofile|dir> [top]\n');
     process.exit(2);
   }
-  process.stdout.write(`${fs.statSync(target).isDirectory() ? summarizeProfiles(target, top) : summarizeProfile(target, top)}\n`);
+  process.stdout.write(
+    `${fs.statSync(target).isDirectory() ? summarizeProfiles(target, top) : summarizeProfile(target, top)}\n`,
+  );
 }

@@ -17,7 +17,11 @@ export function selected<R>(contenders: Array<Contender<R>>, opts: RunOptions): 
   return contenders.filter((c) => opts.only!.some((o) => c.key === o || c.key.split(/[@/+]/)[0] === o));
 }
 
-export async function runRounds<R>(contenders: Array<Contender<R>>, opts: RunOptions, describe: (r: R) => string): Promise<Map<string, R[]>> {
+export async function runRounds<R>(
+  contenders: Array<Contender<R>>,
+  opts: RunOptions,
+  describe: (r: R) => string,
+): Promise<Map<string, R[]>> {
   const out = new Map<string, R[]>();
   for (const c of contenders) out.set(c.key, []);
   for (let round = opts.quick ? 1 : 0; round <= opts.rounds; round++) {

@@ -11,7 +11,12 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 /** p50/p99/max of a sample (the array is copied and sorted). */
 export function summarize(values: ArrayLike<number>): { p50: number; p99: number; max: number; n: number } {
   const a = Float64Array.from(values as ArrayLike<number>).sort();
-  return { p50: quantileSorted(a, 0.5), p99: quantileSorted(a, 0.99), max: a.length ? a[a.length - 1] : NaN, n: a.length };
+  return {
+    p50: quantileSorted(a, 0.5),
+    p99: quantileSorted(a, 0.99),
+    max: a.length ? a[a.length - 1] : NaN,
+    n: a.length,
+  };
 }
 
 export function median(values: number[]): number {

@@ -16,7 +16,9 @@ module.exports = function (RED) {
     RED.nodes.createNode(this, config);
     const node = this;
     const ws = new WebSocket(config.url.replace(/^http/, 'ws') + '/api/ws', { perMessageDeflate: false });
-    ws.on('open', () => ws.send(JSON.stringify({ authCmd: { cmdId: 0, token: node.credentials.token }, cmds: [JSON.parse(config.cmd)] })));
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ authCmd: { cmdId: 0, token: node.credentials.token }, cmds: [JSON.parse(config.cmd)] })),
+    );
     ws.on('message', (data) => onFrame(node, data));
     ws.on('error', (err) => node.error(err.message));
     node.on('close', (done) => {

@@ -12,17 +12,20 @@ module.exports = function (RED) {
       body = JSON.stringify(query);
     const headers = { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + node.credentials.token };
     const post = (json, cb) => {
-      const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            cb(null, JSON.parse(Buffer.concat(chunks).toString()));
-          } catch (e) {
-            cb(e);
-          }
-        });
-      });
+      const req = http.request(
+        { hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            try {
+              cb(null, JSON.parse(Buffer.concat(chunks).toString()));
+            } catch (e) {
+              cb(e);
+            }
+          });
+        },
+      );
       req.on('error', cb);
       req.end(json);
     };

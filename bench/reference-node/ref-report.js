@@ -11,27 +11,33 @@ module.exports = function (RED) {
     const headers = { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + node.credentials.token };
     const timers = new Set();
     const post = (cb) => {
-      const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          if (res.statusCode === 429) {
-            const t = setTimeout(
-              () => {
-                timers.delete(t);
-                post(cb);
-              },
-              (Number(res.headers['retry-after']) || 1) * 1000,
-            );
-            return timers.add(t);
-          }
-          try {
-            cb(res.statusCode === 200 ? null : new Error('HTTP ' + res.statusCode), JSON.parse(Buffer.concat(chunks).toString()));
-          } catch (e) {
-            cb(e);
-          }
-        });
-      });
+      const req = http.request(
+        { hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            if (res.statusCode === 429) {
+              const t = setTimeout(
+                () => {
+                  timers.delete(t);
+                  post(cb);
+                },
+                (Number(res.headers['retry-after']) || 1) * 1000,
+              );
+              return timers.add(t);
+            }
+            try {
+              cb(
+                res.statusCode === 200 ? null : new Error('HTTP ' + res.statusCode),
+                JSON.parse(Buffer.concat(chunks).toString()),
+              );
+            } catch (e) {
+              cb(e);
+            }
+          });
+        },
+      );
       req.on('error', cb);
       req.end(config.body);
     };

@@ -133,7 +133,9 @@ export function wsConnections(c: RunContext): Promise<WsConnections> {
 
 /** The id of a simulator device by name. */
 export async function deviceId(c: RunContext, name: string): Promise<string> {
-  const list = await c.sim.get<Array<{ id: { id: string } }>>(`/__sim/entities?type=DEVICE&name=${encodeURIComponent(name)}`);
+  const list = await c.sim.get<Array<{ id: { id: string } }>>(
+    `/__sim/entities?type=DEVICE&name=${encodeURIComponent(name)}`,
+  );
   if (!list.length) throw new Error(`no device "${name}" in the simulator`);
   return list[0].id.id;
 }
@@ -145,7 +147,15 @@ export async function deviceId(c: RunContext, name: string): Promise<string> {
  * runtime takes a config node's property equal to a config node id as a dependency (its own: "circular").
  */
 export function connection(c: RunContext, id: string, extra: Rec = {}): FlowNode {
-  return { id, type: 'tb-connection', name: `simulator (${id})`, url: c.sim.url, authMode: 'password', timeout: 10, ...extra };
+  return {
+    id,
+    type: 'tb-connection',
+    name: `simulator (${id})`,
+    url: c.sim.url,
+    authMode: 'password',
+    timeout: 10,
+    ...extra,
+  };
 }
 
 /**
@@ -160,7 +170,16 @@ export function tabFlow(tab: string, nodes: FlowNode[], credentials?: Rec): Flow
     if (n.type === 'tb-connection') out.push(credentials ? { ...n, credentials } : n);
     else out.push({ z: tab, x: 200, y: (y += 40), wires: [], ...n });
   }
-  out.push({ id: `${tab}_catch`, type: 'catch', z: tab, x: 100, y: 20, scope: null, uncaught: false, wires: [['sink_err']] });
+  out.push({
+    id: `${tab}_catch`,
+    type: 'catch',
+    z: tab,
+    x: 100,
+    y: 20,
+    scope: null,
+    uncaught: false,
+    wires: [['sink_err']],
+  });
   out.push({ id: 'sink_err', type: 'bench-sink', z: tab, x: 300, y: 20, wires: [] });
   return out;
 }
@@ -175,8 +194,16 @@ type Started = { config?: { rev?: string } };
  * Deploys through the admin API (`POST /flows`, API v2) and resolves once the runtime started that revision.
  * `type`: full (every node restarts) or nodes (only changed nodes and the users of changed config nodes).
  */
-export async function deploy(c: RunContext, flows: FlowNode[], type: 'full' | 'nodes' = 'full', timeoutMs = 30000): Promise<void> {
-  const events = c.nr.RED.events as unknown as { on(e: string, f: (ev: Started) => void): void; removeListener(e: string, f: (ev: Started) => void): void };
+export async function deploy(
+  c: RunContext,
+  flows: FlowNode[],
+  type: 'full' | 'nodes' = 'full',
+  timeoutMs = 30000,
+): Promise<void> {
+  const events = c.nr.RED.events as unknown as {
+    on(e: string, f: (ev: Started) => void): void;
+    removeListener(e: string, f: (ev: Started) => void): void;
+  };
   const startedRevs = new Set<string>();
   let wake: () => void = () => undefined;
   const onStarted = (ev: Started): void => {

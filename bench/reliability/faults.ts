@@ -13,12 +13,36 @@
  */
 import dns from 'node:dns';
 import { table } from '../lib/markdown';
-import { check, clearFlows, connection, deploy, deviceId, errorText, FlowNode, mb, Msg, onSink, Probe, Rec, runtimeNode, secs, sinkNode, sleep, tabFlow, TENANT, waitFor } from './context';
+import {
+  check,
+  clearFlows,
+  connection,
+  deploy,
+  deviceId,
+  errorText,
+  FlowNode,
+  mb,
+  Msg,
+  onSink,
+  Probe,
+  Rec,
+  runtimeNode,
+  secs,
+  sinkNode,
+  sleep,
+  tabFlow,
+  TENANT,
+  waitFor,
+} from './context';
 
 export const DNS_HOST = 'tb-sim.invalid';
 let dnsFailing = true;
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address?: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /** Makes `*.invalid` resolve to 127.0.0.1, or fail with ENOTFOUND while `dnsFailing` (see the file comment). */
 export function installDnsHook(): void {
@@ -48,7 +72,11 @@ export function installDnsHook(): void {
 }
 
 const QUERY_PATHS = '^/api/(entitiesQuery|alarmsQuery)/';
-const ENTITY_QUERY = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }], pageLink: { page: 0, pageSize: 5 } };
+const ENTITY_QUERY = {
+  entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+  pageLink: { page: 0, pageSize: 5 },
+};
 const COUNT_QUERY = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } };
 const ALARM_QUERY = {
   entityFilter: { type: 'entityType', entityType: 'DEVICE' },
@@ -69,7 +97,16 @@ interface FaultCase {
 }
 
 function restNode(id: string, type: string, conn: string): FlowNode {
-  return { id, type, name: id, connection: conn, queryType: 'msg', query: 'payload', format: 'flat', wires: [['sink_rest']] };
+  return {
+    id,
+    type,
+    name: id,
+    connection: conn,
+    queryType: 'msg',
+    query: 'payload',
+    format: 'flat',
+    wires: [['sink_rest']],
+  };
 }
 
 /** What happened to one message: the messages at the output and at the Catch node that carry its tag. */
@@ -85,12 +122,30 @@ export const faults: Probe = async (c) => {
   const timeoutS = c.opts.quick ? 1.5 : 3;
   const grace = c.opts.quick ? 150 : 300;
   const cases: FaultCase[] = [
-    { name: `no answer within the timeout (${timeoutS} s)`, spec: { pathRegex: QUERY_PATHS, delayMs: (timeoutS + 2) * 1000, times: null } },
-    { name: 'HTML 502 page', spec: { pathRegex: QUERY_PATHS, status: 502, body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>', headers: { 'Content-Type': 'text/html' }, times: null } },
+    {
+      name: `no answer within the timeout (${timeoutS} s)`,
+      spec: { pathRegex: QUERY_PATHS, delayMs: (timeoutS + 2) * 1000, times: null },
+    },
+    {
+      name: 'HTML 502 page',
+      spec: {
+        pathRegex: QUERY_PATHS,
+        status: 502,
+        body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>',
+        headers: { 'Content-Type': 'text/html' },
+        times: null,
+      },
+    },
     { name: 'malformed JSON (200)', spec: { pathRegex: QUERY_PATHS, malformed: true, times: null } },
-    { name: `huge body (${huge / 2 ** 20} MB of JSON, 200, length declared)`, spec: { pathRegex: QUERY_PATHS, bodyBytes: huge, times: null } },
+    {
+      name: `huge body (${huge / 2 ** 20} MB of JSON, 200, length declared)`,
+      spec: { pathRegex: QUERY_PATHS, bodyBytes: huge, times: null },
+    },
     // as ThingsBoard sends a large answer: chunked, the size known only by reading
-    { name: `huge body (${huge / 2 ** 20} MB of JSON, 200, chunked)`, spec: { pathRegex: QUERY_PATHS, bodyBytes: huge, chunked: true, times: null } },
+    {
+      name: `huge body (${huge / 2 ** 20} MB of JSON, 200, chunked)`,
+      spec: { pathRegex: QUERY_PATHS, bodyBytes: huge, chunked: true, times: null },
+    },
     { name: 'connection dropped, no answer', spec: { pathRegex: QUERY_PATHS, dropConnection: true, times: null } },
     { name: '429 without Retry-After', spec: { pathRegex: QUERY_PATHS, status: 429, times: null } },
     { name: '429 with Retry-After: 1', spec: { pathRegex: QUERY_PATHS, status: 429, retryAfter: 1, times: null } },
@@ -99,7 +154,8 @@ export const faults: Probe = async (c) => {
 
   const outcomes = new Map<string, Outcome>();
   let sentAt = 0;
-  const seen = (msg: Msg): Outcome | undefined => (typeof msg.probeTag === 'string' ? outcomes.get(msg.probeTag) : undefined);
+  const seen = (msg: Msg): Outcome | undefined =>
+    typeof msg.probeTag === 'string' ? outcomes.get(msg.probeTag) : undefined;
   const off = onSink((sink, msg) => {
     const o = seen(msg);
     if (!o) return;
@@ -118,7 +174,16 @@ export const faults: Probe = async (c) => {
         ...NODES.map((n) => restNode(`dns_${n.id}`, n.type, 'conn_dns')),
         // the Largest answer raised above the huge answer: it is read and delivered
         connection(c, 'conn_big', { timeout: 60, maxResponseMB: Math.ceil((huge * 1.3) / 2 ** 20) }),
-        { id: 'big_read', type: 'tb-attributes', name: 'big_read', connection: 'conn_big', operation: 'read', scope: 'SERVER_SCOPE', keys: 'blob', wires: [['sink_rest']] },
+        {
+          id: 'big_read',
+          type: 'tb-attributes',
+          name: 'big_read',
+          connection: 'conn_big',
+          operation: 'read',
+          scope: 'SERVER_SCOPE',
+          keys: 'blob',
+          wires: [['sink_rest']],
+        },
         sinkNode('sink_rest'),
       ],
       withCredentials ? TENANT : undefined,
@@ -149,7 +214,8 @@ export const faults: Probe = async (c) => {
     await deploy(c, flows(true));
     // Warm up: a login and one answer per node (the faults then hit the queries, not the login).
     const warm = await round('warm', '', 10000);
-    if (![...warm.values()].every((o) => o.out.length === 1)) throw new Error('the REST nodes did not answer before the faults');
+    if (![...warm.values()].every((o) => o.out.length === 1))
+      throw new Error('the REST nodes did not answer before the faults');
 
     let i = 0;
     for (const fc of cases) {
@@ -170,7 +236,14 @@ export const faults: Probe = async (c) => {
           `- ${fc.name}, three answers at once: RSS of the Node-RED process ${mb(rss0)} before, ${mb(peak)} at the peak ` +
             `(an answer over the connection's Largest answer, 32 MB by default, is dropped before it is read when it declares its length, else while it is read, the answers read at once sharing the limit; a smaller one is read whole, then parsed).`,
         );
-        checks.push(check(`${fc.name}, three at once: RSS above the baseline`, '< 100 MB', mb(peak - rss0), peak - rss0 < 100 * 2 ** 20));
+        checks.push(
+          check(
+            `${fc.name}, three at once: RSS above the baseline`,
+            '< 100 MB',
+            mb(peak - rss0),
+            peak - rss0 < 100 * 2 ** 20,
+          ),
+        );
       }
       if (faultId !== undefined) await fetch(`${c.sim.url}/__sim/faults/${faultId}`, { method: 'DELETE' });
       dnsFailing = false;
@@ -190,8 +263,18 @@ export const faults: Probe = async (c) => {
           errorText(d.err[0]) || '—',
         ]);
         checks.push(
-          check(`${fc.name}, ${n.type}: one error at Catch, nothing sent`, '1 error, 0 outputs', `${d.err.length} error(s), ${d.out.length} output(s)`, oneError && outcomesN === 1),
-          check(`${fc.name}, ${n.type}: the next message is answered`, 'answered', answered ? 'answered' : `${a.out.length} output(s), ${a.err.length} error(s)`, answered),
+          check(
+            `${fc.name}, ${n.type}: one error at Catch, nothing sent`,
+            '1 error, 0 outputs',
+            `${d.err.length} error(s), ${d.out.length} output(s)`,
+            oneError && outcomesN === 1,
+          ),
+          check(
+            `${fc.name}, ${n.type}: the next message is answered`,
+            'answered',
+            answered ? 'answered' : `${a.out.length} output(s), ${a.err.length} error(s)`,
+            answered,
+          ),
         );
       }
       c.log(
@@ -200,16 +283,29 @@ export const faults: Probe = async (c) => {
     }
     // The same size read and delivered once the connection's limit is above it.
     const device = await deviceId(c, 'Thermo A-101');
-    await c.sim.post('/__sim/attributes', { entityId: device, scope: 'SERVER_SCOPE', filler: { key: 'blob', bytes: huge } });
+    await c.sim.post('/__sim/attributes', {
+      entityId: device,
+      scope: 'SERVER_SCOPE',
+      filler: { key: 'blob', bytes: huge },
+    });
     const bigTag = 'big';
     const bigOut: Outcome = { out: [], err: [] };
     outcomes.set(bigTag, bigOut);
     sentAt = Date.now();
     runtimeNode(c, 'big_read').receive({ entity: device, probeTag: bigTag });
     await waitFor(() => bigOut.out.length + bigOut.err.length > 0, 60000);
-    const got = bigOut.out[0] ? (((bigOut.out[0].payload as Rec | undefined)?.blob as string | undefined)?.length ?? 0) : 0;
+    const got = bigOut.out[0]
+      ? (((bigOut.out[0].payload as Rec | undefined)?.blob as string | undefined)?.length ?? 0)
+      : 0;
     big.note = `- ${huge / 2 ** 20} MB in one attribute, read by tb-attributes on a connection whose Largest answer is raised above it: ${got === huge ? `delivered whole in ${secs(bigOut.firstMs ?? 0)}` : `**not delivered** (${errorText(bigOut.err[0]) || 'no outcome'})`}.`;
-    checks.push(check(`${huge / 2 ** 20} MB answer with the Largest answer raised: delivered`, 'delivered', got === huge ? 'delivered' : 'not delivered', got === huge));
+    checks.push(
+      check(
+        `${huge / 2 ** 20} MB answer with the Largest answer raised: delivered`,
+        'delivered',
+        got === huge ? 'delivered' : 'not delivered',
+        got === huge,
+      ),
+    );
     await c.sim.post('/__sim/keys/delete', { entityId: device, scope: 'SERVER_SCOPE', keys: ['blob'] });
   } finally {
     dnsFailing = true;
@@ -226,7 +322,14 @@ export const faults: Probe = async (c) => {
       `\`http://${DNS_HOST}:<port>\`: \`*.invalid\` fails with ENOTFOUND in this process's \`dns.lookup\` while the fault is on, ` +
       'and resolves to 127.0.0.1 after (nothing leaves the machine). "time" is from sending the message to its outcome.',
     '',
-    table(['fault', 'node', 'outcomes of the message', 'time', 'next message', 'error at the Catch node'], rows, ['l', 'l', 'l', 'r', 'l', 'l']),
+    table(['fault', 'node', 'outcomes of the message', 'time', 'next message', 'error at the Catch node'], rows, [
+      'l',
+      'l',
+      'l',
+      'r',
+      'l',
+      'l',
+    ]),
     '',
     ...memoryNotes,
     big.note,

@@ -5,7 +5,24 @@
  * duplicated updates, and updates that arrived out of order for their device.
  */
 import { table } from '../lib/markdown';
-import { check, clearFlows, connection, deploy, FlowNode, heapUsed, int, mb, onSink, Probe, Rec, sinkNode, tabFlow, TENANT, waitFor, wsConnections } from './context';
+import {
+  check,
+  clearFlows,
+  connection,
+  deploy,
+  FlowNode,
+  heapUsed,
+  int,
+  mb,
+  onSink,
+  Probe,
+  Rec,
+  sinkNode,
+  tabFlow,
+  TENANT,
+  waitFor,
+  wsConnections,
+} from './context';
 
 const ENTITIES = 100;
 
@@ -15,7 +32,11 @@ export const flood: Probe = async (c) => {
     entityFilter: { type: 'deviceType', deviceTypes: ['bench'] },
     entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
     latestValues: [{ type: 'TIME_SERIES', key: 'seq' }],
-    pageLink: { page: 0, pageSize: ENTITIES, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
+    pageLink: {
+      page: 0,
+      pageSize: ENTITIES,
+      sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' },
+    },
   };
   const nodes: FlowNode[] = [
     connection(c, 'conn_flood'),
@@ -75,10 +96,22 @@ export const flood: Probe = async (c) => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 50);
     const t0 = Date.now();
-    type Burst = { updates: number; durationMs: number; stalls: number; stallMs: number; aborted: boolean; messagesSent: number };
+    type Burst = {
+      updates: number;
+      durationMs: number;
+      stalls: number;
+      stallMs: number;
+      aborted: boolean;
+      messagesSent: number;
+    };
     let burst: Burst;
     try {
-      burst = await c.sim.post<Burst>('/__sim/ws/burst', { entities: ENTITIES, updates: n, keysPerUpdate: 2, stallTimeoutMs: 30000 });
+      burst = await c.sim.post<Burst>('/__sim/ws/burst', {
+        entities: ENTITIES,
+        updates: n,
+        keysPerUpdate: 2,
+        stallTimeoutMs: 30000,
+      });
       // Everything the simulator sent is on its way: wait until all arrived, or 10 s without progress.
       let lastCount = -1;
       let lastChange = Date.now();
@@ -107,8 +140,30 @@ export const flood: Probe = async (c) => {
         'its load (see the load average above): bench/RESULTS.md measures speed.',
       '',
       table(
-        ['updates sent', 'received', 'lost', 'duplicated', 'out of order', 'updates/s at the sink', 'WebSocket sessions', 'RSS before → peak', 'heap before → after'],
-        [[int(n), int(updates), int(lost), int(duplicated), int(outOfOrder), int((distinct * 1000) / elapsed), int(sessions), `${mb(rss0)} → ${mb(peakRss)}`, `${mb(heap0)} → ${mb(heap1)}`]],
+        [
+          'updates sent',
+          'received',
+          'lost',
+          'duplicated',
+          'out of order',
+          'updates/s at the sink',
+          'WebSocket sessions',
+          'RSS before → peak',
+          'heap before → after',
+        ],
+        [
+          [
+            int(n),
+            int(updates),
+            int(lost),
+            int(duplicated),
+            int(outOfOrder),
+            int((distinct * 1000) / elapsed),
+            int(sessions),
+            `${mb(rss0)} → ${mb(peakRss)}`,
+            `${mb(heap0)} → ${mb(heap1)}`,
+          ],
+        ],
       ),
       '',
       `- Simulator: burst written in ${(burst.durationMs / 1000).toFixed(2)} s, ${int(burst.messagesSent)} messages, ` +

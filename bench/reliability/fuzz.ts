@@ -13,7 +13,25 @@
  */
 import { table } from '../lib/markdown';
 import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from '../../sim/analytics/views';
-import { check, clearFlows, connection, deploy, deviceId, FlowNode, int, Msg, onSink, Probe, Rec, runtimeNode, RunContext, sinkNode, tabFlow, TENANT, waitFor } from './context';
+import {
+  check,
+  clearFlows,
+  connection,
+  deploy,
+  deviceId,
+  FlowNode,
+  int,
+  Msg,
+  onSink,
+  Probe,
+  Rec,
+  runtimeNode,
+  RunContext,
+  sinkNode,
+  tabFlow,
+  TENANT,
+  waitFor,
+} from './context';
 
 /** mulberry32: a small seeded PRNG (the same seed gives the same messages). */
 function prng(seed: number): () => number {
@@ -112,7 +130,26 @@ class Gen {
     }
   }
   number(): number {
-    return this.pick([0, -0, 1, -1, 0.5, 10, 100, 1000, 2 ** 31, -(2 ** 31), 2 ** 53 + 1, Number.MAX_VALUE, Number.MIN_VALUE, NaN, Infinity, -Infinity, 1e21, this.float() * 1e6 - 5e5]);
+    return this.pick([
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      10,
+      100,
+      1000,
+      2 ** 31,
+      -(2 ** 31),
+      2 ** 53 + 1,
+      Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      NaN,
+      Infinity,
+      -Infinity,
+      1e21,
+      this.float() * 1e6 - 5e5,
+    ]);
   }
   /** Any value a flow could put in a message. */
   value(depth = 0): unknown {
@@ -137,12 +174,28 @@ class Gen {
       case 8: {
         const o: Rec = {};
         const n = this.int(6);
-        for (let i = 0; i < n; i++) o[this.chance(0.6) ? this.pick(WORDS) : this.string().slice(0, 30)] = this.value(depth + 1);
-        if (this.chance(0.1)) Object.defineProperty(o, '__proto__', { value: { polluted: true }, enumerable: true, configurable: true, writable: true });
+        for (let i = 0; i < n; i++)
+          o[this.chance(0.6) ? this.pick(WORDS) : this.string().slice(0, 30)] = this.value(depth + 1);
+        if (this.chance(0.1))
+          Object.defineProperty(o, '__proto__', {
+            value: { polluted: true },
+            enumerable: true,
+            configurable: true,
+            writable: true,
+          });
         return o;
       }
       case 9:
-        return this.pick([Buffer.from('\u00ff\u0000binary'), new Date(NaN), new Date(0), () => 1, Symbol('s'), BigInt(7), new Map([[1, 2]]), /re/g]);
+        return this.pick([
+          Buffer.from('\u00ff\u0000binary'),
+          new Date(NaN),
+          new Date(0),
+          () => 1,
+          Symbol('s'),
+          BigInt(7),
+          new Map([[1, 2]]),
+          /re/g,
+        ]);
       default: {
         if (this.chance(0.5)) {
           const cyclic: Rec = { a: 1 };
@@ -196,7 +249,9 @@ function safeStringify(v: unknown): string {
 function allPaths(v: unknown, prefix: string[] = [], out: string[][] = [], depth = 0): string[][] {
   out.push(prefix);
   // Only into JSON-like containers (not into a Buffer, Date, Map… a mutation put there).
-  const plain = Array.isArray(v) || (v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v)));
+  const plain =
+    Array.isArray(v) ||
+    (v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v)));
   if (depth > 6 || !plain) return out;
   for (const k of Object.keys(v as Rec)) allPaths((v as Rec)[k], [...prefix, k], out, depth + 1);
   return out;
@@ -225,7 +280,13 @@ const ENTITY_QUERY = {
   entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
   entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
   latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
-  keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0 } } }],
+  keyFilters: [
+    {
+      key: { type: 'TIME_SERIES', key: 'temperature' },
+      valueType: 'NUMERIC',
+      predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0 } },
+    },
+  ],
   pageLink: { page: 0, pageSize: 10, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
 };
 const ALARM_QUERY = {
@@ -234,18 +295,39 @@ const ALARM_QUERY = {
     { type: 'ALARM_FIELD', key: 'type' },
     { type: 'ALARM_FIELD', key: 'severity' },
   ],
-  pageLink: { page: 0, pageSize: 10, statusList: ['ACTIVE'], severityList: ['CRITICAL', 'MAJOR'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
+  pageLink: {
+    page: 0,
+    pageSize: 10,
+    statusList: ['ACTIVE'],
+    severityList: ['CRITICAL', 'MAJOR'],
+    sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+  },
 };
 
 function targets(conn: string, device: string, alarmIds: string[]): Target[] {
-  const base = (id: string, type: string, extra: Rec = {}): FlowNode => ({ id, type, name: id, connection: conn, wires: [[`sink_${id}`]], ...extra });
+  const base = (id: string, type: string, extra: Rec = {}): FlowNode => ({
+    id,
+    type,
+    name: id,
+    connection: conn,
+    wires: [[`sink_${id}`]],
+    ...extra,
+  });
   const restCfg = { queryType: 'msg', query: 'payload', format: 'flat' };
   const alarm = alarmIds[0] ?? '00000000-0000-4000-8000-000000000000';
   return [
     {
       id: 'fz_entity_query',
       node: base('fz_entity_query', 'tb-entity-query', restCfg),
-      valid: [{ payload: ENTITY_QUERY }, { payload: { ...ENTITY_QUERY, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo' } } }],
+      valid: [
+        { payload: ENTITY_QUERY },
+        {
+          payload: {
+            ...ENTITY_QUERY,
+            entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo' },
+          },
+        },
+      ],
       props: ['topic'],
       answered: (m) => Array.isArray(m.payload),
     },
@@ -265,15 +347,29 @@ function targets(conn: string, device: string, alarmIds: string[]): Target[] {
     },
     {
       id: 'fz_subscribe',
-      node: base('fz_subscribe', 'tb-subscribe', { kind: 'entityData', queryType: 'msg', query: 'payload', format: 'flat' }),
+      node: base('fz_subscribe', 'tb-subscribe', {
+        kind: 'entityData',
+        queryType: 'msg',
+        query: 'payload',
+        format: 'flat',
+      }),
       valid: [{ payload: ENTITY_QUERY }, { payload: ENTITY_QUERY, action: 'subscribe' }, { action: 'unsubscribe' }],
       props: ['action', 'topic'],
       answered: (m) => m.event === 'snapshot',
     },
     {
       id: 'fz_alarm_status',
-      node: base('fz_alarm_status', 'tb-alarm-status', { originatorType: 'DEVICE', originatorId: '', typeList: '', severityList: '' }),
-      valid: [{ payload: { entityType: 'DEVICE', id: device } }, { payload: device }, { action: 'unsubscribe', payload: device }],
+      node: base('fz_alarm_status', 'tb-alarm-status', {
+        originatorType: 'DEVICE',
+        originatorId: '',
+        typeList: '',
+        severityList: '',
+      }),
+      valid: [
+        { payload: { entityType: 'DEVICE', id: device } },
+        { payload: device },
+        { action: 'unsubscribe', payload: device },
+      ],
       props: ['action'],
       // an entity already watched sends nothing new: unwatch everything first
       reset: { action: 'unsubscribe' },
@@ -298,7 +394,15 @@ function targets(conn: string, device: string, alarmIds: string[]): Target[] {
       valid: [
         { operation: 'comment', payload: { id: alarm }, comment: 'fuzz' },
         { operation: 'acknowledge', payload: alarm },
-        { operation: 'raise', payload: { type: 'Fuzz alarm', severity: 'MINOR', originator: { entityType: 'DEVICE', id: device }, details: { n: 1 } } },
+        {
+          operation: 'raise',
+          payload: {
+            type: 'Fuzz alarm',
+            severity: 'MINOR',
+            originator: { entityType: 'DEVICE', id: device },
+            details: { n: 1 },
+          },
+        },
         { operation: 'assign', payload: { id: alarm }, assignee: 'tech@thingsboard.org' },
       ],
       props: ['operation', 'comment', 'assignee', 'topic'],
@@ -318,7 +422,16 @@ function targets(conn: string, device: string, alarmIds: string[]): Target[] {
         maxRetries: 5,
         maxWait: 60,
       }),
-      valid: [{ payload: { view: VIEW_ENERGY_PER_BUILDING_PER_DAY, rangeStartTs: Date.UTC(2025, 11, 29), rangeEndTs: Date.UTC(2026, 0, 1), filters: {} } }],
+      valid: [
+        {
+          payload: {
+            view: VIEW_ENERGY_PER_BUILDING_PER_DAY,
+            rangeStartTs: Date.UTC(2025, 11, 29),
+            rangeEndTs: Date.UTC(2026, 0, 1),
+            filters: {},
+          },
+        },
+      ],
       props: ['topic'],
       answered: (m) => Array.isArray(m.payload),
     },
@@ -442,7 +555,17 @@ export const fuzz: Probe = async (c) => {
     const g = new Gen(c.opts.seed);
     const inFlight = 16;
     for (const t of list) {
-      const tally: Tally = { sent: 0, ok: 0, errors: 0, missing: 0, doubled: 0, foreign: 0, codes: new Map(), foreignSamples: [], answered: false };
+      const tally: Tally = {
+        sent: 0,
+        ok: 0,
+        errors: 0,
+        missing: 0,
+        doubled: 0,
+        foreign: 0,
+        codes: new Map(),
+        foreignSamples: [],
+        answered: false,
+      };
       tallies.set(t.id, tally);
       const node = runtimeNode(c, t.id);
       const tags: string[] = [];
@@ -481,7 +604,10 @@ export const fuzz: Probe = async (c) => {
           tally.codes.set(code, (tally.codes.get(code) ?? 0) + 1);
           if (!err.code || !/^Tb[A-Za-z]*Error: /.test(String(err.message))) {
             tally.foreign++;
-            if (process.env.RELIABILITY_DEBUG) c.log(`    foreign error: ${String((err as { stack?: string }).stack ?? err.message)}\n    input: ${describeInput(inputs.get(tag))}`);
+            if (process.env.RELIABILITY_DEBUG)
+              c.log(
+                `    foreign error: ${String((err as { stack?: string }).stack ?? err.message)}\n    input: ${describeInput(inputs.get(tag))}`,
+              );
             if (tally.foreignSamples.length < 3) tally.foreignSamples.push(String(err.message).slice(0, 200));
           }
         }
@@ -510,7 +636,17 @@ export const fuzz: Probe = async (c) => {
       .slice(0, 4)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
-    rows.push([t.node.type, int(y.sent), int(y.ok), int(y.errors), int(y.missing), int(y.doubled), int(y.foreign), y.answered ? 'answered' : '**not answered**', codes]);
+    rows.push([
+      t.node.type,
+      int(y.sent),
+      int(y.ok),
+      int(y.errors),
+      int(y.missing),
+      int(y.doubled),
+      int(y.foreign),
+      y.answered ? 'answered' : '**not answered**',
+      codes,
+    ]);
     checks.push(
       check(
         `${t.node.type}: every message ends in exactly one done`,
@@ -518,8 +654,18 @@ export const fuzz: Probe = async (c) => {
         `${int(y.sent - y.missing - y.doubled)} of ${int(y.sent)}`,
         y.missing === 0 && y.doubled === 0,
       ),
-      check(`${t.node.type}: errors are the package's own (a Tb…Error with a code)`, '0 others', `${y.foreign} others${y.foreignSamples.length ? ` (${y.foreignSamples[0]})` : ''}`, y.foreign === 0),
-      check(`${t.node.type}: a valid message after the fuzz is answered`, 'answered', y.answered ? 'answered' : 'not answered', y.answered),
+      check(
+        `${t.node.type}: errors are the package's own (a Tb…Error with a code)`,
+        '0 others',
+        `${y.foreign} others${y.foreignSamples.length ? ` (${y.foreignSamples[0]})` : ''}`,
+        y.foreign === 0,
+      ),
+      check(
+        `${t.node.type}: a valid message after the fuzz is answered`,
+        'answered',
+        y.answered ? 'answered' : 'not answered',
+        y.answered,
+      ),
     );
   }
   const md = [
@@ -533,17 +679,21 @@ export const fuzz: Probe = async (c) => {
       'so they cannot reach a Complete or Catch node, nor travel through any flow) were replaced by new ones: ' +
       `${int(replaced)}.`,
     '',
-    table(['node', 'messages', 'done()', 'done(err)', 'no end', 'ended twice', 'foreign errors', 'valid message after', 'error codes (most frequent)'], rows, [
-      'l',
-      'r',
-      'r',
-      'r',
-      'r',
-      'r',
-      'r',
-      'l',
-      'l',
-    ]),
+    table(
+      [
+        'node',
+        'messages',
+        'done()',
+        'done(err)',
+        'no end',
+        'ended twice',
+        'foreign errors',
+        'valid message after',
+        'error codes (most frequent)',
+      ],
+      rows,
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+    ),
   ].join('\n');
   return { key: 'fuzz', title: 'Fuzzed messages', markdown: md, checks };
 };

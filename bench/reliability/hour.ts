@@ -45,9 +45,17 @@ import {
 
 const VIEW = '5b1f6c2e-0d3a-4f7e-9a21-7c4e8b2d9f10'; // the simulator's "energy per building per day" view
 
-const THERMOSTATS = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }], pageLink: { page: 0, pageSize: 5 } };
+const THERMOSTATS = {
+  entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+  pageLink: { page: 0, pageSize: 5 },
+};
 const COUNT = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } };
-const ALARMS = { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }], pageLink: { page: 0, pageSize: 5 } };
+const ALARMS = {
+  entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+  alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
+  pageLink: { page: 0, pageSize: 5 },
+};
 
 type FaultKind = 'ws-drop' | '429' | '502' | '503' | '504' | 'token-expired' | 'latency' | 'too-large';
 const KINDS: FaultKind[] = ['ws-drop', '429', '502', '503', '504', 'token-expired', 'latency', 'too-large'];
@@ -110,7 +118,11 @@ export const hour: Probe = async (c) => {
   await c.sim.post('/__sim/rpc/device', { deviceId: rpcDevice, mode: 'answer', reply: { ok: true } });
 
   const newAlarm = async (n: number): Promise<string> => {
-    const a = await c.sim.post<{ id: { id: string } }>('/__sim/alarms', { originator: { entityType: 'DEVICE', id: probeDevice }, type: `Hour ${n}`, severity: 'MAJOR' });
+    const a = await c.sim.post<{ id: { id: string } }>('/__sim/alarms', {
+      originator: { entityType: 'DEVICE', id: probeDevice },
+      type: `Hour ${n}`,
+      severity: 'MAJOR',
+    });
     return a.id.id;
   };
   const ackAlarms = new Map<number, string>();
@@ -119,8 +131,18 @@ export const hour: Probe = async (c) => {
     { node: 'hour_query', label: 'tb-entity-query', everyMs: 2000, message: async () => ({ payload: THERMOSTATS }) },
     { node: 'hour_count', label: 'tb-entity-count', everyMs: 5000, message: async () => ({ payload: COUNT }) },
     { node: 'hour_alarms', label: 'tb-alarm-query', everyMs: 5000, message: async () => ({ payload: ALARMS }) },
-    { node: 'hour_save', label: 'tb-telemetry save', everyMs: 2000, message: async (n) => ({ entity: probeDevice, payload: { seq: n } }) },
-    { node: 'hour_attr', label: 'tb-attributes save', everyMs: 5000, message: async (n) => ({ entity: probeDevice, payload: { seq: n } }) },
+    {
+      node: 'hour_save',
+      label: 'tb-telemetry save',
+      everyMs: 2000,
+      message: async (n) => ({ entity: probeDevice, payload: { seq: n } }),
+    },
+    {
+      node: 'hour_attr',
+      label: 'tb-attributes save',
+      everyMs: 5000,
+      message: async (n) => ({ entity: probeDevice, payload: { seq: n } }),
+    },
     {
       node: 'hour_ack',
       label: 'tb-alarm-action acknowledge',
@@ -141,7 +163,12 @@ export const hour: Probe = async (c) => {
         return { payload: id, comment: `comment ${n}` };
       },
     },
-    { node: 'hour_rpc', label: 'tb-rpc one-way', everyMs: 10000, message: async (n) => ({ entity: rpcDevice, payload: { seq: n } }) },
+    {
+      node: 'hour_rpc',
+      label: 'tb-rpc one-way',
+      everyMs: 10000,
+      message: async (n) => ({ entity: rpcDevice, payload: { seq: n } }),
+    },
     { node: 'hour_report', label: 'tb-build-report', everyMs: 30000, message: async () => ({}) },
   ];
   if (quick) for (const w of workers) w.everyMs = Math.max(500, Math.round(w.everyMs * scale * 2));
@@ -152,7 +179,14 @@ export const hour: Probe = async (c) => {
     analyticsAuth: 'same',
     ...(quick ? { maxResponseMB: 1 } : {}),
   });
-  const out = (id: string, type: string, props: Rec): FlowNode => ({ id, type, name: id, connection: 'conn_hour', wires: [['sink_out']], ...props });
+  const out = (id: string, type: string, props: Rec): FlowNode => ({
+    id,
+    type,
+    name: id,
+    connection: 'conn_hour',
+    wires: [['sink_out']],
+    ...props,
+  });
   const liveQuery = {
     entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: thermostat } },
     entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
@@ -203,7 +237,8 @@ export const hour: Probe = async (c) => {
   const liveAt: number[] = [];
   let liveSnapshot = false;
   // (a fault still on has no end yet)
-  const attribute = (t: number): FaultRun | undefined => faultsRun.find((f) => t >= f.start && (f.end === 0 || t <= f.end + graceMs));
+  const attribute = (t: number): FaultRun | undefined =>
+    faultsRun.find((f) => t >= f.start && (f.end === 0 || t <= f.end + graceMs));
   const off = onSink((sink, msg: Msg) => {
     const now = Date.now();
     if (sink === 'sink_live') {
@@ -254,7 +289,8 @@ export const hour: Probe = async (c) => {
     for (const w of workers) {
       timers.push(
         setInterval(() => {
-          if (running) void send(w).catch((e: unknown) => outside.push(`${w.node}: the probe could not send: ${String(e)}`));
+          if (running)
+            void send(w).catch((e: unknown) => outside.push(`${w.node}: the probe could not send: ${String(e)}`));
         }, w.everyMs),
       );
     }
@@ -263,7 +299,9 @@ export const hour: Probe = async (c) => {
         () => {
           if (!running) return;
           counter++;
-          void c.sim.post('/__sim/telemetry', { entityId: thermostat, values: { counter: counter } }).catch(() => undefined);
+          void c.sim
+            .post('/__sim/telemetry', { entityId: thermostat, values: { counter: counter } })
+            .catch(() => undefined);
         },
         quick ? 250 : 1000,
       ),
@@ -313,7 +351,8 @@ export const hour: Probe = async (c) => {
     const warm = await Promise.all(workers.map((w) => send(w)));
     await waitFor(() => warm.every((o) => o.doneAt !== undefined), 30000);
     const bad = warm.filter((o) => o.out !== 1);
-    if (bad.length) throw new Error(`warm-up: ${bad.map((o) => `${o.worker}: ${o.errors[0] ?? 'no answer'}`).join('; ')}`);
+    if (bad.length)
+      throw new Error(`warm-up: ${bad.map((o) => `${o.worker}: ${o.errors[0] ?? 'no answer'}`).join('; ')}`);
     m.start = await quiet();
     const requests0 = (await c.sim.get<{ count: number }>('/__sim/requests/count?prefix=%2Fapi')).count;
     startLoad();
@@ -325,7 +364,8 @@ export const hour: Probe = async (c) => {
       const f: FaultRun = { kind, start: Date.now(), end: 0, errors: 0, recovery: new Map() };
       faultsRun.push(f);
       let faultId: number | undefined;
-      const status = (s: number, extra: Rec = {}) => c.sim.post<{ id: number }>('/__sim/faults', { pathRegex: '^/api', status: s, times: null, ...extra });
+      const status = (s: number, extra: Rec = {}) =>
+        c.sim.post<{ id: number }>('/__sim/faults', { pathRegex: '^/api', status: s, times: null, ...extra });
       switch (kind) {
         case 'ws-drop':
           await c.sim.post('/__sim/ws/drop', {});
@@ -337,7 +377,13 @@ export const hour: Probe = async (c) => {
           await c.sim.post('/__sim/latency', { ms: 2000 });
           break;
         case 'too-large':
-          faultId = (await c.sim.post<{ id: number }>('/__sim/faults', { pathRegex: '^/api/entitiesQuery/find', bodyBytes: largeBytes, times: 3 })).id;
+          faultId = (
+            await c.sim.post<{ id: number }>('/__sim/faults', {
+              pathRegex: '^/api/entitiesQuery/find',
+              bodyBytes: largeBytes,
+              times: 3,
+            })
+          ).id;
           break;
         case '503':
           faultId = (await status(503, { retryAfter: 1 })).id;
@@ -377,7 +423,9 @@ export const hour: Probe = async (c) => {
   const ofWorker = (node: string) => all.filter((o) => o.worker === node);
   const lost = all.filter((o) => o.out + o.err === 0);
   const repeated = all.filter((o) => o.out + o.err > 1);
-  const history = await c.sim.get<Array<{ ts: number; value: unknown }>>(`/__sim/telemetry?entityId=${probeDevice}&key=seq`).catch(() => undefined);
+  const history = await c.sim
+    .get<Array<{ ts: number; value: unknown }>>(`/__sim/telemetry?entityId=${probeDevice}&key=seq`)
+    .catch(() => undefined);
   const savedOk = ofWorker('hour_save').filter((o) => o.out === 1);
   let saveRepeats = 0;
   let saveMissing = 0;
@@ -387,7 +435,8 @@ export const hour: Probe = async (c) => {
     for (const v of counts.values()) if (v > 1) saveRepeats++;
     for (const o of savedOk) if (!counts.has(o.n)) saveMissing++;
   }
-  const rpcCalls = (await c.sim.get<{ calls: Array<{ params: unknown }> }>(`/__sim/rpc/calls?deviceId=${rpcDevice}`)).calls;
+  const rpcCalls = (await c.sim.get<{ calls: Array<{ params: unknown }> }>(`/__sim/rpc/calls?deviceId=${rpcDevice}`))
+    .calls;
   const rpcCounts = new Map<number, number>();
   for (const call of rpcCalls) {
     const n = Number((call.params as Rec | undefined)?.seq);
@@ -395,14 +444,20 @@ export const hour: Probe = async (c) => {
   }
   const rpcRepeats = [...rpcCounts.values()].filter((v) => v > 1).length;
   const rpcMissing = ofWorker('hour_rpc').filter((o) => o.out === 1 && !rpcCounts.has(o.n)).length;
-  const alarms = new Map((await c.sim.get<Array<{ id: { id: string }; acknowledged: boolean }>>('/__sim/alarms')).map((a) => [a.id.id, a]));
-  const notAcked = ofWorker('hour_ack').filter((o) => o.out === 1 && !alarms.get(ackAlarms.get(o.n) ?? '')?.acknowledged).length;
+  const alarms = new Map(
+    (await c.sim.get<Array<{ id: { id: string }; acknowledged: boolean }>>('/__sim/alarms')).map((a) => [a.id.id, a]),
+  );
+  const notAcked = ofWorker('hour_ack').filter(
+    (o) => o.out === 1 && !alarms.get(ackAlarms.get(o.n) ?? '')?.acknowledged,
+  ).length;
   let commentRepeats = 0;
   let commentMissing = 0;
   for (const o of ofWorker('hour_comment')) {
     const id = commentAlarms.get(o.n);
     if (!id) continue;
-    const comments = (await c.sim.get<Array<{ type: string }>>(`/__sim/alarms/${id}/comments`)).filter((x) => x.type === 'OTHER');
+    const comments = (await c.sim.get<Array<{ type: string }>>(`/__sim/alarms/${id}/comments`)).filter(
+      (x) => x.type === 'OTHER',
+    );
     if (comments.length > 1) commentRepeats++;
     if (o.out === 1 && comments.length !== 1) commentMissing++;
   }
@@ -419,17 +474,30 @@ export const hour: Probe = async (c) => {
   const workerRows = workers.map((w) => {
     const list = ofWorker(w.node);
     const errs = list.filter((o) => o.err > 0).length;
-    return [w.label, int(list.length), int(list.filter((o) => o.out > 0).length), int(errs), int(list.filter((o) => o.out + o.err === 0).length), int(list.filter((o) => o.out + o.err > 1).length)];
+    return [
+      w.label,
+      int(list.length),
+      int(list.filter((o) => o.out > 0).length),
+      int(errs),
+      int(list.filter((o) => o.out + o.err === 0).length),
+      int(list.filter((o) => o.out + o.err > 1).length),
+    ];
   });
   const byKind = KINDS.map((k) => {
     const runs = faultsRun.filter((f) => f.kind === k);
     if (!runs.length) return undefined;
     const rec = runs.map((f) => Math.max(0, ...workers.map((w) => f.recovery.get(w.node) ?? Infinity)));
     const live = runs.map((f) => f.liveRecovery ?? Infinity);
-    const fmt = (xs: number[]) => (xs.some((x) => !Number.isFinite(x)) ? '**not recovered**' : `${secs(Math.min(...xs))} – ${secs(Math.max(...xs))}`);
+    const fmt = (xs: number[]) =>
+      xs.some((x) => !Number.isFinite(x)) ? '**not recovered**' : `${secs(Math.min(...xs))} – ${secs(Math.max(...xs))}`;
     return [KIND_TEXT[k], int(runs.length), int(runs.reduce((s, f) => s + f.errors, 0)), fmt(rec), fmt(live)];
   }).filter((r): r is string[] => !!r);
-  const notRecovered = faultsRun.filter((f) => f.recovery.size < workers.length || [...f.recovery.values()].some((x) => x === undefined) || f.liveRecovery === undefined).length;
+  const notRecovered = faultsRun.filter(
+    (f) =>
+      f.recovery.size < workers.length ||
+      [...f.recovery.values()].some((x) => x === undefined) ||
+      f.liveRecovery === undefined,
+  ).length;
   const heapGrowth = m.end.heap - m.start.heap;
   const handleGrowth = m.end.handles - m.start.handles;
   const insideErrors = faultsRun.reduce((s, f) => s + f.errors, 0);
@@ -439,9 +507,26 @@ export const hour: Probe = async (c) => {
       `in rotation: ${KINDS.map((k) => KIND_TEXT[k]).join(', ')}. One connection (timeout ${timeoutS} s, the default retries: 3 within 30 s${quick ? ', Largest answer 1 MB; answers of 2 MB' : `; answers of ${largeBytes / 2 ** 20} MB against the default Largest answer of 32 MB`}). ` +
       `An error belongs to a fault when it comes from the fault's start to ${graceMs / 1000} s after its window. Run time ${secs(runMs)}.`,
     '',
-    table(['node', 'messages', 'answered', 'errors', 'lost', 'two outcomes'], workerRows, ['l', 'r', 'r', 'r', 'r', 'r']),
+    table(['node', 'messages', 'answered', 'errors', 'lost', 'two outcomes'], workerRows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
     '',
-    table(['fault', 'times', 'errors at Catch inside its windows', 'recovery of every REST node (min – max)', 'recovery of the live node'], byKind, ['l', 'r', 'r', 'r', 'r']),
+    table(
+      [
+        'fault',
+        'times',
+        'errors at Catch inside its windows',
+        'recovery of every REST node (min – max)',
+        'recovery of the live node',
+      ],
+      byKind,
+      ['l', 'r', 'r', 'r', 'r'],
+    ),
     '',
     `- Requests to the simulator's /api during the load: ${int(m.requests)}; errors at Catch outside fault windows: ${outside.length}${outside.length ? ` (first: ${outside.slice(0, 3).join(' | ')})` : ''}; inside: ${int(insideErrors)}.`,
     `- On the server: ${int(savedOk.length)} telemetry saves answered, ${saveMissing} of them missing, ${saveRepeats} value(s) stored twice; ${int(rpcCalls.length)} RPCs delivered, ${rpcRepeats} twice, ${rpcMissing} answered but not delivered; ` +
@@ -455,11 +540,31 @@ export const hour: Probe = async (c) => {
     check('messages without an outcome (lost)', '0', lost.length, lost.length === 0),
     check('messages with two outcomes', '0', repeated.length, repeated.length === 0),
     check('faults after which a node did not recover (90 s)', '0', notRecovered, notRecovered === 0),
-    check('telemetry values stored twice, or answered and missing', '0', saveRepeats + saveMissing + (history ? 0 : 1), history !== undefined && saveRepeats + saveMissing === 0),
-    check('RPCs delivered twice, or answered and not delivered', '0', rpcRepeats + rpcMissing, rpcRepeats + rpcMissing === 0),
-    check('comments stored twice, or answered and missing', '0', commentRepeats + commentMissing, commentRepeats + commentMissing === 0),
+    check(
+      'telemetry values stored twice, or answered and missing',
+      '0',
+      saveRepeats + saveMissing + (history ? 0 : 1),
+      history !== undefined && saveRepeats + saveMissing === 0,
+    ),
+    check(
+      'RPCs delivered twice, or answered and not delivered',
+      '0',
+      rpcRepeats + rpcMissing,
+      rpcRepeats + rpcMissing === 0,
+    ),
+    check(
+      'comments stored twice, or answered and missing',
+      '0',
+      commentRepeats + commentMissing,
+      commentRepeats + commentMissing === 0,
+    ),
     check('acknowledged (answered) but not acknowledged on the server', '0', notAcked, notAcked === 0),
-    check('live counter: out of order or repeated', '0', liveOutOfOrder + liveRepeats, liveOutOfOrder + liveRepeats === 0),
+    check(
+      'live counter: out of order or repeated',
+      '0',
+      liveOutOfOrder + liveRepeats,
+      liveOutOfOrder + liveRepeats === 0,
+    ),
     check('live counter: the last value written arrived', String(counter), String(liveLast), liveLast === counter),
     check('heap growth over the run (after GC)', '< 20 MB', mb(heapGrowth), heapGrowth < 20 * 2 ** 20),
     check('active handles: end − start', '≤ 5', handleGrowth, handleGrowth <= 5),

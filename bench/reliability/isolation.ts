@@ -83,7 +83,17 @@ async function soak(c: RunContext, limitKb: number | undefined, seconds: number,
       format: 'flat',
       wires: [['sink_healthy']],
     },
-    { id: 'iso_big', type: 'tb-subscribe', name: 'iso_big', connection: conn, kind: 'entityData', queryType: 'json', query: JSON.stringify(bigQuery), format: 'flat', wires: [['sink_big']] },
+    {
+      id: 'iso_big',
+      type: 'tb-subscribe',
+      name: 'iso_big',
+      connection: conn,
+      kind: 'entityData',
+      queryType: 'json',
+      query: JSON.stringify(bigQuery),
+      format: 'flat',
+      wires: [['sink_big']],
+    },
     sinkNode('sink_healthy'),
     sinkNode('sink_big'),
   ];
@@ -195,23 +205,56 @@ export const isolation: Probe = async (c) => {
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
     ),
     '',
-    ...runs.map((r) => `- Error at the Catch node, ${r.limitKb} KB: ${r.firstError ? `"${r.firstError.replace(/\s+/g, ' ').slice(0, 1000)}"` : '(none)'}`),
+    ...runs.map(
+      (r) =>
+        `- Error at the Catch node, ${r.limitKb} KB: ${r.firstError ? `"${r.firstError.replace(/\s+/g, ' ').slice(0, 1000)}"` : '(none)'}`,
+    ),
   ].join('\n');
 
   const [a, b] = runs;
   const checks = [
     check('32 KB: WebSocket sessions opened', '1', a.sessions, a.sessions === 1),
     check('32 KB: errors at the Catch node', '1', a.errors, a.errors === 1),
-    check('32 KB: healthy node red or reconnecting', '0', a.healthyRed + a.healthyReconnecting, a.healthyRed + a.healthyReconnecting === 0 && a.healthyEverLive),
-    check('32 KB: healthy node received every update', `${a.written}`, a.received, a.received >= a.written && a.written > 0),
-    check('32 KB: healthy node: no status change once live', '0', a.healthyChangesAfterLive, a.healthyChangesAfterLive === 0),
+    check(
+      '32 KB: healthy node red or reconnecting',
+      '0',
+      a.healthyRed + a.healthyReconnecting,
+      a.healthyRed + a.healthyReconnecting === 0 && a.healthyEverLive,
+    ),
+    check(
+      '32 KB: healthy node received every update',
+      `${a.written}`,
+      a.received,
+      a.received >= a.written && a.written > 0,
+    ),
+    check(
+      '32 KB: healthy node: no status change once live',
+      '0',
+      a.healthyChangesAfterLive,
+      a.healthyChangesAfterLive === 0,
+    ),
     check('64 KB: WebSocket sessions opened', '3', b.sessions, b.sessions === 3),
     check('64 KB: errors at the Catch node', '1', b.errors, b.errors === 1),
-    check('64 KB: healthy node red or reconnecting', '0', b.healthyRed + b.healthyReconnecting, b.healthyRed + b.healthyReconnecting === 0 && b.healthyEverLive),
-    check('64 KB: healthy node: no status change once live', '0', b.healthyChangesAfterLive, b.healthyChangesAfterLive === 0),
+    check(
+      '64 KB: healthy node red or reconnecting',
+      '0',
+      b.healthyRed + b.healthyReconnecting,
+      b.healthyRed + b.healthyReconnecting === 0 && b.healthyEverLive,
+    ),
+    check(
+      '64 KB: healthy node: no status change once live',
+      '0',
+      b.healthyChangesAfterLive,
+      b.healthyChangesAfterLive === 0,
+    ),
     // While the session is closed and opened again (the first seconds), changes of one key are collapsed into the
     // latest value sent after the resubscribe: the healthy node must end with the value written last.
-    check('64 KB: healthy node ends with the last value written', 'yes', b.lastValueOk ? 'yes' : 'no', b.lastValueOk && b.written > 0),
+    check(
+      '64 KB: healthy node ends with the last value written',
+      'yes',
+      b.lastValueOk ? 'yes' : 'no',
+      b.lastValueOk && b.written > 0,
+    ),
     check('64 KB: the command was blocked', '1', b.blocked, b.blocked === 1),
   ];
   return { key: 'isolation', title: 'Isolation and soak', markdown: md, checks };

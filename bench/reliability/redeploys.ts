@@ -44,14 +44,30 @@ const ALARM_QUERY = {
   entityFilter: { type: 'entityType', entityType: 'DEVICE' },
   entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
   alarmFields: ['createdTime', 'type', 'severity', 'status'].map((key) => ({ type: 'ALARM_FIELD', key })),
-  pageLink: { page: 0, pageSize: 100, statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
+  pageLink: {
+    page: 0,
+    pageSize: 100,
+    statusList: ['ACTIVE'],
+    sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+  },
 };
 
 const CONN = 'conn_redeploy';
 const TAB = 'redeploys';
 
 function subscribe(id: string, kind: string, query: unknown, extra: Rec = {}): FlowNode {
-  return { id, type: 'tb-subscribe', name: id, connection: CONN, kind, queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [[`sink_${id}`]], ...extra };
+  return {
+    id,
+    type: 'tb-subscribe',
+    name: id,
+    connection: CONN,
+    kind,
+    queryType: 'json',
+    query: JSON.stringify(query),
+    format: 'flat',
+    wires: [[`sink_${id}`]],
+    ...extra,
+  };
 }
 
 /** The first message each live node sends after it (re)started: what proves it subscribed again. */
@@ -66,12 +82,28 @@ const FIRST: Record<string, (m: Rec) => boolean> = {
 };
 const LIVE = Object.keys(FIRST);
 
-function liveFlow(c: RunContext, originator: string, names: { conn: string; data: string }, withCredentials: boolean): FlowNode[] {
+function liveFlow(
+  c: RunContext,
+  originator: string,
+  names: { conn: string; data: string },
+  withCredentials: boolean,
+): FlowNode[] {
   const nodes: FlowNode[] = [
     connection(c, CONN, { name: names.conn }),
     subscribe('live_data', 'entityData', ENTITY_QUERY, { name: names.data }),
-    subscribe('live_series', 'entityData', ENTITY_QUERY, { tsKeys: 'temperature', tsWindow: 1, tsWindowUnit: 'hours', tsLimit: 10 }),
-    subscribe('live_history', 'entityData', ENTITY_QUERY, { history: true, historyKeys: 'temperature', historyRange: 24, historyRangeUnit: 'hours', historyLimit: 10 }),
+    subscribe('live_series', 'entityData', ENTITY_QUERY, {
+      tsKeys: 'temperature',
+      tsWindow: 1,
+      tsWindowUnit: 'hours',
+      tsLimit: 10,
+    }),
+    subscribe('live_history', 'entityData', ENTITY_QUERY, {
+      history: true,
+      historyKeys: 'temperature',
+      historyRange: 24,
+      historyRangeUnit: 'hours',
+      historyLimit: 10,
+    }),
     subscribe('live_count', 'entityCount', { entityFilter: THERMOSTATS }),
     subscribe('live_alarms', 'alarmData', ALARM_QUERY),
     subscribe('live_alarm_count', 'alarmCount', { statusList: ['ACTIVE'] }),
@@ -119,7 +151,8 @@ export const redeploys: Probe = async (c) => {
     step++;
     if (!ok) {
       missed++;
-      if (missedWhere.length < 5) missedWhere.push(`${type} #${step}: ${expect.filter((id) => !arrived.has(id)).join(', ')}`);
+      if (missedWhere.length < 5)
+        missedWhere.push(`${type} #${step}: ${expect.filter((id) => !arrived.has(id)).join(', ')}`);
     }
   };
 
@@ -171,10 +204,42 @@ export const redeploys: Probe = async (c) => {
 
     const gcNote = gcAvailable() ? 'after a full GC' : 'without GC (run with --expose-gc for comparable figures)';
     const rows: string[][] = [
-      ['after the first deploy', int(logins0), int(sessions0.open), int(sessions0.total - sessionsBefore), '', int(res0.total), mb(heap0)],
-      [`after ${n} full redeploys`, int(loginsFull), int(sessionsFull.open), int(sessionsFull.total - sessionsBefore), `${(fullMs / n).toFixed(0)} ms`, int(resFull.total), mb(heapFull)],
-      [`after ${n} modified-nodes redeploys`, int(logins), int(sessionsEnd.open), int(sessionsEnd.total - sessionsBefore), `${(nodesMs / n).toFixed(0)} ms`, int(resEnd.total), mb(heapEnd)],
-      ['after deploying an empty flow', int(logins), int(sessionsCleared.open), int(sessionsCleared.total - sessionsBefore), '', int(resCleared.total), mb(heapCleared)],
+      [
+        'after the first deploy',
+        int(logins0),
+        int(sessions0.open),
+        int(sessions0.total - sessionsBefore),
+        '',
+        int(res0.total),
+        mb(heap0),
+      ],
+      [
+        `after ${n} full redeploys`,
+        int(loginsFull),
+        int(sessionsFull.open),
+        int(sessionsFull.total - sessionsBefore),
+        `${(fullMs / n).toFixed(0)} ms`,
+        int(resFull.total),
+        mb(heapFull),
+      ],
+      [
+        `after ${n} modified-nodes redeploys`,
+        int(logins),
+        int(sessionsEnd.open),
+        int(sessionsEnd.total - sessionsBefore),
+        `${(nodesMs / n).toFixed(0)} ms`,
+        int(resEnd.total),
+        mb(heapEnd),
+      ],
+      [
+        'after deploying an empty flow',
+        int(logins),
+        int(sessionsCleared.open),
+        int(sessionsCleared.total - sessionsBefore),
+        '',
+        int(resCleared.total),
+        mb(heapCleared),
+      ],
     ];
     const md = [
       `One connection with 7 live nodes (tb-subscribe: entity data, entity data with time series, entity data with ` +
@@ -185,7 +250,19 @@ export const redeploys: Probe = async (c) => {
         `node sent its first message again (page, count, history or alarm status; at most 15 s). Heap ${gcNote}; ` +
         `active resources = \`process.getActiveResourcesInfo()\` of the Node-RED process (sockets, timers, servers).`,
       '',
-      table(['moment', 'logins (total)', 'WebSocket sessions open', 'sessions opened (total)', 'per redeploy', 'active resources', 'heap used'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']),
+      table(
+        [
+          'moment',
+          'logins (total)',
+          'WebSocket sessions open',
+          'sessions opened (total)',
+          'per redeploy',
+          'active resources',
+          'heap used',
+        ],
+        rows,
+        ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ),
       '',
       `- Active resources after the first deploy: ${resourcesText(res0)}; at the end: ${resourcesText(resEnd)}.`,
       `- Token refreshes: ${refreshes}. Errors at the Catch node: ${errors.length}${errors.length ? ` (first: ${errors[0].slice(0, 160)})` : ''}.`,
@@ -200,7 +277,12 @@ export const redeploys: Probe = async (c) => {
       check('WebSocket sessions open after an empty deploy', '0', sessionsCleared.open, sessionsCleared.open === 0),
       check('active resources: end − first deploy', '≤ +5', resEnd.total - res0.total, resEnd.total - res0.total <= 5),
       // Without GC the heap figure is noise; with it, 200 redeploys must not keep megabytes.
-      check('heap used: end − first deploy', gcAvailable() ? '≤ +5 MB' : '(no GC: not judged)', mb(heapGrowth), !gcAvailable() || heapGrowth <= 5 * 2 ** 20),
+      check(
+        'heap used: end − first deploy',
+        gcAvailable() ? '≤ +5 MB' : '(no GC: not judged)',
+        mb(heapGrowth),
+        !gcAvailable() || heapGrowth <= 5 * 2 ** 20,
+      ),
       check('errors at the Catch node', '0', errors.length, errors.length === 0),
     ];
     return { key: 'redeploys', title: 'Redeploys', markdown: md, checks };

@@ -3,7 +3,19 @@
  * fields, 4 latest values), N messages with 16 in flight, through each contender in turn.
  */
 import { AgentPool } from '../lib/agent';
-import { benchFlow, benchQuery, FlowNode, functionNode, httpRequestNode, login, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
+import {
+  benchFlow,
+  benchQuery,
+  FlowNode,
+  functionNode,
+  httpRequestNode,
+  login,
+  RunOptions,
+  roundsText,
+  ScenarioResult,
+  sink,
+  Target,
+} from '../lib/common';
 import { table, passText } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../../sim/process';
@@ -24,7 +36,11 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
     const bound = {
       ...query,
       entityFilter: { type: 'deviceType', deviceTypes: ['{{msg.profile}}'] },
-      pageLink: { ...query.pageLink, pageSize: '{{msg.size}}', sortOrder: { key: { type: 'ENTITY_FIELD', key: '{{msg.sortKey}}' }, direction: 'ASC' } },
+      pageLink: {
+        ...query.pageLink,
+        pageSize: '{{msg.size}}',
+        sortOrder: { key: { type: 'ENTITY_FIELD', key: '{{msg.sortKey}}' }, direction: 'ASC' },
+      },
     };
     const boundMsg = { profile: 'bench', size: 100, sortKey: 'name' };
     const ours = (id: string, format: 'flat' | 'raw', q: unknown = query): FlowNode => ({
@@ -41,14 +57,30 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
       split: false,
       wires: [[`sink_${id}`]],
     });
-    const coreFunc = `msg.headers = { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + ${JSON.stringify(token)} };\n` + `msg.payload = ${JSON.stringify(query)};\nreturn msg;`;
+    const coreFunc =
+      `msg.headers = { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + ${JSON.stringify(token)} };\n` +
+      `msg.payload = ${JSON.stringify(query)};\nreturn msg;`;
     const flowFor: Record<string, FlowNode[]> = {
       ours: [ours('ours_flat', 'flat'), sink('sink_ours_flat')],
       'ours-raw': [ours('ours_raw', 'raw'), sink('sink_ours_raw')],
       'ours-bound': [ours('ours_bound', 'flat', bound), sink('sink_ours_bound')],
-      core: [functionNode('core_fn', coreFunc, [['core_http']]), httpRequestNode('core_http', findUrl, [['sink_core']]), sink('sink_core')],
+      core: [
+        functionNode('core_fn', coreFunc, [['core_http']]),
+        httpRequestNode('core_http', findUrl, [['sink_core']]),
+        sink('sink_core'),
+      ],
       ref: [
-        { id: 'ref', type: 'bench-ref-query', name: 'ref', url: findUrl, query: JSON.stringify(query), allPages: false, split: false, credentials: { token }, wires: [['sink_ref']] },
+        {
+          id: 'ref',
+          type: 'bench-ref-query',
+          name: 'ref',
+          url: findUrl,
+          query: JSON.stringify(query),
+          allPages: false,
+          split: false,
+          credentials: { token },
+          wires: [['sink_ref']],
+        },
         sink('sink_ref'),
       ],
     };
@@ -66,21 +98,41 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
         return agent;
       };
       const deployed = new Set<string>();
-      const node = (key: string, label: string, entry: string, sinkId: string, msg?: Record<string, unknown>): Contender<LoadResult> => ({
+      const node = (
+        key: string,
+        label: string,
+        entry: string,
+        sinkId: string,
+        msg?: Record<string, unknown>,
+      ): Contender<LoadResult> => ({
         key,
         label,
-        run: async () => (await nodeAgent(key)).call<LoadResult>('task', { name: 'nodeLoad', args: { entry, sink: sinkId, errSink: 'sink_err', n, inflight, timeoutMs, msg } }),
+        run: async () =>
+          (await nodeAgent(key)).call<LoadResult>('task', {
+            name: 'nodeLoad',
+            args: { entry, sink: sinkId, errSink: 'sink_err', n, inflight, timeoutMs, msg },
+          }),
       });
       const ax = (key: string, label: string, variant: 'default' | 'noRedirect'): Contender<LoadResult> => ({
         key,
         label,
-        run: async () => (await pool.get(key, { nodeRed: false })).call<LoadResult>('task', { name: 'axiosLoad', args: { url: findUrl, token, query, n, inflight, variant, timeoutMs } }),
+        run: async () =>
+          (await pool.get(key, { nodeRed: false })).call<LoadResult>('task', {
+            name: 'axiosLoad',
+            args: { url: findUrl, token, query, n, inflight, variant, timeoutMs },
+          }),
       });
       const contenders = selected(
         [
           node('ours', 'ours (tb-entity-query, flat)', 'ours_flat', 'sink_ours_flat'),
           node('ours-raw', 'ours (tb-entity-query, raw)', 'ours_raw', 'sink_ours_raw'),
-          node('ours-bound', 'ours (tb-entity-query, flat, 3 values from the message)', 'ours_bound', 'sink_ours_bound', boundMsg),
+          node(
+            'ours-bound',
+            'ours (tb-entity-query, flat, 3 values from the message)',
+            'ours_bound',
+            'sink_ours_bound',
+            boundMsg,
+          ),
           ax('axios', 'raw axios (keep-alive, defaults)', 'default'),
           ax('axios-nr', 'raw axios (keep-alive, maxRedirects 0)', 'noRedirect'),
           node('core', 'core flow (function + http request)', 'core_fn', 'sink_core'),
@@ -90,10 +142,18 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
       );
       await pool.prestart(contenders.map((c) => [c.key, { nodeRed: !c.key.startsWith('axios') }]));
       opts.log(`  scenario 1: ${n} queries, ${inflight} in flight, ${devices} bench devices, page of 100`);
-      const res = await runRounds(contenders, opts, (r) => `${fmt(r.perSec)} msg/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`);
+      const res = await runRounds(
+        contenders,
+        opts,
+        (r) =>
+          `${fmt(r.perSec)} msg/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`,
+      );
       for (const [key, rs] of res) {
         const bad = rs.find((r) => r.errors > 0 || r.items !== 100);
-        if (bad) notes.push(`${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${bad.items} items in the last answer (expected 100)`);
+        if (bad)
+          notes.push(
+            `${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${bad.items} items in the last answer (expected 100)`,
+          );
       }
       const rows = contenders.map((c) => {
         const rs = res.get(c.key)!;
@@ -114,12 +174,37 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
       const rCore = ratio(oursRate, perSec('core'));
       const rAx = ratio(oursRate, perSec('axios'));
       const rAxNr = ratio(oursRate, perSec('axios-nr'));
-      targets.push({ what: 'queries/s: ours ÷ reference node', goal: '≥ 0.80', measured: fmtRatio(rRef), pass: Number.isFinite(rRef) ? rRef >= 0.8 : undefined });
-      targets.push({ what: 'queries/s: ours ÷ core flow', goal: '≈ 1.9 (implied)', measured: fmtRatio(rCore), pass: Number.isFinite(rCore) ? rCore >= 1.9 : undefined });
-      targets.push({ what: 'queries/s: ours ÷ raw axios (defaults)', goal: '≈ 1.25 (implied)', measured: fmtRatio(rAx), pass: Number.isFinite(rAx) ? rAx >= 1.25 : undefined });
+      targets.push({
+        what: 'queries/s: ours ÷ reference node',
+        goal: '≥ 0.80',
+        measured: fmtRatio(rRef),
+        pass: Number.isFinite(rRef) ? rRef >= 0.8 : undefined,
+      });
+      targets.push({
+        what: 'queries/s: ours ÷ core flow',
+        goal: '≈ 1.9 (implied)',
+        measured: fmtRatio(rCore),
+        pass: Number.isFinite(rCore) ? rCore >= 1.9 : undefined,
+      });
+      targets.push({
+        what: 'queries/s: ours ÷ raw axios (defaults)',
+        goal: '≈ 1.25 (implied)',
+        measured: fmtRatio(rAx),
+        pass: Number.isFinite(rAx) ? rAx >= 1.25 : undefined,
+      });
       const rBound = ratio(perSec('ours-bound'), oursRate);
-      targets.push({ what: 'queries/s: ours with 3 values from the message ÷ ours fixed', goal: '≥ 0.95', measured: fmtRatio(rBound), pass: Number.isFinite(rBound) ? rBound >= 0.95 : undefined });
-      targets.push({ what: 'queries/s: ours ÷ raw axios (maxRedirects 0)', goal: '(information)', measured: fmtRatio(rAxNr), pass: undefined });
+      targets.push({
+        what: 'queries/s: ours with 3 values from the message ÷ ours fixed',
+        goal: '≥ 0.95',
+        measured: fmtRatio(rBound),
+        pass: Number.isFinite(rBound) ? rBound >= 0.95 : undefined,
+      });
+      targets.push({
+        what: 'queries/s: ours ÷ raw axios (maxRedirects 0)',
+        goal: '(information)',
+        measured: fmtRatio(rAxNr),
+        pass: undefined,
+      });
       const dp99 = p99('ours') - p99('axios');
       targets.push({
         what: 'p99 latency: ours − raw axios (defaults)',
@@ -143,11 +228,22 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
         '',
         table(
           ['target', 'goal', 'measured', 'result'],
-          targets.map((t) => [t.what, t.goal, t.measured, t.pass === undefined && t.goal.startsWith('(') ? '—' : passText(t.pass)]),
+          targets.map((t) => [
+            t.what,
+            t.goal,
+            t.measured,
+            t.pass === undefined && t.goal.startsWith('(') ? '—' : passText(t.pass),
+          ]),
           ['l', 'l', 'r', 'l'],
         ),
       ].join('\n');
-      return { id: 1, title: 'Query throughput and latency', markdown, targets: targets.filter((t) => !t.goal.startsWith('(')), notes };
+      return {
+        id: 1,
+        title: 'Query throughput and latency',
+        markdown,
+        targets: targets.filter((t) => !t.goal.startsWith('(')),
+        notes,
+      };
     } finally {
       await pool.stopAll();
     }

@@ -44,8 +44,16 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
           await agent.call('task', { name: 'rawOpen', args: { token, cmds: [cmd], snapshots: 1, timeoutMs: 30000 } });
           return 'raw';
         }
-        const nodes = key === 'ours' ? [oursSubscribe('sub', q, sinkId)] : key === 'core' ? coreLiveFlow(sim.url, token, [cmd], sinkId) : [refLive('ref', sim.url, token, cmd, sinkId)];
-        await agent.call('task', { name: 'deployAndWait', args: { flows: benchFlow(sim.url, [...nodes, sink(sinkId)]), sink: sinkId, snapshots: 1, timeoutMs: 30000 } });
+        const nodes =
+          key === 'ours'
+            ? [oursSubscribe('sub', q, sinkId)]
+            : key === 'core'
+              ? coreLiveFlow(sim.url, token, [cmd], sinkId)
+              : [refLive('ref', sim.url, token, cmd, sinkId)];
+        await agent.call('task', {
+          name: 'deployAndWait',
+          args: { flows: benchFlow(sim.url, [...nodes, sink(sinkId)]), sink: sinkId, snapshots: 1, timeoutMs: 30000 },
+        });
         return sinkId;
       };
       const teardown = async (key: string): Promise<void> => {
@@ -57,10 +65,28 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         const sinkId = await setup(key, n);
         const agent = await pool.get(key);
         try {
-          const burst = await agent.call<BurstRun>('task', { name: 'burst', args: { sink: sinkId, entities: n, updates, keysPerUpdate: 2, timeoutMs: 300000 } }, 320000);
+          const burst = await agent.call<BurstRun>(
+            'task',
+            { name: 'burst', args: { sink: sinkId, entities: n, updates, keysPerUpdate: 2, timeoutMs: 300000 } },
+            320000,
+          );
           let pacedRun: BurstRun | undefined;
           if (n === 100) {
-            pacedRun = await agent.call<BurstRun>('task', { name: 'burst', args: { sink: sinkId, entities: n, updates: paced, keysPerUpdate: 2, ratePerSec: rate, timeoutMs: 120000 } }, 130000);
+            pacedRun = await agent.call<BurstRun>(
+              'task',
+              {
+                name: 'burst',
+                args: {
+                  sink: sinkId,
+                  entities: n,
+                  updates: paced,
+                  keysPerUpdate: 2,
+                  ratePerSec: rate,
+                  timeoutMs: 120000,
+                },
+              },
+              130000,
+            );
           }
           return { burst, paced: pacedRun };
         } finally {
@@ -74,10 +100,16 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         ['ref', 'reference node (ws)'],
       ];
       const contenders: Array<Contender<Cell>> = [];
-      for (const n of sizes) for (const [key, label] of kinds) contenders.push({ key: `${key}@${n}`, label: `${label} @${n}`, run: () => measure(key, n) });
+      for (const n of sizes)
+        for (const [key, label] of kinds)
+          contenders.push({ key: `${key}@${n}`, label: `${label} @${n}`, run: () => measure(key, n) });
       const chosen = selected(contenders, opts);
-      await pool.prestart([...new Set(chosen.map((c) => c.key.split('@')[0]))].map((k) => [k, { nodeRed: k !== 'raw' }]));
-      opts.log(`  scenario 2: ${fmt(updates)} updates per burst over 1, 100, 1,000 entities; delay at ${fmt(rate)}/s with ${fmt(paced)} updates over 100 entities`);
+      await pool.prestart(
+        [...new Set(chosen.map((c) => c.key.split('@')[0]))].map((k) => [k, { nodeRed: k !== 'raw' }]),
+      );
+      opts.log(
+        `  scenario 2: ${fmt(updates)} updates per burst over 1, 100, 1,000 entities; delay at ${fmt(rate)}/s with ${fmt(paced)} updates over 100 entities`,
+      );
       const res = await runRounds(
         chosen,
         opts,
@@ -86,7 +118,9 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
           (c.paced ? `  @${rate}/s delay p50 ${fmtMs(c.paced.delayP50)} p99 ${fmtMs(c.paced.delayP99)} ms` : ''),
       );
       for (const [key, rs] of res) {
-        const bad = rs.find((c) => c.burst.received !== c.burst.updates || (c.paced && c.paced.received !== c.paced.updates));
+        const bad = rs.find(
+          (c) => c.burst.received !== c.burst.updates || (c.paced && c.paced.received !== c.paced.updates),
+        );
         if (bad) notes.push(`${key}: received ${bad.burst.received} of ${bad.burst.updates} updates`);
       }
       const perSec = (k: string) => med(res.get(k), (c) => c.burst.perSec);
@@ -115,8 +149,18 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         const rr = ratio(perSec(`ours@${n}`), perSec(`ref@${n}`));
         const rc = ratio(perSec(`ours@${n}`), perSec(`core@${n}`));
         // issue 21: at least the minimal node's rate with the full output (state, changed keys, flat row)
-        targets.push({ what: `updates/s @${fmt(n)} entities: ours ÷ reference node`, goal: '≥ 1.0', measured: fmtRatio(rr), pass: Number.isFinite(rr) ? rr >= 1 : undefined });
-        targets.push({ what: `updates/s @${fmt(n)} entities: ours ÷ core flow`, goal: '≥ 3.0', measured: fmtRatio(rc), pass: Number.isFinite(rc) ? rc >= 3 : undefined });
+        targets.push({
+          what: `updates/s @${fmt(n)} entities: ours ÷ reference node`,
+          goal: '≥ 1.0',
+          measured: fmtRatio(rr),
+          pass: Number.isFinite(rr) ? rr >= 1 : undefined,
+        });
+        targets.push({
+          what: `updates/s @${fmt(n)} entities: ours ÷ core flow`,
+          goal: '≥ 3.0',
+          measured: fmtRatio(rc),
+          pass: Number.isFinite(rc) ? rc >= 3 : undefined,
+        });
         notes.push(`@${fmt(n)}: ours ÷ raw ws ${fmtRatio(ratio(perSec(`ours@${n}`), perSec(`raw@${n}`)))}`);
         // Each round measures the contenders one after the other, so ours and the reference node of one round share
         // the machine's state of the moment: their ratio per round shows how much of the spread is the machine's.
@@ -124,11 +168,18 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         const ref = res.get(`ref@${n}`);
         if (ours && ref && ours.length === ref.length && ours.length > 1) {
           const pairs = ours.map((c, i) => c.burst.perSec / ref[i].burst.perSec);
-          notes.push(`@${fmt(n)}: ours ÷ reference node round by round: ${pairs.map((r) => fmtRatio(r)).join(', ')} (median ${fmtRatio(median(pairs))})`);
+          notes.push(
+            `@${fmt(n)}: ours ÷ reference node round by round: ${pairs.map((r) => fmtRatio(r)).join(', ')} (median ${fmtRatio(median(pairs))})`,
+          );
         }
       }
       const p99 = med(res.get('ours@100'), (c) => c.paced?.delayP99 ?? NaN);
-      targets.push({ what: `delay send → message at ${fmt(rate)} updates/s: ours p99`, goal: '≤ 1 ms', measured: `${fmtMs(p99)} ms`, pass: Number.isFinite(p99) ? p99 <= 1 : undefined });
+      targets.push({
+        what: `delay send → message at ${fmt(rate)} updates/s: ours p99`,
+        goal: '≤ 1 ms',
+        measured: `${fmtMs(p99)} ms`,
+        pass: Number.isFinite(p99) ? p99 <= 1 : undefined,
+      });
       const refP99 = med(res.get('ref@100'), (c) => c.paced?.delayP99 ?? NaN);
       targets.push({
         what: `delay p99 at ${fmt(rate)} updates/s: ours − reference node`,
@@ -142,7 +193,18 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
           `the sink − the send time the simulator wrote into the update (same machine clock), ${fmt(paced)} updates paced at ` +
           `${fmt(rate)}/s over 100 entities. Each contender in its own process (the raw client without Node-RED). Client CPU includes the Node-RED process's own work. ${roundsText(opts, opts.rounds)}`,
         '',
-        table(['contender', 'entities', 'updates/s', 'client CPU µs/update', 'simulator CPU %', `delay p50 ms @${rate}/s`, `delay p99 ms @${rate}/s`], rows),
+        table(
+          [
+            'contender',
+            'entities',
+            'updates/s',
+            'client CPU µs/update',
+            'simulator CPU %',
+            `delay p50 ms @${rate}/s`,
+            `delay p99 ms @${rate}/s`,
+          ],
+          rows,
+        ),
         '',
         targetsTable(targets),
       ].join('\n');

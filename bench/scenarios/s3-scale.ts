@@ -68,7 +68,10 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
         const before = await connections();
         let sub: SubscribeResult;
         if (key === 'raw') {
-          const r = await agent.call<{ openMs: number }>('task', { name: 'rawOpen', args: { token, cmds, snapshots: S, reconnect: true, timeoutMs: 60000 } });
+          const r = await agent.call<{ openMs: number }>('task', {
+            name: 'rawOpen',
+            args: { token, cmds, snapshots: S, reconnect: true, timeoutMs: 60000 },
+          });
           sub = { deployMs: 0, subscribedMs: r.openMs, snapshots: S };
         } else {
           let nodes: FlowNode[];
@@ -79,14 +82,23 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
             'task',
             {
               name: 'deployAndWait',
-              args: { flows: benchFlow(sim.url, [...nodes, sink(sinkId)]), sink: sinkId, snapshots: S, statusIds: key === 'ours' ? ids : undefined, timeoutMs: 60000 },
+              args: {
+                flows: benchFlow(sim.url, [...nodes, sink(sinkId)]),
+                sink: sinkId,
+                snapshots: S,
+                statusIds: key === 'ours' ? ids : undefined,
+                timeoutMs: 60000,
+              },
             },
             70000,
           );
         }
         const after = await connections();
         const heap1 = await heap();
-        const hub = key === 'ours' ? await agent.call<{ sockets: number } | undefined>('task', { name: 'hubStats', args: { conn: 'conn' } }) : undefined;
+        const hub =
+          key === 'ours'
+            ? await agent.call<{ sockets: number } | undefined>('task', { name: 'hubStats', args: { conn: 'conn' } })
+            : undefined;
         let resubscribedMs = NaN;
         // The reference node does not reconnect; in --quick mode the core flow's fixed 3 s reconnect is skipped.
         if (key !== 'ref' && !(opts.quick && key === 'core')) {
@@ -94,7 +106,10 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
             'task',
             {
               name: 'dropAndWait',
-              args: key === 'ours' ? { statusIds: ids, timeoutMs: 60000 } : { sink: key === 'raw' ? 'raw' : sinkId, snapshots: S, timeoutMs: 60000 },
+              args:
+                key === 'ours'
+                  ? { statusIds: ids, timeoutMs: 60000 }
+                  : { sink: key === 'raw' ? 'raw' : sinkId, snapshots: S, timeoutMs: 60000 },
             },
             70000,
           );
@@ -138,7 +153,9 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
       const heap = () => heapOf(agent);
       await agent.call('deploy', { flows: empty });
       const h0 = await heap();
-      await agent.call('deploy', { flows: benchFlow(sim.url, [...ids.map((id) => ({ id, type: 'bench-sink' }) as FlowNode), sink(sinkId)]) });
+      await agent.call('deploy', {
+        flows: benchFlow(sim.url, [...ids.map((id) => ({ id, type: 'bench-sink' }) as FlowNode), sink(sinkId)]),
+      });
       const bareKb = ((await heap()) - h0) / S / 1024;
       await agent.call('deploy', { flows: empty });
 
@@ -149,7 +166,11 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
           fmt(med(rs, (r) => r.sockets)),
           fmt(med(rs, (r) => r.subscribedMs)),
           fmt(med(rs, (r) => r.deployMs)),
-          c.key === 'ref' ? 'no reconnect' : opts.quick && c.key === 'core' ? 'not measured (--quick)' : fmt(med(rs, (r) => r.resubscribedMs)),
+          c.key === 'ref'
+            ? 'no reconnect'
+            : opts.quick && c.key === 'core'
+              ? 'not measured (--quick)'
+              : fmt(med(rs, (r) => r.resubscribedMs)),
           fmt(
             med(rs, (r) => r.heapPerSubKb),
             1,
@@ -162,12 +183,34 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
       const resubMs = med(o, (r) => r.resubscribedMs);
       const kb = med(o, (r) => r.heapPerSubKb);
       const targets: Target[] = [
-        { what: `${fmt(S)} subscriptions: sockets opened (ours)`, goal: '1', measured: fmt(sockets), pass: Number.isFinite(sockets) ? sockets === 1 : undefined },
-        { what: `${fmt(S)} subscriptions: all subscribed after deploy (ours)`, goal: '≤ 1,000 ms', measured: `${fmt(subMs)} ms`, pass: Number.isFinite(subMs) ? subMs <= 1000 : undefined },
-        { what: `${fmt(S)} subscriptions: all subscribed again after a drop (ours)`, goal: '≤ 2,000 ms', measured: `${fmt(resubMs)} ms`, pass: Number.isFinite(resubMs) ? resubMs <= 2000 : undefined },
-        { what: `${fmt(S)} subscriptions: heap per subscription (ours)`, goal: '≤ 20 KB', measured: `${fmt(kb, 1)} KB`, pass: Number.isFinite(kb) ? kb <= 20 : undefined },
+        {
+          what: `${fmt(S)} subscriptions: sockets opened (ours)`,
+          goal: '1',
+          measured: fmt(sockets),
+          pass: Number.isFinite(sockets) ? sockets === 1 : undefined,
+        },
+        {
+          what: `${fmt(S)} subscriptions: all subscribed after deploy (ours)`,
+          goal: '≤ 1,000 ms',
+          measured: `${fmt(subMs)} ms`,
+          pass: Number.isFinite(subMs) ? subMs <= 1000 : undefined,
+        },
+        {
+          what: `${fmt(S)} subscriptions: all subscribed again after a drop (ours)`,
+          goal: '≤ 2,000 ms',
+          measured: `${fmt(resubMs)} ms`,
+          pass: Number.isFinite(resubMs) ? resubMs <= 2000 : undefined,
+        },
+        {
+          what: `${fmt(S)} subscriptions: heap per subscription (ours)`,
+          goal: '≤ 20 KB',
+          measured: `${fmt(kb, 1)} KB`,
+          pass: Number.isFinite(kb) ? kb <= 20 : undefined,
+        },
       ];
-      notes.push(`a bare Node-RED node (bench-sink) costs ${fmt(bareKb, 1)} KB of heap: included in the per-subscription figure of every node-based contender`);
+      notes.push(
+        `a bare Node-RED node (bench-sink) costs ${fmt(bareKb, 1)} KB of heap: included in the per-subscription figure of every node-based contender`,
+      );
       notes.push(
         'the drop is abrupt (the clients see 1006); our hub waits its reconnect backoff first (tbConnectionReconnectInitialMs, 1 s ± 20 %), the core websocket client 3 s, the raw client reconnects at once; the reference node does not reconnect',
       );
@@ -177,7 +220,17 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
           `the simulator dropping every session until all are subscribed again (ours: every node went non-green and back to green). Heap = ` +
           `heapUsed after GC with the subscriptions minus with an empty flow, ÷ ${fmt(S)}. ${roundsText(opts, rounds)}`,
         '',
-        table(['contender', 'sockets opened', 'all subscribed ms', 'of which deploy ms', 'resubscribed after drop ms', 'heap KB / subscription'], rows),
+        table(
+          [
+            'contender',
+            'sockets opened',
+            'all subscribed ms',
+            'of which deploy ms',
+            'resubscribed after drop ms',
+            'heap KB / subscription',
+          ],
+          rows,
+        ),
         '',
         targetsTable(targets),
       ].join('\n');

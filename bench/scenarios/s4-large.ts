@@ -6,7 +6,19 @@
  * reset (/proc/self/clear_refs), then the query runs once, cold.
  */
 import { startAgent } from '../lib/agent';
-import { benchFlow, benchQuery, FlowNode, functionNode, httpRequestNode, login, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
+import {
+  benchFlow,
+  benchQuery,
+  FlowNode,
+  functionNode,
+  httpRequestNode,
+  login,
+  RunOptions,
+  roundsText,
+  ScenarioResult,
+  sink,
+  Target,
+} from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim } from '../../sim/process';
@@ -43,7 +55,13 @@ interface SizeRun {
 }
 
 /** allPages over `total` bench devices for the chosen contenders (`keys`: only these), each in a fresh process. */
-async function runAt(total: number, keys: string[] | undefined, opts: RunOptions, rounds: number, notes: string[]): Promise<SizeRun> {
+async function runAt(
+  total: number,
+  keys: string[] | undefined,
+  opts: RunOptions,
+  rounds: number,
+  notes: string[],
+): Promise<SizeRun> {
   const pageSize = PAGE_SIZE;
   const sim = await startSim(['--extra-devices', String(total)]);
   try {
@@ -80,12 +98,38 @@ async function runAt(total: number, keys: string[] | undefined, opts: RunOptions
             functionNode('entry', build, [['core_http']]),
             httpRequestNode('core_http', findUrl, [['core_collect']]),
             functionNode('core_collect', collect, [['entry'], [split ? 'core_split' : 'sink_out']]),
-            ...(split ? [{ id: 'core_split', type: 'split', splt: '\\n', spltType: 'str', arraySplt: 1, arraySpltType: 'len', stream: false, addname: '', wires: [['sink_out']] }] : []),
+            ...(split
+              ? [
+                  {
+                    id: 'core_split',
+                    type: 'split',
+                    splt: '\\n',
+                    spltType: 'str',
+                    arraySplt: 1,
+                    arraySpltType: 'len',
+                    stream: false,
+                    addname: '',
+                    wires: [['sink_out']],
+                  },
+                ]
+              : []),
             sink('sink_out'),
           ];
         }
         case 'ref':
-          return [{ id: 'entry', type: 'bench-ref-query', url: findUrl, query: JSON.stringify(query), allPages: true, split, credentials: { token }, wires: [['sink_out']] }, sink('sink_out')];
+          return [
+            {
+              id: 'entry',
+              type: 'bench-ref-query',
+              url: findUrl,
+              query: JSON.stringify(query),
+              allPages: true,
+              split,
+              credentials: { token },
+              wires: [['sink_out']],
+            },
+            sink('sink_out'),
+          ];
         default:
           throw new Error(key);
       }
@@ -98,8 +142,19 @@ async function runAt(total: number, keys: string[] | undefined, opts: RunOptions
         if (!raw) await agent.call('deploy', { flows: benchFlow(sim.url, flowFor(key, split)) });
         const base = await agent.call<Mem>('memory', { gc: true, resetPeak: true });
         const r = raw
-          ? await agent.call<LargeResult>('task', { name: 'axiosLarge', args: { url: findUrl, token, query, split, timeoutMs: 600000 } }, 660000)
-          : await agent.call<LargeResult>('task', { name: 'nodeLarge', args: { entry: 'entry', sink: 'sink_out', errSink: 'sink_err', expect: total, timeoutMs: 600000 } }, 660000);
+          ? await agent.call<LargeResult>(
+              'task',
+              { name: 'axiosLarge', args: { url: findUrl, token, query, split, timeoutMs: 600000 } },
+              660000,
+            )
+          : await agent.call<LargeResult>(
+              'task',
+              {
+                name: 'nodeLarge',
+                args: { entry: 'entry', sink: 'sink_out', errSink: 'sink_err', expect: total, timeoutMs: 600000 },
+              },
+              660000,
+            );
         const after = await agent.call<Mem>('memory', {});
         return { ...r, baseRss: base.rss, peakRss: after.peakRss };
       } finally {
@@ -116,19 +171,29 @@ async function runAt(total: number, keys: string[] | undefined, opts: RunOptions
     const contenders: Array<Contender<Cell>> = [];
     for (const split of [false, true]) {
       for (const [key, label] of variants) {
-        contenders.push({ key: `${key}${split ? '+split' : ''}`, label: `${label}${split ? ' + split' : ''}`, run: () => measure(key, split) });
+        contenders.push({
+          key: `${key}${split ? '+split' : ''}`,
+          label: `${label}${split ? ' + split' : ''}`,
+          run: () => measure(key, split),
+        });
       }
     }
     const chosen = selected(contenders, opts).filter((c) => !keys || keys.includes(c.key));
-    opts.log(`  scenario 4: allPages over ${fmt(total)} bench devices, pages of ${fmt(pageSize)}, a fresh process per measurement, ${rounds} round(s)`);
+    opts.log(
+      `  scenario 4: allPages over ${fmt(total)} bench devices, pages of ${fmt(pageSize)}, a fresh process per measurement, ${rounds} round(s)`,
+    );
     const res = await runRounds(
       chosen,
       { ...opts, rounds },
-      (r) => `${fmt(r.elapsedMs)} ms  ${fmt(r.items)} items in ${fmt(r.messages)} msg  peak RSS ${fmt(r.peakRss / MB)} MB (base ${fmt(r.baseRss / MB)})${r.errors ? `  ERROR ${r.firstError}` : ''}`,
+      (r) =>
+        `${fmt(r.elapsedMs)} ms  ${fmt(r.items)} items in ${fmt(r.messages)} msg  peak RSS ${fmt(r.peakRss / MB)} MB (base ${fmt(r.baseRss / MB)})${r.errors ? `  ERROR ${r.firstError}` : ''}`,
     );
     for (const [key, rs] of res) {
       const bad = rs.find((r) => r.errors > 0 || r.items !== total);
-      if (bad) notes.push(`${fmt(total)} entities, ${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.items)} items (expected ${fmt(total)})`);
+      if (bad)
+        notes.push(
+          `${fmt(total)} entities, ${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.items)} items (expected ${fmt(total)})`,
+        );
     }
     return { total, chosen, res };
   } finally {

@@ -6,7 +6,18 @@
  * ceil(N / workers) × report time. All reports must succeed.
  */
 import { AgentPool } from '../lib/agent';
-import { benchFlow, FlowNode, functionNode, httpRequestNode, RunOptions, roundsText, ScenarioResult, sink, Target, TENANT } from '../lib/common';
+import {
+  benchFlow,
+  FlowNode,
+  functionNode,
+  httpRequestNode,
+  RunOptions,
+  roundsText,
+  ScenarioResult,
+  sink,
+  Target,
+  TENANT,
+} from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
 import { startSim, SimProcess } from '../../sim/process';
@@ -36,7 +47,10 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
   const delayMs = opts.quick ? 20 : 50;
   const rounds = Math.min(opts.rounds, 2);
   // --quick: only the small set-up, where every contender goes through the 429 path.
-  const setups: Setup[] = [...(opts.quick ? [] : [{ name: 'as shipped', workers: 10, queue: 10 }]), { name: 'small', workers: 2, queue: 2 }];
+  const setups: Setup[] = [
+    ...(opts.quick ? [] : [{ name: 'as shipped', workers: 10, queue: 10 }]),
+    { name: 'small', workers: 2, queue: 2 },
+  ];
   const sim = await startSim([]);
   const notes: string[] = [];
   try {
@@ -67,11 +81,22 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
             },
             sink('sink_rep'),
           ],
-          { connection: { analyticsUrl: base, analyticsAuth: 'same', reportConcurrency: concurrency, reportTimeout: 300 } },
+          {
+            connection: {
+              analyticsUrl: base,
+              analyticsAuth: 'same',
+              reportConcurrency: concurrency,
+              reportTimeout: 300,
+            },
+          },
         );
       const headers = { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${token}` };
       const coreFlow = benchFlow(sim.url, [
-        functionNode('entry', `msg.headers = ${JSON.stringify(headers)};\nmsg.payload = ${JSON.stringify(body)};\nreturn msg;`, [['core_http']]),
+        functionNode(
+          'entry',
+          `msg.headers = ${JSON.stringify(headers)};\nmsg.payload = ${JSON.stringify(body)};\nreturn msg;`,
+          [['core_http']],
+        ),
         httpRequestNode('core_http', `${base}publicApi/buildReport`, [['core_check']]),
         // 429: put the request back together and try again after 1 s (a delay node); anything else goes on.
         functionNode(
@@ -99,7 +124,17 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
         },
         sink('sink_rep'),
       ]);
-      const refFlow = benchFlow(sim.url, [{ id: 'entry', type: 'bench-ref-report', url: base, body: JSON.stringify(body), credentials: { token }, wires: [['sink_rep']] }, sink('sink_rep')]);
+      const refFlow = benchFlow(sim.url, [
+        {
+          id: 'entry',
+          type: 'bench-ref-report',
+          url: base,
+          body: JSON.stringify(body),
+          credentials: { token },
+          wires: [['sink_rep']],
+        },
+        sink('sink_rep'),
+      ]);
       const timeoutMs = 600000;
       // One process per contender (see AgentPool), its flow deployed once.
       const deployed = new Set<string>();
@@ -109,7 +144,11 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
           deployed.add(key);
           await agent.call('deploy', { flows });
         }
-        return agent.call<ReportRun>('task', { name: 'reportLoad', args: { entry: 'entry', sink: 'sink_rep', errSink: 'sink_err', n, timeoutMs } }, timeoutMs + 10000);
+        return agent.call<ReportRun>(
+          'task',
+          { name: 'reportLoad', args: { entry: 'entry', sink: 'sink_rep', errSink: 'sink_err', n, timeoutMs } },
+          timeoutMs + 10000,
+        );
       };
       const kinds: Array<[string, string, () => Promise<ReportRun>]> = [
         ['ours', 'ours (tb-build-report, report concurrency 2 = default)', () => nodeRun('ours', oursFlow(2, 20))],
@@ -117,7 +156,12 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
         [
           'axios',
           'raw axios (all at once, 429 → retry after 1 s)',
-          async () => (await pool.get('axios', { nodeRed: false })).call<ReportRun>('task', { name: 'axiosReports', args: { baseUrl: base, token, body, n, timeoutMs } }, timeoutMs + 10000),
+          async () =>
+            (await pool.get('axios', { nodeRed: false })).call<ReportRun>(
+              'task',
+              { name: 'axiosReports', args: { baseUrl: base, token, body, n, timeoutMs } },
+              timeoutMs + 10000,
+            ),
         ],
         ['core', 'core flow (http request, 429 → delay 1 s → again)', () => nodeRun('core', coreFlow)],
         ['ref', 'reference node (node:http, 429 → retry after 1 s)', () => nodeRun('ref', refFlow)],
@@ -137,17 +181,24 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
             key: `${key}/${s.name}`,
             label,
             run: async () => {
-              await sim.post('/__sim/analytics/settings', { reportDelayMs: delayMs, concurrency: s.workers, queueCapacity: s.queue });
+              await sim.post('/__sim/analytics/settings', {
+                reportDelayMs: delayMs,
+                concurrency: s.workers,
+                queueCapacity: s.queue,
+              });
               return run();
             },
           })) as Array<Contender<ReportRun>>,
           opts,
         );
-        opts.log(`  scenario 5 (${s.name}: ${s.workers} workers + queue of ${s.queue}, ${delayMs} ms per report): ${n} reports at once; queue limit ${fmt(limitMs)} ms`);
+        opts.log(
+          `  scenario 5 (${s.name}: ${s.workers} workers + queue of ${s.queue}, ${delayMs} ms per report): ${n} reports at once; queue limit ${fmt(limitMs)} ms`,
+        );
         const res = await runRounds(
           contenders,
           { ...opts, rounds },
-          (r) => `${fmt(r.elapsedMs)} ms  ok ${r.ok}/${r.n}  requests ${r.requests}  429 ${r.rejected}${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`,
+          (r) =>
+            `${fmt(r.elapsedMs)} ms  ok ${r.ok}/${r.n}  requests ${r.requests}  429 ${r.rejected}${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`,
         );
         for (const c of contenders) {
           const rs = res.get(c.key)!;
@@ -181,7 +232,19 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
           `Ours uses its own 429 policy (Retry-After, else 1 s doubling, ± 20 %) with max retries 20; the baselines retry after 1 s. ` +
           `${roundsText(opts, rounds)}`,
         '',
-        table(['contender', 'workers + queue', 'total ms', 'queue limit ms', 'total ÷ limit', 'requests', '429', 'succeeded'], rows),
+        table(
+          [
+            'contender',
+            'workers + queue',
+            'total ms',
+            'queue limit ms',
+            'total ÷ limit',
+            'requests',
+            '429',
+            'succeeded',
+          ],
+          rows,
+        ),
         '',
         targetsTable(targets),
       ].join('\n');

@@ -37,7 +37,11 @@ async function benchIds(sim: SimProcess, token: string, count: number): Promise<
     headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${token}` },
     body: JSON.stringify({
       entityFilter: { type: 'deviceType', deviceTypes: ['bench'] },
-      pageLink: { page: 0, pageSize: count, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
+      pageLink: {
+        page: 0,
+        pageSize: count,
+        sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' },
+      },
     }),
   });
   if (!res.ok) throw new Error(`bench device ids: HTTP ${res.status}`);
@@ -51,7 +55,8 @@ async function seedHistory(sim: SimProcess, token: string, deviceId: string, poi
   const chunk = 10000;
   for (let from = 0; from < points; from += chunk) {
     const body = [];
-    for (let i = from; i < Math.min(points, from + chunk); i++) body.push({ ts: HISTORY_T0 + i * HISTORY_STEP_MS, values: { [HISTORY_KEY]: 20 + (i % 1000) / 10 } });
+    for (let i = from; i < Math.min(points, from + chunk); i++)
+      body.push({ ts: HISTORY_T0 + i * HISTORY_STEP_MS, values: { [HISTORY_KEY]: 20 + (i % 1000) / 10 } });
     const res = await fetch(`${sim.url}/api/plugins/telemetry/DEVICE/${deviceId}/timeseries/ANY`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${token}` },
@@ -116,7 +121,14 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
   const points = opts.quick ? 5000 : 100000;
   const heapRounds = Math.min(opts.rounds, 2);
   const historyRounds = Math.min(opts.rounds, 3);
-  const sim = await startSim(['--extra-devices', String(heapSizes[1]), '--latency', String(LATENCY_MS), '--history-limit', String(points)]);
+  const sim = await startSim([
+    '--extra-devices',
+    String(heapSizes[1]),
+    '--latency',
+    String(LATENCY_MS),
+    '--history-limit',
+    String(points),
+  ]);
   const notes: string[] = [];
   const targets: Target[] = [];
   const sections: string[] = [];
@@ -137,23 +149,59 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
         }
         return agent;
       };
-      const ours = (key: string, label: string, concurrency: number, count: number, heap: boolean): Contender<BulkRun> => ({
+      const ours = (
+        key: string,
+        label: string,
+        concurrency: number,
+        count: number,
+        heap: boolean,
+      ): Contender<BulkRun> => ({
         key,
         label,
         run: async () =>
           (await nodeAgent(key.split('@')[0], concurrency)).call<BulkRun>(
             'task',
-            { name: 'nodeBulk', args: { entry: 'entry', sink: 'sink_out', errSink: 'sink_err', ids: ids.slice(0, count), values: VALUES, heap, timeoutMs: 600000 } },
+            {
+              name: 'nodeBulk',
+              args: {
+                entry: 'entry',
+                sink: 'sink_out',
+                errSink: 'sink_err',
+                ids: ids.slice(0, count),
+                values: VALUES,
+                heap,
+                timeoutMs: 600000,
+              },
+            },
             660000,
           ),
       });
-      const ax = (key: string, label: string, concurrency: number, variant: 'default' | 'noRedirect', count: number, heap: boolean): Contender<BulkRun> => ({
+      const ax = (
+        key: string,
+        label: string,
+        concurrency: number,
+        variant: 'default' | 'noRedirect',
+        count: number,
+        heap: boolean,
+      ): Contender<BulkRun> => ({
         key,
         label,
         run: async () =>
           (await pool.get(key.split('@')[0], { nodeRed: false })).call<BulkRun>(
             'task',
-            { name: 'axiosBulk', args: { token, ids: ids.slice(0, count), values: VALUES, scope: SCOPE, concurrency, variant, heap, timeoutMs: 600000 } },
+            {
+              name: 'axiosBulk',
+              args: {
+                token,
+                ids: ids.slice(0, count),
+                values: VALUES,
+                scope: SCOPE,
+                concurrency,
+                variant,
+                heap,
+                timeoutMs: 600000,
+              },
+            },
             660000,
           ),
       });
@@ -162,20 +210,32 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
           ours('ours', `ours (tb-attributes, concurrency ${CONCURRENCY})`, CONCURRENCY, n, false),
           ours('ours/c1', 'ours (tb-attributes, concurrency 1)', 1, n, false),
           ax('axios', `raw axios (keep-alive, defaults), ${CONCURRENCY} workers`, CONCURRENCY, 'default', n, false),
-          ax('axios-nr', `raw axios (keep-alive, maxRedirects 0), ${CONCURRENCY} workers`, CONCURRENCY, 'noRedirect', n, false),
+          ax(
+            'axios-nr',
+            `raw axios (keep-alive, maxRedirects 0), ${CONCURRENCY} workers`,
+            CONCURRENCY,
+            'noRedirect',
+            n,
+            false,
+          ),
           ax('axios/c1', 'raw axios (keep-alive, defaults), one at a time', 1, 'default', n, false),
         ],
         opts,
       );
       const concurrencyOf = (key: string): number => (key.endsWith('/c1') ? 1 : CONCURRENCY);
       await pool.prestart(saveContenders.map((c) => [c.key, { nodeRed: c.key.startsWith('ours') }]));
-      opts.log(`  scenario 6a: bulk save of ${SCOPE} attributes to ${fmt(n)} devices in one message, server answering after ${LATENCY_MS} ms`);
+      opts.log(
+        `  scenario 6a: bulk save of ${SCOPE} attributes to ${fmt(n)} devices in one message, server answering after ${LATENCY_MS} ms`,
+      );
       const describeBulk = (r: BulkRun): string =>
         `${fmt(r.elapsedMs)} ms  ${fmt(r.ok)}/${fmt(r.n)} ok  ${fmt(r.requests)} requests${r.heap ? `  heap base ${fmt(r.heap.base / MB, 1)} MB, peak +${fmt((r.heap.peak - r.heap.base) / MB, 2)}, after +${fmt((r.heap.after - r.heap.base) / MB, 2)} (${r.heap.samples} samples)` : ''}${r.failed ? `  FAILED ${r.failed}: ${r.firstError}` : ''}`;
       const saves = await runRounds(saveContenders, opts, describeBulk);
       const checkBulk = (key: string, rs: BulkRun[], count: number): void => {
         const bad = rs.find((r) => r.failed > 0 || r.ok !== count || r.requests !== count);
-        if (bad) notes.push(`${key}: ${bad.failed} failed (${bad.firstError ?? ''}), ${fmt(bad.ok)} ok, ${fmt(bad.requests)} requests (expected ${fmt(count)})`);
+        if (bad)
+          notes.push(
+            `${key}: ${bad.failed} failed (${bad.firstError ?? ''}), ${fmt(bad.ok)} ok, ${fmt(bad.requests)} requests (expected ${fmt(count)})`,
+          );
       };
       for (const [key, rs] of saves) checkBulk(key, rs, n);
       const time = (k: string): number => med(saves.get(k), (r) => r.elapsedMs);
@@ -223,7 +283,17 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
           `…/DEVICE/{id}/attributes/${SCOPE}\` requests from a pool of workers, results kept in input order, no Node-RED. ` +
           `The simulator waits ${LATENCY_MS} ms (a timer) before handling each request (\`--latency ${LATENCY_MS}\`). ${roundsText(opts, opts.rounds)}`,
         '',
-        table(['contender', `total ms (${fmt(n)} saves)`, 'latency floor ms', 'saves/s', 'client CPU µs/save', 'simulator CPU %'], saveRows),
+        table(
+          [
+            'contender',
+            `total ms (${fmt(n)} saves)`,
+            'latency floor ms',
+            'saves/s',
+            'client CPU µs/save',
+            'simulator CPU %',
+          ],
+          saveRows,
+        ),
       );
 
       // ---------------------------------------------------------------------------------------------------------
@@ -240,8 +310,37 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
           const args = { ids: ids.slice(0, size), values: VALUES, timeoutMs: 600000 };
           const run = (heap: boolean, count: number): Promise<BulkRun> =>
             raw
-              ? agent.call<BulkRun>('task', { name: 'axiosBulk', args: { ...args, ids: ids.slice(0, count), token, scope: SCOPE, concurrency: CONCURRENCY, variant: 'default', heap } }, 660000)
-              : agent.call<BulkRun>('task', { name: 'nodeBulk', args: { ...args, ids: ids.slice(0, count), entry: 'entry', sink: 'sink_out', errSink: 'sink_err', heap } }, 660000);
+              ? agent.call<BulkRun>(
+                  'task',
+                  {
+                    name: 'axiosBulk',
+                    args: {
+                      ...args,
+                      ids: ids.slice(0, count),
+                      token,
+                      scope: SCOPE,
+                      concurrency: CONCURRENCY,
+                      variant: 'default',
+                      heap,
+                    },
+                  },
+                  660000,
+                )
+              : agent.call<BulkRun>(
+                  'task',
+                  {
+                    name: 'nodeBulk',
+                    args: {
+                      ...args,
+                      ids: ids.slice(0, count),
+                      entry: 'entry',
+                      sink: 'sink_out',
+                      errSink: 'sink_err',
+                      heap,
+                    },
+                  },
+                  660000,
+                );
           if (!raw) await agent.call('deploy', { flows: benchFlow(sim.url, attributesNode(CONCURRENCY)) });
           await run(false, warmup);
           return await run(true, size);
@@ -251,15 +350,24 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
       };
       const heapContenders = selected<BulkRun>(
         heapSizes.flatMap((size) => [
-          { key: `ours@${size}`, label: `ours (tb-attributes, concurrency ${CONCURRENCY})`, run: () => heapRun('ours', size) },
-          { key: `axios@${size}`, label: `raw axios (keep-alive, defaults), ${CONCURRENCY} workers`, run: () => heapRun('axios', size) },
+          {
+            key: `ours@${size}`,
+            label: `ours (tb-attributes, concurrency ${CONCURRENCY})`,
+            run: () => heapRun('ours', size),
+          },
+          {
+            key: `axios@${size}`,
+            label: `raw axios (keep-alive, defaults), ${CONCURRENCY} workers`,
+            run: () => heapRun('axios', size),
+          },
         ]),
         opts,
       );
       opts.log(`  scenario 6b: heap of the bulk save, ${heapSizes.map((s) => fmt(s)).join(' vs ')} entities`);
       const heaps = await runRounds(heapContenders, { ...opts, rounds: heapRounds }, describeBulk);
       for (const [key, rs] of heaps) checkBulk(key, rs, Number(key.split('@')[1]));
-      const hm = (k: string, f: (h: NonNullable<BulkRun['heap']>) => number): number => med(heaps.get(k), (r) => (r.heap ? f(r.heap) : NaN));
+      const hm = (k: string, f: (h: NonNullable<BulkRun['heap']>) => number): number =>
+        med(heaps.get(k), (r) => (r.heap ? f(r.heap) : NaN));
       const heapRows = heapContenders.map((c) => {
         const size = Number(c.key.split('@')[1]);
         return [
@@ -302,7 +410,19 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
           `in flight, pending promises); it must not grow with the entity count. The samples' GCs make these runs slower ` +
           `than the timed ones. ${roundsText(opts, heapRounds)}`,
         '',
-        table(['contender', 'entities', 'heap before MB', 'peak during − before MB', 'after − before MB', 'after − before, bytes/entity', 'beyond the result list KB', 'total ms'], heapRows),
+        table(
+          [
+            'contender',
+            'entities',
+            'heap before MB',
+            'peak during − before MB',
+            'after − before MB',
+            'after − before, bytes/entity',
+            'beyond the result list KB',
+            'total ms',
+          ],
+          heapRows,
+        ),
       );
     } finally {
       await pool.stopAll();
@@ -320,19 +440,47 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
     const measureHistory = async (key: string): Promise<HistoryCell> => {
       const raw = key === 'axios';
       const pageSetting = key === 'ours/p10000' ? {} : { tbConnectionHistoryPageSize: HISTORY_PAGE };
-      const agent = await startAgent(sim.url, { nodeRed: !raw, cpuProfDir: opts.profileDir, settings: raw ? undefined : pageSetting });
+      const agent = await startAgent(sim.url, {
+        nodeRed: !raw,
+        cpuProfDir: opts.profileDir,
+        settings: raw ? undefined : pageSetting,
+      });
       try {
-        if (!raw) await agent.call('deploy', { flows: benchFlow(sim.url, telemetryHistoryNode(key === 'ours-raw' ? 'raw' : 'flat', maxItems)) });
+        if (!raw)
+          await agent.call('deploy', {
+            flows: benchFlow(sim.url, telemetryHistoryNode(key === 'ours-raw' ? 'raw' : 'flat', maxItems)),
+          });
         const base = await agent.call<{ rss: number }>('memory', { gc: true, resetPeak: true });
         const r = raw
           ? await agent.call<HistoryRun>(
               'task',
-              { name: 'axiosHistory', args: { token, deviceId: device, key: HISTORY_KEY, startTs: HISTORY_T0, endTs, pageSize: HISTORY_PAGE, timeoutMs: 600000 } },
+              {
+                name: 'axiosHistory',
+                args: {
+                  token,
+                  deviceId: device,
+                  key: HISTORY_KEY,
+                  startTs: HISTORY_T0,
+                  endTs,
+                  pageSize: HISTORY_PAGE,
+                  timeoutMs: 600000,
+                },
+              },
               660000,
             )
           : await agent.call<HistoryRun>(
               'task',
-              { name: 'nodeHistory', args: { entry: 'entry', sink: 'sink_out', errSink: 'sink_err', msg: historyMsg, deviceId: device, timeoutMs: 600000 } },
+              {
+                name: 'nodeHistory',
+                args: {
+                  entry: 'entry',
+                  sink: 'sink_out',
+                  errSink: 'sink_err',
+                  msg: historyMsg,
+                  deviceId: device,
+                  timeoutMs: 600000,
+                },
+              },
               660000,
             );
         const after = await agent.call<{ peakRss: number }>('memory', {});
@@ -343,14 +491,32 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
     };
     const historyContenders = selected<HistoryCell>(
       [
-        { key: 'ours', label: `ours (tb-telemetry history, flat rows, pages of ${HISTORY_PAGE})`, run: () => measureHistory('ours') },
-        { key: 'ours-raw', label: `ours (tb-telemetry history, raw, pages of ${HISTORY_PAGE})`, run: () => measureHistory('ours-raw') },
-        { key: 'ours/p10000', label: 'ours (tb-telemetry history, flat rows, default pages of 10,000)', run: () => measureHistory('ours/p10000') },
-        { key: 'axios', label: `raw axios paging (keep-alive, pages of ${HISTORY_PAGE}), no Node-RED`, run: () => measureHistory('axios') },
+        {
+          key: 'ours',
+          label: `ours (tb-telemetry history, flat rows, pages of ${HISTORY_PAGE})`,
+          run: () => measureHistory('ours'),
+        },
+        {
+          key: 'ours-raw',
+          label: `ours (tb-telemetry history, raw, pages of ${HISTORY_PAGE})`,
+          run: () => measureHistory('ours-raw'),
+        },
+        {
+          key: 'ours/p10000',
+          label: 'ours (tb-telemetry history, flat rows, default pages of 10,000)',
+          run: () => measureHistory('ours/p10000'),
+        },
+        {
+          key: 'axios',
+          label: `raw axios paging (keep-alive, pages of ${HISTORY_PAGE}), no Node-RED`,
+          run: () => measureHistory('axios'),
+        },
       ],
       opts,
     );
-    opts.log(`  scenario 6c: history of ${fmt(points)} points, pages of ${HISTORY_PAGE}, a fresh process per measurement`);
+    opts.log(
+      `  scenario 6c: history of ${fmt(points)} points, pages of ${HISTORY_PAGE}, a fresh process per measurement`,
+    );
     const hist = await runRounds(
       historyContenders,
       { ...opts, rounds: historyRounds },
@@ -359,7 +525,10 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
     );
     for (const [key, rs] of hist) {
       const bad = rs.find((r) => r.errors > 0 || r.points !== points || r.truncated);
-      if (bad) notes.push(`${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.points)} points (expected ${fmt(points)})${bad.truncated ? ', truncated' : ''}`);
+      if (bad)
+        notes.push(
+          `${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.points)} points (expected ${fmt(points)})${bad.truncated ? ', truncated' : ''}`,
+        );
     }
     const histRows = historyContenders.map((c) => {
       const rs = hist.get(c.key)!;
@@ -375,7 +544,9 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
       ];
     });
     const oursHist = hist.get('ours');
-    const allRead = oursHist?.length ? oursHist.every((r) => r.points === points && !r.truncated && r.errors === 0) : undefined;
+    const allRead = oursHist?.length
+      ? oursHist.every((r) => r.points === points && !r.truncated && r.errors === 0)
+      : undefined;
     const pages = med(oursHist, (r) => r.requests);
     // A full last page may have more after it: one more (empty) request ends the range, for ours and for axios alike.
     const maxPages = Math.ceil(points / HISTORY_PAGE) + 1;
@@ -400,7 +571,19 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
         `client's own cost shows. Each measurement in a fresh process: peak RSS is its high-water mark during the read (reset ` +
         `after start-up, deploy and a GC); "base" is the RSS just before. ${roundsText(opts, historyRounds)}`,
       '',
-      table(['contender', 'total ms', 'points/s', 'requests', 'ms/request', 'peak RSS MB', 'peak − base MB', 'client CPU ms'], histRows),
+      table(
+        [
+          'contender',
+          'total ms',
+          'points/s',
+          'requests',
+          'ms/request',
+          'peak RSS MB',
+          'peak − base MB',
+          'client CPU ms',
+        ],
+        histRows,
+      ),
     );
 
     const markdown = [...sections, '', targetsTable(targets)].join('\n');

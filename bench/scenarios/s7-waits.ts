@@ -45,11 +45,21 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
         const agent = await pool.get('ours');
         await agent.call('deploy', { flows: empty });
         await agent.call('deploy', { flows });
-        const r = await agent.call<WaitsRun>('task', { name: 'waitsRun', args: { node: 'wait', conn: 'conn', sink: 'sink_met', entityIds, ratePerSec: rate, timeoutMs: 60000 } }, 70000);
+        const r = await agent.call<WaitsRun>(
+          'task',
+          {
+            name: 'waitsRun',
+            args: { node: 'wait', conn: 'conn', sink: 'sink_met', entityIds, ratePerSec: rate, timeoutMs: 60000 },
+          },
+          70000,
+        );
         await agent.call('deploy', { flows: empty });
         return r;
       };
-      const chosen = selected([{ key: 'ours', label: `ours (one tb-wait-until node, ${fmt(N)} waits)`, run: measure } as Contender<WaitsRun>], opts);
+      const chosen = selected(
+        [{ key: 'ours', label: `ours (one tb-wait-until node, ${fmt(N)} waits)`, run: measure } as Contender<WaitsRun>],
+        opts,
+      );
       opts.log(`  scenario 7: ${fmt(N)} waits on ${fmt(N)} entities, ${rounds} round(s)`);
       const res = await runRounds(
         chosen,
@@ -82,15 +92,30 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
       const met = med(o, (r) => r.met);
       const p99 = med(o, (r) => r.socketP99);
       const targets: Target[] = [
-        { what: `${fmt(N)} waits: subscriptions on the server (ours)`, goal: `≤ ${fmt(N)} (entities watched)`, measured: fmt(subs), pass: Number.isFinite(subs) ? subs <= N : undefined },
+        {
+          what: `${fmt(N)} waits: subscriptions on the server (ours)`,
+          goal: `≤ ${fmt(N)} (entities watched)`,
+          measured: fmt(subs),
+          pass: Number.isFinite(subs) ? subs <= N : undefined,
+        },
         {
           what: `${fmt(N)} waits: every wait met, nothing left subscribed (ours)`,
           goal: `${fmt(N)} met, 0 left`,
           measured: `${fmt(met)} met, ${fmt(after)} left`,
           pass: Number.isFinite(met) ? met === N && after === 0 : undefined,
         },
-        { what: `${fmt(N)} waits: heap per wait (ours)`, goal: '≤ 20 KB', measured: `${fmt(kb, 1)} KB`, pass: Number.isFinite(kb) ? kb <= 20 : undefined },
-        { what: `${fmt(N)} waits: update at the socket → "met" message p99 (ours)`, goal: '≤ 5 ms', measured: `${fmtMs(p99)} ms`, pass: Number.isFinite(p99) ? p99 <= 5 : undefined },
+        {
+          what: `${fmt(N)} waits: heap per wait (ours)`,
+          goal: '≤ 20 KB',
+          measured: `${fmt(kb, 1)} KB`,
+          pass: Number.isFinite(kb) ? kb <= 20 : undefined,
+        },
+        {
+          what: `${fmt(N)} waits: update at the socket → "met" message p99 (ours)`,
+          goal: '≤ 5 ms',
+          measured: `${fmtMs(p99)} ms`,
+          pass: Number.isFinite(p99) ? p99 <= 5 : undefined,
+        },
       ];
       const markdown = [
         `${fmt(N)} messages into one tb-wait-until node (\`sentAt\` changes, timeout 10 min), one bench device each, on one connection ` +
@@ -102,7 +127,18 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
           `${roundsText(opts, rounds)}`,
         '',
         table(
-          ['contender', 'started ms', 'heap KB / wait', 'server subscriptions', 'met', 'socket → met p50 ms', 'socket → met p99 ms', 'write → met p50 ms', 'write → met p99 ms', 'subscriptions left'],
+          [
+            'contender',
+            'started ms',
+            'heap KB / wait',
+            'server subscriptions',
+            'met',
+            'socket → met p50 ms',
+            'socket → met p99 ms',
+            'write → met p50 ms',
+            'write → met p99 ms',
+            'subscriptions left',
+          ],
           rows,
         ),
         '',

@@ -105,13 +105,19 @@ export class AnalyticsAuth {
     }
     this.issuedCount += 2;
     const access: JwtClaims = { ...base, scopes: [u.authority], jti, exp: nowSec + this.opts.tokenLifetimeSec };
-    const refresh: JwtClaims = { ...base, scopes: ['REFRESH_TOKEN'], jti: rjti, exp: nowSec + this.opts.refreshLifetimeSec };
+    const refresh: JwtClaims = {
+      ...base,
+      scopes: ['REFRESH_TOKEN'],
+      jti: rjti,
+      exp: nowSec + this.opts.refreshLifetimeSec,
+    };
     return { token: signJwt(access, this.opts.secret), refreshToken: signJwt(refresh, this.opts.secret) };
   }
 
   /** POST publicApi/auth/login `{username, password}`. */
   login(body: unknown): TokenPair {
-    const b = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const b =
+      typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const username = typeof b.username === 'string' ? b.username : '';
     const password = typeof b.password === 'string' ? b.password : '';
     const u = username ? this.user(username) : undefined;
@@ -123,7 +129,8 @@ export class AnalyticsAuth {
 
   /** POST publicApi/auth/token `{refreshToken}`: a new pair (the old refresh token stays valid). */
   refresh(body: unknown): TokenPair {
-    const b = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const b =
+      typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const raw = typeof b.refreshToken === 'string' ? b.refreshToken.trim() : '';
     if (!raw) throw new AuthError(MSG_INVALID_REFRESH);
     const c = this.verify(raw);

@@ -87,7 +87,11 @@ export class AnalyticsControl {
         svc.resetRequests();
         return { ok: true };
       case 'GET /faults':
-        return svc.faults.list().map((f) => ({ ...f, path: f.path instanceof RegExp ? { regex: f.path.source } : f.path, remaining: Number.isFinite(f.remaining) ? f.remaining : null }));
+        return svc.faults.list().map((f) => ({
+          ...f,
+          path: f.path instanceof RegExp ? { regex: f.path.source } : f.path,
+          remaining: Number.isFinite(f.remaining) ? f.remaining : null,
+        }));
       case 'POST /faults': {
         const o = obj(body);
         const spec: FaultSpec = { ...(o as FaultSpec) };
@@ -113,7 +117,8 @@ export class AnalyticsControl {
       default:
         break;
     }
-    if (seg[0] === 'faults' && seg.length === 2 && method === 'DELETE') return { removed: svc.faults.remove(Number(seg[1])) };
+    if (seg[0] === 'faults' && seg.length === 2 && method === 'DELETE')
+      return { removed: svc.faults.remove(Number(seg[1])) };
     return undefined;
   }
 }

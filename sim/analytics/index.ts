@@ -28,4 +28,14 @@ export {
   ownerName,
   viewIdFor,
 } from './views';
-export type { AnalyticsCaller, Aggregation, Cell, Row, TelemetryViewSpec, TimeRange, View, ViewContext, ViewSpec } from './views';
+export type {
+  AnalyticsCaller,
+  Aggregation,
+  Cell,
+  Row,
+  TelemetryViewSpec,
+  TimeRange,
+  View,
+  ViewContext,
+  ViewSpec,
+} from './views';

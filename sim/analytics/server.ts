@@ -48,7 +48,12 @@ export async function startAnalyticsServer(opts: AnalyticsServerOptions = {}): P
   const server = createServer((req, res) => {
     if (service.handle(req, res)) return;
     req.resume();
-    const body = JSON.stringify({ timestamp: new Date(now()).toISOString().replace('Z', '+00:00'), status: 404, error: 'Not Found', path: (req.url ?? '/').split('?')[0] });
+    const body = JSON.stringify({
+      timestamp: new Date(now()).toISOString().replace('Z', '+00:00'),
+      status: 404,
+      error: 'Not Found',
+      path: (req.url ?? '/').split('?')[0],
+    });
     res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   });

@@ -14,7 +14,19 @@ import { Faults, RequestLog, type Fault, type FaultSpec } from '../hooks';
 import type { UserAccount } from '../seed';
 import { AnalyticsAuth, AuthError, type TokenPair } from './auth';
 import { AnalyticsControl } from './control';
-import { isUuid, ViewRegistry, builtinViews, type AnalyticsCaller, type Cell, type Row, type TelemetryViewSpec, type TimeRange, type View, type ViewContext, type ViewSpec } from './views';
+import {
+  isUuid,
+  ViewRegistry,
+  builtinViews,
+  type AnalyticsCaller,
+  type Cell,
+  type Row,
+  type TelemetryViewSpec,
+  type TimeRange,
+  type View,
+  type ViewContext,
+  type ViewSpec,
+} from './views';
 
 export interface AnalyticsOptions {
   /** path prefix of the service (default '/apiTrendz/', the ThingsBoard 4.x proxy path) */
@@ -234,7 +246,18 @@ export class AnalyticsService extends EventEmitter {
     this.st = { ...AnalyticsService.zeroStats(), inFlight, running, waiting: this.queue.length };
   }
 
-  get settings(): Required<Pick<AnalyticsOptions, 'refresh' | 'authErrorStatus' | 'queueCapacity' | 'concurrency' | 'reportDelayMs' | 'numericStrings' | 'tokenLifetimeSec'>> & {
+  get settings(): Required<
+    Pick<
+      AnalyticsOptions,
+      | 'refresh'
+      | 'authErrorStatus'
+      | 'queueCapacity'
+      | 'concurrency'
+      | 'reportDelayMs'
+      | 'numericStrings'
+      | 'tokenLifetimeSec'
+    >
+  > & {
     retryAfterSec: number | null;
     basePath: string;
     paused: boolean;
@@ -377,7 +400,10 @@ export class AnalyticsService extends EventEmitter {
     readBody(req, res, (body) => {
       if (body === null) return log(413);
       const delay = fault?.delayMs ?? 0;
-      if (fault && (fault.status !== undefined || fault.body !== undefined || fault.malformed || fault.dropConnection)) {
+      if (
+        fault &&
+        (fault.status !== undefined || fault.body !== undefined || fault.malformed || fault.dropConnection)
+      ) {
         this.after(delay, () => log(this.sendFault(fault, req, res)));
         return;
       }
@@ -405,13 +431,27 @@ export class AnalyticsService extends EventEmitter {
     this.timers.add(t);
   }
 
-  private route(method: string, path: string, req: IncomingMessage, body: Buffer, res: ServerResponse, log: (s: number) => void, extraDelayMs: number): void {
+  private route(
+    method: string,
+    path: string,
+    req: IncomingMessage,
+    body: Buffer,
+    res: ServerResponse,
+    log: (s: number) => void,
+    extraDelayMs: number,
+  ): void {
     if (path.includes('//')) {
       // Spring Security's StrictHttpFirewall
-      throw new HttpError(400, 'The request was rejected because the URL contained a potentially malicious String "//"');
+      throw new HttpError(
+        400,
+        'The request was rejected because the URL contained a potentially malicious String "//"',
+      );
     }
     const rel = path.slice(this.basePath.length);
-    const exists = rel === 'publicApi/auth/login' || rel === 'publicApi/buildReport' || (rel === 'publicApi/auth/token' && this.refreshEnabled);
+    const exists =
+      rel === 'publicApi/auth/login' ||
+      rel === 'publicApi/buildReport' ||
+      (rel === 'publicApi/auth/token' && this.refreshEnabled);
     if (!exists) throw new HttpError(404, 'Not Found', {}, true);
     if (method !== 'POST') throw new HttpError(405, 'Method Not Allowed', { Allow: 'POST' }, true);
     if (rel === 'publicApi/auth/login' || rel === 'publicApi/auth/token') {
@@ -442,7 +482,8 @@ export class AnalyticsService extends EventEmitter {
   }
 
   private validate(json: unknown): { view: View; range: TimeRange; filters: Record<string, string[]> } {
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new HttpError(400, 'Request body must be a JSON object');
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      throw new HttpError(400, 'Request body must be a JSON object');
     const b = json as Record<string, unknown>;
     const idRaw = b.viewConfigId;
     if (idRaw === undefined || idRaw === null || idRaw === '') throw new HttpError(400, 'viewConfigId is required');
@@ -451,14 +492,19 @@ export class AnalyticsService extends EventEmitter {
     if (!view) throw new HttpError(400, `View config not found: ${id}`);
     const start = optionalTs(b.rangeStartTs, 'rangeStartTs') ?? view.defaultRange.startTs;
     const end = optionalTs(b.rangeEndTs, 'rangeEndTs') ?? view.defaultRange.endTs;
-    if (start >= end) throw new HttpError(400, `Invalid range: rangeStartTs (${start}) must be before rangeEndTs (${end})`);
+    if (start >= end)
+      throw new HttpError(400, `Invalid range: rangeStartTs (${start}) must be before rangeEndTs (${end})`);
     const filters: Record<string, string[]> = { ...view.defaultFilters };
     const f = b.filters;
     if (f !== undefined && f !== null) {
-      if (typeof f !== 'object' || Array.isArray(f)) throw new HttpError(400, 'filters must be an object of filter name -> array of values');
+      if (typeof f !== 'object' || Array.isArray(f))
+        throw new HttpError(400, 'filters must be an object of filter name -> array of values');
       for (const [name, values] of Object.entries(f as Record<string, unknown>)) {
         if (!view.filters.includes(name)) {
-          throw new HttpError(400, `Unknown filter "${name}" for view ${view.name}; its filters: ${view.filters.join(', ') || 'none'}`);
+          throw new HttpError(
+            400,
+            `Unknown filter "${name}" for view ${view.name}; its filters: ${view.filters.join(', ') || 'none'}`,
+          );
         }
         if (!Array.isArray(values)) throw new HttpError(400, `filter "${name}" must be an array of values`);
         filters[name] = values.map((v) => {
@@ -491,7 +537,14 @@ export class AnalyticsService extends EventEmitter {
     }
     this.st.rejected++;
     const headers: Record<string, string> = this.retryAfter !== null ? { 'Retry-After': String(this.retryAfter) } : {};
-    job.log(this.send(job.res, 429, { status: 429, message: 'Too many requests: the report queue is full, try again later' }, headers));
+    job.log(
+      this.send(
+        job.res,
+        429,
+        { status: 429, message: 'Too many requests: the report queue is full, try again later' },
+        headers,
+      ),
+    );
     this.emit('rejected', { ...ev, status: 429 });
   }
 
@@ -510,11 +563,17 @@ export class AnalyticsService extends EventEmitter {
     let status: number;
     try {
       const rows = job.view.compute(this.context(job));
-      status = this.send(job.res, 200, { columnLabels: [...job.view.columns], dataTable: this.format(job.view.columns, rows) });
+      status = this.send(job.res, 200, {
+        columnLabels: [...job.view.columns],
+        dataTable: this.format(job.view.columns, rows),
+      });
       this.st.completed++;
     } catch (e) {
       this.st.failed++;
-      status = this.send(job.res, 500, { status: 500, message: `Report computation failed: ${e instanceof Error ? e.message : String(e)}` });
+      status = this.send(job.res, 500, {
+        status: 500,
+        message: `Report computation failed: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
     job.log(status);
     this.st.running = Math.max(0, this.st.running - 1);
@@ -538,7 +597,8 @@ export class AnalyticsService extends EventEmitter {
       range: job.range,
       filters,
       caller: c,
-      visible: (e: SimEntity) => (c.authority === 'CUSTOMER_USER' ? e.customerId === c.customerId : e.tenantId === c.tenantId),
+      visible: (e: SimEntity) =>
+        c.authority === 'CUSTOMER_USER' ? e.customerId === c.customerId : e.tenantId === c.tenantId,
       allows: (name: string, value: string | null | undefined) => {
         const allowed = filters[name];
         return allowed === undefined || (value !== null && value !== undefined && allowed.includes(value));
@@ -568,7 +628,13 @@ export class AnalyticsService extends EventEmitter {
     return status;
   }
 
-  private sendText(res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string>): number {
+  private sendText(
+    res: ServerResponse,
+    status: number,
+    text: string,
+    contentType: string,
+    headers: Record<string, string>,
+  ): number {
     if (res.headersSent || res.destroyed) return status;
     const buf = Buffer.from(text, 'utf8');
     res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': buf.length });
@@ -595,7 +661,14 @@ export class AnalyticsService extends EventEmitter {
       return 0;
     }
     const status = f.status ?? (f.malformed ? 200 : 500);
-    if (f.malformed) return this.sendText(res, status, '{"columnLabels":["Date","Building","energy"],"dataTable":[{"Date":', 'application/json', headers);
+    if (f.malformed)
+      return this.sendText(
+        res,
+        status,
+        '{"columnLabels":["Date","Building","energy"],"dataTable":[{"Date":',
+        'application/json',
+        headers,
+      );
     const body = f.body === undefined ? { status, message: FAULT_MESSAGES[status] ?? `HTTP ${status}` } : f.body;
     if (typeof body === 'string') return this.sendText(res, status, body, 'text/plain;charset=UTF-8', headers);
     return this.send(res, status, body, headers);
@@ -629,7 +702,8 @@ function parseBody(body: Buffer): unknown {
 function optionalTs(v: unknown, name: string): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
-  if (!Number.isSafeInteger(n)) throw new HttpError(400, `${name} must be a time in milliseconds, got ${JSON.stringify(v)}`);
+  if (!Number.isSafeInteger(n))
+    throw new HttpError(400, `${name} must be a time in milliseconds, got ${JSON.stringify(v)}`);
   return n;
 }
 

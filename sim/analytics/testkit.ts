@@ -37,7 +37,12 @@ export async function toRes(r: Response): Promise<Res> {
 export async function setupAnalytics(opts: AnalyticsServerOptions = {}): Promise<ACtx> {
   const clock = { now: NOW };
   const a = await startAnalyticsServer({ now: () => clock.now, ...opts });
-  const post = async (path: string, body?: unknown, headers: Record<string, string> = {}, init: RequestInit = {}): Promise<Res> => {
+  const post = async (
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    init: RequestInit = {},
+  ): Promise<Res> => {
     const r = await fetch(a.baseUrl + path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...headers },
@@ -46,12 +51,16 @@ export async function setupAnalytics(opts: AnalyticsServerOptions = {}): Promise
     });
     return toRes(r);
   };
-  const login = async (username = 'tenant@thingsboard.org', password = 'tenant'): Promise<{ token: string; refreshToken: string }> => {
+  const login = async (
+    username = 'tenant@thingsboard.org',
+    password = 'tenant',
+  ): Promise<{ token: string; refreshToken: string }> => {
     const r = await post('publicApi/auth/login', { username, password });
     if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${r.text}`);
     return r.body as { token: string; refreshToken: string };
   };
-  const report = (token: string, body: unknown, headers: Record<string, string> = {}): Promise<Res> => post('publicApi/buildReport', body, { 'X-Authorization': `Bearer ${token}`, ...headers });
+  const report = (token: string, body: unknown, headers: Record<string, string> = {}): Promise<Res> =>
+    post('publicApi/buildReport', body, { 'X-Authorization': `Bearer ${token}`, ...headers });
   return { a, clock, post, login, report };
 }
 

@@ -147,7 +147,13 @@ export function round(v: number, decimals: number | undefined): number {
  * The nearest ancestor asset of type `assetType`, walking relations of `relationType` upwards (to -> from)
  * breadth-first, up to `maxLevels`.
  */
-export function ancestorAsset(data: Dataset, e: SimEntity, assetType: string, relationType = 'Contains', maxLevels = 10): SimEntity | undefined {
+export function ancestorAsset(
+  data: Dataset,
+  e: SimEntity,
+  assetType: string,
+  relationType = 'Contains',
+  maxLevels = 10,
+): SimEntity | undefined {
   const seen = new Set<string>([e.id]);
   let frontier = [e.id];
   for (let level = 0; level < maxLevels && frontier.length > 0; level++) {
@@ -180,7 +186,11 @@ function stringAttr(data: Dataset, e: SimEntity, key: string): string | null {
 /** Turns a TelemetryViewSpec into a ViewSpec. */
 export function telemetryView(spec: TelemetryViewSpec): ViewSpec {
   const timeColumn = spec.groupBy ? (spec.timeColumn ?? 'Date') : null;
-  const columns = [...(timeColumn ? [timeColumn] : []), ...spec.dimensions.map((d) => d.label), ...spec.measures.map((m) => m.label)];
+  const columns = [
+    ...(timeColumn ? [timeColumn] : []),
+    ...spec.dimensions.map((d) => d.label),
+    ...spec.measures.map((m) => m.label),
+  ];
   const bucketMs = spec.groupBy === 'hour' ? HOUR : spec.groupBy === 'day' ? DAY : 0;
   const filterFns = spec.filters ?? {};
   return {
@@ -241,7 +251,16 @@ export function telemetryView(spec: TelemetryViewSpec): ViewSpec {
             row[m.label] = m.agg === 'count' ? 0 : null;
             return;
           }
-          const v = m.agg === 'sum' ? a.sum : m.agg === 'avg' ? a.sum / a.count : m.agg === 'min' ? a.min : m.agg === 'max' ? a.max : a.count;
+          const v =
+            m.agg === 'sum'
+              ? a.sum
+              : m.agg === 'avg'
+                ? a.sum / a.count
+                : m.agg === 'min'
+                  ? a.min
+                  : m.agg === 'max'
+                    ? a.max
+                    : a.count;
           row[m.label] = round(v, m.decimals);
         });
         rows.push(row);
@@ -373,7 +392,13 @@ export class ViewRegistry {
     for (const f of Object.keys(s.defaultFilters ?? {})) {
       if (!filters.includes(f)) throw new Error(`defaultFilters: ${f} is not one of the view's filters`);
     }
-    this.views.set(id, { ...s, id, filters, defaultFilters: { ...(s.defaultFilters ?? {}) }, defaultRange: { ...range } });
+    this.views.set(id, {
+      ...s,
+      id,
+      filters,
+      defaultFilters: { ...(s.defaultFilters ?? {}) },
+      defaultRange: { ...range },
+    });
     return id;
   }
 

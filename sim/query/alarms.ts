@@ -135,7 +135,10 @@ export class AlarmQueryEngine {
   find(caller: Caller, q: AlarmDataQuery, now: number, dyn: DynamicResolution = 'none'): PageData<AlarmData> {
     const pl = q.pageLink;
     if (!pl) throw notFound();
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
+    const keyFilters = q.keyFilters.map((kf) => ({
+      ...kf,
+      predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn),
+    }));
     validateCountQuery(q);
     validatePageLink(pl);
     const filter = q.entityFilter as EntityFilter;
@@ -152,7 +155,9 @@ export class AlarmQueryEngine {
     const rows = allRows.length > this.maxEntities ? allRows.slice(0, this.maxEntities) : allRows;
     if (rows.length === 0) return pageOf([], 0, pl.pageSize, pl.page);
     if (!q.alarmFields) {
-      throw general('Cannot invoke "java.util.List.iterator()" because the return value of "org.thingsboard.server.common.data.query.AlarmDataQuery.getAlarmFields()" is null');
+      throw general(
+        'Cannot invoke "java.util.List.iterator()" because the return value of "org.thingsboard.server.common.data.query.AlarmDataQuery.getAlarmFields()" is null',
+      );
     }
     if (alarmSort && alarmSort.direction === null) {
       throw general(
@@ -167,7 +172,9 @@ export class AlarmQueryEngine {
     for (const r of rows) {
       const linked = this.ds.alarmsLinkedTo(r.e.id);
       if (!linked) continue;
-      const own = [...linked].filter((a) => (pl.searchPropagatedAlarms || a.originator.id === r.e.id) && accept(a)).sort((x, y) => y.createdTime - x.createdTime || (x.id < y.id ? -1 : 1));
+      const own = [...linked]
+        .filter((a) => (pl.searchPropagatedAlarms || a.originator.id === r.e.id) && accept(a))
+        .sort((x, y) => y.createdTime - x.createdTime || (x.id < y.id ? -1 : 1));
       for (const a of own) {
         if (text) {
           let hit = false;
@@ -203,7 +210,10 @@ export class AlarmQueryEngine {
       for (const a of this.ds.alarmIterable()) if (accept(a)) n++;
       return n;
     }
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
+    const keyFilters = q.keyFilters.map((kf) => ({
+      ...kf,
+      predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn),
+    }));
     validateCountQuery(q);
     const { rows: allRows } = this.entities.match(caller, {
       filter: q.entityFilter,

@@ -5,10 +5,30 @@
  */
 import type { Dataset, SimEntity } from '../dataset';
 import { ApiError, badRequest, forbidden, general } from '../errors';
-import { NULL_UUID, QUERYABLE_ENTITY_TYPES, type Caller, type EntityData, type EntityId, type EntityKey, type EntityType, type KvEntry, type LatestMap, type PageData } from '../types';
+import {
+  NULL_UUID,
+  QUERYABLE_ENTITY_TYPES,
+  type Caller,
+  type EntityData,
+  type EntityId,
+  type EntityKey,
+  type EntityType,
+  type KvEntry,
+  type LatestMap,
+  type PageData,
+} from '../types';
 import { pgFloat8, sortNum, sortStr, sqlValueString } from '../values';
 import { fieldEntry, fieldValue, type FieldMode } from './fields';
-import { isUuid, type AliasEntityId, type EntityCountQuery, type EntityDataQuery, type EntityFilter, type KeyFilter, type PageLink, type SortOrder } from './parse';
+import {
+  isUuid,
+  type AliasEntityId,
+  type EntityCountQuery,
+  type EntityDataQuery,
+  type EntityFilter,
+  type KeyFilter,
+  type PageLink,
+  type SortOrder,
+} from './parse';
 import { compileIlike, compilePredicate, resolveDynamic, type DynamicResolution, type Test } from './predicates';
 
 export interface Row {
@@ -44,7 +64,15 @@ export interface EngineOptions {
   cacheSize?: number;
 }
 
-const RELATION_QUERY_ENTITY_TYPES: ReadonlySet<string> = new Set(['TENANT', 'CUSTOMER', 'USER', 'DASHBOARD', 'ASSET', 'DEVICE', 'ENTITY_VIEW']);
+const RELATION_QUERY_ENTITY_TYPES: ReadonlySet<string> = new Set([
+  'TENANT',
+  'CUSTOMER',
+  'USER',
+  'DASHBOARD',
+  'ASSET',
+  'DEVICE',
+  'ENTITY_VIEW',
+]);
 const SORT_PROPERTY = /^[\p{L}0-9_-]+$/u;
 const COLLATOR = new Intl.Collator('en-US');
 const MAX_RELATION_STEPS = 2_000_000;
@@ -63,9 +91,12 @@ export function validateCountQuery(q: EntityCountQuery): void {
       throw badRequest("Multi-root relation query filter should contain 'multiRootEntitiesType'");
     }
     if (f.multiRoot && (!f.multiRootEntityIds || f.multiRootEntityIds.length === 0)) {
-      throw badRequest("Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string representation of UUIDs");
+      throw badRequest(
+        "Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string representation of UUIDs",
+      );
     }
-    if (!f.multiRoot && f.rootEntity === null) throw badRequest('Relation query filter root entity should not be blank');
+    if (!f.multiRoot && f.rootEntity === null)
+      throw badRequest('Relation query filter root entity should not be blank');
   } else if ((f.type === 'entityType' || f.type === 'entityName') && f.entityType === null) {
     throw badRequest('Entity type is required');
   }
@@ -75,9 +106,12 @@ export function validateCountQuery(q: EntityCountQuery): void {
 export function validatePageLink(pl: PageLink | null): asserts pl is PageLink {
   if (!pl) throw badRequest('Entity Data Page link must be specified.');
   if (pl.pageSize < 1) {
-    throw badRequest(`Incorrect entity data page link page size '${pl.pageSize}'. Page size must be greater than zero.`);
+    throw badRequest(
+      `Incorrect entity data page link page size '${pl.pageSize}'. Page size must be greater than zero.`,
+    );
   }
-  if (pl.page < 0) throw badRequest(`Incorrect entity data page link page '${pl.page}'. Page must be positive integer.`);
+  if (pl.page < 0)
+    throw badRequest(`Incorrect entity data page link page '${pl.page}'. Page must be positive integer.`);
   const so = pl.sortOrder;
   if (so && (so.key.type === 'ENTITY_FIELD' || so.key.type === 'ALARM_FIELD') && !SORT_PROPERTY.test(so.key.key)) {
     throw badRequest('Invalid entity data page link sort property');
@@ -187,15 +221,37 @@ export class EntityQueryEngine {
     return pieces.length === 1 ? pieces[0] : pieces.join(`"ts":${now},`);
   }
 
-  private prepare(caller: Caller, q: EntityDataQuery, dyn: DynamicResolution): { slice: Row[]; mode: FieldMode; keys: EntityKey[]; total: number; pageSize: number; page: number; matchKey: string } {
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
+  private prepare(
+    caller: Caller,
+    q: EntityDataQuery,
+    dyn: DynamicResolution,
+  ): {
+    slice: Row[];
+    mode: FieldMode;
+    keys: EntityKey[];
+    total: number;
+    pageSize: number;
+    page: number;
+    matchKey: string;
+  } {
+    const keyFilters = q.keyFilters.map((kf) => ({
+      ...kf,
+      predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn),
+    }));
     validateCountQuery(q);
     validatePageLink(q.pageLink);
     const pl = q.pageLink;
     const filter = q.entityFilter as EntityFilter;
     const textSearch = pl.textSearch && pl.textSearch !== '' ? pl.textSearch : null;
     const searchKeys = [...q.entityFields, ...q.latestValues];
-    const spec: MatchSpec = { filter, keyFilters, op: q.keyFiltersOperation, sort: pl.sortOrder, textSearch, searchKeys };
+    const spec: MatchSpec = {
+      filter,
+      keyFilters,
+      op: q.keyFiltersOperation,
+      sort: pl.sortOrder,
+      textSearch,
+      searchKeys,
+    };
     const matchKey = this.matchKey(caller, spec);
     const { rows, mode } = this.match(caller, spec, matchKey);
     const start = pl.pageSize * pl.page;
@@ -209,7 +265,10 @@ export class EntityQueryEngine {
    * #countEntitiesByQuery goes straight to the entity service); a WebSocket count passes 'ws'.
    */
   count(caller: Caller, q: EntityCountQuery, dyn: DynamicResolution = 'none'): number {
-    const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn) }));
+    const keyFilters = q.keyFilters.map((kf) => ({
+      ...kf,
+      predicate: resolveDynamic(kf.predicate, this.ds, caller, dyn),
+    }));
     validateCountQuery(q);
     return this.match(caller, {
       filter: q.entityFilter as EntityFilter,
@@ -225,7 +284,13 @@ export class EntityQueryEngine {
    * The keys an EntityData `latest` carries: entityFields, latestValues, and (depending on the server's
    * optimisation rule) attribute/telemetry keys used only in key filters.
    */
-  outputKeys(filter: EntityFilter, keyFilters: KeyFilter[], entityFields: EntityKey[], latestValues: EntityKey[], textSearch: string | null): EntityKey[] {
+  outputKeys(
+    filter: EntityFilter,
+    keyFilters: KeyFilter[],
+    entityFields: EntityKey[],
+    latestValues: EntityKey[],
+    textSearch: string | null,
+  ): EntityKey[] {
     const out: EntityKey[] = [];
     const seen = new Set<string>();
     for (const k of [...entityFields, ...latestValues]) {
@@ -240,7 +305,12 @@ export class EntityQueryEngine {
     if (this.filterKeysMode === 'server') {
       const filterIds = new Set(filterKeys.map(keyId));
       const optimised =
-        !textSearch && filter.type !== 'entityList' && filter.type !== 'singleEntity' && filter.type !== 'relationsQuery' && out.length > 0 && !out.every((k) => filterIds.has(keyId(k)));
+        !textSearch &&
+        filter.type !== 'entityList' &&
+        filter.type !== 'singleEntity' &&
+        filter.type !== 'relationsQuery' &&
+        out.length > 0 &&
+        !out.every((k) => filterIds.has(keyId(k)));
       includeFilterKeys = !optimised;
     }
     if (includeFilterKeys) {
@@ -284,7 +354,9 @@ export class EntityQueryEngine {
       case 'CURRENT_CUSTOMER':
         return { entityType: 'CUSTOMER', id: caller.customerId ?? a.id ?? NULL_UUID };
       case 'CURRENT_USER_OWNER':
-        return caller.customerId ? { entityType: 'CUSTOMER', id: caller.customerId } : { entityType: 'TENANT', id: caller.tenantId };
+        return caller.customerId
+          ? { entityType: 'CUSTOMER', id: caller.customerId }
+          : { entityType: 'TENANT', id: caller.tenantId };
       default:
         return { entityType: a.entityType, id: a.id ?? NULL_UUID };
     }
@@ -363,7 +435,10 @@ export class EntityQueryEngine {
         rows = rows.filter((r) => {
           let s = '';
           for (const k of keys) {
-            s += k.type === 'ENTITY_FIELD' ? (fieldValue(this.ds, r.e, k.key, mode, r.parentId) ?? '') : pgText(this.kvFor(r.e, k));
+            s +=
+              k.type === 'ENTITY_FIELD'
+                ? (fieldValue(this.ds, r.e, k.key, mode, r.parentId) ?? '')
+                : pgText(this.kvFor(r.e, k));
           }
           return m(s);
         });
@@ -495,7 +570,8 @@ export class EntityQueryEngine {
   private candidates(caller: Caller, f: EntityFilter): MatchResult {
     switch (f.type) {
       case 'singleEntity': {
-        if (!f.singleEntity) throw general('Cannot invoke "AliasEntityId.getEntityType()" because "singleEntity" is null');
+        if (!f.singleEntity)
+          throw general('Cannot invoke "AliasEntityId.getEntityType()" because "singleEntity" is null');
         const id = this.resolveAlias(f.singleEntity, caller);
         const t = id.entityType as EntityType;
         this.checkQueryable(t);
@@ -529,7 +605,9 @@ export class EntityQueryEngine {
       case 'deviceType':
       case 'edgeType':
       case 'entityViewType': {
-        const t: EntityType = ({ assetType: 'ASSET', deviceType: 'DEVICE', edgeType: 'EDGE', entityViewType: 'ENTITY_VIEW' } as const)[f.type];
+        const t: EntityType = (
+          { assetType: 'ASSET', deviceType: 'DEVICE', edgeType: 'EDGE', entityViewType: 'ENTITY_VIEW' } as const
+        )[f.type];
         const types = new Set(f.types.filter((x): x is string => x !== null));
         const m = nameMatcher(f.nameFilter);
         return {
@@ -545,7 +623,10 @@ export class EntityQueryEngine {
         } else if (caller.authority === 'CUSTOMER_USER') {
           customerId = caller.customerId;
         }
-        return { rows: this.byType(caller, 'API_USAGE_STATE', (e) => e.customerId === customerId), mode: 'API_USAGE_STATE' };
+        return {
+          rows: this.byType(caller, 'API_USAGE_STATE', (e) => e.customerId === customerId),
+          mode: 'API_USAGE_STATE',
+        };
       }
       case 'relationsQuery':
         return { rows: this.relations(caller, f), mode: 'RELATIONS' };
@@ -571,7 +652,10 @@ export class EntityQueryEngine {
           f.direction,
           f.maxLevel,
           f.fetchLastLevelOnly,
-          (relType, target) => (rel === null || relType === rel) && target.entityType === t && (types.size === 0 || (target.type !== null && types.has(target.type))),
+          (relType, target) =>
+            (rel === null || relType === rel) &&
+            target.entityType === t &&
+            (types.size === 0 || (target.type !== null && types.has(target.type))),
           false,
         );
         return { rows, mode: t };
@@ -597,7 +681,9 @@ export class EntityQueryEngine {
       if (filters.length > 0) {
         m = filters.some(
           (rf) =>
-            (rf.relationType === null || rf.relationType === '' || (rf.negate ? relType !== rf.relationType : relType === rf.relationType)) &&
+            (rf.relationType === null ||
+              rf.relationType === '' ||
+              (rf.negate ? relType !== rf.relationType : relType === rf.relationType)) &&
             (rf.entityTypes.length === 0 || rf.entityTypes.includes(target.entityType)),
         );
       } else {

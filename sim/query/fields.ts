@@ -7,7 +7,20 @@ export type FieldMode = EntityType | 'RELATIONS';
 
 const LABELED = ['createdTime', 'entityType', 'name', 'type', 'label', 'additionalInfo'];
 const TYPED = ['createdTime', 'entityType', 'name', 'type', 'additionalInfo'];
-const CONTACT = ['createdTime', 'entityType', 'email', 'title', 'country', 'state', 'city', 'address', 'address2', 'zip', 'phone', 'additionalInfo'];
+const CONTACT = [
+  'createdTime',
+  'entityType',
+  'email',
+  'title',
+  'country',
+  'state',
+  'city',
+  'address',
+  'address2',
+  'zip',
+  'phone',
+  'additionalInfo',
+];
 const COMMON = ['createdTime', 'entityType', 'name', 'additionalInfo'];
 
 const ALLOWED: Partial<Record<EntityType, Set<string>>> = {
@@ -58,7 +71,14 @@ const ALIASES: Partial<Record<EntityType, Record<string, string>>> = {
   USER: { title: 'email', label: 'email', name: 'email' },
 };
 
-const OWNED: ReadonlySet<EntityType> = new Set<EntityType>(['DEVICE', 'ASSET', 'ENTITY_VIEW', 'USER', 'DASHBOARD', 'EDGE']);
+const OWNED: ReadonlySet<EntityType> = new Set<EntityType>([
+  'DEVICE',
+  'ASSET',
+  'ENTITY_VIEW',
+  'USER',
+  'DASHBOARD',
+  'EDGE',
+]);
 const TITLED: ReadonlySet<EntityType> = new Set<EntityType>(['TENANT', 'CUSTOMER', 'DASHBOARD']);
 
 /** The raw column value of an entity; null when the column is null. */
@@ -87,7 +107,13 @@ function column(e: SimEntity, col: string): string | null {
  * The value of an ENTITY_FIELD key: a string, null (null column: "" in output, never matches a filter),
  * or undefined (not a column of this type: "" in output, and a key filter on it is ignored).
  */
-export function fieldValue(ds: Dataset, e: SimEntity, key: string, mode: FieldMode, parentId?: string): string | null | undefined {
+export function fieldValue(
+  ds: Dataset,
+  e: SimEntity,
+  key: string,
+  mode: FieldMode,
+  parentId?: string,
+): string | null | undefined {
   if (key === 'entityType') return mode === 'RELATIONS' ? e.entityType : mode;
   if (mode === 'RELATIONS') {
     if (key === 'parentId') return parentId ?? undefined;
@@ -124,7 +150,13 @@ function computed(ds: Dataset, e: SimEntity, key: string): string | null | undef
  * The entity field as a kv-like entry for key filters: createdTime is numeric (LONG), other columns strings.
  * `'none'` = not a column (the filter is ignored).
  */
-export function fieldEntry(ds: Dataset, e: SimEntity, key: string, mode: FieldMode, parentId?: string): KvEntry | undefined | 'none' {
+export function fieldEntry(
+  ds: Dataset,
+  e: SimEntity,
+  key: string,
+  mode: FieldMode,
+  parentId?: string,
+): KvEntry | undefined | 'none' {
   const v = fieldValue(ds, e, key, mode, parentId);
   if (v === undefined) return 'none';
   if (v === null) return undefined;

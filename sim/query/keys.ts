@@ -30,7 +30,13 @@ const MAX_PAGE = 100;
  * The entities whose keys are listed. v1 runs the REST find (DefaultEntityQueryService#getKeysByQuery calls
  * findEntityDataByQuery, which resolves dynamic values); v2 goes straight to the entity service (no resolution).
  */
-function pageEntities(ds: Dataset, engine: EntityQueryEngine, caller: Caller, q: EntityDataQuery, dyn: DynamicResolution): SimEntity[] {
+function pageEntities(
+  ds: Dataset,
+  engine: EntityQueryEngine,
+  caller: Caller,
+  q: EntityDataQuery,
+  dyn: DynamicResolution,
+): SimEntity[] {
   const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, ds, caller, dyn) }));
   validateCountQuery(q);
   validatePageLink(q.pageLink);
@@ -94,7 +100,12 @@ export function findKeysV2(
   engine: EntityQueryEngine,
   caller: Caller,
   q: EntityDataQuery,
-  params: { includeTimeseries: boolean; includeAttributes: boolean; scopes: AttributeScope[] | null; includeSamples: boolean },
+  params: {
+    includeTimeseries: boolean;
+    includeAttributes: boolean;
+    scopes: AttributeScope[] | null;
+    includeSamples: boolean;
+  },
 ): AvailableEntityKeysV2 {
   if (!params.includeTimeseries && !params.includeAttributes) {
     throw badRequest("At least one of 'includeTimeseries' or 'includeAttributes' must be true");
@@ -113,7 +124,8 @@ export function findKeysV2(
   }
   if (params.includeAttributes) {
     const hasDevice = entities.some((e) => e.entityType === 'DEVICE');
-    let scopes: AttributeScope[] = params.scopes && params.scopes.length > 0 ? params.scopes : hasDevice ? [...ATTRIBUTE_SCOPES] : ['SERVER_SCOPE'];
+    let scopes: AttributeScope[] =
+      params.scopes && params.scopes.length > 0 ? params.scopes : hasDevice ? [...ATTRIBUTE_SCOPES] : ['SERVER_SCOPE'];
     if (!hasDevice) scopes = scopes.filter((s) => s === 'SERVER_SCOPE');
     if (scopes.length > 0 || entities.length === 0) {
       const attributes: Partial<Record<AttributeScope, KeyInfo[]>> = {};

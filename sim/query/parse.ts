@@ -5,7 +5,15 @@
  * with the server's own 400 messages.
  */
 import { jsonParseError } from '../errors';
-import { ENTITY_TYPE_NAMES, type AlarmSearchStatus, type AlarmSeverity, type EntityId, type EntityKey, type EntityKeyType, type EntityType } from '../types';
+import {
+  ENTITY_TYPE_NAMES,
+  type AlarmSearchStatus,
+  type AlarmSeverity,
+  type EntityId,
+  type EntityKey,
+  type EntityKeyType,
+  type EntityType,
+} from '../types';
 
 const PKG = 'org.thingsboard.server.common.data';
 
@@ -85,7 +93,9 @@ export function dbl(v: Json): number | null {
     const t = javaTrim(v);
     if (t === '' || t === 'null') return null;
     if (JACKSON_FLOAT.test(t) || JACKSON_FLOAT_TRAILING_DOT.test(t)) return Number(t);
-    throw jsonParseError(`Cannot deserialize value of type \`java.lang.Double\` from String "${v}": not a valid \`Double\` value`);
+    throw jsonParseError(
+      `Cannot deserialize value of type \`java.lang.Double\` from String "${v}": not a valid \`Double\` value`,
+    );
   }
   throw jsonParseError(`Cannot deserialize value of type \`java.lang.Double\` from ${describe(v)}`);
 }
@@ -162,7 +172,15 @@ export function isUuid(s: string): boolean {
   return UUID_RE.test(s);
 }
 
-const KEY_TYPES: readonly EntityKeyType[] = ['ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD', 'ALARM_FIELD'];
+const KEY_TYPES: readonly EntityKeyType[] = [
+  'ATTRIBUTE',
+  'CLIENT_ATTRIBUTE',
+  'SHARED_ATTRIBUTE',
+  'SERVER_ATTRIBUTE',
+  'TIME_SERIES',
+  'ENTITY_FIELD',
+  'ALARM_FIELD',
+];
 
 export function parseEntityKey(v: Json): EntityKey | null {
   const o = obj(v, `${PKG}.query.EntityKey`);
@@ -197,7 +215,11 @@ export type EntityFilter =
   | { type: 'entityList'; entityType: EntityType | null; entityList: string[] }
   | { type: 'entityName'; entityType: EntityType | null; entityNameFilter: string | null }
   | { type: 'entityType'; entityType: EntityType | null }
-  | { type: 'assetType' | 'deviceType' | 'edgeType' | 'entityViewType'; types: (string | null)[]; nameFilter: string | null }
+  | {
+      type: 'assetType' | 'deviceType' | 'edgeType' | 'entityViewType';
+      types: (string | null)[];
+      nameFilter: string | null;
+    }
   | { type: 'apiUsageState'; customerId: EntityId | null }
   | {
       type: 'relationsQuery';
@@ -262,9 +284,13 @@ export function parseEntityFilter(v: Json): EntityFilter | null {
   const t = o.type;
   if (typeof t !== 'string' || !(FILTER_TYPES as readonly string[]).includes(t)) {
     if (t === undefined || t === null) {
-      throw jsonParseError(`Could not resolve subtype of [simple type, class ${PKG}.query.EntityFilter]: missing type id property 'type'`);
+      throw jsonParseError(
+        `Could not resolve subtype of [simple type, class ${PKG}.query.EntityFilter]: missing type id property 'type'`,
+      );
     }
-    throw jsonParseError(`Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.EntityFilter\`: known type ids = [${FILTER_TYPES.join(', ')}]`);
+    throw jsonParseError(
+      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.EntityFilter\`: known type ids = [${FILTER_TYPES.join(', ')}]`,
+    );
   }
   const type = t as EntityFilterTypeName;
   switch (type) {
@@ -331,7 +357,8 @@ export function parseEntityFilter(v: Json): EntityFilter | null {
 // ---------------------------------------------------------------------------------------------------------------
 // Key filters
 
-export type StringOperation = 'EQUAL' | 'NOT_EQUAL' | 'STARTS_WITH' | 'ENDS_WITH' | 'CONTAINS' | 'NOT_CONTAINS' | 'IN' | 'NOT_IN';
+export type StringOperation =
+  'EQUAL' | 'NOT_EQUAL' | 'STARTS_WITH' | 'ENDS_WITH' | 'CONTAINS' | 'NOT_CONTAINS' | 'IN' | 'NOT_IN';
 export type NumericOperation = 'EQUAL' | 'NOT_EQUAL' | 'GREATER' | 'LESS' | 'GREATER_OR_EQUAL' | 'LESS_OR_EQUAL';
 export type BooleanOperation = 'EQUAL' | 'NOT_EQUAL';
 export type DynamicSourceType = 'CURRENT_TENANT' | 'CURRENT_CUSTOMER' | 'CURRENT_USER' | 'CURRENT_DEVICE';
@@ -359,10 +386,31 @@ export interface KeyFilter {
   predicate: Predicate;
 }
 
-const STRING_OPS: readonly StringOperation[] = ['EQUAL', 'NOT_EQUAL', 'STARTS_WITH', 'ENDS_WITH', 'CONTAINS', 'NOT_CONTAINS', 'IN', 'NOT_IN'];
-const NUMERIC_OPS: readonly NumericOperation[] = ['EQUAL', 'NOT_EQUAL', 'GREATER', 'LESS', 'GREATER_OR_EQUAL', 'LESS_OR_EQUAL'];
+const STRING_OPS: readonly StringOperation[] = [
+  'EQUAL',
+  'NOT_EQUAL',
+  'STARTS_WITH',
+  'ENDS_WITH',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'IN',
+  'NOT_IN',
+];
+const NUMERIC_OPS: readonly NumericOperation[] = [
+  'EQUAL',
+  'NOT_EQUAL',
+  'GREATER',
+  'LESS',
+  'GREATER_OR_EQUAL',
+  'LESS_OR_EQUAL',
+];
 const BOOLEAN_OPS: readonly BooleanOperation[] = ['EQUAL', 'NOT_EQUAL'];
-const SOURCE_TYPES: readonly DynamicSourceType[] = ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER', 'CURRENT_DEVICE'];
+const SOURCE_TYPES: readonly DynamicSourceType[] = [
+  'CURRENT_TENANT',
+  'CURRENT_CUSTOMER',
+  'CURRENT_USER',
+  'CURRENT_DEVICE',
+];
 const PREDICATE_TYPES = ['STRING', 'NUMERIC', 'BOOLEAN', 'COMPLEX'] as const;
 
 function parseValue<T>(v: Json, conv: (x: Json) => T | null): PredicateValue<T> {
@@ -386,7 +434,9 @@ export function parsePredicate(v: Json): Predicate {
   if (!o) throw jsonParseError('key filter predicate must be specified');
   const t = o.type;
   if (typeof t !== 'string' || !(PREDICATE_TYPES as readonly string[]).includes(t)) {
-    throw jsonParseError(`Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.KeyFilterPredicate\`: known type ids = [BOOLEAN, COMPLEX, NUMERIC, STRING]`);
+    throw jsonParseError(
+      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.KeyFilterPredicate\`: known type ids = [BOOLEAN, COMPLEX, NUMERIC, STRING]`,
+    );
   }
   switch (t as (typeof PREDICATE_TYPES)[number]) {
     case 'STRING':
@@ -411,7 +461,8 @@ export function parsePredicate(v: Json): Predicate {
     case 'COMPLEX':
       return {
         type: 'COMPLEX',
-        operation: enumOf(o.operation, ['AND', 'OR'] as const, `${PKG}.query.ComplexFilterPredicate$ComplexOperation`) ?? 'AND',
+        operation:
+          enumOf(o.operation, ['AND', 'OR'] as const, `${PKG}.query.ComplexFilterPredicate$ComplexOperation`) ?? 'AND',
         predicates: (arr(o.predicates, `${PKG}.query.KeyFilterPredicate`) ?? []).map(parsePredicate),
       };
   }
@@ -426,7 +477,11 @@ function parseKeyFilters(v: Json): KeyFilter[] {
     if (!key) throw jsonParseError('key filter key must be specified');
     return {
       key,
-      valueType: enumOf(o.valueType, ['STRING', 'NUMERIC', 'BOOLEAN', 'DATE_TIME'] as const, `${PKG}.query.EntityKeyValueType`),
+      valueType: enumOf(
+        o.valueType,
+        ['STRING', 'NUMERIC', 'BOOLEAN', 'DATE_TIME'] as const,
+        `${PKG}.query.EntityKeyValueType`,
+      ),
       predicate: parsePredicate(o.predicate),
     };
   });
@@ -481,7 +536,10 @@ function parseSortOrder(v: Json): SortOrder | null {
   if (!o) return null;
   const key = parseEntityKey(o.key);
   if (!key) return null;
-  return { key, direction: enumOf(o.direction, ['ASC', 'DESC'] as const, `${PKG}.query.EntityDataSortOrder$Direction`) };
+  return {
+    key,
+    direction: enumOf(o.direction, ['ASC', 'DESC'] as const, `${PKG}.query.EntityDataSortOrder$Direction`),
+  };
 }
 
 function parsePageLinkObj(o: Obj): PageLink {
@@ -503,8 +561,12 @@ function parseAlarmFilterFields(o: Obj): AlarmFilterFields {
     endTs: num(o.endTs, 0, 'long'),
     timeWindow: num(o.timeWindow, 0, 'long'),
     typeList: strList(o.typeList),
-    statusList: (arr(o.statusList, `${PKG}.alarm.AlarmSearchStatus`) ?? []).map((x) => enumOf(x, SEARCH_STATUSES, `${PKG}.alarm.AlarmSearchStatus`)).filter((x): x is AlarmSearchStatus => x !== null),
-    severityList: (arr(o.severityList, `${PKG}.alarm.AlarmSeverity`) ?? []).map((x) => enumOf(x, SEVERITIES, `${PKG}.alarm.AlarmSeverity`)).filter((x): x is AlarmSeverity => x !== null),
+    statusList: (arr(o.statusList, `${PKG}.alarm.AlarmSearchStatus`) ?? [])
+      .map((x) => enumOf(x, SEARCH_STATUSES, `${PKG}.alarm.AlarmSearchStatus`))
+      .filter((x): x is AlarmSearchStatus => x !== null),
+    severityList: (arr(o.severityList, `${PKG}.alarm.AlarmSeverity`) ?? [])
+      .map((x) => enumOf(x, SEVERITIES, `${PKG}.alarm.AlarmSeverity`))
+      .filter((x): x is AlarmSeverity => x !== null),
     searchPropagatedAlarms: bool(o.searchPropagatedAlarms),
     assigneeId: parseEntityId(o.assigneeId, 'UserId'),
   };
@@ -517,8 +579,16 @@ function root(v: Json, cls: string): Obj {
 }
 
 function parseCountBase(o: Obj): EntityCountQuery {
-  const op = enumOf(o.keyFiltersOperation, ['AND', 'OR'] as const, `${PKG}.query.ComplexFilterPredicate$ComplexOperation`);
-  return { entityFilter: parseEntityFilter(o.entityFilter), keyFilters: parseKeyFilters(o.keyFilters), keyFiltersOperation: op ?? 'AND' };
+  const op = enumOf(
+    o.keyFiltersOperation,
+    ['AND', 'OR'] as const,
+    `${PKG}.query.ComplexFilterPredicate$ComplexOperation`,
+  );
+  return {
+    entityFilter: parseEntityFilter(o.entityFilter),
+    keyFilters: parseKeyFilters(o.keyFilters),
+    keyFiltersOperation: op ?? 'AND',
+  };
 }
 
 export function parseEntityCountQuery(v: Json): EntityCountQuery {

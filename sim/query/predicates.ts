@@ -144,11 +144,38 @@ function withResolved(p: SimplePredicate, resolved: string | number | boolean | 
   // The three branches keep the predicate's own value type.
   switch (p.type) {
     case 'STRING':
-      return { ...p, value: { ...p.value, dynamicValue: { ...dv, resolvedValue: typeof resolved === 'string' ? resolved : null } as typeof p.value.dynamicValue } };
+      return {
+        ...p,
+        value: {
+          ...p.value,
+          dynamicValue: {
+            ...dv,
+            resolvedValue: typeof resolved === 'string' ? resolved : null,
+          } as typeof p.value.dynamicValue,
+        },
+      };
     case 'NUMERIC':
-      return { ...p, value: { ...p.value, dynamicValue: { ...dv, resolvedValue: typeof resolved === 'number' ? resolved : null } as typeof p.value.dynamicValue } };
+      return {
+        ...p,
+        value: {
+          ...p.value,
+          dynamicValue: {
+            ...dv,
+            resolvedValue: typeof resolved === 'number' ? resolved : null,
+          } as typeof p.value.dynamicValue,
+        },
+      };
     case 'BOOLEAN':
-      return { ...p, value: { ...p.value, dynamicValue: { ...dv, resolvedValue: typeof resolved === 'boolean' ? resolved : null } as typeof p.value.dynamicValue } };
+      return {
+        ...p,
+        value: {
+          ...p.value,
+          dynamicValue: {
+            ...dv,
+            resolvedValue: typeof resolved === 'boolean' ? resolved : null,
+          } as typeof p.value.dynamicValue,
+        },
+      };
   }
 }
 
@@ -223,7 +250,9 @@ function resolveWs(p: SimplePredicate, ds: Dataset, caller: Caller): Predicate {
 export function compilePredicate(p: Predicate, entityField = false): Test {
   switch (p.type) {
     case 'COMPLEX': {
-      const parts = p.predicates.map((c) => compilePredicate(c, entityField)).filter((t): t is NonNullable<Test> => t !== null);
+      const parts = p.predicates
+        .map((c) => compilePredicate(c, entityField))
+        .filter((t): t is NonNullable<Test> => t !== null);
       if (parts.length === 0) return null;
       if (parts.length === 1) return parts[0];
       return p.operation === 'AND' ? (v) => parts.every((t) => t(v)) : (v) => parts.some((t) => t(v));
@@ -239,7 +268,9 @@ export function compilePredicate(p: Predicate, entityField = false): Test {
     case 'BOOLEAN': {
       const x = predicateValue(p.value);
       if (x === null) return () => false;
-      return p.operation === 'EQUAL' ? (v) => v !== undefined && v.type === 'BOOLEAN' && v.value === x : (v) => v !== undefined && v.type === 'BOOLEAN' && v.value !== x;
+      return p.operation === 'EQUAL'
+        ? (v) => v !== undefined && v.type === 'BOOLEAN' && v.value === x
+        : (v) => v !== undefined && v.type === 'BOOLEAN' && v.value !== x;
     }
   }
 }

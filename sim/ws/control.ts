@@ -67,7 +67,15 @@ export class WsControl {
     if (!WsControl.owns(path)) return false;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => this.handleRequest((req.method ?? 'GET').toUpperCase(), path, qi < 0 ? '' : url.slice(qi + 1), Buffer.concat(chunks), res));
+    req.on('end', () =>
+      this.handleRequest(
+        (req.method ?? 'GET').toUpperCase(),
+        path,
+        qi < 0 ? '' : url.slice(qi + 1),
+        Buffer.concat(chunks),
+        res,
+      ),
+    );
     return true;
   }
 

@@ -30,7 +30,11 @@ export function entityDataPage(cmdId: number, page: PageData<EntityData>, allowe
 }
 
 export function entityDataUpdate(cmdId: number, update: EntityData[] | string, allowed: number): string {
-  return entityDataUpdateHead(cmdId) + (typeof update === 'string' ? update : JSON.stringify(update)) + entityDataUpdateTail(allowed);
+  return (
+    entityDataUpdateHead(cmdId) +
+    (typeof update === 'string' ? update : JSON.stringify(update)) +
+    entityDataUpdateTail(allowed)
+  );
 }
 
 /** An EntityDataUpdate's text up to its `update` array (for messages built in parts on the live path). */

@@ -49,7 +49,9 @@ function describe(v: unknown): string {
 function strict(o: Obj, known: readonly string[], cls: string): void {
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) {
-      throw new WsParseError(`Unrecognized field "${k}" (class ${cls}), not marked as ignorable (${known.length} known properties: ${known.map((x) => `"${x}"`).join(', ')}])`);
+      throw new WsParseError(
+        `Unrecognized field "${k}" (class ${cls}), not marked as ignorable (${known.length} known properties: ${known.map((x) => `"${x}"`).join(', ')}])`,
+      );
     }
   }
 }
@@ -62,7 +64,8 @@ function objOrNull(v: unknown, cls: string): Obj | null {
 
 function arrOrNull(v: unknown, cls: string): unknown[] | null {
   if (v === null || v === undefined) return null;
-  if (!Array.isArray(v)) throw new WsParseError(`Cannot deserialize value of type \`java.util.List<${cls}>\` from ${describe(v)}`);
+  if (!Array.isArray(v))
+    throw new WsParseError(`Cannot deserialize value of type \`java.util.List<${cls}>\` from ${describe(v)}`);
   return v;
 }
 
@@ -104,7 +107,15 @@ function enumOrNull<T extends string>(v: unknown, allowed: readonly T[], cls: st
 // ---------------------------------------------------------------------------------------------------------------
 // The strict checks of nested objects (before the REST parsers run)
 
-const KEY_TYPES: readonly EntityKeyType[] = ['ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD', 'ALARM_FIELD'];
+const KEY_TYPES: readonly EntityKeyType[] = [
+  'ATTRIBUTE',
+  'CLIENT_ATTRIBUTE',
+  'SHARED_ATTRIBUTE',
+  'SERVER_ATTRIBUTE',
+  'TIME_SERIES',
+  'ENTITY_FIELD',
+  'ALARM_FIELD',
+];
 
 function checkEntityKey(v: unknown): void {
   const o = objOrNull(v, `${Q}.EntityKey`);
@@ -165,7 +176,17 @@ function checkKeyFilters(v: unknown): void {
 }
 
 const PAGE_LINK_FIELDS = ['pageSize', 'page', 'textSearch', 'sortOrder', 'dynamic'];
-const ALARM_PAGE_LINK_FIELDS = [...PAGE_LINK_FIELDS, 'startTs', 'endTs', 'timeWindow', 'typeList', 'statusList', 'severityList', 'searchPropagatedAlarms', 'assigneeId'];
+const ALARM_PAGE_LINK_FIELDS = [
+  ...PAGE_LINK_FIELDS,
+  'startTs',
+  'endTs',
+  'timeWindow',
+  'typeList',
+  'statusList',
+  'severityList',
+  'searchPropagatedAlarms',
+  'assigneeId',
+];
 
 function checkPageLink(v: unknown, alarm: boolean): void {
   const cls = alarm ? `${Q}.AlarmDataPageLink` : `${Q}.EntityDataPageLink`;
@@ -271,7 +292,12 @@ export interface AlarmStatusCmd {
   typeList: string[] | null;
   severityList: AlarmSeverity[] | null;
 }
-export type UnsubscribeType = 'ENTITY_DATA_UNSUBSCRIBE' | 'ENTITY_COUNT_UNSUBSCRIBE' | 'ALARM_DATA_UNSUBSCRIBE' | 'ALARM_COUNT_UNSUBSCRIBE' | 'ALARM_STATUS_UNSUBSCRIBE';
+export type UnsubscribeType =
+  | 'ENTITY_DATA_UNSUBSCRIBE'
+  | 'ENTITY_COUNT_UNSUBSCRIBE'
+  | 'ALARM_DATA_UNSUBSCRIBE'
+  | 'ALARM_COUNT_UNSUBSCRIBE'
+  | 'ALARM_STATUS_UNSUBSCRIBE';
 export interface UnsubscribeCmd {
   type: UnsubscribeType;
   cmdId: number;
@@ -283,7 +309,8 @@ export interface UnsupportedCmd {
   cmdId: number;
 }
 
-export type WsCmd = EntityDataCmd | EntityCountCmd | AlarmDataCmd | AlarmCountCmd | AlarmStatusCmd | UnsubscribeCmd | UnsupportedCmd;
+export type WsCmd =
+  EntityDataCmd | EntityCountCmd | AlarmDataCmd | AlarmCountCmd | AlarmStatusCmd | UnsubscribeCmd | UnsupportedCmd;
 
 export interface AuthCmd {
   cmdId: number;
@@ -298,7 +325,13 @@ export interface Envelope {
   raw: Obj[];
 }
 
-const UNSUBSCRIBE_TYPES: readonly UnsubscribeType[] = ['ENTITY_DATA_UNSUBSCRIBE', 'ENTITY_COUNT_UNSUBSCRIBE', 'ALARM_DATA_UNSUBSCRIBE', 'ALARM_COUNT_UNSUBSCRIBE', 'ALARM_STATUS_UNSUBSCRIBE'];
+const UNSUBSCRIBE_TYPES: readonly UnsubscribeType[] = [
+  'ENTITY_DATA_UNSUBSCRIBE',
+  'ENTITY_COUNT_UNSUBSCRIBE',
+  'ALARM_DATA_UNSUBSCRIBE',
+  'ALARM_COUNT_UNSUBSCRIBE',
+  'ALARM_STATUS_UNSUBSCRIBE',
+];
 const UNSUPPORTED_TYPES = [
   'ATTRIBUTES',
   'TIMESERIES',
@@ -309,13 +342,35 @@ const UNSUPPORTED_TYPES = [
   'MARK_ALL_NOTIFICATIONS_AS_READ',
   'NOTIFICATIONS_UNSUBSCRIBE',
 ];
-const KNOWN_TYPES = ['ENTITY_DATA', 'ENTITY_COUNT', 'ALARM_DATA', 'ALARM_COUNT', 'ALARM_STATUS', ...UNSUBSCRIBE_TYPES, ...UNSUPPORTED_TYPES];
+const KNOWN_TYPES = [
+  'ENTITY_DATA',
+  'ENTITY_COUNT',
+  'ALARM_DATA',
+  'ALARM_COUNT',
+  'ALARM_STATUS',
+  ...UNSUBSCRIBE_TYPES,
+  ...UNSUPPORTED_TYPES,
+];
 
 function parseTsFetch(v: unknown, history: boolean): TsFetchCmd | null {
   const cls = history ? `${CMD2}.EntityHistoryCmd` : `${CMD2}.TimeSeriesCmd`;
   const o = objOrNull(v, cls);
   if (!o) return null;
-  strict(o, ['keys', 'startTs', history ? 'endTs' : 'timeWindow', 'interval', 'intervalType', 'timeZoneId', 'limit', 'agg', 'fetchLatestPreviousPoint'], cls);
+  strict(
+    o,
+    [
+      'keys',
+      'startTs',
+      history ? 'endTs' : 'timeWindow',
+      'interval',
+      'intervalType',
+      'timeZoneId',
+      'limit',
+      'agg',
+      'fetchLatestPreviousPoint',
+    ],
+    cls,
+  );
   const keys = (arrOrNull(o.keys, 'java.lang.String') ?? []).map((k) => strOrNull(k) ?? '');
   const startTs = int(o.startTs, 0, 'long');
   const timeWindow = history ? 0 : int(o.timeWindow, 0, 'long');
@@ -347,7 +402,8 @@ function parseAggCmd(v: unknown, history: boolean): AggCmd | null {
       agg: enumOrNull(k.agg, AGGREGATIONS, 'org.thingsboard.server.common.data.kv.Aggregation'),
       previousStartTs: longOrNull(k.previousStartTs),
       previousEndTs: longOrNull(k.previousEndTs),
-      previousValueOnly: k.previousValueOnly === null || k.previousValueOnly === undefined ? null : boolOr(k.previousValueOnly, false),
+      previousValueOnly:
+        k.previousValueOnly === null || k.previousValueOnly === undefined ? null : boolOr(k.previousValueOnly, false),
     };
   });
   const startTs = int(o.startTs, 0, 'long');
@@ -366,15 +422,23 @@ function parseCmd(v: unknown): WsCmd {
   if (!o) throw new WsParseError(`Cannot construct instance of \`${WS}.WsCmd\` from null value`);
   const t = o.type;
   if (t === undefined || t === null) {
-    throw new WsParseError(`Could not resolve subtype of [simple type, class ${WS}.WsCmd]: missing type id property 'type'`);
+    throw new WsParseError(
+      `Could not resolve subtype of [simple type, class ${WS}.WsCmd]: missing type id property 'type'`,
+    );
   }
   if (typeof t !== 'string' || !KNOWN_TYPES.includes(t)) {
-    throw new WsParseError(`Could not resolve type id '${String(t)}' as a subtype of \`${WS}.WsCmd\`: known type ids = [${KNOWN_TYPES.join(', ')}]`);
+    throw new WsParseError(
+      `Could not resolve type id '${String(t)}' as a subtype of \`${WS}.WsCmd\`: known type ids = [${KNOWN_TYPES.join(', ')}]`,
+    );
   }
   const cmdId = int(o.cmdId);
   switch (t) {
     case 'ENTITY_DATA': {
-      strict(o, ['type', 'cmdId', 'query', 'historyCmd', 'latestCmd', 'tsCmd', 'aggHistoryCmd', 'aggTsCmd'], `${CMD2}.EntityDataCmd`);
+      strict(
+        o,
+        ['type', 'cmdId', 'query', 'historyCmd', 'latestCmd', 'tsCmd', 'aggHistoryCmd', 'aggTsCmd'],
+        `${CMD2}.EntityDataCmd`,
+      );
       const q = objOrNull(o.query, `${Q}.EntityDataQuery`);
       if (q) checkQuery(q, 'data');
       const lc = objOrNull(o.latestCmd, `${CMD2}.LatestValueCmd`);
@@ -418,7 +482,11 @@ function parseCmd(v: unknown): WsCmd {
         cmdId,
         originatorId: viaRest(() => parseEntityId(o.originatorId)),
         typeList: types ? types.map((x) => strOrNull(x) ?? '') : null,
-        severityList: sev ? sev.map((x) => enumOrNull(x, ALARM_SEVERITIES, 'org.thingsboard.server.common.data.alarm.AlarmSeverity')).filter((x): x is AlarmSeverity => x !== null) : null,
+        severityList: sev
+          ? sev
+              .map((x) => enumOrNull(x, ALARM_SEVERITIES, 'org.thingsboard.server.common.data.alarm.AlarmSeverity'))
+              .filter((x): x is AlarmSeverity => x !== null)
+          : null,
       };
     }
     default:

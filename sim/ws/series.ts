@@ -111,7 +111,14 @@ export function readSeries(ds: Dataset, e: SimEntity, q: SeriesQuery, fetchLates
 }
 
 /** aggHistoryCmd / aggTsCmd: one aggregated value over [startTs, endTs) (ts = the newest point's ts). */
-export function readAggregate(ds: Dataset, e: SimEntity, key: string, agg: Aggregation | null, startTs: number, endTs: number): TsValue | null {
+export function readAggregate(
+  ds: Dataset,
+  e: SimEntity,
+  key: string,
+  agg: Aggregation | null,
+  startTs: number,
+  endTs: number,
+): TsValue | null {
   const pts = points(ds, e, key, startTs, endTs);
   if (pts.length === 0) return null;
   const last = pts[pts.length - 1];

@@ -219,7 +219,8 @@ export class WsServer implements SessionHub {
     const limit = this.opts.maxSessionsPerTenant;
     if (limit <= 0) return null;
     let n = 0;
-    for (const o of this.sessions) if (o !== s && !o.closed && o.authenticated && o.caller.tenantId === s.caller.tenantId) n++;
+    for (const o of this.sessions)
+      if (o !== s && !o.closed && o.authenticated && o.caller.tenantId === s.caller.tenantId) n++;
     return n >= limit ? 'Max tenant sessions limit reached!' : null;
   }
   commandFault(raw: Record<string, unknown>): { code: number; reason: string } | null {
@@ -232,7 +233,13 @@ export class WsServer implements SessionHub {
     return null;
   }
   logCommand(session: number, raw: Record<string, unknown>, cmd: WsCmd): void {
-    this.log.push({ session, type: typeof raw.type === 'string' ? raw.type : cmd.type, cmdId: cmd.cmdId, time: Date.now(), cmd: raw });
+    this.log.push({
+      session,
+      type: typeof raw.type === 'string' ? raw.type : cmd.type,
+      cmdId: cmd.cmdId,
+      time: Date.now(),
+      cmd: raw,
+    });
     if (this.log.length > this.opts.commandLogSize) this.log.splice(0, this.log.length - this.opts.commandLogSize);
   }
   countSent(): void {
@@ -382,7 +389,12 @@ export class WsServer implements SessionHub {
    * SERVER_ERROR, as an exception in the server's handler does) before it is handled; the rest of its message
    * is not handled either. Returns the fault: `hits` counts the closes, `remove()` ends it.
    */
-  closeOnCommand(spec: { match: (cmd: Record<string, unknown>) => boolean; code?: number; reason?: string; times?: number }): CommandFault {
+  closeOnCommand(spec: {
+    match: (cmd: Record<string, unknown>) => boolean;
+    code?: number;
+    reason?: string;
+    times?: number;
+  }): CommandFault {
     const fault: CommandFault = {
       match: spec.match,
       code: spec.code ?? 1011,
@@ -424,7 +436,14 @@ export class WsServer implements SessionHub {
     this.droppedWhilePaused = 0;
   }
 
-  stats(): { connections: WsConnections; messagesSent: number; droppedWhilePaused: number; commands: number; routerEvents: number; registrations: { kv: number; alarm: number } } {
+  stats(): {
+    connections: WsConnections;
+    messagesSent: number;
+    droppedWhilePaused: number;
+    commands: number;
+    routerEvents: number;
+    registrations: { kv: number; alarm: number };
+  } {
     return {
       connections: this.connections(),
       messagesSent: this.sent,

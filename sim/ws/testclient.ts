@@ -99,7 +99,10 @@ export class TestWs {
           return this.messages[i];
         }
       }
-      if (this.isClosed) throw new Error(`connection closed while waiting for ${what}; got ${JSON.stringify(this.messages.slice(this.cursor))}`);
+      if (this.isClosed)
+        throw new Error(
+          `connection closed while waiting for ${what}; got ${JSON.stringify(this.messages.slice(this.cursor))}`,
+        );
       await this.changed();
     }
   }
@@ -128,7 +131,12 @@ export class TestWs {
     this.cmds({
       type: 'ENTITY_DATA',
       cmdId,
-      query: { entityFilter: { type: 'entityType', entityType: 'TENANT' }, pageLink: { page: 0, pageSize: 1 }, entityFields: [], latestValues: [] },
+      query: {
+        entityFilter: { type: 'entityType', entityType: 'TENANT' },
+        pageLink: { page: 0, pageSize: 1 },
+        entityFields: [],
+        latestValues: [],
+      },
     });
     await this.next((m) => m.cmdId === cmdId, `probe ${cmdId}`);
     const between = this.messages.slice(start).filter((m) => !(m.cmdId >= PROBE_BASE));
@@ -188,7 +196,11 @@ export const field = (key: string): { type: string; key: string } => ({ type: 'E
 export const tsKey = (key: string): { type: string; key: string } => ({ type: 'TIME_SERIES', key });
 
 /** An ENTITY_DATA query by name prefix, sorted by name, with `latest` keys. */
-export function nameQuery(prefix: string, latest: unknown[] = [tsKey('temperature')], pageLink: Record<string, unknown> = {}): Record<string, unknown> {
+export function nameQuery(
+  prefix: string,
+  latest: unknown[] = [tsKey('temperature')],
+  pageLink: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: prefix },
     pageLink: { page: 0, pageSize: 100, sortOrder: { key: field('name'), direction: 'ASC' }, ...pageLink },

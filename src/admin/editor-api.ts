@@ -11,7 +11,15 @@
 import { TbError, TbInputError } from '../errors';
 import type { PlatformClient } from '../platform/client';
 import type { PlatformLookups } from '../platform/lookups';
-import { formatAlarms, formatEntities, pageInfo, RESULT_FORMATS, type KeysResult, type PageInfo, type ResultFormat } from '../query/format';
+import {
+  formatAlarms,
+  formatEntities,
+  pageInfo,
+  RESULT_FORMATS,
+  type KeysResult,
+  type PageInfo,
+  type ResultFormat,
+} from '../query/format';
 import {
   entityNames,
   entityKeysQuery,
@@ -27,7 +35,13 @@ import {
 } from '../query/lookups';
 import { filterEntityType } from '../query/schema';
 import type { EntityId } from '../query/types';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery, prepareKeysOptions } from '../query/validate';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+  prepareKeysOptions,
+} from '../query/validate';
 import { LookupCache } from './cache';
 
 /** Query-string parameters as a web framework hands them over (a value may be repeated or nested). */
@@ -69,7 +83,9 @@ function withoutKeyFilters<T extends { keyFilters?: unknown; keyFiltersOperation
   return bare;
 }
 
-export type TestResult = { ok: true; user: string; authority: string; serverVersion: string | null } | { ok: false; code: string; message: string };
+export type TestResult =
+  | { ok: true; user: string; authority: string; serverVersion: string | null }
+  | { ok: false; code: string; message: string };
 
 /** The operations the preview can run, per node type (the first one is the node's default). */
 export const PREVIEW_OPERATIONS = {
@@ -107,7 +123,8 @@ function stringParam(params: Params, name: string, maxLength = MAX_SEARCH_LENGTH
   const v = params[name];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw new TbInputError(name, `${name} must be given once, as text`);
-  if (v.length > maxLength) throw new TbInputError(name, `${name} may be at most ${maxLength} characters long (got ${v.length})`);
+  if (v.length > maxLength)
+    throw new TbInputError(name, `${name} may be at most ${maxLength} characters long (got ${v.length})`);
   return v;
 }
 
@@ -149,7 +166,9 @@ export class EditorApi {
       const ids = parseIds(params.ids, 'ids');
       if (ids.length === 0) return { items: [] };
       const key = `names\n${entityType}\n${[...ids].sort().join(',')}`;
-      return this.cache.get(key, async () => ({ items: entityNames((await this.client.findEntityData(entityNamesQuery(entityType, ids))).data) }));
+      return this.cache.get(key, async () => ({
+        items: entityNames((await this.client.findEntityData(entityNamesQuery(entityType, ids))).data),
+      }));
     }
     const text = (search ?? '').trim();
     return this.cache.get(`entities\n${entityType}\n${text.toLowerCase()}`, async () => ({
@@ -165,25 +184,37 @@ export class EditorApi {
   async keys(params: Params): Promise<KeysResult> {
     const entityType = oneOfParam(params.entityType, LOOKUP_ENTITY_TYPES, 'entityType');
     if (params.ids !== undefined) {
-      if (params.profiles !== undefined) throw new TbInputError('ids', "Give either ids (the entities' own keys) or profiles, not both");
+      if (params.profiles !== undefined)
+        throw new TbInputError('ids', "Give either ids (the entities' own keys) or profiles, not both");
       const ids = parseIds(params.ids, 'ids');
       if (ids.length === 0) return { entityTypes: [], timeseries: [], attributes: {} };
       const key = `entityKeys\n${entityType}\n${[...ids].sort().join(',')}`;
-      return this.cache.get(key, () => this.client.findKeys(entityKeysQuery(entityType, ids), prepareKeysOptions(undefined)));
+      return this.cache.get(key, () =>
+        this.client.findKeys(entityKeysQuery(entityType, ids), prepareKeysOptions(undefined)),
+      );
     }
     const profiles = nameListParam(params.profiles, 'profiles');
     if (profiles.length > 0 && !(PROFILE_ENTITY_TYPES as readonly string[]).includes(entityType)) {
-      throw new TbInputError('profiles', `profiles can only be given with entityType ${PROFILE_ENTITY_TYPES.join(', ')} (got entityType ${entityType})`);
+      throw new TbInputError(
+        'profiles',
+        `profiles can only be given with entityType ${PROFILE_ENTITY_TYPES.join(', ')} (got entityType ${entityType})`,
+      );
     }
     const key = `keys\n${entityType}\n${[...profiles].sort().join('\n')}`;
-    return this.cache.get(key, () => this.client.findKeys(profileKeysQuery(entityType, profiles), prepareKeysOptions(undefined)));
+    return this.cache.get(key, () =>
+      this.client.findKeys(profileKeysQuery(entityType, profiles), prepareKeysOptions(undefined)),
+    );
   }
 
   /** `{items: ["High Temperature", …]}`: the tenant's alarm types whose name contains `search` (at most 100). */
   async alarmTypes(params: Params): Promise<Items<string>> {
     const search = (stringParam(params, 'search') ?? '').trim();
     return this.cache.get(`alarmTypes\n${search.toLowerCase()}`, async () => {
-      const page = await this.lookups.alarmTypes({ pageSize: ALARM_TYPES_LIMIT, page: 0, textSearch: search ? literalTextSearch(search) : undefined });
+      const page = await this.lookups.alarmTypes({
+        pageSize: ALARM_TYPES_LIMIT,
+        page: 0,
+        textSearch: search ? literalTextSearch(search) : undefined,
+      });
       return { items: page.data.map((t) => t.type) };
     });
   }
@@ -196,8 +227,14 @@ export class EditorApi {
     const b = asObject(body);
     const node = oneOfParam(b.node, PREVIEW_NODES, 'node');
     const operations: readonly string[] = PREVIEW_OPERATIONS[node];
-    const operation = b.operation === undefined || b.operation === null || b.operation === '' ? operations[0] : oneOfParam(b.operation, operations, 'operation');
-    const format: ResultFormat = b.format === undefined || b.format === null || b.format === '' ? 'flat' : oneOfParam(b.format, RESULT_FORMATS, 'format');
+    const operation =
+      b.operation === undefined || b.operation === null || b.operation === ''
+        ? operations[0]
+        : oneOfParam(b.operation, operations, 'operation');
+    const format: ResultFormat =
+      b.format === undefined || b.format === null || b.format === ''
+        ? 'flat'
+        : oneOfParam(b.format, RESULT_FORMATS, 'format');
     // A node treats an empty query text as no query (QuerySource): so does the preview.
     const input = typeof b.query === 'string' && b.query.trim() === '' ? undefined : b.query;
     // Every run below is a REST call (tb-subscribe's kinds too), so the query is validated for REST.
@@ -207,13 +244,21 @@ export class EditorApi {
         const q = prepareEntityDataQuery(input, 'query', rest);
         const page = await this.client.findEntityData(q);
         const result = { payload: formatEntities(page.data, format), page: pageInfo(page, q.pageLink) };
-        return this.explainEmpty(result, page.totalElements, q, () => this.client.countEntities(withoutKeyFilters(prepareEntityCountQuery(input, 'query', rest))));
+        return this.explainEmpty(result, page.totalElements, q, () =>
+          this.client.countEntities(withoutKeyFilters(prepareEntityCountQuery(input, 'query', rest))),
+        );
       }
       case 'alarmFind': {
         const q = prepareAlarmDataQuery(input, 'query', rest);
         const page = await this.client.findAlarmData(q);
         const result = { payload: formatAlarms(page.data, format), page: pageInfo(page, q.pageLink) };
-        return this.explainEmpty(result, page.totalElements, q, () => this.client.countAlarms(withoutKeyFilters(prepareAlarmCountQuery(input, 'query', rest))), 'ALARM');
+        return this.explainEmpty(
+          result,
+          page.totalElements,
+          q,
+          () => this.client.countAlarms(withoutKeyFilters(prepareAlarmCountQuery(input, 'query', rest))),
+          'ALARM',
+        );
       }
       case 'entityCount': {
         const q = prepareEntityCountQuery(input, 'query', rest);
@@ -226,7 +271,12 @@ export class EditorApi {
         return this.explainEmpty({ payload: n }, n, q, () => this.client.countAlarms(withoutKeyFilters(q)), 'ALARM');
       }
       case 'entityKeys':
-        return { payload: await this.client.findKeys(prepareEntityDataQuery(input, 'query', rest), prepareKeysOptions(undefined)) };
+        return {
+          payload: await this.client.findKeys(
+            prepareEntityDataQuery(input, 'query', rest),
+            prepareKeysOptions(undefined),
+          ),
+        };
       default:
         // Unreachable: every node/operation pair above has a run.
         throw new TbError('TB_BAD_REQUEST', `No preview for ${node} ${operation}`);
@@ -265,7 +315,12 @@ export class EditorApi {
       } catch {
         serverVersion = null; // the version is optional: the connection itself works
       }
-      return { ok: true, user: typeof user.email === 'string' ? user.email : '', authority: user.authority, serverVersion };
+      return {
+        ok: true,
+        user: typeof user.email === 'string' ? user.email : '',
+        authority: user.authority,
+        serverVersion,
+      };
     } catch (err) {
       if (err instanceof TbError) return { ok: false, code: err.code, message: err.message };
       return { ok: false, code: 'TB_ERROR', message: err instanceof Error ? err.message : String(err) };

@@ -42,7 +42,9 @@ export interface ErrorReply {
 export class NotDeployedError extends Error {
   readonly code = 'TB_NOT_DEPLOYED';
   constructor(id: string) {
-    super(`No deployed ThingsBoard connection has the id "${id}": deploy the connection first (a new or changed connection is only known to the runtime after a deploy)`);
+    super(
+      `No deployed ThingsBoard connection has the id "${id}": deploy the connection first (a new or changed connection is only known to the runtime after a deploy)`,
+    );
     this.name = 'NotDeployedError';
   }
 }
@@ -58,14 +60,19 @@ export class NotDeployedError extends Error {
  */
 export function errorReply(err: unknown): ErrorReply {
   if (err instanceof NotDeployedError) return { status: 404, body: { code: err.code, message: err.message } };
-  if (err instanceof TbInputError) return { status: 400, body: { code: err.code, field: err.field, message: err.message } };
+  if (err instanceof TbInputError)
+    return { status: 400, body: { code: err.code, field: err.field, message: err.message } };
   if (err instanceof TbError) {
     const body = { code: err.code, message: err.message };
     if (err.code === 'TB_CONFIG') return { status: 400, body };
-    if (err instanceof TbApiError && err.status >= 400 && err.status < 500 && err.status !== 401) return { status: err.status, body };
+    if (err instanceof TbApiError && err.status >= 400 && err.status < 500 && err.status !== 401)
+      return { status: err.status, body };
     return { status: 502, body };
   }
-  return { status: 500, body: { code: 'TB_ERROR', message: `Unexpected error: ${err instanceof Error ? err.message : String(err)}` } };
+  return {
+    status: 500,
+    body: { code: 'TB_ERROR', message: `Unexpected error: ${err instanceof Error ? err.message : String(err)}` },
+  };
 }
 
 /**
@@ -110,7 +117,8 @@ export function registerEditorEndpoints(RED: NodeAPI, resolve: ConnectionResolve
       const secrets = conn ? conn.secrets : [];
       const fail = (err: unknown): void => {
         const r = errorReply(err);
-        if (r.status === 500) RED.log.warn(scrub(`tb-connection ${req.method} ${req.path}: ${r.body.message}`, secrets));
+        if (r.status === 500)
+          RED.log.warn(scrub(`tb-connection ${req.method} ${req.path}: ${r.body.message}`, secrets));
         sendJson(res, r.status, r.body, secrets);
       };
       try {
@@ -119,7 +127,10 @@ export function registerEditorEndpoints(RED: NodeAPI, resolve: ConnectionResolve
         if (!conn.platform) throw new NotDeployedError(id);
         const api = editorApiFor(conn.platform, conn.options);
         // Data answers are the server's data, sent as they are; error texts (and a failed test) are scrubbed.
-        work(api, req).then((body) => sendJson(res, 200, body, (body as { ok?: unknown }).ok === false ? secrets : []), fail);
+        work(api, req).then(
+          (body) => sendJson(res, 200, body, (body as { ok?: unknown }).ok === false ? secrets : []),
+          fail,
+        );
       } catch (err) {
         fail(err);
       }
@@ -162,12 +173,22 @@ export function registerEditorEndpoints(RED: NodeAPI, resolve: ConnectionResolve
     if (res.headersSent) return next(err);
     const e = err as { type?: string; status?: number };
     if (e.type === 'entity.parse.failed') {
-      sendJson(res, 400, { code: 'TB_INVALID_INPUT', field: 'body', message: 'The request body is not valid JSON' }, []);
+      sendJson(
+        res,
+        400,
+        { code: 'TB_INVALID_INPUT', field: 'body', message: 'The request body is not valid JSON' },
+        [],
+      );
     } else if (e.type === 'entity.too.large') {
       sendJson(res, 413, { code: 'TB_INVALID_INPUT', field: 'body', message: 'The request body is too large' }, []);
     } else {
       const r = errorReply(err);
-      sendJson(res, typeof e.status === 'number' && e.status >= 400 && e.status < 600 ? e.status : r.status, r.body, []);
+      sendJson(
+        res,
+        typeof e.status === 'number' && e.status >= 400 && e.status < 600 ? e.status : r.status,
+        r.body,
+        [],
+      );
     }
   });
 }

@@ -84,13 +84,19 @@ export class AnalyticsClient {
     try {
       let body: unknown;
       try {
-        body = await this.session.request('POST', '/publicApi/buildReport', req, { retry: opts.retry, onRetry: opts.onRetry });
+        body = await this.session.request('POST', '/publicApi/buildReport', req, {
+          retry: opts.retry,
+          onRetry: opts.onRetry,
+        });
       } catch (err) {
         throw explain(err, req.viewConfigId);
       }
       const t = body as ReportTable | undefined;
       if (!t || typeof t !== 'object' || !Array.isArray(t.columnLabels) || !Array.isArray(t.dataTable)) {
-        throw new TbError('TB_BAD_RESPONSE', `The analytics service answered the report for view ${req.viewConfigId} without columnLabels and dataTable`);
+        throw new TbError(
+          'TB_BAD_RESPONSE',
+          `The analytics service answered the report for view ${req.viewConfigId} without columnLabels and dataTable`,
+        );
       }
       return t;
     } finally {
@@ -142,10 +148,22 @@ function explain(err: unknown, viewConfigId: string): unknown {
     );
   }
   if (err.code === 'TB_UNAVAILABLE') {
-    return new TbApiError('TB_UNAVAILABLE', err.status, err.errorCode, err.serverMessage, `The analytics service was unavailable for the report of view ${viewConfigId}: ${err.message}`);
+    return new TbApiError(
+      'TB_UNAVAILABLE',
+      err.status,
+      err.errorCode,
+      err.serverMessage,
+      `The analytics service was unavailable for the report of view ${viewConfigId}: ${err.message}`,
+    );
   }
   if (err.status >= 500) {
-    return new TbApiError('TB_REPORT_FAILED', err.status, err.errorCode, err.serverMessage, `The analytics service failed to build the report for view ${viewConfigId} (HTTP ${err.status}${server})`);
+    return new TbApiError(
+      'TB_REPORT_FAILED',
+      err.status,
+      err.errorCode,
+      err.serverMessage,
+      `The analytics service failed to build the report for view ${viewConfigId} (HTTP ${err.status}${server})`,
+    );
   }
   if (err.status === 429) {
     return new TbApiError(

@@ -16,7 +16,10 @@ interface JQuery {
   typedInput(method: 'width', value: string | number): JQuery;
   typedInput(method: 'validate'): boolean;
   typedInput(options: Record<string, unknown>): JQuery;
-  autoComplete(options: { search: (value: string, done: (items: TbCompletion[]) => void) => void; minLength?: number }): JQuery;
+  autoComplete(options: {
+    search: (value: string, done: (items: TbCompletion[]) => void) => void;
+    minLength?: number;
+  }): JQuery;
   autoComplete(method: 'destroy'): JQuery;
   editableList(options: Record<string, unknown>): JQuery;
   editableList(method: 'addItem', data: unknown): JQuery;
@@ -60,7 +63,14 @@ interface TbRed {
     dirty(): boolean;
   };
   editor: {
-    createEditor(options: { element?: HTMLElement; id?: string; mode: string; value: string; stateId?: boolean | string; minimap?: { enabled: boolean } }): TbCodeEditor;
+    createEditor(options: {
+      element?: HTMLElement;
+      id?: string;
+      mode: string;
+      value: string;
+      stateId?: boolean | string;
+      minimap?: { enabled: boolean };
+    }): TbCodeEditor;
   };
   notify(text: string, options?: string | Record<string, unknown>): void;
   popover?: { tooltip(target: JQuery, content: string): unknown };

@@ -57,7 +57,15 @@ export {
   visibleFields,
 } from '../query/schema';
 export { selectsAnyStatus, summarize } from '../query/summary';
-export { compactQuery, formatQuery, locatePath, offsetAt, parseJsonText, positionAt, shortJsonMessage } from '../query/json-text';
+export {
+  compactQuery,
+  formatQuery,
+  locatePath,
+  offsetAt,
+  parseJsonText,
+  positionAt,
+  shortJsonMessage,
+} from '../query/json-text';
 export { deletePath, getPath, hasPath, heldPaths, isCovered, pathString, setPath, toSegments } from '../query/paths';
 export {
   DEFAULT_PAGE_SIZE,

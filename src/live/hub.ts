@@ -179,7 +179,18 @@ export class LiveHub {
   private lastState: LiveState = 'closed';
   private stateInfo: StateInfo | undefined;
   /** Counters for tests and benchmarks. */
-  readonly stats = { sockets: 0, messages: 0, quick: 0, dropped: 0, malformed: 0, sent: 0, pings: 0, blocked: 0, pauses: 0, bytes: 0 };
+  readonly stats = {
+    sockets: 0,
+    messages: 0,
+    quick: 0,
+    dropped: 0,
+    malformed: 0,
+    sent: 0,
+    pings: 0,
+    blocked: 0,
+    pauses: 0,
+    bytes: 0,
+  };
   private readonly framesPerTurn: number;
   /** Frames read since reading last paused (see {@link FRAMES_PER_TURN}). */
   private turnFrames = 0;
@@ -228,7 +239,10 @@ export class LiveHub {
       this.enqueue(entry);
       sub.onState('connecting');
     } else {
-      sub.onState(this.lastState === 'refused' ? 'refused' : this.lastState === 'disconnected' ? 'disconnected' : 'connecting', this.stateInfo);
+      sub.onState(
+        this.lastState === 'refused' ? 'refused' : this.lastState === 'disconnected' ? 'disconnected' : 'connecting',
+        this.stateInfo,
+      );
       this.ensureSocket();
     }
   }
@@ -300,7 +314,11 @@ export class LiveHub {
       if (this.closing || !this.hasActive()) return;
       this.quiet.clear(); // a real outage: every subscription shows it
       const e = err instanceof TbError ? err : new TbError('TB_UNREACHABLE', String((err as Error)?.message ?? err));
-      const refused = e.code === 'TB_AUTH_FAILED' || e.code === 'TB_2FA_REQUIRED' || e.code === 'TB_TOKEN_EXPIRED' || e.code === 'TB_CONFIG';
+      const refused =
+        e.code === 'TB_AUTH_FAILED' ||
+        e.code === 'TB_2FA_REQUIRED' ||
+        e.code === 'TB_TOKEN_EXPIRED' ||
+        e.code === 'TB_CONFIG';
       this.scheduleReconnect(refused ? 'auth' : 'normal', e.message, refused ? e : undefined);
       return;
     }
@@ -409,7 +427,12 @@ export class LiveHub {
       }
       this.opts.onAuthRejected?.();
       if (++this.authRejects === 1) this.scheduleReconnect('normal', why);
-      else this.scheduleReconnect('auth', why, new TbError('TB_AUTH_FAILED', `ThingsBoard refused the WebSocket authentication (${why})`));
+      else
+        this.scheduleReconnect(
+          'auth',
+          why,
+          new TbError('TB_AUTH_FAILED', `ThingsBoard refused the WebSocket authentication (${why})`),
+        );
     } else if (code === 1008) {
       this.scheduleReconnect('policy', why);
     } else {
@@ -445,7 +468,8 @@ export class LiveHub {
     const within = this.opts.suspectWindowMs ?? 3000;
     const out: Entry[] = [];
     for (const entry of this.entries.values()) {
-      if (entry.cmdId && !entry.queued && !entry.answered && !entry.blocked && now - entry.sentAt <= within) out.push(entry);
+      if (entry.cmdId && !entry.queued && !entry.answered && !entry.blocked && now - entry.sentAt <= within)
+        out.push(entry);
     }
     return out;
   }
@@ -580,7 +604,8 @@ export class LiveHub {
     this.stateInfo = info;
     if (state === 'subscribed') return; // per subscription, on its first answer
     // Blocked subscriptions keep their error; quiet ones are not concerned by a command-caused reconnect.
-    for (const entry of this.entries.values()) if (!entry.blocked && !this.quiet.has(entry)) entry.sub.onState(state, info);
+    for (const entry of this.entries.values())
+      if (!entry.blocked && !this.quiet.has(entry)) entry.sub.onState(state, info);
   }
 
   // ---- sending ------------------------------------------------------------------------------------------
@@ -770,5 +795,8 @@ export class LiveHub {
 
 function subscriptionError(code: number, message: unknown): TbError {
   const text = typeof message === 'string' && message ? message : 'unknown error';
-  return new TbError('TB_SUBSCRIPTION', `ThingsBoard reported an error for the subscription (errorCode ${code}): ${text}`);
+  return new TbError(
+    'TB_SUBSCRIPTION',
+    `ThingsBoard reported an error for the subscription (errorCode ${code}): ${text}`,
+  );
 }

@@ -5,8 +5,31 @@
  * re-emitted).
  */
 import { TbError } from '../errors';
-import { applyFlatChanges, copyFlat, flattenAlarm, flattenEntity, formatAlarms, PageInfo, pageInfo, parseValue, ResultFormat, FlatEntity } from '../query/format';
-import type { AlarmCountQuery, AlarmData, AlarmDataQuery, EntityCountQuery, EntityData, EntityDataQuery, EntityId, EntityKey, LatestValues, PageData, TsValue } from '../query/types';
+import {
+  applyFlatChanges,
+  copyFlat,
+  flattenAlarm,
+  flattenEntity,
+  formatAlarms,
+  PageInfo,
+  pageInfo,
+  parseValue,
+  ResultFormat,
+  FlatEntity,
+} from '../query/format';
+import type {
+  AlarmCountQuery,
+  AlarmData,
+  AlarmDataQuery,
+  EntityCountQuery,
+  EntityData,
+  EntityDataQuery,
+  EntityId,
+  EntityKey,
+  LatestValues,
+  PageData,
+  TsValue,
+} from '../query/types';
 import type { LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from './hub';
 
 export type LiveEvent =
@@ -235,7 +258,10 @@ export class EntityDataSubscription extends Base {
         }
       }
       if (!any) continue;
-      const item = this.format === 'raw' ? { entityId: ed.entityId, timeseries: ts } : { id: ed.entityId.id, entityType: ed.entityId.entityType, series: seriesValues(ts) };
+      const item =
+        this.format === 'raw'
+          ? { entityId: ed.entityId, timeseries: ts }
+          : { id: ed.entityId.id, entityType: ed.entityId.entityType, series: seriesValues(ts) };
       this.sink.event({ event: 'timeseries', id: ed.entityId.id, item });
     }
   }
@@ -283,7 +309,11 @@ export class EntityHistoryFetch extends Base {
     const items =
       this.format === 'raw'
         ? list.map((ed) => ({ entityId: ed.entityId, timeseries: ed.timeseries ?? {} }))
-        : list.map((ed) => ({ id: ed.entityId.id, entityType: ed.entityId.entityType, series: seriesValues(ed.timeseries ?? {}) }));
+        : list.map((ed) => ({
+            id: ed.entityId.id,
+            entityType: ed.entityId.entityType,
+            series: seriesValues(ed.timeseries ?? {}),
+          }));
     this.sink.event({ event: 'history', items });
     this.onDone();
   }
@@ -348,7 +378,12 @@ function mergeLatest(base: LatestValues, upd: LatestValues, changed: string[]): 
  * changed are written to `changed` from index 0 on, and beside each in `series` its value in the state when it
  * changed in TIME_SERIES (else undefined); returns how many.
  */
-function mergeLatestInPlace(base: LatestValues, upd: LatestValues, changed: string[], series: (TsValue | undefined)[]): number {
+function mergeLatestInPlace(
+  base: LatestValues,
+  upd: LatestValues,
+  changed: string[],
+  series: (TsValue | undefined)[],
+): number {
   let n = 0;
   for (const type in upd) {
     const keys = upd[type as keyof LatestValues];
@@ -401,7 +436,17 @@ function changedKeys(a: LatestValues, b: LatestValues, compareTs: boolean): stri
 /** Looks up an alarm that left the page (was it cleared, acknowledged, deleted?). null = it no longer exists. */
 export type AlarmLookup = (id: string) => Promise<AlarmData | null>;
 
-const ALARM_FIELDS_COMPARED = ['severity', 'status', 'details', 'endTs', 'assigneeId', 'type', 'propagate', 'originatorName', 'originatorLabel'] as const;
+const ALARM_FIELDS_COMPARED = [
+  'severity',
+  'status',
+  'details',
+  'endTs',
+  'assigneeId',
+  'type',
+  'propagate',
+  'originatorName',
+  'originatorLabel',
+] as const;
 
 /** Which event a change of one alarm is, or undefined when nothing a user cares about changed. */
 export function classifyAlarm(prev: AlarmData, now: AlarmData): 'cleared' | 'acknowledged' | 'updated' | undefined {

@@ -6,7 +6,13 @@
 import type { Node, NodeAPI } from 'node-red';
 import type { PlatformClient } from '../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../query/alarm-actions';
-import { AlarmActionInputs, failureStatus, resultStatus, writeResult, type AlarmActionDef } from './support/alarm-action';
+import {
+  AlarmActionInputs,
+  failureStatus,
+  resultStatus,
+  writeResult,
+  type AlarmActionDef,
+} from './support/alarm-action';
 import { Activity, lookupConnection, onClose, onInput, setupProblem, status, usableClient } from './support/common';
 
 export default function (RED: NodeAPI): void {

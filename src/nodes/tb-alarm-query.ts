@@ -13,14 +13,26 @@ export default function (RED: NodeAPI): void {
   function TbAlarmQuery(this: Node, config: AlarmQueryDef) {
     RED.nodes.createNode(this, config);
     if (config.operation === 'count') {
-      restNode<AlarmCountQuery>(RED, this, config, prepareAlarmCountQuery, async (q, msg, { client, send, activity, call, output }) => {
-        const n = await client.countAlarms(q, call);
-        output(msg, n);
-        send(msg);
-        activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
-      });
+      restNode<AlarmCountQuery>(
+        RED,
+        this,
+        config,
+        prepareAlarmCountQuery,
+        async (q, msg, { client, send, activity, call, output }) => {
+          const n = await client.countAlarms(q, call);
+          output(msg, n);
+          send(msg);
+          activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
+        },
+      );
     } else {
-      restNode<AlarmDataQuery>(RED, this, config, prepareAlarmDataQuery, findOperation<AlarmDataQuery>(RED, config, 'alarm'));
+      restNode<AlarmDataQuery>(
+        RED,
+        this,
+        config,
+        prepareAlarmDataQuery,
+        findOperation<AlarmDataQuery>(RED, config, 'alarm'),
+      );
     }
   }
   RED.nodes.registerType('tb-alarm-query', TbAlarmQuery);

@@ -7,7 +7,15 @@ import { TbInputError } from '../errors';
 import { AlarmStatusSubscription } from '../live/subscriptions';
 import type { EntityId } from '../query/types';
 import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../query/validate';
-import { errorStatus, lookupConnection, noConnectionError, onClose, onInput, setupProblem, status } from './support/common';
+import {
+  errorStatus,
+  lookupConnection,
+  noConnectionError,
+  onClose,
+  onInput,
+  setupProblem,
+  status,
+} from './support/common';
 import { NodeSink } from './support/live-node';
 
 interface AlarmStatusDef extends NodeDef {
@@ -48,10 +56,13 @@ export default function (RED: NodeAPI): void {
      */
     const overall = (): NodeStatus => {
       const total = watched.size;
-      if (total === 1 && known === 1) return active ? status(RED, 'yellow', 'dot', 'alarmActive') : status(RED, 'green', 'dot', 'noAlarm');
+      if (total === 1 && known === 1)
+        return active ? status(RED, 'yellow', 'dot', 'alarmActive') : status(RED, 'green', 'dot', 'noAlarm');
       if (active > 0) return status(RED, 'yellow', 'dot', 'alarmOnSome', { count: active, total });
       if (known === total && total > 0) return status(RED, 'green', 'dot', 'noAlarmOnAll', { count: total });
-      return total === 1 ? status(RED, 'green', 'dot', 'watchingEntity') : status(RED, 'green', 'dot', 'watchingEntities', { count: total });
+      return total === 1
+        ? status(RED, 'green', 'dot', 'watchingEntity')
+        : status(RED, 'green', 'dot', 'watchingEntities', { count: total });
     };
 
     function watch(originator: EntityId): void {
@@ -93,7 +104,8 @@ export default function (RED: NodeAPI): void {
     }
 
     function originatorOf(payload: unknown, field: string): EntityId {
-      if (typeof payload === 'string') return prepareEntityId({ entityType: config.originatorType || 'DEVICE', id: payload.trim() }, field);
+      if (typeof payload === 'string')
+        return prepareEntityId({ entityType: config.originatorType || 'DEVICE', id: payload.trim() }, field);
       return prepareEntityId(payload, field);
     }
 
@@ -111,16 +123,26 @@ export default function (RED: NodeAPI): void {
     onInput(node, async (msg) => {
       try {
         if (msg.action === 'unsubscribe') {
-          unwatch(msg.payload === undefined || msg.payload === null || msg.payload === '' ? undefined : originatorOf(msg.payload, 'msg.payload'));
+          unwatch(
+            msg.payload === undefined || msg.payload === null || msg.payload === ''
+              ? undefined
+              : originatorOf(msg.payload, 'msg.payload'),
+          );
           memo.shown = watched.size ? overall() : undefined;
           node.status(memo.shown ?? status(RED, 'grey', 'ring', 'unsubscribed'));
           return;
         }
         if (msg.action !== undefined && msg.action !== 'subscribe') {
-          throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`);
+          throw new TbInputError(
+            'msg.action',
+            `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`,
+          );
         }
         if (msg.payload === undefined || msg.payload === null || msg.payload === '') {
-          throw new TbInputError('msg.payload', 'msg.payload must be the entity to watch: { "entityType": "DEVICE", "id": "<uuid>" } or a UUID string');
+          throw new TbInputError(
+            'msg.payload',
+            'msg.payload must be the entity to watch: { "entityType": "DEVICE", "id": "<uuid>" } or a UUID string',
+          );
         }
         watch(originatorOf(msg.payload, 'msg.payload'));
       } catch (err) {

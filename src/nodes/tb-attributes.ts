@@ -6,7 +6,14 @@
 import type { Node, NodeAPI } from 'node-red';
 import { TbConfigError } from '../errors';
 import { ATTRIBUTE_OPERATIONS } from '../query/attributes';
-import { ATTRIBUTE_SETTINGS, attributeRequest, attributeStatus, attributeWork, SCOPE_SETTINGS, type AttributesDef } from './support/attributes';
+import {
+  ATTRIBUTE_SETTINGS,
+  attributeRequest,
+  attributeStatus,
+  attributeWork,
+  SCOPE_SETTINGS,
+  type AttributesDef,
+} from './support/attributes';
 import { deviceActionNode, operationProblem } from './support/device-action';
 import { ValueRows } from './support/value-rows';
 
@@ -18,7 +25,9 @@ export default function (RED: NodeAPI): void {
     deviceActionNode(RED, this, config, 'tb-attributes', (action) => ({
       problems: [
         operationProblem(config, ATTRIBUTE_OPERATIONS),
-        badScope ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`) : undefined,
+        badScope
+          ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`)
+          : undefined,
         rows.problem,
       ],
       settings: ATTRIBUTE_SETTINGS,

@@ -4,8 +4,28 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
 import { TbConfigError, TbInputError } from '../errors';
-import { prepareReportRequest, reportCsv, ReportFormat, reportRows, REPORT_FORMATS, ReportRequest } from '../query/report';
-import { Activity, errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, SendFn, setupProblem, status, tracked } from './support/common';
+import {
+  prepareReportRequest,
+  reportCsv,
+  ReportFormat,
+  reportRows,
+  REPORT_FORMATS,
+  ReportRequest,
+} from '../query/report';
+import {
+  Activity,
+  errorStatus,
+  flag,
+  intSetting,
+  lookupConnection,
+  noConnectionError,
+  onClose,
+  onInput,
+  SendFn,
+  setupProblem,
+  status,
+  tracked,
+} from './support/common';
 import { sendSplit } from './support/rest-node';
 import { TypedInput, type TypedInputType } from './support/typed-input';
 
@@ -37,14 +57,18 @@ export default function (RED: NodeAPI): void {
     const conn = lookupConnection(RED, node, config.connection);
     const activity = new Activity(RED, node);
     const range = RANGES.includes(config.range) ? config.range : 'view';
-    const format: ReportFormat = (REPORT_FORMATS as readonly string[]).includes(String(config.format)) ? (config.format as ReportFormat) : 'rows';
+    const format: ReportFormat = (REPORT_FORMATS as readonly string[]).includes(String(config.format))
+      ? (config.format as ReportFormat)
+      : 'rows';
     const split = flag(config.split) && format !== 'table' && format !== 'csv';
     const parseNumbers = flag(config.parseNumbers);
     const maxRetries = Math.max(0, parseInt(String(config.maxRetries ?? 5), 10) || 0);
     const maxWaitMs = intSetting(config.maxWait, 120) * 1000;
     // The dialog offers str / msg / flow / global / env (a str id is taken as it is, placeholders are not read); a type
     // of a hand-edited flow that no TypedInput type is, is read by RED.util.evaluateNodeProperty, as before.
-    const view = new TypedInput(RED, node, (config.viewConfigIdType || 'str') as TypedInputType, config.viewConfigId, { name: 'viewConfigId' });
+    const view = new TypedInput(RED, node, (config.viewConfigIdType || 'str') as TypedInputType, config.viewConfigId, {
+      name: 'viewConfigId',
+    });
     const filtersType = config.filtersType || 'json';
     // A json filter stays text for prepareReportRequest, which reads it for each message (TB_INVALID_INPUT naming
     // filters), and an unnamed msg filter is no filter: only a named msg property and JSONata are read as a TypedInput.
@@ -52,12 +76,19 @@ export default function (RED: NodeAPI): void {
       filtersType === 'jsonata' || (filtersType === 'msg' && config.filters)
         ? new TypedInput(RED, node, filtersType, filtersType === 'jsonata' ? config.filters || '{}' : config.filters, {
             name: 'filters',
-            jsonata: { invalid: 'The filters JSONata expression is not valid', failed: 'The filters expression failed', field: 'filters' },
+            jsonata: {
+              invalid: 'The filters JSONata expression is not valid',
+              failed: 'The filters expression failed',
+              field: 'filters',
+            },
             rawMsgErrors: true,
           })
         : undefined;
     let problem: Error | undefined = view.problem ?? filtersInput?.problem;
-    if (!problem && range === 'last' && !(Number(config.last) > 0)) problem = new TbConfigError(`last must be a positive number of ${config.lastUnit || 'hours'} (got "${String(config.last)}")`);
+    if (!problem && range === 'last' && !(Number(config.last) > 0))
+      problem = new TbConfigError(
+        `last must be a positive number of ${config.lastUnit || 'hours'} (got "${String(config.last)}")`,
+      );
     if (problem) setupProblem(RED, node, problem);
     if (conn) conn.register(node);
 
@@ -69,7 +100,8 @@ export default function (RED: NodeAPI): void {
       let endField = 'rangeEndTs';
       if (range === 'last') {
         rangeEndTs = Date.now();
-        rangeStartTs = (rangeEndTs as number) - Number(config.last) * (UNIT_MS[config.lastUnit ?? 'hours'] ?? UNIT_MS.hours);
+        rangeStartTs =
+          (rangeEndTs as number) - Number(config.last) * (UNIT_MS[config.lastUnit ?? 'hours'] ?? UNIT_MS.hours);
       } else if (range === 'fixed') {
         rangeStartTs = config.rangeStartTs;
         rangeEndTs = config.rangeEndTs;
@@ -81,10 +113,20 @@ export default function (RED: NodeAPI): void {
         endField = 'msg.payload.rangeEndTs';
       }
       const filtersField = filtersType === 'msg' ? `msg.${config.filters}` : 'filters';
-      const filters = filtersInput ? (await filtersInput.read(msg)).value : filtersType === 'msg' || !config.filters?.trim() ? undefined : config.filters;
-      const req = prepareReportRequest({ viewConfigId, rangeStartTs, rangeEndTs, filters }, { viewConfigId: viewField, rangeStartTs: startField, rangeEndTs: endField, filters: filtersField });
+      const filters = filtersInput
+        ? (await filtersInput.read(msg)).value
+        : filtersType === 'msg' || !config.filters?.trim()
+          ? undefined
+          : config.filters;
+      const req = prepareReportRequest(
+        { viewConfigId, rangeStartTs, rangeEndTs, filters },
+        { viewConfigId: viewField, rangeStartTs: startField, rangeEndTs: endField, filters: filtersField },
+      );
       if (range === 'msg' && req.rangeStartTs === undefined) {
-        throw new TbInputError(startField, `${startField} and ${endField} must be set (ms since 1970) when the time range comes from the message`);
+        throw new TbInputError(
+          startField,
+          `${startField} and ${endField} must be set (ms since 1970) when the time range comes from the message`,
+        );
       }
       return req;
     }
@@ -107,17 +149,33 @@ export default function (RED: NodeAPI): void {
         const table = await client.buildReport(req, {
           retry: { retries: maxRetries, initialMs: 1000, maxMs: 30000, jitter: 0.2, maxTotalMs: maxWaitMs },
           onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'queued', { n })),
-          onQueue: (state) => activity.show(status(RED, state === 'waiting' ? 'yellow' : 'blue', 'dot', state === 'waiting' ? 'queued' : 'building', { n: 0 })),
+          onQueue: (state) =>
+            activity.show(
+              status(RED, state === 'waiting' ? 'yellow' : 'blue', 'dot', state === 'waiting' ? 'queued' : 'building', {
+                n: 0,
+              }),
+            ),
         });
         msg.columns = table.columnLabels;
         if (split) {
           sendSplit(RED, msg, send, reportRows(table, parseNumbers));
         } else {
-          msg.payload = format === 'table' ? table : format === 'csv' ? reportCsv(table, parseNumbers) : reportRows(table, parseNumbers);
+          msg.payload =
+            format === 'table'
+              ? table
+              : format === 'csv'
+                ? reportCsv(table, parseNumbers)
+                : reportRows(table, parseNumbers);
           send(msg);
         }
         const rows = table.dataTable.length;
-        activity.end(rows === 0 ? status(RED, 'green', 'dot', 'noRows') : rows === 1 ? status(RED, 'green', 'dot', 'oneRow') : status(RED, 'green', 'dot', 'rows', { count: rows }));
+        activity.end(
+          rows === 0
+            ? status(RED, 'green', 'dot', 'noRows')
+            : rows === 1
+              ? status(RED, 'green', 'dot', 'oneRow')
+              : status(RED, 'green', 'dot', 'rows', { count: rows }),
+        );
       });
     });
 

@@ -74,7 +74,9 @@ export default function (RED: NodeAPI): void {
     const authMode = (config.authMode || 'password') as AuthMode;
     try {
       if (!/^https?:\/\/[^\s/]+/i.test(url)) {
-        throw new TbConfigError(`url must be the http(s) address of the ThingsBoard platform, e.g. http://localhost:8080 (got "${url}")`);
+        throw new TbConfigError(
+          `url must be the http(s) address of the ThingsBoard platform, e.g. http://localhost:8080 (got "${url}")`,
+        );
       }
       if (!AUTH_MODES.includes(authMode)) {
         throw new TbConfigError(`authMode must be one of ${AUTH_MODES.join(', ')} (got "${String(config.authMode)}")`);
@@ -155,10 +157,14 @@ export default function (RED: NodeAPI): void {
       if (analytics) return analytics;
       const aUrl = (config.analyticsUrl || '').trim();
       if (!aUrl) {
-        throw new TbConfigError('The connection has no analytics URL: open the connection and set it (e.g. http://host:8888/apiTrendz/ or <platform url>/apiTrendz/)');
+        throw new TbConfigError(
+          'The connection has no analytics URL: open the connection and set it (e.g. http://host:8888/apiTrendz/ or <platform url>/apiTrendz/)',
+        );
       }
       if (!/^https?:\/\/[^\s/]+/i.test(aUrl)) {
-        throw new TbConfigError(`analyticsUrl must be an http(s) address such as http://host:8888/apiTrendz/ (got "${aUrl}")`);
+        throw new TbConfigError(
+          `analyticsUrl must be an http(s) address such as http://host:8888/apiTrendz/ (got "${aUrl}")`,
+        );
       }
       const own = config.analyticsAuth === 'own';
       const username = own ? creds.analyticsUsername : creds.username;

@@ -8,12 +8,18 @@ import { restNode, RestNodeDef } from './support/rest-node';
 export default function (RED: NodeAPI): void {
   function TbEntityCount(this: Node, config: RestNodeDef) {
     RED.nodes.createNode(this, config);
-    restNode<EntityCountQuery>(RED, this, config, prepareEntityCountQuery, async (q, msg, { client, send, activity, call, output }) => {
-      const n = await client.countEntities(q, call);
-      output(msg, n);
-      send(msg);
-      activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
-    });
+    restNode<EntityCountQuery>(
+      RED,
+      this,
+      config,
+      prepareEntityCountQuery,
+      async (q, msg, { client, send, activity, call, output }) => {
+        const n = await client.countEntities(q, call);
+        output(msg, n);
+        send(msg);
+        activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
+      },
+    );
   }
   RED.nodes.registerType('tb-entity-count', TbEntityCount);
 }

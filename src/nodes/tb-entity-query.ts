@@ -20,7 +20,14 @@ export default function (RED: NodeAPI): void {
       let options: ReturnType<typeof prepareKeysOptions> | undefined;
       let problem: Error | undefined;
       try {
-        options = prepareKeysOptions({ timeseries: flag(config.keysTimeseries ?? true), attributes: flag(config.keysAttributes ?? true), scopes: config.keysScopes ?? '' }, 'keys options');
+        options = prepareKeysOptions(
+          {
+            timeseries: flag(config.keysTimeseries ?? true),
+            attributes: flag(config.keysAttributes ?? true),
+            scopes: config.keysScopes ?? '',
+          },
+          'keys options',
+        );
       } catch (err) {
         problem = err as Error;
       }
@@ -31,7 +38,13 @@ export default function (RED: NodeAPI): void {
         send(msg);
         let n = keys.timeseries.length;
         for (const scope in keys.attributes) n += (keys.attributes as Record<string, string[]>)[scope].length;
-        activity.end(n === 0 ? status(RED, 'green', 'dot', 'noKeys') : n === 1 ? status(RED, 'green', 'dot', 'oneKey') : status(RED, 'green', 'dot', 'keys', { count: n }));
+        activity.end(
+          n === 0
+            ? status(RED, 'green', 'dot', 'noKeys')
+            : n === 1
+              ? status(RED, 'green', 'dot', 'oneKey')
+              : status(RED, 'green', 'dot', 'keys', { count: n }),
+        );
       };
     } else {
       operation = findOperation<EntityDataQuery>(RED, config, 'entity');

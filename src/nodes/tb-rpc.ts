@@ -19,7 +19,8 @@ export default function (RED: NodeAPI): void {
       const followers = new Followers(RED, action, followTiming(RED));
       return {
         problems: [inputs.method.problem, inputs.paramsProblem],
-        divert: (msg, send, client) => (actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined),
+        divert: (msg, send, client) =>
+          actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined,
         check: (msg) => prepareAction((msg as { action?: unknown }).action),
         settings: RPC_SETTINGS,
         request: (msg, now, options) => inputs.request(msg, now, options),

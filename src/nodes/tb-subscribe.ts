@@ -4,11 +4,35 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import type { ResultFormat } from '../query/format';
-import { jsonText, prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../query/validate';
+import {
+  jsonText,
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../query/validate';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../query/types';
 import type { Subscriber } from '../live/hub';
-import { AlarmDataSubscription, CountSubscription, EntityDataSubscription, EntityHistoryFetch, HistoryOptions, LiveEvent, SeriesOptions } from '../live/subscriptions';
-import { errorStatus, flag, intSetting, lookupConnection, noConnectionError, onClose, onInput, setupProblem, status } from './support/common';
+import {
+  AlarmDataSubscription,
+  CountSubscription,
+  EntityDataSubscription,
+  EntityHistoryFetch,
+  HistoryOptions,
+  LiveEvent,
+  SeriesOptions,
+} from '../live/subscriptions';
+import {
+  errorStatus,
+  flag,
+  intSetting,
+  lookupConnection,
+  noConnectionError,
+  onClose,
+  onInput,
+  setupProblem,
+  status,
+} from './support/common';
 import { droppedEvents, NodeSink } from './support/live-node';
 import { QuerySource, Prepare } from './support/query-source';
 import { TbError, TbInputError } from '../errors';
@@ -67,7 +91,11 @@ export default function (RED: NodeAPI): void {
     const format: ResultFormat = config.format === 'raw' ? 'raw' : 'flat';
     const series: SeriesOptions | undefined =
       kind === 'entityData' && keyList(config.tsKeys).length
-        ? { keys: keyList(config.tsKeys), windowMs: span(config.tsWindow, config.tsWindowUnit, 1), limit: intSetting(config.tsLimit, 100) }
+        ? {
+            keys: keyList(config.tsKeys),
+            windowMs: span(config.tsWindow, config.tsWindowUnit, 1),
+            limit: intSetting(config.tsLimit, 100),
+          }
         : undefined;
     const history: HistoryOptions | undefined =
       kind === 'entityData' && flag(config.history) && keyList(config.historyKeys).length
@@ -99,19 +127,26 @@ export default function (RED: NodeAPI): void {
      * The status after an event (sent or not: the status follows them all), for the page being watched
      * (`table`) or a count; undefined = unchanged.
      */
-    const statusAfter = (table: { readonly size: number } | undefined, ev: LiveEvent | undefined, shown: NodeStatus | undefined): NodeStatus | undefined => {
+    const statusAfter = (
+      table: { readonly size: number } | undefined,
+      ev: LiveEvent | undefined,
+      shown: NodeStatus | undefined,
+    ): NodeStatus | undefined => {
       if (!ev) return status(RED, 'green', 'dot', 'subscribed');
       if (ev.event === 'count') return status(RED, 'green', 'dot', 'liveCount', { count: ev.count });
       // A one-off history can come before the page; updates and series leave the number of items as it is
       // (they only bring the status back after another one, such as a bad message's, replaced it).
-      if (!table || ev.event === 'history' || ((ev.event === 'update' || ev.event === 'timeseries') && shown)) return undefined;
+      if (!table || ev.event === 'history' || ((ev.event === 'update' || ev.event === 'timeseries') && shown))
+        return undefined;
       const n = table.size;
       if (kind === 'alarmData') {
         if (n === 0) return status(RED, 'green', 'dot', 'noAlarmsYet');
         return n === 1 ? status(RED, 'green', 'dot', 'oneAlarm') : status(RED, 'green', 'dot', 'alarms', { count: n });
       }
       if (n === 0) return status(RED, 'green', 'dot', 'watchingNone');
-      return n === 1 ? status(RED, 'green', 'dot', 'watchingEntity') : status(RED, 'green', 'dot', 'watchingEntities', { count: n });
+      return n === 1
+        ? status(RED, 'green', 'dot', 'watchingEntity')
+        : status(RED, 'green', 'dot', 'watchingEntities', { count: n });
     };
 
     function stop(): void {
@@ -135,18 +170,32 @@ export default function (RED: NodeAPI): void {
         table = live;
         subs.push(live);
         if (history) {
-          const fetch: EntityHistoryFetch = new EntityHistoryFetch(sink, query as EntityDataQuery, format, history, () => {
-            setImmediate(() => hub.unsubscribe(fetch));
-          });
+          const fetch: EntityHistoryFetch = new EntityHistoryFetch(
+            sink,
+            query as EntityDataQuery,
+            format,
+            history,
+            () => {
+              setImmediate(() => hub.unsubscribe(fetch));
+            },
+          );
           subs.push(fetch);
         }
       } else if (kind === 'alarmData') {
         const platform = conn.platform;
-        const live = new AlarmDataSubscription(sink, query as AlarmDataQuery, format, (id) => (platform ? platform.getAlarmInfo(id) : Promise.resolve(null)));
+        const live = new AlarmDataSubscription(sink, query as AlarmDataQuery, format, (id) =>
+          platform ? platform.getAlarmInfo(id) : Promise.resolve(null),
+        );
         table = live;
         subs.push(live);
       } else {
-        subs.push(new CountSubscription(sink, kind === 'entityCount' ? 'ENTITY_COUNT' : 'ALARM_COUNT', query as EntityCountQuery | AlarmCountQuery));
+        subs.push(
+          new CountSubscription(
+            sink,
+            kind === 'entityCount' ? 'ENTITY_COUNT' : 'ALARM_COUNT',
+            query as EntityCountQuery | AlarmCountQuery,
+          ),
+        );
       }
       // A command too large for one WebSocket message throws before anything is registered or sent.
       for (let i = 0; i < subs.length; i++) {
@@ -173,7 +222,9 @@ export default function (RED: NodeAPI): void {
           node.status({ ...errorStatus(RED, err), shape: 'dot' }); // the flow's own query: fix it, then deploy
           // After this tick: the runtime lists a flow's Catch nodes once every node of it has been created.
           const refused = err;
-          setImmediate(() => node.error(refused, { topic: kind, event: 'error', payload: refused.message, fatal: true }));
+          setImmediate(() =>
+            node.error(refused, { topic: kind, event: 'error', payload: refused.message, fatal: true }),
+          );
         } else {
           setupProblem(RED, node, err); // the connection's own configuration problem
         }
@@ -191,7 +242,10 @@ export default function (RED: NodeAPI): void {
           return;
         }
         if (msg.action !== undefined && msg.action !== 'subscribe') {
-          throw new TbInputError('msg.action', `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`);
+          throw new TbInputError(
+            'msg.action',
+            `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`,
+          );
         }
         const r = source.resolve(msg);
         const q = r instanceof Promise ? await r : r;

@@ -9,12 +9,19 @@ import { TELEMETRY_OPERATIONS } from '../query/telemetry';
 import { setting } from './support/connection';
 import { deviceActionNode, operationProblem } from './support/device-action';
 import { ValueRows } from './support/value-rows';
-import { TELEMETRY_SETTINGS, telemetryRequest, telemetryStatus, telemetryWork, type TelemetryDef } from './support/telemetry';
+import {
+  TELEMETRY_SETTINGS,
+  telemetryRequest,
+  telemetryStatus,
+  telemetryWork,
+  type TelemetryDef,
+} from './support/telemetry';
 
 export default function (RED: NodeAPI): void {
   function TbTelemetry(this: Node, config: TelemetryDef) {
     RED.nodes.createNode(this, config);
-    const pageSize = setting(RED, 'tbConnectionHistoryPageSize', DEFAULT_HISTORY_PAGE_SIZE) || DEFAULT_HISTORY_PAGE_SIZE;
+    const pageSize =
+      setting(RED, 'tbConnectionHistoryPageSize', DEFAULT_HISTORY_PAGE_SIZE) || DEFAULT_HISTORY_PAGE_SIZE;
     const rows = new ValueRows(RED, this, config);
     deviceActionNode(RED, this, config, 'tb-telemetry', (action) => ({
       problems: [operationProblem(config, TELEMETRY_OPERATIONS), rows.problem],

@@ -30,7 +30,16 @@ import {
   type AlarmOperation,
   type AssigneeRef,
 } from '../query/alarm-actions';
-import type { Alarm, AlarmComment, AlarmCreateBody, AlarmData, AlarmInfo, EntityId, PageData, UserEmailInfo } from '../query/types';
+import type {
+  Alarm,
+  AlarmComment,
+  AlarmCreateBody,
+  AlarmData,
+  AlarmInfo,
+  EntityId,
+  PageData,
+  UserEmailInfo,
+} from '../query/types';
 import type { PlatformLookups, PlatformUser } from './lookups';
 import type { EntityQueries } from './queries';
 import type { HttpMethod, RequestOptions } from './http';
@@ -83,13 +92,19 @@ const enc = encodeURIComponent;
 function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | 'read'): unknown {
   if (isMissingEndpoint(err)) {
     const what = operation === 'read' ? 'this request' : `"${operation}"`;
-    return explained(err, `This ThingsBoard server does not offer ${what} for alarms (assign, unassign, comments and the assignee look-up need ThingsBoard 3.5 or newer)`);
+    return explained(
+      err,
+      `This ThingsBoard server does not offer ${what} for alarms (assign, unassign, comments and the assignee look-up need ThingsBoard 3.5 or newer)`,
+    );
   }
   const status = statusOf(err);
   if (status === 404) return explained(err, `Alarm ${alarmId} was not found: it was deleted, or never existed`);
   if (status === 403) {
     const what = operation === 'read' ? 'read' : VERB[operation];
-    return explained(err, `ThingsBoard did not allow this connection's user to ${what} alarm ${alarmId} (a customer user may only act on its own customer's alarms)`);
+    return explained(
+      err,
+      `ThingsBoard did not allow this connection's user to ${what} alarm ${alarmId} (a customer user may only act on its own customer's alarms)`,
+    );
   }
   return err;
 }
@@ -107,7 +122,13 @@ export class AlarmActions {
     private readonly lookups: Pick<PlatformLookups, 'currentUser'>,
   ) {}
 
-  private call(method: HttpMethod, path: string, body: unknown, opts?: RequestOptions, params?: Record<string, string | number>): Promise<unknown> {
+  private call(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    opts?: RequestOptions,
+    params?: Record<string, string | number>,
+  ): Promise<unknown> {
     return this.requester.request(method, path, body, params ? { ...opts, params } : opts);
   }
 
@@ -156,7 +177,12 @@ export class AlarmActions {
   /** `POST /api/alarm` without an id: the created alarm, or the active one of that originator and type, updated. */
   async save(body: AlarmCreateBody, opts?: CallOptions): Promise<Alarm> {
     // Never resent after a 502/503/504: a resend may change the details of an alarm that another raise updated since.
-    return checkObject<Alarm>(await this.call('POST', '/api/alarm', body, { ...opts, delivery: 'once' }), '/api/alarm', 'an alarm', isAlarm);
+    return checkObject<Alarm>(
+      await this.call('POST', '/api/alarm', body, { ...opts, delivery: 'once' }),
+      '/api/alarm',
+      'an alarm',
+      isAlarm,
+    );
   }
 
   /** `DELETE /api/alarm/{id}`. */
@@ -165,7 +191,12 @@ export class AlarmActions {
   }
 
   /** One page of `GET /api/users/assign/{alarmId}` (the users this alarm may be assigned to; search by e-mail or name). */
-  async usersForAssign(alarmId: string, textSearch: string, page: number, opts?: CallOptions): Promise<PageData<UserEmailInfo>> {
+  async usersForAssign(
+    alarmId: string,
+    textSearch: string,
+    page: number,
+    opts?: CallOptions,
+  ): Promise<PageData<UserEmailInfo>> {
     const path = `/api/users/assign/${enc(alarmId)}`;
     const params: Record<string, string | number> = { pageSize: USER_PAGE_SIZE, page };
     if (textSearch) params.textSearch = textSearch;
@@ -210,7 +241,11 @@ export class AlarmActions {
   }
 
   /** acknowledge / clear / assign / unassign, then the comment if any. */
-  private async change(req: Extract<AlarmActionRequest, { operation: 'acknowledge' | 'clear' | 'assign' | 'unassign' }>, strict: boolean, call: CallOptions): Promise<AlarmActionResult> {
+  private async change(
+    req: Extract<AlarmActionRequest, { operation: 'acknowledge' | 'clear' | 'assign' | 'unassign' }>,
+    strict: boolean,
+    call: CallOptions,
+  ): Promise<AlarmActionResult> {
     const { operation, alarmId } = req;
     let userId = '';
     if (req.operation === 'assign') {
@@ -229,7 +264,9 @@ export class AlarmActions {
       else answer = await this.assign(alarmId, userId, call);
     } catch (err) {
       if (strict || !isAlreadyDone(operation, err)) {
-        throw operation === 'assign' ? await this.aboutAssign(err, alarmId, userId, call) : aboutAlarm(err, alarmId, operation);
+        throw operation === 'assign'
+          ? await this.aboutAssign(err, alarmId, userId, call)
+          : aboutAlarm(err, alarmId, operation);
       }
       alreadyDone = true;
     }
@@ -256,8 +293,12 @@ export class AlarmActions {
     } catch (infoErr) {
       return statusOf(infoErr) === 404 || statusOf(infoErr) === 403 ? infoErr : err;
     }
-    if (status === 404) return explained(err, `User ${userId} was not found: alarm ${alarmId} cannot be assigned to it`);
-    return explained(err, `ThingsBoard did not allow this connection's user to assign alarm ${alarmId} to user ${userId}`);
+    if (status === 404)
+      return explained(err, `User ${userId} was not found: alarm ${alarmId} cannot be assigned to it`);
+    return explained(
+      err,
+      `ThingsBoard did not allow this connection's user to assign alarm ${alarmId} to user ${userId}`,
+    );
   }
 
   /** The user id of the assignee: as given, or the user with that e-mail among those the alarm may be assigned to. */
@@ -298,7 +339,8 @@ export class AlarmActions {
     try {
       await this.delete(alarmId, call);
     } catch (err) {
-      if (!strict && statusOf(err) === 404 && !isMissingEndpoint(err)) return { operation: 'delete', alarmId, alarm: before, alreadyDone: true };
+      if (!strict && statusOf(err) === 404 && !isMissingEndpoint(err))
+        return { operation: 'delete', alarmId, alarm: before, alreadyDone: true };
       throw aboutAlarm(err, alarmId, 'delete');
     }
     return { operation: 'delete', alarmId, alarm: before, alreadyDone: false };
@@ -331,7 +373,8 @@ export class AlarmActions {
     } catch (err) {
       const status = statusOf(err);
       if (status === 404) throw explained(err, `Cannot raise "${body.type}" on ${who}: the entity was not found`);
-      if (status === 403) throw explained(err, `ThingsBoard did not allow this connection's user to raise an alarm on ${who}`);
+      if (status === 403)
+        throw explained(err, `ThingsBoard did not allow this connection's user to raise an alarm on ${who}`);
       throw err;
     }
     const created = isCreated(

@@ -75,7 +75,9 @@ export class AnswerLimit {
     const declared = Number(res.headers['content-length']);
     if (declared > this.maxBytes) {
       // axios's own handler, next in line, returns at once for a destroyed request; its error handler gets this
-      const err: NodeJS.ErrnoException = new Error(`the answer declares ${declared} bytes, over the limit of ${this.maxBytes}`);
+      const err: NodeJS.ErrnoException = new Error(
+        `the answer declares ${declared} bytes, over the limit of ${this.maxBytes}`,
+      );
       err.code = ANSWER_TOO_LARGE;
       req.destroy(err);
       return;

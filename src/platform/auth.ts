@@ -67,7 +67,8 @@ interface TokenPair {
  */
 function fingerprint(url: string, mode: AuthMode, creds: Credentials): string {
   const h = createHash('sha256');
-  for (const part of [url.replace(/\/+$/, ''), mode, creds.username ?? '', creds.password ?? '']) h.update(part).update('\0');
+  for (const part of [url.replace(/\/+$/, ''), mode, creds.username ?? '', creds.password ?? ''])
+    h.update(part).update('\0');
   return h.digest('hex');
 }
 
@@ -292,7 +293,12 @@ export class AuthManager {
       this.refreshToken = undefined;
     }
     this.checkConfig();
-    const res = await this.http.send('POST', this.loginPath, { username: this.creds.username, password: this.creds.password }, undefined);
+    const res = await this.http.send(
+      'POST',
+      this.loginPath,
+      { username: this.creds.username, password: this.creds.password },
+      undefined,
+    );
     if (res.status === 200) {
       const body = (res.data ?? {}) as TokenPair;
       if (typeof body.scope === 'string' && !body.refreshToken) {

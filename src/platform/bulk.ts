@@ -46,7 +46,10 @@ export async function forEachBulk<I, R>(
       const i = next++;
       let outcome: Outcome<R>;
       if (stop?.stopped) {
-        outcome = { ok: false, error: new TbError('TB_CLOSED', 'The node was stopped (redeploy or shutdown) before this entity was handled') };
+        outcome = {
+          ok: false,
+          error: new TbError('TB_CLOSED', 'The node was stopped (redeploy or shutdown) before this entity was handled'),
+        };
       } else {
         try {
           outcome = { ok: true, value: await work(items[i], i) };
@@ -76,7 +79,12 @@ export function errorEntry(err: unknown): { code: string; message: string } {
  */
 export function allFailedError(entities: readonly EntityId[], outcomes: ReadonlyArray<Outcome<unknown>>): TbError {
   const first = outcomes.find((o): o is { ok: false; error: unknown } => !o.ok);
-  return bulkFailedError(entities, outcomes.length, first ? outcomes.indexOf(first) : 0, first ? first.error : undefined);
+  return bulkFailedError(
+    entities,
+    outcomes.length,
+    first ? outcomes.indexOf(first) : 0,
+    first ? first.error : undefined,
+  );
 }
 
 /** allFailedError from the first failure alone: `count` entities, the first failed one at `index` with `error`. */
@@ -85,7 +93,10 @@ export function bulkFailedError(entities: readonly EntityId[], count: number, in
   const code = (error instanceof TbError ? error.code : 'TB_HTTP_ERROR') as TbError['code'];
   const n = count;
   const who = entities[index] ? `${entities[index].entityType} ${entities[index].id}` : 'the first entity';
-  return new TbError(code, `${n === 1 ? 'The entity' : `All ${n} entities`} failed; ${n === 1 ? '' : `the first, ${who}: `}${e.message}`);
+  return new TbError(
+    code,
+    `${n === 1 ? 'The entity' : `All ${n} entities`} failed; ${n === 1 ? '' : `the first, ${who}: `}${e.message}`,
+  );
 }
 
 /** At most `n` calls of `run` in flight; the others wait their turn in order. */

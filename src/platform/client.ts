@@ -5,7 +5,15 @@
  * what one learnt about the server (which endpoints it has) lasts as long as the connection.
  */
 import type https from 'node:https';
-import type { AlarmCountQuery, AlarmData, AlarmDataQuery, EntityCountQuery, EntityData, EntityDataQuery, PageData } from '../query/types';
+import type {
+  AlarmCountQuery,
+  AlarmData,
+  AlarmDataQuery,
+  EntityCountQuery,
+  EntityData,
+  EntityDataQuery,
+  PageData,
+} from '../query/types';
 import type { KeysResult } from '../query/format';
 import type { KeysOptions } from '../query/validate';
 import { AlarmActions } from './alarm-actions';
@@ -107,7 +115,12 @@ export class PlatformClient {
     return this.queries.countAlarms(query, opts);
   }
 
-  pages<T extends EntityData | AlarmData>(kind: 'entity' | 'alarm', query: EntityDataQuery | AlarmDataQuery, maxItems: number, opts?: CallOptions): AsyncGenerator<PageChunk<T>> {
+  pages<T extends EntityData | AlarmData>(
+    kind: 'entity' | 'alarm',
+    query: EntityDataQuery | AlarmDataQuery,
+    maxItems: number,
+    opts?: CallOptions,
+  ): AsyncGenerator<PageChunk<T>> {
     return this.queries.pages<T>(kind, query, maxItems, opts);
   }
 

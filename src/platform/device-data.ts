@@ -9,7 +9,16 @@
 import { TbError } from '../errors';
 import type { AttributeScope, EntityId } from '../query/types';
 import { ATTRIBUTE_SCOPES } from '../query/types';
-import { deleteParams, historyParams, HistoryPager, latestParams, type DeleteRequest, type HistoryRequest, type TimeseriesAnswer, type TsRecord } from '../query/telemetry';
+import {
+  deleteParams,
+  historyParams,
+  HistoryPager,
+  latestParams,
+  type DeleteRequest,
+  type HistoryRequest,
+  type TimeseriesAnswer,
+  type TsRecord,
+} from '../query/telemetry';
 import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../query/attributes';
 import { explained, statusOf } from './explain';
 import type { HttpMethod, RequestOptions } from './http';
@@ -34,7 +43,13 @@ function base(e: EntityId): string {
   return `/api/plugins/telemetry/${enc(e.entityType)}/${enc(e.id)}`;
 }
 
-type Verb = 'save the time series of' | 'read the time series of' | 'delete the time series of' | 'save the attributes of' | 'read the attributes of' | 'delete the attributes of';
+type Verb =
+  | 'save the time series of'
+  | 'read the time series of'
+  | 'delete the time series of'
+  | 'save the attributes of'
+  | 'read the attributes of'
+  | 'delete the attributes of';
 
 /** 404 / 403 of a request about one entity, in words (the server's own follow in brackets). */
 function aboutEntity(err: unknown, e: EntityId, verb: Verb): unknown {
@@ -44,7 +59,9 @@ function aboutEntity(err: unknown, e: EntityId, verb: Verb): unknown {
   if (status === 403) {
     const writes = verb.startsWith('save') || verb.startsWith('delete');
     let why = "a customer user may act only on its own customer's devices, assets, entity views and edges";
-    if (e.entityType === 'TENANT' && writes) why = "a tenant administrator cannot write its own tenant's attributes or time series: ThingsBoard refuses it by design";
+    if (e.entityType === 'TENANT' && writes)
+      why =
+        "a tenant administrator cannot write its own tenant's attributes or time series: ThingsBoard refuses it by design";
     else if (e.entityType === 'CUSTOMER' && writes) why = 'a customer user cannot write its own customer entity';
     return explained(err, `ThingsBoard did not allow this connection's user to ${verb} ${who} (${why})`);
   }
@@ -54,7 +71,14 @@ function aboutEntity(err: unknown, e: EntityId, verb: Verb): unknown {
 export class DeviceData {
   constructor(private readonly requester: Requester) {}
 
-  private async call(method: HttpMethod, path: string, body: unknown, e: EntityId, verb: Verb, opts: RequestOptions): Promise<unknown> {
+  private async call(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    e: EntityId,
+    verb: Verb,
+    opts: RequestOptions,
+  ): Promise<unknown> {
     try {
       return await this.requester.request(method, path, body, opts);
     } catch (err) {
@@ -78,7 +102,11 @@ export class DeviceData {
   /** `GET …/values/timeseries?keys&useStrictDataTypes=true`: the server's answer, checked to be an object. */
   async latest(e: EntityId, keys: string[], opts?: CallOptions): Promise<TimeseriesAnswer> {
     const path = `${base(e)}/values/timeseries`;
-    const body = await this.call('GET', path, undefined, e, 'read the time series of', { ...opts, params: latestParams({ operation: 'latest', keys }), delivery: 'idempotent' });
+    const body = await this.call('GET', path, undefined, e, 'read the time series of', {
+      ...opts,
+      params: latestParams({ operation: 'latest', keys }),
+      delivery: 'idempotent',
+    });
     return checkSeries(body, path);
   }
 
@@ -88,7 +116,11 @@ export class DeviceData {
     const path = `${base(e)}/values/timeseries`;
     for (let round = pager.next(); round.length; round = pager.next()) {
       for (const page of round) {
-        const body = await this.call('GET', path, undefined, e, 'read the time series of', { ...opts, params: historyParams(req, page), delivery: 'idempotent' });
+        const body = await this.call('GET', path, undefined, e, 'read the time series of', {
+          ...opts,
+          params: historyParams(req, page),
+          delivery: 'idempotent',
+        });
         pager.add(page, body === undefined ? {} : body);
       }
     }
@@ -97,7 +129,10 @@ export class DeviceData {
 
   /** `DELETE …/timeseries/delete?keys&…`. */
   async deleteTimeseries(e: EntityId, req: DeleteRequest, opts?: CallOptions): Promise<void> {
-    await this.call('DELETE', `${base(e)}/timeseries/delete`, undefined, e, 'delete the time series of', { ...opts, params: deleteParams(req) });
+    await this.call('DELETE', `${base(e)}/timeseries/delete`, undefined, e, 'delete the time series of', {
+      ...opts,
+      params: deleteParams(req),
+    });
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -105,15 +140,30 @@ export class DeviceData {
   // -------------------------------------------------------------------------------------------------------------
 
   /** `POST …/attributes/{scope}` with `{key: value}` (the same values again change nothing: retried once after a lost connection). */
-  async saveAttributes(e: EntityId, scope: AttributeScope, values: Record<string, unknown>, opts?: CallOptions): Promise<void> {
-    await this.call('POST', `${base(e)}/attributes/${scope}`, values, e, 'save the attributes of', { ...opts, delivery: 'idempotent' });
+  async saveAttributes(
+    e: EntityId,
+    scope: AttributeScope,
+    values: Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<void> {
+    await this.call('POST', `${base(e)}/attributes/${scope}`, values, e, 'save the attributes of', {
+      ...opts,
+      delivery: 'idempotent',
+    });
   }
 
   /** `GET …/values/attributes/{scope}?keys`: a list of `{key, value, lastUpdateTs}`. */
   async readAttributes(e: EntityId, scope: AttributeScope, keys: string[], opts?: CallOptions): Promise<AttributeKv[]> {
     const params: Record<string, string> = {};
     if (keys.length) params.keys = keys.join(',');
-    const body = await this.call('GET', `${base(e)}/values/attributes/${scope}`, undefined, e, 'read the attributes of', { ...opts, params, delivery: 'idempotent' });
+    const body = await this.call(
+      'GET',
+      `${base(e)}/values/attributes/${scope}`,
+      undefined,
+      e,
+      'read the attributes of',
+      { ...opts, params, delivery: 'idempotent' },
+    );
     return checkAttributeList(body);
   }
 
@@ -121,7 +171,12 @@ export class DeviceData {
    * The attributes of one scope, or of each scope (`any`: three requests, never the server's merged list, which
    * loses the scope).
    */
-  async readScopes(e: EntityId, scope: ScopeChoice, keys: string[], opts?: CallOptions): Promise<Partial<Record<AttributeScope, AttributeKv[]>>> {
+  async readScopes(
+    e: EntityId,
+    scope: ScopeChoice,
+    keys: string[],
+    opts?: CallOptions,
+  ): Promise<Partial<Record<AttributeScope, AttributeKv[]>>> {
     const scopes: readonly AttributeScope[] = scope === 'any' ? ATTRIBUTE_SCOPES : [scope];
     const out: Partial<Record<AttributeScope, AttributeKv[]>> = {};
     for (const s of scopes) out[s] = await this.readAttributes(e, s, keys, opts);
@@ -130,14 +185,20 @@ export class DeviceData {
 
   /** `DELETE …/{scope}?keys` (keys that do not exist are ignored by the server). */
   async deleteAttributes(e: EntityId, scope: AttributeScope, keys: string[], opts?: CallOptions): Promise<void> {
-    await this.call('DELETE', `${base(e)}/${scope}`, undefined, e, 'delete the attributes of', { ...opts, params: { keys: keys.join(',') } });
+    await this.call('DELETE', `${base(e)}/${scope}`, undefined, e, 'delete the attributes of', {
+      ...opts,
+      params: { keys: keys.join(',') },
+    });
   }
 }
 
 function checkSeries(body: unknown, path: string): TimeseriesAnswer {
   if (body === undefined) return {};
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered ${path} with something that is not an object of key → values`);
+    throw new TbError(
+      'TB_BAD_RESPONSE',
+      `ThingsBoard answered ${path} with something that is not an object of key → values`,
+    );
   }
   return body as TimeseriesAnswer;
 }

@@ -15,9 +15,17 @@ export function statusOf(err: unknown): 404 | 403 | undefined {
 /** The same error (code, status) with a clearer message in front of the server's; `code` replaces the code. */
 export function explained(err: unknown, message: string, code?: TbErrorCode): unknown {
   if (err instanceof TbApiError && err.constructor === TbApiError) {
-    return new TbApiError(code ?? err.code, err.status, err.errorCode, err.serverMessage, `${message} (${err.message})`);
+    return new TbApiError(
+      code ?? err.code,
+      err.status,
+      err.errorCode,
+      err.serverMessage,
+      `${message} (${err.message})`,
+    );
   }
-  if (err instanceof TbNetworkError) return new TbNetworkError(code ?? err.code, `${message} (${err.message})`, err.maybeProcessed);
-  if (err instanceof TbError && err.constructor === TbError) return new TbError(code ?? err.code, `${message} (${err.message})`);
+  if (err instanceof TbNetworkError)
+    return new TbNetworkError(code ?? err.code, `${message} (${err.message})`, err.maybeProcessed);
+  if (err instanceof TbError && err.constructor === TbError)
+    return new TbError(code ?? err.code, `${message} (${err.message})`);
   return err;
 }

@@ -138,7 +138,14 @@ function isResetOfReusedSocket(err: unknown): boolean {
  * Failures that happen before a single byte of the request went out: the connection was never made. The server
  * certainly did not take such a request.
  */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 
 /** The connection failed before the request went out (see NOT_SENT_CODES). */
 export function failedBeforeSending(err: unknown): boolean {
@@ -229,8 +236,12 @@ export class HttpClient {
     // a new request (Tomcat's default is 20 s; a Keep-Alive hint from the server shortens it further).
     const agentOptions = { keepAlive: true, timeout: 15000 };
     this.answers = new AnswerLimit(this.maxResponseBytes);
-    this.agent = this.answers.watch(isHttps ? new https.Agent({ ...agentOptions, ...(opts.tls ?? {}) }) : new http.Agent(agentOptions));
-    this.freshAgent = this.answers.watch(isHttps ? new https.Agent({ keepAlive: false, ...(opts.tls ?? {}) }) : new http.Agent({ keepAlive: false }));
+    this.agent = this.answers.watch(
+      isHttps ? new https.Agent({ ...agentOptions, ...(opts.tls ?? {}) }) : new http.Agent(agentOptions),
+    );
+    this.freshAgent = this.answers.watch(
+      isHttps ? new https.Agent({ keepAlive: false, ...(opts.tls ?? {}) }) : new http.Agent({ keepAlive: false }),
+    );
     this.isHttps = isHttps;
     const config: AxiosRequestConfig = {
       // Without a proxy in the environment, tell axios so once: it otherwise looks the environment up on
@@ -257,7 +268,13 @@ export class HttpClient {
    * Rejects only with TbNetworkError (unreachable, timeout, closed) or TbApiError (429 after every retry).
    * `body` is sent as JSON (a string is sent as is).
    */
-  async send(method: HttpMethod, path: string, body: unknown, authHeader: string | undefined, opts?: RequestOptions): Promise<HttpResult> {
+  async send(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    authHeader: string | undefined,
+    opts?: RequestOptions,
+  ): Promise<HttpResult> {
     const policy = opts?.retry ?? this.retry;
     const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const config: AxiosRequestConfig = { method, url: path, data };
@@ -294,7 +311,11 @@ export class HttpClient {
           await this.wait(delay);
           continue;
         }
-        if (delivery !== 'atMostOnce' && !resetRetried && (isResetOfReusedSocket(err) || (delivery === 'idempotent' && isConnectionLoss(err)))) {
+        if (
+          delivery !== 'atMostOnce' &&
+          !resetRetried &&
+          (isResetOfReusedSocket(err) || (delivery === 'idempotent' && isConnectionLoss(err)))
+        ) {
           // The server closed an idle keep-alive socket just as we reused it (nothing was processed), or the
           // request may be repeated without harm: send again once.
           resetRetried = true;
@@ -319,7 +340,10 @@ export class HttpClient {
         const tries = attempt + 1;
         let why = '';
         if (transient && !resendable) {
-          why = res.status === 503 ? ' (not sent again: a resend could do it twice)' : ' (not sent again: the server may or may not have applied it)';
+          why =
+            res.status === 503
+              ? ' (not sent again: a resend could do it twice)'
+              : ' (not sent again: the server may or may not have applied it)';
         } else if (attempt > 0 || policy.retries > 0) {
           why = ` (gave up after ${attempt} retr${attempt === 1 ? 'y' : 'ies'}, ${tries} tries, ${Math.round(waited / 100) / 10} s of waiting)`;
         }
@@ -327,7 +351,10 @@ export class HttpClient {
       }
       if (parsed instanceof NotJson) {
         if (res.status >= 200 && res.status < 300) {
-          throw new TbError('TB_BAD_RESPONSE', `${this.serviceName} answered ${method} ${path} with a body that is not JSON`);
+          throw new TbError(
+            'TB_BAD_RESPONSE',
+            `${this.serviceName} answered ${method} ${path} with a body that is not JSON`,
+          );
         }
         return { status: res.status, data: parsed.text, headers: res.headers as Record<string, unknown> };
       }
@@ -353,7 +380,13 @@ export class HttpClient {
     const errorCode = typeof b.errorCode === 'number' ? b.errorCode : undefined;
     const what = serverMessage ? `: ${serverMessage}` : '';
     const codeText = errorCode !== undefined ? `, errorCode ${errorCode}` : '';
-    return new TbApiError(codeForStatus(status), status, errorCode, serverMessage, `${this.serviceName} answered HTTP ${status}${codeText}${what} (${method} ${path})${suffix}`);
+    return new TbApiError(
+      codeForStatus(status),
+      status,
+      errorCode,
+      serverMessage,
+      `${this.serviceName} answered HTTP ${status}${codeText}${what} (${method} ${path})${suffix}`,
+    );
   }
 
   private networkError(err: unknown, method: string, path: string): TbError {
@@ -361,12 +394,22 @@ export class HttpClient {
     const e = err as { code?: string; message?: string };
     const where = `${this.serviceName} at ${safeUrl(this.baseUrl)}`;
     if (e.code === 'ECONNABORTED' || e.code === 'ETIMEDOUT') {
-      return new TbNetworkError('TB_TIMEOUT', `No answer from ${where} in time (${method} ${path}): ${e.message ?? 'timeout'}`);
+      return new TbNetworkError(
+        'TB_TIMEOUT',
+        `No answer from ${where} in time (${method} ${path}): ${e.message ?? 'timeout'}`,
+      );
     }
     if (isConnectionLoss(err)) {
-      return new TbNetworkError('TB_UNREACHABLE', `The connection to ${where} was lost before it answered (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`);
+      return new TbNetworkError(
+        'TB_UNREACHABLE',
+        `The connection to ${where} was lost before it answered (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`,
+      );
     }
-    return new TbNetworkError('TB_UNREACHABLE', `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`, !failedBeforeSending(err));
+    return new TbNetworkError(
+      'TB_UNREACHABLE',
+      `Cannot reach ${where} (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`,
+      !failedBeforeSending(err),
+    );
   }
 
   private tooLargeError(method: string, path: string): TbError {
@@ -380,7 +423,10 @@ export class HttpClient {
   }
 
   private closedError(): TbError {
-    return new TbNetworkError('TB_CLOSED', `The connection to ${this.serviceName} was closed (redeploy or shutdown) before the request finished`);
+    return new TbNetworkError(
+      'TB_CLOSED',
+      `The connection to ${this.serviceName} was closed (redeploy or shutdown) before the request finished`,
+    );
   }
 
   /** A wait that `close()` cuts short (so no timer outlives a redeploy). */

@@ -75,7 +75,11 @@ export class PlatformLookups {
     if (this.namesApi[entityType] !== 'infos') {
       const path = NAMES_PATH[entityType];
       try {
-        const names = namesOf(await this.requester.request('GET', path, undefined, { ...opts, params: { activeOnly: false } }), path, 'name');
+        const names = namesOf(
+          await this.requester.request('GET', path, undefined, { ...opts, params: { activeOnly: false } }),
+          path,
+          'name',
+        );
         this.namesApi[entityType] = 'names';
         return names;
       } catch (err) {
@@ -92,7 +96,10 @@ export class PlatformLookups {
     const names: string[] = [];
     for (let page = 0; page < MAX_PROFILE_PAGES; page++) {
       const params = { pageSize: PROFILE_PAGE_SIZE, page, sortProperty: 'name', sortOrder: 'ASC' };
-      const p = checkPage<{ name?: unknown }>(await this.requester.request('GET', path, undefined, { ...opts, params }), path);
+      const p = checkPage<{ name?: unknown }>(
+        await this.requester.request('GET', path, undefined, { ...opts, params }),
+        path,
+      );
       names.push(...namesOf(p.data, path, 'name'));
       if (!p.hasNext || p.data.length === 0) break;
     }
@@ -114,7 +121,8 @@ export class PlatformLookups {
     const path = '/api/auth/user';
     const body = await this.requester.request('GET', path, undefined, opts);
     const u = body as PlatformUser | undefined;
-    if (!u || typeof u !== 'object' || typeof u.authority !== 'string') throw badAnswer(path, 'something that is not a user');
+    if (!u || typeof u !== 'object' || typeof u.authority !== 'string')
+      throw badAnswer(path, 'something that is not a user');
     return u;
   }
 
@@ -128,7 +136,8 @@ export class PlatformLookups {
       const v = body && typeof body === 'object' ? (body as { version?: unknown }).version : undefined;
       return typeof v === 'string' && v !== '' && v !== 'unknown' ? v : null;
     } catch (err) {
-      if (isMissingEndpoint(err) || (err instanceof TbApiError && (err.status === 403 || err.status === 404))) return null;
+      if (isMissingEndpoint(err) || (err instanceof TbApiError && (err.status === 403 || err.status === 404)))
+        return null;
       throw err;
     }
   }

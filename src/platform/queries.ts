@@ -82,7 +82,12 @@ export class EntityQueries {
    * `maxItems` items (the last chunk is cut and marked truncated) or when the server says there is no more.
    * Only one page is held at a time.
    */
-  async *pages<T extends EntityData | AlarmData>(kind: 'entity' | 'alarm', query: EntityDataQuery | AlarmDataQuery, maxItems: number, opts?: CallOptions): AsyncGenerator<PageChunk<T>> {
+  async *pages<T extends EntityData | AlarmData>(
+    kind: 'entity' | 'alarm',
+    query: EntityDataQuery | AlarmDataQuery,
+    maxItems: number,
+    opts?: CallOptions,
+  ): AsyncGenerator<PageChunk<T>> {
     const path = kind === 'entity' ? PATH.entityFind : PATH.alarmFind;
     let pageIndex = query.pageLink.page ?? 0;
     let fetched = 0;
@@ -131,7 +136,12 @@ export class EntityQueries {
     const call = (scope: AttributeScope | null, timeseries: boolean, attributes: boolean) => {
       const params: Record<string, string | boolean> = { timeseries, attributes };
       if (scope) params.scope = scope;
-      calls.push(this.post(PATH.keysV1, query, { ...opts, params }).then((b) => ({ scope, resp: checkObject<AvailableEntityKeys>(b, PATH.keysV1) })));
+      calls.push(
+        this.post(PATH.keysV1, query, { ...opts, params }).then((b) => ({
+          scope,
+          resp: checkObject<AvailableEntityKeys>(b, PATH.keysV1),
+        })),
+      );
     };
     if (options.includeTimeseries) call(null, true, false);
     if (options.includeAttributes) {

@@ -22,14 +22,24 @@ export function badAnswer(path: string, what: string): TbError {
 }
 
 /** An answer that passes `ok` (by default: any object), typed as the caller expects it. */
-export function checkObject<T>(body: unknown, path: string, what = 'an object', ok: (b: unknown) => boolean = (b) => !!b && typeof b === 'object'): T {
+export function checkObject<T>(
+  body: unknown,
+  path: string,
+  what = 'an object',
+  ok: (b: unknown) => boolean = (b) => !!b && typeof b === 'object',
+): T {
   if (!ok(body)) throw badAnswer(path, `something that is not ${what}`);
   return body as T;
 }
 
 /** A paged answer (`{data: [...], totalPages, totalElements, hasNext}`), checked to hold a list. */
 export function checkPage<T>(body: unknown, path: string, what = 'a page of data'): PageData<T> {
-  return checkObject<PageData<T>>(body, path, what, (b) => !!b && typeof b === 'object' && Array.isArray((b as PageData<T>).data));
+  return checkObject<PageData<T>>(
+    body,
+    path,
+    what,
+    (b) => !!b && typeof b === 'object' && Array.isArray((b as PageData<T>).data),
+  );
 }
 
 /**

@@ -102,7 +102,9 @@ export class RpcClient {
   async send(device: EntityId, req: RpcRequest, opts?: CallOptions): Promise<RpcSent> {
     const who = `${device.entityType} ${device.id}`;
     const path = `/api/rpc/${req.mode}/${enc(device.id)}`;
-    const timeoutMs = req.persistent ? this.requestTimeoutMs : Math.max(this.requestTimeoutMs, req.timeout + HTTP_MARGIN_MS);
+    const timeoutMs = req.persistent
+      ? this.requestTimeoutMs
+      : Math.max(this.requestTimeoutMs, req.timeout + HTTP_MARGIN_MS);
     let body: unknown;
     try {
       body = await this.requester.request('POST', path, req.body, { ...opts, delivery: 'atMostOnce', timeoutMs });
@@ -111,7 +113,11 @@ export class RpcClient {
     }
     if (req.persistent) {
       const id = body && typeof body === 'object' ? (body as { rpcId?: unknown }).rpcId : undefined;
-      if (typeof id !== 'string') throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered the persistent RPC "${req.method}" to ${who} without an rpcId`);
+      if (typeof id !== 'string')
+        throw new TbError(
+          'TB_BAD_RESPONSE',
+          `ThingsBoard answered the persistent RPC "${req.method}" to ${who} without an rpcId`,
+        );
       return { kind: 'queued', rpcId: id };
     }
     return req.mode === 'oneway' ? { kind: 'sent' } : { kind: 'reply', reply: body === undefined ? null : body };
@@ -124,11 +130,17 @@ export class RpcClient {
     try {
       body = await this.requester.request('GET', path, undefined, { ...opts, delivery: 'idempotent' });
     } catch (err) {
-      if (statusOf(err) === 404) throw explained(err, `The persistent RPC ${rpcId} was not found: it was deleted (cancelled), purged, or never existed`);
-      if (statusOf(err) === 403) throw explained(err, `ThingsBoard did not allow this connection's user to read the persistent RPC ${rpcId}`);
+      if (statusOf(err) === 404)
+        throw explained(
+          err,
+          `The persistent RPC ${rpcId} was not found: it was deleted (cancelled), purged, or never existed`,
+        );
+      if (statusOf(err) === 403)
+        throw explained(err, `ThingsBoard did not allow this connection's user to read the persistent RPC ${rpcId}`);
       throw err;
     }
-    if (!isPersistentRpc(body)) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered ${path} with something that is not an RPC`);
+    if (!isPersistentRpc(body))
+      throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered ${path} with something that is not an RPC`);
     return body;
   }
 
@@ -137,8 +149,16 @@ export class RpcClient {
     try {
       await this.requester.request('DELETE', `/api/rpc/persistent/${enc(rpcId)}`, undefined, opts);
     } catch (err) {
-      if (statusOf(err) === 404) throw explained(err, `The persistent RPC ${rpcId} was not found: it was deleted already, purged, or never existed`);
-      if (statusOf(err) === 403) throw explained(err, `ThingsBoard did not allow this connection's user to cancel the persistent RPC ${rpcId} (only a tenant administrator may delete an RPC)`);
+      if (statusOf(err) === 404)
+        throw explained(
+          err,
+          `The persistent RPC ${rpcId} was not found: it was deleted already, purged, or never existed`,
+        );
+      if (statusOf(err) === 403)
+        throw explained(
+          err,
+          `ThingsBoard did not allow this connection's user to cancel the persistent RPC ${rpcId} (only a tenant administrator may delete an RPC)`,
+        );
       throw err;
     }
   }
@@ -149,7 +169,12 @@ export class RpcClient {
    * fails on the way (network, 5xx, 429) is tried again at the next step; a 404 means the RPC was deleted. Stops
    * (rejecting with TB_CLOSED) as soon as `signal` aborts: nothing polls after the node stopped.
    */
-  async follow(rpcId: string, mode: RpcMode, expirationTime: number | undefined, opts: FollowOptions = {}): Promise<Followed> {
+  async follow(
+    rpcId: string,
+    mode: RpcMode,
+    expirationTime: number | undefined,
+    opts: FollowOptions = {},
+  ): Promise<Followed> {
     const timing = opts.timing ?? DEFAULT_FOLLOW;
     let last: PersistentRpc | undefined;
     let expiration = expirationTime;
@@ -166,7 +191,8 @@ export class RpcClient {
         const poll = () => this.get(rpcId, { onRetry: opts.onRetry });
         rpc = await (opts.gate ? opts.gate(poll) : poll());
       } catch (err) {
-        if (statusOf(err) === 404) return { rpc: last ?? { id: { entityType: 'RPC', id: rpcId }, status: 'DELETED' }, outcome: 'deleted' };
+        if (statusOf(err) === 404)
+          return { rpc: last ?? { id: { entityType: 'RPC', id: rpcId }, status: 'DELETED' }, outcome: 'deleted' };
         if (transient(err)) continue;
         throw err;
       }
@@ -195,7 +221,11 @@ function aboutRpc(err: unknown, who: string, method: string, timeout: number): u
     if (kind === 'badReply') return explained(err, badReplyText(who, method), 'TB_RPC_BAD_REPLY');
     const status = statusOf(err);
     if (status === 404) return explained(err, `${who} was not found: the RPC "${method}" was not sent`);
-    if (status === 403) return explained(err, `ThingsBoard did not allow this connection's user to send the RPC "${method}" to ${who} (a customer user may only command its own customer's devices)`);
+    if (status === 403)
+      return explained(
+        err,
+        `ThingsBoard did not allow this connection's user to send the RPC "${method}" to ${who} (a customer user may only command its own customer's devices)`,
+      );
     return err;
   }
   if (err instanceof TbNetworkError && err.code !== 'TB_CLOSED' && err.maybeProcessed) {

@@ -11,7 +11,18 @@
  * in the raw form (`{id: {entityType: "ALARM", id}, …}`).
  */
 import { TbApiError, TbInputError } from '../errors';
-import { ALARM_SEVERITIES, ENTITY_TYPES, type Alarm, type AlarmCreateBody, type AlarmDataQuery, type AlarmInfo, type AlarmSeverity, type EntityId, type EntityType, type UserEmailInfo } from './types';
+import {
+  ALARM_SEVERITIES,
+  ENTITY_TYPES,
+  type Alarm,
+  type AlarmCreateBody,
+  type AlarmDataQuery,
+  type AlarmInfo,
+  type AlarmSeverity,
+  type EntityId,
+  type EntityType,
+  type UserEmailInfo,
+} from './types';
 import { describe, got, isJsonData, isObject, prepareEntityId, UUID_PATTERN } from './validate';
 
 export const ALARM_OPERATIONS = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete'] as const;
@@ -21,7 +32,14 @@ export type AlarmOperation = (typeof ALARM_OPERATIONS)[number];
 export const COMMENT_OPERATIONS: readonly AlarmOperation[] = ['acknowledge', 'clear', 'assign', 'unassign', 'comment'];
 
 /** The operations that act on an existing alarm (all but raise). */
-export const EXISTING_ALARM_OPERATIONS: readonly AlarmOperation[] = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'delete'];
+export const EXISTING_ALARM_OPERATIONS: readonly AlarmOperation[] = [
+  'acknowledge',
+  'clear',
+  'assign',
+  'unassign',
+  'comment',
+  'delete',
+];
 
 /** `type` is `@Length`-checked by the server: 255 characters at most. */
 export const MAX_ALARM_TYPE_LENGTH = 255;
@@ -32,9 +50,12 @@ const OPERATION_TEXT = ALARM_OPERATIONS.join(', ');
 const SEVERITY_TEXT = ALARM_SEVERITIES.join(', ');
 
 /** What an alarm reference may be, for messages. */
-export const ALARM_SHAPES = 'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as the alarm query, subscribe and alarm action nodes send it';
-const ASSIGNEE_SHAPES = 'the user to assign: a user id (a UUID or {"entityType": "USER", "id": "<uuid>"}) or an e-mail address';
-const ORIGINATOR_SHAPES = 'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as the entity query node sends it';
+export const ALARM_SHAPES =
+  'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as the alarm query, subscribe and alarm action nodes send it';
+const ASSIGNEE_SHAPES =
+  'the user to assign: a user id (a UUID or {"entityType": "USER", "id": "<uuid>"}) or an e-mail address';
+const ORIGINATOR_SHAPES =
+  'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as the entity query node sends it';
 
 /** A value and where it was read (for messages): `{value: msg.payload.originator, field: "msg.payload.originator"}`. */
 export interface Sourced {
@@ -122,12 +143,16 @@ export function alarmIdFromMessage(msg: { payload?: unknown; topic?: unknown }):
   else if (!blank(p)) pick = { value: p, field: 'msg.payload' };
   else if (!blank(t)) pick = { value: t, field: 'msg.topic' };
   if (!pick) {
-    fail('msg.payload', `No alarm to act on: msg.payload.id, msg.payload and msg.topic are all empty. Send ${ALARM_SHAPES}`);
+    fail(
+      'msg.payload',
+      `No alarm to act on: msg.payload.id, msg.payload and msg.topic are all empty. Send ${ALARM_SHAPES}`,
+    );
   }
   try {
     return prepareAlarmId(pick.value, pick.field);
   } catch (err) {
-    if (err instanceof TbInputError) fail(err.field, `${err.message} (the node looks for the alarm in ${AUTO_ALARM_TEXT})`);
+    if (err instanceof TbInputError)
+      fail(err.field, `${err.message} (the node looks for the alarm in ${AUTO_ALARM_TEXT})`);
     throw err;
   }
 }
@@ -177,7 +202,11 @@ export function prepareComment(v: unknown, field: string, required: boolean): st
   let text: unknown = v;
   if (isObject(v) && 'text' in v) text = v.text;
   if (text === undefined || text === null || (typeof text === 'string' && text.trim() === '')) {
-    if (required) fail(field, `${field} must be the comment's text (a non-empty string) ${v === undefined ? '(missing)' : '(it is empty)'}`);
+    if (required)
+      fail(
+        field,
+        `${field} must be the comment's text (a non-empty string) ${v === undefined ? '(missing)' : '(it is empty)'}`,
+      );
     return undefined;
   }
   if (typeof text !== 'string') fail(field, `${field} must be the comment's text (a string) ${got(text)}`);
@@ -229,10 +258,14 @@ function severity(v: unknown, field: string): AlarmSeverity {
 
 function alarmType(v: unknown, field: string): string {
   if (typeof v !== 'string' || v.trim() === '') {
-    return fail(field, `${field} must be the alarm type, a non-empty string such as "High Temperature" ${v === '' ? '(it is empty)' : got(v)}`);
+    return fail(
+      field,
+      `${field} must be the alarm type, a non-empty string such as "High Temperature" ${v === '' ? '(it is empty)' : got(v)}`,
+    );
   }
   const t = v.trim();
-  if (t.length > MAX_ALARM_TYPE_LENGTH) fail(field, `${field} must be at most ${MAX_ALARM_TYPE_LENGTH} characters long (got ${t.length})`);
+  if (t.length > MAX_ALARM_TYPE_LENGTH)
+    fail(field, `${field} must be at most ${MAX_ALARM_TYPE_LENGTH} characters long (got ${t.length})`);
   return t;
 }
 
@@ -244,11 +277,15 @@ function relationTypes(v: unknown, field: string): string[] {
       .filter((s) => s !== '');
   if (Array.isArray(v)) {
     return v.map((s, i) => {
-      if (typeof s !== 'string' || s.trim() === '') fail(`${field}[${i}]`, `${field}[${i}] must be a relation type name such as "Contains" ${got(s)}`);
+      if (typeof s !== 'string' || s.trim() === '')
+        fail(`${field}[${i}]`, `${field}[${i}] must be a relation type name such as "Contains" ${got(s)}`);
       return s.trim();
     });
   }
-  return fail(field, `${field} must be a list of relation type names (an array, or a comma-separated string) ${got(v)}`);
+  return fail(
+    field,
+    `${field} must be a list of relation type names (an array, or a comma-separated string) ${got(v)}`,
+  );
 }
 
 function flagSetting(v: unknown): boolean {
@@ -259,7 +296,10 @@ function flagSetting(v: unknown): boolean {
 export function prepareRaiseSettings(cfg: RaiseSettingsInput): RaiseSettings {
   const et = blank(cfg.originatorEntityType) ? 'DEVICE' : cfg.originatorEntityType;
   if (typeof et !== 'string' || et === 'ALARM' || !(ENTITY_TYPES as readonly string[]).includes(et)) {
-    fail('originatorEntityType', `originatorEntityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, EDGE ${got(et)}`);
+    fail(
+      'originatorEntityType',
+      `originatorEntityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, EDGE ${got(et)}`,
+    );
   }
   const originatorEntityType: EntityType = et;
   return {
@@ -268,7 +308,9 @@ export function prepareRaiseSettings(cfg: RaiseSettingsInput): RaiseSettings {
     propagate: flagSetting(cfg.propagate),
     propagateToOwner: flagSetting(cfg.propagateToOwner),
     propagateToTenant: flagSetting(cfg.propagateToTenant),
-    propagateRelationTypes: blank(cfg.propagateRelationTypes) ? undefined : relationTypes(cfg.propagateRelationTypes, 'propagateRelationTypes'),
+    propagateRelationTypes: blank(cfg.propagateRelationTypes)
+      ? undefined
+      : relationTypes(cfg.propagateRelationTypes, 'propagateRelationTypes'),
     originatorEntityType,
   };
 }
@@ -287,13 +329,16 @@ export function prepareOriginator(v: unknown, field: string, defaultType: Entity
   } else if (isObject(v)) {
     if (isObject(v.entityId)) id = prepareEntityId(v.entityId, `${field}.entityId`);
     else if (isObject(v.id)) id = prepareEntityId(v.id, `${field}.id`);
-    else if (v.entityType == null && typeof v.id === 'string') id = prepareEntityId({ entityType: defaultType, id: v.id.trim() }, field);
-    else if (v.id !== undefined || v.entityType !== undefined) id = prepareEntityId({ entityType: v.entityType, id: typeof v.id === 'string' ? v.id.trim() : v.id }, field);
+    else if (v.entityType == null && typeof v.id === 'string')
+      id = prepareEntityId({ entityType: defaultType, id: v.id.trim() }, field);
+    else if (v.id !== undefined || v.entityType !== undefined)
+      id = prepareEntityId({ entityType: v.entityType, id: typeof v.id === 'string' ? v.id.trim() : v.id }, field);
     else return fail(field, `${field} must be ${ORIGINATOR_SHAPES} (got an object without an id)`);
   } else {
     return fail(field, `${field} must be ${ORIGINATOR_SHAPES} ${got(v)}`);
   }
-  if (id.entityType === 'ALARM') fail(field, `${field} must be ${ORIGINATOR_SHAPES}; an alarm cannot be the originator of an alarm`);
+  if (id.entityType === 'ALARM')
+    fail(field, `${field} must be ${ORIGINATOR_SHAPES}; an alarm cannot be the originator of an alarm`);
   return id;
 }
 
@@ -315,9 +360,17 @@ function payloadFlag(payload: unknown, name: string): boolean {
  * `msg.payload.originator` and `msg.payload.details`). No startTs/endTs are sent: the server sets both to now
  * (see {@link isCreated}).
  */
-export function prepareRaise(settings: RaiseSettings, payload: unknown, originator: Sourced, details: Sourced | undefined): AlarmCreateBody {
+export function prepareRaise(
+  settings: RaiseSettings,
+  payload: unknown,
+  originator: Sourced,
+  details: Sourced | undefined,
+): AlarmCreateBody {
   if (originator.value === undefined || originator.value === null || originator.value === '') {
-    fail(originator.field, `${originator.field} must be ${ORIGINATOR_SHAPES} ${got(originator.value === null ? undefined : originator.value)}`);
+    fail(
+      originator.field,
+      `${originator.field} must be ${ORIGINATOR_SHAPES} ${got(originator.value === null ? undefined : originator.value)}`,
+    );
   }
   const body: AlarmCreateBody = {
     originator: prepareOriginator(originator.value, originator.field, settings.originatorEntityType),
@@ -329,13 +382,18 @@ export function prepareRaise(settings: RaiseSettings, payload: unknown, originat
     propagateRelationTypes: [],
   };
   if (details !== undefined && details.value !== undefined) {
-    if (!isJsonData(details.value)) fail(details.field, `${details.field} must be JSON data; it holds a cyclic reference or a BigInt, which cannot be sent`);
+    if (!isJsonData(details.value))
+      fail(
+        details.field,
+        `${details.field} must be JSON data; it holds a cyclic reference or a BigInt, which cannot be sent`,
+      );
     body.details = details.value;
   }
   if (settings.propagateRelationTypes) body.propagateRelationTypes = settings.propagateRelationTypes;
   else {
     const p = payloadField(payload, 'propagateRelationTypes');
-    if (p !== undefined && p !== null) body.propagateRelationTypes = relationTypes(p, 'msg.payload.propagateRelationTypes');
+    if (p !== undefined && p !== null)
+      body.propagateRelationTypes = relationTypes(p, 'msg.payload.propagateRelationTypes');
   }
   return body;
 }
@@ -378,7 +436,11 @@ export interface RaiseCaller {
  *   whose body has no assignee, and for a create that call fails with a NullPointerException (HTTP 500) after the
  *   update was saved.
  */
-export function raiseWireBody(body: AlarmCreateBody, caller: RaiseCaller, active: { assigneeId?: EntityId | null } | undefined): AlarmCreateBody {
+export function raiseWireBody(
+  body: AlarmCreateBody,
+  caller: RaiseCaller,
+  active: { assigneeId?: EntityId | null } | undefined,
+): AlarmCreateBody {
   const out: AlarmCreateBody = { ...body };
   if (caller.authority === 'CUSTOMER_USER' && caller.customerId && typeof caller.customerId.id === 'string') {
     out.customerId = { entityType: 'CUSTOMER', id: caller.customerId.id };
@@ -401,7 +463,10 @@ export function raiseWireBody(body: AlarmCreateBody, caller: RaiseCaller, active
  * What is left is a race: another client creating the same alarm after the look-up and within the same
  * millisecond as this request (or server nodes whose clocks disagree by more than the time between the two).
  */
-export function isCreated(activeBefore: readonly string[], saved: Pick<Alarm, 'id' | 'createdTime' | 'endTs'>): boolean {
+export function isCreated(
+  activeBefore: readonly string[],
+  saved: Pick<Alarm, 'id' | 'createdTime' | 'endTs'>,
+): boolean {
   if (activeBefore.includes(saved.id.id)) return false;
   if (typeof saved.createdTime !== 'number' || typeof saved.endTs !== 'number') return true;
   return saved.createdTime >= saved.endTs;
@@ -425,12 +490,24 @@ export const ALREADY_DONE_MESSAGES: Readonly<Partial<Record<AlarmOperation, stri
 /** Is this error the server saying the operation was already done (exactly one of the four answers)? */
 export function isAlreadyDone(operation: AlarmOperation, err: unknown): boolean {
   const expected = ALREADY_DONE_MESSAGES[operation];
-  return expected !== undefined && err instanceof TbApiError && err.status === 400 && typeof err.serverMessage === 'string' && err.serverMessage.trim() === expected;
+  return (
+    expected !== undefined &&
+    err instanceof TbApiError &&
+    err.status === 400 &&
+    typeof err.serverMessage === 'string' &&
+    err.serverMessage.trim() === expected
+  );
 }
 
 /** An answer that is a whole AlarmInfo (ack and clear answer one; assign and unassign may; create does not). */
 export function isAlarmInfo(body: unknown): body is AlarmInfo {
-  return isObject(body) && isObject(body.id) && typeof body.id.id === 'string' && 'originatorName' in body && 'assignee' in body;
+  return (
+    isObject(body) &&
+    isObject(body.id) &&
+    typeof body.id.id === 'string' &&
+    'originatorName' in body &&
+    'assignee' in body
+  );
 }
 
 /** An answer that is at least an Alarm with its id. */

@@ -35,16 +35,24 @@ export function prepareScope(node: unknown, msg: Bag, operation: AttributeOperat
   let field = 'scope';
   if (configured === 'msg') {
     field = 'msg.scope';
-    if (unsetMsg(msg.scope)) fail(field, `msg.scope must be one of ${SCOPE_CHOICES.join(', ')} (missing; the node takes the scope from the message)`);
+    if (unsetMsg(msg.scope))
+      fail(
+        field,
+        `msg.scope must be one of ${SCOPE_CHOICES.join(', ')} (missing; the node takes the scope from the message)`,
+      );
     s = enumOption({ value: msg.scope, field }, SCOPE_CHOICES, 'SERVER_SCOPE');
   } else {
     s = enumOption({ value: configured, field }, SCOPE_CHOICES, 'SERVER_SCOPE');
   }
   if (operation === 'save' && !(WRITABLE_SCOPES as readonly string[]).includes(s)) {
-    const why = s === 'CLIENT_SCOPE' ? 'client attributes belong to the device, which reports them itself' : 'a save writes one scope';
+    const why =
+      s === 'CLIENT_SCOPE'
+        ? 'client attributes belong to the device, which reports them itself'
+        : 'a save writes one scope';
     fail(field, `${field} is ${s}: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE (${why})`);
   }
-  if (operation === 'delete' && s === 'any') fail(field, `${field} is any: a delete needs one scope, SERVER_SCOPE, SHARED_SCOPE or CLIENT_SCOPE`);
+  if (operation === 'delete' && s === 'any')
+    fail(field, `${field} is any: a delete needs one scope, SERVER_SCOPE, SHARED_SCOPE or CLIENT_SCOPE`);
   return s;
 }
 
@@ -52,18 +60,30 @@ export function prepareScope(node: unknown, msg: Bag, operation: AttributeOperat
  * The request of one message (options from the message first, then the node). With `fromRows` the values of a save
  * are the dialog's rows for this message (src/query/value-rows), not msg.payload.
  */
-export function prepareAttributeRequest(operation: AttributeOperation, scope: ScopeChoice, r: OptionReader, payload: unknown, fromRows = false): AttributeRequest {
+export function prepareAttributeRequest(
+  operation: AttributeOperation,
+  scope: ScopeChoice,
+  r: OptionReader,
+  payload: unknown,
+  fromRows = false,
+): AttributeRequest {
   switch (operation) {
     case 'save':
       return {
         operation,
         scope: scope as AttributeScope,
-        values: fromRows ? checkValues(payload, 'values', 'rows of key and value') : checkValues(payload, 'msg.payload', 'an object of attributes, e.g. {"targetTemperature": 21.5}'),
+        values: fromRows
+          ? checkValues(payload, 'values', 'rows of key and value')
+          : checkValues(payload, 'msg.payload', 'an object of attributes, e.g. {"targetTemperature": 21.5}'),
       };
     case 'read':
       return { operation, scope, keys: keysOption(r.get('keys')) };
     default:
-      return { operation, scope: scope as AttributeScope, keys: requiredKeys(r.get('keys'), 'keys', 'delete removes the keys it is given') };
+      return {
+        operation,
+        scope: scope as AttributeScope,
+        keys: requiredKeys(r.get('keys'), 'keys', 'delete removes the keys it is given'),
+      };
   }
 }
 
@@ -76,12 +96,19 @@ export interface AttributeKv {
 
 /** Checks the answer of a read: a list of `{key, value, lastUpdateTs}`. */
 export function checkAttributeList(answer: unknown): AttributeKv[] {
-  if (!Array.isArray(answer)) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered an attribute read with ${describe(answer)}, not a list of attributes`);
+  if (!Array.isArray(answer))
+    throw new TbError(
+      'TB_BAD_RESPONSE',
+      `ThingsBoard answered an attribute read with ${describe(answer)}, not a list of attributes`,
+    );
   return answer.filter((a): a is AttributeKv => isObject(a) && typeof a.key === 'string');
 }
 
 /** The flat form of one scope's attributes: `values = {key: value}`, `ts = {key: lastUpdateTs}`. */
-export function flatAttributes(list: readonly AttributeKv[]): { values: Record<string, unknown>; ts: Record<string, number> } {
+export function flatAttributes(list: readonly AttributeKv[]): {
+  values: Record<string, unknown>;
+  ts: Record<string, number>;
+} {
   const values: Record<string, unknown> = {};
   const ts: Record<string, number> = {};
   for (const a of list) {

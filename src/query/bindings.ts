@@ -188,7 +188,12 @@ export interface ResolveOptions {
  * an empty string) refuses the message: an empty name filter means "every entity" to ThingsBoard, and a missing
  * name must never become an action on all of them. A value is never parsed: a string arrives as that string.
  */
-export function resolveBindings<T>(query: T, bindings: Bindings, read: (ref: BindingRef) => unknown, options: ResolveOptions): Resolved<T> {
+export function resolveBindings<T>(
+  query: T,
+  bindings: Bindings,
+  read: (ref: BindingRef) => unknown,
+  options: ResolveOptions,
+): Resolved<T> {
   let root: unknown = query;
   const copied: unknown[] = [];
   const values: ResolvedValue[] = [];
@@ -209,7 +214,10 @@ export function resolveBindings<T>(query: T, bindings: Bindings, read: (ref: Bin
         if (missing(v)) throw missingValue(options.field, leaf, part, v, options.wholeHint);
         if (typeof v === 'object') {
           const where = pathText(options.field, leaf.at);
-          throw new TbInputError(where, `${where} puts ${part.text} into text, but it is ${shown(v)}: it must be text, a number or a boolean`);
+          throw new TbInputError(
+            where,
+            `${where} puts ${part.text} into text, but it is ${shown(v)}: it must be text, a number or a boolean`,
+          );
         }
         text += String(v);
       }
@@ -221,10 +229,19 @@ export function resolveBindings<T>(query: T, bindings: Bindings, read: (ref: Bin
   return { query: root as T, values };
 }
 
-function missingValue(field: string, leaf: BoundLeaf, ref: BindingRef, value: unknown, wholeHint = ' (leave the field unbound for "any")'): TbInputError {
+function missingValue(
+  field: string,
+  leaf: BoundLeaf,
+  ref: BindingRef,
+  value: unknown,
+  wholeHint = ' (leave the field unbound for "any")',
+): TbInputError {
   const where = pathText(field, leaf.at);
   const hint = leaf.whole ? wholeHint : '';
-  return new TbInputError(where, `${where} is bound to ${ref.text}, which is ${value === '' ? 'empty' : shown(value)}: the message must give it a value${hint}`);
+  return new TbInputError(
+    where,
+    `${where} is bound to ${ref.text}, which is ${value === '' ? 'empty' : shown(value)}: the message must give it a value${hint}`,
+  );
 }
 
 /** A copy of an object or array made for this resolution (the saved query is never changed). */

@@ -5,13 +5,21 @@
  */
 import type { QueryMode } from './schema';
 import { isQueryMode } from './schema';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery, type PrepareOptions } from './validate';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+  type PrepareOptions,
+} from './validate';
 
 /**
  * The runtime's validators by query mode: each returns the wire-ready copy or throws a TbInputError. `options.live`:
  * the query goes to a live subscription (tb-subscribe) rather than a REST endpoint.
  */
-export const prepare: Readonly<Record<QueryMode, (input: unknown, field?: string, options?: PrepareOptions) => object>> = {
+export const prepare: Readonly<
+  Record<QueryMode, (input: unknown, field?: string, options?: PrepareOptions) => object>
+> = {
   entityData: prepareEntityDataQuery,
   entityCount: prepareEntityCountQuery,
   alarmData: prepareAlarmDataQuery,
@@ -49,7 +57,8 @@ export type CheckResult = { ok: true; value: object } | ({ ok: false } & ErrorIn
  * `options.live`: validate for a live subscription (tb-subscribe) instead of a REST endpoint.
  */
 export function check(mode: QueryMode, input: unknown, field = 'query', options: PrepareOptions = {}): CheckResult {
-  if (!isQueryMode(mode)) return { ok: false, field: '', message: `unknown query mode ${JSON.stringify(mode)}`, code: '' };
+  if (!isQueryMode(mode))
+    return { ok: false, field: '', message: `unknown query mode ${JSON.stringify(mode)}`, code: '' };
   try {
     return { ok: true, value: prepare[mode](input, field, options) };
   } catch (e) {

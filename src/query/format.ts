@@ -282,7 +282,10 @@ function survives17(q: number, x: number): number {
 }
 
 /** 10^0 .. 10^22: every one exact as a double. */
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
+];
 
 /** The double nearest to m x 10^e, for an integer m exact as a double and -22 <= e <= 22: one rounding only. */
 function scaled(m: number, e: number): number {
@@ -459,7 +462,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Sets an own property, also for the key "__proto__" (which plain assignment would treat as the prototype). */
 function put(o: Bag, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
@@ -537,7 +541,12 @@ export function copyFlat(row: FlatEntity): FlatEntity {
  * update changed it there, undefined otherwise (the live path knows it while merging): such a key needs no look at
  * the other groups.
  */
-export function applyFlatChanges(row: FlatEntity, latest: LatestValues, changed: readonly string[], series?: readonly (TsValue | undefined)[]): void {
+export function applyFlatChanges(
+  row: FlatEntity,
+  latest: LatestValues,
+  changed: readonly string[],
+  series?: readonly (TsValue | undefined)[],
+): void {
   const ts = row.ts;
   const ef = latest.ENTITY_FIELD;
   // Read by name, once: the groups in the order of the rules (time series last, so they win).
@@ -622,7 +631,10 @@ export function flattenAlarm(ad: AlarmInfo & Partial<Pick<AlarmData, 'entityId' 
     originatorLabel: ad.originatorLabel,
     originatorDisplayName: ad.originatorDisplayName,
     assigneeId: uuidOf(ad.assigneeId),
-    assignee: a == null ? null : { id: a.id == null ? null : a.id.id, firstName: a.firstName, lastName: a.lastName, email: a.email },
+    assignee:
+      a == null
+        ? null
+        : { id: a.id == null ? null : a.id.id, firstName: a.firstName, lastName: a.lastName, email: a.email },
     details: ad.details,
     propagate: ad.propagate,
     propagateToOwner: ad.propagateToOwner,
@@ -753,7 +765,10 @@ export function fromKeysV2(resp: AvailableEntityKeysV2): NormalizedKeys {
  * Time-series keys come from `timeseriesResp` when given, otherwise from the union of the per-scope answers.
  * Entity types are the union of all answers.
  */
-export function fromKeysV1(perScope: Array<{ scope: AttributeScope | null; resp: AvailableEntityKeys }>, timeseriesResp?: AvailableEntityKeys | null): NormalizedKeys {
+export function fromKeysV1(
+  perScope: Array<{ scope: AttributeScope | null; resp: AvailableEntityKeys }>,
+  timeseriesResp?: AvailableEntityKeys | null,
+): NormalizedKeys {
   const entityTypes: string[] = [];
   const timeseries: string[] = [];
   const byScope: Partial<Record<AttributeScope | 'ANY', string[]>> = {};

@@ -14,7 +14,8 @@ export interface TextPosition {
   offset: number;
 }
 
-export type ParseResult = { ok: true; value: unknown } | { ok: false; message: string; line: number; column: number; offset: number };
+export type ParseResult =
+  { ok: true; value: unknown } | { ok: false; message: string; line: number; column: number; offset: number };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Positions

@@ -5,7 +5,13 @@
  * editor's look-ups send exactly what a node would.
  */
 import { TbInputError } from '../errors';
-import { QUERYABLE_ENTITY_TYPES, type EntityData, type EntityDataQuery, type EntityFilter, type EntityId } from './types';
+import {
+  QUERYABLE_ENTITY_TYPES,
+  type EntityData,
+  type EntityDataQuery,
+  type EntityFilter,
+  type EntityId,
+} from './types';
 import { prepareEntityDataQuery } from './validate';
 
 /** Entity types whose profiles (device and asset profiles) or types (entity views, edges) the editor can list. */
@@ -43,10 +49,17 @@ export function literalTextSearch(text: string): string {
  * Entities of one type whose name contains `search` (case-insensitive), sorted by name, at most `limit`:
  * `pageLink.textSearch` over the one requested field, `name` (§12, §5.3).
  */
-export function entitySearchQuery(entityType: LookupEntityType, search: string, limit = ENTITY_SEARCH_LIMIT): EntityDataQuery {
+export function entitySearchQuery(
+  entityType: LookupEntityType,
+  search: string,
+  limit = ENTITY_SEARCH_LIMIT,
+): EntityDataQuery {
   const pageLink: Record<string, unknown> = { page: 0, pageSize: limit, sortOrder: { key: NAME, direction: 'ASC' } };
   if (search !== '') pageLink.textSearch = literalTextSearch(search);
-  return prepareEntityDataQuery({ entityFilter: { type: 'entityType', entityType }, entityFields: [NAME], latestValues: [], pageLink }, 'lookup');
+  return prepareEntityDataQuery(
+    { entityFilter: { type: 'entityType', entityType }, entityFields: [NAME], latestValues: [], pageLink },
+    'lookup',
+  );
 }
 
 /**
@@ -61,12 +74,16 @@ export function parseIds(v: unknown, field = 'ids'): string[] {
     const id = typeof p === 'string' ? p.trim() : p;
     if (id === '') continue;
     if (typeof id !== 'string' || !UUID_RE.test(id)) {
-      throw new TbInputError(field, `${field} must be a comma-separated list of entity ids (UUIDs); ${JSON.stringify(id)} is not one`);
+      throw new TbInputError(
+        field,
+        `${field} must be a comma-separated list of entity ids (UUIDs); ${JSON.stringify(id)} is not one`,
+      );
     }
     const lower = id.toLowerCase();
     if (!out.includes(lower)) out.push(lower);
   }
-  if (out.length > MAX_RESOLVE_IDS) throw new TbInputError(field, `${field} may hold at most ${MAX_RESOLVE_IDS} ids (got ${out.length})`);
+  if (out.length > MAX_RESOLVE_IDS)
+    throw new TbInputError(field, `${field} may hold at most ${MAX_RESOLVE_IDS} ids (got ${out.length})`);
   return out;
 }
 
@@ -85,7 +102,10 @@ export function entityNamesQuery(entityType: LookupEntityType, ids: string[]): E
 
 /** `{id, name}` of each row of a look-up answer (the name is `latest.ENTITY_FIELD.name.value`). */
 export function entityNames(rows: EntityData[]): Array<{ id: EntityId; name: string }> {
-  return rows.map((r) => ({ id: { entityType: r.entityId.entityType, id: r.entityId.id }, name: r.latest?.ENTITY_FIELD?.name?.value ?? '' }));
+  return rows.map((r) => ({
+    id: { entityType: r.entityId.entityType, id: r.entityId.id },
+    name: r.latest?.ENTITY_FIELD?.name?.value ?? '',
+  }));
 }
 
 /**
@@ -100,7 +120,11 @@ export function profileKeysQuery(entityType: LookupEntityType, profiles: string[
   else if (entityType === 'ASSET') entityFilter = { type: 'assetType', assetTypes: profiles };
   else if (entityType === 'ENTITY_VIEW') entityFilter = { type: 'entityViewType', entityViewTypes: profiles };
   else if (entityType === 'EDGE') entityFilter = { type: 'edgeType', edgeTypes: profiles };
-  else throw new TbInputError('profiles', `profiles can only be given with entityType ${PROFILE_ENTITY_TYPES.join(', ')} (got entityType ${entityType})`);
+  else
+    throw new TbInputError(
+      'profiles',
+      `profiles can only be given with entityType ${PROFILE_ENTITY_TYPES.join(', ')} (got entityType ${entityType})`,
+    );
   return prepareEntityDataQuery({ entityFilter }, 'lookup');
 }
 
@@ -115,7 +139,8 @@ export function entityKeysQuery(entityType: LookupEntityType, ids: string[]): En
 /** A comma-separated list of names (blanks and duplicates dropped, order kept). */
 export function nameListParam(v: unknown, field: string): string[] {
   if (v === undefined || v === null || v === '') return [];
-  if (typeof v !== 'string') throw new TbInputError(field, `${field} must be a comma-separated list of names, given once`);
+  if (typeof v !== 'string')
+    throw new TbInputError(field, `${field} must be a comma-separated list of names, given once`);
   const out: string[] = [];
   for (const part of v.split(',')) {
     const name = part.trim();

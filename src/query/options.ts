@@ -75,7 +75,9 @@ export class OptionReader {
     for (const name of names) {
       if (fromNode) this.ignore(name);
       const v = fromNode ? this.node[name] : this.msg[name];
-      out[name] = (fromNode ? unsetNode(v) : unsetMsg(v)) ? undefined : { value: v, field: fromNode ? name : `msg.${name}` };
+      out[name] = (fromNode ? unsetNode(v) : unsetMsg(v))
+        ? undefined
+        : { value: v, field: fromNode ? name : `msg.${name}` };
     }
     return out;
   }
@@ -89,7 +91,8 @@ export function enumOption<T extends string>(s: Sourced | undefined, allowed: re
     const t = v.trim();
     if ((allowed as readonly string[]).includes(t)) return t as T;
     const hint = allowed.find((a) => a.toLowerCase() === t.toLowerCase());
-    if (hint) fail(s.field, `${s.field} must be one of ${allowed.join(', ')} (got ${describe(v)}; did you mean "${hint}"?)`);
+    if (hint)
+      fail(s.field, `${s.field} must be one of ${allowed.join(', ')} (got ${describe(v)}; did you mean "${hint}"?)`);
   }
   return fail(s.field, `${s.field} must be one of ${allowed.join(', ')} ${got(v)}`);
 }
@@ -110,11 +113,18 @@ function numberOf(v: unknown): number | undefined {
 }
 
 /** A whole number within [min, max]; `what` names the unit ("ms", "seconds"). */
-export function intOption(s: Sourced | undefined, fallback: number | undefined, min: number, max = Number.MAX_SAFE_INTEGER, what = ''): number | undefined {
+export function intOption(
+  s: Sourced | undefined,
+  fallback: number | undefined,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+  what = '',
+): number | undefined {
   if (!s) return fallback;
   const n = numberOf(s.value);
   const unit = what ? ` (${what})` : '';
-  if (n === undefined || !Number.isSafeInteger(n)) fail(s.field, `${s.field} must be a whole number${unit} ${got(s.value)}`);
+  if (n === undefined || !Number.isSafeInteger(n))
+    fail(s.field, `${s.field} must be a whole number${unit} ${got(s.value)}`);
   if (n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
     fail(s.field, `${s.field} must be ${range}${unit} (got ${n})`);
@@ -136,7 +146,8 @@ export function durationOption(s: Sourced | undefined, fallback: number | undefi
     const m = DURATION_RE.exec(v);
     if (m) ms = Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 'ms').toLowerCase()]);
   }
-  if (ms === undefined || !Number.isFinite(ms) || !Number.isInteger(ms)) fail(s.field, `${s.field} must be ${DURATION_TEXT} ${got(v)}`);
+  if (ms === undefined || !Number.isFinite(ms) || !Number.isInteger(ms))
+    fail(s.field, `${s.field} must be ${DURATION_TEXT} ${got(v)}`);
   if (ms < min) fail(s.field, `${s.field} must be at least ${min} ms (got ${describe(v)})`);
   return ms;
 }
@@ -154,7 +165,8 @@ export function timeOption(s: Sourced | undefined): number | undefined {
     const t = v.trim();
     ms = /^-?\d+$/.test(t) ? Number(t) : /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
   }
-  if (ms === undefined || !Number.isFinite(ms) || !Number.isInteger(ms) || ms < 0) fail(s.field, `${s.field} must be ${TIME_TEXT} ${got(v)}`);
+  if (ms === undefined || !Number.isFinite(ms) || !Number.isInteger(ms) || ms < 0)
+    fail(s.field, `${s.field} must be ${TIME_TEXT} ${got(v)}`);
   return ms;
 }
 
@@ -171,11 +183,18 @@ export function keysOption(s: Sourced | undefined): string[] {
   else if (Array.isArray(v)) {
     list = v.map((k, i) => {
       if (typeof k !== 'string') fail(`${s.field}[${i}]`, `${s.field}[${i}] must be a key name (a string) ${got(k)}`);
-      if (k.includes(',')) fail(`${s.field}[${i}]`, `${s.field}[${i}] ("${k}") contains a comma: ThingsBoard reads keys as a comma-separated list`);
+      if (k.includes(','))
+        fail(
+          `${s.field}[${i}]`,
+          `${s.field}[${i}] ("${k}") contains a comma: ThingsBoard reads keys as a comma-separated list`,
+        );
       return k;
     });
   } else {
-    return fail(s.field, `${s.field} must be a list of keys: an array of strings, or a comma-separated text such as "temperature, humidity" ${got(v)}`);
+    return fail(
+      s.field,
+      `${s.field} must be a list of keys: an array of strings, or a comma-separated text such as "temperature, humidity" ${got(v)}`,
+    );
   }
   const out: string[] = [];
   for (const k of list) {

@@ -106,7 +106,8 @@ export function setPath<T extends object>(obj: T, path: Path, value: unknown): T
   if (segs.length === 0) throw new Error('setPath needs a non-empty path');
   if (!isContainer(obj)) throw new Error('setPath needs an object');
   segs.forEach(checkSegment);
-  if (Array.isArray(obj) && typeof segs[0] !== 'number') throw new Error(`cannot set the key ${JSON.stringify(segs[0])} in an array`);
+  if (Array.isArray(obj) && typeof segs[0] !== 'number')
+    throw new Error(`cannot set the key ${JSON.stringify(segs[0])} in an array`);
   let cur: Container = obj as unknown as Container;
   for (let i = 0; i < segs.length - 1; i++) {
     const seg = segs[i];
@@ -119,7 +120,9 @@ export function setPath<T extends object>(obj: T, path: Path, value: unknown): T
     }
     cur = next as Container;
     if (Array.isArray(cur) && typeof segs[i + 1] !== 'number') {
-      throw new Error(`cannot set the key ${JSON.stringify(segs[i + 1])} in the array at ${segs.slice(0, i + 1).join('.')}`);
+      throw new Error(
+        `cannot set the key ${JSON.stringify(segs[i + 1])} in the array at ${segs.slice(0, i + 1).join('.')}`,
+      );
     }
   }
   put(cur, segs[segs.length - 1], value);

@@ -34,7 +34,10 @@ function timestamp(v: unknown, field: string): number {
     n = /^\d+$/.test(t) ? Number(t) : Date.parse(t);
   } else if (v instanceof Date) n = v.getTime();
   if (n === undefined || !Number.isFinite(n) || n < 0 || !Number.isInteger(Math.round(n))) {
-    throw new TbInputError(field, `${field} must be a time in milliseconds since 1970 (a number such as 1767225600000, or an ISO date), got ${jsonText(v)}`);
+    throw new TbInputError(
+      field,
+      `${field} must be a time in milliseconds since 1970 (a number such as 1767225600000, or an ISO date), got ${jsonText(v)}`,
+    );
   }
   return Math.round(n);
 }
@@ -61,13 +64,19 @@ export function prepareReportRequest(
   const hasEnd = input.rangeEndTs !== undefined && input.rangeEndTs !== null && input.rangeEndTs !== '';
   if (hasStart !== hasEnd) {
     const missing = hasStart ? fields.rangeEndTs : fields.rangeStartTs;
-    throw new TbInputError(missing, `${missing} is missing: give both ${fields.rangeStartTs} and ${fields.rangeEndTs}, or neither (the view's own range)`);
+    throw new TbInputError(
+      missing,
+      `${missing} is missing: give both ${fields.rangeStartTs} and ${fields.rangeEndTs}, or neither (the view's own range)`,
+    );
   }
   if (hasStart) {
     const start = timestamp(input.rangeStartTs, fields.rangeStartTs);
     const end = timestamp(input.rangeEndTs, fields.rangeEndTs);
     if (start >= end) {
-      throw new TbInputError(fields.rangeStartTs, `${fields.rangeStartTs} (${start}) must be before ${fields.rangeEndTs} (${end})`);
+      throw new TbInputError(
+        fields.rangeStartTs,
+        `${fields.rangeStartTs} (${start}) must be before ${fields.rangeEndTs} (${end})`,
+      );
     }
     out.rangeStartTs = start;
     out.rangeEndTs = end;
@@ -83,7 +92,10 @@ export function prepareReportRequest(
       }
     }
     if (!obj || typeof obj !== 'object' || Array.isArray(obj)) {
-      throw new TbInputError(fields.filters, `${fields.filters} must be an object of filter name -> array of values, e.g. {"Building": ["Office A"]}`);
+      throw new TbInputError(
+        fields.filters,
+        `${fields.filters} must be an object of filter name -> array of values, e.g. {"Building": ["Office A"]}`,
+      );
     }
     const filters: Record<string, string[]> = {};
     for (const [name, values] of Object.entries(obj as Record<string, unknown>)) {
@@ -91,7 +103,10 @@ export function prepareReportRequest(
       filters[name] = list.map((v, i) => {
         if (typeof v === 'string') return v;
         if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-        throw new TbInputError(`${fields.filters}.${name}[${i}]`, `${fields.filters}.${name}[${i}] must be a text value (got ${jsonText(v)})`);
+        throw new TbInputError(
+          `${fields.filters}.${name}[${i}]`,
+          `${fields.filters}.${name}[${i}] must be a text value (got ${jsonText(v)})`,
+        );
       });
     }
     if (Object.keys(filters).length) out.filters = filters;

@@ -25,7 +25,16 @@ export const DEFAULT_EXPIRATION = 86400000;
 /** The server caps the retries of a persistent RPC at 5 (`actors.rpc.max_retries`). */
 export const MAX_RPC_RETRIES = 5;
 
-export const RPC_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'SUCCESSFUL', 'TIMEOUT', 'EXPIRED', 'FAILED', 'DELETED'] as const;
+export const RPC_STATUSES = [
+  'QUEUED',
+  'SENT',
+  'DELIVERED',
+  'SUCCESSFUL',
+  'TIMEOUT',
+  'EXPIRED',
+  'FAILED',
+  'DELETED',
+] as const;
 export type RpcStatus = (typeof RPC_STATUSES)[number];
 
 /** The body of `POST /api/rpc/{oneway|twoway}/{deviceId}`. */
@@ -57,7 +66,10 @@ function fail(field: string, message: string): never {
 export function prepareMethod(s: Sourced): string {
   const v = s.value;
   if (typeof v !== 'string' || v.trim() === '') {
-    fail(s.field, `${s.field} must be the RPC method's name, a non-empty string such as "setGpio" ${v === '' ? '(it is empty)' : got(v)}`);
+    fail(
+      s.field,
+      `${s.field} must be the RPC method's name, a non-empty string such as "setGpio" ${v === '' ? '(it is empty)' : got(v)}`,
+    );
   }
   return v.trim();
 }
@@ -67,9 +79,14 @@ export const AUTO_METHOD_TEXT = 'msg.method, else msg.topic';
 
 /** The method of a message read "automatically": `msg.method`, else `msg.topic`. */
 export function methodFromMessage(msg: { method?: unknown; topic?: unknown }): Sourced {
-  if (msg.method !== undefined && msg.method !== null && msg.method !== '') return { value: msg.method, field: 'msg.method' };
-  if (msg.topic !== undefined && msg.topic !== null && msg.topic !== '') return { value: msg.topic, field: 'msg.topic' };
-  return fail('msg.method', `msg.method is missing (and msg.topic is empty): set the RPC method's name in msg.method (e.g. "setGpio"), or in the node`);
+  if (msg.method !== undefined && msg.method !== null && msg.method !== '')
+    return { value: msg.method, field: 'msg.method' };
+  if (msg.topic !== undefined && msg.topic !== null && msg.topic !== '')
+    return { value: msg.topic, field: 'msg.topic' };
+  return fail(
+    'msg.method',
+    `msg.method is missing (and msg.topic is empty): set the RPC method's name in msg.method (e.g. "setGpio"), or in the node`,
+  );
 }
 
 function jsonValue(v: unknown, field: string): void {
@@ -78,7 +95,8 @@ function jsonValue(v: unknown, field: string): void {
   } catch (err) {
     fail(field, `${field} cannot be sent as JSON: ${(err as Error).message}`);
   }
-  if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') fail(field, `${field} cannot be sent as JSON ${got(v)}`);
+  if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint')
+    fail(field, `${field} cannot be sent as JSON ${got(v)}`);
 }
 
 /** Where a command's params come from (the node's Params setting, `paramsFrom`). */
@@ -103,14 +121,23 @@ export function prepareParamsSetting(paramsFrom: unknown, params: unknown): Para
   const from = paramsFrom === undefined || paramsFrom === null || paramsFrom === '' ? 'payload' : paramsFrom;
   if (from === 'payload') return { from };
   if (from === 'none') return { from, value: NO_PARAMS };
-  if (from !== 'json') return fail('paramsFrom', `paramsFrom must be one of ${PARAMS_FROM.join(', ')} ${got(paramsFrom)}`);
+  if (from !== 'json')
+    return fail('paramsFrom', `paramsFrom must be one of ${PARAMS_FROM.join(', ')} ${got(paramsFrom)}`);
   if (typeof params !== 'string') {
     // A flow written by hand may hold the value itself rather than its text.
-    if (params === undefined || params === null) return fail('params', 'params is empty: type the fixed params as JSON, e.g. {"pin": 7, "value": 1}, or choose "no params"');
+    if (params === undefined || params === null)
+      return fail(
+        'params',
+        'params is empty: type the fixed params as JSON, e.g. {"pin": 7, "value": 1}, or choose "no params"',
+      );
     jsonValue(params, 'params');
     return { from, value: params };
   }
-  if (params.trim() === '') return fail('params', 'params is empty: type the fixed params as JSON, e.g. {"pin": 7, "value": 1}, or choose "no params"');
+  if (params.trim() === '')
+    return fail(
+      'params',
+      'params is empty: type the fixed params as JSON, e.g. {"pin": 7, "value": 1}, or choose "no params"',
+    );
   try {
     return { from, value: JSON.parse(params) as unknown };
   } catch (err) {
@@ -143,7 +170,13 @@ export function looksLikeTimestamp(v: unknown, now: number): boolean {
  * errors; left out when undefined) as resolved by the node; mode, timeout, persistent, expiration, retries,
  * additionalInfo and waitFor from the message first, then the node.
  */
-export function prepareRpcRequest(method: string, params: unknown, r: OptionReader, now: number, paramsField = 'msg.payload'): RpcRequest {
+export function prepareRpcRequest(
+  method: string,
+  params: unknown,
+  r: OptionReader,
+  now: number,
+  paramsField = 'msg.payload',
+): RpcRequest {
   const mode = enumOption(r.get('mode'), RPC_MODES, 'twoway');
   const persistent = boolOption(r.get('persistent'), false);
   const timeoutS = r.get('timeout');
@@ -189,8 +222,14 @@ export function prepareRpcRequest(method: string, params: unknown, r: OptionRead
 export function prepareCancelId(rpc: unknown): string {
   const id = isObject(rpc) ? rpc.id : undefined;
   const text = isObject(id) ? id.id : id;
-  if (typeof text !== 'string' || !/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(text.trim())) {
-    fail('msg.rpc.id', `msg.rpc.id must be the id (a UUID) of the persistent RPC to cancel, as tb-rpc put it in msg.rpc ${got(text)}`);
+  if (
+    typeof text !== 'string' ||
+    !/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(text.trim())
+  ) {
+    fail(
+      'msg.rpc.id',
+      `msg.rpc.id must be the id (a UUID) of the persistent RPC to cancel, as tb-rpc put it in msg.rpc ${got(text)}`,
+    );
   }
   return text.trim();
 }
@@ -210,7 +249,10 @@ export function prepareAction(v: unknown): 'send' | 'cancel' {
  * What an error answer of the send means (protocol §13.1.8): `noReply` for 504 (v2), 408 / 409 (v1), and the
  * server's 500 "Request timeout" (its 30 s cap); `badReply` for 406 (the device's reply is not JSON).
  */
-export function classifyRpcAnswer(status: number, serverMessage: string | undefined): 'noReply' | 'badReply' | undefined {
+export function classifyRpcAnswer(
+  status: number,
+  serverMessage: string | undefined,
+): 'noReply' | 'badReply' | undefined {
   if (status === 504 || status === 408 || status === 409) return 'noReply';
   if (status === 500 && typeof serverMessage === 'string' && /request timeout/i.test(serverMessage)) return 'noReply';
   if (status === 406) return 'badReply';
@@ -284,7 +326,12 @@ export const DEFAULT_FOLLOW: FollowTiming = { initialMs: 1000, maxMs: 10000, gra
  * The wait before poll number `n` (0-based) of a persistent RPC: 1 s, 2 s, 4 s, 8 s, then 10 s, never past its
  * expiration (plus a grace for the server to mark it). Undefined: the expiration (and grace) has passed.
  */
-export function followDelay(n: number, now: number, expirationTime: number | undefined, t: FollowTiming = DEFAULT_FOLLOW): number | undefined {
+export function followDelay(
+  n: number,
+  now: number,
+  expirationTime: number | undefined,
+  t: FollowTiming = DEFAULT_FOLLOW,
+): number | undefined {
   const d = Math.min(t.maxMs, t.initialMs * Math.pow(2, Math.max(0, n)));
   if (expirationTime === undefined) return d;
   const end = expirationTime + t.graceMs;

@@ -9,7 +9,14 @@
  */
 
 import { parseTemplate, type BindingRef } from './bindings';
-import { ENTITY_FILTER_SCHEMA, entityTypeName, isQueryMode, FILTER_RESULT_TYPES, OPERATION_LABELS, type QueryMode } from './schema';
+import {
+  ENTITY_FILTER_SCHEMA,
+  entityTypeName,
+  isQueryMode,
+  FILTER_RESULT_TYPES,
+  OPERATION_LABELS,
+  type QueryMode,
+} from './schema';
 import type { EntityFilterType } from './types';
 
 export interface SummaryOptions {
@@ -77,7 +84,11 @@ const SOURCE_PHRASES: Readonly<Record<string, string>> = {
 };
 
 /** The select's labels, with "is" / "is not" reading better in a sentence. */
-const STRING_PHRASES: Readonly<Record<string, string>> = { ...OPERATION_LABELS.STRING, EQUAL: 'is', NOT_EQUAL: 'is not' };
+const STRING_PHRASES: Readonly<Record<string, string>> = {
+  ...OPERATION_LABELS.STRING,
+  EQUAL: 'is',
+  NOT_EQUAL: 'is not',
+};
 
 /** What the summary found out while it was written. */
 class Notes {
@@ -219,7 +230,9 @@ function entityRef(v: unknown, notes: Notes): string {
 function entityRefs(type: string, ids: string[], notes: Notes): string {
   const names = ids.map((id) => (isShownRef(id) ? id : notes.options.nameOf?.({ entityType: type, id })));
   if (names.every(nonEmpty)) return list(names as string[]);
-  return ids.length === 1 ? `${entityTypeName(type, 1)} ${shortId(ids[0])}` : `any of ${ids.length} ${entityTypeName(type, 2)}`;
+  return ids.length === 1
+    ? `${entityTypeName(type, 1)} ${shortId(ids[0])}`
+    : `any of ${ids.length} ${entityTypeName(type, 2)}`;
 }
 
 /** The word for an entity type's name column (§5.2): email for users, title for customers, tenants, dashboards. */
@@ -327,7 +340,9 @@ function relationsQuery(f: Obj, notes: Notes): string {
     }
     if (!anyType) targets = list([...types].map((t) => entityTypeName(t, 2)));
     if (filters.every((r) => nonEmpty(r.relationType))) {
-      relationTypes = list(filters.map((r) => (r.negate === true ? `not ${r.relationType}` : (r.relationType as string))));
+      relationTypes = list(
+        filters.map((r) => (r.negate === true ? `not ${r.relationType}` : (r.relationType as string))),
+      );
     }
   }
   if (f.negate === true && filters.length > 0) {
@@ -343,7 +358,9 @@ function entities(filter: unknown, notes: Notes): string {
   const type = filter.type;
   if (typeof type !== 'string' || !(type in ENTITY_FILTER_SCHEMA)) {
     notes.missing();
-    return typeof type === 'string' ? `entities of the unknown filter type ${quote(type)}` : 'entities of a filter without a type';
+    return typeof type === 'string'
+      ? `entities of the unknown filter type ${quote(type)}`
+      : 'entities of a filter without a type';
   }
   const f = filter;
   const entityType = nonEmpty(f.entityType) ? shownText(f.entityType) : undefined;
@@ -396,7 +413,12 @@ function entities(filter: unknown, notes: Notes): string {
       if (search) {
         const singular = plural.slice(0, -1);
         if (f[singular] != null && f[singular] !== '') notes.hint(`${singular} is ignored here: use ${plural}`);
-        const what = names.length > 0 ? `${noun} of ${profileWord(resultType)} ${list(names)}` : none ? `${noun} of no ${profileWord(resultType)}` : noun;
+        const what =
+          names.length > 0
+            ? `${noun} of ${profileWord(resultType)} ${list(names)}`
+            : none
+              ? `${noun} of no ${profileWord(resultType)}`
+              : noun;
         const rel = nonEmpty(f.relationType) ? f.relationType : undefined;
         return `${related(what, entityRef(f.rootEntity, notes), f.direction, notes)}${relationDetails(f, rel)}`;
       }
@@ -445,7 +467,8 @@ function predicateValue(v: unknown, showValue: (x: unknown) => string, notes: No
     const resolved = dyn.resolvedValue != null ? dyn.resolvedValue : undefined;
     const fallback = resolved ?? (v.defaultValue != null ? v.defaultValue : undefined);
     const live = notes.options.live;
-    const plain = (value: unknown): ValueText => (value === undefined ? { text: notes.missing() } : { text: show(value), plain: value });
+    const plain = (value: unknown): ValueText =>
+      value === undefined ? { text: notes.missing() } : { text: show(value), plain: value };
     if (dyn.sourceType === 'CURRENT_DEVICE') {
       notes.hint('the device attribute is never read here');
       return plain(fallback);
@@ -454,7 +477,8 @@ function predicateValue(v: unknown, showValue: (x: unknown) => string, notes: No
       notes.hint('REST counts and alarm queries do not read dynamic values');
       return plain(fallback);
     }
-    if (live === false && resolved !== undefined) return { text: `${show(resolved)} (given resolvedValue)`, plain: resolved };
+    if (live === false && resolved !== undefined)
+      return { text: `${show(resolved)} (given resolvedValue)`, plain: resolved };
     const src = SOURCE_PHRASES[dyn.sourceType] ?? `the ${dyn.sourceType}`;
     const attr = nonEmpty(dyn.sourceAttribute) ? dyn.sourceAttribute : notes.missing();
     const otherwise = fallback !== undefined ? ` (else ${show(fallback)})` : '';
@@ -473,7 +497,11 @@ function predicateText(key: string, p: unknown, dateTime: boolean, depth: number
       const anyCase = p.ignoreCase === true ? ' (any case)' : '';
       if (value.plain === '') return `${key} (no condition: empty value)`;
       if (op === undefined) return `${key} ${notes.missing()} ${value.text}`;
-      if ((p.operation === 'IN' || p.operation === 'NOT_IN') && typeof value.plain === 'string' && !bound(value.plain)) {
+      if (
+        (p.operation === 'IN' || p.operation === 'NOT_IN') &&
+        typeof value.plain === 'string' &&
+        !bound(value.plain)
+      ) {
         const raw = p.ignoreCase === true ? value.plain.toLowerCase() : value.plain;
         return `${key} ${op} ${list(splitIn(raw).map(quote), p.operation === 'IN' ? 'or' : 'and')}${anyCase}`;
       }
@@ -555,7 +583,9 @@ function textSearchText(q: Obj, pageLink: Obj, alarm: boolean): string | undefin
   const ts = pageLink.textSearch;
   if (!nonEmpty(ts)) return undefined;
   const keys = (v: unknown) => (Array.isArray(v) ? v.filter(isObj) : []);
-  const searchable = alarm ? keys(q.alarmFields).some((k) => typeof k.key === 'string' && ALARM_SEARCH_COLUMNS.has(k.key)) : keys(q.entityFields).length + keys(q.latestValues).length > 0;
+  const searchable = alarm
+    ? keys(q.alarmFields).some((k) => typeof k.key === 'string' && ALARM_SEARCH_COLUMNS.has(k.key))
+    : keys(q.entityFields).length + keys(q.latestValues).length > 0;
   if (!searchable) return `text search ${quote(ts)} ignored (no ${alarm ? 'alarm ' : ''}fields to search)`;
   return `with ${quote(ts)} in the listed fields`;
 }
@@ -602,7 +632,10 @@ function alarmText(f: Obj, notes: Notes): string {
   const fromMessage = statuses.some(isShownRef);
   if (types.length > 0 || fromMessage) {
     const statusPart = fromMessage ? `status ${list(statuses)}` : (status ?? 'any status');
-    const parts = types.length > 0 ? [`alarms of type ${list(types)}`, sev ?? 'any severity', statusPart] : [`alarms of ${statusPart}`, sev ?? 'any severity'];
+    const parts =
+      types.length > 0
+        ? [`alarms of type ${list(types)}`, sev ?? 'any severity', statusPart]
+        : [`alarms of ${statusPart}`, sev ?? 'any severity'];
     if (assignee) parts.push(assignee);
     return `${parts.join(', ')},`;
   }
@@ -697,7 +730,8 @@ function alarmCountText(q: Obj, notes: Notes): string {
   let on: string;
   if (q.entityFilter == null) {
     on = 'any entity (whole tenant or customer)';
-    if (Array.isArray(q.keyFilters) && q.keyFilters.length > 0) notes.hint('key filters ignored without an entity filter');
+    if (Array.isArray(q.keyFilters) && q.keyFilters.length > 0)
+      notes.hint('key filters ignored without an entity filter');
   } else {
     on = entities(q.entityFilter, notes) + keyFiltersText(q, notes);
     if (f.searchPropagatedAlarms === true) notes.hint('an alarm may count more than once');

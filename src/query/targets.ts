@@ -44,7 +44,8 @@ export const TELEMETRY_ENTITY_TYPES = [
 export const TARGET_ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'TENANT', 'USER', 'EDGE'] as const;
 
 /** What a target may look like, for messages. */
-export const TARGET_SHAPES = 'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its originator), or an array of these';
+export const TARGET_SHAPES =
+  'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its originator), or an array of these';
 
 /** The entity types a device action's target may have: all of them, or a subset (e.g. DEVICE for RPC). */
 export interface TargetPolicy {
@@ -99,7 +100,11 @@ export function uuidText(v: unknown): string | undefined {
 }
 
 /** A bare-UUID entity type setting (`targetEntityType`), checked once at deploy. */
-export function prepareTargetEntityType(v: unknown, field = 'targetEntityType', allowed: readonly string[] = TELEMETRY_ENTITY_TYPES): EntityType {
+export function prepareTargetEntityType(
+  v: unknown,
+  field = 'targetEntityType',
+  allowed: readonly string[] = TELEMETRY_ENTITY_TYPES,
+): EntityType {
   if (v === undefined || v === null || v === '') return 'DEVICE';
   if (typeof v === 'string' && allowed.includes(v)) return v;
   return fail(field, `${field} must be one of ${allowed.join(', ')} ${got(v)}`);
@@ -107,10 +112,14 @@ export function prepareTargetEntityType(v: unknown, field = 'targetEntityType', 
 
 function idOf(v: Record<string, unknown>, field: string, defaultType: EntityType): EntityId {
   const et = v.entityType == null || v.entityType === '' ? defaultType : v.entityType;
-  if (typeof et !== 'string') fail(`${field}.entityType`, `${field}.entityType must be an entity type such as DEVICE or ASSET ${got(et)}`);
+  if (typeof et !== 'string')
+    fail(`${field}.entityType`, `${field}.entityType must be an entity type such as DEVICE or ASSET ${got(et)}`);
   if (!(ENTITY_TYPES as readonly string[]).includes(et)) {
     const hint = ENTITY_TYPES.find((t) => t === et.toUpperCase());
-    fail(`${field}.entityType`, `${field}.entityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER (got ${describe(et)}${hint ? `; did you mean "${hint}"?` : ''})`);
+    fail(
+      `${field}.entityType`,
+      `${field}.entityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER (got ${describe(et)}${hint ? `; did you mean "${hint}"?` : ''})`,
+    );
   }
   const id = uuidText(v.id);
   if (!id) fail(`${field}.id`, `${field}.id must be the entity's UUID ${got(v.id)}`);
@@ -166,7 +175,8 @@ export function prepareTargets(v: unknown, field: string, rules: TargetRules): T
     for (let i = 0; i < v.length; i++) entities[i] = prepareTarget(v[i], `${field}[${i}]`, rules);
     return { entities, bulk: true };
   }
-  if (v === undefined || v === null || v === '') fail(field, `${field} must be ${TARGET_SHAPES} ${got(v === null ? undefined : v)}`);
+  if (v === undefined || v === null || v === '')
+    fail(field, `${field} must be ${TARGET_SHAPES} ${got(v === null ? undefined : v)}`);
   return { entities: [prepareTarget(v, field, rules)], bulk: false };
 }
 
@@ -182,9 +192,15 @@ export function targetsFromMessage(msg: { entity?: unknown; topic?: unknown }, r
   const t = msg.topic;
   if (typeof t === 'string' && uuidText(t)) return prepareTargets(t, 'msg.topic', rules);
   if (t === undefined || t === null || t === '') {
-    return fail('msg.entity', `msg.entity is missing (and msg.topic holds no entity UUID): no entity to act on. Send ${TARGET_SHAPES} in msg.entity`);
+    return fail(
+      'msg.entity',
+      `msg.entity is missing (and msg.topic holds no entity UUID): no entity to act on. Send ${TARGET_SHAPES} in msg.entity`,
+    );
   }
-  return fail('msg.entity', `msg.entity is missing, and msg.topic is not an entity UUID ${got(t)}: no entity to act on. Send ${TARGET_SHAPES} in msg.entity`);
+  return fail(
+    'msg.entity',
+    `msg.entity is missing, and msg.topic is not an entity UUID ${got(t)}: no entity to act on. Send ${TARGET_SHAPES} in msg.entity`,
+  );
 }
 
 /** "DEVICE 784f394c-…" for messages. */

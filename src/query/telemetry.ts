@@ -6,7 +6,18 @@
  * of the answers. No I/O, no Node-RED.
  */
 import { TbError, TbInputError } from '../errors';
-import { boolOption, durationOption, enumOption, intOption, keysOption, OptionReader, requiredKeys, timeOption, unsetMsg, type Bag } from './options';
+import {
+  boolOption,
+  durationOption,
+  enumOption,
+  intOption,
+  keysOption,
+  OptionReader,
+  requiredKeys,
+  timeOption,
+  unsetMsg,
+  type Bag,
+} from './options';
 import { describe, got, isObject } from './validate';
 
 export const TELEMETRY_OPERATIONS = ['save', 'latest', 'history', 'delete'] as const;
@@ -104,12 +115,17 @@ export function checkValues(v: unknown, field: string, what: string): Record<str
   if (keys.length === 0) fail(field, `${field} is an empty object: there is nothing to save (send ${what})`);
   for (const k of keys) {
     if (k.trim() === '') fail(field, `${field} has a blank key ${JSON.stringify(k)}: every key needs a name`);
-    if (k.length > MAX_KEY_LENGTH) fail(field, `${field} has a key of ${k.length} characters ("${k.slice(0, 20)}…"); ThingsBoard takes at most ${MAX_KEY_LENGTH}`);
+    if (k.length > MAX_KEY_LENGTH)
+      fail(
+        field,
+        `${field} has a key of ${k.length} characters ("${k.slice(0, 20)}…"); ThingsBoard takes at most ${MAX_KEY_LENGTH}`,
+      );
     const value = v[k];
     const at = `${field}.${k}`;
     if (value === null) fail(at, `${at} is null: ThingsBoard cannot store null. Leave the key out, or delete it`);
     if (value === undefined) fail(at, `${at} is undefined: give it a value or leave the key out`);
-    if (typeof value === 'number' && !Number.isFinite(value)) fail(at, `${at} is ${value}: only finite numbers can be stored`);
+    if (typeof value === 'number' && !Number.isFinite(value))
+      fail(at, `${at} is ${value}: only finite numbers can be stored`);
     if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
       fail(at, `${at} must be a number, a string, true/false, or an object or array (stored as JSON) ${got(value)}`);
     }
@@ -131,11 +147,17 @@ function record(v: unknown, field: string, now: number): TsRecord {
   const hasValues = Object.prototype.hasOwnProperty.call(v, 'values');
   if (!hasTs && !hasValues) return { ts: now, values: checkValues(v, field, 'an object of key-value pairs') };
   if (hasTs && !hasValues) {
-    fail(field, `${field} has a ts but no values: send {ts, values: {key: value, …}} (without "values" ThingsBoard would store a key named "ts")`);
+    fail(
+      field,
+      `${field} has a ts but no values: send {ts, values: {key: value, …}} (without "values" ThingsBoard would store a key named "ts")`,
+    );
   }
   const extra = Object.keys(v).filter((k) => k !== 'ts' && k !== 'values');
   if (extra.length) {
-    fail(field, `${field} has values and also ${extra.map((k) => `"${k}"`).join(', ')}: ThingsBoard ignores keys beside ts and values; put them in values`);
+    fail(
+      field,
+      `${field} has values and also ${extra.map((k) => `"${k}"`).join(', ')}: ThingsBoard ignores keys beside ts and values; put them in values`,
+    );
   }
   const ts = hasTs && v.ts !== undefined && v.ts !== null ? stampOf(v.ts, `${field}.ts`) : now;
   return { ts, values: checkValues(v.values, `${field}.values`, 'an object of key-value pairs') };
@@ -151,7 +173,8 @@ export function prepareTimeseries(payload: unknown, field: string, now: number):
     if (payload.length === 0) fail(field, `${field} is an empty array: there is nothing to save (send ${SAVE_SHAPES})`);
     return payload.map((p, i) => record(p, `${field}[${i}]`, now));
   }
-  if (payload === undefined || payload === null) fail(field, `${field} must be ${SAVE_SHAPES} ${got(payload === null ? undefined : payload)}`);
+  if (payload === undefined || payload === null)
+    fail(field, `${field} must be ${SAVE_SHAPES} ${got(payload === null ? undefined : payload)}`);
   return [record(payload, field, now)];
 }
 
@@ -163,7 +186,11 @@ export function prepareTimeseries(payload: unknown, field: string, now: number):
 export function prepareOperation<T extends string>(node: unknown, msg: Bag, operations: readonly T[], fallback: T): T {
   const configured = node === undefined || node === null || node === '' ? fallback : node;
   if (configured === 'msg') {
-    if (unsetMsg(msg.operation)) fail('msg.operation', `msg.operation must be one of ${operations.join(', ')} (missing; the node takes the operation from the message)`);
+    if (unsetMsg(msg.operation))
+      fail(
+        'msg.operation',
+        `msg.operation must be one of ${operations.join(', ')} (missing; the node takes the operation from the message)`,
+      );
     return enumOption({ value: msg.operation, field: 'msg.operation' }, operations, fallback);
   }
   return enumOption({ value: configured, field: 'operation' }, operations, fallback);
@@ -184,18 +211,29 @@ function prepareRange(r: OptionReader, now: number, names: readonly string[] = R
   const from = timeOption(g.from);
   const to = timeOption(g.to);
   if (last !== undefined) {
-    if (g.from) fail(g.from.field, `${g.from.field} and ${g.last!.field} are both set: give either from/to, or last (ms before now)`);
+    if (g.from)
+      fail(
+        g.from.field,
+        `${g.from.field} and ${g.last!.field} are both set: give either from/to, or last (ms before now)`,
+      );
     const endTs = to ?? now;
     return { startTs: endTs - last, endTs };
   }
   if (from === undefined) {
-    if (g.to) fail(g.to.field.replace(/to$/, 'from'), `${g.to.field.replace(/to$/, 'from')} is missing: a range needs from (and to, by default now), or last`);
+    if (g.to)
+      fail(
+        g.to.field.replace(/to$/, 'from'),
+        `${g.to.field.replace(/to$/, 'from')} is missing: a range needs from (and to, by default now), or last`,
+      );
     return undefined;
   }
   const endTs = to ?? now;
   if (endTs <= from) {
     const toField = g.to ? g.to.field : 'to (now)';
-    fail(g.from!.field, `${g.from!.field} (${new Date(from).toISOString()}) must be before ${toField} (${new Date(endTs).toISOString()})`);
+    fail(
+      g.from!.field,
+      `${g.from!.field} (${new Date(from).toISOString()}) must be before ${toField} (${new Date(endTs).toISOString()})`,
+    );
   }
   return { startTs: from, endTs };
 }
@@ -219,15 +257,31 @@ function isTimeZone(tz: string): boolean {
 }
 
 function prepareHistory(r: OptionReader, now: number): HistoryRequest {
-  const keys = requiredKeys(r.get('keys'), 'keys', 'history reads the keys it is given (without keys, servers before 4.3 answer with the latest values instead)');
+  const keys = requiredKeys(
+    r.get('keys'),
+    'keys',
+    'history reads the keys it is given (without keys, servers before 4.3 answer with the latest values instead)',
+  );
   const range = prepareRange(r, now);
-  if (!range) fail('from', 'from is missing: history needs a range, from (and to, by default now), or last (ms before now, e.g. 24h)');
+  if (!range)
+    fail(
+      'from',
+      'from is missing: history needs a range, from (and to, by default now), or last (ms before now, e.g. 24h)',
+    );
   const agg = enumOption(r.get('agg'), AGGREGATIONS, 'NONE');
   const order = enumOption(r.get('order'), ORDERS, 'ASC');
   const limitS = r.get('limit');
   const limit = intOption(limitS, undefined, 1);
   const maxItems = intOption(r.get('maxItems'), DEFAULT_MAX_ITEMS, 1) as number;
-  const req: HistoryRequest = { operation: 'history', keys, startTs: range.startTs, endTs: range.endTs, agg, order, maxItems };
+  const req: HistoryRequest = {
+    operation: 'history',
+    keys,
+    startTs: range.startTs,
+    endTs: range.endTs,
+    agg,
+    order,
+    maxItems,
+  };
   if (limit !== undefined) req.limit = limit;
   if (agg === 'NONE') return req;
 
@@ -241,14 +295,20 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
     const tzS = r.get('timeZone');
     if (tzS) {
       if (typeof tzS.value !== 'string' || !isTimeZone(tzS.value.trim())) {
-        fail(tzS.field, `${tzS.field} must be an IANA time zone such as "Europe/Berlin" or "UTC" ${got(tzS.value)} (ThingsBoard would silently use its own zone)`);
+        fail(
+          tzS.field,
+          `${tzS.field} must be an IANA time zone such as "Europe/Berlin" or "UTC" ${got(tzS.value)} (ThingsBoard would silently use its own zone)`,
+        );
       }
       req.timeZone = tzS.value.trim();
     }
     return req;
   }
   if (interval === undefined) {
-    fail('interval', `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, QUARTER); without one ThingsBoard silently returns raw points`);
+    fail(
+      'interval',
+      `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, QUARTER); without one ThingsBoard silently returns raw points`,
+    );
   }
   const intervals = Math.floor(span / Math.max(interval, 1000));
   if (intervals > MAX_INTERVALS) {
@@ -272,11 +332,24 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
   const rewriteLatest = boolOption(r.get('rewriteLatest'), false);
   const range = prepareRange(r, now, ['all', 'from', 'to', 'last']);
   if (all) {
-    if (range) fail(g.all!.field, `${g.all!.field} is true and a range is set too: give either all: true, or from/to (or last)`);
+    if (range)
+      fail(g.all!.field, `${g.all!.field} is true and a range is set too: give either all: true, or from/to (or last)`);
     return { operation: 'delete', keys, all: true, deleteLatest, rewriteLatest };
   }
-  if (!range) fail('from', 'from is missing: delete needs a range, from and to (to is by default now, and is not included), last, or all: true');
-  return { operation: 'delete', keys, all: false, startTs: range.startTs, endTs: range.endTs, deleteLatest, rewriteLatest };
+  if (!range)
+    fail(
+      'from',
+      'from is missing: delete needs a range, from and to (to is by default now, and is not included), last, or all: true',
+    );
+  return {
+    operation: 'delete',
+    keys,
+    all: false,
+    startTs: range.startTs,
+    endTs: range.endTs,
+    deleteLatest,
+    rewriteLatest,
+  };
 }
 
 /**
@@ -284,11 +357,19 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
  * `now` stamps the values of a save and ends a range without `to`. With `fromRows` the values of a save are the
  * dialog's rows for this message (src/query/value-rows: `{key: value}`, one point at `now`), not msg.payload.
  */
-export function prepareTelemetryRequest(operation: TelemetryOperation, r: OptionReader, payload: unknown, now: number, fromRows = false): TelemetryRequest {
+export function prepareTelemetryRequest(
+  operation: TelemetryOperation,
+  r: OptionReader,
+  payload: unknown,
+  now: number,
+  fromRows = false,
+): TelemetryRequest {
   switch (operation) {
     case 'save': {
       // Rows are keys: one named ts or values is a time series of that name, never the {ts, values} form.
-      const records = fromRows ? [{ ts: now, values: checkValues(payload, 'values', 'rows of key and value') }] : prepareTimeseries(payload, 'msg.payload', now);
+      const records = fromRows
+        ? [{ ts: now, values: checkValues(payload, 'values', 'rows of key and value') }]
+        : prepareTimeseries(payload, 'msg.payload', now);
       const ttl = intOption(r.get('ttl'), undefined, 0, Number.MAX_SAFE_INTEGER, 'seconds');
       return ttl ? { operation, records, ttl } : { operation, records };
     }
@@ -390,7 +471,8 @@ export class HistoryPager {
   ) {
     this.single = req.limit !== undefined || req.agg !== 'NONE';
     this.asc = req.order === 'ASC';
-    for (const k of req.keys) this.state.set(k, { points: [], cursor: this.asc ? req.startTs : req.endTs, done: false });
+    for (const k of req.keys)
+      this.state.set(k, { points: [], cursor: this.asc ? req.startTs : req.endTs, done: false });
   }
 
   /** The requests of the next round (empty: finished). */
@@ -398,7 +480,14 @@ export class HistoryPager {
     if (this.truncated) return [];
     if (this.single) {
       if (this.pages > 0) return [];
-      return [{ keys: this.req.keys, startTs: this.req.startTs, endTs: this.req.endTs, limit: this.req.limit ?? this.pageSize }];
+      return [
+        {
+          keys: this.req.keys,
+          startTs: this.req.startTs,
+          endTs: this.req.endTs,
+          limit: this.req.limit ?? this.pageSize,
+        },
+      ];
     }
     const byCursor = new Map<number, string[]>();
     for (const [k, s] of this.state) {
@@ -408,12 +497,20 @@ export class HistoryPager {
       else byCursor.set(s.cursor, [k]);
     }
     const limit = this.pageSize;
-    return Array.from(byCursor, ([cursor, keys]) => (this.asc ? { keys, startTs: cursor, endTs: this.req.endTs, limit } : { keys, startTs: this.req.startTs, endTs: cursor, limit }));
+    return Array.from(byCursor, ([cursor, keys]) =>
+      this.asc
+        ? { keys, startTs: cursor, endTs: this.req.endTs, limit }
+        : { keys, startTs: this.req.startTs, endTs: cursor, limit },
+    );
   }
 
   /** Takes the answer of one request of `next()`. */
   add(page: HistoryPage, answer: unknown): void {
-    if (!isObject(answer)) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered a history read with ${describe(answer)}, not an object of key → points`);
+    if (!isObject(answer))
+      throw new TbError(
+        'TB_BAD_RESPONSE',
+        `ThingsBoard answered a history read with ${describe(answer)}, not an object of key → points`,
+      );
     this.pages++;
     for (const k of page.keys) {
       const s = this.state.get(k);
@@ -449,7 +546,8 @@ export class HistoryPager {
     if (open.length) {
       // ASC: every key is complete before the smallest cursor; DESC: from the largest one on.
       const horizon = this.asc ? Math.min(...open.map((s) => s.cursor)) : Math.max(...open.map((s) => s.cursor));
-      for (const s of this.state.values()) s.points = s.points.filter((p) => (this.asc ? p.ts < horizon : p.ts >= horizon));
+      for (const s of this.state.values())
+        s.points = s.points.filter((p) => (this.asc ? p.ts < horizon : p.ts >= horizon));
     }
     let all = 0;
     for (const s of this.state.values()) all += s.points.length;
@@ -519,7 +617,11 @@ export function historyRows(series: TimeseriesAnswer, order: Order): HistoryRow[
  * is `null` and has no ts (the server answers it with `value: null` and its own clock as ts: §13.1.5).
  */
 export function flatLatest(answer: unknown): { values: Record<string, unknown>; ts: Record<string, number> } {
-  if (!isObject(answer)) throw new TbError('TB_BAD_RESPONSE', `ThingsBoard answered a latest read with ${describe(answer)}, not an object of key → values`);
+  if (!isObject(answer))
+    throw new TbError(
+      'TB_BAD_RESPONSE',
+      `ThingsBoard answered a latest read with ${describe(answer)}, not an object of key → values`,
+    );
   const values: Record<string, unknown> = {};
   const ts: Record<string, number> = {};
   for (const k of Object.keys(answer)) {

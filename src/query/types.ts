@@ -104,11 +104,21 @@ export const ENTITY_FILTER_TYPES = [
 export type EntityFilterType = (typeof ENTITY_FILTER_TYPES)[number];
 
 /** The key types the server knows (`Q/EntityKeyType.java`). CONSTANT and COUNT are UI-only. */
-export const ENTITY_KEY_TYPES = ['ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'SERVER_ATTRIBUTE', 'TIME_SERIES', 'ENTITY_FIELD', 'ALARM_FIELD'] as const;
+export const ENTITY_KEY_TYPES = [
+  'ATTRIBUTE',
+  'CLIENT_ATTRIBUTE',
+  'SHARED_ATTRIBUTE',
+  'SERVER_ATTRIBUTE',
+  'TIME_SERIES',
+  'ENTITY_FIELD',
+  'ALARM_FIELD',
+] as const;
 export type EntityKeyType = (typeof ENTITY_KEY_TYPES)[number];
 
 /** Key types allowed outside alarm fields: everything but ALARM_FIELD. */
-export const NON_ALARM_KEY_TYPES: readonly Exclude<EntityKeyType, 'ALARM_FIELD'>[] = ENTITY_KEY_TYPES.filter((t): t is Exclude<EntityKeyType, 'ALARM_FIELD'> => t !== 'ALARM_FIELD');
+export const NON_ALARM_KEY_TYPES: readonly Exclude<EntityKeyType, 'ALARM_FIELD'>[] = ENTITY_KEY_TYPES.filter(
+  (t): t is Exclude<EntityKeyType, 'ALARM_FIELD'> => t !== 'ALARM_FIELD',
+);
 
 /** Attribute key types, in the order the flat format merges them. */
 export const ATTRIBUTE_KEY_TYPES = ['ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE'] as const;
@@ -122,10 +132,26 @@ export type EntityKeyValueType = (typeof ENTITY_KEY_VALUE_TYPES)[number];
 export const FILTER_PREDICATE_TYPES = ['STRING', 'NUMERIC', 'BOOLEAN', 'COMPLEX'] as const;
 export type FilterPredicateType = (typeof FILTER_PREDICATE_TYPES)[number];
 
-export const STRING_OPERATIONS = ['EQUAL', 'NOT_EQUAL', 'STARTS_WITH', 'ENDS_WITH', 'CONTAINS', 'NOT_CONTAINS', 'IN', 'NOT_IN'] as const;
+export const STRING_OPERATIONS = [
+  'EQUAL',
+  'NOT_EQUAL',
+  'STARTS_WITH',
+  'ENDS_WITH',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'IN',
+  'NOT_IN',
+] as const;
 export type StringOperation = (typeof STRING_OPERATIONS)[number];
 
-export const NUMERIC_OPERATIONS = ['EQUAL', 'NOT_EQUAL', 'GREATER', 'LESS', 'GREATER_OR_EQUAL', 'LESS_OR_EQUAL'] as const;
+export const NUMERIC_OPERATIONS = [
+  'EQUAL',
+  'NOT_EQUAL',
+  'GREATER',
+  'LESS',
+  'GREATER_OR_EQUAL',
+  'LESS_OR_EQUAL',
+] as const;
 export type NumericOperation = (typeof NUMERIC_OPERATIONS)[number];
 
 export const BOOLEAN_OPERATIONS = ['EQUAL', 'NOT_EQUAL'] as const;
@@ -138,7 +164,12 @@ export type ComplexOperation = (typeof COMPLEX_OPERATIONS)[number];
 export const KEY_FILTERS_OPERATIONS = ['AND', 'OR'] as const;
 export type KeyFiltersOperation = (typeof KEY_FILTERS_OPERATIONS)[number];
 
-export const DYNAMIC_VALUE_SOURCE_TYPES = ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER', 'CURRENT_DEVICE'] as const;
+export const DYNAMIC_VALUE_SOURCE_TYPES = [
+  'CURRENT_TENANT',
+  'CURRENT_CUSTOMER',
+  'CURRENT_USER',
+  'CURRENT_DEVICE',
+] as const;
 export type DynamicValueSourceType = (typeof DYNAMIC_VALUE_SOURCE_TYPES)[number];
 
 export const SORT_DIRECTIONS = ['ASC', 'DESC'] as const;
@@ -613,7 +644,13 @@ export const WS_CMD_TYPES = [
 ] as const;
 export type WsCmdType = (typeof WS_CMD_TYPES)[number];
 
-export const UNSUBSCRIBE_CMD_TYPES = ['ENTITY_DATA_UNSUBSCRIBE', 'ENTITY_COUNT_UNSUBSCRIBE', 'ALARM_DATA_UNSUBSCRIBE', 'ALARM_COUNT_UNSUBSCRIBE', 'ALARM_STATUS_UNSUBSCRIBE'] as const;
+export const UNSUBSCRIBE_CMD_TYPES = [
+  'ENTITY_DATA_UNSUBSCRIBE',
+  'ENTITY_COUNT_UNSUBSCRIBE',
+  'ALARM_DATA_UNSUBSCRIBE',
+  'ALARM_COUNT_UNSUBSCRIBE',
+  'ALARM_STATUS_UNSUBSCRIBE',
+] as const;
 export type UnsubscribeCmdType = (typeof UNSUBSCRIBE_CMD_TYPES)[number];
 
 export const AGGREGATIONS = ['MIN', 'MAX', 'AVG', 'SUM', 'COUNT', 'NONE'] as const;
@@ -734,7 +771,15 @@ export interface WsCmdsWrapper {
 // WebSocket updates (§6.5, §6.6)
 // ---------------------------------------------------------------------------------------------------------------
 
-export const CMD_UPDATE_TYPES = ['ENTITY_DATA', 'ALARM_DATA', 'ALARM_COUNT_DATA', 'ALARM_STATUS', 'COUNT_DATA', 'NOTIFICATIONS', 'NOTIFICATIONS_COUNT'] as const;
+export const CMD_UPDATE_TYPES = [
+  'ENTITY_DATA',
+  'ALARM_DATA',
+  'ALARM_COUNT_DATA',
+  'ALARM_STATUS',
+  'COUNT_DATA',
+  'NOTIFICATIONS',
+  'NOTIFICATIONS_COUNT',
+] as const;
 export type CmdUpdateType = (typeof CMD_UPDATE_TYPES)[number];
 
 /** `SubscriptionErrorCode` plus the over-rate notice (34). */

@@ -14,7 +14,14 @@
  * No I/O, no Node-RED.
  */
 import { TbConfigError, TbInputError } from '../errors';
-import { parseTemplate, resolveBindings, type BindingRef, type BindingSource, type Bindings, type BoundLeaf } from './bindings';
+import {
+  parseTemplate,
+  resolveBindings,
+  type BindingRef,
+  type BindingSource,
+  type Bindings,
+  type BoundLeaf,
+} from './bindings';
 import { MAX_KEY_LENGTH } from './telemetry';
 
 /** Where a save's values come from: msg.payload (as before rows existed), or the rows of the dialog. */
@@ -99,7 +106,8 @@ function fixedValue(type: 'num' | 'bool' | 'json', raw: unknown, field: string):
  * a blank, long or repeated key, an unknown type, a fixed value that is not one of its type, an empty source.
  */
 export function prepareValueRows(rows: unknown): PreparedRows {
-  if (!Array.isArray(rows)) problem(`values must be a list of rows { key, type, value } (got ${rows === undefined ? 'nothing' : typeof rows})`);
+  if (!Array.isArray(rows))
+    problem(`values must be a list of rows { key, type, value } (got ${rows === undefined ? 'nothing' : typeof rows})`);
   if (rows.length === 0) problem('values has no row: add a key and its value, or take the values from msg.payload');
   const template: Record<string, unknown> = {};
   const leaves: BoundLeaf[] = [];
@@ -110,13 +118,18 @@ export function prepareValueRows(rows: unknown): PreparedRows {
     const r = (row !== null && typeof row === 'object' ? row : {}) as Partial<Record<keyof ValueRow, unknown>>;
     const key = typeof r.key === 'string' ? r.key.trim() : '';
     if (key === '') problem(`values row ${i + 1} has no key: every value needs the name it is saved under`);
-    if (key.length > MAX_KEY_LENGTH) problem(`values row ${i + 1} has a key of ${key.length} characters ("${key.slice(0, 20)}…"); ThingsBoard takes at most ${MAX_KEY_LENGTH}`);
+    if (key.length > MAX_KEY_LENGTH)
+      problem(
+        `values row ${i + 1} has a key of ${key.length} characters ("${key.slice(0, 20)}…"); ThingsBoard takes at most ${MAX_KEY_LENGTH}`,
+      );
     const first = seen.get(key);
-    if (first !== undefined) problem(`values has the key "${key}" twice (rows ${first + 1} and ${i + 1}): each key once`);
+    if (first !== undefined)
+      problem(`values has the key "${key}" twice (rows ${first + 1} and ${i + 1}): each key once`);
     seen.set(key, i);
     const field = rowField(key);
     const type = r.type === undefined || r.type === '' ? 'str' : r.type;
-    if (!(VALUE_ROW_TYPES as readonly unknown[]).includes(type)) problem(`${field} has the type ${JSON.stringify(type)}: one of ${VALUE_ROW_TYPES.join(', ')}`);
+    if (!(VALUE_ROW_TYPES as readonly unknown[]).includes(type))
+      problem(`${field} has the type ${JSON.stringify(type)}: one of ${VALUE_ROW_TYPES.join(', ')}`);
     const raw = r.value === undefined || r.value === null ? '' : r.value;
     const text = typeof raw === 'string' ? raw : String(raw);
     switch (type as ValueRowType) {
@@ -141,7 +154,8 @@ export function prepareValueRows(rows: unknown): PreparedRows {
         break;
       default: {
         const path = text.trim();
-        if (path === '') problem(`${field}: name the ${type} ${type === 'env' ? 'variable' : 'property'} to read the value from`);
+        if (path === '')
+          problem(`${field}: name the ${type} ${type === 'env' ? 'variable' : 'property'} to read the value from`);
         template[key] = undefined;
         const source = type as BindingSource;
         leaves.push({ at: [key], whole: { source, path, text: `${source}.${path}` } });
@@ -168,12 +182,19 @@ function bindingsOf(leaves: BoundLeaf[]): Bindings | undefined {
  * src/nodes/support/value-sources reads it), `computed` the JSONata rows' results. A missing value refuses the message
  * (a TbInputError naming `values.<key>`); the values are checked further by the save (checkValues).
  */
-export function rowValues(rows: PreparedRows, read: (ref: BindingRef) => unknown, computed: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
-  const values = rows.bindings ? resolveBindings(rows.template, rows.bindings, read, { field: 'values', wholeHint: '' }).query : { ...rows.template };
+export function rowValues(
+  rows: PreparedRows,
+  read: (ref: BindingRef) => unknown,
+  computed: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  const values = rows.bindings
+    ? resolveBindings(rows.template, rows.bindings, read, { field: 'values', wholeHint: '' }).query
+    : { ...rows.template };
   for (const key of rows.objects) values[key] = JSON.parse(JSON.stringify(values[key]));
   for (const { key } of rows.jsonata) {
     const v = computed[key];
-    if (v === undefined) throw new TbInputError(rowField(key), `${rowField(key)}: its JSONata expression gave nothing for this message`);
+    if (v === undefined)
+      throw new TbInputError(rowField(key), `${rowField(key)}: its JSONata expression gave nothing for this message`);
     values[key] = v;
   }
   return values;

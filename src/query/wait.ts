@@ -12,11 +12,25 @@ import { TbConfigError, TbInputError } from '../errors';
 import { flattenAlarm, parseValue, type FlatAlarm } from './format';
 import { durationOption, DURATION_TEXT } from './options';
 import type { Sourced } from './alarm-actions';
-import type { AlarmData, AlarmDataQuery, EntityData, EntityDataQuery, EntityId, EntityKey, EntityKeyType } from './types';
+import type {
+  AlarmData,
+  AlarmDataQuery,
+  EntityData,
+  EntityDataQuery,
+  EntityId,
+  EntityKey,
+  EntityKeyType,
+} from './types';
 import { describe, got, isObject } from './validate';
 
 export const WAIT_FOR = ['value', 'alarm'] as const;
-export const WAIT_KEY_TYPES = ['TIME_SERIES', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'ENTITY_FIELD'] as const;
+export const WAIT_KEY_TYPES = [
+  'TIME_SERIES',
+  'SERVER_ATTRIBUTE',
+  'SHARED_ATTRIBUTE',
+  'CLIENT_ATTRIBUTE',
+  'ENTITY_FIELD',
+] as const;
 export const WAIT_OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'changes', 'jsonata'] as const;
 export const ALARM_STATES = ['acknowledged', 'cleared', 'either'] as const;
 export const LIST_MODES = ['all', 'any'] as const;
@@ -63,7 +77,9 @@ function oneOf<T extends string>(v: unknown, allowed: readonly T[], name: string
   if (v === undefined || v === null || v === '') return fallback;
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   const hint = typeof v === 'string' ? allowed.find((a) => a.toLowerCase() === v.trim().toLowerCase()) : undefined;
-  throw new TbConfigError(`${name} must be one of ${allowed.join(', ')} (got ${describe(v)}${hint ? `; did you mean "${hint}"?` : ''})`);
+  throw new TbConfigError(
+    `${name} must be one of ${allowed.join(', ')} (got ${describe(v)}${hint ? `; did you mean "${hint}"?` : ''})`,
+  );
 }
 
 /** The settings of a tb-wait-until node (as the editor saves them: strings, '' = not set). Throws a TbConfigError. */
@@ -75,14 +91,22 @@ export function prepareWaitSettings(c: Record<string, unknown>): WaitSettings {
   const listMode = oneOf(c.listMode, LIST_MODES, 'listMode', 'all');
   const key = typeof c.key === 'string' ? c.key.trim() : '';
   if (waitFor === 'value' && key === '')
-    throw new TbConfigError(`key must name the ${keyType === 'ENTITY_FIELD' ? 'entity field' : keyType === 'TIME_SERIES' ? 'time series' : 'attribute'} to wait for (e.g. temperature)`);
-  if (c.alarmType !== undefined && c.alarmType !== null && typeof c.alarmType !== 'string') throw new TbConfigError(`alarmType must be an alarm type such as "High Temperature" ${got(c.alarmType)}`);
+    throw new TbConfigError(
+      `key must name the ${keyType === 'ENTITY_FIELD' ? 'entity field' : keyType === 'TIME_SERIES' ? 'time series' : 'attribute'} to wait for (e.g. temperature)`,
+    );
+  if (c.alarmType !== undefined && c.alarmType !== null && typeof c.alarmType !== 'string')
+    throw new TbConfigError(`alarmType must be an alarm type such as "High Temperature" ${got(c.alarmType)}`);
   const alarmType = typeof c.alarmType === 'string' ? c.alarmType.trim() : '';
-  const checkCurrent = c.checkCurrent === undefined || c.checkCurrent === null || c.checkCurrent === '' ? true : c.checkCurrent === true || c.checkCurrent === 'true';
+  const checkCurrent =
+    c.checkCurrent === undefined || c.checkCurrent === null || c.checkCurrent === ''
+      ? true
+      : c.checkCurrent === true || c.checkCurrent === 'true';
   let maxWaits = DEFAULT_MAX_WAITS;
   if (c.maxWaits !== undefined && c.maxWaits !== null && c.maxWaits !== '') {
-    const n = typeof c.maxWaits === 'number' ? c.maxWaits : /^\s*\d+\s*$/.test(String(c.maxWaits)) ? Number(c.maxWaits) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1) throw new TbConfigError(`maxWaits must be a whole number of at least 1 (got ${describe(c.maxWaits)})`);
+    const n =
+      typeof c.maxWaits === 'number' ? c.maxWaits : /^\s*\d+\s*$/.test(String(c.maxWaits)) ? Number(c.maxWaits) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new TbConfigError(`maxWaits must be a whole number of at least 1 (got ${describe(c.maxWaits)})`);
     maxWaits = n;
   }
   return { waitFor, keyType, key, operator, alarmState, alarmType, listMode, checkCurrent, maxWaits };
@@ -174,10 +198,17 @@ export function listValue(v: unknown, field: string): unknown[] {
   if (Array.isArray(v)) items = v;
   else if (typeof v === 'string') {
     const parts = v.trim() === '' ? [] : v.trim().split(/\s*,\s*/);
-    const quote = parts.length && parts.every((p) => p.length >= 2 && p[0] === p[p.length - 1] && (p[0] === '"' || p[0] === "'")) ? parts[0][0] : undefined;
+    const quote =
+      parts.length && parts.every((p) => p.length >= 2 && p[0] === p[p.length - 1] && (p[0] === '"' || p[0] === "'"))
+        ? parts[0][0]
+        : undefined;
     items = quote && parts.every((p) => p[0] === quote) ? parts.map((p) => p.slice(1, -1)) : parts;
   } else if (typeof v === 'number' || typeof v === 'boolean') items = [v];
-  else return fail(field, `${field} must be a list for "in" / "not in": an array, or a text such as "idle, off" ${got(v)}`);
+  else
+    return fail(
+      field,
+      `${field} must be a list for "in" / "not in": an array, or a text such as "idle, off" ${got(v)}`,
+    );
   if (items.length === 0) fail(field, `${field} is an empty list: "in" would never be met and "not in" always`);
   return items;
 }
@@ -207,28 +238,46 @@ const ORDER: Record<'lt' | 'lte' | 'gt' | 'gte', (a: number, b: number) => boole
  * messages). Throws a TbInputError when the comparison cannot apply: a missing value, `<` on what is not a number
  * (numeric text counts), `in` without a list.
  */
-export function compileCondition(operator: Exclude<WaitOperator, 'jsonata'>, compared: Sourced | undefined): ValueCondition {
+export function compileCondition(
+  operator: Exclude<WaitOperator, 'jsonata'>,
+  compared: Sourced | undefined,
+): ValueCondition {
   if (operator === 'changes') {
     // Any value other than the one before (the first value of a key that had none counts).
-    return { operator, test: (value, previous) => value !== null && value !== undefined && (previous === undefined || previous === null || !sameValue(value, previous)) };
+    return {
+      operator,
+      test: (value, previous) =>
+        value !== null &&
+        value !== undefined &&
+        (previous === undefined || previous === null || !sameValue(value, previous)),
+    };
   }
   const field = compared?.field ?? 'value';
   const v = compared?.value;
   if (v === undefined || v === null || (typeof v === 'string' && v === '')) {
-    fail(field, `${field} is ${v === '' ? 'empty' : 'missing'}: "${OPERATOR_TEXT[operator]}" needs a value to compare with`);
+    fail(
+      field,
+      `${field} is ${v === '' ? 'empty' : 'missing'}: "${OPERATOR_TEXT[operator]}" needs a value to compare with`,
+    );
   }
   switch (operator) {
     case 'eq':
     case 'neq': {
       const want = comparable(v);
       const eq = operator === 'eq';
-      return { operator, test: (value) => value !== null && value !== undefined && (comparable(value) === want) === eq };
+      return {
+        operator,
+        test: (value) => value !== null && value !== undefined && (comparable(value) === want) === eq,
+      };
     }
     case 'in':
     case 'nin': {
       const set = new Set(listValue(v, field).map(comparable));
       const inside = operator === 'in';
-      return { operator, test: (value) => value !== null && value !== undefined && set.has(comparable(value)) === inside };
+      return {
+        operator,
+        test: (value) => value !== null && value !== undefined && set.has(comparable(value)) === inside,
+      };
     }
     default: {
       const n = numberOf(v);
@@ -284,7 +333,11 @@ export function durationText(ms: number): string {
 // ---- what is watched ------------------------------------------------------------------------------------
 
 /** The value of a key in an entity's latest values, typed (numbers, booleans from their text); undefined = none. */
-export function latestValue(ed: EntityData | undefined, keyType: WaitKeyType, key: string): { value: unknown; ts: number } | undefined {
+export function latestValue(
+  ed: EntityData | undefined,
+  keyType: WaitKeyType,
+  key: string,
+): { value: unknown; ts: number } | undefined {
   const tv = ed?.latest?.[keyType as EntityKeyType]?.[key];
   if (!tv) return undefined;
   // A deleted key arrives as ts 0 and "" (protocol §13.4); the server answers a missing one the same way.
@@ -292,7 +345,10 @@ export function latestValue(ed: EntityData | undefined, keyType: WaitKeyType, ke
   return { value: parseValue(tv), ts: tv.ts };
 }
 
-const SINGLE = (entity: EntityId) => ({ type: 'singleEntity' as const, singleEntity: { entityType: entity.entityType, id: entity.id } });
+const SINGLE = (entity: EntityId) => ({
+  type: 'singleEntity' as const,
+  singleEntity: { entityType: entity.entityType, id: entity.id },
+});
 
 /**
  * The live query that watches one key of one entity (one ENTITY_DATA subscription, shared by every wait of a node
@@ -384,7 +440,13 @@ export function listMet(mode: ListMode, outcomes: readonly EntityOutcome[]): boo
  * `msg.waited`: for one entity `{ met, value, ts, ms, entity }` (+ `alarm` for an alarm wait); for a list
  * `{ met, ms, entities: [{ entity, met, value, ts (, alarm) }, …] }` in the list's order.
  */
-export function waitedOf(outcomes: readonly EntityOutcome[], list: boolean, met: boolean, ms: number, alarm: boolean): Record<string, unknown> {
+export function waitedOf(
+  outcomes: readonly EntityOutcome[],
+  list: boolean,
+  met: boolean,
+  ms: number,
+  alarm: boolean,
+): Record<string, unknown> {
   if (!list) {
     const o = outcomes[0];
     const out: Record<string, unknown> = { met, value: o.value, ts: o.ts, ms, entity: o.entity };

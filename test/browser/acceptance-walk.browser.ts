@@ -58,7 +58,9 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     assert.ok(res.ok, `${method} /__sim${p}: HTTP ${res.status} ${await res.clone().text()}`);
     return (await res.json()) as T;
   }
-  const deviceId = async (name: string) => (await control<Array<{ id: { id: string } }>>('GET', `/entities?type=DEVICE&name=${encodeURIComponent(name)}`))[0].id.id;
+  const deviceId = async (name: string) =>
+    (await control<Array<{ id: { id: string } }>>('GET', `/entities?type=DEVICE&name=${encodeURIComponent(name)}`))[0]
+      .id.id;
 
   before(async function () {
     // The demo's life, without its clock: its history up to now and its first critical alarm, then nothing
@@ -69,7 +71,10 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
       ['Thermo A-103', 26.5],
       ['Thermo B-102', 27.25],
     ] as const) {
-      await control('POST', '/telemetry', { entityId: { entityType: 'DEVICE', id: await deviceId(name) }, values: { temperature: { $double: t } } });
+      await control('POST', '/telemetry', {
+        entityId: { entityType: 'DEVICE', id: await deviceId(name) },
+        values: { temperature: { $double: t } },
+      });
     }
   });
 
@@ -109,7 +114,14 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
   /** A chain of bare nodes on row `row` of the tab, wired left to right: inject → … → debug. */
   async function chain(row: number, prefix: string, types: string[]): Promise<string[]> {
     const ids = types.map((t, i) => `${prefix}${i}`);
-    const nodes: BareNode[] = types.map((type, i) => ({ id: ids[i], type, z: TAB, x: 200 + 220 * i, y: 80 + 110 * row, wires: i < types.length - 1 ? [[ids[i + 1]]] : [] }));
+    const nodes: BareNode[] = types.map((type, i) => ({
+      id: ids[i],
+      type,
+      z: TAB,
+      x: 200 + 220 * i,
+      y: 80 + 110 * row,
+      wires: i < types.length - 1 ? [[ids[i + 1]]] : [],
+    }));
     await addNodes(page, nodes);
     return ids;
   }
@@ -118,7 +130,10 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
   async function edit(id: string): Promise<void> {
     await page.locator(`[id="${id}"] .red-ui-flow-node`).first().dblclick();
     await tray().locator('#node-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
-    if ((await tray().locator('#node-input-connection').count()) === 1 && (await tray().locator('#node-input-connection').inputValue()) !== CONN) {
+    if (
+      (await tray().locator('#node-input-connection').count()) === 1 &&
+      (await tray().locator('#node-input-connection').inputValue()) !== CONN
+    ) {
       await tray().locator('#node-input-connection').selectOption(CONN);
     }
   }
@@ -127,7 +142,12 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
   async function injectPayload(id: string, type: string, value: string): Promise<void> {
     await edit(id);
     const row = tray().locator('#node-input-property-container li').first();
-    assert.equal(await page.evaluate(() => $('#node-input-property-container li').first().find('.node-input-prop-property-name').typedInput('value')), 'payload');
+    assert.equal(
+      await page.evaluate(() =>
+        $('#node-input-property-container li').first().find('.node-input-prop-property-name').typedInput('value'),
+      ),
+      'payload',
+    );
     await chooseTypedType(page, row, '.node-input-prop-property-value', type);
     await typeTyped(row, '.node-input-prop-property-value', value);
     await saveDialog(page);
@@ -166,7 +186,11 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
       ((await builderQuery(page)) as any).entityFields.map((f: any) => f.key),
       ['name', 'type', 'label'],
     );
-    assert.equal(await field('latestValues.type').first().inputValue(), 'TIME_SERIES', 'time series is the default key type');
+    assert.equal(
+      await field('latestValues.type').first().inputValue(),
+      'TIME_SERIES',
+      'time series is the default key type',
+    );
     await pick('latestValues', 'temp', 'temperature');
     // Only where temperature greater than 25.
     await tray().locator('[data-tb-part="keyFilters"] > .tb-b-actions [data-tb-action="add-key-filter"]').click();
@@ -174,7 +198,9 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     await field('keyFilters.0.predicate.operation').first().selectOption('GREATER');
     await field('keyFilters.0.predicate.value.defaultValue').fill('25');
     await field('keyFilters.0.predicate.value.defaultValue').press('Tab');
-    const thermostats = (await control<Array<{ id: { id: string }; name: string; type: string }>>('GET', '/entities?type=DEVICE')).filter((d) => d.type === 'thermostat');
+    const thermostats = (
+      await control<Array<{ id: { id: string }; name: string; type: string }>>('GET', '/entities?type=DEVICE')
+    ).filter((d) => d.type === 'thermostat');
     const temps = new Map<string, number>();
     for (const d of thermostats) {
       const series = await control<Array<{ value: number }>>('GET', `/telemetry?entityId=${d.id.id}&key=temperature`);
@@ -196,10 +222,16 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     await field('keyFilters.0.predicate.value.defaultValue').fill('25');
     await field('keyFilters.0.predicate.value.defaultValue').press('Tab');
     // The "no match" above answered "> 1000": shown as out of date now that the condition says 25.
-    assert.deepEqual(await page.evaluate(() => ({ stale: $('[data-tb-preview]').attr('data-tb-preview-stale'), note: $('[data-tb-preview-stale-note]').is(':visible') })), {
-      stale: 'true',
-      note: true,
-    });
+    assert.deepEqual(
+      await page.evaluate(() => ({
+        stale: $('[data-tb-preview]').attr('data-tb-preview-stale'),
+        note: $('[data-tb-preview-stale-note]').is(':visible'),
+      })),
+      {
+        stale: 'true',
+        note: true,
+      },
+    );
     const query = (await builderQuery(page)) as any;
     assert.deepEqual(query.keyFilters[0].key, { type: 'TIME_SERIES', key: 'temperature' });
     assert.equal(query.keyFilters[0].predicate.value.defaultValue, 25);
@@ -217,12 +249,19 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     const [inj, q, dbg] = await chain(1, 'w2n', ['inject', 'tb-alarm-query', 'debug']);
     await edit(q);
     await tray().locator('#node-input-operation').selectOption('count');
-    assert.equal(await tray().locator('[data-tb-field="statusList"][data-tb-value="ACTIVE"]').isChecked(), true, 'active is ticked already');
+    assert.equal(
+      await tray().locator('[data-tb-field="statusList"][data-tb-value="ACTIVE"]').isChecked(),
+      true,
+      'active is ticked already',
+    );
     await tray().locator('[data-tb-field="severityList"][data-tb-value="CRITICAL"]').check();
     const count = await builderQuery(page);
     assert.deepEqual(count, { keyFilters: [], statusList: ['ACTIVE'], severityList: ['CRITICAL'] });
     await tray().locator('#node-input-operation').selectOption('find');
-    assert.equal(await page.evaluate(() => ($('[data-tb-error]').is(':visible') ? $('[data-tb-error]').text() : '')), '');
+    assert.equal(
+      await page.evaluate(() => ($('[data-tb-error]').is(':visible') ? $('[data-tb-error]').text() : '')),
+      '',
+    );
     assert.deepEqual(((await builderQuery(page)) as any).pageLink.severityList, ['CRITICAL']);
     await tray().locator('#node-input-operation').selectOption('count');
     assert.deepEqual(await builderQuery(page), count, 'Find and back: the same count');
@@ -242,7 +281,8 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     await edit(sub);
     await tray().locator('#node-input-kind').selectOption('alarmData');
     await tray().locator('[data-tb-field="pageLink.severityList"][data-tb-value="CRITICAL"]').check();
-    for (const ev of ['snapshot', 'acknowledged', 'cleared', 'updated', 'removed']) await tray().locator(`[data-tb-event="${ev}"]`).uncheck();
+    for (const ev of ['snapshot', 'acknowledged', 'cleared', 'updated', 'removed'])
+      await tray().locator(`[data-tb-event="${ev}"]`).uncheck();
     assert.deepEqual(
       await tray()
         .locator('[data-tb-event]:checked')
@@ -257,10 +297,17 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     // The demo raises one every 30 s; here two, one after the other, on a thermostat.
     const originator = { entityType: 'DEVICE', id: await deviceId('Thermo A-103') };
     for (let i = 1; i <= 2; i++) {
-      const raised = await control<{ id: { id: string } }>('POST', '/alarms', { originator, type: `Walk Overheat ${i}`, severity: 'CRITICAL' });
+      const raised = await control<{ id: { id: string } }>('POST', '/alarms', {
+        originator,
+        type: `Walk Overheat ${i}`,
+        severity: 'CRITICAL',
+      });
       const got = (await waitForDebug(page, dbg, i)) as Array<{ id: string; type: string; severity: string }>;
       assert.equal(got.length, i, 'one message per alarm');
-      assert.deepEqual([got[i - 1].id, got[i - 1].type, got[i - 1].severity], [raised.id.id, `Walk Overheat ${i}`, 'CRITICAL']);
+      assert.deepEqual(
+        [got[i - 1].id, got[i - 1].type, got[i - 1].severity],
+        [raised.id.id, `Walk Overheat ${i}`, 'CRITICAL'],
+      );
       seen.push(raised.id.id);
       await waitForStatus(page, sub, new RegExp(`^${before + i} alarms$`));
     }
@@ -308,14 +355,20 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     assert.equal(results.length, thermostats.length, 'one result per thermostat');
     assert.ok(results.every((r) => r.ok));
     // On the server: every thermostat has the shared attribute, 21 as a number.
-    for (const d of thermostats) assert.equal(sim.data.getAttribute(d, 'SHARED_SCOPE', 'targetTemperature')?.value, 21, d.name);
+    for (const d of thermostats)
+      assert.equal(sim.data.getAttribute(d, 'SHARED_SCOPE', 'targetTemperature')?.value, 21, d.name);
   });
 
   it('5. a one-way command to a device picked by name: rpc, fixed params, the summary and msg.rpc.params', async function () {
     const [inj, rpc, dbg] = await chain(4, 'w5n', ['inject', 'tb-rpc', 'debug']);
     await edit(rpc);
     await chooseTypedType(page, tray(), '#node-input-target', 'entity');
-    assert.equal(await page.evaluate(() => $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text()), 'device picked by name');
+    assert.equal(
+      await page.evaluate(() =>
+        $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text(),
+      ),
+      'device picked by name',
+    );
     await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
     await chooseTypedType(page, tray(), '#node-input-method', 'str');
     await typeTyped(tray(), '#node-input-method', 'reboot');
@@ -326,16 +379,19 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     await shot('5-rpc');
     await saveDialog(page);
     const a101 = await deviceId('Thermo A-101');
-    assert.deepEqual(await saved(rpc, ['target', 'targetType', 'method', 'methodType', 'mode', 'paramsFrom', 'params']), {
-      target: JSON.stringify({ entityType: 'DEVICE', id: a101 }),
-      targetType: 'json',
-      method: 'reboot',
-      methodType: 'str',
-      mode: 'oneway',
-      paramsFrom: 'json',
-      params: '{"delay": 5}',
-      valid: true,
-    });
+    assert.deepEqual(
+      await saved(rpc, ['target', 'targetType', 'method', 'methodType', 'mode', 'paramsFrom', 'params']),
+      {
+        target: JSON.stringify({ entityType: 'DEVICE', id: a101 }),
+        targetType: 'json',
+        method: 'reboot',
+        methodType: 'str',
+        mode: 'oneway',
+        paramsFrom: 'json',
+        params: '{"delay": 5}',
+        valid: true,
+      },
+    );
     // The debug node shows msg.rpc (its Output typed in its dialog).
     await debugShows(dbg, 'rpc');
     await deployButton(page);
@@ -344,7 +400,10 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     await waitForStatus(page, rpc, /^sent$/);
     const [out] = (await waitForDebug(page, dbg)) as Array<{ method: string; params: unknown; status: string }>;
     assert.deepEqual(out, { method: 'reboot', params: { delay: 5 }, status: 'SENT' });
-    const { calls } = await control<{ calls: Array<{ method: string; params: unknown; oneway: boolean }> }>('GET', `/rpc/calls?deviceId=${a101}`);
+    const { calls } = await control<{ calls: Array<{ method: string; params: unknown; oneway: boolean }> }>(
+      'GET',
+      `/rpc/calls?deviceId=${a101}`,
+    );
     assert.deepEqual(
       calls.map((c) => [c.method, c.params, c.oneway]),
       [['reboot', { delay: 5 }, true]],
@@ -359,20 +418,33 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     assert.equal(await field('entityFilter.entityType').first().inputValue(), 'DEVICE');
     // The envelope on the name field: from the message, msg.payload.
     await tray().locator('[data-tb-bind="entityFilter.entityNameFilter"]').click();
-    await tray().locator('[data-tb-binding="entityFilter.entityNameFilter"]').waitFor({ state: 'visible', timeout: WAIT });
+    await tray()
+      .locator('[data-tb-binding="entityFilter.entityNameFilter"]')
+      .waitFor({ state: 'visible', timeout: WAIT });
     // msg.payload is where a switched field reads from, unless told otherwise.
     assert.equal(await tray().locator('[data-tb-bind-source="entityFilter.entityNameFilter"]').inputValue(), 'msg');
     assert.equal(await tray().locator('[data-tb-bind-path="entityFilter.entityNameFilter"]').inputValue(), 'payload');
-    assert.equal(await field('latestValues.type').first().inputValue(), 'TIME_SERIES', 'time series is the default key type');
+    assert.equal(
+      await field('latestValues.type').first().inputValue(),
+      'TIME_SERIES',
+      'time series is the default key type',
+    );
     await pick('latestValues', 'temp', 'temperature');
     const query = (await builderQuery(page)) as any;
-    assert.deepEqual(query.entityFilter, { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{msg.payload}}' });
+    assert.deepEqual(query.entityFilter, {
+      type: 'entityName',
+      entityType: 'DEVICE',
+      entityNameFilter: '{{msg.payload}}',
+    });
     await shot('6-by-name');
     await saveDialog(page);
     await deployButton(page);
     await pressInject(page, inj);
     const [rows] = (await waitForDebug(page, dbg)) as Array<Array<{ name: string; temperature: number }>>;
-    const series = await control<Array<{ value: number }>>('GET', `/telemetry?entityId=${await deviceId('Thermo A-102')}&key=temperature`);
+    const series = await control<Array<{ value: number }>>(
+      'GET',
+      `/telemetry?entityId=${await deviceId('Thermo A-102')}&key=temperature`,
+    );
     assert.deepEqual(
       rows.map((r) => [r.name, r.temperature]),
       [['Thermo A-102', series[series.length - 1].value]],
@@ -385,14 +457,24 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     const [inj, act, dbg] = await chain(6, 'w7n', ['inject', 'tb-alarm-action', 'debug']);
     await injectPayload(inj, 'str', alarmId);
     await edit(act);
-    assert.equal(await tray().locator('#node-input-operation').inputValue(), 'acknowledge', 'Acknowledge is the default');
-    assert.equal(await page.evaluate(() => $('#node-input-alarm').typedInput('type')), 'auto', 'the alarm from the message is the default');
+    assert.equal(
+      await tray().locator('#node-input-operation').inputValue(),
+      'acknowledge',
+      'Acknowledge is the default',
+    );
+    assert.equal(
+      await page.evaluate(() => $('#node-input-alarm').typedInput('type')),
+      'auto',
+      'the alarm from the message is the default',
+    );
     await saveDialog(page);
     await deployButton(page);
     await pressInject(page, inj);
     let s = await waitForStatus(page, act, /^acknowledged$/);
     assert.equal(s.fill, 'green');
-    const alarm = (await control<Array<{ id: { id: string }; acknowledged: boolean }>>('GET', '/alarms')).find((a) => a.id.id === alarmId);
+    const alarm = (await control<Array<{ id: { id: string }; acknowledged: boolean }>>('GET', '/alarms')).find(
+      (a) => a.id.id === alarmId,
+    );
     assert.equal(alarm?.acknowledged, true, 'acknowledged on the server');
     await waitForDebug(page, dbg, 1);
     await pressInject(page, inj);
@@ -405,11 +487,21 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     const [inj, tel, dbg] = await chain(7, 'w8n', ['inject', 'tb-telemetry', 'debug']);
     await edit(tel);
     await chooseTypedType(page, tray(), '#node-input-target', 'entity');
-    assert.equal(await page.evaluate(() => $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text()), 'entity picked by name');
+    assert.equal(
+      await page.evaluate(() =>
+        $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text(),
+      ),
+      'entity picked by name',
+    );
     assert.equal(await field('target.entityType').inputValue(), 'DEVICE', 'a device is the default');
     await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
     await tray().locator('#node-input-operation').selectOption('history');
-    await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'temp', 'temperature');
+    await pickSuggestion(
+      page,
+      tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'),
+      'temp',
+      'temperature',
+    );
     await tray().locator('#node-input-last').fill('24h');
     await tray().locator('#node-input-last').press('Tab');
     await tray().locator('#node-input-agg').selectOption('AVG');

@@ -33,7 +33,16 @@ describe('tb-alarm-action (browser)', function () {
       const at = (x: number, y: number) => ({ z: 'tabA', x, y });
       return [
         { id: 'tabA', type: 'tab', label: 'alarm action' },
-        { id: 'connA', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        {
+          id: 'connA',
+          type: 'tb-connection',
+          name: 'sim',
+          url: simUrl,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+        },
         {
           id: 'injA',
           type: 'inject',
@@ -81,7 +90,10 @@ describe('tb-alarm-action (browser)', function () {
           type: 'tb-alarm-action',
           connection: 'connA',
           operation: 'raise',
-          originator: JSON.stringify({ entityType: 'DEVICE', id: sim.data.mustFindByName('DEVICE' as never, 'Thermo A-102').id }),
+          originator: JSON.stringify({
+            entityType: 'DEVICE',
+            id: sim.data.mustFindByName('DEVICE' as never, 'Thermo A-102').id,
+          }),
           originatorType: 'json',
           originatorEntityType: 'DEVICE',
           alarmName: 'High Temperature',
@@ -106,7 +118,14 @@ describe('tb-alarm-action (browser)', function () {
 
   it('a deployed node acknowledges the alarm an inject sends, with a comment, and says so', async function () {
     await page.evaluate(() => RED.nodes.node('injA') && $.ajax({ url: 'inject/injA', type: 'POST' }));
-    await page.waitForFunction(() => /acknowledged/.test(document.getElementById('actA')?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () =>
+        /acknowledged/.test(
+          document.getElementById('actA')?.querySelector('.red-ui-flow-node-status-label')?.textContent || '',
+        ),
+      undefined,
+      { timeout: WAIT },
+    );
     const alarm = sim.data.getAlarm(alarmId)!;
     assert.equal(alarm.acknowledged, true);
   });
@@ -134,7 +153,11 @@ describe('tb-alarm-action (browser)', function () {
     await openAction();
     await tray().locator('#node-input-operation').selectOption('assign');
     await page.evaluate(() => $('#node-input-assignee').typedInput('type', 'str'));
-    await pick('#node-input-assignee + .red-ui-typedInput-container input.red-ui-typedInput-input', 'tech', 'tech@thingsboard.org');
+    await pick(
+      '#node-input-assignee + .red-ui-typedInput-container input.red-ui-typedInput-input',
+      'tech',
+      'tech@thingsboard.org',
+    );
     assert.equal(await page.evaluate(() => $('#node-input-assignee').typedInput('value')), 'tech@thingsboard.org');
     await page.evaluate(() => {
       $('#node-input-alarm').typedInput('type', 'str');
@@ -147,7 +170,9 @@ describe('tb-alarm-action (browser)', function () {
 
   /** Chooses a type of the "Raise on" TypedInput with the mouse, from its menu. */
   async function chooseOriginatorType(type: string): Promise<void> {
-    await tray().locator('#node-input-originator + .red-ui-typedInput-container button.red-ui-typedInput-type-select').click();
+    await tray()
+      .locator('#node-input-originator + .red-ui-typedInput-container button.red-ui-typedInput-type-select')
+      .click();
     const item = page.locator(`.red-ui-typedInput-options:visible a[value="${type}"]`);
     await item.waitFor({ state: 'visible', timeout: WAIT });
     await item.click();
@@ -159,7 +184,9 @@ describe('tb-alarm-action (browser)', function () {
     page.evaluate(() => {
       const box = $('#node-input-originator').next('.red-ui-typedInput-container');
       const name = $('[data-tb-field="originator.id"]');
-      const probe = $('<div>').css({ border: '1px solid var(--red-ui-form-input-border-error-color)' }).appendTo('.red-ui-editor');
+      const probe = $('<div>')
+        .css({ border: '1px solid var(--red-ui-form-input-border-error-color)' })
+        .appendTo('.red-ui-editor');
       const red = getComputedStyle(probe[0]).borderTopColor;
       probe.remove();
       // The placeholder, measured in the box's own font, against the box's inner width (null: no name box shown).
@@ -168,7 +195,9 @@ describe('tb-alarm-action (browser)', function () {
       if (style) ctx.font = style.font;
       const fits = !name.is(':visible')
         ? null
-        : !!style && ctx.measureText(String(name.attr('placeholder'))).width <= name[0].clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        : !!style &&
+          ctx.measureText(String(name.attr('placeholder'))).width <=
+            name[0].clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       return {
         label: box.find('.red-ui-typedInput-type-label').text().trim() as string,
         jsonBox: box.find('input.red-ui-typedInput-input').is(':visible') as boolean,
@@ -186,19 +215,53 @@ describe('tb-alarm-action (browser)', function () {
     // Picked by name, as in the device actions: the picker alone, no raw JSON, no "Id is a"; the empty name box marked.
     await chooseOriginatorType('entity');
     await page.waitForFunction(() => $('#node-input-originator').hasClass('input-error'), undefined, { timeout: WAIT });
-    assert.deepEqual(await originatorShown(), { label: 'entity picked by name', jsonBox: false, picker: true, idIsA: false, nameMarked: true, typeMarked: false, fits: true });
+    assert.deepEqual(await originatorShown(), {
+      label: 'entity picked by name',
+      jsonBox: false,
+      picker: true,
+      idIsA: false,
+      nameMarked: true,
+      typeMarked: false,
+      fits: true,
+    });
     await tray().locator('[data-tb-field="originator.entityType"]').selectOption('DEVICE');
     await pick('[data-tb-field="originator.id"]', 'A-101', 'Thermo A-101');
     const thermo = sim.data.mustFindByName('DEVICE' as never, 'Thermo A-101').id;
-    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-originator').typedInput('value'))), { entityType: 'DEVICE', id: thermo });
-    await page.waitForFunction(() => !$('#node-input-originator').hasClass('input-error'), undefined, { timeout: WAIT });
-    assert.deepEqual(await originatorShown(), { label: 'entity picked by name', jsonBox: false, picker: true, idIsA: false, nameMarked: false, typeMarked: false, fits: true });
+    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-originator').typedInput('value'))), {
+      entityType: 'DEVICE',
+      id: thermo,
+    });
+    await page.waitForFunction(() => !$('#node-input-originator').hasClass('input-error'), undefined, {
+      timeout: WAIT,
+    });
+    assert.deepEqual(await originatorShown(), {
+      label: 'entity picked by name',
+      jsonBox: false,
+      picker: true,
+      idIsA: false,
+      nameMarked: false,
+      typeMarked: false,
+      fits: true,
+    });
     // JSON is there for the rest, typed by hand (it gets the entity picked); back on the picker, the entity is named.
     await chooseOriginatorType('json');
-    assert.deepEqual(await originatorShown(), { label: '', jsonBox: true, picker: false, idIsA: false, nameMarked: false, typeMarked: false, fits: null });
-    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-originator').typedInput('value'))), { entityType: 'DEVICE', id: thermo });
+    assert.deepEqual(await originatorShown(), {
+      label: '',
+      jsonBox: true,
+      picker: false,
+      idIsA: false,
+      nameMarked: false,
+      typeMarked: false,
+      fits: null,
+    });
+    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-originator').typedInput('value'))), {
+      entityType: 'DEVICE',
+      id: thermo,
+    });
     await chooseOriginatorType('entity');
-    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-101', undefined, {
+      timeout: WAIT,
+    });
     await chooseOriginatorType('msg');
     assert.equal((await originatorShown()).idIsA, true, 'a bare id needs its type');
     await chooseOriginatorType('entity');
@@ -238,19 +301,36 @@ describe('tb-alarm-action (browser)', function () {
     });
     await openAction();
     assert.equal((await originatorShown()).label, 'entity picked by name');
-    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-101', undefined, {
+      timeout: WAIT,
+    });
   });
 
   it('raise saved before "entity picked by name": opens on the picker, the entity named, and is saved as it was', async function () {
     const props = () =>
       page.evaluate(() => {
         const x = RED.nodes.node('actOld');
-        return { originator: x.originator, originatorType: x.originatorType, originatorEntityType: x.originatorEntityType, valid: x.valid };
+        return {
+          originator: x.originator,
+          originatorType: x.originatorType,
+          originatorEntityType: x.originatorEntityType,
+          valid: x.valid,
+        };
       });
     const before = await props();
     await openDialog(page, 'actOld');
-    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-102', undefined, { timeout: WAIT });
-    assert.deepEqual(await originatorShown(), { label: 'entity picked by name', jsonBox: false, picker: true, idIsA: false, nameMarked: false, typeMarked: false, fits: true });
+    await page.waitForFunction(() => $('[data-tb-field="originator.id"]').val() === 'Thermo A-102', undefined, {
+      timeout: WAIT,
+    });
+    assert.deepEqual(await originatorShown(), {
+      label: 'entity picked by name',
+      jsonBox: false,
+      picker: true,
+      idIsA: false,
+      nameMarked: false,
+      typeMarked: false,
+      fits: true,
+    });
     await tray().screenshot({ path: path.join(screenshotDir(), 'alarm-action-raise-old.png') });
     await saveDialog(page);
     assert.deepEqual(await props(), before);

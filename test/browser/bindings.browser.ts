@@ -41,9 +41,38 @@ describe('query builder: values from the message (browser)', function () {
     const at = (x: number, y: number) => ({ z: 'tabV', x, y, wires: [] as string[][] });
     return [
       { id: 'tabV', type: 'tab', label: 'values from the message' },
-      { id: 'connV', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: TENANT },
-      { id: 'eqV', type: 'tb-entity-query', name: 'find', connection: 'connV', operation: 'find', queryType: 'json', query: '', version: 1, ...at(200, 60) },
-      { id: 'aqV', type: 'tb-alarm-query', name: 'alarms', connection: 'connV', operation: 'find', queryType: 'json', query: '', version: 1, ...at(200, 140) },
+      {
+        id: 'connV',
+        type: 'tb-connection',
+        name: 'sim',
+        url: simUrl,
+        authMode: 'password',
+        timeout: 10,
+        version: 1,
+        credentials: TENANT,
+      },
+      {
+        id: 'eqV',
+        type: 'tb-entity-query',
+        name: 'find',
+        connection: 'connV',
+        operation: 'find',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...at(200, 60),
+      },
+      {
+        id: 'aqV',
+        type: 'tb-alarm-query',
+        name: 'alarms',
+        connection: 'connV',
+        operation: 'find',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...at(200, 140),
+      },
     ];
   }
 
@@ -63,7 +92,11 @@ describe('query builder: values from the message (browser)', function () {
       if (/\/tb-connection\/[^/]+\/preview$/.test(r.url())) previews.push(r.postData() ?? '');
     });
     await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('eqV') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+    await page.waitForFunction(
+      () => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('eqV') && RED.nodes.dirty() === false,
+      undefined,
+      { timeout: 30000 },
+    );
   });
 
   afterEach(async function () {
@@ -106,7 +139,13 @@ describe('query builder: values from the message (browser)', function () {
   it('a control switched to the message: a chip, named in the summary, checked at run time, previewed with a value to try', async function () {
     await open('eqV', {
       entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo' },
-      keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0 } } }],
+      keyFilters: [
+        {
+          key: { type: 'TIME_SERIES', key: 'temperature' },
+          valueType: 'NUMERIC',
+          predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0 } },
+        },
+      ],
       entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
       latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
       pageLink: { page: 0, pageSize: 10 },
@@ -124,17 +163,29 @@ describe('query builder: values from the message (browser)', function () {
     assert.equal(await hook('data-tb-field', 'pageLink.pageSize').count(), 0, 'the fixed control gave way to the chip');
     assert.ok(!(await tray().innerText()).includes('{{'), 'no raw braces shown');
 
-    assert.match(await summaryText(), /^devices named ‹msg\.payload› where temperature > ‹flow\.limit›, first ‹msg\.size›/);
+    assert.match(
+      await summaryText(),
+      /^devices named ‹msg\.payload› where temperature > ‹flow\.limit›, first ‹msg\.size›/,
+    );
     // A bound value is checked when a message comes: no dialog error, and the chip says what it must be.
     assert.equal(await errorText(), '');
     assert.match(await hook('data-tb-bound-needs', 'pageLink.pageSize').innerText(), /must be a positive integer/);
-    assert.match(await hook('data-tb-bound-needs', 'keyFilters.0.predicate.value.defaultValue').innerText(), /must be a finite number/);
+    assert.match(
+      await hook('data-tb-bound-needs', 'keyFilters.0.predicate.value.defaultValue').innerText(),
+      /must be a finite number/,
+    );
     // The node's own check (its validate) agrees.
-    assert.equal(await page.evaluate(() => (window as any).TbBuilder.validateText('entityData', $('#node-input-query').typedInput('value'))), true);
+    assert.equal(
+      await page.evaluate(() =>
+        (window as any).TbBuilder.validateText('entityData', $('#node-input-query').typedInput('value')),
+      ),
+      true,
+    );
 
     // Preview: one "try with" box per binding; a missing one sends nothing.
     const sent = previews.length;
-    for (const ref of ['msg.payload', 'flow.limit', 'msg.size']) await hook('data-tb-try', ref).waitFor({ state: 'visible', timeout: WAIT });
+    for (const ref of ['msg.payload', 'flow.limit', 'msg.size'])
+      await hook('data-tb-try', ref).waitFor({ state: 'visible', timeout: WAIT });
     assert.equal(await hook('data-tb-try-type', 'msg.size').inputValue(), 'num');
     await hook('data-tb-try-value', 'msg.payload').fill('Thermo');
     let p = await preview();
@@ -169,13 +220,33 @@ describe('query builder: values from the message (browser)', function () {
       [
         'eqV',
         {
-          entityFilter: { type: 'deviceType', deviceTypes: ['{{msg.profile}}', 'thermostat'], deviceNameFilter: 'Thermo {{msg.site}}%' },
-          keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '{{ flow.limit }}' } } }],
+          entityFilter: {
+            type: 'deviceType',
+            deviceTypes: ['{{msg.profile}}', 'thermostat'],
+            deviceNameFilter: 'Thermo {{msg.site}}%',
+          },
+          keyFilters: [
+            {
+              key: { type: 'TIME_SERIES', key: 'temperature' },
+              valueType: 'NUMERIC',
+              predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '{{ flow.limit }}' } },
+            },
+          ],
           entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
           latestValues: [],
-          pageLink: { page: '{{env.PAGE}}', pageSize: '{{msg.size}}', textSearch: '{{foo}} stays text', sortOrder: { key: { type: 'ENTITY_FIELD', key: '{{global.sortKey}}' }, direction: 'ASC' } },
+          pageLink: {
+            page: '{{env.PAGE}}',
+            pageSize: '{{msg.size}}',
+            textSearch: '{{foo}} stays text',
+            sortOrder: { key: { type: 'ENTITY_FIELD', key: '{{global.sortKey}}' }, direction: 'ASC' },
+          },
         },
-        ['keyFilters.0.predicate.value.defaultValue', 'pageLink.page', 'pageLink.pageSize', 'pageLink.sortOrder.key.key'],
+        [
+          'keyFilters.0.predicate.value.defaultValue',
+          'pageLink.page',
+          'pageLink.pageSize',
+          'pageLink.sortOrder.key.key',
+        ],
       ],
       [
         'aqV',
@@ -193,7 +264,13 @@ describe('query builder: values from the message (browser)', function () {
             timeWindow: '{{flow.window}}',
           },
         },
-        ['entityFilter.singleEntity.id', 'pageLink.statusList', 'pageLink.typeList', 'pageLink.assigneeId.id', 'pageLink.timeWindow'],
+        [
+          'entityFilter.singleEntity.id',
+          'pageLink.statusList',
+          'pageLink.typeList',
+          'pageLink.assigneeId.id',
+          'pageLink.timeWindow',
+        ],
       ],
     ];
     for (const [id, query, chips] of cases) {
@@ -202,7 +279,11 @@ describe('query builder: values from the message (browser)', function () {
       await tray().locator('[data-tb-view="json"]').click();
       await tray().locator('[data-tb-json] .red-ui-editor-text-container').waitFor({ state: 'visible', timeout: WAIT });
       await page.evaluate((t) => $('[data-tb-json]').data('tb-editor').setValue(t), text);
-      await page.waitForFunction((t) => $('#node-input-query').typedInput('value') === JSON.stringify(JSON.parse(t)), text, { timeout: WAIT });
+      await page.waitForFunction(
+        (t) => $('#node-input-query').typedInput('value') === JSON.stringify(JSON.parse(t)),
+        text,
+        { timeout: WAIT },
+      );
       // The editor's own JSON checking takes the placeholders (a value from the message is no typing error).
       await page.waitForTimeout(1000);
       const marks: string[] = await page.evaluate(() =>
@@ -214,7 +295,10 @@ describe('query builder: values from the message (browser)', function () {
       assert.deepEqual(marks, [], `${id}: no schema warning`);
       await tray().locator('[data-tb-view="builder"]').click();
       for (const f of chips) assert.equal(await hook('data-tb-binding', f).count(), 1, `chip ${f}`);
-      assert.ok(!(await tray().locator('[data-tb-builder]').innerText()).includes('{{msg.'), 'no raw placeholder in the builder');
+      assert.ok(
+        !(await tray().locator('[data-tb-builder]').innerText()).includes('{{msg.'),
+        'no raw placeholder in the builder',
+      );
       await tray().locator('[data-tb-view="json"]').click();
       const back = await page.evaluate(() => $('[data-tb-json]').data('tb-editor').getValue());
       assert.equal(back, text, `${id}: the JSON view shows the query as typed`);

@@ -33,9 +33,20 @@ describe('query builder under adminAuth (browser)', function () {
   async function signIn(user: string, password: string, scope: string): Promise<void> {
     const token = await child.token(user, password, scope);
     await page.goto(`${child.url}/favicon.ico`).catch(() => undefined);
-    await page.evaluate((t) => localStorage.setItem('auth-tokens', JSON.stringify({ access_token: t, expires_in: 604800, token_type: 'Bearer' })), token);
+    await page.evaluate(
+      (t) =>
+        localStorage.setItem(
+          'auth-tokens',
+          JSON.stringify({ access_token: t, expires_in: 604800, token_type: 'Bearer' }),
+        ),
+      token,
+    );
     await page.goto(child.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('countA') && RED.nodes.dirty() === false, undefined, { timeout: 30000 });
+    await page.waitForFunction(
+      () => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('countA') && RED.nodes.dirty() === false,
+      undefined,
+      { timeout: 30000 },
+    );
   }
 
   before(async function () {
@@ -45,10 +56,23 @@ describe('query builder under adminAuth (browser)', function () {
     const admin = await child.token('admin', 'admin-pw', '*');
     const res = await fetch(`${child.url}/flows`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${admin}`, 'Node-RED-Deployment-Type': 'full' },
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${admin}`,
+        'Node-RED-Deployment-Type': 'full',
+      },
       body: JSON.stringify([
         { id: 'tabA', type: 'tab', label: 'auth' },
-        { id: 'connA', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        {
+          id: 'connA',
+          type: 'tb-connection',
+          name: 'sim',
+          url: simUrl,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+        },
         {
           id: 'countA',
           type: 'tb-entity-count',
@@ -86,8 +110,15 @@ describe('query builder under adminAuth (browser)', function () {
 
   async function previewText(): Promise<{ state: string; text: string }> {
     await page.locator('.red-ui-tray').last().locator('[data-tb-action="preview"]').click();
-    await page.waitForFunction(() => !['running', 'idle'].includes($('[data-tb-preview]').attr('data-tb-preview')), undefined, { timeout: WAIT });
-    return page.evaluate(() => ({ state: $('[data-tb-preview]').attr('data-tb-preview'), text: $('[data-tb-preview]').text() }));
+    await page.waitForFunction(
+      () => !['running', 'idle'].includes($('[data-tb-preview]').attr('data-tb-preview')),
+      undefined,
+      { timeout: WAIT },
+    );
+    return page.evaluate(() => ({
+      state: $('[data-tb-preview]').attr('data-tb-preview'),
+      text: $('[data-tb-preview]').text(),
+    }));
   }
 
   it('a read-only user gets suggestions, and is told that the preview needs the permission to change flows', async function () {
@@ -96,12 +127,19 @@ describe('query builder under adminAuth (browser)', function () {
     const input = page.locator('.red-ui-tray').last().locator('[data-tb-field="entityFilter.deviceTypes"]');
     await input.click();
     await input.pressSequentially('therm', { delay: 5 });
-    await page.locator('.red-ui-autoComplete-container li a', { hasText: 'thermostat' }).first().waitFor({ state: 'visible', timeout: WAIT });
+    await page
+      .locator('.red-ui-autoComplete-container li a', { hasText: 'thermostat' })
+      .first()
+      .waitFor({ state: 'visible', timeout: WAIT });
     await input.press('Escape');
     const p = await previewText();
     assert.equal(p.state, 'error');
     assert.match(p.text, /may not do this/);
-    assert.equal(sim.requests.entries(1000).filter((e) => e.path === '/api/entitiesQuery/count').length, 0, 'nothing ran on the server');
+    assert.equal(
+      sim.requests.entries(1000).filter((e) => e.path === '/api/entitiesQuery/count').length,
+      0,
+      'nothing ran on the server',
+    );
   });
 
   it('a user with every permission previews the query', async function () {

@@ -32,7 +32,9 @@ interface CorpusEntry {
   live: boolean;
   query: Record<string, unknown>;
 }
-const CORPUS: CorpusEntry[] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test/fixtures/tb-queries.json'), 'utf8'));
+const CORPUS: CorpusEntry[] = JSON.parse(
+  fs.readFileSync(path.join(REPO_ROOT, 'test/fixtures/tb-queries.json'), 'utf8'),
+);
 
 describe('query builder (browser)', function () {
   this.timeout(90000);
@@ -46,14 +48,90 @@ describe('query builder (browser)', function () {
     const at = (x: number, y: number) => ({ z: 'tabB', x, y, wires: [] as string[][] });
     return [
       { id: 'tabB', type: 'tab', label: 'builder' },
-      { id: 'connB', type: 'tb-connection', name: 'sim', url: simUrl, authMode: 'password', timeout: 10, version: 1, credentials: TENANT },
-      { id: 'eqB', type: 'tb-entity-query', name: 'find', connection: 'connB', operation: 'find', queryType: 'json', query: '', version: 1, ...at(200, 60) },
-      { id: 'ecB', type: 'tb-entity-count', name: 'count', connection: 'connB', queryType: 'json', query: '', version: 1, ...at(200, 140) },
-      { id: 'aqB', type: 'tb-alarm-query', name: 'alarms', connection: 'connB', operation: 'find', queryType: 'json', query: '', version: 1, ...at(200, 220) },
-      { id: 'acB', type: 'tb-alarm-query', name: 'alarm count', connection: 'connB', operation: 'count', queryType: 'json', query: '', version: 1, ...at(200, 300) },
-      { id: 'subB', type: 'tb-subscribe', name: 'live', connection: 'connB', kind: 'entityData', queryType: 'json', query: '', version: 1, ...at(480, 60) },
-      { id: 'asB', type: 'tb-alarm-status', name: 'status', connection: 'connB', originatorType: 'DEVICE', originatorId: '', version: 1, ...at(480, 140) },
-      { id: 'brB', type: 'tb-build-report', name: 'report', connection: 'connB', viewConfigId: '', viewConfigIdType: 'str', version: 1, ...at(480, 220) },
+      {
+        id: 'connB',
+        type: 'tb-connection',
+        name: 'sim',
+        url: simUrl,
+        authMode: 'password',
+        timeout: 10,
+        version: 1,
+        credentials: TENANT,
+      },
+      {
+        id: 'eqB',
+        type: 'tb-entity-query',
+        name: 'find',
+        connection: 'connB',
+        operation: 'find',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...at(200, 60),
+      },
+      {
+        id: 'ecB',
+        type: 'tb-entity-count',
+        name: 'count',
+        connection: 'connB',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...at(200, 140),
+      },
+      {
+        id: 'aqB',
+        type: 'tb-alarm-query',
+        name: 'alarms',
+        connection: 'connB',
+        operation: 'find',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...at(200, 220),
+      },
+      {
+        id: 'acB',
+        type: 'tb-alarm-query',
+        name: 'alarm count',
+        connection: 'connB',
+        operation: 'count',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...at(200, 300),
+      },
+      {
+        id: 'subB',
+        type: 'tb-subscribe',
+        name: 'live',
+        connection: 'connB',
+        kind: 'entityData',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...at(480, 60),
+      },
+      {
+        id: 'asB',
+        type: 'tb-alarm-status',
+        name: 'status',
+        connection: 'connB',
+        originatorType: 'DEVICE',
+        originatorId: '',
+        version: 1,
+        ...at(480, 140),
+      },
+      {
+        id: 'brB',
+        type: 'tb-build-report',
+        name: 'report',
+        connection: 'connB',
+        viewConfigId: '',
+        viewConfigIdType: 'str',
+        version: 1,
+        ...at(480, 220),
+      },
       ...extra,
     ];
   }
@@ -110,8 +188,15 @@ describe('query builder (browser)', function () {
   /** Clicks Preview and waits for its answer: the state (rows, count, empty, keys, error) and the text. */
   async function preview(): Promise<{ state: string; text: string }> {
     await tray().locator('[data-tb-action="preview"]').click();
-    await page.waitForFunction(() => !['running', 'idle'].includes($('[data-tb-preview]').attr('data-tb-preview')), undefined, { timeout: WAIT });
-    return page.evaluate(() => ({ state: $('[data-tb-preview]').attr('data-tb-preview'), text: $('[data-tb-preview]').text() }));
+    await page.waitForFunction(
+      () => !['running', 'idle'].includes($('[data-tb-preview]').attr('data-tb-preview')),
+      undefined,
+      { timeout: WAIT },
+    );
+    return page.evaluate(() => ({
+      state: $('[data-tb-preview]').attr('data-tb-preview'),
+      text: $('[data-tb-preview]').text(),
+    }));
   }
 
   async function shot(name: string): Promise<void> {
@@ -124,10 +209,14 @@ describe('query builder (browser)', function () {
 
   it('a new node gets the only connection; the builder opens on its neutral default query', async function () {
     const before: number = await page.evaluate(() => RED.nodes.filterNodes({ type: 'tb-alarm-query' }).length);
-    await page.locator('.red-ui-palette-node[data-palette-type="tb-alarm-query"]').dragTo(page.locator('#red-ui-workspace-chart'), {
-      targetPosition: { x: 700, y: 420 },
+    await page
+      .locator('.red-ui-palette-node[data-palette-type="tb-alarm-query"]')
+      .dragTo(page.locator('#red-ui-workspace-chart'), {
+        targetPosition: { x: 700, y: 420 },
+      });
+    await page.waitForFunction((n) => RED.nodes.filterNodes({ type: 'tb-alarm-query' }).length > n, before, {
+      timeout: WAIT,
     });
-    await page.waitForFunction((n) => RED.nodes.filterNodes({ type: 'tb-alarm-query' }).length > n, before, { timeout: WAIT });
     const added = await page.evaluate(() => {
       const all = RED.nodes.filterNodes({ type: 'tb-alarm-query' });
       const n = all[all.length - 1];
@@ -149,7 +238,10 @@ describe('query builder (browser)', function () {
   it('"Count alarms" with the default query counts every active alarm, any time (10), and says so', async function () {
     await open('acB');
     assert.equal(await page.evaluate(() => $('#node-input-query').typedInput('type')), 'json');
-    assert.match(await summaryText(), /^count of active alarms of any severity on any entity \(whole tenant or customer\), any time$/);
+    assert.match(
+      await summaryText(),
+      /^count of active alarms of any severity on any entity \(whole tenant or customer\), any time$/,
+    );
     // The status boxes say it too: only "active" is ticked, no severity.
     assert.equal(await box('statusList', 'ACTIVE').isChecked(), true);
     for (const s of ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INDETERMINATE']) {
@@ -326,7 +418,10 @@ describe('query builder (browser)', function () {
     await selectIn('keyFilters.0.predicate.value.dynamicValue.sourceType', 'CURRENT_TENANT');
     await field('keyFilters.0.predicate.value.dynamicValue.sourceAttribute').fill('tempThreshold');
     let q = await dialogQuery();
-    assert.deepEqual(q.keyFilters[0].predicate.value.dynamicValue, { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' });
+    assert.deepEqual(q.keyFilters[0].predicate.value.dynamicValue, {
+      sourceType: 'CURRENT_TENANT',
+      sourceAttribute: 'tempThreshold',
+    });
     // The device attribute is not offered: no query path resolves it (REST find fails on it, the others ignore it).
     const sources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType')
       .locator('option')
@@ -338,8 +433,12 @@ describe('query builder (browser)', function () {
     // A group, a group in it, and a group in that one.
     await tray().locator('[data-tb-part="keyFilters"] > .tb-b-actions [data-tb-action="add-group"]').click();
     await pick('keyFilters.1.key.key', 'hum', 'humidity');
-    await tray().locator('[data-tb-group="keyFilters.1.predicate"] > .tb-b-actions [data-tb-action="add-group"]').click();
-    await tray().locator('[data-tb-group="keyFilters.1.predicate.predicates.1"] > .tb-b-actions [data-tb-action="add-group"]').click();
+    await tray()
+      .locator('[data-tb-group="keyFilters.1.predicate"] > .tb-b-actions [data-tb-action="add-group"]')
+      .click();
+    await tray()
+      .locator('[data-tb-group="keyFilters.1.predicate.predicates.1"] > .tb-b-actions [data-tb-action="add-group"]')
+      .click();
     await selectIn('keyFilters.1.predicate.predicates.1.predicates.1.operation', 'AND');
     await field('keyFilters.1.predicate.predicates.0.value.defaultValue').fill('30');
     await selectIn('keyFilters.1.predicate.predicates.0.operation', 'GREATER');
@@ -356,21 +455,37 @@ describe('query builder (browser)', function () {
     const device = { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' };
     await open('subB', {
       entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
-      keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, dynamicValue: device } } }],
+      keyFilters: [
+        {
+          key: { type: 'TIME_SERIES', key: 'temperature' },
+          valueType: 'NUMERIC',
+          predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, dynamicValue: device } },
+        },
+      ],
       pageLink: { page: 0, pageSize: 10 },
     });
     const liveSources: string[] = await field('keyFilters.0.predicate.value.dynamicValue.sourceType')
       .locator('option')
       .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
-    assert.deepEqual(liveSources, ['', 'CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER', 'CURRENT_DEVICE'], 'a held value is shown, not offered');
+    assert.deepEqual(
+      liveSources,
+      ['', 'CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER', 'CURRENT_DEVICE'],
+      'a held value is shown, not offered',
+    );
     assert.equal(await errorText(), '', 'live: accepted');
     // The node's own check agrees (tb-subscribe validates for a live subscription); a REST node's check refuses it.
     await done();
     assert.equal(await page.evaluate(() => RED.nodes.node('subB').valid), true);
     const restVerdict = await page.evaluate(() => TbBuilder.validateText('entityData', RED.nodes.node('subB').query));
-    assert.match(String(restVerdict), /dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST/);
+    assert.match(
+      String(restVerdict),
+      /dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST/,
+    );
     await page.evaluate(() => {
-      RED.nodes.node('subB').query = JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { page: 0, pageSize: 10 } });
+      RED.nodes.node('subB').query = JSON.stringify({
+        entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+        pageLink: { page: 0, pageSize: 10 },
+      });
     });
   });
 
@@ -391,7 +506,10 @@ describe('query builder (browser)', function () {
       { type: 'TIME_SERIES', key: 'power' },
       { type: 'SERVER_ATTRIBUTE', key: 'model' },
     ]);
-    assert.deepEqual(q.pageLink, { pageSize: 3, sortOrder: { key: { type: 'TIME_SERIES', key: 'power' }, direction: 'DESC' } });
+    assert.deepEqual(q.pageLink, {
+      pageSize: 3,
+      sortOrder: { key: { type: 'TIME_SERIES', key: 'power' }, direction: 'DESC' },
+    });
     const p = await preview();
     assert.equal(p.state, 'rows');
     assert.match(p.text, /First 3 of 3 on this page \(6 in all\)/);
@@ -445,17 +563,31 @@ describe('query builder (browser)', function () {
   it('pickers: a misspelt profile is marked, and a key the entities do not have too', async function () {
     await open('ecB', {
       entityFilter: { type: 'deviceType', deviceTypes: ['thermostat', 'thermostatt'] },
-      keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temprature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1 } } }],
+      keyFilters: [
+        {
+          key: { type: 'TIME_SERIES', key: 'temprature' },
+          valueType: 'NUMERIC',
+          predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1 } },
+        },
+      ],
     });
     const unknown = field('entityFilter.deviceTypes').locator('xpath=..').locator('.tb-b-chip.tb-b-unknown');
     await unknown.waitFor({ state: 'visible', timeout: WAIT });
     assert.equal(await unknown.getAttribute('data-tb-chip'), 'thermostatt');
     assert.equal(await tray().locator('.tb-b-chip[data-tb-chip="thermostat"]').getAttribute('class'), 'tb-b-chip');
-    await page.waitForFunction(() => $('[data-tb-field="keyFilters.0.key.key"]').hasClass('tb-b-unknown-input'), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => $('[data-tb-field="keyFilters.0.key.key"]').hasClass('tb-b-unknown-input'),
+      undefined,
+      { timeout: WAIT },
+    );
     // A known name is not marked.
     await field('keyFilters.0.key.key').fill('temperature');
     await field('keyFilters.0.key.key').dispatchEvent('change');
-    await page.waitForFunction(() => !$('[data-tb-field="keyFilters.0.key.key"]').hasClass('tb-b-unknown-input'), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => !$('[data-tb-field="keyFilters.0.key.key"]').hasClass('tb-b-unknown-input'),
+      undefined,
+      { timeout: WAIT },
+    );
   });
 
   it('keeps fields it has no control for, and says that it holds them', async function () {
@@ -470,7 +602,15 @@ describe('query builder (browser)', function () {
         resolveMultiple: true,
       },
       keyFilters: [
-        { key: { type: 'ATTRIBUTE', key: 'active' }, valueType: 'BOOLEAN', predicate: { type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: true, userValue: null, dynamicValue: null } } },
+        {
+          key: { type: 'ATTRIBUTE', key: 'active' },
+          valueType: 'BOOLEAN',
+          predicate: {
+            type: 'BOOLEAN',
+            operation: 'EQUAL',
+            value: { defaultValue: true, userValue: null, dynamicValue: null },
+          },
+        },
       ],
       entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
       latestValues: [],
@@ -504,17 +644,34 @@ describe('query builder (browser)', function () {
     await shot('builder-json-error');
     // Valid JSON, a wrong enum: the runtime's message with the line of the text, and the code editor's schema
     // (generated from the builder's tables) marks it too.
-    await page.evaluate(() => $('[data-tb-json]').data('tb-editor').setValue('{\n  "entityFilter": {\n    "type": "entityType",\n    "entityType": "DEVIC"\n  }\n}'));
+    await page.evaluate(() =>
+      $('[data-tb-json]')
+        .data('tb-editor')
+        .setValue('{\n  "entityFilter": {\n    "type": "entityType",\n    "entityType": "DEVIC"\n  }\n}'),
+    );
     await page.waitForFunction(() => /got "DEVIC"/.test($('[data-tb-error]').text()), undefined, { timeout: WAIT });
-    assert.match(await errorText(), /^query\.entityFilter\.entityType must be .* \(got "DEVIC"\) \(line 4, column 19\)$/);
+    assert.match(
+      await errorText(),
+      /^query\.entityFilter\.entityType must be .* \(got "DEVIC"\) \(line 4, column 19\)$/,
+    );
     await page.waitForFunction(
       // (Node-RED 3.1's monaco shows its message keys untranslated: "enumWarning".)
-      () => (window as any).monaco.editor.getModelMarkers({}).some((m: any) => m.owner === 'json' && m.startLineNumber === 4 && /Value is not accepted|enumWarning/.test(m.message)),
+      () =>
+        (window as any).monaco.editor
+          .getModelMarkers({})
+          .some(
+            (m: any) =>
+              m.owner === 'json' && m.startLineNumber === 4 && /Value is not accepted|enumWarning/.test(m.message),
+          ),
       undefined,
       { timeout: WAIT },
     );
     await page.evaluate((text) => $('[data-tb-json]').data('tb-editor').setValue(text), broken);
-    await page.waitForFunction(() => /line 4, column 19/.test($('[data-tb-error]').text()) && /JSON/.test($('[data-tb-error]').text()), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => /line 4, column 19/.test($('[data-tb-error]').text()) && /JSON/.test($('[data-tb-error]').text()),
+      undefined,
+      { timeout: WAIT },
+    );
     await done();
     assert.equal(await page.evaluate(() => RED.nodes.node('ecB').query), broken, 'the text is kept as typed');
     assert.equal(await page.evaluate(() => RED.nodes.node('ecB').valid), false);
@@ -534,7 +691,9 @@ describe('query builder (browser)', function () {
     await open('ecB', q);
     assert.equal(await tray().locator('[data-tb-builder]').isVisible(), true);
     await page.evaluate(() => $('#node-input-query').typedInput('type', 'msg'));
-    await page.waitForFunction(() => $('#node-input-query').typedInput('value') === 'payload', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('#node-input-query').typedInput('value') === 'payload', undefined, {
+      timeout: WAIT,
+    });
     assert.equal(await tray().locator('.tb-b').isVisible(), false, 'no builder for a msg property');
     assert.equal(await tray().locator('.red-ui-typedInput-input-wrap').first().isVisible(), true);
     await page.evaluate(() => $('#node-input-query').typedInput('type', 'json'));
@@ -543,7 +702,10 @@ describe('query builder (browser)', function () {
     await page.evaluate(() => $('#node-input-query').typedInput('type', 'msg'));
     await page.evaluate(() => $('#node-input-query').typedInput('value', 'query'));
     await done();
-    assert.deepEqual(await page.evaluate(() => [RED.nodes.node('ecB').queryType, RED.nodes.node('ecB').query]), ['msg', 'query']);
+    assert.deepEqual(await page.evaluate(() => [RED.nodes.node('ecB').queryType, RED.nodes.node('ecB').query]), [
+      'msg',
+      'query',
+    ]);
     await page.evaluate(() => {
       RED.nodes.node('ecB').queryType = 'json';
     });
@@ -563,7 +725,9 @@ describe('query builder (browser)', function () {
   });
 
   it('preview: a table of rows, "no match" for nothing, and the server\'s error text', async function () {
-    await open('eqB', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' } });
+    await open('eqB', {
+      entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' },
+    });
     let p = await preview();
     assert.equal(p.state, 'empty');
     assert.match(p.text, /No match/);
@@ -577,11 +741,16 @@ describe('query builder (browser)', function () {
   /** The preview's answer is marked out of date (greyed, with its note) or not. */
   const stale = () =>
     page.evaluate(() => ({
-      marked: $('[data-tb-preview]').attr('data-tb-preview-stale') === 'true' && $('[data-tb-preview]').hasClass('tb-b-stale'),
+      marked:
+        $('[data-tb-preview]').attr('data-tb-preview-stale') === 'true' &&
+        $('[data-tb-preview]').hasClass('tb-b-stale'),
       note: $('[data-tb-preview-stale-note]').is(':visible') ? $('[data-tb-preview-stale-note]').text() : '',
     }));
   const notStale = { marked: false, note: '' };
-  const isStale = { marked: true, note: 'The query changed: preview again. The answer below is for the query as it was.' };
+  const isStale = {
+    marked: true,
+    note: 'The query changed: preview again. The answer below is for the query as it was.',
+  };
 
   it('preview: an answer to another query is marked out of date (builder, JSON view, operation, one arriving late)', async function () {
     await open('eqB', { entityFilter: { type: 'deviceType', deviceTypes: ['meter'] }, pageLink: { pageSize: 2 } });
@@ -608,9 +777,17 @@ describe('query builder (browser)', function () {
     await page.evaluate(() =>
       $('[data-tb-json]')
         .data('tb-editor')
-        .setValue(JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { pageSize: 3 } }, null, 2)),
+        .setValue(
+          JSON.stringify(
+            { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { pageSize: 3 } },
+            null,
+            2,
+          ),
+        ),
     );
-    await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview-stale') === 'true', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview-stale') === 'true', undefined, {
+      timeout: WAIT,
+    });
     assert.deepEqual(await stale(), isStale);
     await tray().locator('[data-tb-view="builder"]').click();
     p = await preview();
@@ -626,14 +803,22 @@ describe('query builder (browser)', function () {
     const slow = sim.faults.add({ path: '/api/entitiesQuery/find', delayMs: 1500, times: 1 });
     try {
       await tray().locator('[data-tb-action="preview"]').click();
-      await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview') === 'running', undefined, { timeout: WAIT });
+      await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview') === 'running', undefined, {
+        timeout: WAIT,
+      });
       await field('pageLink.pageSize').fill('1');
       await field('pageLink.pageSize').press('Tab');
-      await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview') === 'rows', undefined, { timeout: WAIT });
+      await page.waitForFunction(() => $('[data-tb-preview]').attr('data-tb-preview') === 'rows', undefined, {
+        timeout: WAIT,
+      });
     } finally {
       sim.faults.remove(slow);
     }
-    assert.match(await page.evaluate(() => $('[data-tb-preview]').text()), /First 3 of/, 'the answer to the query as it was');
+    assert.match(
+      await page.evaluate(() => $('[data-tb-preview]').text()),
+      /First 3 of/,
+      'the answer to the query as it was',
+    );
     assert.deepEqual(await stale(), isStale);
     await closeTrays();
   });
@@ -663,7 +848,11 @@ describe('query builder (browser)', function () {
     const [, when] = /^temperature: (.+)$/.exec(ts.lines[0]) ?? [];
     const [, ms] = /^temperature: (\d+)$/.exec(ts.title) ?? [];
     assert.ok(ms && Number(ms) > 0, ts.title);
-    assert.equal(when, await page.evaluate((n) => new Date(n).toLocaleString(), Number(ms)), 'the local date and time of the raw ms');
+    assert.equal(
+      when,
+      await page.evaluate((n) => new Date(n).toLocaleString(), Number(ms)),
+      'the local date and time of the raw ms',
+    );
     const id = await page.evaluate(() => {
       const td = $('[data-tb-preview] tbody tr:first td[data-tb-col="id"]')[0] as HTMLElement;
       const area = $('[data-tb-preview]')[0] as HTMLElement;
@@ -677,7 +866,10 @@ describe('query builder (browser)', function () {
     });
     assert.match(String(id.text), /^[0-9a-f-]{36}$/);
     assert.equal(id.cut, false, 'the whole id shows');
-    assert.ok(id.areaRight <= id.formRight + 1, `the preview stays within the dialog (${id.areaRight} > ${id.formRight})`);
+    assert.ok(
+      id.areaRight <= id.formRight + 1,
+      `the preview stays within the dialog (${id.areaRight} > ${id.formRight})`,
+    );
     await shot('builder-preview-table');
     await closeTrays();
   });
@@ -697,7 +889,10 @@ describe('query builder (browser)', function () {
       pageLink: { page: 0, pageSize: 10, ...(statusList ? { statusList } : {}) },
     });
     // The node as the tests before left it (the next test's picture shows it).
-    const before = await page.evaluate(() => ({ kind: RED.nodes.node('subB').kind, query: RED.nodes.node('subB').query }));
+    const before = await page.evaluate(() => ({
+      kind: RED.nodes.node('subB').kind,
+      query: RED.nodes.node('subB').query,
+    }));
     try {
       for (const c of cases) {
         await open('subB', query(c.statusList), { kind: 'alarmData' });
@@ -792,12 +987,24 @@ describe('query builder (browser)', function () {
   it('tb-subscribe: check boxes choose which events are sent', async function () {
     await open('subB', undefined, { kind: 'alarmData', events: '' });
     const boxes = tray().locator('[data-tb-event]');
-    assert.deepEqual(await boxes.evaluateAll((b) => b.map((x) => x.getAttribute('data-tb-event'))), ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed']);
-    for (const ev of ['snapshot', 'acknowledged', 'cleared', 'updated', 'removed']) await tray().locator(`[data-tb-event="${ev}"]`).uncheck();
+    assert.deepEqual(await boxes.evaluateAll((b) => b.map((x) => x.getAttribute('data-tb-event'))), [
+      'snapshot',
+      'created',
+      'acknowledged',
+      'cleared',
+      'updated',
+      'removed',
+    ]);
+    for (const ev of ['snapshot', 'acknowledged', 'cleared', 'updated', 'removed'])
+      await tray().locator(`[data-tb-event="${ev}"]`).uncheck();
     await box('pageLink.severityList', 'CRITICAL').check();
     await shot('builder-subscribe-events');
     await done();
-    const n = await page.evaluate(() => ({ events: RED.nodes.node('subB').events, query: JSON.parse(RED.nodes.node('subB').query), valid: RED.nodes.node('subB').valid }));
+    const n = await page.evaluate(() => ({
+      events: RED.nodes.node('subB').events,
+      query: JSON.parse(RED.nodes.node('subB').query),
+      valid: RED.nodes.node('subB').valid,
+    }));
     assert.equal(n.events, 'created');
     assert.deepEqual(n.query.pageLink.severityList, ['CRITICAL']);
     assert.equal(n.valid, true);
@@ -819,20 +1026,30 @@ describe('query builder (browser)', function () {
     assert.equal(await page.evaluate(() => $('#node-input-originatorId').val()), simId('DEVICE', 'Thermo B-101'));
     await done();
     await open('asB');
-    await page.waitForFunction(() => $('[data-tb-field="originatorId"]').val() === 'Thermo B-101', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-field="originatorId"]').val() === 'Thermo B-101', undefined, {
+      timeout: WAIT,
+    });
     await closeTrays();
 
     await open('brB');
     const link = 'http://127.0.0.1:8888/trendz/viewMode/0f8fad5b-d9cb-469f-a165-70867728950e?fullscreen=true';
     await page.evaluate((l) => $('#node-input-viewConfigId').typedInput('value', l).trigger('change'), link);
-    await page.waitForFunction(() => $('#node-input-viewConfigId').typedInput('value') === '0f8fad5b-d9cb-469f-a165-70867728950e', undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => $('#node-input-viewConfigId').typedInput('value') === '0f8fad5b-d9cb-469f-a165-70867728950e',
+      undefined,
+      { timeout: WAIT },
+    );
   });
 
   it('tb-connection: "Test connection" signs in with the deployed connection and says who and which server', async function () {
     await page.evaluate(() => RED.editor.editConfig('', 'tb-connection', 'connB'));
     await tray().locator('#node-config-dialog-ok').waitFor({ state: 'visible', timeout: WAIT });
     await tray().locator('[data-tb-action="test"]').click();
-    await page.waitForFunction(() => ['ok', 'error'].includes($('[data-tb-test-result]').attr('data-tb-test-result')), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => ['ok', 'error'].includes($('[data-tb-test-result]').attr('data-tb-test-result')),
+      undefined,
+      { timeout: WAIT },
+    );
     const text = await page.evaluate(() => $('[data-tb-test-result]').text());
     assert.match(text, /Connected as tenant@thingsboard\.org \(TENANT_ADMIN\), ThingsBoard 4\.3\.1\.3/);
     await shot('connection-test');
@@ -841,7 +1058,15 @@ describe('query builder (browser)', function () {
   it('suggestions need a deployed connection, say so, and free text still works', async function () {
     // A connection that exists in the editor only (not deployed).
     await page.evaluate((url) => {
-      RED.nodes.add({ id: 'connNew', type: 'tb-connection', name: 'not deployed', url, authMode: 'password', users: [], _def: RED.nodes.getType('tb-connection') });
+      RED.nodes.add({
+        id: 'connNew',
+        type: 'tb-connection',
+        name: 'not deployed',
+        url,
+        authMode: 'password',
+        users: [],
+        _def: RED.nodes.getType('tb-connection'),
+      });
     }, simUrl);
     await open('ecB', { entityFilter: { type: 'deviceType', deviceTypes: [] } });
     await tray().locator('#node-input-connection').selectOption('connNew');

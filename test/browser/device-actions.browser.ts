@@ -45,16 +45,45 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       const a102 = { entityType: 'DEVICE', id: idOf('Thermo A-102') };
       return [
         { id: 'tabD', type: 'tab', label: 'device actions' },
-        { id: 'connD', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        {
+          id: 'connD',
+          type: 'tb-connection',
+          name: 'sim',
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+        },
         { id: 'telD', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(400, 60) },
         // A connection the runtime does not run (disabled): no suggestions, and the dialog says why.
-        { id: 'connOff', type: 'tb-connection', name: 'off', d: true, url: sim.url, authMode: 'password', timeout: 10, version: 1 },
+        {
+          id: 'connOff',
+          type: 'tb-connection',
+          name: 'off',
+          d: true,
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+        },
         { id: 'telOff', type: 'tb-telemetry', connection: 'connOff', operation: 'latest', version: 1, ...at(400, 300) },
         { id: 'attrD', type: 'tb-attributes', connection: 'connD', version: 1, ...at(400, 140) },
         // Fresh, for the entity line under the target box.
         { id: 'telL', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(700, 60) },
         { id: 'attrL', type: 'tb-attributes', connection: 'connD', version: 1, ...at(700, 140) },
-        { id: 'injD', type: 'inject', name: 'ask', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(160, 220), wires: [['rpcD']] },
+        {
+          id: 'injD',
+          type: 'inject',
+          name: 'ask',
+          props: [{ p: 'payload' }],
+          repeat: '',
+          once: false,
+          payload: '',
+          payloadType: 'date',
+          ...at(160, 220),
+          wires: [['rpcD']],
+        },
         {
           id: 'rpcD',
           type: 'tb-rpc',
@@ -101,7 +130,14 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
 
   it('tb-rpc deployed: an inject commands the fixed device, and the status says it replied', async function () {
     await page.evaluate(() => $.ajax({ url: 'inject/injD', type: 'POST' }));
-    await page.waitForFunction(() => /replied/.test(document.getElementById('rpcD')?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () =>
+        /replied/.test(
+          document.getElementById('rpcD')?.querySelector('.red-ui-flow-node-status-label')?.textContent || '',
+        ),
+      undefined,
+      { timeout: WAIT },
+    );
     assert.deepEqual(
       sim.rpc.calls(idOf('Thermo A-102')).map((c) => c.method),
       ['getState'],
@@ -129,12 +165,26 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
 
     await pickEntity('DEVICE', 'A-101', 'Thermo A-101');
     const a101 = idOf('Thermo A-101');
-    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-target').typedInput('value'))), { entityType: 'DEVICE', id: a101 });
+    assert.deepEqual(JSON.parse(await page.evaluate(() => $('#node-input-target').typedInput('value'))), {
+      entityType: 'DEVICE',
+      id: a101,
+    });
     assert.equal(await visible('.tb-row-id-type'), false, '"Id is a" is for bare ids only');
-    await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity' && /Thermo A-101/.test($('[data-tb-keys-source]').text()), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () =>
+        $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity' &&
+        /Thermo A-101/.test($('[data-tb-keys-source]').text()),
+      undefined,
+      { timeout: WAIT },
+    );
     // The entity's own time series only.
     assert.deepEqual(await keySuggestions(''), ['humidity', 'temperature']);
-    await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'temp', 'temperature');
+    await pickSuggestion(
+      page,
+      tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'),
+      'temp',
+      'temperature',
+    );
     assert.deepEqual(await chipsShown(), ['temperature']);
     assert.deepEqual(await keySuggestions(''), ['humidity'], 'a chosen key is not suggested again');
 
@@ -142,19 +192,32 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     await tray().locator('[data-tb-field="target.id"]').fill('');
     await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-100', 'Meter A-100');
     assert.deepEqual(await keySuggestions(''), ['energy', 'power']);
-    await page.waitForFunction(() => $('[data-tb-chip="temperature"]').hasClass('tb-b-unknown'), undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-chip="temperature"]').hasClass('tb-b-unknown'), undefined, {
+      timeout: WAIT,
+    });
     await tray().locator('[data-tb-field="target.id"]').fill('');
     await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
-    await page.waitForFunction(() => $('[data-tb-chip="temperature"]').length === 1 && !$('[data-tb-chip="temperature"]').hasClass('tb-b-unknown'), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () =>
+        $('[data-tb-chip="temperature"]').length === 1 && !$('[data-tb-chip="temperature"]').hasClass('tb-b-unknown'),
+      undefined,
+      { timeout: WAIT },
+    );
 
     // The runtime's own checks: an aggregation needs an interval, and at most 700 of them.
     await type('last', '24h');
     await tray().locator('#node-input-agg').selectOption('AVG');
     await marked('interval', true);
-    assert.match(String(await verdict('telD', 'interval')), /^interval is missing: agg AVG needs an interval .* ThingsBoard silently returns raw points$/);
+    assert.match(
+      String(await verdict('telD', 'interval')),
+      /^interval is missing: agg AVG needs an interval .* ThingsBoard silently returns raw points$/,
+    );
     await type('interval', '1m');
     await marked('interval', true);
-    assert.match(String(await verdict('telD', 'interval')), /splits the 86400000 ms range into 1440 intervals; ThingsBoard allows at most 700 \(use an interval of at least 123429 ms/);
+    assert.match(
+      String(await verdict('telD', 'interval')),
+      /splits the 86400000 ms range into 1440 intervals; ThingsBoard allows at most 700 \(use an interval of at least 123429 ms/,
+    );
     await type('interval', '1h');
     await marked('interval', false);
     await type('from', '2026-01-01T00:00:00Z');
@@ -216,7 +279,10 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     assert.equal(await visible('.tb-row-keys'), false, 'a save takes its keys from msg.payload');
     await tray().locator('#node-input-scope').selectOption('CLIENT_SCOPE');
     await marked('scope', true);
-    assert.match(String(await verdict('attrD', 'scope')), /^scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/);
+    assert.match(
+      String(await verdict('attrD', 'scope')),
+      /^scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/,
+    );
     await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
     await marked('scope', false);
     assert.equal(await visible('[data-tb-tip="shared"]'), false, 'devices get shared attributes pushed');
@@ -230,12 +296,21 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
 
     await tray().locator('#node-input-operation').selectOption('read');
     assert.equal(await visible('.tb-row-keys'), true);
-    assert.deepEqual(await keySuggestions(''), ['config', 'reportingInterval', 'targetTemperature'], 'the shared attributes of Thermo A-101');
+    assert.deepEqual(
+      await keySuggestions(''),
+      ['config', 'reportingInterval', 'targetTemperature'],
+      'the shared attributes of Thermo A-101',
+    );
     await tray().locator('#node-input-scope').selectOption('CLIENT_SCOPE');
     await marked('scope', false);
     assert.deepEqual(await keySuggestions(''), ['fw', 'note', 'serial']);
     await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
-    await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'target', 'targetTemperature');
+    await pickSuggestion(
+      page,
+      tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'),
+      'target',
+      'targetTemperature',
+    );
     await pickSuggestion(page, tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'), 'conf', 'config');
     await page.locator('[data-tb-chip="config"] [data-tb-action="remove-chip"]').click();
     assert.deepEqual(await chipsShown(), ['targetTemperature']);
@@ -248,7 +323,14 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     await save();
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('attrD');
-      return { operation: x.operation, scope: x.scope, target: x.target, targetType: x.targetType, keys: x.keys, valid: x.valid };
+      return {
+        operation: x.operation,
+        scope: x.scope,
+        target: x.target,
+        targetType: x.targetType,
+        keys: x.keys,
+        valid: x.valid,
+      };
     });
     assert.deepEqual(n, {
       operation: 'delete',
@@ -267,7 +349,12 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
   for (const [type, id, pick] of lines) {
     it(`${type}: the entity line says which entity, as configured (picked by name, a msg. property, the message)`, async function () {
       await open(id);
-      await checkTargetLine(page, 'The entity is', pick, path.join(screenshotDir(), `${type.replace('tb-', '')}-entity-line.png`));
+      await checkTargetLine(
+        page,
+        'The entity is',
+        pick,
+        path.join(screenshotDir(), `${type.replace('tb-', '')}-entity-line.png`),
+      );
       await closeTrays(page);
     });
   }
@@ -275,7 +362,9 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
   it('tb-rpc: devices only, a wait the server would cut is refused unless persistent, persistent settings checked, saved', async function () {
     await open('rpcD');
     // The fixed device of the deployed node, shown by name.
-    await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-102', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-102', undefined, {
+      timeout: WAIT,
+    });
     assert.deepEqual(
       await page.evaluate(() =>
         $('[data-tb-field="target.entityType"] option')
@@ -289,7 +378,10 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
     assert.equal(await visible('.tb-row-persistent'), false);
     await type('timeout', '30s');
     await marked('timeout', true);
-    assert.match(String(await verdict('rpcD', 'timeout')), /^timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s, so a lightweight RPC may wait at most 29000 ms/);
+    assert.match(
+      String(await verdict('rpcD', 'timeout')),
+      /^timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s, so a lightweight RPC may wait at most 29000 ms/,
+    );
     await tray().locator('#node-input-persistent').check();
     await marked('timeout', false);
     assert.equal(await visible('.tb-row-persistent'), true);

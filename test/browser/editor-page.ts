@@ -78,7 +78,11 @@ export async function pickSuggestion(page: Page, input: Locator, typed: string, 
   const item = page.locator('.red-ui-autoComplete-container li a', { hasText: option }).first();
   await item.waitFor({ state: 'visible', timeout: WAIT });
   await item.click();
-  await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0, undefined, { timeout: WAIT });
+  await page.waitForFunction(
+    () => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0,
+    undefined,
+    { timeout: WAIT },
+  );
 }
 
 /**
@@ -89,7 +93,9 @@ type PageGlobals = { RED: any; $: any };
 
 /** Sets a device-action dialog's entity to one picked by name: the picker type, the entity type, then the suggestion. */
 export async function pickEntity(page: Page, entityType: string, typed: string, name: string): Promise<void> {
-  await page.evaluate(() => ($('#node-input-target') as unknown as { typedInput(m: string, t: string): void }).typedInput('type', 'entity'));
+  await page.evaluate(() =>
+    ($('#node-input-target') as unknown as { typedInput(m: string, t: string): void }).typedInput('type', 'entity'),
+  );
   await topTray(page).locator('[data-tb-field="target.entityType"]').selectOption(entityType);
   await pickSuggestion(page, topTray(page).locator('[data-tb-field="target.id"]'), typed, name);
 }
@@ -98,7 +104,11 @@ export async function pickEntity(page: Page, entityType: string, typed: string, 
 export async function targetLineIs(page: Page, re: RegExp): Promise<void> {
   const line = () => page.evaluate(() => ($('[data-tb-target-tip]') as unknown as { text(): string }).text());
   try {
-    await page.waitForFunction((src) => new RegExp(src).test(($('[data-tb-target-tip]') as unknown as { text(): string }).text()), re.source, { timeout: WAIT });
+    await page.waitForFunction(
+      (src) => new RegExp(src).test(($('[data-tb-target-tip]') as unknown as { text(): string }).text()),
+      re.source,
+      { timeout: WAIT },
+    );
   } catch {
     throw new Error(`the target line: wanted ${re}, shows ${JSON.stringify(await line())}`);
   }
@@ -110,7 +120,12 @@ export async function targetLineIs(page: Page, re: RegExp): Promise<void> {
  * (`pick`) is named once picked (then `shot`, a screenshot of the tray, is taken), a msg. property is named, and
  * back to the message it says msg.entity.
  */
-export async function checkTargetLine(page: Page, lead: string, pick: { entityType: string; typed: string; name: string }, shot: string): Promise<void> {
+export async function checkTargetLine(
+  page: Page,
+  lead: string,
+  pick: { entityType: string; typed: string; name: string },
+  shot: string,
+): Promise<void> {
   const auto = new RegExp(`^${lead} msg\\.entity, else msg\\.topic as a UUID: `);
   await targetLineIs(page, auto);
   await chooseTypedType(page, topTray(page), '#node-input-target', 'entity');
@@ -142,16 +157,26 @@ export async function openBuilder(page: Page, id: string, query?: unknown): Prom
 
 /** The query the open dialog holds now (its query TypedInput's text, parsed). */
 export async function builderQuery(page: Page): Promise<unknown> {
-  return JSON.parse(await page.evaluate(() => (window as unknown as PageGlobals).$('#node-input-query').typedInput('value') as string));
+  return JSON.parse(
+    await page.evaluate(() => (window as unknown as PageGlobals).$('#node-input-query').typedInput('value') as string),
+  );
 }
 
 /** Clicks the builder's Preview and waits for its answer: the state (rows, count, empty, keys, error) and the text. */
 export async function runPreview(page: Page): Promise<{ state: string; text: string }> {
   await topTray(page).locator('[data-tb-action="preview"]').click();
-  await page.waitForFunction(() => !['running', 'idle'].includes((window as unknown as PageGlobals).$('[data-tb-preview]').attr('data-tb-preview')), undefined, { timeout: WAIT });
+  await page.waitForFunction(
+    () =>
+      !['running', 'idle'].includes((window as unknown as PageGlobals).$('[data-tb-preview]').attr('data-tb-preview')),
+    undefined,
+    { timeout: WAIT },
+  );
   return page.evaluate(() => {
     const { $ } = window as unknown as PageGlobals;
-    return { state: $('[data-tb-preview]').attr('data-tb-preview') as string, text: $('[data-tb-preview]').text() as string };
+    return {
+      state: $('[data-tb-preview]').attr('data-tb-preview') as string,
+      text: $('[data-tb-preview]').text() as string,
+    };
   });
 }
 
@@ -220,7 +245,9 @@ export async function keySuggestions(page: Page, field: string, typed = ''): Pro
   // Escape closes the menu, and it stays closed (the box gets its focus back from the menu).
   await entry.fill('');
   await entry.press('Escape');
-  await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, { timeout: WAIT });
+  await page.waitForFunction(() => $('.red-ui-autoComplete-container:visible').length === 0, undefined, {
+    timeout: WAIT,
+  });
   return items.map((s) => s.trim()).sort();
 }
 
@@ -246,7 +273,8 @@ export async function addNodes(page: Page, nodes: BareNode[]): Promise<void> {
     const full = list.map((n) => {
       const defaults = red.nodes.getType(n.type).defaults as Record<string, { value?: unknown }>;
       const node: Record<string, unknown> = { wires: [], ...n };
-      for (const [k, d] of Object.entries(defaults)) if (!(k in node) && d.value !== undefined) node[k] = JSON.parse(JSON.stringify(d.value));
+      for (const [k, d] of Object.entries(defaults))
+        if (!(k in node) && d.value !== undefined) node[k] = JSON.parse(JSON.stringify(d.value));
       return node;
     });
     red.view.importNodes(full, { generateIds: false, touchImport: true, notify: false, applyNodeDefaults: true });
@@ -254,7 +282,8 @@ export async function addNodes(page: Page, nodes: BareNode[]): Promise<void> {
     // an inject's button, then sits under the palette).
     for (const n of list) {
       const placed = red.nodes.node(n.id) as unknown as { x: number; y: number; dirty: boolean } | null;
-      if (placed && typeof n.x === 'number' && typeof n.y === 'number') Object.assign(placed, { x: n.x, y: n.y, dirty: true });
+      if (placed && typeof n.x === 'number' && typeof n.y === 'number')
+        Object.assign(placed, { x: n.x, y: n.y, dirty: true });
     }
     red.view.select({ nodes: [] });
     red.view.redraw(true);
@@ -264,11 +293,16 @@ export async function addNodes(page: Page, nodes: BareNode[]): Promise<void> {
 
 /** Presses Deploy and waits until the editor has no undeployed change. */
 export async function deployButton(page: Page): Promise<void> {
-  const deployed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/flows') && r.request().method() === 'POST', { timeout: WAIT });
+  const deployed = page.waitForResponse(
+    (r) => new URL(r.url()).pathname.endsWith('/flows') && r.request().method() === 'POST',
+    { timeout: WAIT },
+  );
   await page.locator('#red-ui-header-button-deploy').click();
   const res = await deployed;
   if (res.status() !== 200) throw new Error(`deploy: HTTP ${res.status()}`);
-  await page.waitForFunction(() => (window as unknown as PageGlobals).RED.nodes.dirty() === false, undefined, { timeout: WAIT });
+  await page.waitForFunction(() => (window as unknown as PageGlobals).RED.nodes.dirty() === false, undefined, {
+    timeout: WAIT,
+  });
 }
 
 /** A node's status as the editor shows it under the node: its text and its colour (fill) and shape. */
@@ -280,10 +314,17 @@ export function nodeStatus(page: Page, id: string): Promise<{ text: string; fill
 }
 
 /** Waits until node `id`'s status text matches `text`; fails with the status it shows. */
-export async function waitForStatus(page: Page, id: string, text: RegExp): Promise<{ text: string; fill: string; shape: string }> {
+export async function waitForStatus(
+  page: Page,
+  id: string,
+  text: RegExp,
+): Promise<{ text: string; fill: string; shape: string }> {
   try {
     await page.waitForFunction(
-      ([nodeId, src, flags]) => new RegExp(src, flags).test(String((window as unknown as PageGlobals).RED.nodes.node(nodeId)?.status?.text ?? '')),
+      ([nodeId, src, flags]) =>
+        new RegExp(src, flags).test(
+          String((window as unknown as PageGlobals).RED.nodes.node(nodeId)?.status?.text ?? ''),
+        ),
       [id, text.source, text.flags] as const,
       { timeout: WAIT },
     );
@@ -331,7 +372,9 @@ export async function recordDebug(page: Page): Promise<void> {
 export async function debugValues(page: Page, id: string): Promise<unknown[]> {
   const raw: Array<{ msg: string; format: string }> = await page.evaluate(
     (nodeId) =>
-      ((window as unknown as { tbDebugLog: Array<{ id: string; msg: string; format: string }> }).tbDebugLog ?? []).filter((m) => m.id === nodeId).map((m) => ({ msg: m.msg, format: m.format })),
+      ((window as unknown as { tbDebugLog: Array<{ id: string; msg: string; format: string }> }).tbDebugLog ?? [])
+        .filter((m) => m.id === nodeId)
+        .map((m) => ({ msg: m.msg, format: m.format })),
     id,
   );
   return raw.map(({ msg, format }) => {
@@ -344,12 +387,19 @@ export async function debugValues(page: Page, id: string): Promise<unknown[]> {
 /** Waits until debug node `id` has sent at least `n` messages; returns them all (decoded as debugValues does). */
 export async function waitForDebug(page: Page, id: string, n = 1): Promise<unknown[]> {
   await page
-    .waitForFunction(([nodeId, count]) => ((window as unknown as { tbDebugLog: Array<{ id: string }> }).tbDebugLog ?? []).filter((m) => m.id === nodeId).length >= count, [id, n] as const, {
-      timeout: WAIT,
-    })
+    .waitForFunction(
+      ([nodeId, count]) =>
+        ((window as unknown as { tbDebugLog: Array<{ id: string }> }).tbDebugLog ?? []).filter((m) => m.id === nodeId)
+          .length >= count,
+      [id, n] as const,
+      {
+        timeout: WAIT,
+      },
+    )
     .catch(() => undefined);
   const got = await debugValues(page, id);
-  if (got.length < n) throw new Error(`debug ${id}: wanted ${n} message(s), got ${got.length}: ${JSON.stringify(got).slice(0, 500)}`);
+  if (got.length < n)
+    throw new Error(`debug ${id}: wanted ${n} message(s), got ${got.length}: ${JSON.stringify(got).slice(0, 500)}`);
   return got;
 }
 

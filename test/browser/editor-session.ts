@@ -50,7 +50,11 @@ export function useEditor(opts: EditorOptions): EditorSession {
       if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
     });
     await page.goto(nr.url);
-    await page.waitForFunction((id) => typeof RED !== 'undefined' && !!RED.nodes && !!RED.nodes.node(id) && RED.nodes.dirty() === false, opts.ready, { timeout: 30000 });
+    await page.waitForFunction(
+      (id) => typeof RED !== 'undefined' && !!RED.nodes && !!RED.nodes.node(id) && RED.nodes.dirty() === false,
+      opts.ready,
+      { timeout: 30000 },
+    );
   });
 
   afterEach(async function () {

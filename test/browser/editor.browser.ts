@@ -41,7 +41,8 @@ const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 const WAIT = 15000;
 
-const catalog = (type: string): any => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US', `${type}.json`), 'utf8'))[type];
+const catalog = (type: string): any =>
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US', `${type}.json`), 'utf8'))[type];
 
 /** The help's tooltip paragraph, up to its first entity or tag (the sidebar shows it rendered). */
 function helpOpening(type: string): string {
@@ -83,7 +84,18 @@ describe('editor (browser)', function () {
         version: 1,
         credentials: TENANT,
       },
-      { id: 'inj1', type: 'inject', name: 'count now', props: [{ p: 'payload' }], repeat: '', once: false, payload: '', payloadType: 'date', ...at(120, 60), wires: [['count1']] },
+      {
+        id: 'inj1',
+        type: 'inject',
+        name: 'count now',
+        props: [{ p: 'payload' }],
+        repeat: '',
+        once: false,
+        payload: '',
+        payloadType: 'date',
+        ...at(120, 60),
+        wires: [['count1']],
+      },
       {
         id: 'count1',
         type: 'tb-entity-count',
@@ -112,16 +124,49 @@ describe('editor (browser)', function () {
         ...at(340, 140),
       },
       { id: 'eqNoConn', type: 'tb-entity-query', name: 'no connection', connection: '', version: 1, ...at(340, 220) },
-      { id: 'eqBadJson', type: 'tb-entity-query', name: 'bad json', connection: 'conn1', queryType: 'json', query: '{"entityFilter":', version: 1, ...at(340, 300) },
-      { id: 'eqNoFilter', type: 'tb-entity-query', name: 'no filter', connection: 'conn1', queryType: 'json', query: '{"pageLink":{"pageSize":10}}', version: 1, ...at(340, 380) },
+      {
+        id: 'eqBadJson',
+        type: 'tb-entity-query',
+        name: 'bad json',
+        connection: 'conn1',
+        queryType: 'json',
+        query: '{"entityFilter":',
+        version: 1,
+        ...at(340, 300),
+      },
+      {
+        id: 'eqNoFilter',
+        type: 'tb-entity-query',
+        name: 'no filter',
+        connection: 'conn1',
+        queryType: 'json',
+        query: '{"pageLink":{"pageSize":10}}',
+        version: 1,
+        ...at(340, 380),
+      },
       { id: 'aq1', type: 'tb-alarm-query', connection: 'conn1', version: 1, ...at(620, 60) },
       { id: 'as1', type: 'tb-alarm-status', connection: 'conn1', version: 1, ...at(620, 140) },
-      { id: 'br1', type: 'tb-build-report', connection: 'conn1', viewConfigId: '0f8fad5b-d9cb-469f-a165-70867728950e', version: 1, ...at(620, 220) },
+      {
+        id: 'br1',
+        type: 'tb-build-report',
+        connection: 'conn1',
+        viewConfigId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+        version: 1,
+        ...at(620, 220),
+      },
       { id: 'act1', type: 'tb-alarm-action', connection: 'conn1', version: 1, ...at(620, 300) },
       { id: 'tel1', type: 'tb-telemetry', connection: 'conn1', version: 1, ...at(860, 60) },
       { id: 'attr1', type: 'tb-attributes', connection: 'conn1', version: 1, ...at(860, 140) },
       { id: 'rpc1', type: 'tb-rpc', connection: 'conn1', version: 1, ...at(860, 220) },
-      { id: 'wait1', type: 'tb-wait-until', connection: 'conn1', key: 'temperature', version: 1, ...at(860, 300), wires: [[], []] },
+      {
+        id: 'wait1',
+        type: 'tb-wait-until',
+        connection: 'conn1',
+        key: 'temperature',
+        version: 1,
+        ...at(860, 300),
+        wires: [[], []],
+      },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -140,7 +185,12 @@ describe('editor (browser)', function () {
     'tb-wait-until': 'wait1',
   };
 
-  async function admin(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  async function admin(
+    method: string,
+    urlPath: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const res = await fetch(`${nr.url}${urlPath}`, {
       method,
       headers: { 'Content-Type': 'application/json', ...headers },
@@ -175,7 +225,12 @@ describe('editor (browser)', function () {
           const el = document.getElementById(nodeId);
           const label = el && el.querySelector('.red-ui-flow-node-status-label');
           const dot = el && el.querySelector('.red-ui-flow-node-status');
-          return !!(label && dot && new RegExp(t).test(label.textContent || '') && new RegExp(s).test(dot.getAttribute('class') || ''));
+          return !!(
+            label &&
+            dot &&
+            new RegExp(t).test(label.textContent || '') &&
+            new RegExp(s).test(dot.getAttribute('class') || '')
+          );
         },
         [id, text.source, shape.source] as const,
         { timeout: WAIT },
@@ -227,7 +282,16 @@ describe('editor (browser)', function () {
     await page.goto(nr.url);
     // Ready: the palette is built, the flows are loaded and drawn.
     await page.locator(".red-ui-palette-node[data-palette-type='inject']").waitFor({ timeout: 30000 });
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.editor && RED.nodes.node('count1') && document.getElementById('count1') && !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    await page.waitForFunction(
+      () =>
+        typeof RED !== 'undefined' &&
+        RED.editor &&
+        RED.nodes.node('count1') &&
+        document.getElementById('count1') &&
+        !RED.nodes.dirty(),
+      undefined,
+      { timeout: 30000 },
+    );
   });
 
   afterEach(async function () {
@@ -245,7 +309,10 @@ describe('editor (browser)', function () {
   it('loads the shared editor script once, before the node definitions', async function () {
     const res = await page.request.get(`${nr.url}/resources/${MODULE}/tb-editor.js`);
     assert.equal(res.status(), 200);
-    assert.equal((await res.body()).toString('utf8'), fs.readFileSync(path.join(REPO_ROOT, 'resources/tb-editor.js'), 'utf8'));
+    assert.equal(
+      (await res.body()).toString('utf8'),
+      fs.readFileSync(path.join(REPO_ROOT, 'resources/tb-editor.js'), 'utf8'),
+    );
     const loaded = await page.evaluate(
       (types) => ({
         shared: typeof (window as any).TbEditor === 'object' && typeof (window as any).TbEditor.forType === 'function',
@@ -275,12 +342,18 @@ describe('editor (browser)', function () {
       const served = await page.request.get(m![1]);
       assert.equal(served.status(), 200);
       // The editor serves a default icon with HTTP 200 when ours is not found: compare the bytes.
-      assert.ok((await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'icons', `${p.type}.svg`))), `${p.type} icon bytes`);
+      assert.ok(
+        (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'icons', `${p.type}.svg`))),
+        `${p.type} icon bytes`,
+      );
     }
     // The editor draws config nodes with a cog, but the runtime serves the config node's own icon too (the
     // Flow Library shows it).
     const served = await page.request.get(`${nr.url}/icons/${MODULE}/tb-connection.svg`);
-    assert.ok((await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'icons/tb-connection.svg'))), 'tb-connection icon bytes');
+    assert.ok(
+      (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'icons/tb-connection.svg'))),
+      'tb-connection icon bytes',
+    );
   });
 
   for (const type of TYPES) {
@@ -297,7 +370,10 @@ describe('editor (browser)', function () {
   }
 
   it('tb-entity-query: an empty connection shows the invalid marker and the validation message', async function () {
-    const node = await page.evaluate(() => ({ valid: RED.nodes.node('eqNoConn').valid, errors: RED.nodes.node('eqNoConn').validationErrors }));
+    const node = await page.evaluate(() => ({
+      valid: RED.nodes.node('eqNoConn').valid,
+      errors: RED.nodes.node('eqNoConn').validationErrors,
+    }));
     assert.equal(node.valid, false);
     assert.ok(node.errors.length > 0);
     const marker = page.locator('#eqNoConn .red-ui-flow-node-error');
@@ -327,9 +403,19 @@ describe('editor (browser)', function () {
     // The dialog marks the query input, and clears the mark once the query is fixed.
     await openDialog('eqBadJson');
     const query = topTray().locator('#node-input-query + .red-ui-typedInput-container');
-    await page.waitForFunction(() => $('#node-input-query + .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
-    await page.evaluate(() => $('#node-input-query').typedInput('value', '{"entityFilter":{"type":"deviceType","deviceTypes":["meter"]}}'));
-    await page.waitForFunction(() => !$('#node-input-query + .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => $('#node-input-query + .red-ui-typedInput-container').hasClass('input-error'),
+      undefined,
+      { timeout: WAIT },
+    );
+    await page.evaluate(() =>
+      $('#node-input-query').typedInput('value', '{"entityFilter":{"type":"deviceType","deviceTypes":["meter"]}}'),
+    );
+    await page.waitForFunction(
+      () => !$('#node-input-query + .red-ui-typedInput-container').hasClass('input-error'),
+      undefined,
+      { timeout: WAIT },
+    );
     assert.equal(await query.count(), 1);
   });
 
@@ -366,7 +452,9 @@ describe('editor (browser)', function () {
     await topTray().locator('#node-config-input-authMode').selectOption('token');
     assert.deepEqual(await visible(), { username: false, password: false, apiKey: false, token: true });
     // An empty token is flagged while the token mode is selected.
-    await page.waitForFunction(() => $('#node-config-input-token').hasClass('input-error'), undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('#node-config-input-token').hasClass('input-error'), undefined, {
+      timeout: WAIT,
+    });
     await topTray().locator('#node-config-input-authMode').selectOption('password');
     assert.deepEqual(await visible(), { username: true, password: true, apiKey: false, token: false });
     // Analytics rows follow the analytics URL.
@@ -393,7 +481,10 @@ describe('editor (browser)', function () {
       assert.equal(await input.isVisible(), true, hook);
       // empty in a connection saved before the setting: the placeholder shows the default that applies
       const shown = (await input.inputValue()) || `default ${await input.getAttribute('placeholder')}`;
-      const flagged = (on: boolean) => page.waitForFunction(([h, o]) => $(`[${h}]`).hasClass('input-error') === o, [hook, on] as const, { timeout: WAIT });
+      const flagged = (on: boolean) =>
+        page.waitForFunction(([h, o]) => $(`[${h}]`).hasClass('input-error') === o, [hook, on] as const, {
+          timeout: WAIT,
+        });
       await input.fill(bad);
       await input.dispatchEvent('change');
       await flagged(true);
@@ -418,12 +509,19 @@ describe('editor (browser)', function () {
 
   it('imports an example, sets up its connection in the dialog, and deploys it', async function () {
     const name = 'Count entities and alarms';
-    assert.ok((await (await admin('GET', '/library/examples/flows/')).json()).includes(MODULE), 'the module has examples');
+    assert.ok(
+      (await (await admin('GET', '/library/examples/flows/')).json()).includes(MODULE),
+      'the module has examples',
+    );
     const listed = JSON.stringify(await (await admin('GET', `/library/examples/flows/${MODULE}/`)).json());
     assert.ok(listed.includes(name), `"${name}" is listed: ${listed}`);
     // As Import > Examples does: fetch the flow and import it onto a new tab.
     const ids = await page.evaluate(
-      async ([module, file]): Promise<{ conn?: string; counts: Array<{ id: string; name: string }>; inject?: string }> => {
+      async ([module, file]): Promise<{
+        conn?: string;
+        counts: Array<{ id: string; name: string }>;
+        inject?: string;
+      }> => {
         const data = await $.getJSON(`library/examples/flows/${module}/${encodeURIComponent(file)}`);
         const before = new Set(RED.nodes.filterNodes({}).map((n: any) => n.id));
         RED.view.importNodes(data, { generateIds: true, addFlow: true });
@@ -443,7 +541,11 @@ describe('editor (browser)', function () {
     assert.ok(ids.conn, 'the example brings its tb-connection');
     assert.equal(ids.counts.length, 2);
     // It comes without credentials: flagged, and so are the nodes that use it, until they are filled in.
-    const valid = () => page.evaluate((list) => list.map((id: string) => RED.nodes.node(id).valid), [ids.conn!, ...ids.counts.map((c) => c.id)]);
+    const valid = () =>
+      page.evaluate(
+        (list) => list.map((id: string) => RED.nodes.node(id).valid),
+        [ids.conn!, ...ids.counts.map((c) => c.id)],
+      );
     assert.deepEqual(await valid(), [false, false, false]);
 
     // Point its connection at the simulator and log in, through the config dialog.
@@ -456,7 +558,9 @@ describe('editor (browser)', function () {
     assert.deepEqual(await valid(), [true, true, true]);
 
     // Deploy; the test tab holds invalid nodes on purpose, so confirm the warning.
-    const deployed = page.waitForResponse((r) => r.url().endsWith('/flows') && r.request().method() === 'POST', { timeout: WAIT });
+    const deployed = page.waitForResponse((r) => r.url().endsWith('/flows') && r.request().method() === 'POST', {
+      timeout: WAIT,
+    });
     await page.locator('#red-ui-header-button-deploy').click();
     await page.locator('#red-ui-deploy-dialog-confirm-deploy-deploy').click({ timeout: WAIT });
     assert.equal((await deployed).status(), 200);

@@ -37,10 +37,18 @@ const EXAMPLES: Example[] = fs
   .readdirSync(path.join(REPO_ROOT, 'examples'))
   .filter((f) => f.endsWith('.json'))
   .sort()
-  .map((file) => ({ file, label: file.replace(/\.json$/, ''), nodes: JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8')) }));
+  .map((file) => ({
+    file,
+    label: file.replace(/\.json$/, ''),
+    nodes: JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8')),
+  }));
 const CONNECTION = EXAMPLES[0].nodes.find((n) => n.type === 'tb-connection')!;
-const ERRORS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US/tb-connection.json'), 'utf8'))['tb-connection'].errors;
-const NO_ANALYTICS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US/tb-build-report.json'), 'utf8'))['tb-build-report'].errors.noAnalytics;
+const ERRORS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US/tb-connection.json'), 'utf8'))[
+  'tb-connection'
+].errors;
+const NO_ANALYTICS = JSON.parse(
+  fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US/tb-build-report.json'), 'utf8'),
+)['tb-build-report'].errors.noAnalytics;
 const isTb = (type: string): boolean => /^tb-/.test(type) && type !== 'tb-connection';
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -48,7 +56,15 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 interface EditorState {
   tabs: Array<{ id: string; label: string }>;
   configs: Array<{ id: string; type: string; name: string; valid: boolean; errors: string[] }>;
-  nodes: Array<{ id: string; type: string; name: string; z: string; connection?: string; valid: boolean; errors: string[] }>;
+  nodes: Array<{
+    id: string;
+    type: string;
+    name: string;
+    z: string;
+    connection?: string;
+    valid: boolean;
+    errors: string[];
+  }>;
 }
 
 describe('examples imported into a fresh editor (browser)', function () {
@@ -71,9 +87,19 @@ describe('examples imported into a fresh editor (browser)', function () {
     page.evaluate(() => {
       const s: any = { tabs: [], configs: [], nodes: [] };
       RED.nodes.eachWorkspace((w: any) => s.tabs.push({ id: w.id, label: w.label }));
-      RED.nodes.eachConfig((n: any) => s.configs.push({ id: n.id, type: n.type, name: n.name, valid: n.valid, errors: n.validationErrors || [] }));
+      RED.nodes.eachConfig((n: any) =>
+        s.configs.push({ id: n.id, type: n.type, name: n.name, valid: n.valid, errors: n.validationErrors || [] }),
+      );
       for (const n of RED.nodes.filterNodes({})) {
-        s.nodes.push({ id: n.id, type: n.type, name: n.name, z: n.z, connection: n.connection, valid: n.valid, errors: n.validationErrors || [] });
+        s.nodes.push({
+          id: n.id,
+          type: n.type,
+          name: n.name,
+          z: n.z,
+          connection: n.connection,
+          valid: n.valid,
+          errors: n.validationErrors || [],
+        });
       }
       return s;
     });
@@ -83,12 +109,22 @@ describe('examples imported into a fresh editor (browser)', function () {
     await deployFlows(nr, []);
     await page.goto(nr.url);
     await page.waitForFunction(
-      () => typeof RED !== 'undefined' && RED.nodes && RED.nodes.getType && RED.nodes.getType('tb-connection') && RED.workspaces.active() && RED.nodes.dirty() === false,
+      () =>
+        typeof RED !== 'undefined' &&
+        RED.nodes &&
+        RED.nodes.getType &&
+        RED.nodes.getType('tb-connection') &&
+        RED.workspaces.active() &&
+        RED.nodes.dirty() === false,
       undefined,
       { timeout: 30000 },
     );
     const s = await state();
-    assert.deepEqual([s.tabs.map((t) => t.label), s.configs.length, s.nodes.length], [['Flow 1'], 0, 0], 'a fresh editor');
+    assert.deepEqual(
+      [s.tabs.map((t) => t.label), s.configs.length, s.nodes.length],
+      [['Flow 1'], 0, 0],
+      'a fresh editor',
+    );
   }
 
   /**
@@ -183,7 +219,10 @@ describe('examples imported into a fresh editor (browser)', function () {
 
   /** Deploys from the editor, confirming the warning about invalid nodes if there is one. */
   async function deployFromEditor(): Promise<void> {
-    const posted = page.waitForResponse((r) => new URL(r.url()).pathname === '/flows' && r.request().method() === 'POST', { timeout: WAIT });
+    const posted = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/flows' && r.request().method() === 'POST',
+      { timeout: WAIT },
+    );
     await page.locator('#red-ui-header-button-deploy').click();
     const confirm = page.locator('#red-ui-deploy-dialog-confirm-deploy-deploy');
     await Promise.race([posted, confirm.waitFor({ state: 'visible', timeout: WAIT })]);
@@ -235,7 +274,15 @@ describe('examples imported into a fresh editor (browser)', function () {
       for (const n of s.nodes) assert.equal(n.z, tab.id, `${n.type} "${n.name}" is on the example's tab`);
 
       // The connection: the shared one, flagged with what to fill in; the nodes that use it say so too.
-      assert.deepEqual(s.configs, [{ id: CONNECTION.id, type: 'tb-connection', name: CONNECTION.name, valid: false, errors: [ERRORS.signInPassword] }]);
+      assert.deepEqual(s.configs, [
+        {
+          id: CONNECTION.id,
+          type: 'tb-connection',
+          name: CONNECTION.name,
+          valid: false,
+          errors: [ERRORS.signInPassword],
+        },
+      ]);
       const invalid = s.nodes.filter((n) => !n.valid);
       assert.deepEqual(
         invalid.map((n) => n.id).sort(),
@@ -245,11 +292,13 @@ describe('examples imported into a fresh editor (browser)', function () {
           .sort(),
         'the ThingsBoard nodes, and only they, are flagged',
       );
-      for (const n of invalid) assert.ok(n.errors.join(' ').includes(ERRORS.signInPassword), `${n.type} "${n.name}": ${n.errors.join(' ')}`);
+      for (const n of invalid)
+        assert.ok(n.errors.join(' ').includes(ERRORS.signInPassword), `${n.type} "${n.name}": ${n.errors.join(' ')}`);
 
       // On the canvas: the warning triangle on each ThingsBoard node.
       await page.evaluate((id) => RED.workspaces.show(id), tab.id);
-      for (const n of invalid) await page.locator(`[id="${n.id}"] .red-ui-flow-node-error`).waitFor({ state: 'visible', timeout: WAIT });
+      for (const n of invalid)
+        await page.locator(`[id="${n.id}"] .red-ui-flow-node-error`).waitFor({ state: 'visible', timeout: WAIT });
     });
   }
 
@@ -257,7 +306,14 @@ describe('examples imported into a fresh editor (browser)', function () {
     await freshEditor();
     const pasted = [
       { ...CONNECTION, id: 'cKey', name: 'key', authMode: 'apiKey' },
-      { ...CONNECTION, id: 'cToken', name: 'token', authMode: 'token', analyticsUrl: 'http://127.0.0.1:8888/apiTrendz/', analyticsAuth: 'own' },
+      {
+        ...CONNECTION,
+        id: 'cToken',
+        name: 'token',
+        authMode: 'token',
+        analyticsUrl: 'http://127.0.0.1:8888/apiTrendz/',
+        analyticsAuth: 'own',
+      },
     ];
     await page.evaluate((nodes) => RED.view.importNodes(nodes, { generateIds: false, addFlow: false }), pasted);
     const configs = async () => Object.fromEntries((await state()).configs.map((c) => [c.id, [c.valid, c.errors]]));
@@ -269,13 +325,18 @@ describe('examples imported into a fresh editor (browser)', function () {
     /** Fills the given credential inputs in the connection's dialog and presses Done. */
     const fill = async (id: string, values: Record<string, string>) => {
       await openDialog(page, id);
-      for (const [key, value] of Object.entries(values)) await topTray(page).locator(`#node-config-input-${key}`).fill(value);
+      for (const [key, value] of Object.entries(values))
+        await topTray(page).locator(`#node-config-input-${key}`).fill(value);
       await topTray(page).locator('#node-config-dialog-ok').click();
       await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
     };
     await fill('cKey', { apiKey: 'tb_example' });
     await fill('cToken', { token: 'eyJexample' });
-    assert.deepEqual(await configs(), { cKey: [true, []], cToken: [false, [ERRORS.analyticsSignIn]] }, 'the analytics sign-in is still missing');
+    assert.deepEqual(
+      await configs(),
+      { cKey: [true, []], cToken: [false, [ERRORS.analyticsSignIn]] },
+      'the analytics sign-in is still missing',
+    );
     await fill('cToken', { analyticsUsername: 'analyst', analyticsPassword: 'secret' });
     assert.deepEqual(await configs(), { cKey: [true, []], cToken: [true, []] });
   });
@@ -305,7 +366,11 @@ describe('examples imported into a fresh editor (browser)', function () {
     }
     const check = async (when: string) => {
       const s = await state();
-      assert.deepEqual(s.tabs.map((t) => t.label).sort(), ['Flow 1', ...EXAMPLES.map((e) => e.label)].sort(), `${when}: a tab per example`);
+      assert.deepEqual(
+        s.tabs.map((t) => t.label).sort(),
+        ['Flow 1', ...EXAMPLES.map((e) => e.label)].sort(),
+        `${when}: a tab per example`,
+      );
       assert.deepEqual(
         s.configs.map((c) => [c.id, c.valid]),
         [[CONNECTION.id, true]],
@@ -328,16 +393,31 @@ describe('examples imported into a fresh editor (browser)', function () {
 
     // Loaded again, the connection's credentials are on the server only: it is not flagged.
     await page.reload();
-    await page.waitForFunction((id) => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node && RED.nodes.node(id) && RED.nodes.dirty() === false, CONNECTION.id, { timeout: 30000 });
-    assert.equal(await page.evaluate((id) => RED.nodes.node(id).credentials, CONNECTION.id), undefined, 'the editor does not hold them');
+    await page.waitForFunction(
+      (id) =>
+        typeof RED !== 'undefined' && RED.nodes && RED.nodes.node && RED.nodes.node(id) && RED.nodes.dirty() === false,
+      CONNECTION.id,
+      { timeout: 30000 },
+    );
+    assert.equal(
+      await page.evaluate((id) => RED.nodes.node(id).credentials, CONNECTION.id),
+      undefined,
+      'the editor does not hold them',
+    );
     await check('deployed and loaded again');
     // And they work: every live node of every example shows a green status, but one whose query takes its values
     // from the message, which waits for a message (grey ring).
     for (const n of (await state()).nodes.filter((x) => x.type === 'tb-subscribe')) {
       await page.evaluate((z) => RED.workspaces.show(z), n.z);
-      const bound = await page.evaluate((id) => /\{\{\s*(msg|flow|global|env)\./.test(RED.nodes.node(id).query || ''), n.id);
+      const bound = await page.evaluate(
+        (id) => /\{\{\s*(msg|flow|global|env)\./.test(RED.nodes.node(id).query || ''),
+        n.id,
+      );
       await page.waitForFunction(
-        ([id, re]) => new RegExp(re).test(document.getElementById(id)?.querySelector('.red-ui-flow-node-status')?.getAttribute('class') || ''),
+        ([id, re]) =>
+          new RegExp(re).test(
+            document.getElementById(id)?.querySelector('.red-ui-flow-node-status')?.getAttribute('class') || '',
+          ),
         [n.id, bound ? 'status-ring-grey' : 'status-dot-green'] as const,
         { timeout: WAIT },
       );
@@ -349,7 +429,11 @@ describe('examples imported into a fresh editor (browser)', function () {
       await openDialog(page, n.id);
       await page
         .waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT })
-        .catch(async () => assert.fail(`${name}: the device is not shown by name (${await page.evaluate(() => $('[data-tb-field="target.id"]').val())})`));
+        .catch(async () =>
+          assert.fail(
+            `${name}: the device is not shown by name (${await page.evaluate(() => $('[data-tb-field="target.id"]').val())})`,
+          ),
+        );
       await closeTrays(page);
     }
   });
@@ -359,7 +443,9 @@ describe('examples imported into a fresh editor (browser)', function () {
     // What reaches the debug sidebar: the debug nodes' messages, and every error or warning logged by a node.
     await page.evaluate(() => {
       (window as any).tbDebug = [];
-      RED.comms.subscribe('debug', (_topic: string, msg: any) => (window as any).tbDebug.push({ id: msg.id, level: msg.level, msg: msg.msg }));
+      RED.comms.subscribe('debug', (_topic: string, msg: any) =>
+        (window as any).tbDebug.push({ id: msg.id, level: msg.level, msg: msg.msg }),
+      );
     });
     for (const [i, ex] of EXAMPLES.entries()) await importDirectly(ex.label, i > 0);
     assert.deepEqual(
@@ -370,10 +456,15 @@ describe('examples imported into a fresh editor (browser)', function () {
     await deployFromEditor();
     const s = await state();
     const debugOf = (z: string) => s.nodes.find((n) => n.z === z && n.type === 'debug' && n.name === 'error')!.id;
-    const caught = (id: string) => page.evaluate((d) => (window as any).tbDebug.filter((m: any) => m.id === d && m.level === undefined).length, id);
+    const caught = (id: string) =>
+      page.evaluate((d) => (window as any).tbDebug.filter((m: any) => m.id === d && m.level === undefined).length, id);
 
     // The connection reports its problem once, at start.
-    await page.waitForFunction((id) => (window as any).tbDebug.some((m: any) => m.id === id && m.level === 20), CONNECTION.id, { timeout: WAIT });
+    await page.waitForFunction(
+      (id) => (window as any).tbDebug.some((m: any) => m.id === id && m.level === 20),
+      CONNECTION.id,
+      { timeout: WAIT },
+    );
 
     // Each inject (as its interval or its button would) sends a message to ThingsBoard nodes, which fail: each
     // failure reaches the Catch node of the tab. An inject that only stops a subscription fails nothing.
@@ -403,10 +494,19 @@ describe('examples imported into a fresh editor (browser)', function () {
       const at = debugOf(inj.z);
       const reaches = async (n: number, what: string) => {
         await page
-          .waitForFunction(([d, k]) => (window as any).tbDebug.filter((m: any) => m.id === d && m.level === undefined).length >= (k as number), [at, n] as const, { timeout: WAIT })
+          .waitForFunction(
+            ([d, k]) =>
+              (window as any).tbDebug.filter((m: any) => m.id === d && m.level === undefined).length >= (k as number),
+            [at, n] as const,
+            { timeout: WAIT },
+          )
           .catch(async () => {
-            const logged = await page.evaluate(() => (window as any).tbDebug.filter((m: any) => m.level !== undefined).map((m: any) => m.msg));
-            assert.fail(`inject "${inj.name}" ${what}: ${n} error(s) should reach the Catch node's debug node; got ${await caught(at)} (logged: ${JSON.stringify(logged)})`);
+            const logged = await page.evaluate(() =>
+              (window as any).tbDebug.filter((m: any) => m.level !== undefined).map((m: any) => m.msg),
+            );
+            assert.fail(
+              `inject "${inj.name}" ${what}: ${n} error(s) should reach the Catch node's debug node; got ${await caught(at)} (logged: ${JSON.stringify(logged)})`,
+            );
           });
       };
       if (inj.once) await reaches(failing.size, 'at deploy'); // it fired at deploy already
@@ -419,7 +519,9 @@ describe('examples imported into a fresh editor (browser)', function () {
 
     // Logged: only the connection's configuration problem, once by the connection and at most once by a node
     // that reports it at start (a live node, which subscribes at deploy). Nothing logged for a message.
-    const logged: Array<{ id: string; level: number; msg: string }> = await page.evaluate(() => (window as any).tbDebug.filter((m: any) => m.level === 20));
+    const logged: Array<{ id: string; level: number; msg: string }> = await page.evaluate(() =>
+      (window as any).tbDebug.filter((m: any) => m.level === 20),
+    );
     const problem = logged.find((m) => m.id === CONNECTION.id)!.msg;
     const byNode = new Map<string, number>();
     for (const m of logged) {
@@ -427,6 +529,7 @@ describe('examples imported into a fresh editor (browser)', function () {
       byNode.set(m.id, (byNode.get(m.id) || 0) + 1);
     }
     for (const [id, n] of byNode) assert.equal(n, 1, `${typeOf.get(id) || id} logged ${n} times`);
-    for (const id of byNode.keys()) assert.ok(id === CONNECTION.id || typeOf.get(id) === 'tb-subscribe', `${typeOf.get(id) || id} logged at start`);
+    for (const id of byNode.keys())
+      assert.ok(id === CONNECTION.id || typeOf.get(id) === 'tb-subscribe', `${typeOf.get(id) || id} logged at start`);
   });
 });

@@ -49,9 +49,18 @@ describe('npm start demo (browser)', function () {
       if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
     });
     await page.goto(nr.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.workspaces && RED.nodes.workspace && RED.nodes.dirty() === false && RED.nodes.filterNodes({}).length > 0, undefined, {
-      timeout: 30000,
-    });
+    await page.waitForFunction(
+      () =>
+        typeof RED !== 'undefined' &&
+        RED.workspaces &&
+        RED.nodes.workspace &&
+        RED.nodes.dirty() === false &&
+        RED.nodes.filterNodes({}).length > 0,
+      undefined,
+      {
+        timeout: 30000,
+      },
+    );
   });
 
   afterEach(function () {
@@ -87,11 +96,25 @@ describe('npm start demo (browser)', function () {
       const tab = flows.find((n) => n.type === 'tab' && n.label === label)!;
       // Draw the tab, then measure every node as the editor laid it out.
       await page.evaluate((id) => RED.workspaces.show(id), tab.id);
-      await page.waitForFunction((id) => RED.nodes.filterNodes({ z: id }).every((n: any) => n.w > 0 && document.getElementById(n.id)), tab.id, { timeout: WAIT });
-      const boxes: Array<{ id: string; type: string; name: string; x: number; y: number; w: number; h: number }> = await page.evaluate(
-        (id) => RED.nodes.filterNodes({ z: id }).map((n: any) => ({ id: n.id, type: n.type, name: n.name || n.type, x: n.x - n.w / 2, y: n.y - n.h / 2, w: n.w, h: n.h })),
+      await page.waitForFunction(
+        (id) => RED.nodes.filterNodes({ z: id }).every((n: any) => n.w > 0 && document.getElementById(n.id)),
         tab.id,
+        { timeout: WAIT },
       );
+      const boxes: Array<{ id: string; type: string; name: string; x: number; y: number; w: number; h: number }> =
+        await page.evaluate(
+          (id) =>
+            RED.nodes.filterNodes({ z: id }).map((n: any) => ({
+              id: n.id,
+              type: n.type,
+              name: n.name || n.type,
+              x: n.x - n.w / 2,
+              y: n.y - n.h / 2,
+              w: n.w,
+              h: n.h,
+            })),
+          tab.id,
+        );
       const overlaps: string[] = [];
       for (const b of boxes.filter((n) => STATUS_TYPES.test(n.type))) {
         const s = { x: b.x, y: b.y + b.h + STATUS_BOX.gap, w: STATUS_BOX.width, h: STATUS_BOX.height };
@@ -106,14 +129,25 @@ describe('npm start demo (browser)', function () {
   }
 
   /** A node's status text on the canvas. */
-  const statusText = (id: string) => page.evaluate((nodeId) => document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '', id);
+  const statusText = (id: string) =>
+    page.evaluate(
+      (nodeId) => document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '',
+      id,
+    );
   /** Shows the node's tab (only the shown tab's nodes are drawn) and waits for its status text. */
   async function waitForStatus(id: string, text: RegExp): Promise<void> {
     await page.evaluate((nodeId) => RED.workspaces.show(RED.nodes.node(nodeId).z), id);
     await page
-      .waitForFunction(([nodeId, re]) => new RegExp(re).test(document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || ''), [id, text.source] as const, {
-        timeout: WAIT,
-      })
+      .waitForFunction(
+        ([nodeId, re]) =>
+          new RegExp(re).test(
+            document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '',
+          ),
+        [id, text.source] as const,
+        {
+          timeout: WAIT,
+        },
+      )
       .catch(async () => assert.fail(`${id}: no status matching ${text} (${await statusText(id)})`));
   }
   const node = (tab: string, name: string) => {
@@ -122,7 +156,8 @@ describe('npm start demo (browser)', function () {
     assert.ok(n, `"${name}" on the tab "${tab}"`);
     return n!;
   };
-  const press = (id: string) => page.evaluate((nodeId) => fetch(`inject/${nodeId}`, { method: 'POST' }).then((r) => r.status), id);
+  const press = (id: string) =>
+    page.evaluate((nodeId) => fetch(`inject/${nodeId}`, { method: 'POST' }).then((r) => r.status), id);
 
   it("the device actions run in the demo: every thermostat's target set at deploy (the README's automation loop), commands answered, a dew point written", async function () {
     // Set at deploy (the demo fires the example's two schedules once, the night's first): query → attributes, the
@@ -131,7 +166,12 @@ describe('npm start demo (browser)', function () {
     await waitForStatus(attrs.id, /^20 done$/);
     await waitForStatus(node('Set the target temperature of every thermostat', 'all thermostats').id, /^20 of 20$/);
     const thermostats = sim.data.devices().filter((d) => d.type === 'thermostat');
-    const bothSet = () => thermostats.every((d) => sim.telemetry.sharedPushes(d.id) === 2 && sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value === 21);
+    const bothSet = () =>
+      thermostats.every(
+        (d) =>
+          sim.telemetry.sharedPushes(d.id) === 2 &&
+          sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value === 21,
+      );
     for (const end = Date.now() + WAIT; !bothSet(); await new Promise((r) => setTimeout(r, 50))) {
       if (Date.now() > end) assert.fail("the two schedules did not both set every thermostat, the day's 21 °C last");
     }
@@ -146,7 +186,9 @@ describe('npm start demo (browser)', function () {
       await page.waitForFunction(
         (z) => {
           // Settled: the nodes sit where they sat at the previous look (the sidebar slides out), with room around.
-          const lefts = RED.nodes.filterNodes({ z }).map((n: any) => Math.round(document.getElementById(n.id)?.getBoundingClientRect().left ?? -1));
+          const lefts = RED.nodes
+            .filterNodes({ z })
+            .map((n: any) => Math.round(document.getElementById(n.id)?.getBoundingClientRect().left ?? -1));
           const w = window as any;
           const settled = w.__tbLefts === lefts.join(',');
           w.__tbLefts = lefts.join(',');
@@ -162,7 +204,12 @@ describe('npm start demo (browser)', function () {
           .filter(Boolean);
         const x = Math.min(...boxes.map((b: DOMRect) => b.left)) - 20;
         const y = Math.min(...boxes.map((b: DOMRect) => b.top)) - 20;
-        return { x, y, width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x, height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y };
+        return {
+          x,
+          y,
+          width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x,
+          height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y,
+        };
       }, attrs.z);
       await page.screenshot({ path: path.join(screenshotDir(), 'automation-loop.png'), clip });
     } finally {
@@ -215,7 +262,9 @@ describe('npm start demo (browser)', function () {
           { timeout: WAIT },
         )
         .catch(async () =>
-          assert.fail(`${n.name}: no status matching ${text} (${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`),
+          assert.fail(
+            `${n.name}: no status matching ${text} (${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`,
+          ),
         );
     }
     // The README's pictures of live flows: the tab's nodes with their statuses, palette and sidebar out of the way.
@@ -236,13 +285,21 @@ describe('npm start demo (browser)', function () {
         (id) =>
           RED.nodes
             .filterNodes({ z: id, type: 'tb-subscribe' })
-            .every((n: any) => /watching|alarm|count/.test(document.getElementById(n.id)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '')),
+            .every((n: any) =>
+              /watching|alarm|count/.test(
+                document.getElementById(n.id)?.querySelector('.red-ui-flow-node-status-label')?.textContent || '',
+              ),
+            ),
         tab.id,
         { timeout: WAIT },
       );
       if (file === 'escalation-flow') {
         // A new critical alarm: the picture shows its wait running (or met: another example acknowledges it).
-        sim.data.createAlarm({ originator: sim.data.mustFindByName('DEVICE', 'Thermo G-101').id, type: 'Overheating', severity: 'CRITICAL' });
+        sim.data.createAlarm({
+          originator: sim.data.mustFindByName('DEVICE', 'Thermo G-101').id,
+          type: 'Overheating',
+          severity: 'CRITICAL',
+        });
         const wait = flows.find((n) => n.z === tab.id && n.type === 'tb-wait-until')!;
         await waitForStatus(wait.id, /^(waiting for \d+|met)$/);
       }
@@ -253,7 +310,12 @@ describe('npm start demo (browser)', function () {
           .filter(Boolean);
         const x = Math.min(...boxes.map((b: DOMRect) => b.left)) - 20;
         const y = Math.min(...boxes.map((b: DOMRect) => b.top)) - 20;
-        return { x, y, width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x, height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y };
+        return {
+          x,
+          y,
+          width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 30 - x,
+          height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 40 - y,
+        };
       }, tab.id);
       await page.screenshot({ path: path.join(screenshotDir(), `${file}.png`), clip });
     }
@@ -264,19 +326,39 @@ describe('npm start demo (browser)', function () {
     // The demo keeps the sidebar for the user's own messages: every debug node fed by a live node shows its last
     // message under the node instead (scripts/start.ts); in the examples themselves, one that prints every live
     // event to the sidebar starts off.
-    const fedByLive = flows.filter((n) => n.type === 'debug' && live.some((s) => (s.wires as string[][]).some((port) => port.includes(n.id))));
+    const fedByLive = flows.filter(
+      (n) => n.type === 'debug' && live.some((s) => (s.wires as string[][]).some((port) => port.includes(n.id))),
+    );
     assert.ok(fedByLive.length > 0, 'a debug node wired straight to a subscribe node');
     for (const d of fedByLive) {
-      assert.deepEqual([d.tosidebar, d.tostatus], [false, true], `demo debug "${d.name}": on the canvas, not in the sidebar`);
-      assert.deepEqual(await page.evaluate((id) => [RED.nodes.node(id).tosidebar, RED.nodes.node(id).tostatus], d.id), [false, true]);
+      assert.deepEqual(
+        [d.tosidebar, d.tostatus],
+        [false, true],
+        `demo debug "${d.name}": on the canvas, not in the sidebar`,
+      );
+      assert.deepEqual(await page.evaluate((id) => [RED.nodes.node(id).tosidebar, RED.nodes.node(id).tostatus], d.id), [
+        false,
+        true,
+      ]);
     }
     const examples = fs
       .readdirSync(path.join(REPO_ROOT, 'examples'))
       .filter((f) => f.endsWith('.json'))
-      .flatMap((f) => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', f), 'utf8')) as Array<Record<string, unknown> & { id: string }>);
+      .flatMap(
+        (f) =>
+          JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', f), 'utf8')) as Array<
+            Record<string, unknown> & { id: string }
+          >,
+      );
     const subscribes = examples.filter((n) => n.type === 'tb-subscribe');
-    const everyEvent = examples.filter((n) => n.type === 'debug' && n.tosidebar !== false && subscribes.some((s) => (s.wires as string[][]).some((port) => port.includes(n.id))));
+    const everyEvent = examples.filter(
+      (n) =>
+        n.type === 'debug' &&
+        n.tosidebar !== false &&
+        subscribes.some((s) => (s.wires as string[][]).some((port) => port.includes(n.id))),
+    );
     assert.ok(everyEvent.length > 0, 'an example prints live events to the sidebar');
-    for (const d of everyEvent) assert.equal(d.active, false, `example debug "${d.name}" prints every live event: it starts off`);
+    for (const d of everyEvent)
+      assert.equal(d.active, false, `example debug "${d.name}" prints every live event: it starts off`);
   });
 });

@@ -63,7 +63,11 @@ describe('getting started walkthrough (browser)', function () {
     });
     await page.goto(nr.url);
     await page.locator(".red-ui-palette-node[data-palette-type='inject']").waitFor({ timeout: 30000 });
-    await page.waitForFunction((tab) => typeof RED !== 'undefined' && RED.nodes && RED.nodes.workspace(tab) && RED.nodes.dirty() === false, TAB, { timeout: 30000 });
+    await page.waitForFunction(
+      (tab) => typeof RED !== 'undefined' && RED.nodes && RED.nodes.workspace(tab) && RED.nodes.dirty() === false,
+      TAB,
+      { timeout: 30000 },
+    );
   });
 
   afterEach(function () {
@@ -119,7 +123,11 @@ describe('getting started walkthrough (browser)', function () {
     await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
     await page.mouse.move(b.x, b.y, { steps: 5 });
     await page.mouse.up();
-    await page.waitForFunction(([s, t]) => RED.nodes.filterLinks({ source: { id: s }, target: { id: t } }).length === 1, [from, to] as const, { timeout: WAIT });
+    await page.waitForFunction(
+      ([s, t]) => RED.nodes.filterLinks({ source: { id: s }, target: { id: t } }).length === 1,
+      [from, to] as const,
+      { timeout: WAIT },
+    );
   }
 
   /** Opens a node's edit dialog by double-clicking it, and waits until the dialog is ready. */
@@ -130,7 +138,10 @@ describe('getting started walkthrough (browser)', function () {
 
   /** Presses Deploy and waits until the editor has no undeployed change. */
   async function deploy(): Promise<void> {
-    const deployed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/flows') && r.request().method() === 'POST', { timeout: WAIT });
+    const deployed = page.waitForResponse(
+      (r) => new URL(r.url()).pathname.endsWith('/flows') && r.request().method() === 'POST',
+      { timeout: WAIT },
+    );
     await page.locator('#red-ui-header-button-deploy').click();
     assert.equal((await deployed).status(), 200);
     await page.waitForFunction(() => RED.nodes.dirty() === false, undefined, { timeout: WAIT });
@@ -142,12 +153,21 @@ describe('getting started walkthrough (browser)', function () {
       const boxes = nodeIds.map((id: string) => document.getElementById(id)!.getBoundingClientRect());
       const x = Math.min(...boxes.map((b: DOMRect) => b.left)) - 30;
       const y = Math.min(...boxes.map((b: DOMRect) => b.top)) - 30;
-      return { x, y, width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 60 - x, height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 45 - y };
+      return {
+        x,
+        y,
+        width: Math.max(...boxes.map((b: DOMRect) => b.right)) + 60 - x,
+        height: Math.max(...boxes.map((b: DOMRect) => b.bottom)) + 45 - y,
+      };
     }, Object.values(ids));
     await page.screenshot({ path: shotPath(name), clip });
   }
 
-  const statusText = (id: string) => page.evaluate((nodeId) => document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent ?? '', id);
+  const statusText = (id: string) =>
+    page.evaluate(
+      (nodeId) => document.getElementById(nodeId)?.querySelector('.red-ui-flow-node-status-label')?.textContent ?? '',
+      id,
+    );
 
   // ---- the walkthrough ---------------------------------------------------------------------------------------
 
@@ -160,7 +180,9 @@ describe('getting started walkthrough (browser)', function () {
         .map((el: HTMLElement) => el.getAttribute('data-palette-type')),
     );
     // Every node type of the package but the connection (a configuration node, not in the palette).
-    const listed = Object.keys(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'))['node-red'].nodes).filter((t) => t !== 'tb-connection');
+    const listed = Object.keys(
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'))['node-red'].nodes,
+    ).filter((t) => t !== 'tb-connection');
     assert.ok(listed.includes('tb-telemetry') && listed.length >= 10);
     assert.deepEqual(types.sort(), listed.sort());
     await category.screenshot({ path: shotPath('palette') });
@@ -192,11 +214,18 @@ describe('getting started walkthrough (browser)', function () {
     await tray.locator('#node-config-input-username').fill(TENANT.username);
     await tray.locator('#node-config-input-password').fill(TENANT.password);
     await tray.locator('#node-config-input-password').blur(); // leaves the box: its check runs
-    await page.waitForFunction(() => !$('#node-config-input-password').hasClass('input-error'), undefined, { timeout: WAIT });
+    await page.waitForFunction(() => !$('#node-config-input-password').hasClass('input-error'), undefined, {
+      timeout: WAIT,
+    });
     await tray.screenshot({ path: shotPath('connection') });
     await tray.locator('#node-config-dialog-ok').click();
     // Back in the query node's dialog, with the new connection chosen.
-    await page.waitForFunction(() => $('.red-ui-tray').length === 1 && RED.nodes.node($('#node-input-connection').val())?.type === 'tb-connection', undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () =>
+        $('.red-ui-tray').length === 1 && RED.nodes.node($('#node-input-connection').val())?.type === 'tb-connection',
+      undefined,
+      { timeout: WAIT },
+    );
     const conn: string = await page.evaluate(() => $('#node-input-connection').val());
     ids.connection = conn;
     await topTray(page).locator('#node-dialog-ok').click();
@@ -223,7 +252,11 @@ describe('getting started walkthrough (browser)', function () {
     assert.deepEqual(q.entityFilter, { type: 'deviceType', deviceTypes: ['thermostat'] });
     assert.deepEqual(q.latestValues, [{ type: 'TIME_SERIES', key: 'temperature' }]);
     await tray.locator('[data-tb-action="preview"]').click();
-    await page.waitForFunction(() => !['running', 'idle'].includes($('[data-tb-preview]').attr('data-tb-preview')), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => !['running', 'idle'].includes($('[data-tb-preview]').attr('data-tb-preview')),
+      undefined,
+      { timeout: WAIT },
+    );
     assert.equal(await page.evaluate(() => $('[data-tb-preview]').attr('data-tb-preview')), 'rows');
     assert.match(await page.evaluate(() => $('[data-tb-preview]').text()), new RegExp(`\\(${thermostats} in all\\)`));
     // The whole dialog in one picture, from its top.
@@ -243,7 +276,12 @@ describe('getting started walkthrough (browser)', function () {
   it('5. run it: the inject button, the node status and the debug sidebar', async function () {
     await onCanvas(ids.inject).locator('.red-ui-flow-node-button-button').click();
     await page
-      .waitForFunction(([id, n]) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent === `${n} of ${n}`, [ids.query, thermostats] as const, { timeout: WAIT })
+      .waitForFunction(
+        ([id, n]) =>
+          document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent === `${n} of ${n}`,
+        [ids.query, thermostats] as const,
+        { timeout: WAIT },
+      )
       .catch(async () => assert.fail(`status: ${await statusText(ids.query)}`));
     // The debug tab of the sidebar (the bug icon), as a person opens it.
     const tab = page.locator('#red-ui-tab-debug a, a.red-ui-tab-link-button[href="#debug"]').first();
@@ -256,7 +294,11 @@ describe('getting started walkthrough (browser)', function () {
     await msg.locator('.red-ui-debug-msg-element').first().locator('.red-ui-debug-msg-expandable').first().click();
     await msg.getByText('[0 … 9]', { exact: true }).click();
     await msg.locator('.red-ui-debug-msg-object-key', { hasText: /^0$/ }).first().click();
-    await page.waitForFunction(() => /temperature/.test($('.red-ui-debug-content .red-ui-debug-msg').last().text()), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => /temperature/.test($('.red-ui-debug-content .red-ui-debug-msg').last().text()),
+      undefined,
+      { timeout: WAIT },
+    );
     const text = await msg.innerText();
     assert.match(text, /name: "Thermo A-101"/);
     assert.match(text, /temperature: 21\.5/);

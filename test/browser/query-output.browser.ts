@@ -16,8 +16,12 @@ import { useEditor } from './editor-session';
 declare const RED: any;
 declare const $: any;
 
-const catalog = (type: string): any => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US', `${type}.json`), 'utf8'))[type];
-const THERMOSTATS = JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }] });
+const catalog = (type: string): any =>
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US', `${type}.json`), 'utf8'))[type];
+const THERMOSTATS = JSON.stringify({
+  entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+});
 
 describe('Output to in the query dialogs (browser)', function () {
   this.timeout(90000);
@@ -33,10 +37,46 @@ describe('Output to in the query dialogs (browser)', function () {
       // Saved before the setting existed: no `output` property.
       return [
         { id: 'tabO', type: 'tab', label: 'output to' },
-        { id: 'connO', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
-        { id: 'eqO', type: 'tb-entity-query', connection: 'connO', operation: 'find', queryType: 'json', query: THERMOSTATS, format: 'flat', version: 1, ...at(300, 60) },
-        { id: 'ecO', type: 'tb-entity-count', connection: 'connO', queryType: 'json', query: THERMOSTATS, version: 1, ...at(300, 140) },
-        { id: 'aqO', type: 'tb-alarm-query', connection: 'connO', operation: 'count', queryType: 'json', query: '{}', version: 1, ...at(300, 220) },
+        {
+          id: 'connO',
+          type: 'tb-connection',
+          name: 'sim',
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+        },
+        {
+          id: 'eqO',
+          type: 'tb-entity-query',
+          connection: 'connO',
+          operation: 'find',
+          queryType: 'json',
+          query: THERMOSTATS,
+          format: 'flat',
+          version: 1,
+          ...at(300, 60),
+        },
+        {
+          id: 'ecO',
+          type: 'tb-entity-count',
+          connection: 'connO',
+          queryType: 'json',
+          query: THERMOSTATS,
+          version: 1,
+          ...at(300, 140),
+        },
+        {
+          id: 'aqO',
+          type: 'tb-alarm-query',
+          connection: 'connO',
+          operation: 'count',
+          queryType: 'json',
+          query: '{}',
+          version: 1,
+          ...at(300, 220),
+        },
       ];
     },
   });
@@ -75,7 +115,18 @@ describe('Output to in the query dialogs (browser)', function () {
       ['aqO', 'tb-alarm-query'],
     ]) {
       await openDialog(page, id, { ready: '[data-tb-output]' });
-      assert.deepEqual(await shown(), { visible: true, type: 'msg', value: 'payload', label: catalog(type).label.output, typeLabel: 'msg.', menu: false }, id);
+      assert.deepEqual(
+        await shown(),
+        {
+          visible: true,
+          type: 'msg',
+          value: 'payload',
+          label: catalog(type).label.output,
+          typeLabel: 'msg.',
+          menu: false,
+        },
+        id,
+      );
       await box().fill('entity');
       await box().press('Tab');
       await save();
@@ -113,7 +164,11 @@ describe('Output to in the query dialogs (browser)', function () {
     for (const bad of ['a..b', '']) {
       await box().fill(bad);
       await box().press('Tab');
-      await page.waitForFunction(() => $('[data-tb-output] .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+      await page.waitForFunction(
+        () => $('[data-tb-output] .red-ui-typedInput-container').hasClass('input-error'),
+        undefined,
+        { timeout: WAIT },
+      );
       const verdict = await page.evaluate(() => {
         const n = RED.nodes.node('ecO');
         return n._def.defaults.output.validate.call(n, $('#node-input-output').typedInput('value'), {});
@@ -122,6 +177,10 @@ describe('Output to in the query dialogs (browser)', function () {
     }
     await box().fill('count');
     await box().press('Tab');
-    await page.waitForFunction(() => !$('[data-tb-output] .red-ui-typedInput-container').hasClass('input-error'), undefined, { timeout: WAIT });
+    await page.waitForFunction(
+      () => !$('[data-tb-output] .red-ui-typedInput-container').hasClass('input-error'),
+      undefined,
+      { timeout: WAIT },
+    );
   });
 });

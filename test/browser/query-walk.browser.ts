@@ -40,11 +40,28 @@ describe('query dialogs after the walk (browser)', function () {
     viewport: { width: 1500, height: 1200 },
     flows: () => {
       const at = (x: number, y: number) => ({ z: 'tabW', x, y, wires: [] as string[][] });
-      const node = (id: string, type: string, extra: Record<string, unknown>) => ({ id, type, connection: 'connW', queryType: 'json', query: '', version: 1, ...extra });
+      const node = (id: string, type: string, extra: Record<string, unknown>) => ({
+        id,
+        type,
+        connection: 'connW',
+        queryType: 'json',
+        query: '',
+        version: 1,
+        ...extra,
+      });
       const paged = { format: 'flat', allPages: false, maxItems: 10000, split: false };
       return [
         { id: 'tabW', type: 'tab', label: 'walk' },
-        { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: TENANT },
+        {
+          id: 'connW',
+          type: 'tb-connection',
+          name: 'sim',
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: TENANT,
+        },
         node('eqA', 'tb-entity-query', { name: 'A', operation: 'find', ...paged, ...at(200, 60) }),
         node('eqB', 'tb-entity-query', { name: 'B', operation: 'find', ...paged, ...at(200, 140) }),
         node('ecW', 'tb-entity-count', { name: 'count', ...at(200, 220) }),
@@ -64,14 +81,24 @@ describe('query dialogs after the walk (browser)', function () {
   }
   /** Opens a node's dialog as a person would (no view forced), with `query` when given. */
   async function open(id: string, query?: unknown, props: Record<string, unknown> = {}): Promise<void> {
-    await openDialog(page, id, { props: query === undefined ? props : { ...props, query: JSON.stringify(query) }, ready: '[data-tb-view="json"]' });
+    await openDialog(page, id, {
+      props: query === undefined ? props : { ...props, query: JSON.stringify(query) },
+      ready: '[data-tb-view="json"]',
+    });
   }
   async function done(): Promise<void> {
     await tray().locator('#node-dialog-ok').click();
     await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
   }
   /** The view the open dialog shows: 'builder' or 'json'. */
-  const view = () => page.evaluate(() => ($('[data-tb-builder]').is(':visible') ? 'builder' : $('.tb-b-json:visible, [data-tb-json]:visible').length ? 'json' : 'none'));
+  const view = () =>
+    page.evaluate(() =>
+      $('[data-tb-builder]').is(':visible')
+        ? 'builder'
+        : $('.tb-b-json:visible, [data-tb-json]:visible').length
+          ? 'json'
+          : 'none',
+    );
   const selected = () => page.evaluate(() => $('[data-tb-view].selected').attr('data-tb-view'));
   async function setOperation(op: string): Promise<void> {
     await tray().locator('#node-input-operation').selectOption(op);
@@ -94,7 +121,9 @@ describe('query dialogs after the walk (browser)', function () {
     assert.equal(await view(), 'builder');
     await done();
     // Nothing chosen yet: a query typed as JSON with a field the builder has no control for opens in JSON.
-    const dashboardValue = [{ ...TOO_HOT[0], predicate: { ...TOO_HOT[0].predicate, value: { defaultValue: 1000, userValue: 900 } } }];
+    const dashboardValue = [
+      { ...TOO_HOT[0], predicate: { ...TOO_HOT[0].predicate, value: { defaultValue: 1000, userValue: 900 } } },
+    ];
     await open('ecW', { entityFilter: THERMOSTATS, keyFilters: dashboardValue });
     assert.equal(await view(), 'json', 'the builder cannot show userValue');
     await done();
@@ -109,7 +138,11 @@ describe('query dialogs after the walk (browser)', function () {
     await setOperation('find');
     let q = await dialogQuery();
     assert.equal(await errorText(), '', 'no error after Count → Find');
-    assert.deepEqual(q.entityFilter, { type: 'entityType', entityType: 'DEVICE' }, 'a find needs an entity filter: the default one');
+    assert.deepEqual(
+      q.entityFilter,
+      { type: 'entityType', entityType: 'DEVICE' },
+      'a find needs an entity filter: the default one',
+    );
     assert.equal(await tray().locator('[data-tb-field="entityFilter.type"]').first().inputValue(), 'entityType');
     assert.deepEqual(q.pageLink.statusList, ['ACTIVE']);
     assert.deepEqual(q.pageLink.severityList, ['CRITICAL']);
@@ -126,7 +159,10 @@ describe('query dialogs after the walk (browser)', function () {
     assert.equal(await errorText(), '');
     assert.deepEqual(q.entityFilter, THERMOSTATS);
     assert.deepEqual(q.keyFilters, TOO_HOT);
-    assert.deepEqual([q.pageLink.statusList, q.pageLink.severityList, q.pageLink.pageSize], [['ACTIVE'], ['MAJOR'], 100]);
+    assert.deepEqual(
+      [q.pageLink.statusList, q.pageLink.severityList, q.pageLink.pageSize],
+      [['ACTIVE'], ['MAJOR'], 100],
+    );
     // The page is changed in Find, then Count drops page and columns, and Find has them back as they were.
     await tray().locator('[data-tb-field="pageLink.pageSize"]').fill('7');
     await tray().locator('[data-tb-field="pageLink.pageSize"]').dispatchEvent('change');
@@ -139,7 +175,11 @@ describe('query dialogs after the walk (browser)', function () {
     assert.equal(q.pageLink.pageSize, 7, 'the page as it was before the count');
     assert.deepEqual([q.entityFilter, q.keyFilters, q.pageLink.severityList], [THERMOSTATS, TOO_HOT, ['MAJOR']]);
     await done();
-    const saved = await page.evaluate(() => ({ op: RED.nodes.node('aqW').operation, valid: RED.nodes.node('aqW').valid, errors: RED.nodes.node('aqW').validationErrors ?? [] }));
+    const saved = await page.evaluate(() => ({
+      op: RED.nodes.node('aqW').operation,
+      valid: RED.nodes.node('aqW').valid,
+      errors: RED.nodes.node('aqW').validationErrors ?? [],
+    }));
     assert.deepEqual(saved, { op: 'find', valid: true, errors: [] });
   });
 
@@ -149,15 +189,27 @@ describe('query dialogs after the walk (browser)', function () {
     assert.equal(p.state, 'empty');
     assert.equal(p.text, 'No match for the conditions (Only where); 20 devices match the filter alone.');
     await done();
-    await open('eqB', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A-101' }, keyFilters: TOO_HOT, pageLink: { page: 0, pageSize: 10 } });
+    await open('eqB', {
+      entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A-101' },
+      keyFilters: TOO_HOT,
+      pageLink: { page: 0, pageSize: 10 },
+    });
     p = await runPreview(page);
     assert.equal(p.text, 'No match for the conditions (Only where); 1 device matches the filter alone.');
     await done();
-    await open('eqB', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' }, keyFilters: TOO_HOT, pageLink: { page: 0, pageSize: 10 } });
+    await open('eqB', {
+      entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' },
+      keyFilters: TOO_HOT,
+      pageLink: { page: 0, pageSize: 10 },
+    });
     p = await runPreview(page);
     assert.equal(p.text, 'No match: nothing the query selects exists on the server.');
     await done();
-    await open('aqW', { entityFilter: THERMOSTATS, keyFilters: TOO_HOT, statusList: ['ACTIVE'] }, { operation: 'count' });
+    await open(
+      'aqW',
+      { entityFilter: THERMOSTATS, keyFilters: TOO_HOT, statusList: ['ACTIVE'] },
+      { operation: 'count' },
+    );
     p = await runPreview(page);
     assert.equal(p.state, 'count');
     assert.match(p.text, /^0No match for the conditions \(Only where\); \d+ alarms? match(es)? the filter alone\.$/);
@@ -167,7 +219,10 @@ describe('query dialogs after the walk (browser)', function () {
     await page.locator('.red-ui-palette-node[data-palette-type="tb-alarm-query"]').hover();
     const tip = page.locator('.red-ui-popover:visible').last();
     await tip.waitFor({ state: 'visible', timeout: WAIT });
-    assert.match((await tip.innerText()).replace(/\s+/g, ' '), /^alarm query Finds or counts ThingsBoard alarms .*count alarms/);
+    assert.match(
+      (await tip.innerText()).replace(/\s+/g, ' '),
+      /^alarm query Finds or counts ThingsBoard alarms .*count alarms/,
+    );
     await page.mouse.move(0, 0);
   });
 });

@@ -32,22 +32,79 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
       const a102 = JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-102') });
       return [
         { id: 'tabP', type: 'tab', label: 'params' },
-        { id: 'connP', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        {
+          id: 'connP',
+          type: 'tb-connection',
+          name: 'sim',
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+        },
         // Saved before the Params setting and the picker's own type: no paramsFrom, no params.
-        { id: 'rpcP', type: 'tb-rpc', connection: 'connP', method: 'setGpio', methodType: 'str', version: 1, ...at(400, 60) },
+        {
+          id: 'rpcP',
+          type: 'tb-rpc',
+          connection: 'connP',
+          method: 'setGpio',
+          methodType: 'str',
+          version: 1,
+          ...at(400, 60),
+        },
         { id: 'telP', type: 'tb-telemetry', connection: 'connP', version: 1, ...at(400, 140) },
         { id: 'attrP', type: 'tb-attributes', connection: 'connP', version: 1, ...at(400, 220) },
         // An entity kept as JSON by an older flow, in each dialog; and a list, which stays JSON.
-        { id: 'rpcOld', type: 'tb-rpc', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 60) },
-        { id: 'telOld', type: 'tb-telemetry', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 140) },
-        { id: 'attrOld', type: 'tb-attributes', connection: 'connP', target: a102, targetType: 'json', version: 1, ...at(700, 220) },
-        { id: 'rpcList', type: 'tb-rpc', connection: 'connP', target: `[${a102}]`, targetType: 'json', version: 1, ...at(700, 300) },
+        {
+          id: 'rpcOld',
+          type: 'tb-rpc',
+          connection: 'connP',
+          target: a102,
+          targetType: 'json',
+          version: 1,
+          ...at(700, 60),
+        },
+        {
+          id: 'telOld',
+          type: 'tb-telemetry',
+          connection: 'connP',
+          target: a102,
+          targetType: 'json',
+          version: 1,
+          ...at(700, 140),
+        },
+        {
+          id: 'attrOld',
+          type: 'tb-attributes',
+          connection: 'connP',
+          target: a102,
+          targetType: 'json',
+          version: 1,
+          ...at(700, 220),
+        },
+        {
+          id: 'rpcList',
+          type: 'tb-rpc',
+          connection: 'connP',
+          target: `[${a102}]`,
+          targetType: 'json',
+          version: 1,
+          ...at(700, 300),
+        },
         // Fresh, for the empty picker of each dialog that shares the device target, and for tb-rpc's device line.
         { id: 'telE', type: 'tb-telemetry', connection: 'connP', version: 1, ...at(1000, 60) },
         { id: 'attrE', type: 'tb-attributes', connection: 'connP', version: 1, ...at(1000, 140) },
         { id: 'rpcE', type: 'tb-rpc', connection: 'connP', version: 1, ...at(1000, 220) },
         { id: 'waitE', type: 'tb-wait-until', connection: 'connP', version: 1, ...at(1000, 300) },
-        { id: 'rpcT', type: 'tb-rpc', connection: 'connP', method: 'setGpio', methodType: 'str', version: 1, ...at(1000, 380) },
+        {
+          id: 'rpcT',
+          type: 'tb-rpc',
+          connection: 'connP',
+          method: 'setGpio',
+          methodType: 'str',
+          version: 1,
+          ...at(1000, 380),
+        },
       ];
     },
   });
@@ -64,17 +121,25 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
 
   /** Types fixed params into the JSON box as a person would. */
   async function typeParams(text: string): Promise<void> {
-    const box = tray().locator('#node-input-params').locator('xpath=following-sibling::div[contains(@class,"red-ui-typedInput-container")]').locator('input.red-ui-typedInput-input');
+    const box = tray()
+      .locator('#node-input-params')
+      .locator('xpath=following-sibling::div[contains(@class,"red-ui-typedInput-container")]')
+      .locator('input.red-ui-typedInput-input');
     await box.fill(text);
     await box.press('Tab');
   }
 
   /** Chooses a type of the target TypedInput with the mouse, from its menu; returns the menu item's label and icon. */
   async function chooseTargetType(type: string): Promise<{ label: string; icon: boolean }> {
-    await tray().locator('#node-input-target + .red-ui-typedInput-container button.red-ui-typedInput-type-select').click();
+    await tray()
+      .locator('#node-input-target + .red-ui-typedInput-container button.red-ui-typedInput-type-select')
+      .click();
     const item = page.locator(`.red-ui-typedInput-options:visible a[value="${type}"]`);
     await item.waitFor({ state: 'visible', timeout: WAIT });
-    const shown = { label: (await item.textContent())!.trim(), icon: (await item.locator('i.fa-crosshairs').count()) === 1 };
+    const shown = {
+      label: (await item.textContent())!.trim(),
+      icon: (await item.locator('i.fa-crosshairs').count()) === 1,
+    };
     await item.click();
     await page.waitForFunction((t) => $('#node-input-target').typedInput('type') === t, type, { timeout: WAIT });
     return shown;
@@ -99,7 +164,10 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
     assert.equal(await visible('.tb-row-params'), true);
     assert.equal(await page.evaluate(() => $('[data-tb-params]').typedInput('type')), 'json', 'a JSON editor');
     await typeParams('{"pin": 7,');
-    assert.match(String(await verdict('rpcP', 'params')), /^params is not valid JSON \(e\.g\. \{"pin": 7, "value": 1\}\): /);
+    assert.match(
+      String(await verdict('rpcP', 'params')),
+      /^params is not valid JSON \(e\.g\. \{"pin": 7, "value": 1\}\): /,
+    );
     assert.equal(await summaryText(), 'Sends "setGpio"; params: (not valid JSON yet).');
     await typeParams('{"pin": 7, "value": 1}');
     assert.equal(await verdict('rpcP', 'params'), true);
@@ -162,7 +230,9 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
       assert.deepEqual([json.type, json.kept, json.picker], ['json', 'json', false]);
       assert.equal(await page.evaluate(() => $('#node-input-target').typedInput('value')), a101);
       await chooseTargetType('entity');
-      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, {
+        timeout: WAIT,
+      });
 
       await save();
       assert.deepEqual(
@@ -175,13 +245,17 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
       );
       await openDialog(page, id);
       assert.deepEqual(await targetState(), { type: 'entity', kept: 'json', label, picker: true });
-      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, {
+        timeout: WAIT,
+      });
       await closeTrays(page);
 
       // Kept as JSON by an older flow: opens on the picker, the device named.
       await openDialog(page, oldId);
       assert.deepEqual(await targetState(), { type: 'entity', kept: 'json', label, picker: true });
-      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-102', undefined, { timeout: WAIT });
+      await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-102', undefined, {
+        timeout: WAIT,
+      });
       await save();
       assert.deepEqual(
         await page.evaluate((nodeId) => {
@@ -206,7 +280,9 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
       const ctx = document.createElement('canvas').getContext('2d')!;
       ctx.font = style.font;
       const room = name.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-      const probe = $('<div>').css({ border: '1px solid var(--red-ui-form-input-border-error-color)' }).appendTo('.red-ui-editor');
+      const probe = $('<div>')
+        .css({ border: '1px solid var(--red-ui-form-input-border-error-color)' })
+        .appendTo('.red-ui-editor');
       const red = getComputedStyle(probe[0]).borderTopColor;
       probe.remove();
       return {
@@ -223,7 +299,11 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
       await chooseTargetType('entity');
       await page.waitForFunction(() => $('#node-input-target').hasClass('input-error'), undefined, { timeout: WAIT });
       const empty = await pickerLook();
-      assert.deepEqual(empty, { placeholder: empty.placeholder, fits: true, nameMarked: true, typeMarked: false }, `placeholder "${empty.placeholder}"`);
+      assert.deepEqual(
+        empty,
+        { placeholder: empty.placeholder, fits: true, nameMarked: true, typeMarked: false },
+        `placeholder "${empty.placeholder}"`,
+      );
       assert.match(empty.placeholder, /name.*id/, 'says what to type');
       if (id === 'rpcE') await tray().screenshot({ path: path.join(screenshotDir(), 'rpc-picked-empty.png') });
       await pickSuggestion(page, tray().locator('[data-tb-field="target.id"]'), 'A-101', 'Thermo A-101');
@@ -240,7 +320,10 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
 
   it('tb-rpc: the device line says which device, as configured (the message, picked by name, JSON, msg., JSONata)', async function () {
     const line = () => page.evaluate(() => $('[data-tb-target-tip]').text() as string);
-    const lineIs = (re: RegExp) => page.waitForFunction((src) => new RegExp(src).test($('[data-tb-target-tip]').text()), re.source, { timeout: WAIT });
+    const lineIs = (re: RegExp) =>
+      page.waitForFunction((src) => new RegExp(src).test($('[data-tb-target-tip]').text()), re.source, {
+        timeout: WAIT,
+      });
     await openDialog(page, 'rpcT');
     assert.match(await line(), /^The device is msg\.entity, else msg\.topic: /);
     await chooseTargetType('entity');

@@ -28,7 +28,16 @@ describe('values set in the dialog: tb-attributes, tb-telemetry (browser)', func
       const at = (x: number, y: number) => ({ z: 'tabV', x, y, wires: [] as string[][] });
       return [
         { id: 'tabV', type: 'tab', label: 'values' },
-        { id: 'connV', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        {
+          id: 'connV',
+          type: 'tb-connection',
+          name: 'sim',
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+        },
         // Saved before rows existed: no valuesFrom, no values.
         { id: 'attrV', type: 'tb-attributes', connection: 'connV', version: 1, ...at(300, 60) },
         { id: 'telV', type: 'tb-telemetry', connection: 'connV', version: 1, ...at(300, 140) },
@@ -41,7 +50,10 @@ describe('values set in the dialog: tb-attributes, tb-telemetry (browser)', func
 
   const tray = () => topTray(page);
   const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
-  const shown = async () => ({ from: await visible('[data-tb-values-from]'), rows: await visible('[data-tb-value-rows]') });
+  const shown = async () => ({
+    from: await visible('[data-tb-values-from]'),
+    rows: await visible('[data-tb-value-rows]'),
+  });
 
   async function save(): Promise<void> {
     await tray().locator('#node-dialog-ok').click();
@@ -72,7 +84,11 @@ describe('values set in the dialog: tb-attributes, tb-telemetry (browser)', func
       $('[data-tb-value-row]')
         .map((_: number, el: HTMLElement) => {
           const v = $(el).find('input[data-tb-value-value]');
-          return { key: $(el).find('input[data-tb-value-key]').val(), type: v.typedInput('type'), value: v.typedInput('value') };
+          return {
+            key: $(el).find('input[data-tb-value-key]').val(),
+            type: v.typedInput('type'),
+            value: v.typedInput('value'),
+          };
         })
         .get(),
     );
@@ -117,14 +133,25 @@ describe('values set in the dialog: tb-attributes, tb-telemetry (browser)', func
     await tray().locator('#node-input-valuesFrom').selectOption('rows');
     await addRow('level', 'num', '3');
     await addRow('level', 'str', 'high');
-    await page.waitForFunction(() => $('input[data-tb-value-key].input-error').length === 2, undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('input[data-tb-value-key].input-error').length === 2, undefined, {
+      timeout: WAIT,
+    });
     const verdict = await page.evaluate(() => {
       const n = RED.nodes.node('telV');
       return n._def.defaults.values.validate.call(n, $('#node-input-values').val(), {});
     });
     assert.match(String(verdict), /values has the key "level" twice \(rows 1 and 2\): each key once/);
-    await tray().locator('[data-tb-value-row]').nth(1).locator('xpath=..').locator('.red-ui-editableList-item-remove').click();
-    await page.waitForFunction(() => $('[data-tb-value-row]').length === 1 && $('input[data-tb-value-key].input-error').length === 0, undefined, { timeout: WAIT });
+    await tray()
+      .locator('[data-tb-value-row]')
+      .nth(1)
+      .locator('xpath=..')
+      .locator('.red-ui-editableList-item-remove')
+      .click();
+    await page.waitForFunction(
+      () => $('[data-tb-value-row]').length === 1 && $('input[data-tb-value-key].input-error').length === 0,
+      undefined,
+      { timeout: WAIT },
+    );
     await save();
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('telV');

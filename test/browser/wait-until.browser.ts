@@ -10,7 +10,21 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
-import { checkTargetLine, chipsShown, closeTrays, keySuggestions, marked, openDialog, pickEntity, pickSuggestion, saveDialog, topTray, typeInto, verdict, WAIT } from './editor-page';
+import {
+  checkTargetLine,
+  chipsShown,
+  closeTrays,
+  keySuggestions,
+  marked,
+  openDialog,
+  pickEntity,
+  pickSuggestion,
+  saveDialog,
+  topTray,
+  typeInto,
+  verdict,
+  WAIT,
+} from './editor-page';
 import { useEditor } from './editor-session';
 
 declare const RED: any;
@@ -50,12 +64,29 @@ describe('tb-wait-until (browser)', function () {
       };
       return [
         { id: 'tabW', type: 'tab', label: 'wait until' },
-        { id: 'connW', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, version: 1, credentials: { username: 'tenant@thingsboard.org', password: 'tenant' } },
+        {
+          id: 'connW',
+          type: 'tb-connection',
+          name: 'sim',
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          version: 1,
+          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
+        },
         { id: 'waitV', type: 'tb-wait-until', ...fresh, ...at(400, 60) },
         { id: 'waitA', type: 'tb-wait-until', ...fresh, ...at(400, 140) },
         { id: 'waitL', type: 'tb-wait-until', ...fresh, ...at(700, 60) },
         // Written by hand: only what it needs; the rest is what the runtime reads when a setting is missing.
-        { id: 'waitT', type: 'tb-wait-until', connection: 'connW', key: 'temperature', operator: 'changes', version: 1, ...at(400, 220) },
+        {
+          id: 'waitT',
+          type: 'tb-wait-until',
+          connection: 'connW',
+          key: 'temperature',
+          operator: 'changes',
+          version: 1,
+          ...at(400, 220),
+        },
       ];
     },
   });
@@ -107,7 +138,9 @@ describe('tb-wait-until (browser)', function () {
     await marked(page, 'value', false);
 
     await pickEntity(page, 'DEVICE', 'A-101', 'Thermo A-101');
-    await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-keys-source]').attr('data-tb-keys-source') === 'entity', undefined, {
+      timeout: WAIT,
+    });
     // The entity's own time series; then its own client attributes when the key type says so.
     assert.deepEqual(await keySuggestions(page, 'key'), ['humidity', 'temperature']);
     await tray().locator('#node-input-keyType').selectOption('CLIENT_ATTRIBUTE');
@@ -186,10 +219,18 @@ describe('tb-wait-until (browser)', function () {
     // Opened again: the dialog shows what was saved, and saving it again changes nothing.
     await openDialog(page, 'waitV');
     await says('until temperature ≥ 21 within 30 min');
-    await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT });
+    await page.waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, {
+      timeout: WAIT,
+    });
     assert.deepEqual(await chipsShown(page, 'key'), ['temperature']);
     assert.equal(await page.evaluate(() => $('#node-input-operator').val()), 'gte');
-    assert.deepEqual(await page.evaluate(() => [$('#node-input-value').typedInput('type'), $('#node-input-value').typedInput('value')]), ['num', '21']);
+    assert.deepEqual(
+      await page.evaluate(() => [
+        $('#node-input-value').typedInput('type'),
+        $('#node-input-value').typedInput('value'),
+      ]),
+      ['num', '21'],
+    );
     assert.equal(await page.evaluate(() => $('#node-input-timeout').val()), '30m');
     await saveDialog(page);
     assert.deepEqual(await saved(), expected);
@@ -197,18 +238,44 @@ describe('tb-wait-until (browser)', function () {
 
   it('the entity line says which entity is watched, as configured (picked by name, a msg. property, the message)', async function () {
     await openDialog(page, 'waitL');
-    await checkTargetLine(page, 'The entity watched is', { entityType: 'DEVICE', typed: 'A-100', name: 'Meter A-100' }, path.join(screenshotDir(), 'wait-until-entity-line.png'));
+    await checkTargetLine(
+      page,
+      'The entity watched is',
+      { entityType: 'DEVICE', typed: 'A-100', name: 'Meter A-100' },
+      path.join(screenshotDir(), 'wait-until-entity-line.png'),
+    );
     await closeTrays(page);
   });
 
   it('an alarm wait: its state and type shown, the value fields hidden, and the sentence says which alarm', async function () {
     await openDialog(page, 'waitA');
-    assert.deepEqual(await rows(), { keyType: true, key: true, operator: true, value: true, alarmState: false, alarmType: false });
+    assert.deepEqual(await rows(), {
+      keyType: true,
+      key: true,
+      operator: true,
+      value: true,
+      alarmState: false,
+      alarmType: false,
+    });
     await tray().locator('#node-input-operator').selectOption('changes');
-    assert.deepEqual(await rows(), { keyType: true, key: true, operator: true, value: false, alarmState: false, alarmType: false });
+    assert.deepEqual(await rows(), {
+      keyType: true,
+      key: true,
+      operator: true,
+      value: false,
+      alarmState: false,
+      alarmType: false,
+    });
 
     await tray().locator('#node-input-waitFor').selectOption('alarm');
-    assert.deepEqual(await rows(), { keyType: false, key: false, operator: false, value: false, alarmState: true, alarmType: true });
+    assert.deepEqual(await rows(), {
+      keyType: false,
+      key: false,
+      operator: false,
+      value: false,
+      alarmState: true,
+      alarmType: true,
+    });
     assert.equal(await visible('[data-tb-tip="alarm"]'), true);
     assert.equal(await visible('[data-tb-tip="value"]'), false);
     await says('until the alarm of the message is acknowledged within 30 s');
@@ -225,12 +292,31 @@ describe('tb-wait-until (browser)', function () {
     await saveDialog(page);
     const n = await page.evaluate(() => {
       const x = RED.nodes.node('waitA');
-      return { waitFor: x.waitFor, alarmState: x.alarmState, alarmType: x.alarmType, timeout: x.timeout, valid: x.valid };
+      return {
+        waitFor: x.waitFor,
+        alarmState: x.alarmState,
+        alarmType: x.alarmType,
+        timeout: x.timeout,
+        valid: x.valid,
+      };
     });
-    assert.deepEqual(n, { waitFor: 'alarm', alarmState: 'either', alarmType: 'High Temperature', timeout: '10m', valid: true });
+    assert.deepEqual(n, {
+      waitFor: 'alarm',
+      alarmState: 'either',
+      alarmType: 'High Temperature',
+      timeout: '10m',
+      valid: true,
+    });
 
     await openDialog(page, 'waitA');
-    assert.deepEqual(await rows(), { keyType: false, key: false, operator: false, value: false, alarmState: true, alarmType: true });
+    assert.deepEqual(await rows(), {
+      keyType: false,
+      key: false,
+      operator: false,
+      value: false,
+      alarmState: true,
+      alarmType: true,
+    });
     await says('until the latest active High Temperature alarm is acknowledged or cleared within 10 min');
   });
 

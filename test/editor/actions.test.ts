@@ -8,15 +8,39 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { TbInputError } from '../../src/errors';
-import { actionProblem, fixedEntities, isAbout, keyList, keysOfKind, targetEntityTypes, validateSetting } from '../../src/editor/builder/action-settings';
+import {
+  actionProblem,
+  fixedEntities,
+  isAbout,
+  keyList,
+  keysOfKind,
+  targetEntityTypes,
+  validateSetting,
+} from '../../src/editor/builder/action-settings';
 import { OptionReader } from '../../src/query/options';
 import { prepareRpcRequest } from '../../src/query/rpc';
 import { prepareTelemetryRequest } from '../../src/query/telemetry';
 
 const U = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const NOW = Date.UTC(2026, 5, 1);
-const HISTORY = { operation: 'history', keys: 'temperature', last: '24h', agg: 'NONE', order: 'ASC', maxItems: 100000, targetType: 'auto', targetEntityType: 'DEVICE' };
-const RPC = { targetType: 'auto', methodType: 'auto', mode: 'twoway', timeout: 10000, persistent: false, waitFor: 'final' };
+const HISTORY = {
+  operation: 'history',
+  keys: 'temperature',
+  last: '24h',
+  agg: 'NONE',
+  order: 'ASC',
+  maxItems: 100000,
+  targetType: 'auto',
+  targetEntityType: 'DEVICE',
+};
+const RPC = {
+  targetType: 'auto',
+  methodType: 'auto',
+  mode: 'twoway',
+  timeout: 10000,
+  persistent: false,
+  waitFor: 'final',
+};
 
 /** The runtime's own error for the same settings, to compare with. */
 function runtimeError(fn: () => unknown): { field: string; message: string } {
@@ -32,7 +56,14 @@ function runtimeError(fn: () => unknown): { field: string; message: string } {
 describe("device-action dialogs: the runtime's checks of the settings (editor)", function () {
   describe('tb-telemetry', function () {
     it('accepts the defaults and a complete history', function () {
-      assert.equal(actionProblem('tb-telemetry', { operation: 'save', targetType: 'auto', targetEntityType: 'DEVICE', ttl: '', maxItems: 100000 }, NOW), undefined);
+      assert.equal(
+        actionProblem(
+          'tb-telemetry',
+          { operation: 'save', targetType: 'auto', targetEntityType: 'DEVICE', ttl: '', maxItems: 100000 },
+          NOW,
+        ),
+        undefined,
+      );
       assert.equal(actionProblem('tb-telemetry', { ...HISTORY, agg: 'AVG', interval: '1h' }, NOW), undefined);
     });
 
@@ -52,15 +83,31 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
     it('more than 700 intervals: refused with the numbers', function () {
       const p = actionProblem('tb-telemetry', { ...HISTORY, agg: 'AVG', interval: '1m' }, NOW);
       assert.equal(p!.field, 'interval');
-      assert.equal(p!.message, 'interval of 60000 ms splits the 86400000 ms range into 1440 intervals; ThingsBoard allows at most 700 (use an interval of at least 123429 ms, or a shorter range)');
+      assert.equal(
+        p!.message,
+        'interval of 60000 ms splits the 86400000 ms range into 1440 intervals; ThingsBoard allows at most 700 (use an interval of at least 123429 ms, or a shorter range)',
+      );
     });
 
     it('what a message may bring is not asked for: keys and the range of history and delete', function () {
       assert.equal(actionProblem('tb-telemetry', { ...HISTORY, keys: '', last: '' }, NOW), undefined);
-      assert.equal(actionProblem('tb-telemetry', { ...HISTORY, keys: '', last: '', agg: 'MAX', interval: '1s' }, NOW), undefined);
-      assert.equal(actionProblem('tb-telemetry', { operation: 'delete', keys: '', all: false, deleteLatest: true, rewriteLatest: false }, NOW), undefined);
+      assert.equal(
+        actionProblem('tb-telemetry', { ...HISTORY, keys: '', last: '', agg: 'MAX', interval: '1s' }, NOW),
+        undefined,
+      );
+      assert.equal(
+        actionProblem(
+          'tb-telemetry',
+          { operation: 'delete', keys: '', all: false, deleteLatest: true, rewriteLatest: false },
+          NOW,
+        ),
+        undefined,
+      );
       // ...but a half range is wrong: the node's "to" alone is never used.
-      assert.equal(actionProblem('tb-telemetry', { ...HISTORY, last: '', to: '2026-01-02T00:00:00Z' }, NOW)!.field, 'from');
+      assert.equal(
+        actionProblem('tb-telemetry', { ...HISTORY, last: '', to: '2026-01-02T00:00:00Z' }, NOW)!.field,
+        'from',
+      );
     });
 
     it('bad values, each on its setting', function () {
@@ -71,7 +118,11 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
         [{ from: '2026-05-01T00:00:00Z' }, 'from', /from and last are both set/],
         [{ limit: '0' }, 'limit', /^limit must be at least 1/],
         [{ maxItems: 'lots' }, 'maxItems', /^maxItems must be a whole number/],
-        [{ agg: 'AVG', interval: '1h', intervalType: 'WEEK', timeZone: 'Mars/Olympus' }, 'timeZone', /IANA time zone .* silently use its own zone/],
+        [
+          { agg: 'AVG', interval: '1h', intervalType: 'WEEK', timeZone: 'Mars/Olympus' },
+          'timeZone',
+          /IANA time zone .* silently use its own zone/,
+        ],
         [{ order: 'asc' }, 'order', /did you mean "ASC"/],
       ];
       for (const [change, field, message] of cases) {
@@ -80,7 +131,10 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
         assert.match(p!.message, message);
       }
       assert.equal(actionProblem('tb-telemetry', { operation: 'save', ttl: '-5' }, NOW)!.field, 'ttl');
-      assert.match(actionProblem('tb-telemetry', { operation: 'delete', all: true, last: '1h' }, NOW)!.message, /all is true and a range is set too/);
+      assert.match(
+        actionProblem('tb-telemetry', { operation: 'delete', all: true, last: '1h' }, NOW)!.message,
+        /all is true and a range is set too/,
+      );
     });
 
     it('with "set by msg.operation", every operation\'s checks apply; options of other operations do not', function () {
@@ -91,18 +145,35 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
 
     it("a fixed entity: the runtime's shapes (one or a list), JSON errors named", function () {
       const one = JSON.stringify({ entityType: 'ASSET', id: U });
-      assert.equal(actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: one }, NOW), undefined);
-      assert.equal(actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: `[${one}]` }, NOW), undefined);
-      let p = actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: '{"entityType":"DEVICE","id":"nope"}' }, NOW);
+      assert.equal(
+        actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: one }, NOW),
+        undefined,
+      );
+      assert.equal(
+        actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: `[${one}]` }, NOW),
+        undefined,
+      );
+      let p = actionProblem(
+        'tb-telemetry',
+        { operation: 'save', targetType: 'json', target: '{"entityType":"DEVICE","id":"nope"}' },
+        NOW,
+      );
       assert.deepEqual([p!.field, p!.message], ['target.id', 'target.id must be the entity\'s UUID (got "nope")']);
-      p = actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: `[${one}, {"entityType":"ALARM","id":"${U}"}]` }, NOW);
+      p = actionProblem(
+        'tb-telemetry',
+        { operation: 'save', targetType: 'json', target: `[${one}, {"entityType":"ALARM","id":"${U}"}]` },
+        NOW,
+      );
       assert.equal(p!.field, 'target[1].entityType');
       assert.match(p!.message, /keeps attributes and time series only for/);
       p = actionProblem('tb-telemetry', { operation: 'save', targetType: 'json', target: '{' }, NOW);
       assert.equal(p!.field, 'target');
       assert.match(p!.message, /^target is not valid JSON/);
       // Not fixed: nothing to check.
-      assert.equal(actionProblem('tb-telemetry', { operation: 'save', targetType: 'msg', target: '{' }, NOW), undefined);
+      assert.equal(
+        actionProblem('tb-telemetry', { operation: 'save', targetType: 'msg', target: '{' }, NOW),
+        undefined,
+      );
     });
   });
 
@@ -110,7 +181,10 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
     it("scopes each action allows, in the runtime's words", function () {
       let p = actionProblem('tb-attributes', { operation: 'save', scope: 'CLIENT_SCOPE' });
       assert.equal(p!.field, 'scope');
-      assert.match(p!.message, /^scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/);
+      assert.match(
+        p!.message,
+        /^scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/,
+      );
       p = actionProblem('tb-attributes', { operation: 'delete', scope: 'any' });
       assert.match(p!.message, /a delete needs one scope/);
       assert.equal(actionProblem('tb-attributes', { operation: 'save', scope: 'any' })!.field, 'scope');
@@ -136,9 +210,15 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
       assert.equal(p!.field, 'timeout');
       assert.match(p!.message, /^timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s/);
       assert.equal(actionProblem('tb-rpc', { ...RPC, timeout: '30s', persistent: true }, NOW), undefined);
-      assert.equal(actionProblem('tb-rpc', { ...RPC, persistent: true, expiration: '500ms' }, NOW)!.field, 'expiration');
+      assert.equal(
+        actionProblem('tb-rpc', { ...RPC, persistent: true, expiration: '500ms' }, NOW)!.field,
+        'expiration',
+      );
       assert.equal(actionProblem('tb-rpc', { ...RPC, persistent: true, retries: '6' }, NOW)!.field, 'retries');
-      assert.match(actionProblem('tb-rpc', { ...RPC, persistent: true, additionalInfo: '{by' }, NOW)!.message, /^additionalInfo must be JSON/);
+      assert.match(
+        actionProblem('tb-rpc', { ...RPC, persistent: true, additionalInfo: '{by' }, NOW)!.message,
+        /^additionalInfo must be JSON/,
+      );
       // Persistent options are not read for a lightweight RPC.
       assert.equal(actionProblem('tb-rpc', { ...RPC, retries: '6' }, NOW), undefined);
       p = actionProblem('tb-rpc', { ...RPC, methodType: 'str', method: '  ' }, NOW);
@@ -150,9 +230,24 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
 
     it("devices only: the runtime's one rule (src/query/targets.ts ACTION_TARGETS)", function () {
       assert.deepEqual(targetEntityTypes('tb-rpc'), ['DEVICE']);
-      assert.deepEqual(targetEntityTypes('tb-telemetry'), ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'TENANT', 'USER', 'EDGE']);
-      const p = actionProblem('tb-rpc', { ...RPC, targetType: 'json', target: JSON.stringify({ entityType: 'ASSET', id: U }) }, NOW);
-      assert.deepEqual([p!.field, p!.message], ['target.entityType', `target.entityType is ASSET: RPC goes to devices only (entity ${U})`]);
+      assert.deepEqual(targetEntityTypes('tb-telemetry'), [
+        'DEVICE',
+        'ASSET',
+        'ENTITY_VIEW',
+        'CUSTOMER',
+        'TENANT',
+        'USER',
+        'EDGE',
+      ]);
+      const p = actionProblem(
+        'tb-rpc',
+        { ...RPC, targetType: 'json', target: JSON.stringify({ entityType: 'ASSET', id: U }) },
+        NOW,
+      );
+      assert.deepEqual(
+        [p!.field, p!.message],
+        ['target.entityType', `target.entityType is ASSET: RPC goes to devices only (entity ${U})`],
+      );
       assert.equal(actionProblem('tb-rpc', { ...RPC, targetEntityType: 'ASSET' }, NOW)!.field, 'targetEntityType');
     });
   });
@@ -167,7 +262,10 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
 
   it('fixed entities, key kinds and key lists', function () {
     const U2 = '11111111-2222-4333-8444-555555555555';
-    assert.deepEqual(fixedEntities('json', JSON.stringify({ entityType: 'ASSET', id: U }), 'DEVICE'), { entityType: 'ASSET', ids: [U] });
+    assert.deepEqual(fixedEntities('json', JSON.stringify({ entityType: 'ASSET', id: U }), 'DEVICE'), {
+      entityType: 'ASSET',
+      ids: [U],
+    });
     assert.deepEqual(
       fixedEntities(
         'json',
@@ -182,7 +280,10 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
     );
     assert.deepEqual(fixedEntities('json', '{', 'EDGE'), { entityType: 'EDGE', ids: [] });
     assert.deepEqual(fixedEntities('msg', 'entity', 'ASSET'), { entityType: 'ASSET', ids: [] });
-    const keys = { timeseries: ['t'], attributes: { SERVER_SCOPE: ['a', 'n'], SHARED_SCOPE: ['s'], CLIENT_SCOPE: ['n'] } };
+    const keys = {
+      timeseries: ['t'],
+      attributes: { SERVER_SCOPE: ['a', 'n'], SHARED_SCOPE: ['s'], CLIENT_SCOPE: ['n'] },
+    };
     assert.deepEqual(keysOfKind(keys, 'timeseries'), ['t']);
     assert.deepEqual(keysOfKind(keys, 'SHARED_SCOPE'), ['s']);
     assert.deepEqual(keysOfKind(keys, 'attributes'), ['a', 'n', 's']);
@@ -196,9 +297,13 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
     window.window = window;
     vm.runInContext(fs.readFileSync(path.join(__dirname, '..', '..', 'resources', 'tb-editor.js'), 'utf8'), window);
     const b = window.TbBuilder;
-    for (const fn of ['actionProblem', 'validateSetting', 'fixedEntities', 'keysInput', 'targetEntityTypes']) assert.equal(typeof b[fn], 'function', fn);
+    for (const fn of ['actionProblem', 'validateSetting', 'fixedEntities', 'keysInput', 'targetEntityTypes'])
+      assert.equal(typeof b[fn], 'function', fn);
     const s = { ...HISTORY, agg: 'AVG', interval: '1m' };
-    assert.deepEqual(JSON.parse(JSON.stringify(b.actionProblem('tb-telemetry', s, NOW))), actionProblem('tb-telemetry', s, NOW));
+    assert.deepEqual(
+      JSON.parse(JSON.stringify(b.actionProblem('tb-telemetry', s, NOW))),
+      actionProblem('tb-telemetry', s, NOW),
+    );
     assert.match(b.validateSetting('tb-rpc', { ...RPC, timeout: 60000 }, 'timeout'), /cuts every wait/);
   });
 });

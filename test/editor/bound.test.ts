@@ -3,14 +3,29 @@
  * with bound leaves, and the preview's "try with" values.
  */
 import assert from 'node:assert/strict';
-import { allowPlaceholders, checkBound, placeholder, tryQuery, tryRefs, tryValue, wholeBinding, type TryValue } from '../../src/editor/builder/bound';
+import {
+  allowPlaceholders,
+  checkBound,
+  placeholder,
+  tryQuery,
+  tryRefs,
+  tryValue,
+  wholeBinding,
+  type TryValue,
+} from '../../src/editor/builder/bound';
 import { jsonSchema } from '../../src/query/schema';
 import { summarize } from '../../src/query/summary';
 
 const U = '784f394c-42b6-435a-983c-b7beff2784f9';
 const names = (filter: string) => ({
   entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: filter },
-  keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '{{flow.limit}}' } } }],
+  keyFilters: [
+    {
+      key: { type: 'TIME_SERIES', key: 'temperature' },
+      valueType: 'NUMERIC',
+      predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '{{flow.limit}}' } },
+    },
+  ],
   pageLink: { page: 0, pageSize: '{{msg.size}}' },
 });
 const typed = (entries: Record<string, TryValue>) => new Map(Object.entries(entries));
@@ -29,7 +44,11 @@ describe('editor/builder/bound: values from the message in the builder', () => {
     it('a query whose only refusals are at bound leaves passes, and each leaf says what it must get', () => {
       const r = checkBound('entityData', names('{{msg.payload}}'));
       assert.equal(r.verdict.ok, true);
-      assert.deepEqual(r.bound, ['entityFilter.entityNameFilter', 'keyFilters.0.predicate.value.defaultValue', 'pageLink.pageSize']);
+      assert.deepEqual(r.bound, [
+        'entityFilter.entityNameFilter',
+        'keyFilters.0.predicate.value.defaultValue',
+        'pageLink.pageSize',
+      ]);
       assert.equal(r.needs.get('pageLink.pageSize'), 'must be a positive integer');
       assert.match(r.needs.get('keyFilters.0.predicate.value.defaultValue') ?? '', /^must be a finite number/);
       // Text takes a placeholder as it is: nothing to say.
@@ -61,10 +80,19 @@ describe('editor/builder/bound: values from the message in the builder', () => {
       assert.match(r.needs.get('pageLink.statusList') ?? '', /ACTIVE/);
       assert.match(r.needs.get('pageLink.severityList.0') ?? '', /^must be one of CRITICAL/);
       assert.match(r.needs.get('pageLink.timeWindow') ?? '', /integer/);
-      assert.equal(checkBound('entityCount', { entityFilter: { type: 'entityType', entityType: '{{msg.type}}' } }).verdict.ok, true);
+      assert.equal(
+        checkBound('entityCount', { entityFilter: { type: 'entityType', entityType: '{{msg.type}}' } }).verdict.ok,
+        true,
+      );
       // The error after an unresolvable bound leaf is not invented.
       const root = checkBound('entityCount', {
-        entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' }, direction: 'FROM', maxLevel: '{{msg.depth}}', filters: [] },
+        entityFilter: {
+          type: 'relationsQuery',
+          rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' },
+          direction: 'FROM',
+          maxLevel: '{{msg.depth}}',
+          filters: [],
+        },
       });
       assert.equal(root.verdict.ok, true, JSON.stringify(root.verdict));
     });
@@ -73,7 +101,12 @@ describe('editor/builder/bound: values from the message in the builder', () => {
       const r = checkBound('entityCount', { entityFilter: { type: 'entityType', entityType: 'DEVIC' } });
       assert.equal(r.verdict.ok, false);
       assert.deepEqual(r.bound, []);
-      assert.equal(checkBound('entityCount', { entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: U } } }).verdict.ok, true);
+      assert.equal(
+        checkBound('entityCount', {
+          entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: U } },
+        }).verdict.ok,
+        true,
+      );
     });
 
     it('never changes the query it checks', () => {
@@ -86,7 +119,10 @@ describe('editor/builder/bound: values from the message in the builder', () => {
 
   describe("try with: the preview's values", () => {
     it('one box per binding, a number box where the query wants a number, JSON for a whole list', () => {
-      const refs = tryRefs({ ...names('Thermo {{msg.site}}%'), pageLink: { pageSize: '{{msg.size}}', statusList: '{{msg.statuses}}' } });
+      const refs = tryRefs({
+        ...names('Thermo {{msg.site}}%'),
+        pageLink: { pageSize: '{{msg.size}}', statusList: '{{msg.statuses}}' },
+      });
       assert.deepEqual(
         refs.map((r) => [r.ref.text, r.type]),
         [
@@ -129,9 +165,15 @@ describe('editor/builder/bound: values from the message in the builder', () => {
     });
 
     it('a binding without a value is a problem, never an empty value', () => {
-      const r = tryQuery(names('{{msg.payload}}'), typed({ 'msg.payload': { type: 'str', text: 'x' }, 'msg.size': { type: 'num', text: '1' } }));
+      const r = tryQuery(
+        names('{{msg.payload}}'),
+        typed({ 'msg.payload': { type: 'str', text: 'x' }, 'msg.size': { type: 'num', text: '1' } }),
+      );
       assert.deepEqual(r, { ok: false, problem: { kind: 'missing', ref: 'flow.limit' } });
-      const bad = tryQuery({ entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'T {{msg.o}}' } }, typed({ 'msg.o': { type: 'json', text: '{"a":1}' } }));
+      const bad = tryQuery(
+        { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'T {{msg.o}}' } },
+        typed({ 'msg.o': { type: 'json', text: '{"a":1}' } }),
+      );
       assert.equal(bad.ok, false);
       assert.match(!bad.ok && bad.problem.kind === 'refused' ? bad.problem.message : '', /puts msg\.o into text/);
       assert.deepEqual(tryQuery({ a: 1 }, new Map()), { ok: true, query: { a: 1 } });
@@ -140,18 +182,37 @@ describe('editor/builder/bound: values from the message in the builder', () => {
 
   describe('the summary names each binding (src/query/summary.ts)', () => {
     it('names, key filter values and the page', () => {
-      assert.equal(summarize('entityData', names('{{msg.payload}}')), 'devices named ‹msg.payload› where temperature > ‹flow.limit›, first ‹msg.size›');
+      assert.equal(
+        summarize('entityData', names('{{msg.payload}}')),
+        'devices named ‹msg.payload› where temperature > ‹flow.limit›, first ‹msg.size›',
+      );
     });
 
     it('lists, items, ids, levels, times, and text with a placeholder in it; literal braces stay', () => {
       assert.equal(
-        summarize('entityCount', { entityFilter: { type: 'deviceType', deviceTypes: ['{{msg.profile}}', 'thermostat'], deviceNameFilter: 'Thermo {{msg.site}}%' } }),
+        summarize('entityCount', {
+          entityFilter: {
+            type: 'deviceType',
+            deviceTypes: ['{{msg.profile}}', 'thermostat'],
+            deviceNameFilter: 'Thermo {{msg.site}}%',
+          },
+        }),
         "count of devices of profile ‹msg.profile› or thermostat named starting with 'Thermo ‹msg.site›'",
       );
-      assert.equal(summarize('entityCount', { entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: '{{msg.ids}}' } }), 'count of devices ‹msg.ids›');
+      assert.equal(
+        summarize('entityCount', {
+          entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: '{{msg.ids}}' },
+        }),
+        'count of devices ‹msg.ids›',
+      );
       assert.equal(
         summarize('alarmCount', {
-          entityFilter: { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' }, direction: 'FROM', maxLevel: '{{msg.depth}}' },
+          entityFilter: {
+            type: 'relationsQuery',
+            rootEntity: { entityType: 'ASSET', id: '{{msg.site}}' },
+            direction: 'FROM',
+            maxLevel: '{{msg.depth}}',
+          },
           statusList: ['ACTIVE'],
           startTs: '{{msg.from}}',
         }),
@@ -160,11 +221,21 @@ describe('editor/builder/bound: values from the message in the builder', () => {
       assert.equal(
         summarize('alarmData', {
           entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: '{{msg.id}}' } },
-          pageLink: { pageSize: 10, statusList: '{{msg.statuses}}', severityList: ['CRITICAL'], timeWindow: '{{flow.window}}' },
+          pageLink: {
+            pageSize: 10,
+            statusList: '{{msg.statuses}}',
+            severityList: ['CRITICAL'],
+            timeWindow: '{{flow.window}}',
+          },
         }),
         'alarms of status ‹msg.statuses›, CRITICAL, on device ‹msg.id›, last ‹flow.window› ms, first 10',
       );
-      assert.equal(summarize('entityCount', { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{foo}}' } }), "count of devices named starting with '{{foo}}'");
+      assert.equal(
+        summarize('entityCount', {
+          entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{foo}}' },
+        }),
+        "count of devices named starting with '{{foo}}'",
+      );
     });
   });
 });
@@ -179,7 +250,10 @@ describe("editor/builder/bound: the JSON view's schema takes placeholders", () =
     assert.match('{{msg.size}}', new RegExp(size.anyOf[1].pattern));
     assert.doesNotMatch('{{foo}}', new RegExp(size.anyOf[1].pattern));
     // Text is left alone (it takes a placeholder as it is), and so is the original.
-    assert.deepEqual(s.properties.pageLink.properties.textSearch, (jsonSchema('entityData', {}) as any).properties.pageLink.properties.textSearch);
+    assert.deepEqual(
+      s.properties.pageLink.properties.textSearch,
+      (jsonSchema('entityData', {}) as any).properties.pageLink.properties.textSearch,
+    );
     assert.equal((jsonSchema('entityData', {}) as any).properties.pageLink.properties.pageSize.anyOf, undefined);
   });
 });

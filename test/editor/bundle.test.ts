@@ -81,13 +81,26 @@ const QUERIES: unknown[] = [
       rootStateEntity: true,
     },
   },
-  { entityFilter: { type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET', multiRootEntityIds: [U1, U2], direction: 'TO' } },
+  {
+    entityFilter: {
+      type: 'relationsQuery',
+      multiRoot: true,
+      multiRootEntitiesType: 'ASSET',
+      multiRootEntityIds: [U1, U2],
+      direction: 'TO',
+    },
+  },
   { entityFilter: { type: 'deviceSearchQuery', rootEntity: { entityType: 'ASSET', id: U1 }, direction: 'sideways' } },
   { entityFilter: { type: 'apiUsageState', customerId: U2 } },
   { entityFilter: DEV, keyFilters: [{ key: TEMP, predicate: { type: 'NUMERIC', operation: 'GREATER', value: 20 } }] },
   { entityFilter: DEV, keyFilters: [{ key: TEMP, predicate: { type: 'NUMERIC', operation: 'GREATER', value: '20' } }] },
   { entityFilter: DEV, keyFilters: [{ key: TEMP, predicate: { type: 'NUMERIC', operation: 'greater', value: 20 } }] },
-  { entityFilter: DEV, keyFilters: [{ key: { type: 'ALARM_FIELD', key: 'x' }, predicate: { type: 'BOOLEAN', operation: 'EQUAL', value: true } }] },
+  {
+    entityFilter: DEV,
+    keyFilters: [
+      { key: { type: 'ALARM_FIELD', key: 'x' }, predicate: { type: 'BOOLEAN', operation: 'EQUAL', value: true } },
+    ],
+  },
   { entityFilter: DEV, keyFilters: [{ key: TEMP, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [] } }] },
   {
     entityFilter: DEV,
@@ -99,16 +112,38 @@ const QUERIES: unknown[] = [
         predicate: {
           type: 'COMPLEX',
           operation: 'AND',
-          predicates: [{ type: 'NUMERIC', operation: 'LESS', value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } } }],
+          predicates: [
+            {
+              type: 'NUMERIC',
+              operation: 'LESS',
+              value: { defaultValue: 1, dynamicValue: { sourceType: 'CURRENT_USER', sourceAttribute: 'max' } },
+            },
+          ],
         },
       },
-      { key: { type: 'ATTRIBUTE', key: 'model' }, predicate: { type: 'STRING', operation: 'IN', value: 'a, b', ignoreCase: true } },
+      {
+        key: { type: 'ATTRIBUTE', key: 'model' },
+        predicate: { type: 'STRING', operation: 'IN', value: 'a, b', ignoreCase: true },
+      },
     ],
   },
   { entityFilter: DEV, pageLink: { pageSize: 0 } },
-  { entityFilter: DEV, pageLink: { page: 1, pageSize: 10, textSearch: 'x', sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' } }, dynamic: true } },
+  {
+    entityFilter: DEV,
+    pageLink: {
+      page: 1,
+      pageSize: 10,
+      textSearch: 'x',
+      sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' } },
+      dynamic: true,
+    },
+  },
   { entityFilter: DEV, entityFields: [{ type: 'ENTITY_FIELD', key: '' }] },
-  { entityFilter: DEV, alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }], pageLink: { statusList: ['ACTIVE', 'OPEN'] } },
+  {
+    entityFilter: DEV,
+    alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
+    pageLink: { statusList: ['ACTIVE', 'OPEN'] },
+  },
   { entityFilter: DEV, pageLink: { severityList: ['critical'], timeWindow: 3600000, assigneeId: U2 } },
   { statusList: ['ACTIVE'], severityList: ['MAJOR'], typeList: ['Fire'], timeWindow: -1 },
   { pageLink: { statusList: ['CLEARED'] }, assigneeId: { entityType: 'DEVICE', id: U1 } },
@@ -121,7 +156,8 @@ describe('editor bundle (resources/tb-editor.js)', function () {
 
   before(function () {
     // `npm test` builds it first (pretest); build it here when mocha runs alone.
-    if (!fs.existsSync(BUNDLE)) execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle-editor.js')], { cwd: root });
+    if (!fs.existsSync(BUNDLE))
+      execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle-editor.js')], { cwd: root });
     code = fs.readFileSync(BUNDLE, 'utf8');
     ({ window, api } = load(code));
   });
@@ -138,7 +174,10 @@ describe('editor bundle (resources/tb-editor.js)', function () {
     const ignore = fs.readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n');
     assert.ok(ignore.includes('resources/tb-editor.js'));
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    assert.ok(pkg.files.includes('resources/tb-editor.js'), 'listed in "files" (test/package.test.ts checks the packed list)');
+    assert.ok(
+      pkg.files.includes('resources/tb-editor.js'),
+      'listed in "files" (test/package.test.ts checks the packed list)',
+    );
     assert.match(pkg.scripts.build, /node scripts\/bundle-editor\.js/);
     assert.ok(pkg.devDependencies.esbuild);
   });
@@ -197,7 +236,15 @@ describe('editor bundle (resources/tb-editor.js)', function () {
     ]) {
       assert.deepEqual([...api[name]], [...(runtime as Record<string, any>)[name]], name);
     }
-    for (const name of ['ENTITY_FILTER_SCHEMA', 'MODE_SCHEMA', 'KEY_TYPES_FOR', 'PREDICATE_OPERATIONS', 'ENTITY_FIELD_NAMES', 'ALARM_FIELD_NAMES', 'ALARM_FILTER_FIELDS']) {
+    for (const name of [
+      'ENTITY_FILTER_SCHEMA',
+      'MODE_SCHEMA',
+      'KEY_TYPES_FOR',
+      'PREDICATE_OPERATIONS',
+      'ENTITY_FIELD_NAMES',
+      'ALARM_FIELD_NAMES',
+      'ALARM_FILTER_FIELDS',
+    ]) {
       assert.ok(api[name] && typeof api[name] === 'object', name);
     }
     assert.equal(api.DEFAULT_PAGE_SIZE, runtime.DEFAULT_PAGE_SIZE);
@@ -208,7 +255,13 @@ describe('editor bundle (resources/tb-editor.js)', function () {
       for (const name of Object.keys(mod)) assert.ok(name in api, `${file}.${name}`);
     }
     // The query enum lists (the WebSocket command lists are not the builder's business).
-    const wsOnly = new Set(['WS_CMD_TYPES', 'UNSUBSCRIBE_CMD_TYPES', 'AGGREGATIONS', 'INTERVAL_TYPES', 'CMD_UPDATE_TYPES']);
+    const wsOnly = new Set([
+      'WS_CMD_TYPES',
+      'UNSUBSCRIBE_CMD_TYPES',
+      'AGGREGATIONS',
+      'INTERVAL_TYPES',
+      'CMD_UPDATE_TYPES',
+    ]);
     for (const [name, value] of Object.entries(typesModule)) {
       if (Array.isArray(value) && !wsOnly.has(name)) assert.deepEqual([...(api[name] ?? [])], value, name);
     }
@@ -236,7 +289,13 @@ describe('editor bundle (resources/tb-editor.js)', function () {
   }
 
   it('the other validators match too', function () {
-    for (const input of [undefined, {}, { timeseries: false, attributes: 'false' }, { scopes: 'SERVER_SCOPE, BAD' }, { scopes: ['CLIENT_SCOPE'] }]) {
+    for (const input of [
+      undefined,
+      {},
+      { timeseries: false, attributes: 'false' },
+      { scopes: 'SERVER_SCOPE, BAD' },
+      { scopes: ['CLIENT_SCOPE'] },
+    ]) {
       assert.deepEqual(
         outcome(() => api.prepareKeysOptions(input)),
         outcome(() => runtime.prepareKeysOptions(input as never)),
@@ -269,16 +328,25 @@ describe('editor bundle (resources/tb-editor.js)', function () {
       code: 'TB_INVALID_INPUT',
     };
     assert.deepEqual({ ...api.errorInfo(thrown) }, expected);
-    assert.deepEqual({ ...api.check('entityData', { entityFilter: DEV, pageLink: { pageSize: 0 } }) }, { ok: false, ...expected });
+    assert.deepEqual(
+      { ...api.check('entityData', { entityFilter: DEV, pageLink: { pageSize: 0 } }) },
+      { ok: false, ...expected },
+    );
     // Read by shape: errors of another realm (here the runtime's own class) read the same.
-    assert.deepEqual({ ...api.errorInfo(new TbInputError('query.x', 'query.x is wrong')) }, { field: 'query.x', message: 'query.x is wrong', code: 'TB_INVALID_INPUT' });
+    assert.deepEqual(
+      { ...api.errorInfo(new TbInputError('query.x', 'query.x is wrong')) },
+      { field: 'query.x', message: 'query.x is wrong', code: 'TB_INVALID_INPUT' },
+    );
     assert.deepEqual({ ...api.errorInfo(new Error('plain')) }, { field: '', message: 'plain', code: '' });
     assert.deepEqual({ ...api.errorInfo('text') }, { field: '', message: 'text', code: '' });
     assert.deepEqual({ ...api.errorInfo(undefined) }, { field: '', message: 'undefined', code: '' });
     const good = api.check('entityCount', defaultQuery('entityCount'));
     assert.equal(good.ok, true);
     assert.deepEqual(JSON.parse(JSON.stringify(good.value)), defaultQuery('entityCount'));
-    assert.deepEqual({ ...api.check('nope', {}) }, { ok: false, field: '', message: 'unknown query mode "nope"', code: '' });
+    assert.deepEqual(
+      { ...api.check('nope', {}) },
+      { ok: false, field: '', message: 'unknown query mode "nope"', code: '' },
+    );
   });
 
   it('the builder helpers work in the browser context as in Node', function () {

@@ -38,14 +38,21 @@ describe('typed dialogs (src/editor/nodes)', function () {
 
   it('every node type has its dialog in TypeScript: a module of its own, and no other module', function () {
     assert.ok(types.length > 0);
-    assert.deepEqual([...modules].sort(), types, 'src/editor/nodes/<type>.ts for each type of package.json and nodes/*.html');
+    assert.deepEqual(
+      [...modules].sort(),
+      types,
+      'src/editor/nodes/<type>.ts for each type of package.json and nodes/*.html',
+    );
   });
 
   it('every module is registered under its own type, and its html uses it', function () {
     assert.ok(modules.length > 0);
     for (const type of modules) {
       assert.equal(TbEditor.dialog(type).type, type, `${type}.ts in src/editor/nodes/index.ts`);
-      assert.match(fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8'), new RegExp(`TbEditor\\.dialog\\('${type}'\\)`));
+      assert.match(
+        fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8'),
+        new RegExp(`TbEditor\\.dialog\\('${type}'\\)`),
+      );
     }
     assert.throws(() => TbEditor.dialog('tb-nothing'), /no dialog for tb-nothing/);
   });

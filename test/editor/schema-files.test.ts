@@ -10,7 +10,12 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { TbInputError } from '../../src/errors';
 import { jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query/schema';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../src/query/validate';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../src/query/validate';
 
 const root = path.resolve(__dirname, '..', '..');
 const DIR = path.join(root, 'resources', 'schemas');
@@ -36,7 +41,8 @@ interface CorpusEntry {
   query: unknown;
 }
 
-const read = (mode: QueryMode): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(DIR, FILES[mode]), 'utf8'));
+const read = (mode: QueryMode): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(path.join(DIR, FILES[mode]), 'utf8'));
 
 describe('query schemas served with the editor resources (resources/schemas/)', function () {
   it('are one file per kind of query, and nothing else (npm run build writes them)', function () {
@@ -58,7 +64,9 @@ describe('query schemas served with the editor resources (resources/schemas/)', 
   }
 
   it('judge every query of the corpus as the runtime does (valid where the runtime accepts it, and only there)', function () {
-    const corpus: CorpusEntry[] = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'tb-queries.json'), 'utf8'));
+    const corpus: CorpusEntry[] = JSON.parse(
+      fs.readFileSync(path.join(root, 'test', 'fixtures', 'tb-queries.json'), 'utf8'),
+    );
     const ajv = new Ajv({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
     const validate = Object.fromEntries(QUERY_MODES.map((m) => [m, ajv.compile(read(m))]));
     const differ: string[] = [];
@@ -74,7 +82,9 @@ describe('query schemas served with the editor resources (resources/schemas/)', 
       const schema = validate[e.mode](e.query) as boolean;
       if (runtime) accepted++;
       if (schema !== runtime) {
-        differ.push(`${e.id} (${e.mode}): schema ${schema ? 'accepts' : 'refuses'}, runtime ${runtime ? 'accepts' : 'refuses'} ${JSON.stringify(validate[e.mode].errors)}`);
+        differ.push(
+          `${e.id} (${e.mode}): schema ${schema ? 'accepts' : 'refuses'}, runtime ${runtime ? 'accepts' : 'refuses'} ${JSON.stringify(validate[e.mode].errors)}`,
+        );
       }
     }
     assert.deepEqual(differ, []);

@@ -18,7 +18,12 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
   let url: string;
   const tokens: Record<string, string> = {};
 
-  async function call(method: 'GET' | 'POST', p: string, who?: string, body?: unknown): Promise<{ status: number; text: string; json: () => Record<string, unknown> }> {
+  async function call(
+    method: 'GET' | 'POST',
+    p: string,
+    who?: string,
+    body?: unknown,
+  ): Promise<{ status: number; text: string; json: () => Record<string, unknown> }> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (who) headers.Authorization = `Bearer ${tokens[who]}`;
     const res = await fetch(url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -33,8 +38,22 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
     tokens.reader = await child.token('reader', 'reader-pw', 'read');
     const deploy = await fetch(`${url}/flows`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.admin}`, 'Node-RED-Deployment-Type': 'full' },
-      body: JSON.stringify([{ id: 'c1', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, credentials: TENANT }]),
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${tokens.admin}`,
+        'Node-RED-Deployment-Type': 'full',
+      },
+      body: JSON.stringify([
+        {
+          id: 'c1',
+          type: 'tb-connection',
+          name: 'sim',
+          url: sim.url,
+          authMode: 'password',
+          timeout: 10,
+          credentials: TENANT,
+        },
+      ]),
     });
     assert.ok(deploy.status === 200 || deploy.status === 204, `deploy: ${deploy.status} ${await deploy.text()}`);
   });
@@ -49,7 +68,10 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
     '/tb-connection/c1/keys?entityType=ASSET',
     '/tb-connection/c1/alarm-types',
   ];
-  const PREVIEW = { node: 'tb-entity-count', query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } } };
+  const PREVIEW = {
+    node: 'tb-entity-count',
+    query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } },
+  };
 
   it('no token: 401 on every endpoint, nothing sent to ThingsBoard', async () => {
     sim.resetRequests();
@@ -64,7 +86,9 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
       const r = await call('GET', p, 'reader');
       assert.equal(r.status, 200, `${p}: ${r.text}`);
     }
-    assert.deepEqual((await call('GET', GETS[0], 'reader')).json(), { items: [{ name: 'default' }, { name: 'meter' }, { name: 'thermostat' }] });
+    assert.deepEqual((await call('GET', GETS[0], 'reader')).json(), {
+      items: [{ name: 'default' }, { name: 'meter' }, { name: 'thermostat' }],
+    });
     sim.resetRequests();
     assert.equal((await call('POST', '/tb-connection/c1/preview', 'reader', PREVIEW)).status, 401);
     assert.equal((await call('POST', '/tb-connection/c1/test', 'reader')).status, 401);
@@ -76,7 +100,10 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
     let r = await call('POST', '/tb-connection/c1/preview', 'admin', PREVIEW);
     assert.deepEqual([r.status, r.json()], [200, { payload: 20 }]);
     r = await call('POST', '/tb-connection/c1/test', 'admin');
-    assert.deepEqual([r.status, r.json()], [200, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: '4.3.1.3' }]);
+    assert.deepEqual(
+      [r.status, r.json()],
+      [200, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: '4.3.1.3' }],
+    );
     r = await call('GET', '/tb-connection/nope/alarm-types', 'admin');
     assert.equal(r.status, 404);
     assert.equal(r.json().code, 'TB_NOT_DEPLOYED');

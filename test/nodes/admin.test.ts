@@ -12,7 +12,12 @@ import sinon from 'sinon';
 import type { Response } from 'supertest';
 import tbConnection from '../../src/nodes/tb-connection';
 import { formatAlarms, formatEntities } from '../../src/query/format';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../src/query/validate';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
 import { BASE_TIME, Simulator, TENANT_API_KEY } from '../../sim';
 import { helper, TENANT, useRuntime } from '../support/runtime';
@@ -48,7 +53,12 @@ const ALARMS = {
     { type: 'ALARM_FIELD', key: 'type' },
     { type: 'ALARM_FIELD', key: 'severity' },
   ],
-  pageLink: { page: 0, pageSize: 4, statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
+  pageLink: {
+    page: 0,
+    pageSize: 4,
+    statusList: ['ACTIVE'],
+    sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+  },
 };
 
 /** A port nothing listens on. */
@@ -102,7 +112,11 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
 
   async function record(r: Response): Promise<Response> {
     answers.push(r.text);
-    assert.match(String(r.headers['content-type']), /^application\/json/, `JSON answer (${r.status}: ${r.text.slice(0, 100)})`);
+    assert.match(
+      String(r.headers['content-type']),
+      /^application\/json/,
+      `JSON answer (${r.status}: ${r.text.slice(0, 100)})`,
+    );
     return r;
   }
   const get = async (path: string): Promise<Response> => record(await helper.request().get(path));
@@ -132,7 +146,10 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     else assert.ok(!('field' in r.body), r.text);
   }
 
-  const id = (type: string, name: string): { entityType: string; id: string } => ({ entityType: type, id: sim.data.mustFindByName(type as 'DEVICE', name).id });
+  const id = (type: string, name: string): { entityType: string; id: string } => ({
+    entityType: type,
+    id: sim.data.mustFindByName(type as 'DEVICE', name).id,
+  });
 
   // ---------------------------------------------------------------------------------------------------------------
   describe('look-ups', () => {
@@ -231,7 +248,18 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         r = await get('/tb-connection/c1/entities?entityType=DEVICE&search=bench-00007');
         assert.deepEqual(
           r.body.items.map((i: Rec) => i.name),
-          ['Bench-000070', 'Bench-000071', 'Bench-000072', 'Bench-000073', 'Bench-000074', 'Bench-000075', 'Bench-000076', 'Bench-000077', 'Bench-000078', 'Bench-000079'],
+          [
+            'Bench-000070',
+            'Bench-000071',
+            'Bench-000072',
+            'Bench-000073',
+            'Bench-000074',
+            'Bench-000075',
+            'Bench-000076',
+            'Bench-000077',
+            'Bench-000078',
+            'Bench-000079',
+          ],
         );
       } finally {
         await helper.unload();
@@ -244,7 +272,9 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       const b101 = id('DEVICE', 'Thermo B-101');
       const a101 = id('DEVICE', 'Thermo A-101');
       const unknown = '0b0b0b0b-1111-4222-8333-444455556666';
-      let r = await get(`/tb-connection/c1/entities?entityType=DEVICE&ids=${b101.id},${unknown}, ${a101.id.toUpperCase()}`);
+      let r = await get(
+        `/tb-connection/c1/entities?entityType=DEVICE&ids=${b101.id},${unknown}, ${a101.id.toUpperCase()}`,
+      );
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(r.body, {
         items: [
@@ -257,7 +287,13 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.deepEqual(r.body, { items: [] });
       assert.equal(sim.countRequests('/api/entitiesQuery/find'), 1, 'nothing to resolve, nothing sent');
       r = await get('/tb-connection/c1/entities?entityType=DEVICE&ids=abc');
-      expectError(r, 400, 'TB_INVALID_INPUT', 'ids must be a comma-separated list of entity ids (UUIDs); "abc" is not one', 'ids');
+      expectError(
+        r,
+        400,
+        'TB_INVALID_INPUT',
+        'ids must be a comma-separated list of entity ids (UUIDs); "abc" is not one',
+        'ids',
+      );
       r = await get(`/tb-connection/c1/entities?entityType=DEVICE&ids=${a101.id}&search=x`);
       expectError(r, 400, 'TB_INVALID_INPUT', 'Give either ids (to resolve names) or search, not both', 'ids');
     });
@@ -280,13 +316,23 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       r = await get('/tb-connection/c1/keys?entityType=DEVICE');
       assert.deepEqual(r.body.timeseries, ['cpu', 'energy', 'humidity', 'power', 'status', 'temperature', 'uptime']);
       r = await get('/tb-connection/c1/keys?entityType=ASSET&profiles=building');
-      assert.deepEqual(r.body, { entityTypes: ['ASSET'], timeseries: [], attributes: { SERVER_SCOPE: ['address', 'area', 'floorCount'] } });
+      assert.deepEqual(r.body, {
+        entityTypes: ['ASSET'],
+        timeseries: [],
+        attributes: { SERVER_SCOPE: ['address', 'area', 'floorCount'] },
+      });
       r = await get('/tb-connection/c1/keys?entityType=ENTITY_VIEW&profiles=nothing');
       assert.deepEqual(r.body, { entityTypes: [], timeseries: [], attributes: {} });
       r = await get('/tb-connection/c1/keys?entityType=CUSTOMER');
       assert.deepEqual(r.body.attributes, { SERVER_SCOPE: ['modelPrefix', 'tempThreshold'] });
       r = await get('/tb-connection/c1/keys?entityType=CUSTOMER&profiles=a');
-      expectError(r, 400, 'TB_INVALID_INPUT', 'profiles can only be given with entityType DEVICE, ASSET, ENTITY_VIEW, EDGE (got entityType CUSTOMER)', 'profiles');
+      expectError(
+        r,
+        400,
+        'TB_INVALID_INPUT',
+        'profiles can only be given with entityType DEVICE, ASSET, ENTITY_VIEW, EDGE (got entityType CUSTOMER)',
+        'profiles',
+      );
     });
 
     it("keys: ids give the fixed entities' own keys (a device action's key suggestions)", async () => {
@@ -310,10 +356,20 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       r = await get(`/tb-connection/c1/keys?entityType=DEVICE&ids=${meter.id},${a101.id}`);
       assert.deepEqual(r.body.timeseries, ['energy', 'humidity', 'power', 'temperature']);
       r = await get(`/tb-connection/c1/keys?entityType=ASSET&ids=${id('ASSET', 'Building Alpha').id}`);
-      assert.deepEqual(r.body, { entityTypes: ['ASSET'], timeseries: [], attributes: { SERVER_SCOPE: ['address', 'area', 'floorCount'] } });
+      assert.deepEqual(r.body, {
+        entityTypes: ['ASSET'],
+        timeseries: [],
+        attributes: { SERVER_SCOPE: ['address', 'area', 'floorCount'] },
+      });
       r = await get('/tb-connection/c1/keys?entityType=DEVICE&ids=');
       assert.deepEqual(r.body, { entityTypes: [], timeseries: [], attributes: {} });
-      expectError(await get('/tb-connection/c1/keys?entityType=DEVICE&ids=abc'), 400, 'TB_INVALID_INPUT', 'ids must be a comma-separated list of entity ids (UUIDs); "abc" is not one', 'ids');
+      expectError(
+        await get('/tb-connection/c1/keys?entityType=DEVICE&ids=abc'),
+        400,
+        'TB_INVALID_INPUT',
+        'ids must be a comma-separated list of entity ids (UUIDs); "abc" is not one',
+        'ids',
+      );
       expectError(
         await get(`/tb-connection/c1/keys?entityType=DEVICE&ids=${a101.id}&profiles=thermostat`),
         400,
@@ -354,7 +410,12 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     it("alarm types on a server before 3.6: the server's 404 as TB_NOT_FOUND", async () => {
       sim.setVersion('3.5.1');
       await load();
-      expectError(await get('/tb-connection/c1/alarm-types'), 404, 'TB_NOT_FOUND', /ThingsBoard answered HTTP 404.*\/api\/alarm\/types/);
+      expectError(
+        await get('/tb-connection/c1/alarm-types'),
+        404,
+        'TB_NOT_FOUND',
+        /ThingsBoard answered HTTP 404.*\/api\/alarm\/types/,
+      );
     });
   });
 
@@ -365,37 +426,64 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       const r = await preview({ node: 'tb-entity-query', operation: 'find', query: THERMOSTATS });
       assert.equal(r.status, 200, r.text);
       assert.equal(sim.countRequests('/api/entitiesQuery/find'), 1, 'one page only');
-      const server = (await direct('/api/entitiesQuery/find', prepareEntityDataQuery(THERMOSTATS))) as { data: never[] };
+      const server = (await direct('/api/entitiesQuery/find', prepareEntityDataQuery(THERMOSTATS))) as {
+        data: never[];
+      };
       assert.deepEqual(r.body, {
         payload: formatEntities(server.data, 'flat'),
         page: { page: 0, pageSize: 5, totalPages: 4, totalElements: 20, hasNext: true },
       });
-      assert.deepEqual({ name: r.body.payload[0].name, temperature: r.body.payload[0].temperature, model: r.body.payload[0].model }, { name: 'Thermo A-101', temperature: 21.5, model: 'TH-100' });
+      assert.deepEqual(
+        { name: r.body.payload[0].name, temperature: r.body.payload[0].temperature, model: r.body.payload[0].model },
+        { name: 'Thermo A-101', temperature: 21.5, model: 'TH-100' },
+      );
     });
 
     it('raw format, query as JSON text, operation defaulted', async () => {
       await load();
       const r = await preview({ node: 'tb-entity-query', query: JSON.stringify(THERMOSTATS), format: 'raw' });
-      const server = (await direct('/api/entitiesQuery/find', prepareEntityDataQuery(THERMOSTATS))) as { data: unknown[] };
+      const server = (await direct('/api/entitiesQuery/find', prepareEntityDataQuery(THERMOSTATS))) as {
+        data: unknown[];
+      };
       assert.deepEqual(r.body.payload, server.data);
       assert.equal(r.body.page.totalElements, 20);
     });
 
     it('tb-entity-query keys, tb-entity-count, tb-alarm-query find and count', async () => {
       await load();
-      let r = await preview({ node: 'tb-entity-query', operation: 'keys', query: { entityFilter: { type: 'deviceType', deviceTypes: ['meter'] } } });
-      assert.deepEqual(r.body, {
-        payload: { entityTypes: ['DEVICE'], timeseries: ['energy', 'power'], attributes: { CLIENT_SCOPE: ['fw', 'serial'], SERVER_SCOPE: ['active', 'model'] } },
+      let r = await preview({
+        node: 'tb-entity-query',
+        operation: 'keys',
+        query: { entityFilter: { type: 'deviceType', deviceTypes: ['meter'] } },
       });
-      r = await preview({ node: 'tb-entity-count', query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } } });
+      assert.deepEqual(r.body, {
+        payload: {
+          entityTypes: ['DEVICE'],
+          timeseries: ['energy', 'power'],
+          attributes: { CLIENT_SCOPE: ['fw', 'serial'], SERVER_SCOPE: ['active', 'model'] },
+        },
+      });
+      r = await preview({
+        node: 'tb-entity-count',
+        query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } },
+      });
       assert.deepEqual(r.body, { payload: 20 });
       r = await preview({ node: 'tb-entity-count', operation: 'count', query: THERMOSTATS });
       assert.deepEqual(r.body, { payload: 20 });
       r = await preview({ node: 'tb-alarm-query', operation: 'find', query: ALARMS });
-      const alarms = (await direct('/api/alarmsQuery/find', prepareAlarmDataQuery(ALARMS))) as { data: never[]; totalElements: number };
+      const alarms = (await direct('/api/alarmsQuery/find', prepareAlarmDataQuery(ALARMS))) as {
+        data: never[];
+        totalElements: number;
+      };
       assert.deepEqual(r.body, {
         payload: formatAlarms(alarms.data, 'flat'),
-        page: { page: 0, pageSize: 4, totalPages: Math.ceil(alarms.totalElements / 4), totalElements: alarms.totalElements, hasNext: alarms.totalElements > 4 },
+        page: {
+          page: 0,
+          pageSize: 4,
+          totalPages: Math.ceil(alarms.totalElements / 4),
+          totalElements: alarms.totalElements,
+          hasNext: alarms.totalElements > 4,
+        },
       });
       assert.deepEqual(
         r.body.payload.map((a: Rec) => a.originatorName),
@@ -416,7 +504,10 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       r = await preview({ node: 'tb-subscribe', operation: 'entityCount', query: live });
       assert.deepEqual(r.body, { payload: await direct('/api/entitiesQuery/count', prepareEntityCountQuery(live)) });
       r = await preview({ node: 'tb-subscribe', operation: 'alarmData', query: ALARMS, format: 'raw' });
-      assert.deepEqual(r.body.payload, ((await direct('/api/alarmsQuery/find', prepareAlarmDataQuery(ALARMS))) as { data: unknown[] }).data);
+      assert.deepEqual(
+        r.body.payload,
+        ((await direct('/api/alarmsQuery/find', prepareAlarmDataQuery(ALARMS))) as { data: unknown[] }).data,
+      );
       r = await preview({ node: 'tb-subscribe', operation: 'alarmCount', query: { statusList: ['ACTIVE'] } });
       assert.deepEqual(r.body, { payload: 10 });
       assert.equal(sim.ws.connections().total, 0, 'no WebSocket');
@@ -440,7 +531,11 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       })();
       let r = await preview({ node: 'tb-entity-query', query: bad });
       expectError(r, 400, 'TB_INVALID_INPUT', runtime.message, 'query.pageLink.pageSize');
-      r = await preview({ node: 'tb-subscribe', operation: 'alarmData', query: { entityFilter: { type: 'stateEntity' } } });
+      r = await preview({
+        node: 'tb-subscribe',
+        operation: 'alarmData',
+        query: { entityFilter: { type: 'stateEntity' } },
+      });
       expectError(r, 400, 'TB_INVALID_INPUT', /^query\.entityFilter\.type must be one of/, 'query.entityFilter.type');
       r = await preview({ node: 'tb-entity-count', query: '{"entityFilter": ' });
       expectError(r, 400, 'TB_INVALID_INPUT', /^query is not valid JSON/, 'query');
@@ -456,15 +551,31 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         keyFilters: [
           {
             key: { type: 'TIME_SERIES', key: 'temperature' },
-            predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } },
+            predicate: {
+              type: 'NUMERIC',
+              operation: 'GREATER',
+              value: { defaultValue: 20, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } },
+            },
           },
         ],
       };
       r = await preview({
         node: 'tb-entity-query',
-        query: { entityFilter: device.entityFilter, pageLink: { pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' }, direction: 'ASC' } } },
+        query: {
+          entityFilter: device.entityFilter,
+          pageLink: {
+            pageSize: 5,
+            sortOrder: { key: { type: 'ENTITY_FIELD', key: 'created(Time)' }, direction: 'ASC' },
+          },
+        },
       });
-      expectError(r, 400, 'TB_INVALID_INPUT', /^query\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only/, 'query.pageLink.sortOrder.key.key');
+      expectError(
+        r,
+        400,
+        'TB_INVALID_INPUT',
+        /^query\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only/,
+        'query.pageLink.sortOrder.key.key',
+      );
       r = await preview({ node: 'tb-entity-query', query: device });
       expectError(r, 400, 'TB_INVALID_INPUT', /in an entity data query sent over REST \(got "CURRENT_DEVICE"/, F);
       r = await preview({ node: 'tb-subscribe', operation: 'entityData', query: device });
@@ -485,8 +596,20 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         'node must be one of tb-entity-query, tb-entity-count, tb-alarm-query, tb-subscribe (got "tb-entity-find")',
         'node',
       );
-      expectError(await preview({ query: THERMOSTATS }), 400, 'TB_INVALID_INPUT', /^node must be one of .* \(got nothing\)$/, 'node');
-      expectError(await preview({ node: 'tb-alarm-query', operation: 'keys', query: THERMOSTATS }), 400, 'TB_INVALID_INPUT', 'operation must be one of find, count (got "keys")', 'operation');
+      expectError(
+        await preview({ query: THERMOSTATS }),
+        400,
+        'TB_INVALID_INPUT',
+        /^node must be one of .* \(got nothing\)$/,
+        'node',
+      );
+      expectError(
+        await preview({ node: 'tb-alarm-query', operation: 'keys', query: THERMOSTATS }),
+        400,
+        'TB_INVALID_INPUT',
+        'operation must be one of find, count (got "keys")',
+        'operation',
+      );
       expectError(
         await preview({ node: 'tb-subscribe', operation: 'alarmStatus', query: THERMOSTATS }),
         400,
@@ -494,28 +617,65 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         'operation must be one of entityData, entityCount, alarmData, alarmCount (got "alarmStatus")',
         'operation',
       );
-      expectError(await preview({ node: 'tb-entity-query', query: THERMOSTATS, format: 'csv' }), 400, 'TB_INVALID_INPUT', 'format must be one of flat, raw (got "csv")', 'format');
+      expectError(
+        await preview({ node: 'tb-entity-query', query: THERMOSTATS, format: 'csv' }),
+        400,
+        'TB_INVALID_INPUT',
+        'format must be one of flat, raw (got "csv")',
+        'format',
+      );
       expectError(await preview([1, 2]), 400, 'TB_INVALID_INPUT', /^The request body must be a JSON object/, 'body');
-      const r = await record(await helper.request().post('/tb-connection/c1/preview').set('Content-Type', 'application/json').send('{"node": '));
+      const r = await record(
+        await helper
+          .request()
+          .post('/tb-connection/c1/preview')
+          .set('Content-Type', 'application/json')
+          .send('{"node": '),
+      );
       expectError(r, 400, 'TB_INVALID_INPUT', 'The request body is not valid JSON', 'body');
       assert.equal(sim.requests.entries(100).length, 0);
     });
 
     it('nothing for the conditions: how many the filter selects without them (one count more, only then)', async () => {
       await load();
-      const tooHot = [{ key: { type: 'TIME_SERIES', key: 'temperature' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1000 } } }];
+      const tooHot = [
+        {
+          key: { type: 'TIME_SERIES', key: 'temperature' },
+          valueType: 'NUMERIC',
+          predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1000 } },
+        },
+      ];
       const devices = { count: 20, entityType: 'DEVICE' };
       let r = await preview({ node: 'tb-entity-query', query: { ...THERMOSTATS, keyFilters: tooHot } });
-      assert.deepEqual(r.body, { payload: [], page: { page: 0, pageSize: 5, totalPages: 0, totalElements: 0, hasNext: false }, withoutConditions: devices });
-      assert.deepEqual([sim.countRequests('/api/entitiesQuery/find'), sim.countRequests('/api/entitiesQuery/count')], [1, 1]);
-      r = await preview({ node: 'tb-entity-count', query: { entityFilter: THERMOSTATS.entityFilter, keyFilters: tooHot } });
+      assert.deepEqual(r.body, {
+        payload: [],
+        page: { page: 0, pageSize: 5, totalPages: 0, totalElements: 0, hasNext: false },
+        withoutConditions: devices,
+      });
+      assert.deepEqual(
+        [sim.countRequests('/api/entitiesQuery/find'), sim.countRequests('/api/entitiesQuery/count')],
+        [1, 1],
+      );
+      r = await preview({
+        node: 'tb-entity-count',
+        query: { entityFilter: THERMOSTATS.entityFilter, keyFilters: tooHot },
+      });
       assert.deepEqual(r.body, { payload: 0, withoutConditions: devices });
       // A filter of several types: the count alone.
       const mixed = { type: 'entityList', entityType: 'DEVICE', entityList: [id('DEVICE', 'Thermo A-101').id] };
       r = await preview({
         node: 'tb-subscribe',
         operation: 'entityCount',
-        query: { entityFilter: { type: 'relationsQuery', rootEntity: id('ASSET', 'Building Alpha'), direction: 'FROM', maxLevel: 2, filters: [] }, keyFilters: tooHot },
+        query: {
+          entityFilter: {
+            type: 'relationsQuery',
+            rootEntity: id('ASSET', 'Building Alpha'),
+            direction: 'FROM',
+            maxLevel: 2,
+            filters: [],
+          },
+          keyFilters: tooHot,
+        },
       });
       assert.equal(r.body.payload, 0);
       assert.equal(r.body.withoutConditions.entityType, undefined);
@@ -532,16 +692,32 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       sim.resetRequests();
       r = await preview({ node: 'tb-entity-count', query: { entityFilter: mixed } });
       assert.deepEqual(r.body, { payload: 1 });
-      r = await preview({ node: 'tb-entity-query', query: { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' } } });
+      r = await preview({
+        node: 'tb-entity-query',
+        query: { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Nothing like this' } },
+      });
       assert.deepEqual([r.body.payload, r.body.withoutConditions], [[], undefined]);
-      r = await preview({ node: 'tb-entity-count', query: { entityFilter: THERMOSTATS.entityFilter, keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }] } });
+      r = await preview({
+        node: 'tb-entity-count',
+        query: {
+          entityFilter: THERMOSTATS.entityFilter,
+          keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }],
+        },
+      });
       assert.deepEqual(Object.keys(r.body), ['payload']);
       assert.ok(r.body.payload > 0, r.text);
       r = await preview({
         node: 'tb-entity-query',
-        query: { ...THERMOSTATS, keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }], pageLink: { page: 9, pageSize: 5 } },
+        query: {
+          ...THERMOSTATS,
+          keyFilters: [{ ...tooHot[0], predicate: { ...tooHot[0].predicate, operation: 'LESS' } }],
+          pageLink: { page: 9, pageSize: 5 },
+        },
       });
-      assert.deepEqual([r.body.payload, r.body.page.totalElements > 0, r.body.withoutConditions], [[], true, undefined]);
+      assert.deepEqual(
+        [r.body.payload, r.body.page.totalElements > 0, r.body.withoutConditions],
+        [[], true, undefined],
+      );
       assert.equal(sim.countRequests('/api/entitiesQuery/count'), 2, 'the two count previews only');
       // The second count failing leaves the answer (nothing) as it is.
       const fault = sim.faults.add({ path: '/api/entitiesQuery/count', status: 500, times: 1 });
@@ -565,13 +741,28 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       await load();
       const r = await post('/tb-connection/c1/test');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: '4.3.1.3' });
+      assert.deepEqual(r.body, {
+        ok: true,
+        user: 'tenant@thingsboard.org',
+        authority: 'TENANT_ADMIN',
+        serverVersion: '4.3.1.3',
+      });
       await helper.unload();
       await load(CUSTOMER);
-      assert.deepEqual((await post('/tb-connection/c1/test')).body, { ok: true, user: 'customer@thingsboard.org', authority: 'CUSTOMER_USER', serverVersion: '4.3.1.3' });
+      assert.deepEqual((await post('/tb-connection/c1/test')).body, {
+        ok: true,
+        user: 'customer@thingsboard.org',
+        authority: 'CUSTOMER_USER',
+        serverVersion: '4.3.1.3',
+      });
       await helper.unload();
       await load({ apiKey: TENANT_API_KEY }, { authMode: 'apiKey' });
-      assert.deepEqual((await post('/tb-connection/c1/test')).body, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: '4.3.1.3' });
+      assert.deepEqual((await post('/tb-connection/c1/test')).body, {
+        ok: true,
+        user: 'tenant@thingsboard.org',
+        authority: 'TENANT_ADMIN',
+        serverVersion: '4.3.1.3',
+      });
       await helper.unload();
       await load({ token: tenantToken }, { authMode: 'token' });
       assert.deepEqual((await post('/tb-connection/c1/test')).body.ok, true);
@@ -580,7 +771,12 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     it('the version is optional: null on a server without /api/system/info, or when it fails', async () => {
       sim.setVersion('3.3.2');
       await load();
-      assert.deepEqual((await post('/tb-connection/c1/test')).body, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: null });
+      assert.deepEqual((await post('/tb-connection/c1/test')).body, {
+        ok: true,
+        user: 'tenant@thingsboard.org',
+        authority: 'TENANT_ADMIN',
+        serverVersion: null,
+      });
       sim.setVersion('4.3.1.3');
       // (a 503 would be retried: a 500 is not)
       sim.faults.add({ path: '/api/system/info', status: 500 });
@@ -604,7 +800,10 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       await load(TENANT, { url: `http://127.0.0.1:${await deadPort()}` });
       r = await post('/tb-connection/c1/test');
       assert.deepEqual([r.status, r.body.ok, r.body.code], [200, false, 'TB_UNREACHABLE']);
-      assert.match(r.body.message, /^Cannot reach ThingsBoard at http:\/\/127\.0\.0\.1:\d+ \(POST \/api\/auth\/login\): ECONNREFUSED$/);
+      assert.match(
+        r.body.message,
+        /^Cannot reach ThingsBoard at http:\/\/127\.0\.0\.1:\d+ \(POST \/api\/auth\/login\): ECONNREFUSED$/,
+      );
     });
 
     it('is never cached', async () => {
@@ -629,8 +828,16 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       for (const p of paths) assert.equal((await get(p)).status, 200);
       const sent = sim.requests.entries(100).length;
       for (const p of paths) assert.equal((await get(p)).status, 200);
-      assert.equal((await get('/tb-connection/c1/keys?entityType=DEVICE&profiles=thermostat,')).status, 200, 'the same profiles');
-      assert.equal((await get('/tb-connection/c1/entities?entityType=DEVICE&search=THERMO')).status, 200, 'the search is case-insensitive');
+      assert.equal(
+        (await get('/tb-connection/c1/keys?entityType=DEVICE&profiles=thermostat,')).status,
+        200,
+        'the same profiles',
+      );
+      assert.equal(
+        (await get('/tb-connection/c1/entities?entityType=DEVICE&search=THERMO')).status,
+        200,
+        'the search is case-insensitive',
+      );
       assert.equal(sim.requests.entries(100).length, sent, 'all from the cache');
       await get('/tb-connection/c1/entities?entityType=DEVICE&search=thermo%20a');
       await get('/tb-connection/c1/entities?entityType=ASSET&search=thermo');
@@ -664,7 +871,9 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       await post('/tb-connection/c1/test'); // log in first: only the look-ups are counted below
       sim.resetRequests();
       sim.setLatency(100);
-      const rs = await Promise.all(Array.from({ length: 6 }, () => get('/tb-connection/c1/entities?entityType=DEVICE&search=meter')));
+      const rs = await Promise.all(
+        Array.from({ length: 6 }, () => get('/tb-connection/c1/entities?entityType=DEVICE&search=meter')),
+      );
       for (const r of rs) assert.equal(r.body.items.length, 6);
       assert.equal(sim.countRequests('/api/entitiesQuery/find'), 1);
       await Promise.all(['a', 'b', 'c'].map((s) => get(`/tb-connection/c1/entities?entityType=DEVICE&search=${s}`)));
@@ -674,8 +883,15 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     it('a failed look-up is not kept', async () => {
       await load();
       sim.faults.add({ path: '/api/edge/types', status: 500 });
-      expectError(await get('/tb-connection/c1/profiles?entityType=EDGE'), 502, 'TB_SERVER_ERROR', /ThingsBoard answered HTTP 500, errorCode 2: Internal server error \(GET \/api\/edge\/types\)/);
-      assert.deepEqual((await get('/tb-connection/c1/profiles?entityType=EDGE')).body, { items: [{ name: 'default' }, { name: 'gateway' }] });
+      expectError(
+        await get('/tb-connection/c1/profiles?entityType=EDGE'),
+        502,
+        'TB_SERVER_ERROR',
+        /ThingsBoard answered HTTP 500, errorCode 2: Internal server error \(GET \/api\/edge\/types\)/,
+      );
+      assert.deepEqual((await get('/tb-connection/c1/profiles?entityType=EDGE')).body, {
+        items: [{ name: 'default' }, { name: 'gateway' }],
+      });
       assert.equal(sim.countRequests('/api/edge/types'), 2);
     });
 
@@ -710,24 +926,51 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     it('an unknown id, or the id of another node: 404 TB_NOT_DEPLOYED on every endpoint', async () => {
       await load(TENANT, {}, [{ id: 'h1', type: 'helper' }]);
       for (const connId of ['nope', 'h1']) {
-        await each(connId, (r) => expectError(r, 404, 'TB_NOT_DEPLOYED', new RegExp(`^No deployed ThingsBoard connection has the id "${connId}": deploy the connection first`)));
+        await each(connId, (r) =>
+          expectError(
+            r,
+            404,
+            'TB_NOT_DEPLOYED',
+            new RegExp(`^No deployed ThingsBoard connection has the id "${connId}": deploy the connection first`),
+          ),
+        );
       }
       assert.equal(sim.requests.entries(100).length, 0);
     });
 
     it('a connection with a configuration error: 400 with its TB_CONFIG message on every endpoint', async () => {
       await load(TENANT, { url: 'ftp://example.org' });
-      await each('c1', (r) => expectError(r, 400, 'TB_CONFIG', 'url must be the http(s) address of the ThingsBoard platform, e.g. http://localhost:8080 (got "ftp://example.org")'));
+      await each('c1', (r) =>
+        expectError(
+          r,
+          400,
+          'TB_CONFIG',
+          'url must be the http(s) address of the ThingsBoard platform, e.g. http://localhost:8080 (got "ftp://example.org")',
+        ),
+      );
       await helper.unload();
       await load({ username: 'tenant@thingsboard.org' });
-      await each('c1', (r) => expectError(r, 400, 'TB_CONFIG', 'The connection needs a username and a password (authentication mode "password")'));
+      await each('c1', (r) =>
+        expectError(
+          r,
+          400,
+          'TB_CONFIG',
+          'The connection needs a username and a password (authentication mode "password")',
+        ),
+      );
     });
 
     it('an unreachable server: 502 TB_UNREACHABLE (the test answers ok:false)', async () => {
       await load(TENANT, { url: `http://127.0.0.1:${await deadPort()}` });
       await each('c1', (r, what) => {
         if (what === 'post test') assert.deepEqual([r.status, r.body.ok, r.body.code], [200, false, 'TB_UNREACHABLE']);
-        else expectError(r, 502, 'TB_UNREACHABLE', /^Cannot reach ThingsBoard at http:\/\/127\.0\.0\.1:\d+ \(POST \/api\/auth\/login\)/);
+        else
+          expectError(
+            r,
+            502,
+            'TB_UNREACHABLE',
+            /^Cannot reach ThingsBoard at http:\/\/127\.0\.0\.1:\d+ \(POST \/api\/auth\/login\)/,
+          );
       });
     });
 
@@ -737,14 +980,24 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       await helper.load([tbConnection], [{ ...connection(), url: gone.url }] as unknown as TestFlows, { c1: TENANT });
       assert.equal((await get('/tb-connection/c1/alarm-types')).status, 200);
       await gone.stop();
-      expectError(await get('/tb-connection/c1/profiles?entityType=ASSET'), 502, 'TB_UNREACHABLE', /Cannot reach ThingsBoard/);
+      expectError(
+        await get('/tb-connection/c1/profiles?entityType=ASSET'),
+        502,
+        'TB_UNREACHABLE',
+        /Cannot reach ThingsBoard/,
+      );
     });
 
     it('a server that does not answer in time: 502 TB_TIMEOUT', async () => {
       await load(TENANT, { timeout: 0.3 });
       await post('/tb-connection/c1/test');
       sim.faults.add({ path: '/api/entitiesQuery/find', delayMs: 2000 });
-      expectError(await get('/tb-connection/c1/entities?entityType=DEVICE'), 502, 'TB_TIMEOUT', /^No answer from ThingsBoard at .* in time \(POST \/api\/entitiesQuery\/find\)/);
+      expectError(
+        await get('/tb-connection/c1/entities?entityType=DEVICE'),
+        502,
+        'TB_TIMEOUT',
+        /^No answer from ThingsBoard at .* in time \(POST \/api\/entitiesQuery\/find\)/,
+      );
     });
 
     it("the server's errors: 5xx → 502, its 4xx kept (400, 404, 429), an unreadable answer → 502", async () => {
@@ -754,14 +1007,28 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       expectError(await preview({ node: 'tb-entity-count', query: THERMOSTATS }), 502, 'TB_UNAVAILABLE', /HTTP 503/);
       sim.faults.add({ path: '/api/entitiesQuery/count', status: 500 });
       expectError(await preview({ node: 'tb-entity-count', query: THERMOSTATS }), 502, 'TB_SERVER_ERROR', /HTTP 500/);
-      sim.faults.add({ path: '/api/entitiesQuery/find', status: 400, body: { status: 400, message: 'Invalid UUID string: x', errorCode: 31, timestamp: 0 } });
-      expectError(await preview({ node: 'tb-entity-query', query: THERMOSTATS }), 400, 'TB_BAD_REQUEST', /HTTP 400, errorCode 31: Invalid UUID string: x/);
+      sim.faults.add({
+        path: '/api/entitiesQuery/find',
+        status: 400,
+        body: { status: 400, message: 'Invalid UUID string: x', errorCode: 31, timestamp: 0 },
+      });
+      expectError(
+        await preview({ node: 'tb-entity-query', query: THERMOSTATS }),
+        400,
+        'TB_BAD_REQUEST',
+        /HTTP 400, errorCode 31: Invalid UUID string: x/,
+      );
       sim.faults.add({ path: '/api/alarm/types', status: 429 });
       expectError(await get('/tb-connection/c1/alarm-types'), 429, 'TB_RATE_LIMITED', /HTTP 429, errorCode 33/);
       sim.faults.add({ path: '/api/deviceProfile/names', malformed: true });
       expectError(await get('/tb-connection/c1/profiles?entityType=DEVICE'), 502, 'TB_BAD_RESPONSE', /not JSON/);
       sim.faults.add({ path: '/api/edge/types', status: 200, body: { no: 'list' } });
-      expectError(await get('/tb-connection/c1/profiles?entityType=EDGE'), 502, 'TB_BAD_RESPONSE', /something that is not a list/);
+      expectError(
+        await get('/tb-connection/c1/profiles?entityType=EDGE'),
+        502,
+        'TB_BAD_RESPONSE',
+        /something that is not a list/,
+      );
     });
 
     it('a 502, 503 or 504 on the way is retried: the look-up and the preview get their answer', async () => {
@@ -779,10 +1046,25 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
     it('403 from the server (a sysadmin connection): 403 TB_PERMISSION', async () => {
       await load(SYSADMIN);
       for (const path of ['profiles?entityType=DEVICE', 'alarm-types', 'keys?entityType=DEVICE']) {
-        expectError(await get(`/tb-connection/c1/${path}`), 403, 'TB_PERMISSION', /HTTP 403, errorCode 20: You don't have permission to perform this operation!/);
+        expectError(
+          await get(`/tb-connection/c1/${path}`),
+          403,
+          'TB_PERMISSION',
+          /HTTP 403, errorCode 20: You don't have permission to perform this operation!/,
+        );
       }
-      expectError(await preview({ node: 'tb-alarm-query', query: ALARMS }), 403, 'TB_PERMISSION', /\/api\/alarmsQuery\/find/);
-      assert.deepEqual((await post('/tb-connection/c1/test')).body, { ok: true, user: 'sysadmin@thingsboard.org', authority: 'SYS_ADMIN', serverVersion: '4.3.1.3' });
+      expectError(
+        await preview({ node: 'tb-alarm-query', query: ALARMS }),
+        403,
+        'TB_PERMISSION',
+        /\/api\/alarmsQuery\/find/,
+      );
+      assert.deepEqual((await post('/tb-connection/c1/test')).body, {
+        ok: true,
+        user: 'sysadmin@thingsboard.org',
+        authority: 'SYS_ADMIN',
+        serverVersion: '4.3.1.3',
+      });
     });
 
     it('refused credentials on a look-up: 502 TB_AUTH_FAILED (never 401, which the editor reads as its own session)', async () => {
@@ -795,8 +1077,20 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
 
     it('bad query parameters: 400 naming the parameter and the allowed values; nothing sent', async () => {
       await load();
-      expectError(await get('/tb-connection/c1/profiles'), 400, 'TB_INVALID_INPUT', 'entityType must be one of DEVICE, ASSET, ENTITY_VIEW, EDGE (got nothing)', 'entityType');
-      expectError(await get('/tb-connection/c1/profiles?entityType=device'), 400, 'TB_INVALID_INPUT', 'entityType must be one of DEVICE, ASSET, ENTITY_VIEW, EDGE (got "device")', 'entityType');
+      expectError(
+        await get('/tb-connection/c1/profiles'),
+        400,
+        'TB_INVALID_INPUT',
+        'entityType must be one of DEVICE, ASSET, ENTITY_VIEW, EDGE (got nothing)',
+        'entityType',
+      );
+      expectError(
+        await get('/tb-connection/c1/profiles?entityType=device'),
+        400,
+        'TB_INVALID_INPUT',
+        'entityType must be one of DEVICE, ASSET, ENTITY_VIEW, EDGE (got "device")',
+        'entityType',
+      );
       expectError(
         await get('/tb-connection/c1/keys?entityType=ALARM'),
         400,
@@ -804,10 +1098,34 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         /^entityType must be one of DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, USER, DASHBOARD, TENANT, EDGE, .* \(got "ALARM"\)$/,
         'entityType',
       );
-      expectError(await get('/tb-connection/c1/entities?entityType=RULE_NODE'), 400, 'TB_INVALID_INPUT', /^entityType must be one of /, 'entityType');
-      expectError(await get('/tb-connection/c1/entities?entityType=DEVICE&search=a&search=b'), 400, 'TB_INVALID_INPUT', 'search must be given once, as text', 'search');
-      expectError(await get(`/tb-connection/c1/alarm-types?search=${'x'.repeat(201)}`), 400, 'TB_INVALID_INPUT', 'search may be at most 200 characters long (got 201)', 'search');
-      expectError(await get('/tb-connection/c1/keys?entityType=DEVICE&profiles=a&profiles=b'), 400, 'TB_INVALID_INPUT', 'profiles must be a comma-separated list of names, given once', 'profiles');
+      expectError(
+        await get('/tb-connection/c1/entities?entityType=RULE_NODE'),
+        400,
+        'TB_INVALID_INPUT',
+        /^entityType must be one of /,
+        'entityType',
+      );
+      expectError(
+        await get('/tb-connection/c1/entities?entityType=DEVICE&search=a&search=b'),
+        400,
+        'TB_INVALID_INPUT',
+        'search must be given once, as text',
+        'search',
+      );
+      expectError(
+        await get(`/tb-connection/c1/alarm-types?search=${'x'.repeat(201)}`),
+        400,
+        'TB_INVALID_INPUT',
+        'search may be at most 200 characters long (got 201)',
+        'search',
+      );
+      expectError(
+        await get('/tb-connection/c1/keys?entityType=DEVICE&profiles=a&profiles=b'),
+        400,
+        'TB_INVALID_INPUT',
+        'profiles must be a comma-separated list of names, given once',
+        'profiles',
+      );
       assert.equal(sim.requests.entries(100).length, 0);
     });
   });

@@ -10,7 +10,21 @@ import tbAlarmAction from '../../src/nodes/tb-alarm-action';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import { BASE_TIME, HOUR } from '../../sim';
 import type { SimAlarm } from '../../sim/dataset';
-import { Collector, connectionNode, flow, flowsOn, helper, inject, key, lastStatus, Msg, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
+import {
+  Collector,
+  connectionNode,
+  flow,
+  flowsOn,
+  helper,
+  inject,
+  key,
+  lastStatus,
+  Msg,
+  statuses,
+  statusWhere,
+  TENANT,
+  useRuntime,
+} from '../support/runtime';
 
 const NODES = [tbConnection, tbAlarmAction, tbSubscribe];
 const NOW = BASE_TIME + HOUR;
@@ -37,11 +51,13 @@ describe('tb-alarm-action (runtime + simulator)', function () {
   const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
   const userId = (email: string) => sim.data.users().find((u) => u.name === email)!.id;
   /** A fresh active alarm of its own type (the tests do not share alarms). */
-  const newAlarm = (device = 'Thermo A-101', extra: Rec = {}): SimAlarm => sim.data.createAlarm({ originator: dev(device).id, type: `Test Alarm ${++n}`, severity: 'MAJOR', ...extra });
+  const newAlarm = (device = 'Thermo A-101', extra: Rec = {}): SimAlarm =>
+    sim.data.createAlarm({ originator: dev(device).id, type: `Test Alarm ${++n}`, severity: 'MAJOR', ...extra });
   const stored = (id: string) => sim.data.getAlarm(id);
   const last = lastStatus;
   const ok = (nodeId: string, msg: Msg): Promise<Msg> => results.ok(nodeId, msg);
-  const fails = async (nodeId: string, msg: Msg, code: string, re?: RegExp): Promise<Rec> => (await results.fails(nodeId, msg, code, re)).error;
+  const fails = async (nodeId: string, msg: Msg, code: string, re?: RegExp): Promise<Rec> =>
+    (await results.fails(nodeId, msg, code, re)).error;
 
   describe('acknowledge and clear', () => {
     it('acknowledges an alarm event: the flat alarm after the action, its id as topic, the rest of the message kept', async () => {
@@ -82,7 +98,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     it("strict: already done is an error with the server's message, and a red status that says so", async () => {
       await load([action('a', { strict: true })]);
       const alarm = newAlarm('Thermo A-102', { acknowledged: true });
-      const err = await fails('a', { payload: alarm.id }, 'TB_BAD_REQUEST', /HTTP 400, errorCode 31: Alarm was already acknowledged!/);
+      const err = await fails(
+        'a',
+        { payload: alarm.id },
+        'TB_BAD_REQUEST',
+        /HTTP 400, errorCode 31: Alarm was already acknowledged!/,
+      );
       assert.match(err.message as string, /^TbApiError: /);
       assert.deepEqual(last('a'), { fill: 'red', shape: 'ring', text: key('alreadyAcknowledged') });
       // and a first acknowledgement still works
@@ -91,7 +112,11 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     });
 
     it('clears, and clearing a cleared alarm is already done (strict: an error); a cleared alarm can still be acknowledged', async () => {
-      await load([action('c', { operation: 'clear' }), action('cs', { operation: 'clear', strict: 'true' }), action('a')]);
+      await load([
+        action('c', { operation: 'clear' }),
+        action('cs', { operation: 'clear', strict: 'true' }),
+        action('a'),
+      ]);
       const alarm = newAlarm();
       let out = await ok('c', { payload: { id: { entityType: 'ALARM', id: alarm.id } } });
       assert.equal((out.payload as Rec).status, 'CLEARED_UNACK');
@@ -143,7 +168,11 @@ describe('tb-alarm-action (runtime + simulator)', function () {
         .filter((x) => x.type === 'OTHER')
         .map((x) => (x.comment as Rec).text);
       assert.deepEqual(texts, ['On my way (Ann, via chat)', 'Bob saw it too']);
-      assert.equal(sim.data.alarmComments(alarm.id).filter((x) => x.type === 'SYSTEM').length, 1, 'the server\'s own "acknowledged by" comment, once');
+      assert.equal(
+        sim.data.alarmComments(alarm.id).filter((x) => x.type === 'SYSTEM').length,
+        1,
+        'the server\'s own "acknowledged by" comment, once',
+      );
     });
 
     it('strict mode writes no comment when the action was already done', async () => {
@@ -172,7 +201,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       const tech = userId('tech@thingsboard.org');
       const tenant = userId('tenant@thingsboard.org');
       let out = await ok('as', { payload: alarm.id, assignee: tech });
-      assert.deepEqual((out.payload as Rec).assignee, { id: tech, firstName: 'Terry', lastName: 'Tech', email: 'tech@thingsboard.org' });
+      assert.deepEqual((out.payload as Rec).assignee, {
+        id: tech,
+        firstName: 'Terry',
+        lastName: 'Tech',
+        email: 'tech@thingsboard.org',
+      });
       assert.equal(out.operation, 'assign');
       assert.deepEqual(last('as'), { fill: 'green', shape: 'dot', text: key('assigned') });
       out = await ok('as', { payload: alarm.id, assignee: { entityType: 'USER', id: tech } });
@@ -202,32 +236,64 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     it('the assignee from the node (an e-mail), from a message property, from JSONata', async () => {
       await load([
         action('s', { operation: 'assign', assignee: 'tech@thingsboard.org', assigneeType: 'str' }),
-        action('m', { operation: 'assign', assignee: 'payload.user', assigneeType: 'msg', alarm: 'payload.alarm', alarmType: 'msg' }),
+        action('m', {
+          operation: 'assign',
+          assignee: 'payload.user',
+          assigneeType: 'msg',
+          alarm: 'payload.alarm',
+          alarmType: 'msg',
+        }),
         action('j', { operation: 'assign', assignee: '"tenant@" & "thingsboard.org"', assigneeType: 'jsonata' }),
       ]);
       const a1 = newAlarm();
-      assert.equal((((await ok('s', { payload: a1.id, assignee: 'ignored@x.org' })).payload as Rec).assignee as Rec).email, 'tech@thingsboard.org');
+      assert.equal(
+        (((await ok('s', { payload: a1.id, assignee: 'ignored@x.org' })).payload as Rec).assignee as Rec).email,
+        'tech@thingsboard.org',
+      );
       const a2 = newAlarm();
       const tech = userId('tech@thingsboard.org');
-      const out = await ok('m', { payload: { alarm: a2.id, user: { id: { entityType: 'USER', id: tech }, email: 'tech@thingsboard.org' } } });
+      const out = await ok('m', {
+        payload: { alarm: a2.id, user: { id: { entityType: 'USER', id: tech }, email: 'tech@thingsboard.org' } },
+      });
       assert.equal(((out.payload as Rec).assignee as Rec).id, tech);
       const a3 = newAlarm();
-      assert.equal((((await ok('j', { payload: a3.id })).payload as Rec).assignee as Rec).email, 'tenant@thingsboard.org');
+      assert.equal(
+        (((await ok('j', { payload: a3.id })).payload as Rec).assignee as Rec).email,
+        'tenant@thingsboard.org',
+      );
     });
 
     it('an unknown e-mail is a clear error naming it; a user that does not exist is not found; nothing is changed', async () => {
       await load([action('as', { operation: 'assign' })]);
       const alarm = newAlarm();
-      const err = await fails('as', { payload: alarm.id, assignee: 'nobody@thingsboard.org' }, 'TB_NOT_FOUND', /No user with the e-mail "nobody@thingsboard\.org" can be assigned alarm/);
+      const err = await fails(
+        'as',
+        { payload: alarm.id, assignee: 'nobody@thingsboard.org' },
+        'TB_NOT_FOUND',
+        /No user with the e-mail "nobody@thingsboard\.org" can be assigned alarm/,
+      );
       assert.match(err.message as string, new RegExp(alarm.id));
       assert.deepEqual(last('as'), { fill: 'red', shape: 'ring', text: key('notFound') });
-      await fails('as', { payload: alarm.id, assignee: '0f8fad5b-d9cb-469f-a165-70867728950e' }, 'TB_NOT_FOUND', /User 0f8fad5b-d9cb-469f-a165-70867728950e was not found/);
+      await fails(
+        'as',
+        { payload: alarm.id, assignee: '0f8fad5b-d9cb-469f-a165-70867728950e' },
+        'TB_NOT_FOUND',
+        /User 0f8fad5b-d9cb-469f-a165-70867728950e was not found/,
+      );
       assert.equal(stored(alarm.id)!.assigneeId, null);
-      await fails('as', { payload: alarm.id }, 'TB_INVALID_INPUT', /msg\.assignee must be the user to assign.*\(missing\)/);
+      await fails(
+        'as',
+        { payload: alarm.id },
+        'TB_INVALID_INPUT',
+        /msg\.assignee must be the user to assign.*\(missing\)/,
+      );
     });
 
     it('comment: the text is required; the alarm comes back with the saved comment', async () => {
-      await load([action('c', { operation: 'comment' }), action('f', { operation: 'comment', comment: 'Escalated to {{name}}', commentType: 'str' })]);
+      await load([
+        action('c', { operation: 'comment' }),
+        action('f', { operation: 'comment', comment: 'Escalated to {{name}}', commentType: 'str' }),
+      ]);
       const alarm = newAlarm();
       const out = await ok('c', { payload: alarm.id, comment: '  Truck dispatched  ' });
       assert.equal(out.operation, 'comment');
@@ -236,8 +302,18 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.equal(((out.alarmComment as Rec).comment as Rec).text, 'Truck dispatched');
       assert.deepEqual(last('c'), { fill: 'green', shape: 'dot', text: key('commented') });
       sim.resetRequests();
-      await fails('c', { payload: alarm.id }, 'TB_INVALID_INPUT', /msg\.comment must be the comment's text \(a non-empty string\) \(missing\)/);
-      await fails('c', { payload: alarm.id, comment: 7 }, 'TB_INVALID_INPUT', /msg\.comment must be the comment's text \(a string\) \(got 7\)/);
+      await fails(
+        'c',
+        { payload: alarm.id },
+        'TB_INVALID_INPUT',
+        /msg\.comment must be the comment's text \(a non-empty string\) \(missing\)/,
+      );
+      await fails(
+        'c',
+        { payload: alarm.id, comment: 7 },
+        'TB_INVALID_INPUT',
+        /msg\.comment must be the comment's text \(a string\) \(got 7\)/,
+      );
       assert.equal(sim.countRequests('/api/alarm'), 0);
       // the server's own validation comes through (a template is refused as XSS)
       await fails('f', { payload: alarm.id }, 'TB_BAD_REQUEST', /comment is malformed/);
@@ -249,7 +325,15 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       await load([action('r', { operation: 'raise' }), action('c', { operation: 'clear', wires: [['out']] })]);
       const thermo = dev('Thermo A-103');
       const type = `Raised ${++n}`;
-      let out = await ok('r', { payload: { originator: { entityType: 'DEVICE', id: thermo.id }, type, severity: 'MINOR', details: { temperature: 31 } }, topic: 'x' });
+      let out = await ok('r', {
+        payload: {
+          originator: { entityType: 'DEVICE', id: thermo.id },
+          type,
+          severity: 'MINOR',
+          details: { temperature: 31 },
+        },
+        topic: 'x',
+      });
       const p = out.payload as Rec;
       assert.equal(out.created, true);
       assert.equal(out.operation, 'raise');
@@ -290,7 +374,15 @@ describe('tb-alarm-action (runtime + simulator)', function () {
           detailsType: 'json',
         }),
       ]);
-      const out = await ok('r', { payload: { type: 'ignored', severity: 'CRITICAL', propagate: true, propagateToTenant: false, details: { by: 'msg' } } });
+      const out = await ok('r', {
+        payload: {
+          type: 'ignored',
+          severity: 'CRITICAL',
+          propagate: true,
+          propagateToTenant: false,
+          details: { by: 'msg' },
+        },
+      });
       const p = out.payload as Rec;
       assert.equal(p.type, `Maintenance ${n}`);
       assert.equal(p.severity, 'WARNING');
@@ -307,23 +399,52 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       const device = dev('Thermo G-101');
       await load([
         action('u', { operation: 'raise', originatorEntityType: 'ASSET', alarmName: 'Shape', severity: 'MINOR' }),
-        action('m', { operation: 'raise', originator: 'payload.row', originatorType: 'msg', alarmName: 'Shape', severity: 'MINOR' }),
-        action('j', { operation: 'raise', originator: '{"entityType": "DEVICE", "id": payload.deviceId}', originatorType: 'jsonata', alarmName: 'Shape J', severity: 'MINOR' }),
+        action('m', {
+          operation: 'raise',
+          originator: 'payload.row',
+          originatorType: 'msg',
+          alarmName: 'Shape',
+          severity: 'MINOR',
+        }),
+        action('j', {
+          operation: 'raise',
+          originator: '{"entityType": "DEVICE", "id": payload.deviceId}',
+          originatorType: 'jsonata',
+          alarmName: 'Shape J',
+          severity: 'MINOR',
+        }),
       ]);
-      assert.deepEqual(((await ok('u', { payload: { originator: asset.id } })).payload as Rec).originator, { id: asset.id, entityType: 'ASSET' });
+      assert.deepEqual(((await ok('u', { payload: { originator: asset.id } })).payload as Rec).originator, {
+        id: asset.id,
+        entityType: 'ASSET',
+      });
       const flatRow = { id: device.id, entityType: 'DEVICE', name: 'Thermo G-101', temperature: 29 };
-      assert.deepEqual(((await ok('m', { payload: { row: flatRow } })).payload as Rec).originator, { id: device.id, entityType: 'DEVICE' });
+      assert.deepEqual(((await ok('m', { payload: { row: flatRow } })).payload as Rec).originator, {
+        id: device.id,
+        entityType: 'DEVICE',
+      });
       const rawRow = { entityId: { entityType: 'DEVICE', id: device.id }, latest: {}, timeseries: {} };
       const out = await ok('m', { payload: { row: rawRow } });
       assert.equal(out.created, false, 'the same originator and type: updated');
-      assert.deepEqual(((await ok('j', { payload: { deviceId: device.id } })).payload as Rec).originator, { id: device.id, entityType: 'DEVICE' });
+      assert.deepEqual(((await ok('j', { payload: { deviceId: device.id } })).payload as Rec).originator, {
+        id: device.id,
+        entityType: 'DEVICE',
+      });
     });
 
     it('raising an alarm that is active and assigned keeps its assignee (the server would otherwise fail after saving)', async () => {
       await load([action('r', { operation: 'raise' })]);
-      const a102 = sim.data.alarms().find((a) => a.originator.id === dev('Thermo A-102').id && a.type === 'High Temperature')!;
+      const a102 = sim.data
+        .alarms()
+        .find((a) => a.originator.id === dev('Thermo A-102').id && a.type === 'High Temperature')!;
       assert.ok(a102.assigneeId, 'the seeded alarm is assigned');
-      const out = await ok('r', { payload: { originator: { entityType: 'DEVICE', id: a102.originator.id }, type: 'High Temperature', severity: 'CRITICAL' } });
+      const out = await ok('r', {
+        payload: {
+          originator: { entityType: 'DEVICE', id: a102.originator.id },
+          type: 'High Temperature',
+          severity: 'CRITICAL',
+        },
+      });
       assert.equal(out.created, false);
       assert.equal((out.payload as Rec).id, a102.id);
       assert.equal(((out.payload as Rec).assignee as Rec).id, a102.assigneeId);
@@ -344,19 +465,44 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       await load([action('r', { operation: 'raise', alarmName: `Customer ${++n}`, severity: 'MINOR' })], CUSTOMER_A);
       const out = await ok('r', { payload: { originator: { entityType: 'DEVICE', id: dev('Thermo A-201').id } } });
       assert.equal(out.created, true);
-      assert.equal(stored((out.payload as Rec).id as string)!.customerId, sim.data.mustFindByName('CUSTOMER', 'Customer A').id);
-      await fails('r', { payload: { originator: { entityType: 'DEVICE', id: dev('Thermo B-201').id } } }, 'TB_PERMISSION', /did not allow this connection's user to raise an alarm on DEVICE/);
+      assert.equal(
+        stored((out.payload as Rec).id as string)!.customerId,
+        sim.data.mustFindByName('CUSTOMER', 'Customer A').id,
+      );
+      await fails(
+        'r',
+        { payload: { originator: { entityType: 'DEVICE', id: dev('Thermo B-201').id } } },
+        'TB_PERMISSION',
+        /did not allow this connection's user to raise an alarm on DEVICE/,
+      );
       assert.deepEqual(last('r'), { fill: 'red', shape: 'ring', text: key('notPermitted') });
     });
 
     it('what is missing for a raise is named before anything is sent', async () => {
       await load([action('r', { operation: 'raise' })]);
       const cases: Array<[unknown, RegExp]> = [
-        [{ type: 'T', severity: 'MAJOR' }, /msg\.payload\.originator must be the entity to raise the alarm on.*\(missing\)/],
+        [
+          { type: 'T', severity: 'MAJOR' },
+          /msg\.payload\.originator must be the entity to raise the alarm on.*\(missing\)/,
+        ],
         [{ originator: 'abc', type: 'T', severity: 'MAJOR' }, /msg\.payload\.originator must be/],
-        [{ originator: { entityType: 'DEVICE', id: dev('Thermo A-101').id }, severity: 'MAJOR' }, /msg\.payload\.type must be the alarm type/],
-        [{ originator: { entityType: 'DEVICE', id: dev('Thermo A-101').id }, type: 'T', severity: 'high' }, /msg\.payload\.severity must be one of CRITICAL/],
-        [{ originator: { entityType: 'DEVICE', id: dev('Thermo A-101').id }, type: 'T', severity: 'MAJOR', propagate: 'yes' }, /msg\.payload\.propagate must be true or false/],
+        [
+          { originator: { entityType: 'DEVICE', id: dev('Thermo A-101').id }, severity: 'MAJOR' },
+          /msg\.payload\.type must be the alarm type/,
+        ],
+        [
+          { originator: { entityType: 'DEVICE', id: dev('Thermo A-101').id }, type: 'T', severity: 'high' },
+          /msg\.payload\.severity must be one of CRITICAL/,
+        ],
+        [
+          {
+            originator: { entityType: 'DEVICE', id: dev('Thermo A-101').id },
+            type: 'T',
+            severity: 'MAJOR',
+            propagate: 'yes',
+          },
+          /msg\.payload\.propagate must be true or false/,
+        ],
         ['a string', /msg\.payload\.originator/],
       ];
       for (const [payload, re] of cases) await fails('r', { payload }, 'TB_INVALID_INPUT', re);
@@ -380,13 +526,23 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.equal(out.payload, null);
       assert.equal(out.topic, alarm.id);
       assert.deepEqual(last('d'), { fill: 'green', shape: 'dot', text: key('alreadyDeleted') });
-      await fails('ds', { payload: alarm.id }, 'TB_NOT_FOUND', new RegExp(`Alarm ${alarm.id} was not found: it was deleted, or never existed`));
+      await fails(
+        'ds',
+        { payload: alarm.id },
+        'TB_NOT_FOUND',
+        new RegExp(`Alarm ${alarm.id} was not found: it was deleted, or never existed`),
+      );
     });
 
     it('an alarm deleted between the look-up and the delete is already done, with the alarm as it was', async () => {
       await load([action('d', { operation: 'delete' })]);
       const alarm = newAlarm();
-      sim.faults.add({ path: `/api/alarm/${alarm.id}`, method: 'DELETE', status: 404, body: { status: 404, message: `Alarm with id [${alarm.id}] is not found`, errorCode: 32 } });
+      sim.faults.add({
+        path: `/api/alarm/${alarm.id}`,
+        method: 'DELETE',
+        status: 404,
+        body: { status: 404, message: `Alarm with id [${alarm.id}] is not found`, errorCode: 32 },
+      });
       const out = await ok('d', { payload: alarm.id });
       assert.equal(out.alreadyDone, true);
       assert.equal((out.payload as Rec).id, alarm.id);
@@ -408,8 +564,18 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.equal(stored(a.id)!.cleared, true);
       await ok('op', { payload: a.id, operation: 'delete' });
       assert.equal(stored(a.id), undefined);
-      await fails('op', { payload: a.id, operation: 'Acknowledge' }, 'TB_INVALID_INPUT', /msg\.operation must be one of .*did you mean "acknowledge"\?/);
-      await fails('op', { payload: a.id }, 'TB_INVALID_INPUT', /msg\.operation must be one of acknowledge, clear, assign, unassign, comment, raise, delete \(missing\)/);
+      await fails(
+        'op',
+        { payload: a.id, operation: 'Acknowledge' },
+        'TB_INVALID_INPUT',
+        /msg\.operation must be one of .*did you mean "acknowledge"\?/,
+      );
+      await fails(
+        'op',
+        { payload: a.id },
+        'TB_INVALID_INPUT',
+        /msg\.operation must be one of acknowledge, clear, assign, unassign, comment, raise, delete \(missing\)/,
+      );
 
       const b = newAlarm();
       assert.equal((await ok('m', { payload: 'not this', req: { alarmId: b.id } })).topic, b.id);
@@ -423,12 +589,24 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     });
 
     it('bad alarm ids of every kind reach a Catch node naming where the node looked; nothing is sent; the node keeps working', async () => {
-      await load([action('a'), action('m', { alarm: 'payload.alarm', alarmType: 'msg' }), action('j', { alarm: 'payload.nope', alarmType: 'jsonata' })]);
+      await load([
+        action('a'),
+        action('m', { alarm: 'payload.alarm', alarmType: 'msg' }),
+        action('j', { alarm: 'payload.nope', alarmType: 'jsonata' }),
+      ]);
       const bad: Array<[string, Msg, RegExp]> = [
-        ['a', { payload: 'ack' }, /msg\.payload must be an alarm id.*\(got "ack"\).*looks for the alarm in msg\.payload\.id, then msg\.payload \(an alarm id\), then msg\.topic/],
+        [
+          'a',
+          { payload: 'ack' },
+          /msg\.payload must be an alarm id.*\(got "ack"\).*looks for the alarm in msg\.payload\.id, then msg\.payload \(an alarm id\), then msg\.topic/,
+        ],
         ['a', {}, /No alarm to act on: msg\.payload\.id, msg\.payload and msg\.topic are all empty/],
         ['a', { payload: { id: 'abc' } }, /msg\.payload\.id must be the alarm's UUID \(got "abc"\)/],
-        ['a', { payload: { id: dev('Thermo A-101').id, entityType: 'DEVICE', name: 'Thermo A-101' } }, /this is a "DEVICE", not an alarm/],
+        [
+          'a',
+          { payload: { id: dev('Thermo A-101').id, entityType: 'DEVICE', name: 'Thermo A-101' } },
+          /this is a "DEVICE", not an alarm/,
+        ],
         ['a', { topic: 'alarm-7' }, /msg\.topic must be an alarm id/],
         ['a', { payload: 12.5 }, /msg\.payload must be an alarm id.*\(got 12\.5\)/],
         ['m', { payload: { alarm: '1234' } }, /^TbInputError: msg\.payload\.alarm must be an alarm id/],
@@ -452,10 +630,21 @@ describe('tb-alarm-action (runtime + simulator)', function () {
         action('x', { connection: '' }),
         action('ok', { operation: 'raise', alarm: 'not-an-id', alarmType: 'str', alarmName: 'T', severity: 'MINOR' }),
       ]);
-      for (const id of ['s', 'o', 'f', 'r', 'j', 'x']) assert.equal(statuses(id)[0].shape, 'dot', `${id}: a red dot at deploy`);
+      for (const id of ['s', 'o', 'f', 'r', 'j', 'x'])
+        assert.equal(statuses(id)[0].shape, 'dot', `${id}: a red dot at deploy`);
       assert.equal(statuses('ok').length, 0, 'a setting the operation does not use is no problem');
-      await fails('s', { payload: newAlarm().id }, 'TB_INVALID_INPUT', /^TbInputError: alarm must be an alarm id.*\(got "not-an-id"\)/);
-      await fails('o', { payload: newAlarm().id }, 'TB_CONFIG', /operation must be one of acknowledge, clear, assign, unassign, comment, raise, delete, msg \(got "escalate"\)/);
+      await fails(
+        's',
+        { payload: newAlarm().id },
+        'TB_INVALID_INPUT',
+        /^TbInputError: alarm must be an alarm id.*\(got "not-an-id"\)/,
+      );
+      await fails(
+        'o',
+        { payload: newAlarm().id },
+        'TB_CONFIG',
+        /operation must be one of acknowledge, clear, assign, unassign, comment, raise, delete, msg \(got "escalate"\)/,
+      );
       await fails('f', { payload: newAlarm().id }, 'TB_CONFIG', /format must be flat or raw/);
       await fails('r', { payload: {} }, 'TB_INVALID_INPUT', /severity must be one of/);
       await fails('j', { payload: {} }, 'TB_CONFIG', /JSONata expression of alarm is not valid/);
@@ -472,7 +661,9 @@ describe('tb-alarm-action (runtime + simulator)', function () {
         'a',
         { payload: gone },
         'TB_NOT_FOUND',
-        new RegExp(`^TbApiError: Alarm ${gone} was not found: it was deleted, or never existed \\(ThingsBoard answered HTTP 404, errorCode 32`),
+        new RegExp(
+          `^TbApiError: Alarm ${gone} was not found: it was deleted, or never existed \\(ThingsBoard answered HTTP 404, errorCode 32`,
+        ),
       );
       assert.match(err.message as string, /POST \/api\/alarm\/.*\/ack/);
       assert.deepEqual(last('a'), { fill: 'red', shape: 'ring', text: key('notFound') });
@@ -483,7 +674,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     it('a customer user acting on another customer\'s alarm: TB_PERMISSION, a red "not permitted"; its own alarms work', async () => {
       await load([action('a'), action('d', { operation: 'delete' })], CUSTOMER_A);
       const theirs = newAlarm('Thermo B-101');
-      const err = await fails('a', { payload: theirs.id }, 'TB_PERMISSION', new RegExp(`did not allow this connection's user to acknowledge alarm ${theirs.id}`));
+      const err = await fails(
+        'a',
+        { payload: theirs.id },
+        'TB_PERMISSION',
+        new RegExp(`did not allow this connection's user to acknowledge alarm ${theirs.id}`),
+      );
       assert.match(err.message as string, /HTTP 403, errorCode 20/);
       assert.deepEqual(last('a'), { fill: 'red', shape: 'ring', text: key('notPermitted') });
       await fails('d', { payload: theirs.id }, 'TB_PERMISSION');
@@ -505,7 +701,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       assert.ok(statuses('a').some((s) => s.fill === 'yellow' && s.text === key('retrying')));
       const other = newAlarm();
       sim.faults.add({ path: `/api/alarm/${other.id}/ack`, status: 429, times: 10 });
-      await fails('a', { payload: other.id }, 'TB_RATE_LIMITED', /Too many requests for current tenant! .*gave up after 3 retries/);
+      await fails(
+        'a',
+        { payload: other.id },
+        'TB_RATE_LIMITED',
+        /Too many requests for current tenant! .*gave up after 3 retries/,
+      );
       assert.deepEqual(last('a'), { fill: 'red', shape: 'ring', text: key('rateLimited') });
     });
 
@@ -537,7 +738,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
           'TB_NOT_FOUND',
           /This ThingsBoard server does not offer "assign" for alarms \(.*ThingsBoard 3\.5 or newer\)/,
         );
-        await fails('as', { payload: alarm.id, assignee: 'tech@thingsboard.org' }, 'TB_NOT_FOUND', /does not offer "assign"/);
+        await fails(
+          'as',
+          { payload: alarm.id, assignee: 'tech@thingsboard.org' },
+          'TB_NOT_FOUND',
+          /does not offer "assign"/,
+        );
       } finally {
         sim.setVersion('4.3.1.3');
       }
@@ -555,7 +761,12 @@ describe('tb-alarm-action (runtime + simulator)', function () {
   it('pipeline: tb-subscribe alarm "created" → acknowledge with a comment → tb-subscribe reports "acknowledged"', async () => {
     const query = {
       entityFilter: { type: 'entityType', entityType: 'DEVICE' },
-      pageLink: { page: 0, pageSize: 100, statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
+      pageLink: {
+        page: 0,
+        pageSize: 100,
+        statusList: ['ACTIVE'],
+        sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+      },
     };
     const sub = (id: string, events: string, wires: string[][]) => ({
       id,
@@ -584,9 +795,14 @@ describe('tb-alarm-action (runtime + simulator)', function () {
     const out = new Collector('out');
     const seen = new Collector('seen');
     // both subscriptions are live (green) before the alarm is raised
-    const live = (id: string) => (statuses(id).some((s) => s.fill === 'green') ? Promise.resolve() : statusWhere(id, (s) => s.fill === 'green'));
+    const live = (id: string) =>
+      statuses(id).some((s) => s.fill === 'green') ? Promise.resolve() : statusWhere(id, (s) => s.fill === 'green');
     await Promise.all([live('created'), live('changes')]);
-    const alarm = sim.data.createAlarm({ originator: dev('Thermo G-102').id, type: `Pipeline ${++n}`, severity: 'CRITICAL' });
+    const alarm = sim.data.createAlarm({
+      originator: dev('Thermo G-102').id,
+      type: `Pipeline ${++n}`,
+      severity: 'CRITICAL',
+    });
     const done = await out.until((m) => m.topic === alarm.id, 8000, true);
     assert.equal(done.operation, 'acknowledge');
     assert.equal(done.alreadyDone, false);

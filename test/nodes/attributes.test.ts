@@ -19,13 +19,20 @@ function attr(id: string, props: Rec = {}): Rec {
 }
 
 describe('tb-attributes (runtime + simulator)', function () {
-  const { sim, load, results, dev, probe, last, sent } = useTelemetryTests(NODES, { probeName: 'Attr probe', probeType: 'thermostat' });
+  const { sim, load, results, dev, probe, last, sent } = useTelemetryTests(NODES, {
+    probeName: 'Attr probe',
+    probeType: 'thermostat',
+  });
 
   describe('save', () => {
     it('SHARED_SCOPE on a device: stored and pushed to the device; the output is the incoming message', async () => {
       await load([attr('a', { scope: 'SHARED_SCOPE' })]);
       const p = probe();
-      const out = await results.ok('a', { entity: { entityType: 'DEVICE', id: p.id }, payload: { targetTemperature: 21.5, mode: 'eco', cfg: { a: [1] } }, chatId: 1 });
+      const out = await results.ok('a', {
+        entity: { entityType: 'DEVICE', id: p.id },
+        payload: { targetTemperature: 21.5, mode: 'eco', cfg: { a: [1] } },
+        chatId: 1,
+      });
       assert.deepEqual(out.payload, { targetTemperature: 21.5, mode: 'eco', cfg: { a: [1] } });
       assert.equal(out.chatId, 1);
       assert.equal(sim.data.attributeOf(p.id, 'SHARED_SCOPE', 'targetTemperature')?.value, 21.5);
@@ -49,12 +56,27 @@ describe('tb-attributes (runtime + simulator)', function () {
     it('refused before sending: not an object, empty, a null value (named), a blank key, CLIENT_SCOPE, any', async () => {
       await load([attr('a'), attr('c', { scope: 'CLIENT_SCOPE' }), attr('m', { scope: 'msg' })]);
       const e = { entity: probe().id };
-      await results.fails('a', { ...e, payload: 'x' }, 'TB_INVALID_INPUT', /msg\.payload must be an object of attributes/);
+      await results.fails(
+        'a',
+        { ...e, payload: 'x' },
+        'TB_INVALID_INPUT',
+        /msg\.payload must be an object of attributes/,
+      );
       await results.fails('a', { ...e, payload: [1] }, 'TB_INVALID_INPUT', /msg\.payload must be an object/);
       await results.fails('a', { ...e, payload: {} }, 'TB_INVALID_INPUT', /empty object/);
-      await results.fails('a', { ...e, payload: { ok: 1, mode: null } }, 'TB_INVALID_INPUT', /msg\.payload\.mode is null/);
+      await results.fails(
+        'a',
+        { ...e, payload: { ok: 1, mode: null } },
+        'TB_INVALID_INPUT',
+        /msg\.payload\.mode is null/,
+      );
       await results.fails('a', { ...e, payload: { ' ': 1 } }, 'TB_INVALID_INPUT', /blank key/);
-      await results.fails('c', { ...e, payload: { a: 1 } }, 'TB_INVALID_INPUT', /scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/);
+      await results.fails(
+        'c',
+        { ...e, payload: { a: 1 } },
+        'TB_INVALID_INPUT',
+        /scope is CLIENT_SCOPE: ThingsBoard saves attributes only in SERVER_SCOPE or SHARED_SCOPE/,
+      );
       await results.fails('m', { ...e, payload: { a: 1 }, scope: 'any' }, 'TB_INVALID_INPUT', /msg\.scope is any/);
       await results.fails('m', { ...e, payload: { a: 1 } }, 'TB_INVALID_INPUT', /msg\.scope must be one of .*missing/);
       assert.equal(sent(), 0, 'nothing was sent');
@@ -78,7 +100,16 @@ describe('tb-attributes (runtime + simulator)', function () {
       };
       await load([
         attr('a', { scope: 'SHARED_SCOPE' }),
-        { id: 'sub', type: 'tb-subscribe', connection: 'c1', kind: 'entityData', queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['live']] },
+        {
+          id: 'sub',
+          type: 'tb-subscribe',
+          connection: 'c1',
+          kind: 'entityData',
+          queryType: 'json',
+          query: JSON.stringify(query),
+          format: 'flat',
+          wires: [['live']],
+        },
         { id: 'live', type: 'helper', z: 't', x: 500, y: 300, wires: [] },
       ]);
       const live = new Collector('live');
@@ -91,7 +122,10 @@ describe('tb-attributes (runtime + simulator)', function () {
 
   describe('read', () => {
     it("one scope, flat: key: value with native types and msg.ts; keys optional; raw is the server's list", async () => {
-      await load([attr('r', { operation: 'read', scope: 'SERVER_SCOPE' }), attr('raw', { operation: 'read', scope: 'SERVER_SCOPE', format: 'raw', keys: 'model' })]);
+      await load([
+        attr('r', { operation: 'read', scope: 'SERVER_SCOPE' }),
+        attr('raw', { operation: 'read', scope: 'SERVER_SCOPE', format: 'raw', keys: 'model' }),
+      ]);
       const a101 = dev('Thermo A-101');
       const out = await results.ok('r', { entity: a101.id, keys: 'active, model' });
       assert.deepEqual(out.payload, { active: true, model: 'TH-100' });
@@ -112,12 +146,20 @@ describe('tb-attributes (runtime + simulator)', function () {
     });
 
     it("any: each scope apart (never the server's merged list, which loses the scope)", async () => {
-      await load([attr('r', { operation: 'read', scope: 'any', keys: 'note' }), attr('raw', { operation: 'read', scope: 'any', keys: 'note', format: 'raw' })]);
+      await load([
+        attr('r', { operation: 'read', scope: 'any', keys: 'note' }),
+        attr('raw', { operation: 'read', scope: 'any', keys: 'note', format: 'raw' }),
+      ]);
       const a101 = dev('Thermo A-101');
       const out = await results.ok('r', { entity: a101.id });
-      assert.deepEqual(out.payload, { SERVER_SCOPE: { note: 'server note' }, SHARED_SCOPE: {}, CLIENT_SCOPE: { note: 'client note' } });
+      assert.deepEqual(out.payload, {
+        SERVER_SCOPE: { note: 'server note' },
+        SHARED_SCOPE: {},
+        CLIENT_SCOPE: { note: 'client note' },
+      });
       assert.deepEqual(Object.keys(out.ts as Rec), ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE']);
-      for (const s of ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE']) assert.equal(sim.countRequests(`${T}/DEVICE/${a101.id}/values/attributes/${s}`, 'GET'), 1);
+      for (const s of ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE'])
+        assert.equal(sim.countRequests(`${T}/DEVICE/${a101.id}/values/attributes/${s}`, 'GET'), 1);
       assert.equal(sim.countRequests(new RegExp(`/values/attributes\\?`)), 0);
       const raw = await results.ok('raw', { entity: a101.id });
       assert.deepEqual(Object.keys(raw.payload as Rec), ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE']);
@@ -132,13 +174,21 @@ describe('tb-attributes (runtime + simulator)', function () {
       const a101 = dev('Thermo A-101');
       const out = await results.ok('m', { operation: 'read', scope: 'CLIENT_SCOPE', keys: ['fw'], entity: a101.id });
       assert.deepEqual(out.payload, { fw: '1.2.0' });
-      await results.fails('m', { operation: 'write', scope: 'CLIENT_SCOPE', entity: a101.id }, 'TB_INVALID_INPUT', /msg\.operation must be one of save, read, delete/);
+      await results.fails(
+        'm',
+        { operation: 'write', scope: 'CLIENT_SCOPE', entity: a101.id },
+        'TB_INVALID_INPUT',
+        /msg\.operation must be one of save, read, delete/,
+      );
     });
   });
 
   describe('delete', () => {
     it('removes the keys of one scope (CLIENT_SCOPE too); msg.deleted = the keys; keys are required', async () => {
-      await load([attr('d', { operation: 'delete', scope: 'CLIENT_SCOPE' }), attr('any', { operation: 'delete', scope: 'any', keys: 'x' })]);
+      await load([
+        attr('d', { operation: 'delete', scope: 'CLIENT_SCOPE' }),
+        attr('any', { operation: 'delete', scope: 'any', keys: 'x' }),
+      ]);
       const p = probe();
       sim.data.setAttributes(p.id, 'CLIENT_SCOPE', { fw: '1.0', serial: 'S1' });
       const out = await results.ok('d', { entity: p.id, keys: 'fw, nothere', payload: 7 });
@@ -175,9 +225,19 @@ describe('tb-attributes (runtime + simulator)', function () {
       );
       const p = probe();
       sim.faults.add({ path: `${T}/DEVICE/${p.id}`, status: 400, body: 'Invalid scope: SERVER_SCOPE' });
-      await results.fails('a', { entity: p.id, payload: { x: 1 } }, 'TB_BAD_REQUEST', /HTTP 400: Invalid scope: SERVER_SCOPE/);
+      await results.fails(
+        'a',
+        { entity: p.id, payload: { x: 1 } },
+        'TB_BAD_REQUEST',
+        /HTTP 400: Invalid scope: SERVER_SCOPE/,
+      );
       sim.faults.add({ path: `${T}/DEVICE/${p.id}`, status: 500, body: '' });
-      await results.fails('a', { entity: p.id, payload: { x: 1 } }, 'TB_SERVER_ERROR', /ThingsBoard answered HTTP 500 \(POST/);
+      await results.fails(
+        'a',
+        { entity: p.id, payload: { x: 1 } },
+        'TB_SERVER_ERROR',
+        /ThingsBoard answered HTTP 500 \(POST/,
+      );
     });
   });
 
@@ -203,12 +263,16 @@ describe('tb-attributes (runtime + simulator)', function () {
       );
       assert.ok(res.every((r) => r.ok));
       assert.equal(out.failed, 0);
-      for (const d of thermostats) assert.equal(sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value, 22);
+      for (const d of thermostats)
+        assert.equal(sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value, 22);
       assert.equal(sim.telemetry.sharedPushes(), thermostats.length);
     });
 
     it('a customer user: its own devices succeed, the others are refused: partial failure, yellow status', async () => {
-      await load([attr('r', { operation: 'read', keys: 'model' })], { username: 'customer@thingsboard.org', password: 'customer' });
+      await load([attr('r', { operation: 'read', keys: 'model' })], {
+        username: 'customer@thingsboard.org',
+        password: 'customer',
+      });
       const list = [dev('Thermo A-101'), dev('Thermo B-101'), dev('Thermo A-102')].map((d) => d.id);
       const out = await results.ok('r', { entity: list });
       const res = out.payload as Array<{ ok: boolean; error?: Rec; payload?: Rec }>;

@@ -10,7 +10,20 @@ import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
 import tbSubscribe from '../../src/nodes/tb-subscribe';
 import { BASE_TIME } from '../../sim';
-import { assertCode, Collector, connectionNode, flow, helper, inject, key, message, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
+import {
+  assertCode,
+  Collector,
+  connectionNode,
+  flow,
+  helper,
+  inject,
+  key,
+  message,
+  statuses,
+  statusWhere,
+  TENANT,
+  useRuntime,
+} from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery, tbSubscribe];
 type Rec = Record<string, unknown>;
@@ -23,7 +36,10 @@ const byName = (name: string): Rec => ({
 });
 
 describe('values from the message: bound queries (runtime + simulator)', function () {
-  const sim = useRuntime({ now: () => BASE_TIME + 30 * 60000 }, { reset: (s) => s.resetRequests(), cleanup: () => void delete process.env.TB_TEST_SITE_PROFILE });
+  const sim = useRuntime(
+    { now: () => BASE_TIME + 30 * 60000 },
+    { reset: (s) => s.resetRequests(), cleanup: () => void delete process.env.TB_TEST_SITE_PROFILE },
+  );
 
   const load = (...nodes: Rec[]) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: TENANT });
   const node = (id: string, type: string, query: unknown, extra: Rec = {}): Rec => ({
@@ -75,7 +91,9 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     await load(
       node('c', 'tb-entity-count', { entityFilter: { type: 'deviceType', deviceTypes: ['{{msg.profile}}'] } }),
       node('c2', 'tb-entity-count', { entityFilter: { type: 'deviceType', deviceTypes: '{{flow.profiles}}' } }),
-      node('c3', 'tb-entity-count', { entityFilter: { type: 'deviceType', deviceTypes: ['{{env.TB_TEST_SITE_PROFILE}}'] } }),
+      node('c3', 'tb-entity-count', {
+        entityFilter: { type: 'deviceType', deviceTypes: ['{{env.TB_TEST_SITE_PROFILE}}'] },
+      }),
     );
     let got = message('out');
     inject('c', { profile: 'thermostat' });
@@ -94,7 +112,12 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     const filter = { statusList: '{{msg.statuses}}', severityList: ['{{msg.severity}}'] };
     const devices = { type: 'entityType', entityType: 'DEVICE' };
     await load(
-      node('find', 'tb-alarm-query', { entityFilter: devices, pageLink: { page: 0, pageSize: 50, ...filter } }, { operation: 'find' }),
+      node(
+        'find',
+        'tb-alarm-query',
+        { entityFilter: devices, pageLink: { page: 0, pageSize: 50, ...filter } },
+        { operation: 'find' },
+      ),
       node('count', 'tb-alarm-query', { entityFilter: devices, ...filter }, { operation: 'count' }),
     );
     let got = message('out');
@@ -115,11 +138,18 @@ describe('values from the message: bound queries (runtime + simulator)', functio
       inject('q', { payload });
       const error = (await caught).error as Rec;
       assertCode(error, 'TB_INVALID_INPUT');
-      assert.match(error.message as string, /query\.entityFilter\.entityNameFilter is bound to msg\.payload\.name, which is (undefined|null|empty)/);
+      assert.match(
+        error.message as string,
+        /query\.entityFilter\.entityNameFilter is bound to msg\.payload\.name, which is (undefined|null|empty)/,
+      );
     }
     const st = statuses('q');
     assert.equal(st[st.length - 1]?.fill, 'red', 'a red status');
-    assert.equal(sim.countRequests('/api/entitiesQuery/find'), 0, 'nothing sent: an empty name would have matched every device');
+    assert.equal(
+      sim.countRequests('/api/entitiesQuery/find'),
+      0,
+      'nothing sent: an empty name would have matched every device',
+    );
     const got = message('out');
     inject('q', { payload: { name: 'Thermo A-101' } });
     assert.equal(((await got).payload as Rec[]).length, 1);
@@ -138,7 +168,9 @@ describe('values from the message: bound queries (runtime + simulator)', functio
   });
 
   it('a value of the wrong kind is refused in the validation words, naming the binding', async () => {
-    await load(node('q', 'tb-entity-query', { ...byName('Thermo A-101'), pageLink: { page: 0, pageSize: '{{msg.size}}' } }));
+    await load(
+      node('q', 'tb-entity-query', { ...byName('Thermo A-101'), pageLink: { page: 0, pageSize: '{{msg.size}}' } }),
+    );
     const caught = message('caught');
     inject('q', { size: 'ten' });
     const error = (await caught).error as Rec;
@@ -159,12 +191,22 @@ describe('values from the message: bound queries (runtime + simulator)', functio
     inject('q', { name: { first: 'Thermo' } });
     const error = (await caught).error as Rec;
     assertCode(error, 'TB_INVALID_INPUT');
-    assert.match(error.message as string, /entityNameFilter is bound to msg\.name, which is an object: must be a string/);
-    assert.equal(sim.requests.entries().filter((e) => e.path === '/api/entitiesQuery/find').length, 1, 'nothing more sent');
+    assert.match(
+      error.message as string,
+      /entityNameFilter is bound to msg\.name, which is an object: must be a string/,
+    );
+    assert.equal(
+      sim.requests.entries().filter((e) => e.path === '/api/entitiesQuery/find').length,
+      1,
+      'nothing more sent',
+    );
   });
 
   it('braces around anything else are literal text, and a query without placeholders is checked at deploy as before', async () => {
-    await load(node('q', 'tb-entity-query', byName('{{ payload }}')), node('bad', 'tb-entity-query', { entityFilter: { type: 'nope' } }));
+    await load(
+      node('q', 'tb-entity-query', byName('{{ payload }}')),
+      node('bad', 'tb-entity-query', { entityFilter: { type: 'nope' } }),
+    );
     const got = message('out');
     inject('q', { payload: 'Thermo A-101' });
     assert.deepEqual((await got).payload, [], 'the literal name "{{ payload }}" matches nothing');

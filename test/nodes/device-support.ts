@@ -14,7 +14,10 @@ export type { Rec };
  * flows of `nodes` with their results, and the look-ups the tests share. `probe()` adds a device of its own,
  * named `<probeName> <n>`.
  */
-export function useTelemetryTests(nodes: Parameters<typeof flowsOn>[1], opts: { settings?: Rec; probeName: string; probeType: string }) {
+export function useTelemetryTests(
+  nodes: Parameters<typeof flowsOn>[1],
+  opts: { settings?: Rec; probeName: string; probeType: string },
+) {
   const sim = useRuntime(
     { now: () => BASE_TIME + HOUR },
     {
@@ -35,7 +38,13 @@ export function useTelemetryTests(nodes: Parameters<typeof flowsOn>[1], opts: { 
     ...flowsOn(sim, nodes),
     dev: (name: string) => sim.data.mustFindByName('DEVICE', name),
     /** A fresh device of its own. */
-    probe: (extra: Rec = {}) => sim.data.addEntity({ entityType: 'DEVICE', name: `${opts.probeName} ${++probes}`, type: opts.probeType, ...extra }),
+    probe: (extra: Rec = {}) =>
+      sim.data.addEntity({
+        entityType: 'DEVICE',
+        name: `${opts.probeName} ${++probes}`,
+        type: opts.probeType,
+        ...extra,
+      }),
     last: lastStatus,
     sent: () => sim.countRequests('/api/plugins/telemetry'),
   };

@@ -17,7 +17,13 @@ import { Collector, loadExample, statusWhere, useRuntime } from '../support/runt
 describe('examples: acting on alarms (runtime + simulator)', function () {
   this.timeout(30000);
   const sim = useRuntime({}, { perTest: true, server: true });
-  const load = (file: string) => loadExample(file, sim.url, [tbConnection, tbAlarmAction, tbSubscribe], ['function/10-function.js', 'function/89-delay.js']);
+  const load = (file: string) =>
+    loadExample(
+      file,
+      sim.url,
+      [tbConnection, tbAlarmAction, tbSubscribe],
+      ['function/10-function.js', 'function/89-delay.js'],
+    );
 
   it('Acknowledge from a notification: a new critical alarm is told to a person, and acknowledged with a comment', async () => {
     const byName = await load('Acknowledge from a notification.json');
@@ -52,7 +58,10 @@ describe('examples: acting on alarms (runtime + simulator)', function () {
     const raised = await results.until((m) => m.operation === 'raise', 8000);
     assert.equal(raised.created, true);
     const alarm = sim.data.getAlarm(String(raised.topic))!;
-    assert.deepEqual([alarm.type, alarm.severity, alarm.originator.id, alarm.cleared], ['Too warm (flow rule)', 'MAJOR', thermo.id, false]);
+    assert.deepEqual(
+      [alarm.type, alarm.severity, alarm.originator.id, alarm.cleared],
+      ['Too warm (flow rule)', 'MAJOR', thermo.id, false],
+    );
     // Still too warm: not raised again.
     sim.data.setTelemetry(thermo.id, { temperature: dbl(26) });
     sim.data.setTelemetry(thermo.id, { temperature: dbl(21) });

@@ -14,7 +14,16 @@ import tbTelemetry from '../../src/nodes/tb-telemetry';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import tbRpc from '../../src/nodes/tb-rpc';
 import { dbl, long } from '../../sim';
-import { assertCode, Collector, inject, loadExample, statuses, statusWhere, useRuntime, type ExampleNode } from '../support/runtime';
+import {
+  assertCode,
+  Collector,
+  inject,
+  loadExample,
+  statuses,
+  statusWhere,
+  useRuntime,
+  type ExampleNode,
+} from '../support/runtime';
 
 type N = ExampleNode;
 // the examples' messages are arbitrary JSON, read deep in the assertions
@@ -32,8 +41,17 @@ const lastStatus = (id: string) => statuses(id).slice(-1)[0] ?? {};
 describe('examples: acting on devices (runtime + simulator)', function () {
   this.timeout(30000);
   // RPC waits a hundredth of their time (a 10 s timeout: 100 ms); following a persistent RPC polls every 20-80 ms.
-  const sim = useRuntime({ rpcTimeScale: 0.01 }, { perTest: true, server: true, settings: { tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } });
-  const load = (file: string) => loadExample(file, sim.url, [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc], ['common/20-inject.js', 'function/10-function.js']);
+  const sim = useRuntime(
+    { rpcTimeScale: 0.01 },
+    { perTest: true, server: true, settings: { tbConnectionRpcPollInitialMs: 20, tbConnectionRpcPollMaxMs: 80 } },
+  );
+  const load = (file: string) =>
+    loadExample(
+      file,
+      sim.url,
+      [tbConnection, tbEntityQuery, tbSubscribe, tbTelemetry, tbAttributes, tbRpc],
+      ['common/20-inject.js', 'function/10-function.js'],
+    );
 
   /** Presses an inject node's button (as the editor's button does: the node sends its message). */
   const press = (node: N) => inject(node.id, {} as never);
@@ -51,12 +69,16 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     const query = byName('all thermostats');
     const attrs = byName('set targetTemperature');
     assert.deepEqual([query.output, query.wires], ['entity', [[attrs.id]]]);
-    assert.deepEqual([attrs.valuesFrom, attrs.values], ['rows', [{ key: 'targetTemperature', type: 'msg', value: 'target' }]]);
+    assert.deepEqual(
+      [attrs.valuesFrom, attrs.values],
+      ['rows', [{ key: 'targetTemperature', type: 'msg', value: 'target' }]],
+    );
     const results = new Collector(byName('results').id);
     const failed = new Collector(byName('failed').id);
     const all = thermostats();
     assert.equal(all.length, 20);
-    const targets = () => new Set(all.map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
+    const targets = () =>
+      new Set(all.map((d) => sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value));
     assert.ok(!targets().has(17), 'the seed: no thermostat at 17 before');
 
     for (const [inject, target, pushes] of [
@@ -73,14 +95,19 @@ describe('examples: acting on devices (runtime + simulator)', function () {
         all.map((d) => [d.id, true]),
       );
       assert.deepEqual([...targets()], [target], `${inject}: the same target on every thermostat`);
-      for (const d of all) assert.equal(sim.telemetry.sharedPushes(d.id), pushes, `${d.name}: the new target was pushed to the device`);
+      for (const d of all)
+        assert.equal(sim.telemetry.sharedPushes(d.id), pushes, `${d.name}: the new target was pushed to the device`);
       assert.match(String(lastStatus(attrs.id).text), /bulkDone/);
     }
     assert.equal(failed.all.length, 0, 'nothing failed');
 
     // One thermostat refuses (a 403 bare string, as ThingsBoard answers): a partial failure, named by "which failed?".
     const b101 = sim.data.mustFindByName('DEVICE', 'Thermo B-101');
-    sim.faults.add({ path: `/api/plugins/telemetry/DEVICE/${b101.id}/attributes/SHARED_SCOPE`, status: 403, body: "You don't have permission to perform this operation!" });
+    sim.faults.add({
+      path: `/api/plugins/telemetry/DEVICE/${b101.id}/attributes/SHARED_SCOPE`,
+      status: 403,
+      body: "You don't have permission to perform this operation!",
+    });
     press(byName('7:00: 21 °C by day'));
     const partial = await results.until(() => true, 15000);
     assert.equal(partial.failed, 1);
@@ -122,7 +149,10 @@ describe('examples: acting on devices (runtime + simulator)', function () {
 
     // The device picked by name in the dialog: Thermo A-101, the first thermostat by name (the simulator's ids are stable).
     assert.equal(first.name, 'Thermo A-101');
-    assert.deepEqual([byName('getState').targetType, JSON.parse(String(byName('getState').target))], ['json', { entityType: 'DEVICE', id: first.id }]);
+    assert.deepEqual(
+      [byName('getState').targetType, JSON.parse(String(byName('getState').target))],
+      ['json', { entityType: 'DEVICE', id: first.id }],
+    );
     press(byName('ask Thermo A-101'));
     const r = await reply.until(() => true, 8000);
     // The simulated device echoes the call; the example's Params are "no params": {} is sent, not the inject's timestamp.
@@ -147,7 +177,11 @@ describe('examples: acting on devices (runtime + simulator)', function () {
       assert.equal(list[i].entity.id, d.id);
       assert.equal(list[i].ok, true);
       assert.deepEqual(list[i].payload, { method: 'setFanSpeed', params: { speed: 3 } });
-      assert.deepEqual([list[i].rpc.params, list[i].rpc.status], [{ speed: 3 }, 'SUCCESSFUL'], 'msg.rpc says which params were sent');
+      assert.deepEqual(
+        [list[i].rpc.params, list[i].rpc.status],
+        [{ speed: 3 }, 'SUCCESSFUL'],
+        'msg.rpc says which params were sent',
+      );
     }
     const calls = sim.rpc.calls().filter((c) => c.method === 'setFanSpeed');
     assert.equal(calls.length, 20, 'each thermostat got the command once');
@@ -166,20 +200,33 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     assert.equal(first.name, 'Thermo A-101', 'the device the example picks by name');
     // Four points an hour over the last day, 21 and 23 °C in turn: every full hour averages 22.
     const now = Date.now();
-    for (let k = 1; k <= 95; k++) sim.data.setTelemetry(first.id, { temperature: dbl(k % 2 ? 21 : 23), humidity: long(50) }, now - k * 15 * 60000);
+    for (let k = 1; k <= 95; k++)
+      sim.data.setTelemetry(first.id, { temperature: dbl(k % 2 ? 21 : 23), humidity: long(50) }, now - k * 15 * 60000);
     const byName = await load('Last 24 hours, hourly average.json');
-    assert.deepEqual(byName('every hour').wires, [[byName('hourly average, 24 h').id]], 'no node between the inject and the telemetry node');
+    assert.deepEqual(
+      byName('every hour').wires,
+      [[byName('hourly average, 24 h').id]],
+      'no node between the inject and the telemetry node',
+    );
     const rows = new Collector(byName('rows').id);
     const chart = new Collector(byName('chart data').id);
     press(byName('every hour'));
     const out = await rows.until(() => true, 8000);
     const list = out.payload as Array<{ ts: number; temperature: number; humidity: number }>;
     assert.ok(list.length >= 24 && list.length <= 25, `${list.length} hourly rows`);
-    for (let i = 1; i < list.length; i++) assert.equal(list[i].ts - list[i - 1].ts, HOUR, 'one row an hour, oldest first');
+    for (let i = 1; i < list.length; i++)
+      assert.equal(list[i].ts - list[i - 1].ts, HOUR, 'one row an hour, oldest first');
     for (const row of list.slice(1, -1)) assert.deepEqual([row.temperature, row.humidity], [22, 50]);
-    assert.ok(list[0].ts >= now - 24 * HOUR && list[list.length - 1].ts <= Date.now(), 'within the last 24 hours, stamped mid-hour');
+    assert.ok(
+      list[0].ts >= now - 24 * HOUR && list[list.length - 1].ts <= Date.now(),
+      'within the last 24 hours, stamped mid-hour',
+    );
     const c = await chart.until(() => true);
-    const [series] = plain(c.payload) as Array<{ series: string[]; data: Array<Array<{ x: number; y: number }>>; labels: string[] }>;
+    const [series] = plain(c.payload) as Array<{
+      series: string[];
+      data: Array<Array<{ x: number; y: number }>>;
+      labels: string[];
+    }>;
     assert.deepEqual(series.series, ['temperature', 'humidity']);
     assert.deepEqual(
       series.data[0].map((p) => p.x),

@@ -28,7 +28,10 @@ async function serveHttpNodes(): Promise<{ url: string; close: () => Promise<voi
   const server = http.createServer((req, res) => (httpNode as http.RequestListener)(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('examples: values from the message (runtime + simulator)', function () {
@@ -65,12 +68,20 @@ describe('examples: values from the message (runtime + simulator)', function () 
     const before = sim.countRequests('/api/entitiesQuery/find');
     res = await fetch(`${base}/device-state`);
     assert.equal(res.status, 400);
-    assert.match(await res.text(), /query\.entityFilter\.entityNameFilter is bound to msg\.req\.query\.name, which is undefined/);
+    assert.match(
+      await res.text(),
+      /query\.entityFilter\.entityNameFilter is bound to msg\.req\.query\.name, which is undefined/,
+    );
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), before, 'no request without a name');
   }
 
   it("Count the alarms of the site named in a message: the site found by name, its devices' active alarms of the flow's severities", async () => {
-    const byName = await loadExample('Count the alarms of the site named in a message.json', sim.url, [tbConnection, tbEntityQuery, tbAlarmQuery], ['common/20-inject.js', 'function/15-change.js']);
+    const byName = await loadExample(
+      'Count the alarms of the site named in a message.json',
+      sim.url,
+      [tbConnection, tbEntityQuery, tbAlarmQuery],
+      ['common/20-inject.js', 'function/15-change.js'],
+    );
     const counts = new Collector(byName('active alarms of the site').id);
     const errors = new Collector(byName('error').id);
     // the inject "at deploy" sets flow.severities once
@@ -90,7 +101,10 @@ describe('examples: values from the message (runtime + simulator)', function () 
     const asset = sim.data.mustFindByName('ASSET', 'Building Alpha');
     const res = await fetch(`${sim.url}/api/alarmsQuery/count`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${sim.tokensFor('tenant@thingsboard.org').token}` },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Authorization': `Bearer ${sim.tokensFor('tenant@thingsboard.org').token}`,
+      },
       body: JSON.stringify({
         entityFilter: {
           type: 'relationsQuery',
@@ -113,7 +127,12 @@ describe('examples: values from the message (runtime + simulator)', function () 
   });
 
   it('Follow the device chosen by a message: idle until a name comes, then a live table of that device, replaced by the next name', async () => {
-    const byName = await loadExample('Follow the device chosen by a message.json', sim.url, [tbConnection, tbSubscribe], ['common/20-inject.js']);
+    const byName = await loadExample(
+      'Follow the device chosen by a message.json',
+      sim.url,
+      [tbConnection, tbSubscribe],
+      ['common/20-inject.js'],
+    );
     const follow = byName('the device named in msg.payload');
     const st = statuses(follow.id);
     assert.deepEqual(st[st.length - 1], { fill: 'grey', shape: 'ring', text: key('idle') });

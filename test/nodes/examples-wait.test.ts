@@ -14,7 +14,19 @@ import tbRpc from '../../src/nodes/tb-rpc';
 import tbWaitUntil from '../../src/nodes/tb-wait-until';
 import { dbl, type RpcCall } from '../../sim';
 import { waitFor } from './device-support';
-import { Collector, coreNode, exampleFlow, helper, inject, key, lastStatus, statusWhere, TENANT, useRuntime, type ExampleNode } from '../support/runtime';
+import {
+  Collector,
+  coreNode,
+  exampleFlow,
+  helper,
+  inject,
+  key,
+  lastStatus,
+  statusWhere,
+  TENANT,
+  useRuntime,
+  type ExampleNode,
+} from '../support/runtime';
 
 // the examples' messages are arbitrary JSON, read deep in the assertions
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -46,7 +58,8 @@ describe('examples: act, then wait (runtime + simulator)', function () {
   /** Resolves when the wait node shows "waiting for N" (in tests a status text is its catalog key: no count). */
   const waiting = (node: ExampleNode) => statusWhere(node.id, (s) => s.fill === 'blue' && s.text === key('waiting'));
   /** The node's last status has this colour (met: green, timed out: yellow), shown now or before. */
-  const showed = (node: ExampleNode, fill: string) => waitFor(() => lastStatus(node.id)?.fill === fill, 5000, `a ${fill} status on "${node.name}"`);
+  const showed = (node: ExampleNode, fill: string) =>
+    waitFor(() => lastStatus(node.id)?.fill === fill, 5000, `a ${fill} status on "${node.name}"`);
 
   it('Set a target and confirm the room reaches it: the target saved from msg.target, met when the room is warm enough', async () => {
     const byName = await load(TARGET);
@@ -126,9 +139,15 @@ describe('examples: act, then wait (runtime + simulator)', function () {
     await started;
     sim.data.clearAlarm(alarm.id);
     const out = await escalation.until(() => true, 8000);
-    assert.equal(out.payload, 'Nobody acknowledged Overheating on Thermo B-201 within 10 minutes: calling the manager.');
+    assert.equal(
+      out.payload,
+      'Nobody acknowledged Overheating on Thermo B-201 within 10 minutes: calling the manager.',
+    );
     const waited = out.waited as Rec;
-    assert.deepEqual([waited.met, waited.alarm.id, waited.alarm.acknowledged, waited.alarm.cleared], [false, alarm.id, false, true]);
+    assert.deepEqual(
+      [waited.met, waited.alarm.id, waited.alarm.acknowledged, waited.alarm.cleared],
+      [false, alarm.id, false, true],
+    );
     assert.equal(inTime.all.length, 0);
   });
 
@@ -158,12 +177,19 @@ describe('examples: act, then wait (runtime + simulator)', function () {
       );
       // The current value does not count (it was active before the command): only a change after the message, once
       // the wait's subscription is on the server.
-      await waitFor(() => sim.ws.sessionList().reduce((n, s) => n + s.cmdIds.length, 0) === 1, 5000, 'the wait subscribed');
+      await waitFor(
+        () => sim.ws.sessionList().reduce((n, s) => n + s.cmdIds.length, 0) === 1,
+        5000,
+        'the wait subscribed',
+      );
       assert.equal(online.all.length, 0);
       sim.data.setAttributes(gateway.id, 'SERVER_SCOPE', { active: true });
       const out = await online.until(() => true, 8000);
       const waited = out.waited as Rec;
-      assert.deepEqual([waited.met, waited.value, waited.entity], [true, true, { entityType: 'DEVICE', id: gateway.id }]);
+      assert.deepEqual(
+        [waited.met, waited.value, waited.entity],
+        [true, true, { entityType: 'DEVICE', id: gateway.id }],
+      );
       assert.equal((out.rpc as Rec).status, 'SENT');
       assert.deepEqual([stillOffline.all.length, error.all.length], [0, 0]);
     } finally {

@@ -41,7 +41,16 @@ describe('live burst: a backlog of frames is read a slice per turn (runtime + si
   );
 
   it(`${UPDATES} updates as fast as the server writes them: reading pauses after ${FRAMES_PER_TURN} frames, so a turn handles those and one socket read at most; each update delivered once and in order`, async () => {
-    const sub = { id: 's', type: 'tb-subscribe', connection: 'c1', kind: 'entityData', queryType: 'json', query: JSON.stringify(QUERY), format: 'flat', wires: [['out']] };
+    const sub = {
+      id: 's',
+      type: 'tb-subscribe',
+      connection: 'c1',
+      kind: 'entityData',
+      queryType: 'json',
+      query: JSON.stringify(QUERY),
+      format: 'flat',
+      wires: [['out']],
+    };
     await helper.load([tbConnection, tbSubscribe], flow(connectionNode(sim.url), sub), { c1: TENANT });
     const hub = (helper.getNode('c1') as unknown as TbConnectionNode).live();
     const c = new Collector('out');
@@ -68,7 +77,12 @@ describe('live burst: a backlog of frames is read a slice per turn (runtime + si
     const quick0 = hub.stats.quick;
     const bytes0 = hub.stats.bytes;
     try {
-      const burst = await sim.post<{ updates: number }>('/__sim/ws/burst', { entities: DEVICES, updates: UPDATES, keysPerUpdate: 2, namePrefix: 'Thermo' });
+      const burst = await sim.post<{ updates: number }>('/__sim/ws/burst', {
+        entities: DEVICES,
+        updates: UPDATES,
+        keysPerUpdate: 2,
+        namePrefix: 'Thermo',
+      });
       assert.equal(burst.updates, UPDATES);
       await c.until((m) => m.event === 'update' && (m.payload as { seq: number }).seq === UPDATES, 60000, true);
     } finally {

@@ -12,7 +12,21 @@ import tbSubscribe from '../../src/nodes/tb-subscribe';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import type { LiveHub } from '../../src/live/hub';
 import { BASE_TIME, HOUR } from '../../sim';
-import { assertCode, Collector, connectionNode, flow, helper, inject, key, message, Msg, sentBy, statuses, TENANT, useRuntime } from '../support/runtime';
+import {
+  assertCode,
+  Collector,
+  connectionNode,
+  flow,
+  helper,
+  inject,
+  key,
+  message,
+  Msg,
+  sentBy,
+  statuses,
+  TENANT,
+  useRuntime,
+} from '../support/runtime';
 import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbSubscribe];
@@ -40,21 +54,40 @@ const BY_NAME = {
   entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
   pageLink: { page: 0, pageSize: 10 },
 };
-const isByName = (cmd: Rec): boolean => ((cmd.query as Rec | undefined)?.entityFilter as Rec | undefined)?.type === 'entityName';
-const isList = (cmd: Rec): boolean => ((cmd.query as Rec | undefined)?.entityFilter as Rec | undefined)?.type === 'entityList';
+const isByName = (cmd: Rec): boolean =>
+  ((cmd.query as Rec | undefined)?.entityFilter as Rec | undefined)?.type === 'entityName';
+const isList = (cmd: Rec): boolean =>
+  ((cmd.query as Rec | undefined)?.entityFilter as Rec | undefined)?.type === 'entityList';
 
 function sub(id: string, kind: string, query: unknown, extra: Rec = {}): Rec {
-  return { id, type: 'tb-subscribe', connection: 'c1', kind, queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['out']], ...extra };
+  return {
+    id,
+    type: 'tb-subscribe',
+    connection: 'c1',
+    kind,
+    queryType: 'json',
+    query: JSON.stringify(query),
+    format: 'flat',
+    wires: [['out']],
+    ...extra,
+  };
 }
 const fromMsg = (id: string): Rec => ({ ...sub(id, 'entityData', THERMOSTATS), queryType: 'msg', query: 'payload' });
 /** Statuses that say the subscription is down or failed. */
 const troubled = (id: string) => statuses(id).filter((s) => s.fill === 'red' || s.text === key('reconnecting'));
 
 describe('live: one bad subscription does not take the shared socket down (runtime + simulator)', function () {
-  const sim = useRuntime({ now: () => NOW }, { settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 }, cleanup: () => sinon.restore() });
+  const sim = useRuntime(
+    { now: () => NOW },
+    {
+      settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 },
+      cleanup: () => sinon.restore(),
+    },
+  );
   let ts = NOW;
 
-  const load = (nodes: Rec[], conn: Rec = {}) => helper.load(NODES, flow(connectionNode(sim.url, conn), ...nodes), { c1: TENANT });
+  const load = (nodes: Rec[], conn: Rec = {}) =>
+    helper.load(NODES, flow(connectionNode(sim.url, conn), ...nodes), { c1: TENANT });
   const hub = (): LiveHub => (helper.getNode('c1') as unknown as TbConnectionNode).live();
 
   it('a live query too large for one WebSocket message is refused on its node before sending; the others run on the one socket', async () => {
@@ -102,7 +135,10 @@ describe('live: one bad subscription does not take the shared socket down (runti
 
   it('the limit is a connection setting: at 1 KB a 50-device list is refused, at 64 KB the 1,000-device list is sent', async () => {
     await load([sub('s', 'entityData', listQuery(50))], { wsMessageLimit: 1 });
-    assert.match(((await caughtAtDeploy()).error as Rec).message as string, /The live query is 3 KB; ThingsBoard accepts 1 KB per WebSocket message/);
+    assert.match(
+      ((await caughtAtDeploy()).error as Rec).message as string,
+      /The live query is 3 KB; ThingsBoard accepts 1 KB per WebSocket message/,
+    );
     await helper.unload();
     // a server configured with a larger limit answers it
     sim.ws.configure({ maxMessageBytes: 65536 });
@@ -117,7 +153,14 @@ describe('live: one bad subscription does not take the shared socket down (runti
 
   it('a server with a lower limit closes with 1009: the command is found after two closes and blocked; the others never flap', async () => {
     const before = sim.ws.connections().total;
-    await load([sub('ok', 'entityData', THERMOSTATS), sub('cnt', 'entityCount', { entityFilter: THERMOSTATS.entityFilter }), sub('big', 'entityData', BIG)], { wsMessageLimit: 64 });
+    await load(
+      [
+        sub('ok', 'entityData', THERMOSTATS),
+        sub('cnt', 'entityCount', { entityFilter: THERMOSTATS.entityFilter }),
+        sub('big', 'entityData', BIG),
+      ],
+      { wsMessageLimit: 64 },
+    );
     const c = new Collector('out');
     const error = (await caughtAtDeploy()).error as Rec;
     assertCode(error, 'TB_SUBSCRIPTION');
@@ -125,7 +168,10 @@ describe('live: one bad subscription does not take the shared socket down (runti
       error.message as string,
       /ThingsBoard closed the WebSocket \(closed 1009[^)]*\) 2 times right after this subscription's command, so it is no longer sent; the other subscriptions of the connection keep running/,
     );
-    assert.match(error.message as string, /the command is 39 KB\): set the connection's "Live message limit" to the server's/);
+    assert.match(
+      error.message as string,
+      /the command is 39 KB\): set the connection's "Live message limit" to the server's/,
+    );
     await c.until((m) => m.event === 'snapshot', 8000, true);
     await c.until((m) => m.event === 'count' && m.payload === 20, 8000, true);
     // The first message (auth and all three) and the lone retry of the culprit were closed; the third socket stays.
@@ -164,7 +210,10 @@ describe('live: one bad subscription does not take the shared socket down (runti
       inject('m', { payload: BY_NAME });
       const error = (await caught).error as Rec;
       assertCode(error, 'TB_SUBSCRIPTION');
-      assert.match(error.message as string, /\(closed 1011: Internal error\) 2 times right after this subscription's command[^]*The server fails on this command: check the query, or the server log/);
+      assert.match(
+        error.message as string,
+        /\(closed 1011: Internal error\) 2 times right after this subscription's command[^]*The server fails on this command: check the query, or the server log/,
+      );
       assert.equal(fault.hits, 2);
       await waitFor(() => sim.ws.connections().authenticated === 1);
       sim.data.setTelemetry(sim.data.mustFindByName('DEVICE', 'Thermo B-202').id, { temperature: 31 }, ++ts);
@@ -179,7 +228,12 @@ describe('live: one bad subscription does not take the shared socket down (runti
     }
     // blocking is per subscription: the same query in a new message works once the server does
     inject('m', { payload: BY_NAME });
-    const snap = await c.until((m) => m.event === 'snapshot' && Array.isArray(m.payload) && (m.payload as Rec[]).every((e) => String(e.name).startsWith('Thermo A')));
+    const snap = await c.until(
+      (m) =>
+        m.event === 'snapshot' &&
+        Array.isArray(m.payload) &&
+        (m.payload as Rec[]).every((e) => String(e.name).startsWith('Thermo A')),
+    );
     assert.ok((snap.payload as unknown[]).length > 0);
   });
 
@@ -203,7 +257,9 @@ describe('live: one bad subscription does not take the shared socket down (runti
       .map((call) => call.returnValue);
     assert.equal(delays.length, 6, 'two closes per bad subscription');
     // initial 20 ms doubling to the 200 ms cap, ±20 % jitter: 16, 32, 64, 128, 160, 160 at least
-    delays.forEach((d, i) => assert.ok(d >= Math.min(200, 20 * 2 ** i) * 0.8, `delay ${i + 1} is ${d} ms: ${delays.join(', ')}`));
+    delays.forEach((d, i) =>
+      assert.ok(d >= Math.min(200, 20 * 2 ** i) * 0.8, `delay ${i + 1} is ${d} ms: ${delays.join(', ')}`),
+    );
   });
 });
 

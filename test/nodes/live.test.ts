@@ -9,7 +9,23 @@ import tbSubscribe from '../../src/nodes/tb-subscribe';
 import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
 import type { TbConnectionNode } from '../../src/nodes/support/connection';
 import { BASE_TIME, HOUR, TENANT_API_KEY } from '../../sim';
-import { Collector, connectionNode, errorsLogged, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode, useRuntime } from '../support/runtime';
+import {
+  Collector,
+  connectionNode,
+  errorsLogged,
+  flow,
+  helper,
+  inject,
+  key,
+  message,
+  messages,
+  Msg,
+  statuses,
+  statusWhere,
+  TENANT,
+  assertCode,
+  useRuntime,
+} from '../support/runtime';
 import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbSubscribe, tbAlarmStatus];
@@ -24,11 +40,26 @@ const THERMOSTATS = {
 };
 const ACTIVE_ALARMS = {
   entityFilter: { type: 'entityType', entityType: 'DEVICE' },
-  pageLink: { page: 0, pageSize: 100, statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
+  pageLink: {
+    page: 0,
+    pageSize: 100,
+    statusList: ['ACTIVE'],
+    sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+  },
 };
 
 function sub(id: string, kind: string, query: unknown, extra: Rec = {}): Rec {
-  return { id, type: 'tb-subscribe', connection: 'c1', kind, queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['out']], ...extra };
+  return {
+    id,
+    type: 'tb-subscribe',
+    connection: 'c1',
+    kind,
+    queryType: 'json',
+    query: JSON.stringify(query),
+    format: 'flat',
+    wires: [['out']],
+    ...extra,
+  };
 }
 
 describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebSocket)', function () {
@@ -52,13 +83,18 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   let ts = NOW;
   const nextTs = () => ++ts;
 
-  const load = (nodes: Rec[], creds: Rec = TENANT) => helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
+  const load = (nodes: Rec[], creds: Rec = TENANT) =>
+    helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: creds });
   const hub = () => (helper.getNode('c1') as unknown as TbConnectionNode).live();
   const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
 
   it('three subscribe nodes on one connection share one socket; snapshots and counts arrive', async () => {
     const before = sim.ws.connections().total;
-    await load([sub('s1', 'entityData', THERMOSTATS), sub('s2', 'entityCount', { entityFilter: THERMOSTATS.entityFilter }), sub('s3', 'alarmCount', { statusList: ['ACTIVE'] })]);
+    await load([
+      sub('s1', 'entityData', THERMOSTATS),
+      sub('s2', 'entityCount', { entityFilter: THERMOSTATS.entityFilter }),
+      sub('s3', 'alarmCount', { statusList: ['ACTIVE'] }),
+    ]);
     const c = new Collector('out');
     const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
     assert.equal((snap.payload as unknown[]).length, 20);
@@ -171,7 +207,11 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       const mark = sim.ws.commandsReceived().length;
       const sentAt = Date.now();
       const devices = { type: 'entityType', entityType: 'DEVICE' };
-      await load([sub('s', 'alarmData', ACTIVE_ALARMS), sub('n', 'alarmCount', { entityFilter: devices, statusList: ['ACTIVE'] }, { wires: [['count']] }), { id: 'count', type: 'helper', wires: [] }]);
+      await load([
+        sub('s', 'alarmData', ACTIVE_ALARMS),
+        sub('n', 'alarmCount', { entityFilter: devices, statusList: ['ACTIVE'] }, { wires: [['count']] }),
+        { id: 'count', type: 'helper', wires: [] },
+      ]);
       const c = new Collector('out');
       const cc = new Collector('count');
       const snap = await c.until((m) => m.event === 'snapshot', 8000, true);
@@ -251,7 +291,18 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   it('alarm status: false/true transitions per watched entity; several entities; unsubscribe by message', async () => {
     const a103 = dev('Thermo A-103');
     const g103 = dev('Thermo G-103');
-    await load([{ id: 'as', type: 'tb-alarm-status', connection: 'c1', originatorType: 'DEVICE', originatorId: a103.id, typeList: '', severityList: 'CRITICAL,MAJOR', wires: [['out']] }]);
+    await load([
+      {
+        id: 'as',
+        type: 'tb-alarm-status',
+        connection: 'c1',
+        originatorType: 'DEVICE',
+        originatorId: a103.id,
+        typeList: '',
+        severityList: 'CRITICAL,MAJOR',
+        wires: [['out']],
+      },
+    ]);
     const c = new Collector('out');
     const first = await c.until(() => true, 8000, true);
     assert.equal(first.payload, false);
@@ -288,8 +339,16 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   });
 
   it('events: entity data sends only the chosen events, and the status still counts what is watched', async () => {
-    const nothingYet = { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo Z' }, pageLink: { ...THERMOSTATS.pageLink, dynamic: true } };
-    await load([sub('u', 'entityData', THERMOSTATS, { events: 'update' }), sub('a', 'entityData', nothingYet, { events: ' added ', wires: [['added']] }), { id: 'added', type: 'helper', wires: [] }]);
+    const nothingYet = {
+      ...THERMOSTATS,
+      entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo Z' },
+      pageLink: { ...THERMOSTATS.pageLink, dynamic: true },
+    };
+    await load([
+      sub('u', 'entityData', THERMOSTATS, { events: 'update' }),
+      sub('a', 'entityData', nothingYet, { events: ' added ', wires: [['added']] }),
+      { id: 'added', type: 'helper', wires: [] },
+    ]);
     const c = new Collector('out');
     const ca = new Collector('added');
     // No snapshot is sent, but the node knows its 20 thermostats and the empty page.
@@ -327,7 +386,10 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   });
 
   it('events: "created" only on a CRITICAL alarm list = one message each time a critical alarm is raised', async () => {
-    const critical = { ...ACTIVE_ALARMS, pageLink: { ...ACTIVE_ALARMS.pageLink, severityList: ['CRITICAL'], typeList: ['Raised In Test'] } };
+    const critical = {
+      ...ACTIVE_ALARMS,
+      pageLink: { ...ACTIVE_ALARMS.pageLink, severityList: ['CRITICAL'], typeList: ['Raised In Test'] },
+    };
     await load([sub('s', 'alarmData', critical, { events: 'created' })]);
     const c = new Collector('out');
     await statusWhere('s', (s) => s.fill === 'green' && s.text === key('noAlarmsYet'));
@@ -336,7 +398,11 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     const a1 = sim.data.createAlarm({ originator: t103, type: 'Raised In Test', severity: 'CRITICAL' });
     assert.equal((await c.until((m) => m.event === 'created')).topic, a1.id);
     await waitFor(() => statuses('s').slice(-1)[0].text === key('oneAlarm'));
-    const a2 = sim.data.createAlarm({ originator: dev('Thermo G-103').id, type: 'Raised In Test', severity: 'CRITICAL' });
+    const a2 = sim.data.createAlarm({
+      originator: dev('Thermo G-103').id,
+      type: 'Raised In Test',
+      severity: 'CRITICAL',
+    });
     assert.equal((await c.until((m) => m.event === 'created' && m.topic === a2.id)).topic, a2.id);
     await waitFor(() => statuses('s').slice(-1)[0].text === key('alarms'));
     // Acknowledged and cleared are not sent; the status still follows the page.
@@ -385,9 +451,18 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       sub('n', 'entityData', THERMOSTATS, { events: 42 }),
     ]);
     for (const [id, re] of [
-      ['e', /^events: "created" is not an event of entity data; choose from snapshot, update, added, removed \(empty = all; counts, time series and history are always sent\)$/],
-      ['a', /^events: "bogus", "Cleared" are not events of alarm data; choose from snapshot, created, acknowledged, cleared, updated, removed /],
-      ['n', /^events must be a comma-separated list of entity data events: choose from snapshot, update, added, removed/],
+      [
+        'e',
+        /^events: "created" is not an event of entity data; choose from snapshot, update, added, removed \(empty = all; counts, time series and history are always sent\)$/,
+      ],
+      [
+        'a',
+        /^events: "bogus", "Cleared" are not events of alarm data; choose from snapshot, created, acknowledged, cleared, updated, removed /,
+      ],
+      [
+        'n',
+        /^events must be a comma-separated list of entity data events: choose from snapshot, update, added, removed/,
+      ],
     ] as const) {
       assert.deepEqual(statuses(id), [{ fill: 'red', shape: 'dot', text: key('configError') }], id);
       const logged = errorsLogged(id).map(String);
@@ -410,7 +485,18 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   it('alarm status: "no alarm" / "alarm active" for one entity, "alarm on 1 of 2" / "no alarm on all 2" for several', async () => {
     const a103 = dev('Thermo A-103');
     const g103 = dev('Thermo G-103');
-    await load([{ id: 'as', type: 'tb-alarm-status', connection: 'c1', originatorType: 'DEVICE', originatorId: a103.id, typeList: 'Status Test', severityList: '', wires: [['out']] }]);
+    await load([
+      {
+        id: 'as',
+        type: 'tb-alarm-status',
+        connection: 'c1',
+        originatorType: 'DEVICE',
+        originatorId: a103.id,
+        typeList: 'Status Test',
+        severityList: '',
+        wires: [['out']],
+      },
+    ]);
     const c = new Collector('out');
     await statusWhere('as', (s) => s.fill === 'green' && s.text === key('noAlarm'));
     const alarm = sim.data.createAlarm({ originator: a103.id, type: 'Status Test', severity: 'MINOR' });
@@ -434,10 +520,20 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   it('a message replaces the running subscription; msg.action "unsubscribe" stops it and the socket closes', async () => {
     await load([{ ...sub('s', 'entityData', THERMOSTATS), queryType: 'msg', query: 'payload' }]);
     const c = new Collector('out');
-    inject('s', { payload: { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A' } } });
+    inject('s', {
+      payload: {
+        ...THERMOSTATS,
+        entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A' },
+      },
+    });
     const s1 = await c.until((m) => m.event === 'snapshot');
     assert.equal((s1.payload as unknown[]).length, 6);
-    inject('s', { payload: { ...THERMOSTATS, entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo G' } } });
+    inject('s', {
+      payload: {
+        ...THERMOSTATS,
+        entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo G' },
+      },
+    });
     const s2 = await c.until((m) => m.event === 'snapshot');
     assert.equal((s2.payload as unknown[]).length, 6);
     assert.ok(
@@ -484,7 +580,11 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   });
 
   it('after the connection drops, it resubscribes and reports what changed meanwhile, exactly once', async () => {
-    await load([sub('e', 'entityData', THERMOSTATS), sub('a', 'alarmData', ACTIVE_ALARMS, { wires: [['alarms']] }), { id: 'alarms', type: 'helper', wires: [] }]);
+    await load([
+      sub('e', 'entityData', THERMOSTATS),
+      sub('a', 'alarmData', ACTIVE_ALARMS, { wires: [['alarms']] }),
+      { id: 'alarms', type: 'helper', wires: [] },
+    ]);
     const c = new Collector('out');
     const ca = new Collector('alarms');
     await c.until((m) => m.event === 'snapshot', 8000, true);
@@ -584,13 +684,27 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   it('API key mode: authCmd.apiKey on servers that know it (4.4+), a clear refusal on older ones', async () => {
     sim.setVersion('4.4.0');
     try {
-      await helper.load(NODES, flow(connectionNode(sim.url, { authMode: 'apiKey' }), sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })), { c1: { apiKey: TENANT_API_KEY } });
+      await helper.load(
+        NODES,
+        flow(
+          connectionNode(sim.url, { authMode: 'apiKey' }),
+          sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter }),
+        ),
+        { c1: { apiKey: TENANT_API_KEY } },
+      );
       const c = new Collector('out');
       assert.equal((await c.until(() => true, 8000, true)).payload, 20);
       assert.ok(sim.ws.sessionList().some((x) => x.authenticated));
       await helper.unload();
       sim.setVersion('4.3.1.3');
-      await helper.load(NODES, flow(connectionNode(sim.url, { authMode: 'apiKey' }), sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })), { c1: { apiKey: TENANT_API_KEY } });
+      await helper.load(
+        NODES,
+        flow(
+          connectionNode(sim.url, { authMode: 'apiKey' }),
+          sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter }),
+        ),
+        { c1: { apiKey: TENANT_API_KEY } },
+      );
       await statusWhere('e', (s) => s.fill === 'red' && s.text === key('authFailed'));
       assert.match(hub().info?.error?.message ?? '', /need ThingsBoard 4\.4 or later/);
       assert.ok((hub().info?.retryInMs ?? 0) >= 500);
@@ -609,7 +723,11 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   });
 
   it('a dead peer (no pong) is detected and replaced by a new connection', async () => {
-    helper.settings({ tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200, tbConnectionPingIntervalMs: 100 } as Record<string, unknown>);
+    helper.settings({
+      tbConnectionReconnectInitialMs: 20,
+      tbConnectionReconnectMaxMs: 200,
+      tbConnectionPingIntervalMs: 100,
+    } as Record<string, unknown>);
     try {
       await load([sub('e', 'entityCount', { entityFilter: THERMOSTATS.entityFilter })]);
       const c = new Collector('out');
@@ -631,7 +749,14 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
   });
 
   it('malformed frames are ignored; server errors reach a Catch node', async () => {
-    await load([sub('e', 'entityData', THERMOSTATS, { history: true, historyKeys: 'humidity', historyRange: 2, historyRangeUnit: 'hours' })]);
+    await load([
+      sub('e', 'entityData', THERMOSTATS, {
+        history: true,
+        historyKeys: 'humidity',
+        historyRange: 2,
+        historyRangeUnit: 'hours',
+      }),
+    ]);
     const c = new Collector('out');
     await c.until((m) => m.event === 'snapshot', 8000, true);
     sim.ws.sendRaw('{not json');
@@ -644,7 +769,14 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
 
     await helper.unload();
     sim.ws.failHistoryFetch(1);
-    await load([sub('e', 'entityData', THERMOSTATS, { history: true, historyKeys: 'humidity', historyRange: 2, historyRangeUnit: 'hours' })]);
+    await load([
+      sub('e', 'entityData', THERMOSTATS, {
+        history: true,
+        historyKeys: 'humidity',
+        historyRange: 2,
+        historyRangeUnit: 'hours',
+      }),
+    ]);
     const caught: Msg = await message('caught');
     const error = caught.error as Rec;
     assertCode(error, 'TB_SUBSCRIPTION');
@@ -656,14 +788,22 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     const c = new Collector('out');
     const hot = (value: Rec): Rec => ({
       ...THERMOSTATS,
-      keyFilters: [{ key: { type: 'TIME_SERIES', key: 'temperature' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value } }],
+      keyFilters: [
+        {
+          key: { type: 'TIME_SERIES', key: 'temperature' },
+          predicate: { type: 'NUMERIC', operation: 'GREATER', value },
+        },
+      ],
     });
     const names = (m: Msg) => (m.payload as Rec[]).map((i) => i.name);
     /** What REST find answers for a plain number (the sim's clock decides the latest temperatures). */
     const restNames = async (limit: number): Promise<unknown[]> => {
       const res = await fetch(`${sim.url}/api/entitiesQuery/find`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Authorization': `Bearer ${sim.tokensFor('tenant@thingsboard.org').token}` },
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Authorization': `Bearer ${sim.tokensFor('tenant@thingsboard.org').token}`,
+        },
         body: JSON.stringify(hot({ defaultValue: limit })),
       });
       const page = (await res.json()) as { data: Array<{ latest: { ENTITY_FIELD: { name: { value: string } } } }> };
@@ -685,14 +825,33 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.deepEqual(sentValue(), { defaultValue: 29 });
     // CURRENT_DEVICE is accepted live, as the server does: the subscription skips it and the defaultValue (29)
     // applies, not the tenant-like 25 nor an error (a REST node refuses it: see the REST tests)
-    inject('s', { payload: hot({ defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'tempThreshold' } }) });
+    inject('s', {
+      payload: hot({
+        defaultValue: 29,
+        dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'tempThreshold' },
+      }),
+    });
     assert.deepEqual(names(await c.until((m) => m.event === 'snapshot')), above29);
-    assert.deepEqual(sentValue(), { defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'tempThreshold' } });
+    assert.deepEqual(sentValue(), {
+      defaultValue: 29,
+      dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'tempThreshold' },
+    });
     // with a userValue the userValue applies
-    inject('s', { payload: hot({ defaultValue: 0, userValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } }) });
+    inject('s', {
+      payload: hot({
+        defaultValue: 0,
+        userValue: 29,
+        dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' },
+      }),
+    });
     assert.deepEqual(names(await c.until((m) => m.event === 'snapshot')), above29);
     // the tenant's tempThreshold (25) is read by the subscription, not the default 29
-    inject('s', { payload: hot({ defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' } }) });
+    inject('s', {
+      payload: hot({
+        defaultValue: 29,
+        dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' },
+      }),
+    });
     assert.deepEqual(names(await c.until((m) => m.event === 'snapshot')), above25);
   });
 
@@ -700,7 +859,12 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await load([{ ...sub('s', 'alarmData', ACTIVE_ALARMS), queryType: 'msg', query: 'payload' }]);
     const before = sim.ws.commandsReceived().length;
     const caught = message('caught');
-    inject('s', { payload: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 5, severityList: ['HUGE'] } } });
+    inject('s', {
+      payload: {
+        entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+        pageLink: { pageSize: 5, severityList: ['HUGE'] },
+      },
+    });
     const error = (await caught).error as Rec;
     assertCode(error, 'TB_INVALID_INPUT');
     assert.match(error.message as string, /msg\.payload\.pageLink\.severityList\[0\] must be one of CRITICAL/);

@@ -11,7 +11,17 @@ import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
 import tbAttributes from '../../src/nodes/tb-attributes';
 import { BASE_TIME } from '../../sim';
-import { errorsLogged, flowsOn, helper, inject, key, statuses, useRuntime, type Msg, type Rec } from '../support/runtime';
+import {
+  errorsLogged,
+  flowsOn,
+  helper,
+  inject,
+  key,
+  statuses,
+  useRuntime,
+  type Msg,
+  type Rec,
+} from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery, tbAttributes];
 
@@ -20,13 +30,25 @@ const THERMOSTATS = {
   entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
   pageLink: { page: 0, pageSize: 8, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
 };
-const ALARMS = { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { page: 0, pageSize: 100, statusList: ['ACTIVE'] } };
+const ALARMS = {
+  entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+  pageLink: { page: 0, pageSize: 100, statusList: ['ACTIVE'] },
+};
 
 describe('Output to of the query nodes (runtime + simulator)', function () {
   const sim = useRuntime({ now: () => BASE_TIME + 30 * 60000 }, { reset: (s) => s.resetRequests() });
   const { load, results } = flowsOn(sim, NODES);
 
-  const query = (id: string, type: string, props: Rec = {}): Rec => ({ id, type, connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']], ...props });
+  const query = (id: string, type: string, props: Rec = {}): Rec => ({
+    id,
+    type,
+    connection: 'c1',
+    queryType: 'msg',
+    query: 'payload',
+    format: 'flat',
+    wires: [['out']],
+    ...props,
+  });
   const thermostatNames = () =>
     sim.data
       .devices()
@@ -58,7 +80,10 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
   });
 
   it('find, all pages, and a deeper path: missing parents are made, existing ones kept', async () => {
-    await load([query('q', 'tb-entity-query', { output: 'data.list', allPages: true }), query('a', 'tb-alarm-query', { output: 'msg.alarms', allPages: true })]);
+    await load([
+      query('q', 'tb-entity-query', { output: 'data.list', allPages: true }),
+      query('a', 'tb-alarm-query', { output: 'msg.alarms', allPages: true }),
+    ]);
     const out = await results.ok('q', { payload: THERMOSTATS });
     assert.deepEqual(names((out.data as Rec).list), thermostatNames());
     assert.equal((out.page as Rec).pages, 3);
@@ -83,7 +108,13 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
         JSON.stringify(props),
       );
       assert.ok(
-        ms.every((m) => (m.parts as Rec).count === n && m.topic === 't' && (m.payload as Rec).entityFilter !== undefined && (m.page as Rec).totalElements === 20),
+        ms.every(
+          (m) =>
+            (m.parts as Rec).count === n &&
+            m.topic === 't' &&
+            (m.payload as Rec).entityFilter !== undefined &&
+            (m.page as Rec).totalElements === 20,
+        ),
         'parts, page and the incoming message on each',
       );
     }
@@ -91,11 +122,23 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
 
   it('counts and keys go to the named property', async () => {
     await load([
-      query('ec', 'tb-entity-count', { output: 'count', queryType: 'json', query: JSON.stringify({ entityFilter: THERMOSTATS.entityFilter }) }),
+      query('ec', 'tb-entity-count', {
+        output: 'count',
+        queryType: 'json',
+        query: JSON.stringify({ entityFilter: THERMOSTATS.entityFilter }),
+      }),
       query('ac', 'tb-alarm-query', { operation: 'count', output: 'alarms.active' }),
       // a part named by the message itself, as Node-RED resolves it
       query('by', 'tb-entity-count', { output: 'by[msg.kind]' }),
-      query('k', 'tb-entity-query', { operation: 'keys', output: 'keys', queryType: 'json', query: JSON.stringify(THERMOSTATS), keysTimeseries: true, keysAttributes: true, keysScopes: '' }),
+      query('k', 'tb-entity-query', {
+        operation: 'keys',
+        output: 'keys',
+        queryType: 'json',
+        query: JSON.stringify(THERMOSTATS),
+        keysTimeseries: true,
+        keysAttributes: true,
+        keysScopes: '',
+      }),
     ]);
     const counted = await results.ok('ec', { payload: 'go' });
     assert.equal(counted.count, 20);
@@ -112,7 +155,11 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
   });
 
   it('without the setting (an older flow) or with payload, the result goes to msg.payload as before', async () => {
-    await load([query('old', 'tb-entity-query'), query('p', 'tb-entity-query', { output: 'payload' }), query('c', 'tb-entity-count', { output: 'payload' })]);
+    await load([
+      query('old', 'tb-entity-query'),
+      query('p', 'tb-entity-query', { output: 'payload' }),
+      query('c', 'tb-entity-count', { output: 'payload' }),
+    ]);
     for (const id of ['old', 'p']) {
       const out = await results.ok(id, { payload: THERMOSTATS });
       assert.deepEqual(names(out.payload), thermostatNames().slice(0, 8), id);
@@ -134,10 +181,20 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
       assert.deepEqual(statuses(id), [{ fill: 'red', shape: 'dot', text: key('configError') }], id);
       const logged = errorsLogged(id).map(String);
       assert.equal(logged.length, 1, `${id}: one log line`);
-      assert.ok(logged[0].startsWith(`Output to (output) must be a message property such as payload or entity: "${props.output as string}"`), logged[0]);
+      assert.ok(
+        logged[0].startsWith(
+          `Output to (output) must be a message property such as payload or entity: "${props.output as string}"`,
+        ),
+        logged[0],
+      );
     }
     for (const [id] of bad) {
-      const { error } = await results.fails(id, { payload: THERMOSTATS }, 'TB_CONFIG', /Output to \(output\) must be a message property/);
+      const { error } = await results.fails(
+        id,
+        { payload: THERMOSTATS },
+        'TB_CONFIG',
+        /Output to \(output\) must be a message property/,
+      );
       assert.equal((error.source as Rec).id, id);
     }
     assert.equal(sim.countRequests('/api/'), 0, 'nothing was sent, not even a login');
@@ -146,7 +203,12 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
 
   it('a path through a value that is not an object: the message is refused with an error that says so', async () => {
     await load([query('q', 'tb-entity-query', { output: 'meta.list' })]);
-    await results.fails('q', { payload: THERMOSTATS, meta: 'text' }, 'TB_INVALID_INPUT', /Output to msg\.meta\.list: the result cannot go there/);
+    await results.fails(
+      'q',
+      { payload: THERMOSTATS, meta: 'text' },
+      'TB_INVALID_INPUT',
+      /Output to msg\.meta\.list: the result cannot go there/,
+    );
     // the next message, whose meta is an object, goes through
     const out = await results.ok('q', { payload: THERMOSTATS, meta: {} });
     assert.equal(((out.meta as Rec).list as unknown[]).length, 8);
@@ -155,8 +217,20 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
   it('query → attributes with no node between: every thermostat gets targetTemp 21', async () => {
     const all = { ...THERMOSTATS, pageLink: { ...THERMOSTATS.pageLink, pageSize: 100 } };
     await load([
-      query('q', 'tb-entity-query', { output: 'entity', queryType: 'json', query: JSON.stringify(all), wires: [['attr']] }),
-      { id: 'attr', type: 'tb-attributes', connection: 'c1', operation: 'save', scope: 'SERVER_SCOPE', wires: [['out']] },
+      query('q', 'tb-entity-query', {
+        output: 'entity',
+        queryType: 'json',
+        query: JSON.stringify(all),
+        wires: [['attr']],
+      }),
+      {
+        id: 'attr',
+        type: 'tb-attributes',
+        connection: 'c1',
+        operation: 'save',
+        scope: 'SERVER_SCOPE',
+        wires: [['out']],
+      },
     ]);
     const thermostats = sim.data.devices().filter((d) => d.type === 'thermostat');
     assert.ok(thermostats.length >= 20);
@@ -164,6 +238,7 @@ describe('Output to of the query nodes (runtime + simulator)', function () {
     const out = await results.ok('q', { payload: { targetTemp: 21 } });
     assert.equal(out.failed, 0);
     assert.equal((out.payload as unknown[]).length, thermostats.length);
-    for (const d of thermostats) assert.equal(sim.data.attributeOf(d.id, 'SERVER_SCOPE', 'targetTemp')?.value, 21, d.name);
+    for (const d of thermostats)
+      assert.equal(sim.data.attributeOf(d.id, 'SERVER_SCOPE', 'targetTemp')?.value, 21, d.name);
   });
 });

@@ -21,7 +21,14 @@ const CUSTOMER = { username: 'customer@thingsboard.org', password: 'customer' };
 describe("redeploys keep the connection's tokens (runtime + simulator)", function () {
   const sim = useRuntime({}, { perTest: true });
 
-  const counter = { id: 'n', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] };
+  const counter = {
+    id: 'n',
+    type: 'tb-entity-count',
+    connection: 'c1',
+    queryType: 'msg',
+    query: 'payload',
+    wires: [['out']],
+  };
   async function deployAndCount(creds: Rec, url = sim.url): Promise<Rec> {
     await helper.load(NODES, flow(connectionNode(url), counter), { c1: creds });
     const out = message('out');
@@ -61,7 +68,10 @@ describe("redeploys keep the connection's tokens (runtime + simulator)", functio
   it('a kept token the server no longer knows (restarted with other keys): one fresh login, no error', async () => {
     await deployAndCount(TENANT);
     const port = Number(new URL(sim.url).port);
-    await replaceSimulator(sim, { port, jwtSecret: 'another-secret-another-secret-another-secret-another-secret-0123' });
+    await replaceSimulator(sim, {
+      port,
+      jwtSecret: 'another-secret-another-secret-another-secret-another-secret-0123',
+    });
     assert.equal((await deployAndCount(TENANT)).payload, 20);
     assert.equal(sim.countRequests('/api/auth/login'), 1);
   });
@@ -101,8 +111,28 @@ describe('redeploys through the admin API of a real Node-RED process', function 
   it('10 full deploys of a live flow: one login, and each deploy subscribes again', async () => {
     const flows = (withCredentials: boolean) => [
       { id: 't1', type: 'tab', label: 'redeploy' },
-      { id: 'c1', type: 'tb-connection', name: 'sim', url: sim.url, authMode: 'password', timeout: 10, ...(withCredentials ? { credentials: TENANT } : {}) },
-      { id: 's1', type: 'tb-subscribe', z: 't1', x: 100, y: 100, connection: 'c1', kind: 'entityCount', queryType: 'json', query: JSON.stringify(COUNT), format: 'flat', wires: [] },
+      {
+        id: 'c1',
+        type: 'tb-connection',
+        name: 'sim',
+        url: sim.url,
+        authMode: 'password',
+        timeout: 10,
+        ...(withCredentials ? { credentials: TENANT } : {}),
+      },
+      {
+        id: 's1',
+        type: 'tb-subscribe',
+        z: 't1',
+        x: 100,
+        y: 100,
+        connection: 'c1',
+        kind: 'entityCount',
+        queryType: 'json',
+        query: JSON.stringify(COUNT),
+        format: 'flat',
+        wires: [],
+      },
     ];
     for (let i = 0; i < 10; i++) {
       const sessions = sim.ws.connections().authenticated;
@@ -113,7 +143,10 @@ describe('redeploys through the admin API of a real Node-RED process', function 
         body: JSON.stringify(flows(i === 0)), // like the editor: credentials only when they were typed
       });
       assert.ok(res.status === 200 || res.status === 204, `deploy ${i}: ${res.status}`);
-      await waitFor(() => sim.ws.connections().total > total && sim.ws.connections().authenticated >= Math.min(1, sessions + 1), 10000);
+      await waitFor(
+        () => sim.ws.connections().total > total && sim.ws.connections().authenticated >= Math.min(1, sessions + 1),
+        10000,
+      );
     }
     await waitFor(() => sim.ws.connections().authenticated === 1, 10000);
     assert.equal(sim.countRequests('/api/auth/login'), 1);

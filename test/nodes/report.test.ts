@@ -8,7 +8,19 @@ import sinon from 'sinon';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbBuildReport from '../../src/nodes/tb-build-report';
 import { BASE_TIME, HOUR, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../../sim';
-import { connectionNode, flow, helper, inject, key, message, messages, statuses, TENANT, assertCode, useRuntime } from '../support/runtime';
+import {
+  connectionNode,
+  flow,
+  helper,
+  inject,
+  key,
+  message,
+  messages,
+  statuses,
+  TENANT,
+  assertCode,
+  useRuntime,
+} from '../support/runtime';
 import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbBuildReport];
@@ -53,7 +65,12 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     },
   );
 
-  const load = (node: Rec, conn: Rec = {}) => helper.load(NODES, flow(connectionNode(sim.url, { analyticsUrl: `${sim.url}/apiTrendz/`, analyticsAuth: 'same', ...conn }), node), { c1: TENANT });
+  const load = (node: Rec, conn: Rec = {}) =>
+    helper.load(
+      NODES,
+      flow(connectionNode(sim.url, { analyticsUrl: `${sim.url}/apiTrendz/`, analyticsAuth: 'same', ...conn }), node),
+      { c1: TENANT },
+    );
 
   const byBuilding = (rows: Rec[]) => Object.fromEntries(rows.map((r) => [r.Building, r.energy]));
 
@@ -88,7 +105,14 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
   });
 
   it('a fixed range from the node, and a range from msg.payload', async () => {
-    await load(reportNode({ range: 'fixed', rangeStartTs: BASE_TIME - 3 * HOUR, rangeEndTs: BASE_TIME, viewConfigId: HOUR_VIEW }));
+    await load(
+      reportNode({
+        range: 'fixed',
+        rangeStartTs: BASE_TIME - 3 * HOUR,
+        rangeEndTs: BASE_TIME,
+        viewConfigId: HOUR_VIEW,
+      }),
+    );
     let got = message('out');
     inject('r', { payload: 1 });
     assert.equal(((await got).payload as Rec[]).length, 9);
@@ -166,12 +190,26 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
   });
 
   it('bad requests are refused before the network, naming the field', async () => {
-    await load(reportNode({ viewConfigId: 'payload.view', viewConfigIdType: 'msg', range: 'msg', filtersType: 'msg', filters: 'payload.filters' }));
+    await load(
+      reportNode({
+        viewConfigId: 'payload.view',
+        viewConfigIdType: 'msg',
+        range: 'msg',
+        filtersType: 'msg',
+        filters: 'payload.filters',
+      }),
+    );
     const cases: Array<[Rec, RegExp]> = [
       [{ view: 'energy' }, /msg\.payload\.view must be the UUID of an analytics view/],
       [{ view: DAY_VIEW }, /msg\.payload\.rangeStartTs and msg\.payload\.rangeEndTs must be set/],
-      [{ view: DAY_VIEW, rangeStartTs: 10, rangeEndTs: 5 }, /msg\.payload\.rangeStartTs \(10\) must be before msg\.payload\.rangeEndTs \(5\)/],
-      [{ view: DAY_VIEW, rangeStartTs: 1, rangeEndTs: 5, filters: ['x'] }, /msg\.payload\.filters must be an object of filter name/],
+      [
+        { view: DAY_VIEW, rangeStartTs: 10, rangeEndTs: 5 },
+        /msg\.payload\.rangeStartTs \(10\) must be before msg\.payload\.rangeEndTs \(5\)/,
+      ],
+      [
+        { view: DAY_VIEW, rangeStartTs: 1, rangeEndTs: 5, filters: ['x'] },
+        /msg\.payload\.filters must be an object of filter name/,
+      ],
     ];
     const caught = messages('caught', cases.length);
     for (const [payload] of cases) inject('r', { payload });
@@ -190,7 +228,10 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     inject('r', { payload: 1 });
     const e = (await caught).error as Rec;
     assertCode(e, 'TB_BAD_REQUEST');
-    assert.match(e.message as string, new RegExp(`rejected the report for view ${unknown} \\(HTTP 400: View config not found`));
+    assert.match(
+      e.message as string,
+      new RegExp(`rejected the report for view ${unknown} \\(HTTP 400: View config not found`),
+    );
     assert.equal(sim.analytics.countRequests('/apiTrendz/publicApi/buildReport'), 1);
   });
 
@@ -243,12 +284,19 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
 
   it('500 carries the server message; a slow report times out', async () => {
     await load(reportNode(), { reportTimeout: 0.3 });
-    sim.analytics.faults.add({ path: 'publicApi/buildReport', status: 500, body: { status: 500, message: 'Report computation failed: boom' } });
+    sim.analytics.faults.add({
+      path: 'publicApi/buildReport',
+      status: 500,
+      body: { status: 500, message: 'Report computation failed: boom' },
+    });
     let caught = message('caught');
     inject('r', { payload: 1 });
     let e = (await caught).error as Rec;
     assertCode(e, 'TB_REPORT_FAILED');
-    assert.match(e.message as string, /failed to build the report for view .* \(HTTP 500: Report computation failed: boom\)/);
+    assert.match(
+      e.message as string,
+      /failed to build the report for view .* \(HTTP 500: Report computation failed: boom\)/,
+    );
     sim.analytics.faults.add({ path: 'publicApi/buildReport', delayMs: 2000 });
     caught = message('caught');
     inject('r', { payload: 1 });
@@ -266,7 +314,11 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     inject('r', { payload: 1 });
     await got;
     assert.equal(sim.analytics.countRequests('/apiTrendz/publicApi/buildReport'), 3);
-    assert.equal(sim.analytics.countRequests('/apiTrendz/publicApi/auth/token') + sim.analytics.countRequests('/apiTrendz/publicApi/auth/login'), 2);
+    assert.equal(
+      sim.analytics.countRequests('/apiTrendz/publicApi/auth/token') +
+        sim.analytics.countRequests('/apiTrendz/publicApi/auth/login'),
+      2,
+    );
   });
 
   it('a service that answers 403 for an expired token is treated the same way (re-authenticate once)', async () => {

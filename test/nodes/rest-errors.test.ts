@@ -10,7 +10,21 @@ import tbEntityQuery from '../../src/nodes/tb-entity-query';
 import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
 import { BASE_TIME, Simulator, TENANT_API_KEY, DISABLED_API_KEY } from '../../sim';
-import { connectionNode, flow, helper, inject, key, message, messages, Msg, statuses, statusWhere, TENANT, assertCode, useRuntime } from '../support/runtime';
+import {
+  connectionNode,
+  flow,
+  helper,
+  inject,
+  key,
+  message,
+  messages,
+  Msg,
+  statuses,
+  statusWhere,
+  TENANT,
+  assertCode,
+  useRuntime,
+} from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbEntityCount, tbAlarmQuery];
 type Rec = Record<string, unknown>;
@@ -18,7 +32,16 @@ type Rec = Record<string, unknown>;
 const GOOD = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { page: 0, pageSize: 5 } };
 
 function queryNode(id: string, extra: Rec = {}): Rec {
-  return { id, type: 'tb-entity-query', connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']], ...extra };
+  return {
+    id,
+    type: 'tb-entity-query',
+    connection: 'c1',
+    queryType: 'msg',
+    query: 'payload',
+    format: 'flat',
+    wires: [['out']],
+    ...extra,
+  };
 }
 
 describe('REST nodes: auth, failures and bad input (runtime + simulator)', function () {
@@ -31,7 +54,8 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     },
   );
 
-  const load = (creds: Rec, conn: Rec = {}, nodes: Rec[] = [queryNode('q')]) => helper.load(NODES, flow(connectionNode((conn.url as string) ?? sim.url, conn), ...nodes), { c1: creds });
+  const load = (creds: Rec, conn: Rec = {}, nodes: Rec[] = [queryNode('q')]) =>
+    helper.load(NODES, flow(connectionNode((conn.url as string) ?? sim.url, conn), ...nodes), { c1: creds });
 
   it('refreshes an expired token once and retries the request (401 errorCode 11)', async () => {
     await load(TENANT);
@@ -113,7 +137,10 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     for (const e of errs) {
       const error = e.error as Rec;
       assertCode(error, 'TB_AUTH_FAILED');
-      assert.match(error.message as string, /^TbAuthError: ThingsBoard refused the username\/password \(HTTP 401: Invalid username or password\)/);
+      assert.match(
+        error.message as string,
+        /^TbAuthError: ThingsBoard refused the username\/password \(HTTP 401: Invalid username or password\)/,
+      );
       assert.doesNotMatch(error.message as string, /wrong-secret-pw/);
     }
     assert.equal(sim.countRequests('/api/auth/login'), 1, 'the refusal is remembered: no login storm');
@@ -154,7 +181,9 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     inject('q', { payload: GOOD });
     await got;
     await helper.unload();
-    const payload = Buffer.from(JSON.stringify({ sub: 'tenant@thingsboard.org', iat: 1, exp: 2 })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'tenant@thingsboard.org', iat: 1, exp: 2 })).toString(
+      'base64url',
+    );
     const expired = `eyJhbGciOiJIUzUxMiJ9.${payload}.c2ln`;
     await load({ token: expired }, { authMode: 'token' });
     sim.resetRequests();
@@ -179,7 +208,10 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
     assertCode(error, 'TB_UNREACHABLE');
-    assert.match(error.message as string, /Cannot reach ThingsBoard at http:\/\/127\.0\.0\.1:1 \(POST \/api\/auth\/login\): ECONNREFUSED/);
+    assert.match(
+      error.message as string,
+      /Cannot reach ThingsBoard at http:\/\/127\.0\.0\.1:1 \(POST \/api\/auth\/login\): ECONNREFUSED/,
+    );
     const st = statuses('q');
     assert.deepEqual(st[st.length - 1], { fill: 'red', shape: 'ring', text: key('unreachable') });
   });
@@ -190,7 +222,13 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     inject('q', { payload: GOOD });
     await got; // logged in
     sim.resetRequests();
-    sim.faults.add({ path: '/api/entitiesQuery/find', status: 429, times: 2, retryAfter: 0, body: { status: 429, message: 'Too many requests for current tenant!', errorCode: 33 } });
+    sim.faults.add({
+      path: '/api/entitiesQuery/find',
+      status: 429,
+      times: 2,
+      retryAfter: 0,
+      body: { status: 429, message: 'Too many requests for current tenant!', errorCode: 33 },
+    });
     got = message('out');
     inject('q', { payload: GOOD });
     assert.equal(((await got).payload as unknown[]).length, 5);
@@ -201,12 +239,20 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     );
 
     sim.resetRequests();
-    sim.faults.add({ path: '/api/entitiesQuery/find', status: 429, times: 10, body: { status: 429, message: 'Too many requests for current tenant!', errorCode: 33 } });
+    sim.faults.add({
+      path: '/api/entitiesQuery/find',
+      status: 429,
+      times: 10,
+      body: { status: 429, message: 'Too many requests for current tenant!', errorCode: 33 },
+    });
     const caught = message('caught');
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
     assertCode(error, 'TB_RATE_LIMITED');
-    assert.match(error.message as string, /HTTP 429, errorCode 33: Too many requests for current tenant! .*gave up after 3 retries/);
+    assert.match(
+      error.message as string,
+      /HTTP 429, errorCode 33: Too many requests for current tenant! .*gave up after 3 retries/,
+    );
     assert.equal(sim.countRequests('/api/entitiesQuery/find'), 4, 'the request and 3 retries');
   });
 
@@ -220,7 +266,10 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     inject('q', { payload: GOOD });
     const error = (await caught).error as Rec;
     assertCode(error, 'TB_TIMEOUT');
-    assert.match(error.message as string, /No answer from ThingsBoard at http:\/\/127\.0\.0\.1:\d+ in time \(POST \/api\/entitiesQuery\/find\)/);
+    assert.match(
+      error.message as string,
+      /No answer from ThingsBoard at http:\/\/127\.0\.0\.1:\d+ in time \(POST \/api\/entitiesQuery\/find\)/,
+    );
     got = message('out');
     inject('q', { payload: GOOD });
     assert.equal(((await got).payload as unknown[]).length, 5, 'the next message works');
@@ -245,7 +294,11 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
 
   it('5xx and malformed answers become clear errors', async () => {
     await load(TENANT);
-    sim.faults.add({ path: '/api/entitiesQuery/find', status: 500, body: { status: 500, message: 'Database error', errorCode: 46 } });
+    sim.faults.add({
+      path: '/api/entitiesQuery/find',
+      status: 500,
+      body: { status: 500, message: 'Database error', errorCode: 46 },
+    });
     let caught = message('caught');
     inject('q', { payload: GOOD });
     let error = (await caught).error as Rec;
@@ -258,7 +311,11 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     assertCode(error, 'TB_BAD_RESPONSE');
     // the server's own validation errors come through with its message (a sort key like this one is refused
     // before sending now: see the bad-input test; the server's answer is injected here)
-    sim.faults.add({ path: '/api/entitiesQuery/find', status: 400, body: { status: 400, message: 'Invalid entity data page link sort property', errorCode: 31 } });
+    sim.faults.add({
+      path: '/api/entitiesQuery/find',
+      status: 400,
+      body: { status: 400, message: 'Invalid entity data page link sort property', errorCode: 31 },
+    });
     caught = message('caught');
     inject('q', { payload: GOOD });
     error = (await caught).error as Rec;
@@ -267,45 +324,106 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
   });
 
   it('bad queries of every kind reach a Catch node naming the field and the allowed values; nothing is sent; the node keeps working', async () => {
-    await load(TENANT, {}, [queryNode('q'), { id: 'done', type: 'complete', scope: ['q'], uncaught: false, wires: [['completed']] }, { id: 'completed', type: 'helper', wires: [] }]);
+    await load(TENANT, {}, [
+      queryNode('q'),
+      { id: 'done', type: 'complete', scope: ['q'], uncaught: false, wires: [['completed']] },
+      { id: 'completed', type: 'helper', wires: [] },
+    ]);
     const bad: Array<[unknown, RegExp]> = [
       [undefined, /msg\.payload must hold the query/],
       ['{not json', /msg\.payload is not valid JSON/],
       [42, /msg\.payload must be an object/],
       [{ pageLink: { pageSize: 5 } }, /msg\.payload\.entityFilter/],
-      [{ entityFilter: { type: 'stateEntity' } }, /msg\.payload\.entityFilter\.type must be one of singleEntity, entityList/],
+      [
+        { entityFilter: { type: 'stateEntity' } },
+        /msg\.payload\.entityFilter\.type must be one of singleEntity, entityList/,
+      ],
       [{ entityFilter: { type: 'entityName', entityType: 'DEVICE' } }, /msg\.payload\.entityFilter\.entityNameFilter/],
-      [{ entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: ['nope'] } }, /msg\.payload\.entityFilter\.entityList\[0\]/],
+      [
+        { entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: ['nope'] } },
+        /msg\.payload\.entityFilter\.entityList\[0\]/,
+      ],
       [{ entityFilter: { type: 'deviceType', deviceTypes: [] } }, /msg\.payload\.entityFilter\.deviceTypes/],
       [{ entityFilter: { type: 'relationsQuery', direction: 'FROM' } }, /msg\.payload\.entityFilter\.rootEntity/],
       [{ ...GOOD, pageLink: { pageSize: 0 } }, /msg\.payload\.pageLink\.pageSize must be a positive integer \(got 0\)/],
       [{ ...GOOD, pageLink: { pageSize: 5, page: -1 } }, /msg\.payload\.pageLink\.page/],
-      [{ ...GOOD, pageLink: { pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'UP' } } }, /direction must be one of ASC, DESC/],
-      [{ ...GOOD, latestValues: [{ type: 'TELEMETRY', key: 't' }] }, /msg\.payload\.latestValues\[0\]\.type must be one of/],
       [
-        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'BIGGER', value: 1 } }] },
+        {
+          ...GOOD,
+          pageLink: { pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'UP' } },
+        },
+        /direction must be one of ASC, DESC/,
+      ],
+      [
+        { ...GOOD, latestValues: [{ type: 'TELEMETRY', key: 't' }] },
+        /msg\.payload\.latestValues\[0\]\.type must be one of/,
+      ],
+      [
+        {
+          ...GOOD,
+          keyFilters: [
+            {
+              key: { type: 'TIME_SERIES', key: 't' },
+              valueType: 'NUMERIC',
+              predicate: { type: 'NUMERIC', operation: 'BIGGER', value: 1 },
+            },
+          ],
+        },
         /msg\.payload\.keyFilters\[0\]\.predicate\.operation must be one of EQUAL, NOT_EQUAL, GREATER/,
       ],
       [
-        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: 'high' } }] },
+        {
+          ...GOOD,
+          keyFilters: [
+            {
+              key: { type: 'TIME_SERIES', key: 't' },
+              valueType: 'NUMERIC',
+              predicate: { type: 'NUMERIC', operation: 'GREATER', value: 'high' },
+            },
+          ],
+        },
         /msg\.payload\.keyFilters\[0\]\.predicate\.value/,
       ],
       [
         {
           ...GOOD,
           keyFilters: [
-            { key: { type: 'TIME_SERIES', key: 't' }, valueType: 'NUMERIC', predicate: { type: 'COMPLEX', operation: 'OR', predicates: [{ type: 'STRING', operation: 'SIMILAR', value: 'x' }] } },
+            {
+              key: { type: 'TIME_SERIES', key: 't' },
+              valueType: 'NUMERIC',
+              predicate: {
+                type: 'COMPLEX',
+                operation: 'OR',
+                predicates: [{ type: 'STRING', operation: 'SIMILAR', value: 'x' }],
+              },
+            },
           ],
         },
         /msg\.payload\.keyFilters\[0\]\.predicate\.predicates\[0\]\.operation/,
       ],
       [
-        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, valueType: 'TEXT', predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' } }] },
+        {
+          ...GOOD,
+          keyFilters: [
+            {
+              key: { type: 'TIME_SERIES', key: 't' },
+              valueType: 'TEXT',
+              predicate: { type: 'STRING', operation: 'EQUAL', value: 'x' },
+            },
+          ],
+        },
         /valueType must be one of STRING, NUMERIC, BOOLEAN, DATE_TIME/,
       ],
       // the server would answer 400 "Invalid entity data page link sort property"
       [
-        { ...GOOD, pageLink: { page: 0, pageSize: 5, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'bad key!' }, direction: 'ASC' } } },
+        {
+          ...GOOD,
+          pageLink: {
+            page: 0,
+            pageSize: 5,
+            sortOrder: { key: { type: 'ENTITY_FIELD', key: 'bad key!' }, direction: 'ASC' },
+          },
+        },
         /msg\.payload\.pageLink\.sortOrder\.key\.key must be made of letters, digits, "_" and "-" only: .*Invalid entity data page link sort property.*\(got "bad key!"\)/,
       ],
       // the server would fail with a 500 "Not supported operation for source type"
@@ -315,7 +433,15 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
           keyFilters: [
             {
               key: { type: 'TIME_SERIES', key: 't' },
-              predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, userValue: 2, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' } } },
+              predicate: {
+                type: 'NUMERIC',
+                operation: 'GREATER',
+                value: {
+                  defaultValue: 1,
+                  userValue: 2,
+                  dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'max' },
+                },
+              },
             },
           ],
         },
@@ -323,7 +449,15 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
       ],
       // the server's Jackson would fail on this text ("not a valid `Double` value")
       [
-        { ...GOOD, keyFilters: [{ key: { type: 'TIME_SERIES', key: 't' }, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '20 degrees' } } }] },
+        {
+          ...GOOD,
+          keyFilters: [
+            {
+              key: { type: 'TIME_SERIES', key: 't' },
+              predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: '20 degrees' } },
+            },
+          ],
+        },
         /msg\.payload\.keyFilters\[0\]\.predicate\.value\.defaultValue must be a finite number, or its text such as "20" \(got "20 degrees"\)/,
       ],
     ];
@@ -355,22 +489,56 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
       NODES,
       flow(
         connectionNode(sim.url),
-        { id: 'aq', type: 'tb-alarm-query', operation: 'find', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
-        { id: 'cq', type: 'tb-alarm-query', operation: 'count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
-        { id: 'jq', type: 'tb-entity-query', connection: 'c1', queryType: 'json', query: '{"entityFilter": ', wires: [['out']] },
+        {
+          id: 'aq',
+          type: 'tb-alarm-query',
+          operation: 'find',
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          wires: [['out']],
+        },
+        {
+          id: 'cq',
+          type: 'tb-alarm-query',
+          operation: 'count',
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          wires: [['out']],
+        },
+        {
+          id: 'jq',
+          type: 'tb-entity-query',
+          connection: 'c1',
+          queryType: 'json',
+          query: '{"entityFilter": ',
+          wires: [['out']],
+        },
         { id: 'nq', type: 'tb-entity-count', connection: '', queryType: 'msg', query: 'payload', wires: [['out']] },
       ),
       { c1: TENANT },
     );
     const caught = messages('caught', 4);
-    inject('aq', { payload: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 5, statusList: ['OPEN'] } } });
+    inject('aq', {
+      payload: {
+        entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+        pageLink: { pageSize: 5, statusList: ['OPEN'] },
+      },
+    });
     inject('cq', { payload: { severityList: ['HIGH'] } });
     inject('jq', { payload: 'x' });
     inject('nq', { payload: GOOD });
     const errs = (await caught).map((m) => m.error as Rec);
     const by = (id: string) => errs.find((e) => (e.source as Rec).id === id) as Rec;
-    assert.match(by('aq').message as string, /msg\.payload\.pageLink\.statusList\[0\] must be one of ANY, ACTIVE, CLEARED, ACK, UNACK \(got "OPEN"\)/);
-    assert.match(by('cq').message as string, /msg\.payload\.severityList\[0\] must be one of CRITICAL, MAJOR, MINOR, WARNING, INDETERMINATE/);
+    assert.match(
+      by('aq').message as string,
+      /msg\.payload\.pageLink\.statusList\[0\] must be one of ANY, ACTIVE, CLEARED, ACK, UNACK \(got "OPEN"\)/,
+    );
+    assert.match(
+      by('cq').message as string,
+      /msg\.payload\.severityList\[0\] must be one of CRITICAL, MAJOR, MINOR, WARNING, INDETERMINATE/,
+    );
     assert.match(by('jq').message as string, /query is not valid JSON/);
     assertCode(by('nq') as Record<string, unknown>, 'TB_CONFIG');
     assert.match(by('nq').message as string, /No ThingsBoard connection is selected/);
@@ -398,6 +566,8 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     assert.ok(!JSON.stringify(m).includes(secret));
     assert.ok(!JSON.stringify(statuses('q')).includes(secret));
     const conn = helper.getNode('c1') as unknown as Rec;
-    assert.ok(!JSON.stringify({ ...conn, credentials: undefined, platform: undefined, _events: undefined }).includes(secret));
+    assert.ok(
+      !JSON.stringify({ ...conn, credentials: undefined, platform: undefined, _events: undefined }).includes(secret),
+    );
   });
 });

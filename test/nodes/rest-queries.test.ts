@@ -9,7 +9,19 @@ import tbEntityCount from '../../src/nodes/tb-entity-count';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
 import { BASE_TIME, HOUR } from '../../sim';
 import { prepareEntityDataQuery } from '../../src/query/validate';
-import { connectionNode, flow, helper, inject, key, message, messages, statuses, statusWhere, TENANT, useRuntime } from '../support/runtime';
+import {
+  connectionNode,
+  flow,
+  helper,
+  inject,
+  key,
+  message,
+  messages,
+  statuses,
+  statusWhere,
+  TENANT,
+  useRuntime,
+} from '../support/runtime';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- core split/join nodes, for the join test
 const splitJoin = require('@node-red/nodes/core/sequence/17-split.js');
@@ -38,12 +50,28 @@ describe('REST query nodes (runtime + simulator)', function () {
   }
 
   const ids = (items: unknown[]): string[] => items.map((i) => (i as Rec).id as string).sort();
-  const directIds = async (q: Rec): Promise<string[]> => ((await direct('/api/entitiesQuery/find', q)) as { data: Array<{ entityId: { id: string } }> }).data.map((d) => d.entityId.id).sort();
+  const directIds = async (q: Rec): Promise<string[]> =>
+    ((await direct('/api/entitiesQuery/find', q)) as { data: Array<{ entityId: { id: string } }> }).data
+      .map((d) => d.entityId.id)
+      .sort();
 
   async function loadQueryNode(props: Rec, extraNodes: Rec[] = []): Promise<void> {
     await helper.load(
       [...NODES, splitJoin],
-      flow(connectionNode(sim.url), { id: 'q', type: 'tb-entity-query', connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']], ...props }, ...extraNodes),
+      flow(
+        connectionNode(sim.url),
+        {
+          id: 'q',
+          type: 'tb-entity-query',
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          format: 'flat',
+          wires: [['out']],
+          ...props,
+        },
+        ...extraNodes,
+      ),
       { c1: TENANT },
     );
   }
@@ -104,7 +132,8 @@ describe('REST query nodes (runtime + simulator)', function () {
     const raw = (await got).payload as Array<{ entityId: Rec; latest: Rec }>;
     const expected = (await direct('/api/entitiesQuery/find', q)) as { data: unknown[] };
     // entity-field timestamps are the server's query time: compare everything else
-    const strip = (list: unknown[]) => JSON.parse(JSON.stringify(list).replace(/"ENTITY_FIELD":\{[^}]*\}[^}]*\}[^}]*\}/g, '"ENTITY_FIELD":0'));
+    const strip = (list: unknown[]) =>
+      JSON.parse(JSON.stringify(list).replace(/"ENTITY_FIELD":\{[^}]*\}[^}]*\}[^}]*\}/g, '"ENTITY_FIELD":0'));
     assert.deepEqual(strip(raw), strip(expected.data));
     assert.ok(raw[0].entityId && raw[0].latest);
   });
@@ -127,8 +156,21 @@ describe('REST query nodes (runtime + simulator)', function () {
       { type: 'edgeType', edgeTypes: ['gateway'] },
       { type: 'entityViewType', entityViewTypes: ['roomView'] },
       { type: 'apiUsageState', customerId: { entityType: 'CUSTOMER', id: custA.id } },
-      { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', maxLevel: 3, filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }] },
-      { type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', maxLevel: 2, fetchLastLevelOnly: true, filters: [] },
+      {
+        type: 'relationsQuery',
+        rootEntity: { entityType: 'ASSET', id: campus.id },
+        direction: 'FROM',
+        maxLevel: 3,
+        filters: [{ relationType: 'Contains', entityTypes: ['DEVICE'] }],
+      },
+      {
+        type: 'relationsQuery',
+        rootEntity: { entityType: 'ASSET', id: campus.id },
+        direction: 'FROM',
+        maxLevel: 2,
+        fetchLastLevelOnly: true,
+        filters: [],
+      },
       {
         type: 'relationsQuery',
         multiRoot: true,
@@ -138,17 +180,54 @@ describe('REST query nodes (runtime + simulator)', function () {
         maxLevel: 1,
         filters: [{ relationType: 'Contains', entityTypes: ['ASSET'] }],
       },
-      { type: 'assetSearchQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', relationType: 'Contains', maxLevel: 2, assetTypes: ['floor'] },
-      { type: 'deviceSearchQuery', rootEntity: { entityType: 'ASSET', id: alpha.id }, direction: 'FROM', relationType: 'Contains', maxLevel: 2, deviceTypes: ['thermostat'] },
-      { type: 'deviceSearchQuery', rootEntity: { entityType: 'DEVICE', id: a101.id }, direction: 'TO', relationType: 'Contains', maxLevel: 3, deviceTypes: ['thermostat'] },
-      { type: 'entityViewSearchQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', maxLevel: 5, entityViewTypes: ['roomView'] },
-      { type: 'edgeSearchQuery', rootEntity: { entityType: 'ASSET', id: campus.id }, direction: 'FROM', maxLevel: 5, edgeTypes: ['gateway'] },
+      {
+        type: 'assetSearchQuery',
+        rootEntity: { entityType: 'ASSET', id: campus.id },
+        direction: 'FROM',
+        relationType: 'Contains',
+        maxLevel: 2,
+        assetTypes: ['floor'],
+      },
+      {
+        type: 'deviceSearchQuery',
+        rootEntity: { entityType: 'ASSET', id: alpha.id },
+        direction: 'FROM',
+        relationType: 'Contains',
+        maxLevel: 2,
+        deviceTypes: ['thermostat'],
+      },
+      {
+        type: 'deviceSearchQuery',
+        rootEntity: { entityType: 'DEVICE', id: a101.id },
+        direction: 'TO',
+        relationType: 'Contains',
+        maxLevel: 3,
+        deviceTypes: ['thermostat'],
+      },
+      {
+        type: 'entityViewSearchQuery',
+        rootEntity: { entityType: 'ASSET', id: campus.id },
+        direction: 'FROM',
+        maxLevel: 5,
+        entityViewTypes: ['roomView'],
+      },
+      {
+        type: 'edgeSearchQuery',
+        rootEntity: { entityType: 'ASSET', id: campus.id },
+        direction: 'FROM',
+        maxLevel: 5,
+        edgeTypes: ['gateway'],
+      },
       { type: 'entityType', entityType: 'CUSTOMER' },
       { type: 'singleEntity', singleEntity: { entityType: 'CURRENT_TENANT' } },
     ];
     let nonEmpty = 0;
     for (const entityFilter of filters) {
-      const q = { entityFilter, entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }], pageLink: { page: 0, pageSize: 100 } };
+      const q = {
+        entityFilter,
+        entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+        pageLink: { page: 0, pageSize: 100 },
+      };
       const got = message('out');
       inject('q', { payload: q });
       const m = await got;
@@ -166,10 +245,38 @@ describe('REST query nodes (runtime + simulator)', function () {
     const cases: Rec[] = [
       { keyFilters: [kf(T, { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 24 } })] },
       { keyFilters: [kf(T, { type: 'NUMERIC', operation: 'LESS_OR_EQUAL', value: 21.5 })] },
-      { keyFilters: [kf({ type: 'SERVER_ATTRIBUTE', key: 'model' }, { type: 'STRING', operation: 'IN', value: { defaultValue: "'TH-200', 'MT-1'" }, ignoreCase: false }, 'STRING')] },
-      { keyFilters: [kf({ type: 'ATTRIBUTE', key: 'model' }, { type: 'STRING', operation: 'STARTS_WITH', value: { defaultValue: 'th' }, ignoreCase: true }, 'STRING')] },
-      { keyFilters: [kf({ type: 'SERVER_ATTRIBUTE', key: 'active' }, { type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: false } }, 'BOOLEAN')] },
-      { keyFilters: [kf(T, { type: 'STRING', operation: 'NOT_EQUAL', value: { defaultValue: 'x' }, ignoreCase: false }, 'STRING')] },
+      {
+        keyFilters: [
+          kf(
+            { type: 'SERVER_ATTRIBUTE', key: 'model' },
+            { type: 'STRING', operation: 'IN', value: { defaultValue: "'TH-200', 'MT-1'" }, ignoreCase: false },
+            'STRING',
+          ),
+        ],
+      },
+      {
+        keyFilters: [
+          kf(
+            { type: 'ATTRIBUTE', key: 'model' },
+            { type: 'STRING', operation: 'STARTS_WITH', value: { defaultValue: 'th' }, ignoreCase: true },
+            'STRING',
+          ),
+        ],
+      },
+      {
+        keyFilters: [
+          kf(
+            { type: 'SERVER_ATTRIBUTE', key: 'active' },
+            { type: 'BOOLEAN', operation: 'EQUAL', value: { defaultValue: false } },
+            'BOOLEAN',
+          ),
+        ],
+      },
+      {
+        keyFilters: [
+          kf(T, { type: 'STRING', operation: 'NOT_EQUAL', value: { defaultValue: 'x' }, ignoreCase: false }, 'STRING'),
+        ],
+      },
       {
         keyFilters: [
           kf(T, {
@@ -189,7 +296,18 @@ describe('REST query nodes (runtime + simulator)', function () {
           }),
         ],
       },
-      { keyFilters: [kf(T, { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 99, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' } } })] },
+      {
+        keyFilters: [
+          kf(T, {
+            type: 'NUMERIC',
+            operation: 'GREATER',
+            value: {
+              defaultValue: 99,
+              dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold' },
+            },
+          }),
+        ],
+      },
       { pageLink: { page: 0, pageSize: 100, textSearch: 'lab' } },
       { pageLink: { page: 0, pageSize: 100, sortOrder: { key: T, direction: 'DESC' } } },
     ];
@@ -198,7 +316,11 @@ describe('REST query nodes (runtime + simulator)', function () {
       const got = message('out');
       inject('q', { payload: q });
       const m = await got;
-      const expected = ((await direct('/api/entitiesQuery/find', prepareEntityDataQuery(q))) as { data: Array<{ entityId: { id: string } }> }).data.map((d) => d.entityId.id);
+      const expected = (
+        (await direct('/api/entitiesQuery/find', prepareEntityDataQuery(q))) as {
+          data: Array<{ entityId: { id: string } }>;
+        }
+      ).data.map((d) => d.entityId.id);
       assert.deepEqual(
         (m.payload as Rec[]).map((i) => i.id),
         expected,
@@ -258,9 +380,13 @@ describe('REST query nodes (runtime + simulator)', function () {
   });
 
   it('an empty result says why: "no match" when nothing matched, "0 of N" past the last page, a bare 0 for a count', async () => {
-    const none = thermostats(10, { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'No such device' } });
+    const none = thermostats(10, {
+      entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'No such device' },
+    });
     for (const props of [{}, { allPages: true }, { split: true }]) {
-      await loadQueryNode(props, [{ id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] }]);
+      await loadQueryNode(props, [
+        { id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
+      ]);
       const last = () => statuses('q')[statuses('q').length - 1];
       let done = statusWhere('q', (s) => s.fill === 'green');
       inject('q', { payload: none });
@@ -270,7 +396,11 @@ describe('REST query nodes (runtime + simulator)', function () {
         done = statusWhere('q', (s) => s.fill === 'green');
         inject('q', { payload: { ...thermostats(10), pageLink: { page: 5, pageSize: 10 } } });
         await done;
-        assert.deepEqual(last(), { fill: 'green', shape: 'dot', text: key('found') }, 'a page past the end: something matched');
+        assert.deepEqual(
+          last(),
+          { fill: 'green', shape: 'dot', text: key('found') },
+          'a page past the end: something matched',
+        );
       }
       done = statusWhere('q', (s) => s.fill === 'green');
       inject('q', { payload: thermostats(3) });
@@ -278,7 +408,9 @@ describe('REST query nodes (runtime + simulator)', function () {
       assert.deepEqual(last(), { fill: 'green', shape: 'dot', text: key('found') });
       await helper.unload();
     }
-    await loadQueryNode({}, [{ id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] }]);
+    await loadQueryNode({}, [
+      { id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
+    ]);
     const got = message('out');
     const counted = statusWhere('ec', (s) => s.fill === 'green');
     inject('ec', { payload: { entityFilter: none.entityFilter } });
@@ -291,8 +423,23 @@ describe('REST query nodes (runtime + simulator)', function () {
       NODES,
       flow(
         connectionNode(sim.url),
-        { id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'json', query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } }), wires: [['out']] },
-        { id: 'ac', type: 'tb-alarm-query', operation: 'count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
+        {
+          id: 'ec',
+          type: 'tb-entity-count',
+          connection: 'c1',
+          queryType: 'json',
+          query: JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } }),
+          wires: [['out']],
+        },
+        {
+          id: 'ac',
+          type: 'tb-alarm-query',
+          operation: 'count',
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          wires: [['out']],
+        },
       ),
       { c1: TENANT },
     );
@@ -306,7 +453,10 @@ describe('REST query nodes (runtime + simulator)', function () {
         { statusList: ['ACTIVE', 'UNACK'], severityList: ['CRITICAL', 'WARNING', 'INDETERMINATE', 'MAJOR'] },
       ],
       [
-        { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { pageSize: 10, typeList: ['High Temperature'] } },
+        {
+          entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+          pageLink: { pageSize: 10, typeList: ['High Temperature'] },
+        },
         { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, typeList: ['High Temperature'] },
       ],
     ];
@@ -325,14 +475,32 @@ describe('REST query nodes (runtime + simulator)', function () {
       NODES,
       flow(
         connectionNode(sim.url),
-        { id: 'q', type: 'tb-entity-query', connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']] },
+        {
+          id: 'q',
+          type: 'tb-entity-query',
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          format: 'flat',
+          wires: [['out']],
+        },
         { id: 'ec', type: 'tb-entity-count', connection: 'c1', queryType: 'msg', query: 'payload', wires: [['out']] },
-        { id: 'aq', type: 'tb-alarm-query', operation: 'find', connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']] },
+        {
+          id: 'aq',
+          type: 'tb-alarm-query',
+          operation: 'find',
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          format: 'flat',
+          wires: [['out']],
+        },
       ),
       { c1: TENANT },
     );
     const T = { type: 'TIME_SERIES', key: 'temperature' };
-    const gt = (value: unknown): Rec => thermostats(100, { keyFilters: [{ key: T, predicate: { type: 'NUMERIC', operation: 'GREATER', value } }] });
+    const gt = (value: unknown): Rec =>
+      thermostats(100, { keyFilters: [{ key: T, predicate: { type: 'NUMERIC', operation: 'GREATER', value } }] });
     const found = async (payload: Rec): Promise<string[]> => {
       const got = message('out');
       inject('q', { payload });
@@ -343,17 +511,32 @@ describe('REST query nodes (runtime + simulator)', function () {
     // numeric text (what Jackson reads as 29.0), a userValue alone, a resolvedValue the server uses as is
     assert.deepEqual(await found(gt({ defaultValue: ' 2.9e1 ' })), expected);
     assert.deepEqual(await found(gt({ defaultValue: null, userValue: '29' })), expected);
-    assert.deepEqual(await found(gt({ defaultValue: 0, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold', resolvedValue: 29 } })), expected);
+    assert.deepEqual(
+      await found(
+        gt({
+          defaultValue: 0,
+          dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold', resolvedValue: 29 },
+        }),
+      ),
+      expected,
+    );
     // an empty group is no condition
     const all = await found(thermostats(100));
-    assert.deepEqual(await found(thermostats(100, { keyFilters: [{ key: T, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [] } }] })), all);
+    assert.deepEqual(
+      await found(
+        thermostats(100, { keyFilters: [{ key: T, predicate: { type: 'COMPLEX', operation: 'OR', predicates: [] } }] }),
+      ),
+      all,
+    );
     // CURRENT_DEVICE: tb-entity-query refuses it (the server's find fails on it), naming the field; nothing is sent
     sim.resetRequests();
     const caught = messages('caught', 3);
     const device = gt({ defaultValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } });
     inject('q', { payload: device });
     // tb-entity-count and tb-alarm-query refuse it too without a userValue (they never resolve it)
-    inject('ec', { payload: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, keyFilters: device.keyFilters } });
+    inject('ec', {
+      payload: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, keyFilters: device.keyFilters },
+    });
     inject('aq', { payload: { ...device, alarmFields: [] } });
     const errs = (await caught).map((m) => m.error as Rec);
     const errOf = (id: string): Rec => errs.find((e) => (e.source as Rec).id === id) as Rec;
@@ -362,30 +545,72 @@ describe('REST query nodes (runtime + simulator)', function () {
       /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be CURRENT_TENANT, CURRENT_CUSTOMER or CURRENT_USER in an entity data query sent over REST/,
     );
     for (const id of ['ec', 'aq']) {
-      assert.match(errOf(id).message as string, /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be .*which a REST count or alarm query never resolves/, id);
+      assert.match(
+        errOf(id).message as string,
+        /msg\.payload\.keyFilters\[0\]\.predicate\.value\.dynamicValue\.sourceType must be .*which a REST count or alarm query never resolves/,
+        id,
+      );
     }
-    assert.equal(sim.countRequests('/api/entitiesQuery') + sim.countRequests('/api/alarmsQuery'), 0, 'nothing was sent');
+    assert.equal(
+      sim.countRequests('/api/entitiesQuery') + sim.countRequests('/api/alarmsQuery'),
+      0,
+      'nothing was sent',
+    );
     // ... and accepts it with a userValue, which the server then uses
     const countQuery = {
       entityFilter: { type: 'entityType', entityType: 'DEVICE' },
       keyFilters: [
-        { key: T, predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 0, userValue: 29, dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' } } } },
+        {
+          key: T,
+          predicate: {
+            type: 'NUMERIC',
+            operation: 'GREATER',
+            value: {
+              defaultValue: 0,
+              userValue: 29,
+              dynamicValue: { sourceType: 'CURRENT_DEVICE', sourceAttribute: 'limit' },
+            },
+          },
+        },
       ],
     };
     const got = message('out');
     inject('ec', { payload: countQuery });
-    assert.equal((await got).payload, await direct('/api/entitiesQuery/count', { entityFilter: countQuery.entityFilter, keyFilters: gt({ defaultValue: 29 }).keyFilters }));
+    assert.equal(
+      (await got).payload,
+      await direct('/api/entitiesQuery/count', {
+        entityFilter: countQuery.entityFilter,
+        keyFilters: gt({ defaultValue: 29 }).keyFilters,
+      }),
+    );
   });
 
   it('finds alarms: flat shape, alarmFields added for the user, and the alarm filters as the server applies them', async () => {
     await helper.load(
       NODES,
-      flow(connectionNode(sim.url), { id: 'aq', type: 'tb-alarm-query', operation: 'find', connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', wires: [['out']] }),
+      flow(connectionNode(sim.url), {
+        id: 'aq',
+        type: 'tb-alarm-query',
+        operation: 'find',
+        connection: 'c1',
+        queryType: 'msg',
+        query: 'payload',
+        format: 'flat',
+        wires: [['out']],
+      }),
       { c1: TENANT },
     );
     const tech = sim.data.mustFindByName('USER', 'tech@thingsboard.org');
-    const base = { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }] };
-    const pl = (extra: Rec): Rec => ({ page: 0, pageSize: 100, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' }, ...extra });
+    const base = {
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      latestValues: [{ type: 'TIME_SERIES', key: 'temperature' }],
+    };
+    const pl = (extra: Rec): Rec => ({
+      page: 0,
+      pageSize: 100,
+      sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+      ...extra,
+    });
     const cases: Rec[] = [
       pl({}),
       pl({ severityList: ['CRITICAL'] }),
@@ -402,8 +627,13 @@ describe('REST query nodes (runtime + simulator)', function () {
       inject('aq', { payload: { ...base, pageLink } });
       const m = await got;
       const wirePageLink = { ...pageLink } as Rec;
-      if (typeof wirePageLink.assigneeId === 'string') wirePageLink.assigneeId = { entityType: 'USER', id: wirePageLink.assigneeId };
-      const expected = (await direct('/api/alarmsQuery/find', { ...base, alarmFields: [], pageLink: wirePageLink })) as { data: Array<{ id: { id: string } }> };
+      if (typeof wirePageLink.assigneeId === 'string')
+        wirePageLink.assigneeId = { entityType: 'USER', id: wirePageLink.assigneeId };
+      const expected = (await direct('/api/alarmsQuery/find', {
+        ...base,
+        alarmFields: [],
+        pageLink: wirePageLink,
+      })) as { data: Array<{ id: { id: string } }> };
       assert.deepEqual(
         (m.payload as Rec[]).map((a) => a.id),
         expected.data.map((a) => a.id.id),
@@ -425,12 +655,22 @@ describe('REST query nodes (runtime + simulator)', function () {
   });
 
   it('lists keys in one shape on new servers (v2) and on old ones (v1 fallback)', async () => {
-    const q = JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { page: 0, pageSize: 100 } });
+    const q = JSON.stringify({
+      entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+      pageLink: { page: 0, pageSize: 100 },
+    });
     const results: Rec[] = [];
     for (const version of ['4.3.1.3', '4.2.0']) {
       sim.setVersion(version);
       sim.resetRequests();
-      await loadQueryNode({ operation: 'keys', queryType: 'json', query: q, keysTimeseries: true, keysAttributes: true, keysScopes: '' });
+      await loadQueryNode({
+        operation: 'keys',
+        queryType: 'json',
+        query: q,
+        keysTimeseries: true,
+        keysAttributes: true,
+        keysScopes: '',
+      });
       const got = message('out');
       inject('q', { payload: '' });
       results.push((await got).payload as Rec);
@@ -452,12 +692,23 @@ describe('REST query nodes (runtime + simulator)', function () {
     const solo = sim.data.addEntity({ entityType: 'DEVICE', name: 'Solo sensor', type: 'solo' });
     try {
       sim.data.setTelemetry(solo.id, { level: 1 }, BASE_TIME);
-      const byType = (t: string) => JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: [t] }, pageLink: { page: 0, pageSize: 100 } });
+      const byType = (t: string) =>
+        JSON.stringify({
+          entityFilter: { type: 'deviceType', deviceTypes: [t] },
+          pageLink: { page: 0, pageSize: 100 },
+        });
       for (const [query, want, status] of [
         [byType('solo'), ['level'], 'oneKey'],
         [byType('no such type'), [], 'noKeys'],
       ] as const) {
-        await loadQueryNode({ operation: 'keys', queryType: 'json', query, keysTimeseries: true, keysAttributes: false, keysScopes: '' });
+        await loadQueryNode({
+          operation: 'keys',
+          queryType: 'json',
+          query,
+          keysTimeseries: true,
+          keysAttributes: false,
+          keysScopes: '',
+        });
         const done = statusWhere('q', (s) => s.fill === 'green');
         const got = message('out');
         inject('q', { payload: '' });
@@ -477,11 +728,17 @@ describe('REST query nodes (runtime + simulator)', function () {
       { queryType: 'msg', query: 'req.query' },
       { queryType: 'flow', query: 'tbq' },
       { queryType: 'global', query: 'tbq' },
-      { queryType: 'jsonata', query: '{"entityFilter": {"type": "deviceType", "deviceTypes": [$$.kind]}, "pageLink": {"page": 0, "pageSize": 2}}' },
+      {
+        queryType: 'jsonata',
+        query:
+          '{"entityFilter": {"type": "deviceType", "deviceTypes": [$$.kind]}, "pageLink": {"page": 0, "pageSize": 2}}',
+      },
     ];
     for (const s of sources) {
       await loadQueryNode(s);
-      const node = helper.getNode('q') as unknown as { context(): { flow: { set(k: string, v: unknown): void }; global: { set(k: string, v: unknown): void } } };
+      const node = helper.getNode('q') as unknown as {
+        context(): { flow: { set(k: string, v: unknown): void }; global: { set(k: string, v: unknown): void } };
+      };
       node.context().flow.set('tbq', q);
       node.context().global.set('tbq', q);
       const got = message('out');

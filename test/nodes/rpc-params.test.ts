@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbRpc from '../../src/nodes/tb-rpc';
-import { errorsLogged, flowsOn, key, lastStatus, useRuntime, warningsOf as warnings, type Rec } from '../support/runtime';
+import {
+  errorsLogged,
+  flowsOn,
+  key,
+  lastStatus,
+  useRuntime,
+  warningsOf as warnings,
+  type Rec,
+} from '../support/runtime';
 
 function rpc(id: string, props: Rec = {}): Rec {
   return { id, type: 'tb-rpc', connection: 'c1', wires: [['out']], methodType: 'str', method: 'setGpio', ...props };
@@ -62,9 +70,17 @@ describe('tb-rpc Params: from msg.payload, fixed JSON, none (runtime + simulator
   it('fixed JSON may be any JSON value (a number, a string)', async () => {
     await load([rpc('n', { paramsFrom: 'json', params: '42' }), rpc('s', { paramsFrom: 'json', params: '"on"' })]);
     const d = dev('Thermo A-103');
-    assert.deepEqual((await results.ok('n', { entity: d.id, payload: 'x' })).rpc, { method: 'setGpio', params: 42, status: 'SUCCESSFUL' });
+    assert.deepEqual((await results.ok('n', { entity: d.id, payload: 'x' })).rpc, {
+      method: 'setGpio',
+      params: 42,
+      status: 'SUCCESSFUL',
+    });
     assert.equal(received(d.id), 42);
-    assert.deepEqual((await results.ok('s', { entity: d.id })).rpc, { method: 'setGpio', params: 'on', status: 'SUCCESSFUL' });
+    assert.deepEqual((await results.ok('s', { entity: d.id })).rpc, {
+      method: 'setGpio',
+      params: 'on',
+      status: 'SUCCESSFUL',
+    });
     assert.equal(received(d.id), 'on');
   });
 
@@ -78,7 +94,10 @@ describe('tb-rpc Params: from msg.payload, fixed JSON, none (runtime + simulator
   });
 
   it('a list of devices: each result says the params sent; a persistent RPC too', async () => {
-    await load([rpc('r', { paramsFrom: 'json', params: '{"speed": 3}' }), rpc('p', { paramsFrom: 'none', persistent: true, waitFor: 'accepted' })]);
+    await load([
+      rpc('r', { paramsFrom: 'json', params: '{"speed": 3}' }),
+      rpc('p', { paramsFrom: 'none', persistent: true, waitFor: 'accepted' }),
+    ]);
     const list = ['Thermo A-101', 'Thermo A-102', 'Thermo A-103'].map(dev);
     const out = await results.ok('r', { entity: list.map((d) => d.id), payload: 'ignored' });
     const res = out.payload as Array<{ ok: boolean; rpc: Rec }>;
@@ -99,11 +118,18 @@ describe('tb-rpc Params: from msg.payload, fixed JSON, none (runtime + simulator
   });
 
   it('fixed JSON that is not valid (or empty), or an unknown Params: a deploy-time problem naming the field; nothing sent', async () => {
-    await load([rpc('bad', { paramsFrom: 'json', params: '{"pin": 7,' }), rpc('empty', { paramsFrom: 'json', params: '  ' }), rpc('odd', { paramsFrom: 'fixed' })]);
+    await load([
+      rpc('bad', { paramsFrom: 'json', params: '{"pin": 7,' }),
+      rpc('empty', { paramsFrom: 'json', params: '  ' }),
+      rpc('odd', { paramsFrom: 'fixed' }),
+    ]);
     const d = dev('Thermo A-101');
     assert.deepEqual(lastStatus('bad'), { fill: 'red', shape: 'dot', text: key('configError') });
     assert.match(String(errorsLogged('bad')[0]), /^params is not valid JSON \(e\.g\. \{"pin": 7, "value": 1\}\): /);
-    assert.match(String(errorsLogged('empty')[0]), /^params is empty: type the fixed params as JSON.*or choose "no params"/);
+    assert.match(
+      String(errorsLogged('empty')[0]),
+      /^params is empty: type the fixed params as JSON.*or choose "no params"/,
+    );
     assert.match(String(errorsLogged('odd')[0]), /^paramsFrom must be one of payload, json, none \(got "fixed"\)/);
     await results.fails('bad', { entity: d.id, payload: { pin: 1 } }, 'TB_CONFIG', /params is not valid JSON/);
     await results.fails('empty', { entity: d.id }, 'TB_CONFIG', /params is empty/);
@@ -125,6 +151,9 @@ describe('tb-rpc Params: from msg.payload, fixed JSON, none (runtime + simulator
     await results.ok('r', { entity: d.id, payload: Date.now() });
     const told = warnings('r');
     assert.equal(told.length, 1, 'once');
-    assert.match(told[0], /^msg\.payload is \d+, which looks like a timestamp \(an inject node's default payload\), and was sent as the command's params\. .*"no params" or "fixed JSON"; said once$/);
+    assert.match(
+      told[0],
+      /^msg\.payload is \d+, which looks like a timestamp \(an inject node's default payload\), and was sent as the command's params\. .*"no params" or "fixed JSON"; said once$/,
+    );
   });
 });

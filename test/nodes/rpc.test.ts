@@ -10,7 +10,18 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbRpc from '../../src/nodes/tb-rpc';
 import tbTelemetry from '../../src/nodes/tb-telemetry';
-import { connectionNode, flow, flowsOn, helper, inject, key, lastStatus, statuses, TENANT, useRuntime } from '../support/runtime';
+import {
+  connectionNode,
+  flow,
+  flowsOn,
+  helper,
+  inject,
+  key,
+  lastStatus,
+  statuses,
+  TENANT,
+  useRuntime,
+} from '../support/runtime';
 import { InFlight, quiet, waitFor, type Rec } from './device-support';
 
 const NODES = [tbConnection, tbRpc, tbTelemetry];
@@ -55,7 +66,12 @@ describe('tb-rpc (runtime + simulator)', function () {
       await load([rpc('r')]);
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'answer', reply: (call) => ({ got: call.params, at: 'device' }) });
-      const out = await results.ok('r', { entity: { entityType: 'DEVICE', id: d.id }, method: 'setGpio', payload: { pin: 7, value: 1 }, chatId: 3 });
+      const out = await results.ok('r', {
+        entity: { entityType: 'DEVICE', id: d.id },
+        method: 'setGpio',
+        payload: { pin: 7, value: 1 },
+        chatId: 3,
+      });
       assert.deepEqual(out.payload, { got: { pin: 7, value: 1 }, at: 'device' });
       assert.deepEqual(out.rpc, { method: 'setGpio', params: { pin: 7, value: 1 }, status: 'SUCCESSFUL' });
       assert.equal(out.chatId, 3);
@@ -76,12 +92,25 @@ describe('tb-rpc (runtime + simulator)', function () {
     });
 
     it('the method: msg.method, else msg.topic (then the entity comes from msg.entity), a fixed one, or msg.<prop>', async () => {
-      await load([rpc('r'), rpc('fixed', { methodType: 'str', method: 'getState' }), rpc('prop', { methodType: 'msg', method: 'cmd.name' })]);
+      await load([
+        rpc('r'),
+        rpc('fixed', { methodType: 'str', method: 'getState' }),
+        rpc('prop', { methodType: 'msg', method: 'cmd.name' }),
+      ]);
       const d = dev('Thermo A-103');
       assert.equal(((await results.ok('r', { entity: d.id, topic: 'getTemp' })).payload as Rec).method, 'getTemp');
-      assert.equal(((await results.ok('r', { entity: d.id, topic: 'x', method: 'getHum' })).payload as Rec).method, 'getHum');
-      assert.equal(((await results.ok('fixed', { entity: d.id, method: 'ignored' })).payload as Rec).method, 'getState');
-      assert.equal(((await results.ok('prop', { entity: d.id, cmd: { name: 'blink' } })).payload as Rec).method, 'blink');
+      assert.equal(
+        ((await results.ok('r', { entity: d.id, topic: 'x', method: 'getHum' })).payload as Rec).method,
+        'getHum',
+      );
+      assert.equal(
+        ((await results.ok('fixed', { entity: d.id, method: 'ignored' })).payload as Rec).method,
+        'getState',
+      );
+      assert.equal(
+        ((await results.ok('prop', { entity: d.id, cmd: { name: 'blink' } })).payload as Rec).method,
+        'blink',
+      );
     });
 
     it('no reply in time: offline, silent, or a rule chain without "rpc call request" → TB_RPC_NO_REPLY naming the three causes', async () => {
@@ -94,7 +123,12 @@ describe('tb-rpc (runtime + simulator)', function () {
       for (const [name, mode] of cases) {
         const d = dev(name);
         sim.rpc.setDevice(d.id, { mode });
-        const { error, msg } = await results.fails('r', { entity: d.id, method: 'ping' }, 'TB_RPC_NO_REPLY', /did not answer the RPC "ping" within 5000 ms \(HTTP 504\)/);
+        const { error, msg } = await results.fails(
+          'r',
+          { entity: d.id, method: 'ping' },
+          'TB_RPC_NO_REPLY',
+          /did not answer the RPC "ping" within 5000 ms \(HTTP 504\)/,
+        );
         assert.match(error.message as string, /offline.*not subscribed to RPC.*"rpc call request" node/);
         assert.equal(msg.entity, d.id);
       }
@@ -105,7 +139,12 @@ describe('tb-rpc (runtime + simulator)', function () {
       await load([rpc('r')]);
       const d = dev('Thermo G-101');
       sim.rpc.setDevice(d.id, { mode: 'nonJson', text: 'ok' });
-      await results.fails('r', { entity: d.id, method: 'ping' }, 'TB_RPC_BAD_REPLY', /not JSON \(HTTP 406\).*"ok" in quotes/);
+      await results.fails(
+        'r',
+        { entity: d.id, method: 'ping' },
+        'TB_RPC_BAD_REPLY',
+        /not JSON \(HTTP 406\).*"ok" in quotes/,
+      );
       assert.deepEqual(last('r'), { fill: 'red', shape: 'ring', text: key('rpcBadReply') });
       sim.rpc.setDevice(d.id, { mode: 'empty' });
       assert.equal((await results.ok('r', { entity: d.id, method: 'ping' })).payload, null);
@@ -113,23 +152,62 @@ describe('tb-rpc (runtime + simulator)', function () {
 
     it('the server\'s 30 s cap (500 "Request timeout", a JSON error) is no reply too', async () => {
       await load([rpc('r')]);
-      sim.faults.add({ path: '/api/rpc/', status: 500, body: { status: 500, message: 'Request timeout', errorCode: 2, timestamp: Date.now() } });
-      await results.fails('r', { entity: dev('Thermo G-102').id, method: 'ping' }, 'TB_RPC_NO_REPLY', /HTTP 500, errorCode 2: Request timeout/);
+      sim.faults.add({
+        path: '/api/rpc/',
+        status: 500,
+        body: { status: 500, message: 'Request timeout', errorCode: 2, timestamp: Date.now() },
+      });
+      await results.fails(
+        'r',
+        { entity: dev('Thermo G-102').id, method: 'ping' },
+        'TB_RPC_NO_REPLY',
+        /HTTP 500, errorCode 2: Request timeout/,
+      );
     });
 
     it('refused before sending: not a device, a wait over 29 s, no method, a bad action or entity; nothing sent', async () => {
       await load([rpc('r'), rpc('long', { timeout: '30s' })]);
       const d = dev('Thermo A-101');
       const alpha = sim.data.mustFindByName('ASSET', 'Building Alpha');
-      await results.fails('r', { entity: { entityType: 'ASSET', id: alpha.id }, method: 'x' }, 'TB_INVALID_INPUT', /msg\.entity\.entityType is ASSET: RPC goes to devices only/);
-      await results.fails('r', { entity: [d.id, { id: alpha.id, entityType: 'ASSET' }], method: 'x' }, 'TB_INVALID_INPUT', /msg\.entity\[1\]\.entityType is ASSET/);
-      await results.fails('long', { entity: d.id, method: 'x' }, 'TB_INVALID_INPUT', /timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s.*persistent/);
-      await results.fails('r', { entity: d.id, method: 'x', timeout: 60000 }, 'TB_INVALID_INPUT', /msg\.timeout is 60000 ms/);
+      await results.fails(
+        'r',
+        { entity: { entityType: 'ASSET', id: alpha.id }, method: 'x' },
+        'TB_INVALID_INPUT',
+        /msg\.entity\.entityType is ASSET: RPC goes to devices only/,
+      );
+      await results.fails(
+        'r',
+        { entity: [d.id, { id: alpha.id, entityType: 'ASSET' }], method: 'x' },
+        'TB_INVALID_INPUT',
+        /msg\.entity\[1\]\.entityType is ASSET/,
+      );
+      await results.fails(
+        'long',
+        { entity: d.id, method: 'x' },
+        'TB_INVALID_INPUT',
+        /timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s.*persistent/,
+      );
+      await results.fails(
+        'r',
+        { entity: d.id, method: 'x', timeout: 60000 },
+        'TB_INVALID_INPUT',
+        /msg\.timeout is 60000 ms/,
+      );
       await results.fails('r', { entity: d.id }, 'TB_INVALID_INPUT', /msg\.method is missing/);
       await results.fails('r', { topic: 'x' }, 'TB_INVALID_INPUT', /msg\.entity is missing/);
-      await results.fails('r', { entity: d.id, method: 'x', action: 'stop' }, 'TB_INVALID_INPUT', /msg\.action must be "cancel"/);
+      await results.fails(
+        'r',
+        { entity: d.id, method: 'x', action: 'stop' },
+        'TB_INVALID_INPUT',
+        /msg\.action must be "cancel"/,
+      );
       await results.fails('r', { action: 'cancel', rpc: {} }, 'TB_INVALID_INPUT', /msg\.rpc\.id must be the id/);
-      await results.fails('r', { entity: d.id, method: 'x', mode: 'both' }, 'TB_INVALID_INPUT', /msg\.mode must be one of oneway, twoway/);
+      await results.fails(
+        'r',
+        { entity: d.id, method: 'x', mode: 'both' },
+        'TB_INVALID_INPUT',
+        /msg\.mode must be one of oneway, twoway/,
+      );
       assert.equal(sim.countRequests('/api/rpc'), 0, 'nothing was sent');
       assert.equal(sim.rpc.requestCount(), 0);
       assert.deepEqual(last('r'), { fill: 'red', shape: 'ring', text: key('invalidInput') });
@@ -137,8 +215,18 @@ describe('tb-rpc (runtime + simulator)', function () {
 
     it("bare-string 404 and 403 give the server's words", async () => {
       await load([rpc('r')], CUSTOMER_A);
-      await results.fails('r', { entity: UNKNOWN, method: 'x' }, 'TB_NOT_FOUND', /was not found: the RPC "x" was not sent.*Device with requested id wasn't found!/);
-      await results.fails('r', { entity: dev('Thermo B-101').id, method: 'x' }, 'TB_PERMISSION', /did not allow .* to send the RPC "x".*You don't have permission to perform this operation!/);
+      await results.fails(
+        'r',
+        { entity: UNKNOWN, method: 'x' },
+        'TB_NOT_FOUND',
+        /was not found: the RPC "x" was not sent.*Device with requested id wasn't found!/,
+      );
+      await results.fails(
+        'r',
+        { entity: dev('Thermo B-101').id, method: 'x' },
+        'TB_PERMISSION',
+        /did not allow .* to send the RPC "x".*You don't have permission to perform this operation!/,
+      );
       assert.equal(sim.rpc.deliveredCount(), 0);
     });
   });
@@ -148,7 +236,12 @@ describe('tb-rpc (runtime + simulator)', function () {
       await load([rpc('r')]);
       const d = dev('Thermo A-201');
       sim.faults.add({ path: '/api/rpc/', dropConnection: 'after' });
-      const { error } = await results.fails('r', { entity: d.id, method: 'openValve' }, 'TB_RPC_UNCERTAIN', /may or may not have run it, so it was not sent again/);
+      const { error } = await results.fails(
+        'r',
+        { entity: d.id, method: 'openValve' },
+        'TB_RPC_UNCERTAIN',
+        /may or may not have run it, so it was not sent again/,
+      );
       assert.ok(error);
       assert.equal(posted(), 1, 'one request');
       assert.equal(sim.rpc.deliveredCount(d.id), 1, 'the device got it once');
@@ -176,7 +269,10 @@ describe('tb-rpc (runtime + simulator)', function () {
     });
 
     it('a kept-alive socket the server just closed does not swallow (or repeat) an RPC: it goes out on its own connection', async () => {
-      await load([rpc('r'), { id: 'read', type: 'tb-telemetry', connection: 'c1', operation: 'latest', wires: [['out']] }]);
+      await load([
+        rpc('r'),
+        { id: 'read', type: 'tb-telemetry', connection: 'c1', operation: 'latest', wires: [['out']] },
+      ]);
       const d = dev('Thermo G-103');
       for (let i = 0; i < 3; i++) {
         await results.ok('read', { entity: d.id }); // a kept-alive socket in the pool
@@ -204,13 +300,25 @@ describe('tb-rpc (runtime + simulator)', function () {
     });
 
     it("retries and additionalInfo are sent as set; the node's settings win, those left empty read the message", async () => {
-      await load([rpc('r', { persistent: true, waitFor: 'accepted', retries: '2', additionalInfo: '{"by":"node-red"}' }), rpc('e', { persistent: true, waitFor: 'accepted', additionalInfo: '' })]);
+      await load([
+        rpc('r', { persistent: true, waitFor: 'accepted', retries: '2', additionalInfo: '{"by":"node-red"}' }),
+        rpc('e', { persistent: true, waitFor: 'accepted', additionalInfo: '' }),
+      ]);
       const d = dev('Spare Sensor');
-      const out = await results.ok('r', { entity: d.id, method: 'm', additionalInfo: { by: 'flow' }, expiration: '1h' });
+      const out = await results.ok('r', {
+        entity: d.id,
+        method: 'm',
+        additionalInfo: { by: 'flow' },
+        expiration: '1h',
+      });
       const stored = sim.rpc.get((out.rpc as Rec).id as string)!;
       assert.deepEqual(stored.additionalInfo, { by: 'node-red' }, "the node's");
       const fromMsg = await results.ok('e', { entity: d.id, method: 'm', additionalInfo: { by: 'flow' } });
-      assert.deepEqual(sim.rpc.get((fromMsg.rpc as Rec).id as string)!.additionalInfo, { by: 'flow' }, "left empty: the message's");
+      assert.deepEqual(
+        sim.rpc.get((fromMsg.rpc as Rec).id as string)!.additionalInfo,
+        { by: 'flow' },
+        "left empty: the message's",
+      );
       assert.equal((stored.request as Rec).retries, 2);
       assert.ok(Math.abs((stored.expirationTime as number) - (Date.now() + 3600000)) < 5000);
     });
@@ -245,7 +353,12 @@ describe('tb-rpc (runtime + simulator)', function () {
       await load([rpc('r', { persistent: true })]);
       const d = dev('Meter A-100');
       sim.rpc.setDevice(d.id, { mode: 'error', text: 'valve stuck', replyDelayMs: 2000 });
-      const { msg } = await results.fails('r', { entity: d.id, method: 'openValve' }, 'TB_RPC_FAILED', /ended FAILED: valve stuck/);
+      const { msg } = await results.fails(
+        'r',
+        { entity: d.id, method: 'openValve' },
+        'TB_RPC_FAILED',
+        /ended FAILED: valve stuck/,
+      );
       const r = msg.rpc as Rec;
       assert.deepEqual([r.status, r.method, (r.response as Rec).error], ['FAILED', 'openValve', 'valve stuck']);
       assert.deepEqual(last('r'), { fill: 'red', shape: 'ring', text: key('rpcFailed') });
@@ -255,13 +368,23 @@ describe('tb-rpc (runtime + simulator)', function () {
       await load([rpc('r', { persistent: true, retries: '1' })]);
       const d = dev('Meter A-200');
       sim.rpc.setDevice(d.id, { mode: 'noAck', ackTimeoutMs: 2000 });
-      await results.fails('r', { entity: d.id, method: 'm' }, 'TB_RPC_FAILED', /all retry attempts have been exhausted/);
+      await results.fails(
+        'r',
+        { entity: d.id, method: 'm' },
+        'TB_RPC_FAILED',
+        /all retry attempts have been exhausted/,
+      );
     });
 
     it('EXPIRED → TB_RPC_EXPIRED with msg.rpc', async () => {
       await load([rpc('r', { persistent: true, expiration: '3s' })]);
       const d = dev('Spare Sensor');
-      const { msg } = await results.fails('r', { entity: d.id, method: 'm' }, 'TB_RPC_EXPIRED', /ended EXPIRED: it did not complete before its expiration/);
+      const { msg } = await results.fails(
+        'r',
+        { entity: d.id, method: 'm' },
+        'TB_RPC_EXPIRED',
+        /ended EXPIRED: it did not complete before its expiration/,
+      );
       assert.equal((msg.rpc as Rec).status, 'EXPIRED');
       assert.equal(sim.rpc.get((msg.rpc as Rec).id as string)!.status, 'EXPIRED');
       assert.deepEqual(last('r'), { fill: 'red', shape: 'ring', text: key('rpcExpired') });
@@ -297,14 +420,21 @@ describe('tb-rpc (runtime + simulator)', function () {
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'offline' });
       const queued = await results.ok('r', { entity: d.id, method: 'm' });
-      await results.fails('r', { action: 'cancel', rpc: queued.rpc }, 'TB_PERMISSION', /only a tenant administrator may delete an RPC.*HTTP 403, errorCode 20/);
+      await results.fails(
+        'r',
+        { action: 'cancel', rpc: queued.rpc },
+        'TB_PERMISSION',
+        /only a tenant administrator may delete an RPC.*HTTP 403, errorCode 20/,
+      );
     });
 
     it('cancel while following: the cancel is confirmed, and the followed message ends at once as deleted', async () => {
       await load([rpc('r', { persistent: true })]);
       sim.setLatency(0);
       const d = dev('Spare Sensor');
-      const idP = new Promise<string>((resolve) => sim.rpc.events.once('request', (ev: { rpcId: string }) => resolve(ev.rpcId)));
+      const idP = new Promise<string>((resolve) =>
+        sim.rpc.events.once('request', (ev: { rpcId: string }) => resolve(ev.rpcId)),
+      );
       inject('r', { entity: d.id, method: 'm', tag: 'followed' });
       const id = await idP;
       await waitFor(() => statuses('r').some((s) => s.text === key('rpcState')));
@@ -366,7 +496,8 @@ describe('tb-rpc (runtime + simulator)', function () {
     it('persistent, followed: every RPC is sent first, then followed; each ends in its own state', async () => {
       await load([rpc('r', { persistent: true, concurrency: 2 })]);
       const list = ['Thermo A-101', 'Thermo A-102', 'Thermo A-103', 'Thermo A-201'].map(dev);
-      for (const d of list) sim.rpc.setDevice(d.id, { mode: 'answer', reply: { n: d.name }, ackDelayMs: 2000, replyDelayMs: 2000 });
+      for (const d of list)
+        sim.rpc.setDevice(d.id, { mode: 'answer', reply: { n: d.name }, ackDelayMs: 2000, replyDelayMs: 2000 });
       sim.rpc.setDevice(list[3].id, { mode: 'error', text: 'no', replyDelayMs: 2000 });
       const flight = new InFlight(sim, '/api/rpc/');
       let out;
@@ -401,7 +532,8 @@ describe('tb-rpc (runtime + simulator)', function () {
           .filter((e) => e.type === 'thermostat')
           .slice(0, 20);
         assert.equal(list.length, 20);
-        for (const d of list) sim.rpc.setDevice(d.id, { mode: 'answer', reply: { ok: 1 }, ackDelayMs: 1500, replyDelayMs: 1500 });
+        for (const d of list)
+          sim.rpc.setDevice(d.id, { mode: 'answer', reply: { ok: 1 }, ackDelayMs: 1500, replyDelayMs: 1500 });
         const out = await results.ok('r', { entity: list.map((d) => d.id), method: 'm' });
         assert.equal((out.payload as Array<{ ok: boolean }>).filter((r) => r.ok).length, 20);
         await new Promise((r) => setImmediate(r)); // process warnings are emitted on the next tick

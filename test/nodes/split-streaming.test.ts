@@ -23,7 +23,11 @@ const DEVICES = {
 const ALARMS = {
   entityFilter: { type: 'entityType', entityType: 'DEVICE' },
   alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
-  pageLink: { page: 0, pageSize: PAGE, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' } },
+  pageLink: {
+    page: 0,
+    pageSize: PAGE,
+    sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+  },
 };
 
 describe('allPages + split streams page by page (runtime + simulator)', function () {
@@ -38,8 +42,27 @@ describe('allPages + split streams page by page (runtime + simulator)', function
   for (const c of cases) {
     it(`${c.type}: the same items in the same order as one array, each sent before the page after next is asked for`, async () => {
       await load([
-        { id: 'whole', type: c.type, connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', allPages: true, wires: [['out']] },
-        { id: 'split', type: c.type, connection: 'c1', queryType: 'msg', query: 'payload', format: 'flat', allPages: true, split: true, wires: [['out']] },
+        {
+          id: 'whole',
+          type: c.type,
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          format: 'flat',
+          allPages: true,
+          wires: [['out']],
+        },
+        {
+          id: 'split',
+          type: c.type,
+          connection: 'c1',
+          queryType: 'msg',
+          query: 'payload',
+          format: 'flat',
+          allPages: true,
+          split: true,
+          wires: [['out']],
+        },
       ]);
       const whole = (await results.ok('whole', { payload: c.query })).payload as Rec[];
       assert.ok(whole.length > 4 * PAGE, `enough items for several pages (${whole.length})`);
@@ -68,7 +91,10 @@ describe('allPages + split streams page by page (runtime + simulator)', function
         // item i is on page ⌊i / PAGE⌋; it is held back until the next item arrives (so that the last one carries the
         // exact count), which may be on the page after: never more pages asked for than that
         const page = Math.floor(i / PAGE);
-        assert.ok(requests <= Math.min(pages, page + 2), `message ${i} (page ${page}) went out after ${requests} page requests`);
+        assert.ok(
+          requests <= Math.min(pages, page + 2),
+          `message ${i} (page ${page}) went out after ${requests} page requests`,
+        );
       });
       assert.equal(sim.countRequests(c.path), pages, 'every page asked for once');
     });

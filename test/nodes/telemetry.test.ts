@@ -15,7 +15,13 @@ import { Collector, coreNode, inject, key, statuses } from '../support/runtime';
 import { InFlight, useTelemetryTests, type Rec } from './device-support';
 
 // The core change node moves an entity query's output into msg.entity (its module's type does not matter to the helper).
-const NODES = [tbConnection, tbTelemetry, tbSubscribe, tbEntityQuery, coreNode('function/15-change.js') as typeof tbConnection];
+const NODES = [
+  tbConnection,
+  tbTelemetry,
+  tbSubscribe,
+  tbEntityQuery,
+  coreNode('function/15-change.js') as typeof tbConnection,
+];
 const NOW = BASE_TIME + HOUR;
 const T = '/api/plugins/telemetry';
 
@@ -24,14 +30,22 @@ function tel(id: string, props: Rec = {}): Rec {
 }
 
 describe('tb-telemetry (runtime + simulator)', function () {
-  const { sim, load, results, dev, probe, last, sent } = useTelemetryTests(NODES, { settings: { tbConnectionHistoryPageSize: 10 }, probeName: 'Probe', probeType: 'default' });
+  const { sim, load, results, dev, probe, last, sent } = useTelemetryTests(NODES, {
+    settings: { tbConnectionHistoryPageSize: 10 },
+    probeName: 'Probe',
+    probeType: 'default',
+  });
 
   describe('save', () => {
     it('{key: value}: stamped when the message arrives, written once; the output is what was written, the rest of the message kept', async () => {
       await load([tel('t')]);
       const p = probe();
       const before = Date.now();
-      const out = await results.ok('t', { entity: { entityType: 'DEVICE', id: p.id }, payload: { temperature: 21.5, on: true, mode: 'eco' }, chatId: 7 });
+      const out = await results.ok('t', {
+        entity: { entityType: 'DEVICE', id: p.id },
+        payload: { temperature: 21.5, on: true, mode: 'eco' },
+        chatId: 7,
+      });
       const written = out.payload as Array<{ ts: number; values: Rec }>;
       assert.equal(written.length, 1);
       assert.ok(written[0].ts >= before && written[0].ts <= Date.now(), 'stamped by the node');
@@ -80,7 +94,10 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const p = probe();
       await results.ok('t', { entity: p.id, payload: { cfg: { a: [1, 2] }, serial: '007', count: 21 } });
       assert.equal(sim.data.latestOf(p.id, 'cfg')?.type, 'JSON');
-      assert.deepEqual([sim.data.latestOf(p.id, 'serial')?.type, sim.data.latestOf(p.id, 'serial')?.value], ['LONG', 7]);
+      assert.deepEqual(
+        [sim.data.latestOf(p.id, 'serial')?.type, sim.data.latestOf(p.id, 'serial')?.value],
+        ['LONG', 7],
+      );
       assert.equal(sim.data.latestOf(p.id, 'count')?.type, 'LONG');
     });
 
@@ -139,7 +156,16 @@ describe('tb-telemetry (runtime + simulator)', function () {
       };
       await load([
         tel('t'),
-        { id: 'sub', type: 'tb-subscribe', connection: 'c1', kind: 'entityData', queryType: 'json', query: JSON.stringify(query), format: 'flat', wires: [['live']] },
+        {
+          id: 'sub',
+          type: 'tb-subscribe',
+          connection: 'c1',
+          kind: 'entityData',
+          queryType: 'json',
+          query: JSON.stringify(query),
+          format: 'flat',
+          wires: [['live']],
+        },
         { id: 'live', type: 'helper', z: 't', x: 500, y: 300, wires: [] },
       ]);
       const live = new Collector('live');
@@ -175,7 +201,11 @@ describe('tb-telemetry (runtime + simulator)', function () {
       await results.ok('t', { topic: a102.id });
       assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('oneValue') });
       await results.ok('t', { topic: a102.id, keys: 'nope' });
-      assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('oneValue') }, 'a key without a value is read as null');
+      assert.deepEqual(
+        last('t'),
+        { fill: 'green', shape: 'dot', text: key('oneValue') },
+        'a key without a value is read as null',
+      );
       await results.ok('h', { topic: a102.id, from: BASE_TIME, to: BASE_TIME + 1 });
       assert.deepEqual(last('h'), { fill: 'green', shape: 'dot', text: key('oneRow') });
       await results.ok('h', { topic: a102.id, from: 1000, to: 2000 });
@@ -185,11 +215,23 @@ describe('tb-telemetry (runtime + simulator)', function () {
     });
 
     it("keys left empty read msg.keys (empty = every key), fixed keys win over it; raw is the server's answer", async () => {
-      await load([tel('t', { operation: 'latest', keys: '' }), tel('r', { operation: 'latest', format: 'raw' }), tel('f', { operation: 'latest', keys: 'temperature' })]);
+      await load([
+        tel('t', { operation: 'latest', keys: '' }),
+        tel('r', { operation: 'latest', format: 'raw' }),
+        tel('f', { operation: 'latest', keys: 'temperature' }),
+      ]);
       const b102 = dev('Thermo B-102');
       const all = await results.ok('t', { entity: b102.id, keys: [] });
-      assert.deepEqual(all.payload, { temperature: 'n/a', humidity: '45' }, "every key, as stored (this device's seed data are strings)");
-      assert.deepEqual((await results.ok('f', { entity: b102.id, keys: [] })).payload, { temperature: 'n/a' }, "the node's keys");
+      assert.deepEqual(
+        all.payload,
+        { temperature: 'n/a', humidity: '45' },
+        "every key, as stored (this device's seed data are strings)",
+      );
+      assert.deepEqual(
+        (await results.ok('f', { entity: b102.id, keys: [] })).payload,
+        { temperature: 'n/a' },
+        "the node's keys",
+      );
       const raw = await results.ok('r', { entity: b102.id, keys: 'temperature' });
       assert.deepEqual(raw.payload, { temperature: [{ ts: BASE_TIME, value: 'n/a' }] });
     });
@@ -198,7 +240,12 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const a101 = dev('Thermo A-101');
       await load([
         tel('t', { operation: 'latest', keys: 'temperature' }),
-        tel('fixed', { operation: 'latest', keys: 'temperature', targetType: 'json', target: JSON.stringify({ entityType: 'DEVICE', id: a101.id }) }),
+        tel('fixed', {
+          operation: 'latest',
+          keys: 'temperature',
+          targetType: 'json',
+          target: JSON.stringify({ entityType: 'DEVICE', id: a101.id }),
+        }),
         tel('viaMsg', { operation: 'latest', keys: 'temperature', targetType: 'msg', target: 'payload.device' }),
         tel('asset', { operation: 'latest', keys: 'area', targetEntityType: 'ASSET' }),
       ]);
@@ -207,23 +254,42 @@ describe('tb-telemetry (runtime + simulator)', function () {
         { id: a101.id, entityType: 'DEVICE', name: 'Thermo A-101', ts: {} },
         { entityId: { entityType: 'DEVICE', id: a101.id }, latest: {} },
         { id: { entityType: 'DEVICE', id: a101.id }, name: 'Thermo A-101' },
-        { id: 'f3b1c2d4-0000-4000-8000-000000000001', type: 'High Temperature', originator: { id: a101.id, entityType: 'DEVICE' } },
+        {
+          id: 'f3b1c2d4-0000-4000-8000-000000000001',
+          type: 'High Temperature',
+          originator: { id: a101.id, entityType: 'DEVICE' },
+        },
         a101.id,
       ]) {
         assert.deepEqual((await results.ok('t', { entity })).payload, want, JSON.stringify(entity));
       }
       assert.deepEqual((await results.ok('t', { topic: a101.id })).payload, want);
       assert.deepEqual((await results.ok('fixed', {})).payload, want);
-      assert.deepEqual((await results.ok('viaMsg', { payload: { device: { entityType: 'DEVICE', id: a101.id } } })).payload, want);
+      assert.deepEqual(
+        (await results.ok('viaMsg', { payload: { device: { entityType: 'DEVICE', id: a101.id } } })).payload,
+        want,
+      );
       const alpha = sim.data.mustFindByName('ASSET', 'Building Alpha');
-      assert.deepEqual(await results.ok('asset', { topic: alpha.id }).then((m) => m.payload), { area: null }, "a bare UUID is the node's type (an asset): area is an attribute, not a time series");
+      assert.deepEqual(
+        await results.ok('asset', { topic: alpha.id }).then((m) => m.payload),
+        { area: null },
+        "a bare UUID is the node's type (an asset): area is an attribute, not a time series",
+      );
     });
 
     it('no entity, a bad entity, an entity type without data, a bad fixed entity: refused, nothing sent', async () => {
-      await load([tel('t', { operation: 'latest' }), tel('bad', { operation: 'latest', targetType: 'json', target: '{"entityType":"DEVICE","id":"x"}' })]);
+      await load([
+        tel('t', { operation: 'latest' }),
+        tel('bad', { operation: 'latest', targetType: 'json', target: '{"entityType":"DEVICE","id":"x"}' }),
+      ]);
       await results.fails('t', {}, 'TB_INVALID_INPUT', /msg\.entity is missing/);
       await results.fails('t', { topic: 'temperature' }, 'TB_INVALID_INPUT', /msg\.topic is not an entity UUID/);
-      await results.fails('t', { entity: { entityType: 'DASHBOARD', id: dev('Thermo A-101').id } }, 'TB_INVALID_INPUT', /DASHBOARD: ThingsBoard keeps attributes and time series only for/);
+      await results.fails(
+        't',
+        { entity: { entityType: 'DASHBOARD', id: dev('Thermo A-101').id } },
+        'TB_INVALID_INPUT',
+        /DASHBOARD: ThingsBoard keeps attributes and time series only for/,
+      );
       await results.fails('t', { entity: [dev('Thermo A-101').id, 'nope'] }, 'TB_INVALID_INPUT', /msg\.entity\[1\]/);
       await results.fails('bad', {}, 'TB_INVALID_INPUT', /target\.id must be the entity's UUID/);
       assert.equal(sent(), 0);
@@ -237,7 +303,14 @@ describe('tb-telemetry (runtime + simulator)', function () {
   describe('history', () => {
     const A101_FROM = BASE_TIME - 24 * HOUR;
     it('without a limit: every point in the range, page after page, merged by ts ascending', async () => {
-      await load([tel('t', { operation: 'history', keys: 'temperature,humidity', from: String(A101_FROM), to: String(BASE_TIME + 1) })]);
+      await load([
+        tel('t', {
+          operation: 'history',
+          keys: 'temperature,humidity',
+          from: String(A101_FROM),
+          to: String(BASE_TIME + 1),
+        }),
+      ]);
       const a202 = dev('Thermo A-202'); // humidity missing: a key without points is left out of the rows
       const out = await results.ok('t', { entity: a202.id });
       const rows = out.payload as Rec[];
@@ -261,7 +334,10 @@ describe('tb-telemetry (runtime + simulator)', function () {
       sim.data.setTelemetry(p.id, { t: 1, h: 10 }, 1000);
       sim.data.setTelemetry(p.id, { t: 2 }, 2000);
       sim.data.setTelemetry(p.id, { h: 30 }, 3000);
-      await load([tel('t', { operation: 'history', keys: 't,h', from: '0', to: '10000' }), tel('r', { operation: 'history', keys: 't,h', from: '0', to: '10000', format: 'raw' })]);
+      await load([
+        tel('t', { operation: 'history', keys: 't,h', from: '0', to: '10000' }),
+        tel('r', { operation: 'history', keys: 't,h', from: '0', to: '10000', format: 'raw' }),
+      ]);
       assert.deepEqual((await results.ok('t', { entity: p.id })).payload, [
         { ts: 1000, t: 1, h: 10 },
         { ts: 2000, t: 2 },
@@ -280,18 +356,33 @@ describe('tb-telemetry (runtime + simulator)', function () {
     });
 
     it('the range is end-exclusive; msg.from / msg.to fill a range left empty (a fixed one wins); limit and order as asked', async () => {
-      await load([tel('t', { operation: 'history', keys: 'temperature' }), tel('fixed', { operation: 'history', keys: 'temperature', last: '1h' })]);
+      await load([
+        tel('t', { operation: 'history', keys: 'temperature' }),
+        tel('fixed', { operation: 'history', keys: 'temperature', last: '1h' }),
+      ]);
       const a101 = dev('Thermo A-101');
       await results.ok('fixed', { entity: a101.id, from: BASE_TIME - 2 * HOUR, to: BASE_TIME });
       const q = (sim.requests.entries(1)[0] as { query: string }).query;
-      assert.ok(!q.includes(`startTs=${BASE_TIME - 2 * HOUR}`) && !q.includes(`endTs=${BASE_TIME}&`), `the node's last hour, not the message's range: ${q}`);
-      let rows = (await results.ok('t', { entity: a101.id, from: BASE_TIME - 2 * HOUR, to: BASE_TIME })).payload as Rec[];
+      assert.ok(
+        !q.includes(`startTs=${BASE_TIME - 2 * HOUR}`) && !q.includes(`endTs=${BASE_TIME}&`),
+        `the node's last hour, not the message's range: ${q}`,
+      );
+      let rows = (await results.ok('t', { entity: a101.id, from: BASE_TIME - 2 * HOUR, to: BASE_TIME }))
+        .payload as Rec[];
       assert.deepEqual(
         rows.map((r) => r.ts),
         [BASE_TIME - 2 * HOUR, BASE_TIME - HOUR],
         'to is not included',
       );
-      rows = (await results.ok('t', { entity: a101.id, from: new Date(A101_FROM), to: '2026-01-01T00:00:00.001Z', limit: 3, order: 'DESC' })).payload as Rec[];
+      rows = (
+        await results.ok('t', {
+          entity: a101.id,
+          from: new Date(A101_FROM),
+          to: '2026-01-01T00:00:00.001Z',
+          limit: 3,
+          order: 'DESC',
+        })
+      ).payload as Rec[];
       assert.deepEqual(
         rows.map((r) => r.ts),
         [BASE_TIME, BASE_TIME - HOUR, BASE_TIME - 2 * HOUR],
@@ -301,7 +392,15 @@ describe('tb-telemetry (runtime + simulator)', function () {
     });
 
     it('maxItems cuts the read: yellow status and msg.truncated', async () => {
-      await load([tel('t', { operation: 'history', keys: 'temperature', from: String(A101_FROM), to: String(BASE_TIME + 1), maxItems: 12 })]);
+      await load([
+        tel('t', {
+          operation: 'history',
+          keys: 'temperature',
+          from: String(A101_FROM),
+          to: String(BASE_TIME + 1),
+          maxItems: 12,
+        }),
+      ]);
       const out = await results.ok('t', { entity: dev('Thermo A-103').id });
       assert.equal(out.truncated, true);
       assert.ok((out.payload as Rec[]).length <= 12);
@@ -325,9 +424,24 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const e = { entity: dev('Thermo A-101').id };
       await results.fails('t', { ...e, last: '1h' }, 'TB_INVALID_INPUT', /keys must name at least one key/);
       await results.fails('t', { ...e, keys: 't' }, 'TB_INVALID_INPUT', /from is missing/);
-      await results.fails('t', { ...e, keys: 't', last: '24h', agg: 'AVG' }, 'TB_INVALID_INPUT', /needs an interval.*raw points/);
-      await results.fails('t', { ...e, keys: 't', last: '24h', agg: 'MAX', interval: '1m' }, 'TB_INVALID_INPUT', /1440 intervals; ThingsBoard allows at most 700/);
-      await results.fails('t', { ...e, keys: 't', last: '24h', agg: 'MAX', intervalType: 'MONTH', timeZone: 'Nowhere/Land' }, 'TB_INVALID_INPUT', /IANA time zone/);
+      await results.fails(
+        't',
+        { ...e, keys: 't', last: '24h', agg: 'AVG' },
+        'TB_INVALID_INPUT',
+        /needs an interval.*raw points/,
+      );
+      await results.fails(
+        't',
+        { ...e, keys: 't', last: '24h', agg: 'MAX', interval: '1m' },
+        'TB_INVALID_INPUT',
+        /1440 intervals; ThingsBoard allows at most 700/,
+      );
+      await results.fails(
+        't',
+        { ...e, keys: 't', last: '24h', agg: 'MAX', intervalType: 'MONTH', timeZone: 'Nowhere/Land' },
+        'TB_INVALID_INPUT',
+        /IANA time zone/,
+      );
       assert.equal(sent(), 0);
     });
   });
@@ -355,7 +469,12 @@ describe('tb-telemetry (runtime + simulator)', function () {
       const e = { entity: probe().id };
       await results.fails('d', { ...e, all: true }, 'TB_INVALID_INPUT', /keys must name at least one key/);
       await results.fails('d', { ...e, keys: 't' }, 'TB_INVALID_INPUT', /all: true/);
-      await results.fails('d', { ...e, keys: 't', all: true, from: 5 }, 'TB_INVALID_INPUT', /either all: true, or from\/to/);
+      await results.fails(
+        'd',
+        { ...e, keys: 't', all: true, from: 5 },
+        'TB_INVALID_INPUT',
+        /either all: true, or from\/to/,
+      );
       assert.equal(sent(), 0);
     });
   });
@@ -364,21 +483,35 @@ describe('tb-telemetry (runtime + simulator)', function () {
     it('msg.operation with the node set to msg; a wrong one is refused', async () => {
       await load([tel('m', { operation: 'msg', keys: 'temperature' })]);
       const a101 = dev('Thermo A-101');
-      assert.deepEqual((await results.ok('m', { operation: 'latest', entity: a101.id })).payload, { temperature: 21.5 });
-      await results.fails('m', { operation: 'read', entity: a101.id }, 'TB_INVALID_INPUT', /msg\.operation must be one of save, latest, history, delete/);
+      assert.deepEqual((await results.ok('m', { operation: 'latest', entity: a101.id })).payload, {
+        temperature: 21.5,
+      });
+      await results.fails(
+        'm',
+        { operation: 'read', entity: a101.id },
+        'TB_INVALID_INPUT',
+        /msg\.operation must be one of save, latest, history, delete/,
+      );
       await results.fails('m', { entity: a101.id }, 'TB_INVALID_INPUT', /msg\.operation.*missing/);
     });
 
     it("a fixed operation ignores msg.operation (another node's leftover)", async () => {
       await load([tel('t', { operation: 'latest', keys: 'temperature' })]);
-      assert.deepEqual((await results.ok('t', { operation: 'acknowledge', entity: dev('Thermo A-101').id })).payload, { temperature: 21.5 });
+      assert.deepEqual((await results.ok('t', { operation: 'acknowledge', entity: dev('Thermo A-101').id })).payload, {
+        temperature: 21.5,
+      });
     });
   });
 
   describe('errors', () => {
     it("a bare-string 404 and 403 give the server's words; a tenant administrator writing its own tenant is refused by design", async () => {
       await load([tel('t')]);
-      const { error } = await results.fails('t', { entity: '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f', payload: { t: 1 } }, 'TB_NOT_FOUND', /was not found.*Device with requested id wasn't found!/);
+      const { error } = await results.fails(
+        't',
+        { entity: '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f', payload: { t: 1 } },
+        'TB_NOT_FOUND',
+        /was not found.*Device with requested id wasn't found!/,
+      );
       assert.match(error.message as string, /HTTP 404/);
       assert.deepEqual(last('t'), { fill: 'red', shape: 'ring', text: key('notFound') });
       const tenant = sim.data.list('TENANT')[0];
@@ -393,16 +526,30 @@ describe('tb-telemetry (runtime + simulator)', function () {
 
     it("a customer user on another customer's device: 403 with the server's words", async () => {
       await load([tel('t', { operation: 'latest' })], { username: 'customer@thingsboard.org', password: 'customer' });
-      await results.fails('t', { entity: dev('Thermo B-101').id }, 'TB_PERMISSION', /customer user may act only on its own customer's.*permission/i);
+      await results.fails(
+        't',
+        { entity: dev('Thermo B-101').id },
+        'TB_PERMISSION',
+        /customer user may act only on its own customer's.*permission/i,
+      );
     });
 
     it('a JSON error object and an empty body both give a readable message with the status', async () => {
       await load([tel('t', { operation: 'latest' })]);
       const e = { entity: dev('Thermo A-101').id };
-      sim.faults.add({ path: T, status: 400, body: { status: 400, message: 'Invalid key: \u00e7a', errorCode: 31, timestamp: NOW } });
+      sim.faults.add({
+        path: T,
+        status: 400,
+        body: { status: 400, message: 'Invalid key: \u00e7a', errorCode: 31, timestamp: NOW },
+      });
       await results.fails('t', e, 'TB_BAD_REQUEST', /HTTP 400, errorCode 31: Invalid key: \u00e7a/);
       sim.faults.add({ path: T, status: 500, body: '' });
-      const { error } = await results.fails('t', e, 'TB_SERVER_ERROR', /ThingsBoard answered HTTP 500 \(GET \/api\/plugins\/telemetry\/DEVICE\//);
+      const { error } = await results.fails(
+        't',
+        e,
+        'TB_SERVER_ERROR',
+        /ThingsBoard answered HTTP 500 \(GET \/api\/plugins\/telemetry\/DEVICE\//,
+      );
       assert.ok((error.message as string).length > 40);
       sim.faults.add({ path: T, status: 400, body: 'Bad things: text' });
       await results.fails('t', e, 'TB_BAD_REQUEST', /HTTP 400: Bad things: text/);
@@ -419,7 +566,9 @@ describe('tb-telemetry (runtime + simulator)', function () {
       sim.setLatency(15);
       const flight = new InFlight(sim, T);
       try {
-        const out = await results.ok('t', { entity: list.map((d) => ({ id: d.id, entityType: 'DEVICE', name: d.name })) });
+        const out = await results.ok('t', {
+          entity: list.map((d) => ({ id: d.id, entityType: 'DEVICE', name: d.name })),
+        });
         const res = out.payload as Array<{ entity: Rec; ok: boolean; payload: Rec }>;
         assert.deepEqual(
           res.map((r) => r.entity.id),
@@ -469,7 +618,8 @@ describe('tb-telemetry (runtime + simulator)', function () {
         assert.equal(res.length, 6);
         assert.ok(res.every((x) => x.ok));
         assert.equal(flight.peak, 1);
-        for (const m of sim.data.devices().filter((d) => d.type === 'meter')) assert.equal(sim.data.latestOf(m.id, 'maintenance')?.value, true);
+        for (const m of sim.data.devices().filter((d) => d.type === 'meter'))
+          assert.equal(sim.data.latestOf(m.id, 'maintenance')?.value, true);
       } finally {
         flight.stop();
       }

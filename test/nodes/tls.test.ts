@@ -43,14 +43,18 @@ describe('HTTPS through the core tls-config node', () => {
   it("trusts the server through the tls-config node's CA", async () => {
     await helper.load(
       [tlsNode, tbConnection, tbEntityCount],
-      flow({ id: 'tls1', type: 'tls-config', cert: '', key: '', ca: CERT, verifyservercert: true, servername: '' }, connectionNode(url, { tls: 'tls1' }), {
-        id: 'n',
-        type: 'tb-entity-count',
-        connection: 'c1',
-        queryType: 'json',
-        query: QUERY,
-        wires: [['out']],
-      }),
+      flow(
+        { id: 'tls1', type: 'tls-config', cert: '', key: '', ca: CERT, verifyservercert: true, servername: '' },
+        connectionNode(url, { tls: 'tls1' }),
+        {
+          id: 'n',
+          type: 'tb-entity-count',
+          connection: 'c1',
+          queryType: 'json',
+          query: QUERY,
+          wires: [['out']],
+        },
+      ),
       { c1: TENANT },
     );
     const got = message('out');
@@ -59,9 +63,20 @@ describe('HTTPS through the core tls-config node', () => {
   });
 
   it('refuses an untrusted certificate with a clear error', async () => {
-    await helper.load([tlsNode, tbConnection, tbEntityCount], flow(connectionNode(url), { id: 'n', type: 'tb-entity-count', connection: 'c1', queryType: 'json', query: QUERY, wires: [['out']] }), {
-      c1: TENANT,
-    });
+    await helper.load(
+      [tlsNode, tbConnection, tbEntityCount],
+      flow(connectionNode(url), {
+        id: 'n',
+        type: 'tb-entity-count',
+        connection: 'c1',
+        queryType: 'json',
+        query: QUERY,
+        wires: [['out']],
+      }),
+      {
+        c1: TENANT,
+      },
+    );
     const caught = message('caught');
     inject('n', { payload: 1 });
     const error = (await caught).error as Record<string, string>;

@@ -16,10 +16,21 @@ import { flowsOn, helper, key, lastStatus, statuses, useRuntime, type Msg, type 
 const NODES = [tbConnection, tbEntityQuery, tbTelemetry, tbAttributes, tbAlarmAction, tbRpc];
 const T = '/api/plugins/telemetry';
 const FIND = '/api/entitiesQuery/find';
-const THERMOSTATS = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }], pageLink: { page: 0, pageSize: 5 } };
+const THERMOSTATS = {
+  entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+  entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+  pageLink: { page: 0, pageSize: 5 },
+};
 
-const node = (id: string, type: string, props: Rec = {}): Rec => ({ id, type, connection: 'c1', wires: [['out']], ...props });
-const query = (id: string, props: Rec = {}) => node(id, 'tb-entity-query', { queryType: 'json', query: JSON.stringify(THERMOSTATS), ...props });
+const node = (id: string, type: string, props: Rec = {}): Rec => ({
+  id,
+  type,
+  connection: 'c1',
+  wires: [['out']],
+  ...props,
+});
+const query = (id: string, props: Rec = {}) =>
+  node(id, 'tb-entity-query', { queryType: 'json', query: JSON.stringify(THERMOSTATS), ...props });
 
 describe('transient server errors and answers too large (runtime + simulator)', function () {
   const sim = useRuntime(
@@ -33,9 +44,11 @@ describe('transient server errors and answers too large (runtime + simulator)', 
   const { load, results } = flowsOn(sim, NODES);
   const dev = (name: string) => sim.data.mustFindByName('DEVICE', name);
   let n = 0;
-  const newAlarm = () => sim.data.createAlarm({ originator: dev('Thermo A-101').id, type: `Transient ${++n}`, severity: 'MAJOR' });
+  const newAlarm = () =>
+    sim.data.createAlarm({ originator: dev('Thermo A-101').id, type: `Transient ${++n}`, severity: 'MAJOR' });
   const ok = (id: string, msg: Msg = {}) => results.ok(id, msg);
-  const fails = async (id: string, msg: Msg, code: string, re?: RegExp) => (await results.fails(id, msg, code, re)).error;
+  const fails = async (id: string, msg: Msg, code: string, re?: RegExp) =>
+    (await results.fails(id, msg, code, re)).error;
 
   describe('retried: reads and writes that land the same way twice', () => {
     it('a query through 502, 503 and 504 (one each), with "retrying (n)" in the status, then its answer', async () => {
@@ -58,8 +71,18 @@ describe('transient server errors and answers too large (runtime + simulator)', 
       await load([query('q')], undefined, { retries: 2 });
       await ok('q');
       sim.resetRequests();
-      const id = sim.faults.add({ path: FIND, status: 503, times: Infinity, body: { status: 503, message: 'Rule engine queue is full', errorCode: 2 } });
-      const error = await fails('q', {}, 'TB_UNAVAILABLE', /HTTP 503, errorCode 2: Rule engine queue is full .*gave up after 2 retries, 3 tries/);
+      const id = sim.faults.add({
+        path: FIND,
+        status: 503,
+        times: Infinity,
+        body: { status: 503, message: 'Rule engine queue is full', errorCode: 2 },
+      });
+      const error = await fails(
+        'q',
+        {},
+        'TB_UNAVAILABLE',
+        /HTTP 503, errorCode 2: Rule engine queue is full .*gave up after 2 retries, 3 tries/,
+      );
       assert.ok(!/password|tenant@/.test(error.message as string));
       assert.equal(sim.countRequests(FIND), 3, 'retries (2) + 1');
       assert.deepEqual(lastStatus('q'), { fill: 'red', shape: 'ring', text: key('httpError') });
@@ -109,15 +132,35 @@ describe('transient server errors and answers too large (runtime + simulator)', 
       const alarm = newAlarm();
       const path = `/api/alarm/${alarm.id}/comment`;
       sim.faults.add({ path, status: 502, handled: true });
-      await fails('c', { payload: alarm.id, comment: 'Truck dispatched' }, 'TB_UNAVAILABLE', /HTTP 502.*may or may not have applied it/);
+      await fails(
+        'c',
+        { payload: alarm.id, comment: 'Truck dispatched' },
+        'TB_UNAVAILABLE',
+        /HTTP 502.*may or may not have applied it/,
+      );
       assert.equal(sim.countRequests(path), 1, 'not resent');
-      assert.equal(sim.data.alarmComments(alarm.id).filter((c) => c.type === 'OTHER').length, 1, 'the one comment the server took');
+      assert.equal(
+        sim.data.alarmComments(alarm.id).filter((c) => c.type === 'OTHER').length,
+        1,
+        'the one comment the server took',
+      );
     });
 
     it('a raise answered 503: at Catch at once, not resent', async () => {
       await load([node('r', 'tb-alarm-action', { operation: 'raise' })]);
       sim.faults.add({ path: /^\/api\/alarm$/, method: 'POST', status: 503 });
-      await fails('r', { payload: { originator: { entityType: 'DEVICE', id: dev('Thermo A-102').id }, type: `Raised ${++n}`, severity: 'MINOR' } }, 'TB_UNAVAILABLE', /HTTP 503.*not sent again/);
+      await fails(
+        'r',
+        {
+          payload: {
+            originator: { entityType: 'DEVICE', id: dev('Thermo A-102').id },
+            type: `Raised ${++n}`,
+            severity: 'MINOR',
+          },
+        },
+        'TB_UNAVAILABLE',
+        /HTTP 503.*not sent again/,
+      );
       assert.equal(sim.countRequests(/^\/api\/alarm$/, 'POST'), 1, 'not resent');
     });
 
@@ -126,7 +169,12 @@ describe('transient server errors and answers too large (runtime + simulator)', 
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'answer', reply: () => ({}) });
       sim.faults.add({ path: '/api/rpc/', status: 502 });
-      const error = await fails('r', { entity: d.id, payload: {} }, 'TB_UNAVAILABLE', /HTTP 502.*may or may not have applied it/);
+      const error = await fails(
+        'r',
+        { entity: d.id, payload: {} },
+        'TB_UNAVAILABLE',
+        /HTTP 502.*may or may not have applied it/,
+      );
       assert.ok(error);
       assert.equal(sim.countRequests('/api/rpc/', 'POST'), 1);
     });
@@ -137,10 +185,19 @@ describe('transient server errors and answers too large (runtime + simulator)', 
       it(`an answer over the limit (${chunked ? 'chunked, as ThingsBoard sends it' : 'its length declared'}) is dropped: TB_RESPONSE_TOO_LARGE names the limit and the setting; the node goes on`, async () => {
         await load([query('q')], undefined, { maxResponseMB: 1 });
         sim.faults.add({ path: FIND, bodyBytes: 3 * 1024 * 1024, chunked });
-        const error = await fails('q', {}, 'TB_RESPONSE_TOO_LARGE', /more than 1 MB, the connection's limit \(Largest answer \(maxResponseMB\)\).*smaller page size/);
+        const error = await fails(
+          'q',
+          {},
+          'TB_RESPONSE_TOO_LARGE',
+          /more than 1 MB, the connection's limit \(Largest answer \(maxResponseMB\)\).*smaller page size/,
+        );
         assert.ok(error);
         assert.deepEqual(lastStatus('q'), { fill: 'red', shape: 'dot', text: key('answerTooLarge') });
-        assert.equal(((await ok('q')).payload as unknown[]).length, 5, 'the next answer, within the limit, is delivered');
+        assert.equal(
+          ((await ok('q')).payload as unknown[]).length,
+          5,
+          'the next answer, within the limit, is delivered',
+        );
       });
     }
 

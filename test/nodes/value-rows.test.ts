@@ -34,18 +34,25 @@ function valueOf(kv: { type?: string; value?: unknown } | undefined): unknown {
 }
 
 describe('values set in the dialog (tb-attributes, tb-telemetry: runtime + simulator)', function () {
-  const { sim, load, results, probe, last, sent } = useTelemetryTests(NODES, { probeName: 'Rows probe', probeType: 'thermostat' });
+  const { sim, load, results, probe, last, sent } = useTelemetryTests(NODES, {
+    probeName: 'Rows probe',
+    probeType: 'thermostat',
+  });
 
   it('attributes: fixed str/num/bool/json rows saved on every entity of a list; msg.payload ignored (one request each)', async () => {
     await load([node('tb-attributes', 'a', FIXED, { scope: 'SHARED_SCOPE' })]);
     const list = [probe(), probe(), probe()];
-    const out = await results.ok('a', { entity: list.map((p) => ({ entityType: 'DEVICE', id: p.id })), payload: 1700000000000 });
+    const out = await results.ok('a', {
+      entity: list.map((p) => ({ entityType: 'DEVICE', id: p.id })),
+      payload: 1700000000000,
+    });
     assert.deepEqual(
       (out.payload as Rec[]).map((r) => r.ok),
       [true, true, true],
     );
     for (const p of list) {
-      for (const [k, v] of Object.entries(WANT)) assert.deepEqual(valueOf(sim.data.attributeOf(p.id, 'SHARED_SCOPE', k)), v, `${k} on ${p.name}`);
+      for (const [k, v] of Object.entries(WANT))
+        assert.deepEqual(valueOf(sim.data.attributeOf(p.id, 'SHARED_SCOPE', k)), v, `${k} on ${p.name}`);
       assert.equal(sim.countRequests(`${T}/DEVICE/${p.id}/attributes/SHARED_SCOPE`, 'POST'), 1);
     }
     assert.equal(sim.data.attributeOf(list[0].id, 'SHARED_SCOPE', 'schedule')?.type, 'JSON');
@@ -105,7 +112,10 @@ describe('values set in the dialog (tb-attributes, tb-telemetry: runtime + simul
   });
 
   it('msg.payload is still the values by default (payload, or no valuesFrom at all); rows are ignored then', async () => {
-    await load([{ id: 'old', type: 'tb-attributes', connection: 'c1', wires: [['out']] }, node('tb-attributes', 'p', [{ key: 'x', type: 'num', value: '1' }], { valuesFrom: 'payload' })]);
+    await load([
+      { id: 'old', type: 'tb-attributes', connection: 'c1', wires: [['out']] },
+      node('tb-attributes', 'p', [{ key: 'x', type: 'num', value: '1' }], { valuesFrom: 'payload' }),
+    ]);
     const p = probe();
     await results.ok('old', { entity: p.id, payload: { a: 1 } });
     await results.ok('p', { entity: p.id, payload: { b: 2 } });
@@ -123,7 +133,10 @@ describe('values set in the dialog (tb-attributes, tb-telemetry: runtime + simul
       node('tb-telemetry', 'blank', [{ key: ' ', type: 'num', value: '1' }]),
       node('tb-telemetry', 'none', []),
       node('tb-attributes', 'nan', [{ key: 'level', type: 'num', value: 'ten' }]),
-      node('tb-attributes', 'read', [{ key: 'a', type: 'num', value: '1' }, { key: 'a' }], { operation: 'read', keys: 'model' }),
+      node('tb-attributes', 'read', [{ key: 'a', type: 'num', value: '1' }, { key: 'a' }], {
+        operation: 'read',
+        keys: 'model',
+      }),
     ]);
     const e = { entity: probe().id, payload: { a: 1 } };
     for (const [id, re] of [
@@ -147,10 +160,18 @@ describe('values set in the dialog (tb-attributes, tb-telemetry: runtime + simul
   });
 
   it('a value missing from a message: the error names the key, nothing is sent; the next message is saved', async () => {
-    await load([node('tb-telemetry', 't', [{ key: 'level', type: 'msg', value: 'payload.level' }, ...FIXED]), node('tb-attributes', 'a', [{ key: 'note', type: 'str', value: 'by {{msg.user}}' }])]);
+    await load([
+      node('tb-telemetry', 't', [{ key: 'level', type: 'msg', value: 'payload.level' }, ...FIXED]),
+      node('tb-attributes', 'a', [{ key: 'note', type: 'str', value: 'by {{msg.user}}' }]),
+    ]);
     const list = [probe(), probe()];
     const entity = list.map((p) => p.id);
-    await results.fails('t', { entity, payload: {} }, 'TB_INVALID_INPUT', /values\.level is bound to msg\.payload\.level, which is undefined: the message must give it a value$/);
+    await results.fails(
+      't',
+      { entity, payload: {} },
+      'TB_INVALID_INPUT',
+      /values\.level is bound to msg\.payload\.level, which is undefined: the message must give it a value$/,
+    );
     await results.fails('a', { entity }, 'TB_INVALID_INPUT', /values\.note is bound to msg\.user, which is undefined/);
     assert.equal(sent(), 0, 'nothing was sent');
     assert.equal(last('t')?.fill, 'red');

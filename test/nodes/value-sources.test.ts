@@ -57,7 +57,10 @@ describe('values from the message: the dialog wins, placeholders in text setting
 
   describe('tb-telemetry', () => {
     it('fixed keys win over a leftover msg.keys, with one warning for the node; empty keys read msg.keys', async () => {
-      await load([node('tb-telemetry', 'fixed', { operation: 'latest', keys: 'temperature' }), node('tb-telemetry', 'empty', { operation: 'latest', keys: '' })]);
+      await load([
+        node('tb-telemetry', 'fixed', { operation: 'latest', keys: 'temperature' }),
+        node('tb-telemetry', 'empty', { operation: 'latest', keys: '' }),
+      ]);
       const b102 = dev('Thermo B-102');
       for (let i = 0; i < 3; i++) {
         const out = await results.ok('fixed', { entity: b102.id, keys: ['humidity'] });
@@ -66,33 +69,53 @@ describe('values from the message: the dialog wins, placeholders in text setting
       const told = warnings('fixed');
       assert.equal(told.length, 1, `once, not per message: ${JSON.stringify(told)}`);
       assert.match(told[0], /msg\.keys is ignored: the node's setting "keys" is fixed in its dialog/);
-      assert.deepEqual((await results.ok('empty', { entity: b102.id, keys: ['humidity'] })).payload, { humidity: '45' });
+      assert.deepEqual((await results.ok('empty', { entity: b102.id, keys: ['humidity'] })).payload, {
+        humidity: '45',
+      });
       assert.deepEqual(warnings('empty'), [], 'nothing ignored, nothing said');
     });
 
     it('a fixed operation and a fixed entity win over msg.operation and msg.entity (each said once)', async () => {
       const a = probe();
       const b = probe();
-      await load([node('tb-telemetry', 't', { operation: 'save', targetType: 'json', target: JSON.stringify({ entityType: 'DEVICE', id: a.id }) })]);
+      await load([
+        node('tb-telemetry', 't', {
+          operation: 'save',
+          targetType: 'json',
+          target: JSON.stringify({ entityType: 'DEVICE', id: a.id }),
+        }),
+      ]);
       await results.ok('t', { entity: b.id, operation: 'delete', payload: { v: 1 } });
       await results.ok('t', { entity: b.id, operation: 'delete', payload: { v: 2 } });
       assert.equal(sim.data.latestOf(a.id, 'v')?.value, 2, "saved on the dialog's entity");
       assert.equal(sim.data.latestOf(b.id, 'v'), undefined, 'not on msg.entity');
       const told = warnings('t');
       assert.equal(told.length, 2, JSON.stringify(told));
-      assert.ok(told.some((w) => /^msg\.operation is ignored/.test(w)) && told.some((w) => /^msg\.entity is ignored: the node's setting "target"/.test(w)));
+      assert.ok(
+        told.some((w) => /^msg\.operation is ignored/.test(w)) &&
+          told.some((w) => /^msg\.entity is ignored: the node's setting "target"/.test(w)),
+      );
     });
 
     it('placeholders: keys from {{msg.…}} (a list keeps its type), a range from {{flow.…}}, a ttl from {{env.…}}; a missing value is refused with nothing sent', async () => {
       await load([
         node('tb-telemetry', 'k', { operation: 'latest', keys: '{{msg.payload.wanted}}' }),
-        node('tb-telemetry', 'h', { operation: 'history', keys: 'temperature', last: '{{ flow.window }}', limit: '{{msg.n}}' }),
+        node('tb-telemetry', 'h', {
+          operation: 'history',
+          keys: 'temperature',
+          last: '{{ flow.window }}',
+          limit: '{{msg.n}}',
+        }),
         node('tb-telemetry', 's', { operation: 'save', ttl: '{{env.TB_TEST_TTL}}' }),
       ]);
       const b102 = dev('Thermo B-102');
       const out = await results.ok('k', { entity: b102.id, payload: { wanted: ['humidity'] }, keys: ['temperature'] });
       assert.deepEqual(out.payload, { humidity: '45' });
-      assert.deepEqual(warnings('k'), [], 'a setting taken from the message by a placeholder: msg.keys is no leftover worth a warning');
+      assert.deepEqual(
+        warnings('k'),
+        [],
+        'a setting taken from the message by a placeholder: msg.keys is no leftover worth a warning',
+      );
 
       (helper.getNode('h') as unknown as Node).context().flow.set('window', '2h');
       await results.ok('h', { entity: dev('Thermo A-101').id, n: 2 });
@@ -100,18 +123,41 @@ describe('values from the message: the dialog wins, placeholders in text setting
       assert.match(q, /limit=2/, q);
 
       sim.resetRequests();
-      await results.fails('k', { entity: b102.id, payload: {} }, 'TB_INVALID_INPUT', /: keys is bound to msg\.payload\.wanted, which is undefined: the message must give it a value/);
-      await results.fails('h', { entity: b102.id, n: 'ten' }, 'TB_INVALID_INPUT', /: limit is bound to msg\.n, which is "ten": must be a whole number/);
+      await results.fails(
+        'k',
+        { entity: b102.id, payload: {} },
+        'TB_INVALID_INPUT',
+        /: keys is bound to msg\.payload\.wanted, which is undefined: the message must give it a value/,
+      );
+      await results.fails(
+        'h',
+        { entity: b102.id, n: 'ten' },
+        'TB_INVALID_INPUT',
+        /: limit is bound to msg\.n, which is "ten": must be a whole number/,
+      );
       (helper.getNode('h') as unknown as Node).context().flow.set('window', '');
-      await results.fails('h', { entity: b102.id, n: 2 }, 'TB_INVALID_INPUT', /: last is bound to flow\.window, which is empty/);
-      await results.fails('s', { entity: probe().id, payload: { v: 1 } }, 'TB_INVALID_INPUT', /: ttl is bound to env\.TB_TEST_TTL, which is (undefined|empty)/);
+      await results.fails(
+        'h',
+        { entity: b102.id, n: 2 },
+        'TB_INVALID_INPUT',
+        /: last is bound to flow\.window, which is empty/,
+      );
+      await results.fails(
+        's',
+        { entity: probe().id, payload: { v: 1 } },
+        'TB_INVALID_INPUT',
+        /: ttl is bound to env\.TB_TEST_TTL, which is (undefined|empty)/,
+      );
       assert.equal(sim.countRequests(T), 0, 'nothing sent');
     });
   });
 
   describe('tb-attributes', () => {
     it('a fixed scope wins over msg.scope (warned once); a key placeholder among text is interpolated; missing refused', async () => {
-      await load([node('tb-attributes', 'r', { operation: 'read', scope: 'SERVER_SCOPE', keys: '{{msg.prefix}}del' }), node('tb-attributes', 'm', { operation: 'read', scope: 'msg', keys: '' })]);
+      await load([
+        node('tb-attributes', 'r', { operation: 'read', scope: 'SERVER_SCOPE', keys: '{{msg.prefix}}del' }),
+        node('tb-attributes', 'm', { operation: 'read', scope: 'msg', keys: '' }),
+      ]);
       const a101 = dev('Thermo A-101');
       const out = await results.ok('r', { entity: a101.id, prefix: 'mo', scope: 'SHARED_SCOPE' });
       assert.deepEqual(out.payload, { model: 'TH-100' }, 'SERVER_SCOPE "model"');
@@ -123,8 +169,18 @@ describe('values from the message: the dialog wins, placeholders in text setting
       const fromMsg = await results.ok('m', { entity: a101.id, scope: 'SERVER_SCOPE', keys: 'model' });
       assert.deepEqual(fromMsg.payload, { model: 'TH-100' });
       sim.resetRequests();
-      await results.fails('r', { entity: a101.id, prefix: { no: 1 } }, 'TB_INVALID_INPUT', /keys puts msg\.prefix into text, but it is an object/);
-      await results.fails('r', { entity: a101.id }, 'TB_INVALID_INPUT', /: keys is bound to msg\.prefix, which is undefined/);
+      await results.fails(
+        'r',
+        { entity: a101.id, prefix: { no: 1 } },
+        'TB_INVALID_INPUT',
+        /keys puts msg\.prefix into text, but it is an object/,
+      );
+      await results.fails(
+        'r',
+        { entity: a101.id },
+        'TB_INVALID_INPUT',
+        /: keys is bound to msg\.prefix, which is undefined/,
+      );
       assert.equal(sim.countRequests(T), 0, 'nothing sent');
     });
   });
@@ -134,7 +190,13 @@ describe('values from the message: the dialog wins, placeholders in text setting
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'answer', reply: (call) => ({ method: call.method }) });
       await load([
-        node('tb-rpc', 'fixed', { methodType: 'str', method: 'getState', timeout: '5000', targetType: 'json', target: JSON.stringify({ entityType: 'DEVICE', id: d.id }) }),
+        node('tb-rpc', 'fixed', {
+          methodType: 'str',
+          method: 'getState',
+          timeout: '5000',
+          targetType: 'json',
+          target: JSON.stringify({ entityType: 'DEVICE', id: d.id }),
+        }),
         node('tb-rpc', 'open', { methodType: 'auto', method: '', timeout: '' }),
       ]);
       const out = await results.ok('fixed', { method: 'reboot', timeout: 'forever' });
@@ -142,30 +204,48 @@ describe('values from the message: the dialog wins, placeholders in text setting
       await results.ok('fixed', { method: 'reboot', timeout: 'forever' });
       const told = warnings('fixed');
       assert.equal(told.length, 2, JSON.stringify(told));
-      assert.ok(told.some((w) => /^msg\.method is ignored/.test(w)) && told.some((w) => /^msg\.timeout is ignored/.test(w)));
+      assert.ok(
+        told.some((w) => /^msg\.method is ignored/.test(w)) && told.some((w) => /^msg\.timeout is ignored/.test(w)),
+      );
       // Left empty: the message's method and timeout (a bad one is the message's to answer for).
-      assert.deepEqual((await results.ok('open', { entity: d.id, method: 'reboot', timeout: 6000 })).payload, { method: 'reboot' });
-      await results.fails('open', { entity: d.id, method: 'reboot', timeout: 'forever' }, 'TB_INVALID_INPUT', /: msg\.timeout must be a duration/);
+      assert.deepEqual((await results.ok('open', { entity: d.id, method: 'reboot', timeout: 6000 })).payload, {
+        method: 'reboot',
+      });
+      await results.fails(
+        'open',
+        { entity: d.id, method: 'reboot', timeout: 'forever' },
+        'TB_INVALID_INPUT',
+        /: msg\.timeout must be a duration/,
+      );
     });
 
     it('a placeholder in the method: {{env.…}} whole, {{msg.…}} inside text; missing refused with nothing sent', async () => {
       const d = dev('Thermo A-101');
       sim.rpc.setDevice(d.id, { mode: 'answer', reply: (call) => ({ method: call.method, params: call.params }) });
       process.env.TB_TEST_RPC_METHOD = 'getState';
-      await load([node('tb-rpc', 'env', { methodType: 'str', method: '{{env.TB_TEST_RPC_METHOD}}' }), node('tb-rpc', 'mix', { methodType: 'str', method: 'set{{msg.what}}' })]);
+      await load([
+        node('tb-rpc', 'env', { methodType: 'str', method: '{{env.TB_TEST_RPC_METHOD}}' }),
+        node('tb-rpc', 'mix', { methodType: 'str', method: 'set{{msg.what}}' }),
+      ]);
       assert.deepEqual((await results.ok('env', { entity: d.id })).payload, { method: 'getState', params: null });
       const out = await results.ok('mix', { entity: d.id, what: 'Gpio', payload: { pin: 1 } });
       assert.deepEqual(out.payload, { method: 'setGpio', params: { pin: 1 } });
       assert.deepEqual(out.rpc, { method: 'setGpio', params: { pin: 1 }, status: 'SUCCESSFUL' });
       const before = sim.countRequests('/api/rpc/', 'POST');
-      await results.fails('mix', { entity: d.id }, 'TB_INVALID_INPUT', /: method is bound to msg\.what, which is undefined: the message must give it a value/);
+      await results.fails(
+        'mix',
+        { entity: d.id },
+        'TB_INVALID_INPUT',
+        /: method is bound to msg\.what, which is undefined: the message must give it a value/,
+      );
       assert.equal(sim.countRequests('/api/rpc/', 'POST'), before, 'nothing sent');
     });
   });
 
   describe('tb-alarm-action', () => {
     let n = 0;
-    const newAlarm = () => sim.data.createAlarm({ originator: dev('Thermo A-101').id, type: `Source Alarm ${++n}`, severity: 'MAJOR' });
+    const newAlarm = () =>
+      sim.data.createAlarm({ originator: dev('Thermo A-101').id, type: `Source Alarm ${++n}`, severity: 'MAJOR' });
 
     it('a fixed comment and operation win over msg.comment / msg.operation (each said once); "auto" reads msg.comment', async () => {
       await load([
@@ -179,7 +259,10 @@ describe('values from the message: the dialog wins, placeholders in text setting
       await results.ok('fixed', { payload: newAlarm().id, comment: 'left over', operation: 'delete' });
       const told = warnings('fixed');
       assert.equal(told.length, 2, JSON.stringify(told));
-      assert.ok(told.some((w) => /^msg\.operation is ignored/.test(w)) && told.some((w) => /^msg\.comment is ignored: the node's setting "comment"/.test(w)));
+      assert.ok(
+        told.some((w) => /^msg\.operation is ignored/.test(w)) &&
+          told.some((w) => /^msg\.comment is ignored: the node's setting "comment"/.test(w)),
+      );
       out = await results.ok('auto', { payload: newAlarm().id, comment: 'from the message' });
       assert.equal(((out.alarmComment as Rec).comment as Rec).text, 'from the message');
     });
@@ -188,7 +271,13 @@ describe('values from the message: the dialog wins, placeholders in text setting
       const tech = sim.data.users().find((u) => u.name === 'tech@thingsboard.org');
       assert.ok(tech, 'the simulator has the tech user');
       await load([
-        node('tb-alarm-action', 'c', { operation: 'clear', comment: 'Back to {{msg.payload.t}} °C', commentType: 'str', alarmType: 'msg', alarm: 'alarm' }),
+        node('tb-alarm-action', 'c', {
+          operation: 'clear',
+          comment: 'Back to {{msg.payload.t}} °C',
+          commentType: 'str',
+          alarmType: 'msg',
+          alarm: 'alarm',
+        }),
         node('tb-alarm-action', 'as', { operation: 'assign', assignee: '{{global.oncall}}', assigneeType: 'str' }),
         node('tb-alarm-action', 'r', { operation: 'raise', alarmName: '{{msg.kind}} (flow)', severity: 'MINOR' }),
       ]);
@@ -202,15 +291,33 @@ describe('values from the message: the dialog wins, placeholders in text setting
       assert.equal(sim.data.getAlarm(b.id)!.assigneeId, tech!.id);
 
       const device = dev('Thermo A-102');
-      out = await results.ok('r', { kind: 'Door open', payload: { originator: { entityType: 'DEVICE', id: device.id } } });
+      out = await results.ok('r', {
+        kind: 'Door open',
+        payload: { originator: { entityType: 'DEVICE', id: device.id } },
+      });
       assert.equal((out.payload as Rec).type, 'Door open (flow)');
       assert.equal((out.payload as Rec).severity, 'MINOR');
 
       sim.resetRequests();
-      await results.fails('c', { alarm: newAlarm().id, payload: {} }, 'TB_INVALID_INPUT', /: comment is bound to msg\.payload\.t, which is undefined/);
+      await results.fails(
+        'c',
+        { alarm: newAlarm().id, payload: {} },
+        'TB_INVALID_INPUT',
+        /: comment is bound to msg\.payload\.t, which is undefined/,
+      );
       (helper.getNode('as') as unknown as Node).context().global.set('oncall', null);
-      await results.fails('as', { payload: newAlarm().id }, 'TB_INVALID_INPUT', /: assignee is bound to global\.oncall, which is null/);
-      await results.fails('r', { payload: { originator: { entityType: 'DEVICE', id: device.id } } }, 'TB_INVALID_INPUT', /: alarmName is bound to msg\.kind, which is undefined/);
+      await results.fails(
+        'as',
+        { payload: newAlarm().id },
+        'TB_INVALID_INPUT',
+        /: assignee is bound to global\.oncall, which is null/,
+      );
+      await results.fails(
+        'r',
+        { payload: { originator: { entityType: 'DEVICE', id: device.id } } },
+        'TB_INVALID_INPUT',
+        /: alarmName is bound to msg\.kind, which is undefined/,
+      );
       assert.equal(sim.countRequests('/api/alarm'), 0, 'nothing sent');
     });
   });

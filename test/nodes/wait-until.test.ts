@@ -9,7 +9,20 @@ import type { Node } from 'node-red';
 import tbConnection from '../../src/nodes/tb-connection';
 import tbWaitUntil from '../../src/nodes/tb-wait-until';
 import { BASE_TIME, HOUR } from '../../sim';
-import { assertCode, connectionNode, flow, helper, inject, key, lastStatus, statuses, TENANT, useRuntime, type Msg, type Rec } from '../support/runtime';
+import {
+  assertCode,
+  connectionNode,
+  flow,
+  helper,
+  inject,
+  key,
+  lastStatus,
+  statuses,
+  TENANT,
+  useRuntime,
+  type Msg,
+  type Rec,
+} from '../support/runtime';
 import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbWaitUntil];
@@ -59,7 +72,10 @@ class Outputs {
     const t0 = Date.now();
     while (this.all.length <= n) {
       const left = ms - (Date.now() - t0);
-      if (left <= 0) throw new Error(`timed out waiting for output #${n + 1} (got ${this.all.length}: ${this.all.map((o) => o.port).join(', ')})`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for output #${n + 1} (got ${this.all.length}: ${this.all.map((o) => o.port).join(', ')})`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -80,7 +96,10 @@ class Outputs {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('tb-wait-until (runtime + simulator WebSocket)', function () {
-  const sim = useRuntime({ now: () => NOW }, { settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 } });
+  const sim = useRuntime(
+    { now: () => NOW },
+    { settings: { tbConnectionReconnectInitialMs: 20, tbConnectionReconnectMaxMs: 200 } },
+  );
   afterEach(() => sim.ws.pauseFrames(false));
   let ts = NOW;
   const nextTs = () => ++ts;
@@ -95,14 +114,24 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
   let out: Outputs;
   const load = async (nodes: Rec[], extra: Rec[] = []) => {
     await helper.unload();
-    await helper.load(NODES, flow(connectionNode(sim.url), ...nodes, { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] }, ...extra), { c1: TENANT });
+    await helper.load(
+      NODES,
+      flow(
+        connectionNode(sim.url),
+        ...nodes,
+        { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] },
+        ...extra,
+      ),
+      { c1: TENANT },
+    );
     out = new Outputs();
   };
   /** Subscriptions the server holds (every session's cmdIds). */
   const serverSubs = () => sim.ws.sessionList().reduce((n, s) => n + s.cmdIds.length, 0);
   const subscribed = (n: number) => waitFor(() => serverSubs() === n);
   /** Node "w" has shown this status (now or before). */
-  const showed = (k: string, fill?: string) => waitFor(() => statuses('w').some((s) => s.text === key(k) && (!fill || s.fill === fill)));
+  const showed = (k: string, fill?: string) =>
+    waitFor(() => statuses('w').some((s) => s.text === key(k) && (!fill || s.fill === fill)));
 
   describe('conditions', () => {
     it('met at once by the current value: msg.waited = { met, value, ts, ms, entity } on output 1, the message kept', async () => {
@@ -170,7 +199,10 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
     }
 
     it('numeric text compares as a number ("45" > 44), text that is not one never meets an order ("n/a")', async () => {
-      await load([waiter({ key: 'humidity', operator: 'gt', value: '44', valueType: 'str' }), waiter({ id: 'w2', operator: 'gt', value: '1', valueType: 'num', timeout: '150ms' })]);
+      await load([
+        waiter({ key: 'humidity', operator: 'gt', value: '44', valueType: 'str' }),
+        waiter({ id: 'w2', operator: 'gt', value: '1', valueType: 'num', timeout: '150ms' }),
+      ]);
       const b102 = { entityType: 'DEVICE', id: sim.data.mustFindByName('DEVICE', 'Thermo B-102').id };
       inject('w', { entity: b102 });
       const o = await out.next();
@@ -186,13 +218,23 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       const a101 = { entityType: 'DEVICE', id: sim.data.mustFindByName('DEVICE', 'Thermo A-101').id };
       await load([
         waiter({ id: 'w1', keyType: 'SERVER_ATTRIBUTE', key: 'active', value: 'true', valueType: 'bool' }),
-        waiter({ id: 'w2', keyType: 'SHARED_ATTRIBUTE', key: 'targetTemperature', operator: 'gte', value: '21', valueType: 'num' }),
+        waiter({
+          id: 'w2',
+          keyType: 'SHARED_ATTRIBUTE',
+          key: 'targetTemperature',
+          operator: 'gte',
+          value: '21',
+          valueType: 'num',
+        }),
         waiter({ id: 'w3', keyType: 'CLIENT_ATTRIBUTE', key: 'fw', value: '1.2.0' }),
         waiter({ id: 'w4', keyType: 'ENTITY_FIELD', key: 'name', value: 'Thermo A-101' }),
       ]);
       for (const id of ['w1', 'w2', 'w3', 'w4']) inject(id, { entity: a101 });
       for (let i = 0; i < 4; i++) assert.equal((await out.nth(i)).port, 'met', JSON.stringify(out.all[i].msg.error));
-      assert.deepEqual(out.all.map((o) => (o.msg.waited as Rec).value).sort(), [1, 21, '1.2.0', 'Thermo A-101', true].filter((v) => v !== 1).sort());
+      assert.deepEqual(
+        out.all.map((o) => (o.msg.waited as Rec).value).sort(),
+        [1, 21, '1.2.0', 'Thermo A-101', true].filter((v) => v !== 1).sort(),
+      );
       // an attribute written while waiting
       await load([waiter({ keyType: 'SHARED_ATTRIBUTE', key: 'targetTemperature', value: '23.5', valueType: 'num' })]);
       const e = probe();
@@ -212,7 +254,9 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
         waiter({ id: 'v', value: 'TB_WAIT_TARGET', valueType: 'env' }),
         waiter({ id: 'j', value: 'target + 1', valueType: 'jsonata' }),
       ]);
-      const n = helper.getNode('m') as unknown as { context(): { flow: { set(k: string, v: unknown): void }; global: { set(k: string, v: unknown): void } } };
+      const n = helper.getNode('m') as unknown as {
+        context(): { flow: { set(k: string, v: unknown): void }; global: { set(k: string, v: unknown): void } };
+      };
       n.context().flow.set('target', 22);
       n.context().global.set('target', '22');
       const e = probe(22);
@@ -379,7 +423,10 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       await showed('waiting');
       await subscribed(20);
       assert.ok(timers() >= before + 100, `a timer per wait (${timers() - before})`);
-      await helper.setFlows(flow(connectionNode(sim.url), { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] }) as never, 'nodes');
+      await helper.setFlows(
+        flow(connectionNode(sim.url), { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] }) as never,
+        'nodes',
+      );
       await subscribed(0);
       assert.ok(timers() <= before, `no timer left (${timers() - before} more than before)`);
       await sleep(600);
@@ -389,15 +436,25 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
 
   describe('bad input: an error at Catch, nothing subscribed', () => {
     it('settings: an unknown key type, ">" on a non-number, a bad JSONata', async () => {
-      await load([waiter({ keyType: 'LATEST' }), waiter({ id: 'w2', operator: 'gt', value: 'warm' }), waiter({ id: 'w3', operator: 'jsonata', value: 'value >' })]);
+      await load([
+        waiter({ keyType: 'LATEST' }),
+        waiter({ id: 'w2', operator: 'gt', value: 'warm' }),
+        waiter({ id: 'w3', operator: 'jsonata', value: 'value >' }),
+      ]);
       const e = probe(1);
       inject('w', { entity: e });
       inject('w2', { entity: e });
       inject('w3', { entity: e });
       const errs = [await out.nth(0), await out.nth(1), await out.nth(2)].map((o) => o.msg.error as Rec);
       for (const err of errs) assertCode(err, 'TB_CONFIG');
-      assert.match(errs[0].message as string, /keyType must be one of TIME_SERIES, SERVER_ATTRIBUTE, SHARED_ATTRIBUTE, CLIENT_ATTRIBUTE, ENTITY_FIELD \(got "LATEST"\)/);
-      assert.match(errs[1].message as string, /value must be a number, or a text that is one such as "21", for ">".*"warm"/);
+      assert.match(
+        errs[0].message as string,
+        /keyType must be one of TIME_SERIES, SERVER_ATTRIBUTE, SHARED_ATTRIBUTE, CLIENT_ATTRIBUTE, ENTITY_FIELD \(got "LATEST"\)/,
+      );
+      assert.match(
+        errs[1].message as string,
+        /value must be a number, or a text that is one such as "21", for ">".*"warm"/,
+      );
       assert.match(errs[2].message as string, /JSONata condition/);
       assert.equal(serverSubs(), 0);
       assert.equal(lastStatus('w')?.fill, 'red');

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { explainBound, findBindings, parseTemplate, pathText, resolveBindings, type BindingRef, type QueryPath } from '../../src/query/bindings';
+import {
+  explainBound,
+  findBindings,
+  parseTemplate,
+  pathText,
+  resolveBindings,
+  type BindingRef,
+  type QueryPath,
+} from '../../src/query/bindings';
 import { prepareEntityDataQuery } from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
 
@@ -27,7 +35,9 @@ function resolve(query: unknown, sources: Parameters<typeof reader>[0]) {
 describe('query/bindings: values from the message', () => {
   describe('the placeholder form', () => {
     it('reads msg, flow, global and env, with spaces inside the braces', () => {
-      assert.deepEqual(parseTemplate('{{msg.payload.name}}'), { whole: { source: 'msg', path: 'payload.name', text: 'msg.payload.name' } });
+      assert.deepEqual(parseTemplate('{{msg.payload.name}}'), {
+        whole: { source: 'msg', path: 'payload.name', text: 'msg.payload.name' },
+      });
       assert.deepEqual(parseTemplate('{{ flow.limit }}')?.whole?.text, 'flow.limit');
       assert.deepEqual(parseTemplate('{{global.site}}')?.whole?.source, 'global');
       assert.deepEqual(parseTemplate('{{env.SITE}}')?.whole?.path, 'SITE');
@@ -61,7 +71,10 @@ describe('query/bindings: values from the message', () => {
         b?.leaves.map((l) => pathText('query', l.at)),
         ['query.entityFilter.deviceTypes[0]', 'query.entityFilter.deviceNameFilter', 'query.pageLink.pageSize'],
       );
-      assert.equal(findBindings({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } }), undefined);
+      assert.equal(
+        findBindings({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } }),
+        undefined,
+      );
     });
   });
 
@@ -78,8 +91,12 @@ describe('query/bindings: values from the message', () => {
     });
 
     it('binds an item of a list, or a whole list; a single value for a whole list becomes a one-item list', () => {
-      assert.deepEqual(resolve({ deviceTypes: ['thermostat', '{{msg.p}}'] }, { msg: { p: 'meter' } }), { deviceTypes: ['thermostat', 'meter'] });
-      assert.deepEqual(resolve({ statusList: '{{msg.s}}' }, { msg: { s: ['ACTIVE', 'ACK'] } }), { statusList: ['ACTIVE', 'ACK'] });
+      assert.deepEqual(resolve({ deviceTypes: ['thermostat', '{{msg.p}}'] }, { msg: { p: 'meter' } }), {
+        deviceTypes: ['thermostat', 'meter'],
+      });
+      assert.deepEqual(resolve({ statusList: '{{msg.s}}' }, { msg: { s: ['ACTIVE', 'ACK'] } }), {
+        statusList: ['ACTIVE', 'ACK'],
+      });
       assert.deepEqual(resolve({ statusList: '{{msg.s}}' }, { msg: { s: 'ACTIVE' } }), { statusList: ['ACTIVE'] });
     });
 
@@ -124,14 +141,19 @@ describe('query/bindings: values from the message', () => {
       ['empty', ''],
     ] as const) {
       it(`refuses a whole binding that is ${what}, naming the path and the binding`, () => {
-        const q = { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{msg.payload.name}}' } };
+        const q = {
+          entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{msg.payload.name}}' },
+        };
         assert.throws(
           () => resolve(q, { msg: { payload: { name: value } } }),
           (err: unknown) => {
             assert.ok(err instanceof TbInputError);
             assert.equal(err.code, 'TB_INVALID_INPUT');
             assert.equal(err.field, 'query.entityFilter.entityNameFilter');
-            assert.match(err.message, /^query\.entityFilter\.entityNameFilter is bound to msg\.payload\.name, which is /);
+            assert.match(
+              err.message,
+              /^query\.entityFilter\.entityNameFilter is bound to msg\.payload\.name, which is /,
+            );
             assert.match(err.message, new RegExp(what));
             return true;
           },
@@ -140,12 +162,21 @@ describe('query/bindings: values from the message', () => {
     }
 
     it('refuses a path through a missing object', () => {
-      assert.throws(() => resolve({ n: '{{msg.payload.device.name}}' }, { msg: { payload: {} } }), /query\.n is bound to msg\.payload\.device\.name, which is undefined/);
+      assert.throws(
+        () => resolve({ n: '{{msg.payload.device.name}}' }, { msg: { payload: {} } }),
+        /query\.n is bound to msg\.payload\.device\.name, which is undefined/,
+      );
     });
 
     it('refuses a missing value in text, and an object put into text', () => {
-      assert.throws(() => resolve({ n: 'Thermo {{msg.site}}' }, { msg: {} }), /query\.n is bound to msg\.site, which is undefined/);
-      assert.throws(() => resolve({ n: 'Thermo {{msg.site}}' }, { msg: { site: { a: 1 } } }), /puts msg\.site into text, but it is an object/);
+      assert.throws(
+        () => resolve({ n: 'Thermo {{msg.site}}' }, { msg: {} }),
+        /query\.n is bound to msg\.site, which is undefined/,
+      );
+      assert.throws(
+        () => resolve({ n: 'Thermo {{msg.site}}' }, { msg: { site: { a: 1 } } }),
+        /puts msg\.site into text, but it is an object/,
+      );
     });
   });
 

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../src/query/validate';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../src/query/validate';
 import { ENTITY_FILTER_TYPES } from '../../src/query/types';
 
 /*
@@ -50,7 +55,9 @@ interface CorpusEntry {
   note?: string;
 }
 
-const CORPUS: CorpusEntry[] = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'tb-queries.json'), 'utf8'));
+const CORPUS: CorpusEntry[] = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'tb-queries.json'), 'utf8'),
+);
 
 const PREPARE: Record<Mode, (q: unknown, field?: string, options?: { live?: boolean }) => unknown> = {
   entityData: prepareEntityDataQuery,
@@ -65,22 +72,43 @@ const PREPARE: Record<Mode, (q: unknown, field?: string, options?: { live?: bool
 
 /** Fields the server does not read, as recorded by serverView ("<object>.<field>"), and why. */
 const IGNORED_BY_SERVER: Readonly<Record<string, string>> = {
-  'query.keyFiltersOperationOrDefault': 'read-only getter of EntityCountQuery that Jackson writes (HEAD); EntityCountQuery ignores unknown properties',
-  'entityFilter[apiUsageState].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties (EntityFilter.java L50)',
+  'query.keyFiltersOperationOrDefault':
+    'read-only getter of EntityCountQuery that Jackson writes (HEAD); EntityCountQuery ignores unknown properties',
+  'entityFilter[apiUsageState].resolveMultiple':
+    'UI alias property; EntityFilter ignores unknown properties (EntityFilter.java L50)',
   'entityFilter[deviceType].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties',
   'entityFilter[entityType].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties',
   'entityFilter[relationsQuery].resolveMultiple': 'UI alias property; EntityFilter ignores unknown properties',
   'entityFilter[relationsQuery].stateEntityParamName': 'UI alias property; EntityFilter ignores unknown properties',
-  'entityFilter[deviceSearchQuery].edgeTypes': 'the swagger "Edge Search Query" example uses type deviceSearchQuery; DeviceSearchQueryFilter has no edgeTypes',
-  'keyFilter.value': 'UI KeyFilter property (entity.service.ts L575 sends value: null); REST ignores unknown properties (Spring Boot default)',
+  'entityFilter[deviceSearchQuery].edgeTypes':
+    'the swagger "Edge Search Query" example uses type deviceSearchQuery; DeviceSearchQueryFilter has no edgeTypes',
+  'keyFilter.value':
+    'UI KeyFilter property (entity.service.ts L575 sends value: null); REST ignores unknown properties (Spring Boot default)',
   'query.pageLink': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
   'query.entityFields': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
   'query.latestValues': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
 };
 
-const ALARM_FILTER_FIELDS = ['startTs', 'endTs', 'timeWindow', 'typeList', 'statusList', 'severityList', 'searchPropagatedAlarms', 'assigneeId'];
+const ALARM_FILTER_FIELDS = [
+  'startTs',
+  'endTs',
+  'timeWindow',
+  'typeList',
+  'statusList',
+  'severityList',
+  'searchPropagatedAlarms',
+  'assigneeId',
+];
 const ALARM_PRIMITIVES: Obj = { startTs: 0, endTs: 0, timeWindow: 0, searchPropagatedAlarms: false };
-const SEARCH_FIELDS = ['rootEntity', 'relationType', 'direction', 'maxLevel', 'fetchLastLevelOnly', 'rootStateEntity', 'defaultStateEntity'];
+const SEARCH_FIELDS = [
+  'rootEntity',
+  'relationType',
+  'direction',
+  'maxLevel',
+  'fetchLastLevelOnly',
+  'rootStateEntity',
+  'defaultStateEntity',
+];
 const SEARCH_PRIMITIVES: Obj = { maxLevel: 0, fetchLastLevelOnly: false, rootStateEntity: false };
 const TYPE_FILTERS: Readonly<Record<string, [plural: string, singular: string, nameFilter: string]>> = {
   assetType: ['assetTypes', 'assetType', 'assetNameFilter'],
@@ -160,7 +188,11 @@ class View {
       f,
       `entityFilter[${type}]`,
       ['type', ...fields],
-      type === 'relationsQuery' ? { multiRoot: false, maxLevel: 0, fetchLastLevelOnly: false, negate: false, rootStateEntity: false } : type.endsWith('SearchQuery') ? SEARCH_PRIMITIVES : {},
+      type === 'relationsQuery'
+        ? { multiRoot: false, maxLevel: 0, fetchLastLevelOnly: false, negate: false, rootStateEntity: false }
+        : type.endsWith('SearchQuery')
+          ? SEARCH_PRIMITIVES
+          : {},
     );
     const typeFilter = TYPE_FILTERS[type];
     if (typeFilter) {
@@ -173,7 +205,9 @@ class View {
       if (out[k] !== undefined) out[k] = this.entityId(out[k], k);
     }
     if (type === 'relationsQuery') {
-      out.filters = this.list(out.filters, (rf) => this.known(rf, 'relationFilter', ['relationType', 'entityTypes', 'negate'], { negate: false }));
+      out.filters = this.list(out.filters, (rf) =>
+        this.known(rf, 'relationFilter', ['relationType', 'entityTypes', 'negate'], { negate: false }),
+      );
       if (out.multiRoot !== true) {
         delete out.multiRootEntitiesType;
         delete out.multiRootEntityIds;
@@ -192,7 +226,12 @@ class View {
 
   pageLink(p: unknown, alarm: boolean): Obj {
     const fields = ['pageSize', 'page', 'textSearch', 'sortOrder', 'dynamic', ...(alarm ? ALARM_FILTER_FIELDS : [])];
-    const out = this.known(p, 'pageLink', fields, { page: 0, pageSize: 0, dynamic: false, ...(alarm ? ALARM_PRIMITIVES : {}) });
+    const out = this.known(p, 'pageLink', fields, {
+      page: 0,
+      pageSize: 0,
+      dynamic: false,
+      ...(alarm ? ALARM_PRIMITIVES : {}),
+    });
     if (out.sortOrder !== undefined) {
       const s = this.known(out.sortOrder, 'sortOrder', ['key', 'direction']);
       if (s.key !== undefined) s.key = this.key(s.key);
@@ -224,7 +263,12 @@ class View {
         : this.known(p, `predicate[${String(type)}]`, ['type', 'operation', 'value']);
     const value = this.known(out.value, 'value', ['defaultValue', 'userValue', 'dynamicValue']);
     if (value.dynamicValue !== undefined) {
-      value.dynamicValue = this.known(value.dynamicValue, 'dynamicValue', ['resolvedValue', 'sourceType', 'sourceAttribute', 'inherit'], { inherit: false });
+      value.dynamicValue = this.known(
+        value.dynamicValue,
+        'dynamicValue',
+        ['resolvedValue', 'sourceType', 'sourceAttribute', 'inherit'],
+        { inherit: false },
+      );
     }
     out.value = value;
     return out;
@@ -324,7 +368,12 @@ describe('query corpus: real ThingsBoard queries (test/fixtures/tb-queries.json)
     assert.deepEqual([...alarmFields].sort(), [...ALARM_FILTER_FIELDS].sort());
     assert.ok(nestedComplex, 'a COMPLEX predicate inside a COMPLEX one');
     assert.ok(dynamicValue && userValue && textSearch && keyFiltersOr);
-    assert.deepEqual([...new Set(CORPUS.map((e) => e.mode))].sort(), ['alarmCount', 'alarmData', 'entityCount', 'entityData']);
+    assert.deepEqual([...new Set(CORPUS.map((e) => e.mode))].sort(), [
+      'alarmCount',
+      'alarmData',
+      'entityCount',
+      'entityData',
+    ]);
     assert.deepEqual([...new Set(CORPUS.map((e) => e.live))].sort(), [false, true]);
   });
 
@@ -344,7 +393,8 @@ describe('query corpus: real ThingsBoard queries (test/fixtures/tb-queries.json)
         const after = serverView(e.mode, prepared);
         assert.deepEqual(after.ignored, [], 'the prepared copy carries only fields the server knows');
         assert.deepEqual(after.view, before.view);
-        for (const name of before.ignored) assert.ok(name in IGNORED_BY_SERVER, `${name} is dropped: is it really ignored by the server?`);
+        for (const name of before.ignored)
+          assert.ok(name in IGNORED_BY_SERVER, `${name} is dropped: is it really ignored by the server?`);
       });
     }
   });
@@ -359,7 +409,9 @@ describe('query corpus: real ThingsBoard queries (test/fixtures/tb-queries.json)
   });
 
   it('a singular type added to a *SearchQuery filter changes nothing the server reads (it has no such field)', () => {
-    const search = accepted.filter((e) => String((e.query.entityFilter as Obj | undefined)?.type).endsWith('SearchQuery'));
+    const search = accepted.filter((e) =>
+      String((e.query.entityFilter as Obj | undefined)?.type).endsWith('SearchQuery'),
+    );
     assert.ok(search.length >= 4);
     for (const e of search) {
       const filter = e.query.entityFilter as Obj;

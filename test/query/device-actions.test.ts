@@ -6,7 +6,15 @@
 import assert from 'node:assert/strict';
 import { TbInputError } from '../../src/errors';
 import { checkAttributeList, flatAttributes, prepareAttributeRequest, prepareScope } from '../../src/query/attributes';
-import { boolOption, durationOption, enumOption, intOption, keysOption, OptionReader, timeOption } from '../../src/query/options';
+import {
+  boolOption,
+  durationOption,
+  enumOption,
+  intOption,
+  keysOption,
+  OptionReader,
+  timeOption,
+} from '../../src/query/options';
 import {
   classifyRpcAnswer,
   DEFAULT_EXPIRATION,
@@ -42,55 +50,133 @@ describe('query: device actions', () => {
     it('an entity id, a flat or raw entity-query item, a REST entity, an alarm (its originator), a UUID', () => {
       const want = { entityType: 'ASSET', id: U1 };
       assert.deepEqual(prepareTarget({ entityType: 'ASSET', id: U1 }, 'msg.entity', DEVICE), want);
-      assert.deepEqual(prepareTarget({ id: U1, entityType: 'ASSET', name: 'Building Alpha', ts: {} }, 'msg.entity', DEVICE), want);
-      assert.deepEqual(prepareTarget({ entityId: { entityType: 'ASSET', id: U1 }, latest: {} }, 'msg.entity', DEVICE), want);
+      assert.deepEqual(
+        prepareTarget({ id: U1, entityType: 'ASSET', name: 'Building Alpha', ts: {} }, 'msg.entity', DEVICE),
+        want,
+      );
+      assert.deepEqual(
+        prepareTarget({ entityId: { entityType: 'ASSET', id: U1 }, latest: {} }, 'msg.entity', DEVICE),
+        want,
+      );
       assert.deepEqual(prepareTarget({ id: { entityType: 'ASSET', id: U1 }, name: 'x' }, 'msg.entity', DEVICE), want);
       // an alarm, flat or raw: the entity that raised it (not the alarm, not the entity the query matched)
-      const flatAlarm = { id: U2, type: 'High Temperature', originator: { id: U1, entityType: 'ASSET' }, entity: { id: U3, entityType: 'CUSTOMER' } };
+      const flatAlarm = {
+        id: U2,
+        type: 'High Temperature',
+        originator: { id: U1, entityType: 'ASSET' },
+        entity: { id: U3, entityType: 'CUSTOMER' },
+      };
       assert.deepEqual(prepareTarget(flatAlarm, 'msg.entity', DEVICE), want);
-      const rawAlarm = { id: { entityType: 'ALARM', id: U2 }, originator: { entityType: 'ASSET', id: U1 }, entityId: { entityType: 'CUSTOMER', id: U3 } };
+      const rawAlarm = {
+        id: { entityType: 'ALARM', id: U2 },
+        originator: { entityType: 'ASSET', id: U1 },
+        entityId: { entityType: 'CUSTOMER', id: U3 },
+      };
       assert.deepEqual(prepareTarget(rawAlarm, 'msg.entity', DEVICE), want);
       assert.deepEqual(prepareTarget(` ${U1} `, 'msg.entity', DEVICE), { entityType: 'DEVICE', id: U1 });
       assert.deepEqual(prepareTarget(U1, 'msg.entity', { defaultType: 'ASSET' }), want);
-      assert.deepEqual(prepareTarget({ id: U1 }, 'msg.entity', DEVICE), { entityType: 'DEVICE', id: U1 }, "an id without a type: the node's type");
+      assert.deepEqual(
+        prepareTarget({ id: U1 }, 'msg.entity', DEVICE),
+        { entityType: 'DEVICE', id: U1 },
+        "an id without a type: the node's type",
+      );
     });
 
     it('errors name where the value was and what is accepted', () => {
-      throwsInput(() => prepareTarget('thermostat', 'msg.entity', DEVICE), 'msg.entity', 'an entity', '(got "thermostat")');
+      throwsInput(
+        () => prepareTarget('thermostat', 'msg.entity', DEVICE),
+        'msg.entity',
+        'an entity',
+        '(got "thermostat")',
+      );
       throwsInput(() => prepareTarget(42, 'msg.entity', DEVICE), 'msg.entity', '(got 42)');
       throwsInput(() => prepareTarget({ name: 'x' }, 'msg.entity', DEVICE), 'msg.entity', 'without an id');
-      throwsInput(() => prepareTarget({ entityType: 'DEVICE', id: 'abc' }, 'msg.entity', DEVICE), 'msg.entity.id', "entity's UUID");
-      throwsInput(() => prepareTarget({ entityType: 'device', id: U1 }, 'msg.entity', DEVICE), 'msg.entity.entityType', 'did you mean "DEVICE"');
-      throwsInput(() => prepareTarget({ entityType: 7, id: U1 }, 'msg.entity', DEVICE), 'msg.entity.entityType', 'entity type');
-      throwsInput(() => prepareTarget({ entityId: { entityType: 'DEVICE', id: 'x' } }, 'msg.entity', DEVICE), 'msg.entity.entityId.id', 'UUID');
+      throwsInput(
+        () => prepareTarget({ entityType: 'DEVICE', id: 'abc' }, 'msg.entity', DEVICE),
+        'msg.entity.id',
+        "entity's UUID",
+      );
+      throwsInput(
+        () => prepareTarget({ entityType: 'device', id: U1 }, 'msg.entity', DEVICE),
+        'msg.entity.entityType',
+        'did you mean "DEVICE"',
+      );
+      throwsInput(
+        () => prepareTarget({ entityType: 7, id: U1 }, 'msg.entity', DEVICE),
+        'msg.entity.entityType',
+        'entity type',
+      );
+      throwsInput(
+        () => prepareTarget({ entityId: { entityType: 'DEVICE', id: 'x' } }, 'msg.entity', DEVICE),
+        'msg.entity.entityId.id',
+        'UUID',
+      );
     });
 
     it('refuses types the server cannot store data for (500 "Not Implemented!") and, for RPC, anything but a device', () => {
-      throwsInput(() => prepareTarget({ entityType: 'DASHBOARD', id: U1 }, 'msg.entity', DEVICE), 'msg.entity.entityType', 'DASHBOARD', 'attributes and time series only for');
-      throwsInput(() => prepareTarget({ entityType: 'ALARM', id: U1 }, 'msg.entity', DEVICE), 'msg.entity.entityType', 'ALARM');
-      throwsInput(() => prepareTarget({ entityType: 'ASSET', id: U1 }, 'msg.entity', RPC_RULES), 'msg.entity.entityType', 'ASSET', 'RPC goes to devices only');
+      throwsInput(
+        () => prepareTarget({ entityType: 'DASHBOARD', id: U1 }, 'msg.entity', DEVICE),
+        'msg.entity.entityType',
+        'DASHBOARD',
+        'attributes and time series only for',
+      );
+      throwsInput(
+        () => prepareTarget({ entityType: 'ALARM', id: U1 }, 'msg.entity', DEVICE),
+        'msg.entity.entityType',
+        'ALARM',
+      );
+      throwsInput(
+        () => prepareTarget({ entityType: 'ASSET', id: U1 }, 'msg.entity', RPC_RULES),
+        'msg.entity.entityType',
+        'ASSET',
+        'RPC goes to devices only',
+      );
       assert.ok(TELEMETRY_ENTITY_TYPES.includes('TENANT' as never));
     });
 
     it('an array acts on each entity (bulk), in order; an empty one is refused; the index is in the field', () => {
-      const t = prepareTargets([U1, { entityType: 'ASSET', id: U2 }, { entityId: { entityType: 'DEVICE', id: U3 } }], 'msg.entity', DEVICE);
+      const t = prepareTargets(
+        [U1, { entityType: 'ASSET', id: U2 }, { entityId: { entityType: 'DEVICE', id: U3 } }],
+        'msg.entity',
+        DEVICE,
+      );
       assert.equal(t.bulk, true);
       assert.deepEqual(
         t.entities.map((e) => e.id),
         [U1, U2, U3],
       );
-      assert.deepEqual(prepareTargets([U1], 'msg.entity', DEVICE), { entities: [{ entityType: 'DEVICE', id: U1 }], bulk: true });
-      assert.deepEqual(prepareTargets(U1, 'msg.entity', DEVICE), { entities: [{ entityType: 'DEVICE', id: U1 }], bulk: false });
+      assert.deepEqual(prepareTargets([U1], 'msg.entity', DEVICE), {
+        entities: [{ entityType: 'DEVICE', id: U1 }],
+        bulk: true,
+      });
+      assert.deepEqual(prepareTargets(U1, 'msg.entity', DEVICE), {
+        entities: [{ entityType: 'DEVICE', id: U1 }],
+        bulk: false,
+      });
       throwsInput(() => prepareTargets([], 'msg.entity', DEVICE), 'msg.entity', 'empty list');
       throwsInput(() => prepareTargets([U1, 'nope'], 'msg.entity', DEVICE), 'msg.entity[1]', '(got "nope")');
-      throwsInput(() => prepareTargets([U1, { entityType: 'ASSET', id: U2 }], 'msg.entity', RPC_RULES), 'msg.entity[1].entityType', 'devices only');
+      throwsInput(
+        () => prepareTargets([U1, { entityType: 'ASSET', id: U2 }], 'msg.entity', RPC_RULES),
+        'msg.entity[1].entityType',
+        'devices only',
+      );
     });
 
     it('from the message: msg.entity, else msg.topic as a UUID', () => {
-      assert.deepEqual(targetsFromMessage({ entity: { entityType: 'ASSET', id: U1 }, topic: U2 }, DEVICE).entities, [{ entityType: 'ASSET', id: U1 }]);
-      assert.deepEqual(targetsFromMessage({ topic: U2 }, DEVICE), { entities: [{ entityType: 'DEVICE', id: U2 }], bulk: false });
+      assert.deepEqual(targetsFromMessage({ entity: { entityType: 'ASSET', id: U1 }, topic: U2 }, DEVICE).entities, [
+        { entityType: 'ASSET', id: U1 },
+      ]);
+      assert.deepEqual(targetsFromMessage({ topic: U2 }, DEVICE), {
+        entities: [{ entityType: 'DEVICE', id: U2 }],
+        bulk: false,
+      });
       throwsInput(() => targetsFromMessage({}, DEVICE), 'msg.entity', 'is missing', 'no entity to act on');
-      throwsInput(() => targetsFromMessage({ topic: 'temperature' }, DEVICE), 'msg.entity', 'msg.topic is not an entity UUID', '(got "temperature")');
+      throwsInput(
+        () => targetsFromMessage({ topic: 'temperature' }, DEVICE),
+        'msg.entity',
+        'msg.topic is not an entity UUID',
+        '(got "temperature")',
+      );
       throwsInput(() => targetsFromMessage({ entity: 'x' }, DEVICE), 'msg.entity', '(got "x")');
     });
 
@@ -98,29 +184,46 @@ describe('query: device actions', () => {
       assert.equal(prepareTargetEntityType(''), 'DEVICE');
       assert.equal(prepareTargetEntityType('ASSET'), 'ASSET');
       throwsInput(() => prepareTargetEntityType('DASHBOARD'), 'targetEntityType', 'one of DEVICE');
-      throwsInput(() => prepareTargetEntityType('ASSET', 'targetEntityType', ['DEVICE']), 'targetEntityType', 'one of DEVICE');
+      throwsInput(
+        () => prepareTargetEntityType('ASSET', 'targetEntityType', ['DEVICE']),
+        'targetEntityType',
+        'one of DEVICE',
+      );
     });
 
     it('one rule per device action, read by the nodes and their dialogs: RPC goes to devices only', () => {
       assert.deepEqual(Object.keys(ACTION_TARGETS), ['tb-telemetry', 'tb-attributes', 'tb-rpc']);
       // The types offered: devices for RPC, the usual ones otherwise.
       assert.deepEqual(targetEntityTypes('tb-rpc'), ['DEVICE']);
-      for (const t of ['tb-telemetry', 'tb-attributes'] as const) assert.deepEqual(targetEntityTypes(t), TARGET_ENTITY_TYPES);
+      for (const t of ['tb-telemetry', 'tb-attributes'] as const)
+        assert.deepEqual(targetEntityTypes(t), TARGET_ENTITY_TYPES);
       // The rules of a node: its bare-UUID type checked against the rule.
       assert.deepEqual(targetRules('tb-rpc', ''), RPC_RULES);
       throwsInput(() => targetRules('tb-rpc', 'ASSET'), 'targetEntityType', 'one of DEVICE (got "ASSET")');
-      assert.deepEqual(targetRules('tb-attributes', 'ASSET'), { defaultType: 'ASSET', allowed: undefined, why: undefined });
+      assert.deepEqual(targetRules('tb-attributes', 'ASSET'), {
+        defaultType: 'ASSET',
+        allowed: undefined,
+        why: undefined,
+      });
       assert.equal(targetRules('tb-telemetry', 'TB_RESOURCE').defaultType, 'TB_RESOURCE');
       // A target of another type: refused for RPC with the reason, accepted for attributes and time series.
       const asset = { entityType: 'ASSET', id: U1 };
-      throwsInput(() => prepareTargets(asset, 'msg.entity', targetRules('tb-rpc', '')), 'msg.entity.entityType', 'ASSET: RPC goes to devices only');
-      for (const t of ['tb-telemetry', 'tb-attributes'] as const) assert.deepEqual(prepareTargets(asset, 'msg.entity', targetRules(t, '')).entities, [asset]);
+      throwsInput(
+        () => prepareTargets(asset, 'msg.entity', targetRules('tb-rpc', '')),
+        'msg.entity.entityType',
+        'ASSET: RPC goes to devices only',
+      );
+      for (const t of ['tb-telemetry', 'tb-attributes'] as const)
+        assert.deepEqual(prepareTargets(asset, 'msg.entity', targetRules(t, '')).entities, [asset]);
     });
   });
 
   describe('options: the node wins, the message fills what it leaves empty', () => {
     it("reads the node's setting, else msg.<name> (an empty node field and a null message value count as unset); lists what it ignored", () => {
-      const r = new OptionReader({ keys: 'a', limit: '', order: 'ASC', agg: '' }, { keys: ['b'], order: null, limit: 5, agg: 'AVG' });
+      const r = new OptionReader(
+        { keys: 'a', limit: '', order: 'ASC', agg: '' },
+        { keys: ['b'], order: null, limit: 5, agg: 'AVG' },
+      );
       assert.deepEqual(r.get('keys'), { value: 'a', field: 'keys' });
       assert.deepEqual(r.get('limit'), { value: 5, field: 'msg.limit' });
       assert.deepEqual(r.get('order'), { value: 'ASC', field: 'order' });
@@ -134,10 +237,20 @@ describe('query: device actions', () => {
 
     it('a group comes from one place: the node when it sets any of its options (an unticked box sets none), else the message', () => {
       const node = new OptionReader({ last: '1h', all: false }, { from: 5, all: true });
-      assert.deepEqual(node.group(['all', 'from', 'to', 'last']), { all: { value: false, field: 'all' }, from: undefined, to: undefined, last: { value: '1h', field: 'last' } });
+      assert.deepEqual(node.group(['all', 'from', 'to', 'last']), {
+        all: { value: false, field: 'all' },
+        from: undefined,
+        to: undefined,
+        last: { value: '1h', field: 'last' },
+      });
       assert.deepEqual(node.ignored, ['all', 'from']);
       const msg = new OptionReader({ all: false, from: '' }, { from: 5 });
-      assert.deepEqual(msg.group(['all', 'from', 'to', 'last']), { all: undefined, from: { value: 5, field: 'msg.from' }, to: undefined, last: undefined });
+      assert.deepEqual(msg.group(['all', 'from', 'to', 'last']), {
+        all: undefined,
+        from: { value: 5, field: 'msg.from' },
+        to: undefined,
+        last: undefined,
+      });
       assert.deepEqual(msg.ignored, []);
     });
 
@@ -168,43 +281,97 @@ describe('query: device actions', () => {
       assert.equal(prepareScope('msg', { scope: 'CLIENT_SCOPE' }, 'read'), 'CLIENT_SCOPE');
       assert.equal(prepareScope('any', {}, 'read'), 'any');
       assert.equal(prepareScope('CLIENT_SCOPE', {}, 'delete'), 'CLIENT_SCOPE');
-      throwsInput(() => prepareScope('CLIENT_SCOPE', {}, 'save'), 'scope', 'only in SERVER_SCOPE or SHARED_SCOPE', 'the device');
+      throwsInput(
+        () => prepareScope('CLIENT_SCOPE', {}, 'save'),
+        'scope',
+        'only in SERVER_SCOPE or SHARED_SCOPE',
+        'the device',
+      );
       throwsInput(() => prepareScope('msg', { scope: 'any' }, 'save'), 'msg.scope', 'SERVER_SCOPE or SHARED_SCOPE');
       throwsInput(() => prepareScope('any', {}, 'delete'), 'scope', 'needs one scope');
       throwsInput(() => prepareScope('msg', {}, 'read'), 'msg.scope', 'missing');
-      throwsInput(() => prepareScope('msg', { scope: 'shared_scope' }, 'read'), 'msg.scope', 'did you mean "SHARED_SCOPE"');
+      throwsInput(
+        () => prepareScope('msg', { scope: 'shared_scope' }, 'read'),
+        'msg.scope',
+        'did you mean "SHARED_SCOPE"',
+      );
     });
 
     it('save: an object with at least one key, no blank key, no null (the server answers 500 for it)', () => {
-      assert.deepEqual(prepareAttributeRequest('save', 'SHARED_SCOPE', read({}), { targetTemperature: 21.5, cfg: { a: 1 } }), {
-        operation: 'save',
-        scope: 'SHARED_SCOPE',
-        values: { targetTemperature: 21.5, cfg: { a: 1 } },
-      });
-      throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), 'x'), 'msg.payload', 'object of attributes');
-      throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), [1]), 'msg.payload', 'object of attributes');
+      assert.deepEqual(
+        prepareAttributeRequest('save', 'SHARED_SCOPE', read({}), { targetTemperature: 21.5, cfg: { a: 1 } }),
+        {
+          operation: 'save',
+          scope: 'SHARED_SCOPE',
+          values: { targetTemperature: 21.5, cfg: { a: 1 } },
+        },
+      );
+      throwsInput(
+        () => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), 'x'),
+        'msg.payload',
+        'object of attributes',
+      );
+      throwsInput(
+        () => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), [1]),
+        'msg.payload',
+        'object of attributes',
+      );
       throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), {}), 'msg.payload', 'empty object');
-      throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), { mode: null }), 'msg.payload.mode', 'is null', 'delete it');
-      throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), { '': 1 }), 'msg.payload', 'blank key');
+      throwsInput(
+        () => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), { mode: null }),
+        'msg.payload.mode',
+        'is null',
+        'delete it',
+      );
+      throwsInput(
+        () => prepareAttributeRequest('save', 'SERVER_SCOPE', read({}), { '': 1 }),
+        'msg.payload',
+        'blank key',
+      );
     });
 
     it('read: keys optional; delete: keys required', () => {
-      assert.deepEqual(prepareAttributeRequest('read', 'any', read({ keys: 'a, b' }), undefined), { operation: 'read', scope: 'any', keys: ['a', 'b'] });
-      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: ['a'] }, "the node's keys win");
-      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: '' }, { keys: '' }), undefined), { operation: 'read', scope: 'SERVER_SCOPE', keys: [] });
-      throwsInput(() => prepareAttributeRequest('delete', 'SERVER_SCOPE', read({}), undefined), 'keys', 'at least one key');
-      assert.deepEqual(prepareAttributeRequest('delete', 'CLIENT_SCOPE', read({}, { keys: ['fw'] }), undefined), { operation: 'delete', scope: 'CLIENT_SCOPE', keys: ['fw'] });
+      assert.deepEqual(prepareAttributeRequest('read', 'any', read({ keys: 'a, b' }), undefined), {
+        operation: 'read',
+        scope: 'any',
+        keys: ['a', 'b'],
+      });
+      assert.deepEqual(
+        prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: 'a' }, { keys: '' }), undefined),
+        { operation: 'read', scope: 'SERVER_SCOPE', keys: ['a'] },
+        "the node's keys win",
+      );
+      assert.deepEqual(prepareAttributeRequest('read', 'SERVER_SCOPE', read({ keys: '' }, { keys: '' }), undefined), {
+        operation: 'read',
+        scope: 'SERVER_SCOPE',
+        keys: [],
+      });
+      throwsInput(
+        () => prepareAttributeRequest('delete', 'SERVER_SCOPE', read({}), undefined),
+        'keys',
+        'at least one key',
+      );
+      assert.deepEqual(prepareAttributeRequest('delete', 'CLIENT_SCOPE', read({}, { keys: ['fw'] }), undefined), {
+        operation: 'delete',
+        scope: 'CLIENT_SCOPE',
+        keys: ['fw'],
+      });
     });
 
     it('flat: key: value, ts per key', () => {
-      const list = checkAttributeList([{ key: 'mode', value: 'eco', lastUpdateTs: 5 }, { key: 'cfg', value: { a: 1 }, lastUpdateTs: 6 }, 'junk']);
+      const list = checkAttributeList([
+        { key: 'mode', value: 'eco', lastUpdateTs: 5 },
+        { key: 'cfg', value: { a: 1 }, lastUpdateTs: 6 },
+        'junk',
+      ]);
       assert.deepEqual(flatAttributes(list), { values: { mode: 'eco', cfg: { a: 1 } }, ts: { mode: 5, cfg: 6 } });
       assert.throws(() => checkAttributeList({}), /not a list of attributes/);
     });
   });
 
   describe('rpc', () => {
-    const rpc = (node: Record<string, unknown>, msg: Record<string, unknown> = {}, params?: unknown) => prepareRpcRequest('setGpio', params, new OptionReader(node, msg), NOW);
+    const rpc = (node: Record<string, unknown>, msg: Record<string, unknown> = {}, params?: unknown) =>
+      prepareRpcRequest('setGpio', params, new OptionReader(node, msg), NOW);
 
     it('method: a non-empty string; by default msg.method, else msg.topic', () => {
       assert.equal(prepareMethod({ value: ' setGpio ', field: 'method' }), 'setGpio');
@@ -217,8 +384,19 @@ describe('query: device actions', () => {
 
     it('lightweight: two-way by default, timeout 10 s, params left out when undefined', () => {
       const r = rpc({});
-      assert.deepEqual(r, { method: 'setGpio', mode: 'twoway', persistent: false, waitFor: 'final', timeout: 10000, body: { method: 'setGpio', timeout: 10000 } });
-      assert.deepEqual(rpc({ mode: 'oneway' }, { timeout: '20s' }, { pin: 7 }).body, { method: 'setGpio', timeout: 20000, params: { pin: 7 } });
+      assert.deepEqual(r, {
+        method: 'setGpio',
+        mode: 'twoway',
+        persistent: false,
+        waitFor: 'final',
+        timeout: 10000,
+        body: { method: 'setGpio', timeout: 10000 },
+      });
+      assert.deepEqual(rpc({ mode: 'oneway' }, { timeout: '20s' }, { pin: 7 }).body, {
+        method: 'setGpio',
+        timeout: 20000,
+        params: { pin: 7 },
+      });
       assert.equal(rpc({}, {}, null).body.params, null, 'null is a value');
       assert.equal(rpc({ timeout: '2000' }).body.timeout, 2000, 'below 5 s is sent as is (the server raises it)');
     });
@@ -236,13 +414,27 @@ describe('query: device actions', () => {
       assert.equal(r.body.persistent, true);
       assert.equal(r.body.expirationTime, NOW + DEFAULT_EXPIRATION);
       assert.equal(rpc({ persistent: true, expiration: '1h' }).body.expirationTime, NOW + 3600000);
-      const full = rpc({ persistent: true, retries: '3', additionalInfo: '{"by":"node-red"}' }, { waitFor: 'accepted' });
-      assert.deepEqual([full.body.retries, full.body.additionalInfo, full.waitFor], [3, { by: 'node-red' }, 'accepted']);
-      assert.deepEqual(rpc({ persistent: true }, { additionalInfo: 'plain text' }).body.additionalInfo, 'plain text', 'a message value is sent as given');
+      const full = rpc(
+        { persistent: true, retries: '3', additionalInfo: '{"by":"node-red"}' },
+        { waitFor: 'accepted' },
+      );
+      assert.deepEqual(
+        [full.body.retries, full.body.additionalInfo, full.waitFor],
+        [3, { by: 'node-red' }, 'accepted'],
+      );
+      assert.deepEqual(
+        rpc({ persistent: true }, { additionalInfo: 'plain text' }).body.additionalInfo,
+        'plain text',
+        'a message value is sent as given',
+      );
       throwsInput(() => rpc({ persistent: true, retries: '9' }), 'retries', 'between 0 and 5');
       throwsInput(() => rpc({ persistent: true, additionalInfo: '{by' }), 'additionalInfo', 'must be JSON');
       throwsInput(() => rpc({ persistent: true, expiration: '500' }), 'expiration', 'at least 1000 ms');
-      assert.equal(rpc({ retries: '3', expiration: '1h' }).body.retries, undefined, 'persistent-only options are not sent otherwise');
+      assert.equal(
+        rpc({ retries: '3', expiration: '1h' }).body.retries,
+        undefined,
+        'persistent-only options are not sent otherwise',
+      );
     });
 
     it('params must be JSON', () => {

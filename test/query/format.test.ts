@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { applyFlatChanges, flattenAlarm, flattenEntity, formatAlarms, formatEntities, fromKeysV1, fromKeysV2, pageInfo, parseValue } from '../../src/query/format';
+import {
+  applyFlatChanges,
+  flattenAlarm,
+  flattenEntity,
+  formatAlarms,
+  formatEntities,
+  fromKeysV1,
+  fromKeysV2,
+  pageInfo,
+  parseValue,
+} from '../../src/query/format';
 import type { AlarmData, EntityData, ResultFormat } from '../../src/query';
 import { TbInputError } from '../../src/errors';
 import { U1, U2 } from './helpers';
@@ -87,7 +97,10 @@ describe('query/format', () => {
         entityId: DEV,
         latest: {
           TIME_SERIES: { temperature: { ts: 1767225590000, value: '26.5' } },
-          SERVER_ATTRIBUTE: { model: { ts: 1767225500000, value: 'TH-1' }, active: { ts: 1767225400000, value: 'true' } },
+          SERVER_ATTRIBUTE: {
+            model: { ts: 1767225500000, value: 'TH-1' },
+            active: { ts: 1767225400000, value: 'true' },
+          },
           ENTITY_FIELD: {
             name: { ts: 1767225600123, value: 'Thermo A' },
             label: { ts: 1767225600123, value: '' },
@@ -111,11 +124,26 @@ describe('query/format', () => {
         temperature: 26.5,
         ts: { model: 1767225500000, active: 1767225400000, temperature: 1767225590000 },
       });
-      assert.deepEqual(Object.keys(flat), ['id', 'entityType', 'name', 'label', 'createdTime', 'type', 'model', 'active', 'temperature', 'ts']);
+      assert.deepEqual(Object.keys(flat), [
+        'id',
+        'entityType',
+        'name',
+        'label',
+        'createdTime',
+        'type',
+        'model',
+        'active',
+        'temperature',
+        'ts',
+      ]);
     });
 
     it('gives null and ts 0 for a missing value', () => {
-      const flat = flattenEntity({ entityId: DEV, latest: { SERVER_ATTRIBUTE: { model: { ts: 0, value: '' } } }, timeseries: {} });
+      const flat = flattenEntity({
+        entityId: DEV,
+        latest: { SERVER_ATTRIBUTE: { model: { ts: 0, value: '' } } },
+        timeseries: {},
+      });
       assert.deepEqual(flat, { id: U1, entityType: 'DEVICE', model: null, ts: { model: 0 } });
     });
 
@@ -207,7 +235,11 @@ describe('query/format', () => {
     });
 
     it('gives createdTime null when empty', () => {
-      const flat = flattenEntity({ entityId: DEV, latest: { ENTITY_FIELD: { createdTime: { ts: 1, value: '' } } }, timeseries: {} });
+      const flat = flattenEntity({
+        entityId: DEV,
+        latest: { ENTITY_FIELD: { createdTime: { ts: 1, value: '' } } },
+        timeseries: {},
+      });
       assert.equal(flat.createdTime, null);
     });
   });
@@ -275,7 +307,12 @@ describe('query/format', () => {
         originatorLabel: 'Label A',
         originatorDisplayName: 'Label A',
         assigneeId: '11111111-2222-3333-4444-555555555555',
-        assignee: { id: '11111111-2222-3333-4444-555555555555', firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' },
+        assignee: {
+          id: '11111111-2222-3333-4444-555555555555',
+          firstName: 'Ann',
+          lastName: 'Lee',
+          email: 'ann@example.com',
+        },
         details: { data: 'x' },
         propagate: false,
         propagateToOwner: true,
@@ -299,10 +336,16 @@ describe('query/format', () => {
 
     it('carries the tenant, customer and assignee ids as UUIDs (null when there is none)', () => {
       const flat = flattenAlarm({ ...alarm, customerId: { entityType: 'CUSTOMER', id: U1 } });
-      assert.deepEqual([flat.tenantId, flat.customerId, flat.assigneeId], ['0c2f4e50-e000-11f0-9d7e-8b1f2c3d4e5f', U1, '11111111-2222-3333-4444-555555555555']);
+      assert.deepEqual(
+        [flat.tenantId, flat.customerId, flat.assigneeId],
+        ['0c2f4e50-e000-11f0-9d7e-8b1f2c3d4e5f', U1, '11111111-2222-3333-4444-555555555555'],
+      );
       assert.deepEqual(Object.keys(flat).slice(0, 3), ['id', 'tenantId', 'customerId']);
       // an entity field or latest value of the same name never replaces them
-      const named = flattenAlarm({ ...alarm, latest: { TIME_SERIES: { tenantId: { ts: 1, value: 'x' }, assigneeId: { ts: 1, value: 'y' } } } });
+      const named = flattenAlarm({
+        ...alarm,
+        latest: { TIME_SERIES: { tenantId: { ts: 1, value: 'x' }, assigneeId: { ts: 1, value: 'y' } } },
+      });
       assert.equal(named.tenantId, '0c2f4e50-e000-11f0-9d7e-8b1f2c3d4e5f');
       assert.equal(named.assigneeId, '11111111-2222-3333-4444-555555555555');
     });
@@ -353,20 +396,26 @@ describe('query/format', () => {
 
   describe('pageInfo', () => {
     it('combines the page asked for with the totals', () => {
-      assert.deepEqual(pageInfo({ data: [1, 2], totalPages: 3, totalElements: 5, hasNext: true }, { page: 1, pageSize: 2 }), {
-        page: 1,
-        pageSize: 2,
-        totalPages: 3,
-        totalElements: 5,
-        hasNext: true,
-      });
-      assert.deepEqual(pageInfo({ data: [], totalPages: 0, totalElements: 0, hasNext: false }, { page: 0, pageSize: 100 }), {
-        page: 0,
-        pageSize: 100,
-        totalPages: 0,
-        totalElements: 0,
-        hasNext: false,
-      });
+      assert.deepEqual(
+        pageInfo({ data: [1, 2], totalPages: 3, totalElements: 5, hasNext: true }, { page: 1, pageSize: 2 }),
+        {
+          page: 1,
+          pageSize: 2,
+          totalPages: 3,
+          totalElements: 5,
+          hasNext: true,
+        },
+      );
+      assert.deepEqual(
+        pageInfo({ data: [], totalPages: 0, totalElements: 0, hasNext: false }, { page: 0, pageSize: 100 }),
+        {
+          page: 0,
+          pageSize: 100,
+          totalPages: 0,
+          totalElements: 0,
+          hasNext: false,
+        },
+      );
     });
   });
 
@@ -375,7 +424,11 @@ describe('query/format', () => {
       assert.deepEqual(
         fromKeysV2({
           entityTypes: ['DEVICE', 'ASSET', 'DEVICE'],
-          timeseries: [{ key: 'temperature', sample: { ts: 1, value: 23.5 } }, { key: 'humidity' }, { key: 'humidity' }],
+          timeseries: [
+            { key: 'temperature', sample: { ts: 1, value: 23.5 } },
+            { key: 'humidity' },
+            { key: 'humidity' },
+          ],
           attributes: {
             SHARED_SCOPE: [{ key: 'active', sample: { ts: 1, value: true } }],
             CLIENT_SCOPE: [{ key: 'fw' }, { key: 'battery' }],
@@ -392,13 +445,20 @@ describe('query/format', () => {
 
     it('fromKeysV2: absent parts give empty lists', () => {
       assert.deepEqual(fromKeysV2({ entityTypes: [] }), { entityTypes: [], timeseries: [], attributes: {} });
-      assert.deepEqual(fromKeysV2({ entityTypes: [], timeseries: [], attributes: {} }), { entityTypes: [], timeseries: [], attributes: {} });
+      assert.deepEqual(fromKeysV2({ entityTypes: [], timeseries: [], attributes: {} }), {
+        entityTypes: [],
+        timeseries: [],
+        attributes: {},
+      });
     });
 
     it('fromKeysV1: merges one call per scope plus a time-series call', () => {
       const out = fromKeysV1(
         [
-          { scope: 'SERVER_SCOPE', resp: { entityTypes: ['DEVICE'], timeseries: [], attribute: ['model', 'active', 'model'] } },
+          {
+            scope: 'SERVER_SCOPE',
+            resp: { entityTypes: ['DEVICE'], timeseries: [], attribute: ['model', 'active', 'model'] },
+          },
           { scope: 'SHARED_SCOPE', resp: { entityTypes: ['DEVICE', 'ASSET'], timeseries: [], attribute: ['target'] } },
           { scope: 'CLIENT_SCOPE', resp: { entityTypes: ['DEVICE'], timeseries: [], attribute: [] } },
         ],
@@ -416,11 +476,17 @@ describe('query/format', () => {
         { scope: null, resp: { entityTypes: ['DEVICE'], timeseries: ['b', 'a'], attribute: [] } },
         { scope: 'SERVER_SCOPE', resp: { entityTypes: ['DEVICE'], timeseries: ['a', 'c'], attribute: ['x'] } },
       ]);
-      assert.deepEqual(out, { entityTypes: ['DEVICE'], timeseries: ['a', 'b', 'c'], attributes: { SERVER_SCOPE: ['x'] } });
+      assert.deepEqual(out, {
+        entityTypes: ['DEVICE'],
+        timeseries: ['a', 'b', 'c'],
+        attributes: { SERVER_SCOPE: ['x'] },
+      });
     });
 
     it('fromKeysV1: attribute keys of a call without scope go to ANY', () => {
-      const out = fromKeysV1([{ scope: null, resp: { entityTypes: ['DEVICE'], timeseries: [], attribute: ['z', 'y'] } }]);
+      const out = fromKeysV1([
+        { scope: null, resp: { entityTypes: ['DEVICE'], timeseries: [], attribute: ['z', 'y'] } },
+      ]);
       assert.deepEqual(out, { entityTypes: ['DEVICE'], timeseries: [], attributes: { ANY: ['y', 'z'] } });
     });
 

@@ -21,6 +21,7 @@ export function throwsInput(fn: () => unknown, field: string, ...fragments: stri
   assert.equal(err.code, 'TB_INVALID_INPUT');
   assert.equal(err.field, field, `field of: ${err.message}`);
   assert.ok(err.message.startsWith(field), `message should start with ${field}: ${err.message}`);
-  for (const f of fragments) assert.ok(err.message.includes(f), `message should contain ${JSON.stringify(f)}: ${err.message}`);
+  for (const f of fragments)
+    assert.ok(err.message.includes(f), `message should contain ${JSON.stringify(f)}: ${err.message}`);
   return err;
 }

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { compactQuery, formatQuery, locatePath, offsetAt, parseJsonText, positionAt, shortJsonMessage } from '../../src/query/json-text';
+import {
+  compactQuery,
+  formatQuery,
+  locatePath,
+  offsetAt,
+  parseJsonText,
+  positionAt,
+  shortJsonMessage,
+} from '../../src/query/json-text';
 import { defaultQuery } from '../../src/query/schema';
 import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import { TbInputError } from '../../src/errors';
@@ -73,7 +81,10 @@ describe('query/json-text', () => {
       const saved = JSON.parse;
       const text = 'ab\ncdef\ng';
       try {
-        for (const message of ["Expected property name or '}' in JSON at position 5 (line 2 column 3)", "JSON.parse: expected property name or '}' at line 2 column 3 of the JSON data"]) {
+        for (const message of [
+          "Expected property name or '}' in JSON at position 5 (line 2 column 3)",
+          "JSON.parse: expected property name or '}' at line 2 column 3 of the JSON data",
+        ]) {
           (JSON as { parse: unknown }).parse = () => {
             throw new SyntaxError(message);
           };
@@ -84,7 +95,13 @@ describe('query/json-text', () => {
           throw new SyntaxError('Something went wrong');
         };
         // No position in the message and nothing wrong in the text for the scanner: the end.
-        assert.deepEqual(parseJsonText('[1]'), { ok: false, message: 'Something went wrong', line: 1, column: 4, offset: 3 });
+        assert.deepEqual(parseJsonText('[1]'), {
+          ok: false,
+          message: 'Something went wrong',
+          line: 1,
+          column: 4,
+          offset: 3,
+        });
       } finally {
         (JSON as { parse: unknown }).parse = saved;
       }
@@ -164,7 +181,10 @@ describe('query/json-text', () => {
   describe('formatQuery / compactQuery', () => {
     it('print with 2 spaces, or on one line', () => {
       const q = defaultQuery('entityCount');
-      assert.equal(formatQuery(q), '{\n  "entityFilter": {\n    "type": "entityType",\n    "entityType": "DEVICE"\n  },\n  "keyFilters": []\n}');
+      assert.equal(
+        formatQuery(q),
+        '{\n  "entityFilter": {\n    "type": "entityType",\n    "entityType": "DEVICE"\n  },\n  "keyFilters": []\n}',
+      );
       assert.equal(compactQuery(q), '{"entityFilter":{"type":"entityType","entityType":"DEVICE"},"keyFilters":[]}');
       assert.deepEqual(JSON.parse(formatQuery(q)), q);
       assert.equal(formatQuery(undefined), '');
@@ -179,10 +199,19 @@ function pick(p: { line: number; column: number } | undefined): { line: number; 
 
 describe('shortJsonMessage', () => {
   it("drops the engine's excerpt and position, keeps what is wrong", () => {
-    assert.equal(shortJsonMessage('Unexpected token \'D\', ..."ityType": DEVICE\n  }"... is not valid JSON'), "Unexpected token 'D'");
+    assert.equal(
+      shortJsonMessage('Unexpected token \'D\', ..."ityType": DEVICE\n  }"... is not valid JSON'),
+      "Unexpected token 'D'",
+    );
     assert.equal(shortJsonMessage('Unexpected token } in JSON at position 15'), 'Unexpected token } in JSON');
-    assert.equal(shortJsonMessage("Expected property name or '}' in JSON at position 1 (line 1 column 2)"), "Expected property name or '}' in JSON");
-    assert.equal(shortJsonMessage('JSON.parse: unexpected character at line 2 column 3 of the JSON data'), 'JSON.parse: unexpected character');
+    assert.equal(
+      shortJsonMessage("Expected property name or '}' in JSON at position 1 (line 1 column 2)"),
+      "Expected property name or '}' in JSON",
+    );
+    assert.equal(
+      shortJsonMessage('JSON.parse: unexpected character at line 2 column 3 of the JSON data'),
+      'JSON.parse: unexpected character',
+    );
     assert.equal(shortJsonMessage('Unexpected end of JSON input'), 'Unexpected end of JSON input');
   });
 });

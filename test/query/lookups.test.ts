@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { entityNames, entityNamesQuery, entitySearchQuery, literalTextSearch, MAX_RESOLVE_IDS, nameListParam, oneOfParam, parseIds, profileKeysQuery } from '../../src/query/lookups';
+import {
+  entityNames,
+  entityNamesQuery,
+  entitySearchQuery,
+  literalTextSearch,
+  MAX_RESOLVE_IDS,
+  nameListParam,
+  oneOfParam,
+  parseIds,
+  profileKeysQuery,
+} from '../../src/query/lookups';
 import type { EntityData } from '../../src/query/types';
 import { throwsInput, U1, U2, U3 } from './helpers';
 
@@ -36,13 +46,20 @@ describe('query: editor look-ups', () => {
     assert.deepEqual(parseIds(''), []);
     throwsInput(() => parseIds(`${U1},nope`), 'ids', '"nope" is not one');
     throwsInput(() => parseIds({ a: 1 }), 'ids', 'comma-separated list');
-    const many = Array.from({ length: MAX_RESOLVE_IDS + 1 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const many = Array.from(
+      { length: MAX_RESOLVE_IDS + 1 },
+      (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
     throwsInput(() => parseIds(many.join(',')), 'ids', `at most ${MAX_RESOLVE_IDS} ids (got ${MAX_RESOLVE_IDS + 1})`);
   });
 
   it('rows to {id, name}', () => {
     const rows = [
-      { entityId: { entityType: 'DEVICE', id: U1 }, latest: { ENTITY_FIELD: { name: { ts: 1, value: 'A' } } }, timeseries: {} },
+      {
+        entityId: { entityType: 'DEVICE', id: U1 },
+        latest: { ENTITY_FIELD: { name: { ts: 1, value: 'A' } } },
+        timeseries: {},
+      },
       { entityId: { entityType: 'DEVICE', id: U2 }, latest: null, timeseries: null },
     ] as EntityData[];
     assert.deepEqual(entityNames(rows), [
@@ -53,13 +70,20 @@ describe('query: editor look-ups', () => {
 
   it('keys of profiles: the type filter of each entity type, or the whole type; the default page', () => {
     const filter = (t: Parameters<typeof profileKeysQuery>[0], p: string[]) => profileKeysQuery(t, p).entityFilter;
-    assert.deepEqual(filter('DEVICE', ['thermostat', 'meter']), { type: 'deviceType', deviceTypes: ['thermostat', 'meter'] });
+    assert.deepEqual(filter('DEVICE', ['thermostat', 'meter']), {
+      type: 'deviceType',
+      deviceTypes: ['thermostat', 'meter'],
+    });
     assert.deepEqual(filter('ASSET', ['site']), { type: 'assetType', assetTypes: ['site'] });
     assert.deepEqual(filter('ENTITY_VIEW', ['roomView']), { type: 'entityViewType', entityViewTypes: ['roomView'] });
     assert.deepEqual(filter('EDGE', ['gateway']), { type: 'edgeType', edgeTypes: ['gateway'] });
     assert.deepEqual(filter('CUSTOMER', []), { type: 'entityType', entityType: 'CUSTOMER' });
     assert.deepEqual(profileKeysQuery('DEVICE', []).pageLink, { page: 0, pageSize: 100 });
-    throwsInput(() => profileKeysQuery('USER', ['x']), 'profiles', 'only be given with entityType DEVICE, ASSET, ENTITY_VIEW, EDGE');
+    throwsInput(
+      () => profileKeysQuery('USER', ['x']),
+      'profiles',
+      'only be given with entityType DEVICE, ASSET, ENTITY_VIEW, EDGE',
+    );
   });
 
   it('parameters: one of the allowed values; a list of names', () => {

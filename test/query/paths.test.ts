@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { deletePath, getPath, hasPath, heldPaths, isCovered, pathString, setPath, toSegments } from '../../src/query/paths';
+import {
+  deletePath,
+  getPath,
+  hasPath,
+  heldPaths,
+  isCovered,
+  pathString,
+  setPath,
+  toSegments,
+} from '../../src/query/paths';
 import { defaultQuery, QUERY_MODES } from '../../src/query/schema';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -13,7 +22,14 @@ function sameOrder(a: unknown, b: unknown): void {
 describe('query/paths', () => {
   it('toSegments reads dotted, bracket and quoted forms', () => {
     assert.deepEqual(toSegments('keyFilters.0.predicate.operation'), ['keyFilters', 0, 'predicate', 'operation']);
-    assert.deepEqual(toSegments('query.keyFilters[0].predicate.predicates[12]'), ['query', 'keyFilters', 0, 'predicate', 'predicates', 12]);
+    assert.deepEqual(toSegments('query.keyFilters[0].predicate.predicates[12]'), [
+      'query',
+      'keyFilters',
+      0,
+      'predicate',
+      'predicates',
+      12,
+    ]);
     assert.deepEqual(toSegments('a["x.y"][\'z\'].b'), ['a', 'x.y', 'z', 'b']);
     assert.deepEqual(toSegments(['a', '3', 4]), ['a', 3, 4]);
     assert.deepEqual(toSegments(''), []);
@@ -154,7 +170,10 @@ describe('query/paths', () => {
         'pageLink.extra',
         'note',
       ]);
-      assert.deepEqual(heldPaths(q, ['entityFilter.type', 'entityFilter.deviceTypes.**', 'keyFilters.**', 'pageLink.*']), ['entityFilter.rootStateEntity', 'note']);
+      assert.deepEqual(
+        heldPaths(q, ['entityFilter.type', 'entityFilter.deviceTypes.**', 'keyFilters.**', 'pageLink.*']),
+        ['entityFilter.rootStateEntity', 'note'],
+      );
       assert.deepEqual(heldPaths(q, ['**']), []);
       assert.deepEqual(heldPaths({}, []), []);
       assert.deepEqual(heldPaths(5, []), []);

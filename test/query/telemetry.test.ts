@@ -21,8 +21,12 @@ import { throwsInput } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const HOUR = 3600000;
-const req = (op: 'save' | 'latest' | 'history' | 'delete', node: Record<string, unknown>, msg: Record<string, unknown> = {}, payload?: unknown) =>
-  prepareTelemetryRequest(op, new OptionReader(node, msg), payload, NOW);
+const req = (
+  op: 'save' | 'latest' | 'history' | 'delete',
+  node: Record<string, unknown>,
+  msg: Record<string, unknown> = {},
+  payload?: unknown,
+) => prepareTelemetryRequest(op, new OptionReader(node, msg), payload, NOW);
 
 describe('query: telemetry', () => {
   describe('operation', () => {
@@ -30,36 +34,68 @@ describe('query: telemetry', () => {
       assert.equal(prepareOperation('history', { operation: 'save' }, TELEMETRY_OPERATIONS, 'save'), 'history');
       assert.equal(prepareOperation('', {}, TELEMETRY_OPERATIONS, 'save'), 'save');
       assert.equal(prepareOperation('msg', { operation: 'latest' }, TELEMETRY_OPERATIONS, 'save'), 'latest');
-      throwsInput(() => prepareOperation('msg', {}, TELEMETRY_OPERATIONS, 'save'), 'msg.operation', 'save, latest, history, delete', 'missing');
-      throwsInput(() => prepareOperation('msg', { operation: 'Latest' }, TELEMETRY_OPERATIONS, 'save'), 'msg.operation', 'did you mean "latest"');
-      throwsInput(() => prepareOperation('read', {}, TELEMETRY_OPERATIONS, 'save'), 'operation', 'one of save, latest, history, delete');
+      throwsInput(
+        () => prepareOperation('msg', {}, TELEMETRY_OPERATIONS, 'save'),
+        'msg.operation',
+        'save, latest, history, delete',
+        'missing',
+      );
+      throwsInput(
+        () => prepareOperation('msg', { operation: 'Latest' }, TELEMETRY_OPERATIONS, 'save'),
+        'msg.operation',
+        'did you mean "latest"',
+      );
+      throwsInput(
+        () => prepareOperation('read', {}, TELEMETRY_OPERATIONS, 'save'),
+        'operation',
+        'one of save, latest, history, delete',
+      );
     });
   });
 
   describe('save: values stamped once', () => {
     it('{key: value} gets the arrival time; {ts, values} keeps its ts; an array mixes both', () => {
-      assert.deepEqual(prepareTimeseries({ temperature: 21.5, on: true }, 'msg.payload', NOW), [{ ts: NOW, values: { temperature: 21.5, on: true } }]);
-      assert.deepEqual(prepareTimeseries({ ts: 1000, values: { t: 1 } }, 'msg.payload', NOW), [{ ts: 1000, values: { t: 1 } }]);
-      assert.deepEqual(prepareTimeseries([{ ts: 1000, values: { t: 1 } }, { t: 2 }, { values: { t: 3 } }], 'msg.payload', NOW), [
-        { ts: 1000, values: { t: 1 } },
-        { ts: NOW, values: { t: 2 } },
-        { ts: NOW, values: { t: 3 } },
+      assert.deepEqual(prepareTimeseries({ temperature: 21.5, on: true }, 'msg.payload', NOW), [
+        { ts: NOW, values: { temperature: 21.5, on: true } },
       ]);
+      assert.deepEqual(prepareTimeseries({ ts: 1000, values: { t: 1 } }, 'msg.payload', NOW), [
+        { ts: 1000, values: { t: 1 } },
+      ]);
+      assert.deepEqual(
+        prepareTimeseries([{ ts: 1000, values: { t: 1 } }, { t: 2 }, { values: { t: 3 } }], 'msg.payload', NOW),
+        [
+          { ts: 1000, values: { t: 1 } },
+          { ts: NOW, values: { t: 2 } },
+          { ts: NOW, values: { t: 3 } },
+        ],
+      );
     });
 
     it('a ts may be ISO text or a Date', () => {
       const iso = '2026-01-01T00:00:00Z';
       assert.equal(prepareTimeseries({ ts: iso, values: { t: 1 } }, 'msg.payload', NOW)[0].ts, Date.parse(iso));
       assert.equal(prepareTimeseries({ ts: new Date(5000), values: { t: 1 } }, 'msg.payload', NOW)[0].ts, 5000);
-      throwsInput(() => prepareTimeseries({ ts: 'yesterday', values: { t: 1 } }, 'msg.payload', NOW), 'msg.payload.ts', 'ms since 1970');
+      throwsInput(
+        () => prepareTimeseries({ ts: 'yesterday', values: { t: 1 } }, 'msg.payload', NOW),
+        'msg.payload.ts',
+        'ms since 1970',
+      );
     });
 
     it('objects and arrays are values (stored as JSON)', () => {
-      assert.deepEqual(prepareTimeseries({ cfg: { a: [1, 2] }, list: [1] }, 'msg.payload', NOW)[0].values, { cfg: { a: [1, 2] }, list: [1] });
+      assert.deepEqual(prepareTimeseries({ cfg: { a: [1, 2] }, list: [1] }, 'msg.payload', NOW)[0].values, {
+        cfg: { a: [1, 2] },
+        list: [1],
+      });
     });
 
     it('refuses what the server would refuse or store wrongly, naming the key', () => {
-      throwsInput(() => prepareTimeseries(undefined, 'msg.payload', NOW), 'msg.payload', '{key: value, …}', '(missing)');
+      throwsInput(
+        () => prepareTimeseries(undefined, 'msg.payload', NOW),
+        'msg.payload',
+        '{key: value, …}',
+        '(missing)',
+      );
       throwsInput(() => prepareTimeseries('21', 'msg.payload', NOW), 'msg.payload', '(got "21")');
       throwsInput(() => prepareTimeseries([], 'msg.payload', NOW), 'msg.payload', 'empty array');
       throwsInput(() => prepareTimeseries({}, 'msg.payload', NOW), 'msg.payload', 'empty object');
@@ -67,10 +103,29 @@ describe('query: telemetry', () => {
       throwsInput(() => prepareTimeseries({ t: undefined }, 'msg.payload', NOW), 'msg.payload.t', 'undefined');
       throwsInput(() => prepareTimeseries({ t: NaN }, 'msg.payload', NOW), 'msg.payload.t', 'finite');
       throwsInput(() => prepareTimeseries({ ' ': 1 }, 'msg.payload', NOW), 'msg.payload', 'blank key');
-      throwsInput(() => prepareTimeseries({ ['k'.repeat(256)]: 1 }, 'msg.payload', NOW), 'msg.payload', '256 characters', '255');
-      throwsInput(() => prepareTimeseries({ ts: 1000, t: 1 }, 'msg.payload', NOW), 'msg.payload', 'has a ts but no values', 'key named "ts"');
-      throwsInput(() => prepareTimeseries({ ts: 1000, values: { t: 1 }, humidity: 3 }, 'msg.payload', NOW), 'msg.payload', '"humidity"', 'ignores');
-      throwsInput(() => prepareTimeseries([{ t: 1 }, { ts: 1, values: { h: null } }], 'msg.payload', NOW), 'msg.payload[1].values.h', 'null');
+      throwsInput(
+        () => prepareTimeseries({ ['k'.repeat(256)]: 1 }, 'msg.payload', NOW),
+        'msg.payload',
+        '256 characters',
+        '255',
+      );
+      throwsInput(
+        () => prepareTimeseries({ ts: 1000, t: 1 }, 'msg.payload', NOW),
+        'msg.payload',
+        'has a ts but no values',
+        'key named "ts"',
+      );
+      throwsInput(
+        () => prepareTimeseries({ ts: 1000, values: { t: 1 }, humidity: 3 }, 'msg.payload', NOW),
+        'msg.payload',
+        '"humidity"',
+        'ignores',
+      );
+      throwsInput(
+        () => prepareTimeseries([{ t: 1 }, { ts: 1, values: { h: null } }], 'msg.payload', NOW),
+        'msg.payload[1].values.h',
+        'null',
+      );
     });
 
     it('checkValues returns the object as given', () => {
@@ -79,10 +134,21 @@ describe('query: telemetry', () => {
     });
 
     it('ttl (seconds) from the node, else the message; 0 or none = the plain route', () => {
-      assert.deepEqual(req('save', { ttl: '' }, {}, { t: 1 }), { operation: 'save', records: [{ ts: NOW, values: { t: 1 } }] });
+      assert.deepEqual(req('save', { ttl: '' }, {}, { t: 1 }), {
+        operation: 'save',
+        records: [{ ts: NOW, values: { t: 1 } }],
+      });
       assert.equal((req('save', { ttl: '3600' }, {}, { t: 1 }) as { ttl?: number }).ttl, 3600);
-      assert.equal((req('save', { ttl: '3600' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl, 3600, 'the node wins');
-      assert.equal((req('save', { ttl: '' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl, 60, 'left empty: the message');
+      assert.equal(
+        (req('save', { ttl: '3600' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl,
+        3600,
+        'the node wins',
+      );
+      assert.equal(
+        (req('save', { ttl: '' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl,
+        60,
+        'left empty: the message',
+      );
       assert.equal((req('save', {}, { ttl: 0 }, { t: 1 }) as { ttl?: number }).ttl, undefined);
       throwsInput(() => req('save', {}, { ttl: -1 }, { t: 1 }), 'msg.ttl', 'at least 0', 'seconds');
       throwsInput(() => req('save', {}, { ttl: 'a day' }, { t: 1 }), 'msg.ttl', 'whole number');
@@ -91,18 +157,31 @@ describe('query: telemetry', () => {
 
   describe('latest', () => {
     it('keys: array or comma list, trimmed, empty = all; the node wins over the message, which fills an empty setting', () => {
-      assert.deepEqual(req('latest', { keys: 'temperature, humidity ,' }), { operation: 'latest', keys: ['temperature', 'humidity'] });
+      assert.deepEqual(req('latest', { keys: 'temperature, humidity ,' }), {
+        operation: 'latest',
+        keys: ['temperature', 'humidity'],
+      });
       assert.deepEqual(req('latest', { keys: '' }), { operation: 'latest', keys: [] });
       assert.deepEqual(req('latest', { keys: 'a' }, { keys: ['b', ' c ', 'b'] }), { operation: 'latest', keys: ['a'] });
-      assert.deepEqual(req('latest', { keys: '' }, { keys: ['b', ' c ', 'b'] }), { operation: 'latest', keys: ['b', 'c'] });
-      assert.deepEqual(req('latest', { keys: '' }, { keys: [] }), { operation: 'latest', keys: [] }, 'an empty list in the message: every key');
+      assert.deepEqual(req('latest', { keys: '' }, { keys: ['b', ' c ', 'b'] }), {
+        operation: 'latest',
+        keys: ['b', 'c'],
+      });
+      assert.deepEqual(
+        req('latest', { keys: '' }, { keys: [] }),
+        { operation: 'latest', keys: [] },
+        'an empty list in the message: every key',
+      );
       throwsInput(() => req('latest', {}, { keys: ['a,b'] }), 'msg.keys[0]', 'comma');
       throwsInput(() => req('latest', {}, { keys: [1] }), 'msg.keys[0]', 'a key name');
       throwsInput(() => req('latest', {}, { keys: 7 }), 'msg.keys', 'array of strings, or a comma-separated text');
     });
 
     it('asks for native types, and for the keys joined without spaces', () => {
-      assert.deepEqual(latestParams({ operation: 'latest', keys: ['a', 'b'] }), { useStrictDataTypes: true, keys: 'a,b' });
+      assert.deepEqual(latestParams({ operation: 'latest', keys: ['a', 'b'] }), {
+        useStrictDataTypes: true,
+        keys: 'a,b',
+      });
       assert.deepEqual(latestParams({ operation: 'latest', keys: [] }), { useStrictDataTypes: true });
     });
 
@@ -135,10 +214,17 @@ describe('query: telemetry', () => {
       const h = req('history', { keys: 't', last: '24h' }) as HistoryRequest;
       assert.deepEqual([h.startTs, h.endTs], [NOW - 24 * HOUR, NOW]);
       assert.equal((req('history', { keys: 't', last: 60000 }) as HistoryRequest).startTs, NOW - 60000);
-      const f = req('history', { keys: 't' }, { from: '2026-01-01T00:00:00Z', to: new Date(NOW - HOUR) }) as HistoryRequest;
+      const f = req(
+        'history',
+        { keys: 't' },
+        { from: '2026-01-01T00:00:00Z', to: new Date(NOW - HOUR) },
+      ) as HistoryRequest;
       assert.deepEqual([f.startTs, f.endTs], [Date.UTC(2026, 0, 1), NOW - HOUR]);
       assert.equal((req('history', { keys: 't', from: String(NOW - 5) }) as HistoryRequest).endTs, NOW);
-      assert.equal((req('history', { keys: 't' }, { last: '30s', to: NOW - 1000 }) as HistoryRequest).startTs, NOW - 31000);
+      assert.equal(
+        (req('history', { keys: 't' }, { last: '30s', to: NOW - 1000 }) as HistoryRequest).startTs,
+        NOW - 31000,
+      );
     });
 
     it('the range comes whole from one place: the node\'s when it sets one (msg.from with a node "last" is no conflict), else the message\'s', () => {
@@ -150,7 +236,11 @@ describe('query: telemetry', () => {
 
     it('range errors name the field', () => {
       throwsInput(() => req('history', { keys: 't' }), 'from', 'needs a range');
-      throwsInput(() => req('history', { keys: 't' }, { from: NOW - 10, last: '1h' }), 'msg.from', 'either from/to, or last');
+      throwsInput(
+        () => req('history', { keys: 't' }, { from: NOW - 10, last: '1h' }),
+        'msg.from',
+        'either from/to, or last',
+      );
       throwsInput(() => req('history', { keys: 't' }, { to: NOW }), 'msg.from', 'is missing');
       throwsInput(() => req('history', { keys: 't' }, { from: NOW, to: NOW - 1 }), 'msg.from', 'must be before msg.to');
       throwsInput(() => req('history', { keys: 't' }, { from: 'last week' }), 'msg.from', 'ms since 1970');
@@ -163,33 +253,85 @@ describe('query: telemetry', () => {
       assert.equal(h.order, 'ASC');
       assert.equal(h.limit, undefined);
       assert.equal(h.maxItems, 100000);
-      const l = req('history', { keys: 't', last: '1h', limit: '10', order: 'ASC' }, { order: 'DESC', maxItems: 50 }) as HistoryRequest;
-      assert.deepEqual([l.limit, l.order, l.maxItems], [10, 'ASC', 50], "the node's order wins; maxItems left empty comes from the message");
-      throwsInput(() => req('history', { keys: 't', last: '1h' }, { order: 'desc' }), 'msg.order', 'did you mean "DESC"');
+      const l = req(
+        'history',
+        { keys: 't', last: '1h', limit: '10', order: 'ASC' },
+        { order: 'DESC', maxItems: 50 },
+      ) as HistoryRequest;
+      assert.deepEqual(
+        [l.limit, l.order, l.maxItems],
+        [10, 'ASC', 50],
+        "the node's order wins; maxItems left empty comes from the message",
+      );
+      throwsInput(
+        () => req('history', { keys: 't', last: '1h' }, { order: 'desc' }),
+        'msg.order',
+        'did you mean "DESC"',
+      );
       throwsInput(() => req('history', { keys: 't', last: '1h' }, { limit: 0 }), 'msg.limit', 'at least 1');
     });
 
     it('an aggregation needs an interval: refused before sending, never raw data in disguise', () => {
-      throwsInput(() => req('history', { keys: 't', last: '24h', agg: 'AVG' }), 'interval', 'agg AVG needs an interval', 'raw points');
-      throwsInput(() => req('history', { keys: 't', last: '24h' }, { agg: 'SUM', intervalType: 'MILLISECONDS' }), 'interval', 'needs an interval');
+      throwsInput(
+        () => req('history', { keys: 't', last: '24h', agg: 'AVG' }),
+        'interval',
+        'agg AVG needs an interval',
+        'raw points',
+      );
+      throwsInput(
+        () => req('history', { keys: 't', last: '24h' }, { agg: 'SUM', intervalType: 'MILLISECONDS' }),
+        'interval',
+        'needs an interval',
+      );
       const h = req('history', { keys: 't', last: '24h', agg: 'AVG', interval: '1h' }) as HistoryRequest;
       assert.deepEqual([h.agg, h.interval, h.intervalType], ['AVG', HOUR, undefined]);
-      throwsInput(() => req('history', { keys: 't', last: '24h', agg: 'MEDIAN', interval: '1h' }), 'agg', 'NONE, AVG, MIN, MAX, SUM, COUNT');
+      throwsInput(
+        () => req('history', { keys: 't', last: '24h', agg: 'MEDIAN', interval: '1h' }),
+        'agg',
+        'NONE, AVG, MIN, MAX, SUM, COUNT',
+      );
     });
 
     it('more than 700 intervals is refused with the numbers', () => {
-      const err = throwsInput(() => req('history', { keys: 't', last: '24h', agg: 'AVG' }, { interval: 60000 }), 'msg.interval', '1440 intervals', `at most ${MAX_INTERVALS}`, 'at least 123429 ms');
+      const err = throwsInput(
+        () => req('history', { keys: 't', last: '24h', agg: 'AVG' }, { interval: 60000 }),
+        'msg.interval',
+        '1440 intervals',
+        `at most ${MAX_INTERVALS}`,
+        'at least 123429 ms',
+      );
       assert.match(err.message, /86400000 ms range/);
       // 700 exactly passes; an interval under 1 s counts as 1 s, as on the server
-      assert.equal((req('history', { keys: 't', from: 0, to: 700000, agg: 'MIN', interval: 500 }) as HistoryRequest).interval, 500);
-      throwsInput(() => req('history', { keys: 't', from: 0, to: 701000, agg: 'MIN', interval: 500 }), 'interval', '701 intervals');
+      assert.equal(
+        (req('history', { keys: 't', from: 0, to: 700000, agg: 'MIN', interval: 500 }) as HistoryRequest).interval,
+        500,
+      );
+      throwsInput(
+        () => req('history', { keys: 't', from: 0, to: 701000, agg: 'MIN', interval: 500 }),
+        'interval',
+        '701 intervals',
+      );
     });
 
     it('calendar intervals take a time zone, checked (the server would silently use its own)', () => {
-      const h = req('history', { keys: 't', last: '90d', agg: 'COUNT', intervalType: 'MONTH', timeZone: 'Europe/Berlin' }) as HistoryRequest;
+      const h = req('history', {
+        keys: 't',
+        last: '90d',
+        agg: 'COUNT',
+        intervalType: 'MONTH',
+        timeZone: 'Europe/Berlin',
+      }) as HistoryRequest;
       assert.deepEqual([h.intervalType, h.timeZone, h.interval], ['MONTH', 'Europe/Berlin', undefined]);
-      throwsInput(() => req('history', { keys: 't', last: '90d', agg: 'COUNT', intervalType: 'MONTH', timeZone: 'Mars/Base' }), 'timeZone', 'IANA');
-      throwsInput(() => req('history', { keys: 't', last: '90d', agg: 'COUNT', intervalType: 'YEAR' }), 'intervalType', 'MILLISECONDS, WEEK, WEEK_ISO, MONTH, QUARTER');
+      throwsInput(
+        () => req('history', { keys: 't', last: '90d', agg: 'COUNT', intervalType: 'MONTH', timeZone: 'Mars/Base' }),
+        'timeZone',
+        'IANA',
+      );
+      throwsInput(
+        () => req('history', { keys: 't', last: '90d', agg: 'COUNT', intervalType: 'YEAR' }),
+        'intervalType',
+        'MILLISECONDS, WEEK, WEEK_ISO, MONTH, QUARTER',
+      );
     });
 
     it("wire: one page's query (limit only without agg; interval, type and zone with it)", () => {
@@ -203,7 +345,13 @@ describe('query: telemetry', () => {
         useStrictDataTypes: true,
         limit: 500,
       });
-      const a = req('history', { keys: 't', last: '1h', agg: 'MAX', intervalType: 'WEEK', timeZone: 'UTC' }) as HistoryRequest;
+      const a = req('history', {
+        keys: 't',
+        last: '1h',
+        agg: 'MAX',
+        intervalType: 'WEEK',
+        timeZone: 'UTC',
+      }) as HistoryRequest;
       assert.deepEqual(historyParams(a, { keys: ['t'], startTs: 1, endTs: 2, limit: 500 }), {
         keys: 't',
         startTs: 1,
@@ -233,7 +381,16 @@ describe('query: telemetry', () => {
       };
     }
     function read(data: Record<string, number[]>, r: Partial<HistoryRequest>, pageSize: number) {
-      const h: HistoryRequest = { operation: 'history', keys: Object.keys(data), startTs: 0, endTs: 1000, agg: 'NONE', order: 'ASC', maxItems: 100000, ...r };
+      const h: HistoryRequest = {
+        operation: 'history',
+        keys: Object.keys(data),
+        startTs: 0,
+        endTs: 1000,
+        agg: 'NONE',
+        order: 'ASC',
+        maxItems: 100000,
+        ...r,
+      };
       const pager = new HistoryPager(h, pageSize);
       const answer = server(data, h.order);
       const requests: Array<{ keys: string[]; startTs: number; endTs: number }> = [];
@@ -245,7 +402,8 @@ describe('query: telemetry', () => {
       }
       return { pager, requests, series: pager.series() };
     }
-    const range = (from: number, to: number, step = 1) => Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
+    const range = (from: number, to: number, step = 1) =>
+      Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
 
     it('reads every point of the range, page after page, each next page starting after the last point', () => {
       const { series, requests, pager } = read({ t: range(0, 250) }, {}, 100);
@@ -322,7 +480,15 @@ describe('query: telemetry', () => {
     });
 
     it('points outside the asked range are dropped: a server that repeats a page ends the read instead of looping', () => {
-      const h: HistoryRequest = { operation: 'history', keys: ['t'], startTs: 100, endTs: 200, agg: 'NONE', order: 'ASC', maxItems: 1000 };
+      const h: HistoryRequest = {
+        operation: 'history',
+        keys: ['t'],
+        startTs: 100,
+        endTs: 200,
+        agg: 'NONE',
+        order: 'ASC',
+        maxItems: 1000,
+      };
       const pager = new HistoryPager(h, 2);
       const [p] = pager.next();
       pager.add(p, {
@@ -380,7 +546,15 @@ describe('query: telemetry', () => {
     it('keys required; a range [from, to) or all; deleteLatest true and rewriteLatest false by default', () => {
       throwsInput(() => req('delete', { all: true }), 'keys', 'at least one key');
       const d = req('delete', { keys: 't', last: '1h' });
-      assert.deepEqual(d, { operation: 'delete', keys: ['t'], all: false, startTs: NOW - HOUR, endTs: NOW, deleteLatest: true, rewriteLatest: false });
+      assert.deepEqual(d, {
+        operation: 'delete',
+        keys: ['t'],
+        all: false,
+        startTs: NOW - HOUR,
+        endTs: NOW,
+        deleteLatest: true,
+        rewriteLatest: false,
+      });
       assert.deepEqual(req('delete', { keys: 't', all: 'true', deleteLatest: false }, { rewriteLatest: true }), {
         operation: 'delete',
         keys: ['t'],
@@ -389,7 +563,11 @@ describe('query: telemetry', () => {
         rewriteLatest: true,
       });
       throwsInput(() => req('delete', { keys: 't' }), 'from', 'all: true');
-      throwsInput(() => req('delete', { keys: 't' }, { all: true, from: 5 }), 'msg.all', 'either all: true, or from/to');
+      throwsInput(
+        () => req('delete', { keys: 't' }, { all: true, from: 5 }),
+        'msg.all',
+        'either all: true, or from/to',
+      );
       throwsInput(() => req('delete', { keys: 't', all: 'yes' }), 'all', 'true or false');
     });
 
@@ -399,20 +577,34 @@ describe('query: telemetry', () => {
     });
 
     it('wire', () => {
-      assert.deepEqual(deleteParams({ operation: 'delete', keys: ['a', 'b'], all: false, startTs: 1, endTs: 2, deleteLatest: true, rewriteLatest: false }), {
-        keys: 'a,b',
-        deleteAllDataForKeys: false,
-        deleteLatest: true,
-        rewriteLatestIfDeleted: false,
-        startTs: 1,
-        endTs: 2,
-      });
-      assert.deepEqual(deleteParams({ operation: 'delete', keys: ['a'], all: true, deleteLatest: false, rewriteLatest: true }), {
-        keys: 'a',
-        deleteAllDataForKeys: true,
-        deleteLatest: false,
-        rewriteLatestIfDeleted: true,
-      });
+      assert.deepEqual(
+        deleteParams({
+          operation: 'delete',
+          keys: ['a', 'b'],
+          all: false,
+          startTs: 1,
+          endTs: 2,
+          deleteLatest: true,
+          rewriteLatest: false,
+        }),
+        {
+          keys: 'a,b',
+          deleteAllDataForKeys: false,
+          deleteLatest: true,
+          rewriteLatestIfDeleted: false,
+          startTs: 1,
+          endTs: 2,
+        },
+      );
+      assert.deepEqual(
+        deleteParams({ operation: 'delete', keys: ['a'], all: true, deleteLatest: false, rewriteLatest: true }),
+        {
+          keys: 'a',
+          deleteAllDataForKeys: true,
+          deleteLatest: false,
+          rewriteLatestIfDeleted: true,
+        },
+      );
     });
   });
 });

@@ -60,11 +60,33 @@ describe('value rows (src/query/value-rows)', () => {
       rows.bindings?.refs.map((r) => r.text),
       ['msg.payload.sp', 'flow.#:(file)::site', 'env.TZ', 'msg.user', 'msg.room', 'global.site'],
     );
-    const read = msgOf({ 'msg.payload.sp': 19, 'flow.#:(file)::site': 'A', 'env.TZ': 'UTC', 'msg.user': { n: 1 }, 'msg.room': 4, 'global.site': 'B' });
-    assert.deepEqual(rowValues(rows, read, { twice: 38 }), { sp: 19, site: 'A', tz: 'UTC', who: { n: 1 }, label: 'room 4 of B', twice: 38 });
-    throwsInput(() => rowValues(rows, msgOf({}), { twice: 38 }), 'values.sp', 'values.sp is bound to msg.payload.sp, which is undefined: the message must give it a value');
+    const read = msgOf({
+      'msg.payload.sp': 19,
+      'flow.#:(file)::site': 'A',
+      'env.TZ': 'UTC',
+      'msg.user': { n: 1 },
+      'msg.room': 4,
+      'global.site': 'B',
+    });
+    assert.deepEqual(rowValues(rows, read, { twice: 38 }), {
+      sp: 19,
+      site: 'A',
+      tz: 'UTC',
+      who: { n: 1 },
+      label: 'room 4 of B',
+      twice: 38,
+    });
+    throwsInput(
+      () => rowValues(rows, msgOf({}), { twice: 38 }),
+      'values.sp',
+      'values.sp is bound to msg.payload.sp, which is undefined: the message must give it a value',
+    );
     throwsInput(() => rowValues(rows, read, {}), 'values.twice', 'its JSONata expression gave nothing');
-    throwsInput(() => rowValues(rows, (r) => (r.text === 'msg.room' ? { x: 1 } : read(r)), { twice: 1 }), 'values.label', 'puts msg.room into text');
+    throwsInput(
+      () => rowValues(rows, (r) => (r.text === 'msg.room' ? { x: 1 } : read(r)), { twice: 1 }),
+      'values.label',
+      'puts msg.room into text',
+    );
   });
 
   it('refused at deploy, naming the row: not a list, no rows, a blank, long or repeated key, a bad type or value, an empty source', () => {
@@ -93,9 +115,20 @@ describe('value rows (src/query/value-rows)', () => {
 
   it('the save requests: the rows as one point at now (a key named ts is a key), checked as values.<key>', () => {
     const r = new OptionReader({}, {});
-    assert.deepEqual(prepareTelemetryRequest('save', r, { ts: 5, t: 1 }, 1000, true), { operation: 'save', records: [{ ts: 1000, values: { ts: 5, t: 1 } }] });
-    assert.deepEqual(prepareAttributeRequest('save', 'SERVER_SCOPE', r, { t: 1 }, true), { operation: 'save', scope: 'SERVER_SCOPE', values: { t: 1 } });
-    throwsInput(() => prepareTelemetryRequest('save', r, { t: Number.NaN }, 1000, true), 'values.t', 'only finite numbers');
+    assert.deepEqual(prepareTelemetryRequest('save', r, { ts: 5, t: 1 }, 1000, true), {
+      operation: 'save',
+      records: [{ ts: 1000, values: { ts: 5, t: 1 } }],
+    });
+    assert.deepEqual(prepareAttributeRequest('save', 'SERVER_SCOPE', r, { t: 1 }, true), {
+      operation: 'save',
+      scope: 'SERVER_SCOPE',
+      values: { t: 1 },
+    });
+    throwsInput(
+      () => prepareTelemetryRequest('save', r, { t: Number.NaN }, 1000, true),
+      'values.t',
+      'only finite numbers',
+    );
     throwsInput(() => prepareAttributeRequest('save', 'SERVER_SCOPE', r, { t: null }, true), 'values.t', 'is null');
   });
 });

@@ -50,7 +50,10 @@ describe('query/wait (tb-wait-until, pure)', function () {
 
     it('refuses, naming the field and the allowed values', function () {
       const bad: Array<[Record<string, unknown>, RegExp]> = [
-        [{ key: 'k', keyType: 'LATEST' }, /^keyType must be one of TIME_SERIES, SERVER_ATTRIBUTE, SHARED_ATTRIBUTE, CLIENT_ATTRIBUTE, ENTITY_FIELD \(got "LATEST"\)$/],
+        [
+          { key: 'k', keyType: 'LATEST' },
+          /^keyType must be one of TIME_SERIES, SERVER_ATTRIBUTE, SHARED_ATTRIBUTE, CLIENT_ATTRIBUTE, ENTITY_FIELD \(got "LATEST"\)$/,
+        ],
         [{ key: 'k', keyType: 'time_series' }, /did you mean "TIME_SERIES"/],
         [{ key: 'k', operator: '>' }, /^operator must be one of eq, neq, lt, lte, gt, gte, in, nin, changes, jsonata/],
         [{ key: 'k', waitFor: 'event' }, /^waitFor must be one of value, alarm/],
@@ -75,7 +78,8 @@ describe('query/wait (tb-wait-until, pure)', function () {
   describe('numbers: the server’s numeric-text rule (NumberUtils.isParsable)', function () {
     it('digits, one optional ".", a leading "-"', function () {
       for (const s of ['21', '-1', '21.5', '.5', '-0.25', '007']) assert.equal(isNumericText(s), true, s);
-      for (const s of ['', '-', '1.', '+1', '1e3', ' 1', '1 ', '1.2.3', 'NaN', 'Infinity', '0x1f', 'n/a']) assert.equal(isNumericText(s), false, s);
+      for (const s of ['', '-', '1.', '+1', '1e3', ' 1', '1 ', '1.2.3', 'NaN', 'Infinity', '0x1f', 'n/a'])
+        assert.equal(isNumericText(s), false, s);
       assert.equal(numberOf('007'), 7);
       assert.equal(numberOf(21.5), 21.5);
       assert.equal(numberOf(NaN), undefined);
@@ -108,7 +112,8 @@ describe('query/wait (tb-wait-until, pure)', function () {
   });
 
   describe('conditions', function () {
-    const cond = (op: Parameters<typeof compileCondition>[0], value: unknown) => compileCondition(op, { value, field: 'value' });
+    const cond = (op: Parameters<typeof compileCondition>[0], value: unknown) =>
+      compileCondition(op, { value, field: 'value' });
     it('every operator', function () {
       const table: Array<[Parameters<typeof compileCondition>[0], unknown, unknown[], unknown[]]> = [
         ['eq', 21, [21, '21', '21.0', 21.0], [20, 'x', null, undefined]],
@@ -126,8 +131,10 @@ describe('query/wait (tb-wait-until, pure)', function () {
       ];
       for (const [op, v, yes, no] of table) {
         const c = cond(op, v);
-        for (const x of yes) assert.equal(c.test(x, undefined), true, `${JSON.stringify(x)} ${op} ${JSON.stringify(v)}`);
-        for (const x of no) assert.equal(c.test(x, undefined), false, `not ${JSON.stringify(x)} ${op} ${JSON.stringify(v)}`);
+        for (const x of yes)
+          assert.equal(c.test(x, undefined), true, `${JSON.stringify(x)} ${op} ${JSON.stringify(v)}`);
+        for (const x of no)
+          assert.equal(c.test(x, undefined), false, `not ${JSON.stringify(x)} ${op} ${JSON.stringify(v)}`);
       }
     });
 
@@ -170,14 +177,23 @@ describe('query/wait (tb-wait-until, pure)', function () {
       assert.equal(prepareTimeout('', 0), 0);
       assert.throws(
         () => prepareTimeout('soon', undefined),
-        (e: unknown) => e instanceof TbInputError && e.field === 'timeout' && /timeout must be a duration .*or 0 for no limit \(got "soon"\)/.test(e.message),
+        (e: unknown) =>
+          e instanceof TbInputError &&
+          e.field === 'timeout' &&
+          /timeout must be a duration .*or 0 for no limit \(got "soon"\)/.test(e.message),
       );
       assert.throws(() => prepareTimeout('', -5), /msg\.timeout must be a duration/);
       assert.throws(() => prepareTimeout('', { s: 1 }), /msg\.timeout/);
     });
 
     it('in words', function () {
-      assert.deepEqual([0, 30000, 600000, 7200000, 1500].map(durationText), ['no limit', '30 s', '10 min', '2 h', '1500 ms']);
+      assert.deepEqual([0, 30000, 600000, 7200000, 1500].map(durationText), [
+        'no limit',
+        '30 s',
+        '10 min',
+        '2 h',
+        '1500 ms',
+      ]);
     });
   });
 
@@ -207,7 +223,10 @@ describe('query/wait (tb-wait-until, pure)', function () {
     it('latest values typed from the text the WebSocket sends; a deleted key is no value', function () {
       const ed = {
         entityId: E,
-        latest: { TIME_SERIES: { temperature: { ts: 5, value: '21.5' }, gone: { ts: 0, value: '' } }, SERVER_ATTRIBUTE: { active: { ts: 3, value: 'true' } } },
+        latest: {
+          TIME_SERIES: { temperature: { ts: 5, value: '21.5' }, gone: { ts: 0, value: '' } },
+          SERVER_ATTRIBUTE: { active: { ts: 3, value: 'true' } },
+        },
         timeseries: null,
       } as unknown as EntityData;
       assert.deepEqual(latestValue(ed, 'TIME_SERIES', 'temperature'), { value: 21.5, ts: 5 });
@@ -251,7 +270,10 @@ describe('query/wait (tb-wait-until, pure)', function () {
 
     it('value = status, ts = when it reached the state (else its last change), alarm = flat', function () {
       const acked = alarm({ acknowledged: true, ackTs: 200, status: 'ACTIVE_ACK' });
-      assert.deepEqual((({ value, ts }) => ({ value, ts }))(alarmReading(acked, 'acknowledged')), { value: 'ACTIVE_ACK', ts: 200 });
+      assert.deepEqual((({ value, ts }) => ({ value, ts }))(alarmReading(acked, 'acknowledged')), {
+        value: 'ACTIVE_ACK',
+        ts: 200,
+      });
       assert.equal(alarmReading(acked, 'cleared').ts, 200, 'not cleared: its last change');
       const both = alarm({ acknowledged: true, ackTs: 300, cleared: true, clearTs: 250, status: 'CLEARED_ACK' });
       assert.equal(alarmReading(both, 'either').ts, 250);
@@ -265,8 +287,21 @@ describe('query/wait (tb-wait-until, pure)', function () {
   describe('msg.waited', function () {
     const o = (met: boolean, value: unknown, ts: number | null): EntityOutcome => ({ entity: E, met, value, ts });
     it('one entity: { met, value, ts, ms, entity } (+ alarm)', function () {
-      assert.deepEqual(waitedOf([o(true, 21, 5)], false, true, 12, false), { met: true, value: 21, ts: 5, ms: 12, entity: E });
-      assert.deepEqual(Object.keys(waitedOf([o(false, null, null)], false, false, 30000, true)), ['met', 'value', 'ts', 'ms', 'entity', 'alarm']);
+      assert.deepEqual(waitedOf([o(true, 21, 5)], false, true, 12, false), {
+        met: true,
+        value: 21,
+        ts: 5,
+        ms: 12,
+        entity: E,
+      });
+      assert.deepEqual(Object.keys(waitedOf([o(false, null, null)], false, false, 30000, true)), [
+        'met',
+        'value',
+        'ts',
+        'ms',
+        'entity',
+        'alarm',
+      ]);
       assert.equal(waitedOf([o(false, null, null)], false, false, 30000, true).alarm, null);
     });
 

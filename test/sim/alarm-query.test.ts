@@ -6,17 +6,27 @@ import { useSimSetup } from '../support/simulator';
 describe('simulator: alarm data query', function () {
   const c = useSimSetup();
 
-  const alarmQuery = (pageLink: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  const alarmQuery = (
+    pageLink: Record<string, unknown> = {},
+    extra: Record<string, unknown> = {},
+  ): Record<string, unknown> => ({
     entityFilter: ALL_DEVICES,
     keyFilters: [],
     entityFields: [field('name')],
     latestValues: [],
     alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }],
     ...extra,
-    pageLink: { page: 0, pageSize: 100, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' }, ...pageLink },
+    pageLink: {
+      page: 0,
+      pageSize: 100,
+      sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+      ...pageLink,
+    },
   });
-  const find = (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant) => client().ok('/api/alarmsQuery/find', q);
-  const count = async (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant): Promise<number> => (await client().ok('/api/alarmsQuery/count', q)) as number;
+  const find = (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant) =>
+    client().ok('/api/alarmsQuery/find', q);
+  const count = async (q: Record<string, unknown>, client = (): Ctx['tenant'] => c.tenant): Promise<number> =>
+    (await client().ok('/api/alarmsQuery/count', q)) as number;
   const origins = (page: { data: { originatorName: string }[] }): string[] => page.data.map((a) => a.originatorName);
   const id = (type: 'DEVICE' | 'ASSET' | 'CUSTOMER', name: string): string => c.sim.data.mustFindByName(type, name).id;
 
@@ -24,14 +34,28 @@ describe('simulator: alarm data query', function () {
     const dyn = (sourceType: string, defaultValue: number): unknown => ({
       key: ts('temperature'),
       valueType: 'NUMERIC',
-      predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue, dynamicValue: { sourceType, sourceAttribute: 'tempThreshold' } } },
+      predicate: {
+        type: 'NUMERIC',
+        operation: 'GREATER',
+        value: { defaultValue, dynamicValue: { sourceType, sourceAttribute: 'tempThreshold' } },
+      },
     });
-    const fixed = (v: number): unknown => ({ key: ts('temperature'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: v } } });
+    const fixed = (v: number): unknown => ({
+      key: ts('temperature'),
+      valueType: 'NUMERIC',
+      predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: v } },
+    });
     // the tenant's tempThreshold (25) is not read: the default applies, and CURRENT_DEVICE is no error
     for (const sourceType of ['CURRENT_TENANT', 'CURRENT_DEVICE']) {
       for (const d of [0, 29]) {
-        assert.equal((await find(alarmQuery({}, { keyFilters: [dyn(sourceType, d)] }))).totalElements, (await find(alarmQuery({}, { keyFilters: [fixed(d)] }))).totalElements);
-        assert.equal(await count({ entityFilter: ALL_DEVICES, keyFilters: [dyn(sourceType, d)] }), await count({ entityFilter: ALL_DEVICES, keyFilters: [fixed(d)] }));
+        assert.equal(
+          (await find(alarmQuery({}, { keyFilters: [dyn(sourceType, d)] }))).totalElements,
+          (await find(alarmQuery({}, { keyFilters: [fixed(d)] }))).totalElements,
+        );
+        assert.equal(
+          await count({ entityFilter: ALL_DEVICES, keyFilters: [dyn(sourceType, d)] }),
+          await count({ entityFilter: ALL_DEVICES, keyFilters: [fixed(d)] }),
+        );
       }
     }
   });
@@ -41,7 +65,11 @@ describe('simulator: alarm data query', function () {
       { name: 'no filter: every device alarm', pageLink: {}, expect: 15 },
       { name: 'statusList [ACTIVE]', pageLink: { statusList: ['ACTIVE'] }, expect: 9 },
       { name: 'statusList [ACTIVE, UNACK] is AND', pageLink: { statusList: ['ACTIVE', 'UNACK'] }, expect: 4 },
-      { name: 'statusList [ACTIVE, CLEARED] is no condition', pageLink: { statusList: ['ACTIVE', 'CLEARED'] }, expect: 15 },
+      {
+        name: 'statusList [ACTIVE, CLEARED] is no condition',
+        pageLink: { statusList: ['ACTIVE', 'CLEARED'] },
+        expect: 15,
+      },
       { name: 'statusList [ACK]', pageLink: { statusList: ['ACK'] }, expect: 9 },
       { name: 'statusList [CLEARED, UNACK]', pageLink: { statusList: ['CLEARED', 'UNACK'] }, expect: 2 },
       { name: 'statusList [ANY]', pageLink: { statusList: ['ANY', 'ACTIVE'] }, expect: 15 },
@@ -49,7 +77,11 @@ describe('simulator: alarm data query', function () {
       { name: 'severityList several', pageLink: { severityList: ['MINOR', 'WARNING'] }, expect: 5 },
       { name: 'typeList', pageLink: { typeList: ['Power Failure'] }, expect: 3 },
       { name: 'assigneeId', pageLink: { assigneeId: { entityType: 'USER', id: '' } }, expect: 2 },
-      { name: 'combined', pageLink: { statusList: ['ACTIVE'], severityList: ['CRITICAL', 'MAJOR'], typeList: ['High Temperature'] }, expect: 3 },
+      {
+        name: 'combined',
+        pageLink: { statusList: ['ACTIVE'], severityList: ['CRITICAL', 'MAJOR'], typeList: ['High Temperature'] },
+        expect: 3,
+      },
     ];
     for (const t of cases) {
       it(t.name, async () => {
@@ -78,7 +110,10 @@ describe('simulator: alarm data query', function () {
     it('startTs / endTs without a window, inclusive', async () => {
       const page = await find(alarmQuery({ startTs: BASE_TIME - 3 * HOUR, endTs: BASE_TIME - 1 * HOUR }));
       assert.deepEqual(origins(page), ['Thermo A-101', 'Thermo A-102', 'Meter A-100']);
-      assert.equal(await count({ entityFilter: ALL_DEVICES, startTs: BASE_TIME - 3 * HOUR, endTs: BASE_TIME - 1 * HOUR }), 3);
+      assert.equal(
+        await count({ entityFilter: ALL_DEVICES, startTs: BASE_TIME - 3 * HOUR, endTs: BASE_TIME - 1 * HOUR }),
+        3,
+      );
     });
     it('moves with the simulator clock', async () => {
       c.clock.now = BASE_TIME + 100 * HOUR;
@@ -93,9 +128,14 @@ describe('simulator: alarm data query', function () {
   });
 
   describe('propagation', () => {
-    const single = (type: 'ASSET' | 'CUSTOMER', name: string): unknown => ({ type: 'singleEntity', singleEntity: { entityType: type, id: id(type, name) } });
+    const single = (type: 'ASSET' | 'CUSTOMER', name: string): unknown => ({
+      type: 'singleEntity',
+      singleEntity: { entityType: type, id: id(type, name) },
+    });
     it('searchPropagatedAlarms finds alarms propagated to parents', async () => {
-      const page = await find(alarmQuery({ searchPropagatedAlarms: true }, { entityFilter: single('ASSET', 'Campus North') }));
+      const page = await find(
+        alarmQuery({ searchPropagatedAlarms: true }, { entityFilter: single('ASSET', 'Campus North') }),
+      );
       assert.deepEqual(origins(page), ['Thermo A-101', 'Meter A-100', 'Thermo B-101']);
       for (const a of page.data) assert.deepEqual(a.entityId, { entityType: 'ASSET', id: id('ASSET', 'Campus North') });
     });
@@ -104,13 +144,21 @@ describe('simulator: alarm data query', function () {
       assert.equal(page.totalElements, 0);
     });
     it('propagation by relation type, owner and tenant', async () => {
-      const alpha = await find(alarmQuery({ searchPropagatedAlarms: true }, { entityFilter: single('ASSET', 'Building Alpha') }));
+      const alpha = await find(
+        alarmQuery({ searchPropagatedAlarms: true }, { entityFilter: single('ASSET', 'Building Alpha') }),
+      );
       assert.deepEqual(origins(alpha), ['Thermo A-101', 'Meter A-100']);
-      const owner = await find(alarmQuery({ searchPropagatedAlarms: true }, { entityFilter: single('CUSTOMER', 'Customer B') }));
+      const owner = await find(
+        alarmQuery({ searchPropagatedAlarms: true }, { entityFilter: single('CUSTOMER', 'Customer B') }),
+      );
       assert.deepEqual(origins(owner), ['Meter B-100']);
     });
     it('count with searchPropagatedAlarms and an entity list counts an alarm once per entity', async () => {
-      const list = { type: 'entityList', entityType: 'ASSET', entityList: [id('ASSET', 'Campus North'), id('ASSET', 'Building Alpha')] };
+      const list = {
+        type: 'entityList',
+        entityType: 'ASSET',
+        entityList: [id('ASSET', 'Campus North'), id('ASSET', 'Building Alpha')],
+      };
       assert.equal(await count({ entityFilter: list, searchPropagatedAlarms: true }), 5);
       const page = await find(alarmQuery({ searchPropagatedAlarms: true }, { entityFilter: list }));
       assert.equal(page.totalElements, 5);
@@ -119,7 +167,12 @@ describe('simulator: alarm data query', function () {
 
   describe('sorting and text search', () => {
     it('severity sorts alphabetically (a varchar column)', async () => {
-      const page = await find(alarmQuery({ statusList: ['ACTIVE'], sortOrder: { key: { type: 'ALARM_FIELD', key: 'severity' }, direction: 'ASC' } }));
+      const page = await find(
+        alarmQuery({
+          statusList: ['ACTIVE'],
+          sortOrder: { key: { type: 'ALARM_FIELD', key: 'severity' }, direction: 'ASC' },
+        }),
+      );
       assert.deepEqual(
         page.data.map((a: { severity: string }) => a.severity),
         ['CRITICAL', 'CRITICAL', 'INDETERMINATE', 'INDETERMINATE', 'MAJOR', 'MAJOR', 'MINOR', 'WARNING', 'WARNING'],
@@ -129,13 +182,22 @@ describe('simulator: alarm data query', function () {
       const desc = await find(alarmQuery({ pageSize: 2 }));
       assert.deepEqual(origins(desc), ['Thermo A-101', 'Thermo A-102']);
       assert.deepEqual([desc.totalPages, desc.hasNext], [8, true]);
-      const asc = await find(alarmQuery({ pageSize: 1, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'ASC' } }));
+      const asc = await find(
+        alarmQuery({ pageSize: 1, sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'ASC' } }),
+      );
       assert.deepEqual(origins(asc), ['Thermo A-103']);
     });
     it('sort by assignee puts unassigned last when ASC', async () => {
-      const page = await find(alarmQuery({ sortOrder: { key: { type: 'ALARM_FIELD', key: 'assignee' }, direction: 'ASC' } }));
+      const page = await find(
+        alarmQuery({ sortOrder: { key: { type: 'ALARM_FIELD', key: 'assignee' }, direction: 'ASC' } }),
+      );
       const emails = page.data.map((a: { assignee: { email: string } | null }) => a.assignee?.email ?? null);
-      assert.deepEqual(emails.slice(0, 4), ['tech@thingsboard.org', 'tech@thingsboard.org', 'tenant@thingsboard.org', 'tenant@thingsboard.org']);
+      assert.deepEqual(emails.slice(0, 4), [
+        'tech@thingsboard.org',
+        'tech@thingsboard.org',
+        'tenant@thingsboard.org',
+        'tenant@thingsboard.org',
+      ]);
       assert.equal(emails[14], null);
     });
     it('without an ALARM_FIELD sort the entity order decides (entity sort key)', async () => {
@@ -145,7 +207,8 @@ describe('simulator: alarm data query', function () {
       assert.deepEqual(origins(byCreated), ['Meter A-100'], 'entities by createdTime ASC');
     });
     it('textSearch looks at the alarmFields columns only', async () => {
-      const q = (alarmFields: unknown[], text: string): Record<string, unknown> => alarmQuery({ textSearch: text }, { alarmFields });
+      const q = (alarmFields: unknown[], text: string): Record<string, unknown> =>
+        alarmQuery({ textSearch: text }, { alarmFields });
       assert.equal((await find(q([{ type: 'ALARM_FIELD', key: 'type' }], 'power'))).totalElements, 3);
       assert.equal((await find(q([{ type: 'ALARM_FIELD', key: 'type' }], 'room'))).totalElements, 0);
       assert.equal((await find(q([{ type: 'ALARM_FIELD', key: 'originatorLabel' }], 'room 10'))).totalElements, 5);
@@ -193,13 +256,23 @@ describe('simulator: alarm data query', function () {
       assert.deepEqual(a.originator, { entityType: 'DEVICE', id: dev.id });
       assert.deepEqual(a.entityId, { entityType: 'DEVICE', id: dev.id });
       assert.deepEqual(a.customerId, { entityType: 'CUSTOMER', id: dev.customerId });
-      assert.deepEqual([a.type, a.name, a.severity, a.status, a.acknowledged, a.cleared], ['High Temperature', 'High Temperature', 'CRITICAL', 'ACTIVE_UNACK', false, false]);
-      assert.deepEqual([a.originatorName, a.originatorLabel, a.originatorDisplayName], ['Thermo A-101', 'Room 101', 'Room 101']);
+      assert.deepEqual(
+        [a.type, a.name, a.severity, a.status, a.acknowledged, a.cleared],
+        ['High Temperature', 'High Temperature', 'CRITICAL', 'ACTIVE_UNACK', false, false],
+      );
+      assert.deepEqual(
+        [a.originatorName, a.originatorLabel, a.originatorDisplayName],
+        ['Thermo A-101', 'Room 101', 'Room 101'],
+      );
       assert.deepEqual(a.details, { temperature: 26.5, threshold: 25 });
       assert.deepEqual([a.assigneeId, a.assignee, a.propagate, a.propagateRelationTypes], [null, null, true, []]);
       assert.equal(a.latest.ENTITY_FIELD.name.value, 'Thermo A-101');
       assert.equal(a.latest.TIME_SERIES.temperature.value, '21.5');
-      const assigned = (await find(alarmQuery({ assigneeId: { entityType: 'USER', id: c.sim.auth.user('tenant@thingsboard.org')?.userId } }))).data[0];
+      const assigned = (
+        await find(
+          alarmQuery({ assigneeId: { entityType: 'USER', id: c.sim.auth.user('tenant@thingsboard.org')?.userId } }),
+        )
+      ).data[0];
       assert.deepEqual(assigned.assignee, {
         id: { entityType: 'USER', id: c.sim.auth.user('tenant@thingsboard.org')?.userId },
         firstName: 'Tenant',
@@ -219,11 +292,17 @@ describe('simulator: alarm data query', function () {
       assert.equal(r.status, 500);
       assert.equal(r.body.errorCode, 2);
       assert.match(r.body.message, /getAlarmFields\(\)" is null/);
-      const none = await c.tenant.post('/api/alarmsQuery/find', { ...q, entityFilter: { type: 'deviceType', deviceTypes: ['none'] } });
+      const none = await c.tenant.post('/api/alarmsQuery/find', {
+        ...q,
+        entityFilter: { type: 'deviceType', deviceTypes: ['none'] },
+      });
       assert.deepEqual(none.body, { data: [], totalPages: 0, totalElements: 0, hasNext: false });
     });
     it('ALARM_FIELD sort without direction: 500', async () => {
-      const r = await c.tenant.post('/api/alarmsQuery/find', alarmQuery({ sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' } } }));
+      const r = await c.tenant.post(
+        '/api/alarmsQuery/find',
+        alarmQuery({ sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' } } }),
+      );
       assert.equal(r.status, 500);
     });
     it('missing entityFilter on find: 400', async () => {
@@ -234,7 +313,10 @@ describe('simulator: alarm data query', function () {
       const sys = await login(c.url, 'sysadmin@thingsboard.org', 'sysadmin');
       for (const p of ['/api/alarmsQuery/find', '/api/alarmsQuery/count']) {
         const r = await sys.post(p, alarmQuery());
-        assert.deepEqual([r.status, r.body.errorCode, r.body.message], [403, 20, "You don't have permission to perform this operation!"]);
+        assert.deepEqual(
+          [r.status, r.body.errorCode, r.body.message],
+          [403, 20, "You don't have permission to perform this operation!"],
+        );
       }
       assert.equal(await sys.ok('/api/entitiesQuery/count', { entityFilter: ALL_DEVICES }), 0);
     });
@@ -255,9 +337,18 @@ describe('simulator: alarm data query', function () {
     });
     it('alarm counts per status and severity (dataset facts)', async () => {
       const st = async (statusList: string[]): Promise<number> => count({ statusList });
-      assert.deepEqual([await st(['ACTIVE', 'UNACK']), await st(['ACTIVE', 'ACK']), await st(['CLEARED', 'UNACK']), await st(['CLEARED', 'ACK'])], [5, 5, 2, 4]);
+      assert.deepEqual(
+        [
+          await st(['ACTIVE', 'UNACK']),
+          await st(['ACTIVE', 'ACK']),
+          await st(['CLEARED', 'UNACK']),
+          await st(['CLEARED', 'ACK']),
+        ],
+        [5, 5, 2, 4],
+      );
       const sv: number[] = [];
-      for (const s of ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INDETERMINATE']) sv.push(await count({ severityList: [s] }));
+      for (const s of ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INDETERMINATE'])
+        sv.push(await count({ severityList: [s] }));
       assert.deepEqual(sv, [4, 3, 3, 3, 3]);
     });
   });

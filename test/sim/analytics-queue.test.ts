@@ -24,10 +24,26 @@ describe('simulator: analytics report queue', function () {
     const rs = await Promise.all(Array.from({ length: 21 }, () => c.report(token, REPORT)));
     assert.deepEqual(statuses(rs), { 200: 20, 429: 1 });
     const busy = rs.find((r) => r.status === 429) as Res;
-    assert.deepEqual(busy.body, { status: 429, message: 'Too many requests: the report queue is full, try again later' });
+    assert.deepEqual(busy.body, {
+      status: 429,
+      message: 'Too many requests: the report queue is full, try again later',
+    });
     assert.equal(busy.headers.get('retry-after'), null);
     const s = c.a.service.stats;
-    assert.deepEqual([s.maxRunningSeen, s.maxWaitingSeen, s.maxConcurrentSeen, s.admitted, s.rejected, s.completed, s.inFlight, s.running, s.waiting], [10, 10, 21, 20, 1, 20, 0, 0, 0]);
+    assert.deepEqual(
+      [
+        s.maxRunningSeen,
+        s.maxWaitingSeen,
+        s.maxConcurrentSeen,
+        s.admitted,
+        s.rejected,
+        s.completed,
+        s.inFlight,
+        s.running,
+        s.waiting,
+      ],
+      [10, 10, 21, 20, 1, 20, 0, 0, 0],
+    );
     assert.ok(rs.filter((r) => r.status === 200).every((r) => r.body.dataTable.length === 3));
   });
 

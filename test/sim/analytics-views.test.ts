@@ -36,7 +36,10 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     token = (await c.login()).token;
   });
 
-  async function table(body: Record<string, unknown>, t = token): Promise<{ columnLabels: string[]; dataTable: Array<Record<string, unknown>> }> {
+  async function table(
+    body: Record<string, unknown>,
+    t = token,
+  ): Promise<{ columnLabels: string[]; dataTable: Array<Record<string, unknown>> }> {
     const r = await c.report(t, body);
     assert.equal(r.status, 200, r.text);
     return r.body;
@@ -99,7 +102,11 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const alpha = t.dataTable.filter((r) => r.Building === 'Building Alpha');
       // 23:00 readings (h = 1) on Dec 31, the latest values (1200 + 800) at 00:00 on Jan 1
       assert.deepEqual(alpha, [
-        { Date: DEC31, Building: 'Building Alpha', energy: seedPoint(1200, W.A100, 1, false) + seedPoint(800, W.A200, 1, false) },
+        {
+          Date: DEC31,
+          Building: 'Building Alpha',
+          energy: seedPoint(1200, W.A100, 1, false) + seedPoint(800, W.A200, 1, false),
+        },
         { Date: BASE_TIME, Building: 'Building Alpha', energy: 2000 },
       ]);
       assert.equal(alpha[0].energy, 2001);
@@ -115,7 +122,10 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     it('filters: Building, Owner; several values; an empty array is no filter', async () => {
       const beta = await table({ viewConfigId: DAY_VIEW, filters: { Building: ['Building Beta'] } });
       assert.deepEqual(beta.dataTable, [{ Date: DEC31, Building: 'Building Beta', energy: 46803 }]);
-      const two = await table({ viewConfigId: DAY_VIEW, filters: { Building: ['Building Gamma', 'Building Alpha', 'Nowhere'] } });
+      const two = await table({
+        viewConfigId: DAY_VIEW,
+        filters: { Building: ['Building Gamma', 'Building Alpha', 'Nowhere'] },
+      });
       assert.deepEqual(
         two.dataTable.map((r) => r.Building),
         ['Building Alpha', 'Building Gamma'],
@@ -173,7 +183,8 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const lastAlpha = t.dataTable.filter((r) => r.Building === 'Building Alpha').at(-1);
       assert.deepEqual(lastAlpha, { Date: BASE_TIME - HOUR, Building: 'Building Alpha', energy: 2001 });
       const sums: Record<string, number> = {};
-      for (const r of t.dataTable) sums[r.Building as string] = (sums[r.Building as string] ?? 0) + (r.energy as number);
+      for (const r of t.dataTable)
+        sums[r.Building as string] = (sums[r.Building as string] ?? 0) + (r.energy as number);
       assert.deepEqual(sums, { 'Building Alpha': 48002, 'Building Beta': 46803, 'Building Gamma': 73201 });
       const dates = [...new Set(t.dataTable.map((r) => r.Date))];
       assert.deepEqual(
@@ -184,7 +195,11 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     });
 
     it('an explicit two-hour range', async () => {
-      const t = await table({ viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_HOUR, rangeStartTs: BASE_TIME - 2 * HOUR, rangeEndTs: BASE_TIME });
+      const t = await table({
+        viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_HOUR,
+        rangeStartTs: BASE_TIME - 2 * HOUR,
+        rangeEndTs: BASE_TIME,
+      });
       assert.equal(t.dataTable.length, 6);
       assert.deepEqual(
         t.dataTable.slice(0, 3).map((r) => r.Date),
@@ -204,7 +219,12 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const a101 = t.dataTable.find((r) => r.Device === 'Thermo A-101');
       const pts = Array.from({ length: 24 }, (_, i) => seedPoint(21.5, W.A101t, 24 - i, true));
       const avg = Math.round((pts.reduce((x, y) => x + y, 0) / 24) * 100) / 100;
-      assert.deepEqual(a101, { Device: 'Thermo A-101', Type: 'thermostat', 'avg temperature': avg, 'max temperature': Math.max(...pts) });
+      assert.deepEqual(a101, {
+        Device: 'Thermo A-101',
+        Type: 'thermostat',
+        'avg temperature': avg,
+        'max temperature': Math.max(...pts),
+      });
       assert.deepEqual([a101?.['avg temperature'], a101?.['max temperature']], [21.87, 23.5]);
       assert.deepEqual(t.dataTable.map((r) => r.Device).slice(0, 3), ['Thermo A-101', 'Thermo A-102', 'Thermo A-103']);
     });
@@ -215,7 +235,9 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       d.setTelemetry(s, { temperature: 30 }, BASE_TIME - 2 * HOUR);
       d.setTelemetry(s, { temperature: 20 }, BASE_TIME - HOUR);
       const sensors = await table({ viewConfigId: VIEW_DEVICE_TEMPERATURE, filters: { Type: ['sensor'] } });
-      assert.deepEqual(sensors.dataTable, [{ Device: 'Air Sensor', Type: 'sensor', 'avg temperature': 25, 'max temperature': 30 }]);
+      assert.deepEqual(sensors.dataTable, [
+        { Device: 'Air Sensor', Type: 'sensor', 'avg temperature': 25, 'max temperature': 30 },
+      ]);
       const th200 = await table({ viewConfigId: VIEW_DEVICE_TEMPERATURE, filters: { Model: ['TH-200'] } });
       assert.deepEqual(
         th200.dataTable.map((r) => r.Device),
@@ -232,7 +254,12 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     });
 
     it('a one-hour range has one point per device (avg = max = that reading)', async () => {
-      const t = await table({ viewConfigId: VIEW_DEVICE_TEMPERATURE, rangeStartTs: BASE_TIME, rangeEndTs: BASE_TIME + HOUR, filters: { Device: ['Thermo A-102', 'Thermo B-201'] } });
+      const t = await table({
+        viewConfigId: VIEW_DEVICE_TEMPERATURE,
+        rangeStartTs: BASE_TIME,
+        rangeEndTs: BASE_TIME + HOUR,
+        filters: { Device: ['Thermo A-102', 'Thermo B-201'] },
+      });
       assert.deepEqual(t.dataTable, [
         { Device: 'Thermo A-102', Type: 'thermostat', 'avg temperature': 23, 'max temperature': 23 },
         { Device: 'Thermo B-201', Type: 'thermostat', 'avg temperature': 25, 'max temperature': 25 },
@@ -242,7 +269,9 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     it('numericStrings makes the decimals strings too', async () => {
       c.a.service.setNumericStrings(true);
       const t = await table({ viewConfigId: VIEW_DEVICE_TEMPERATURE, filters: { Device: ['Thermo A-101'] } });
-      assert.deepEqual(t.dataTable, [{ Device: 'Thermo A-101', Type: 'thermostat', 'avg temperature': '21.87', 'max temperature': '23.5' }]);
+      assert.deepEqual(t.dataTable, [
+        { Device: 'Thermo A-101', Type: 'thermostat', 'avg temperature': '21.87', 'max temperature': '23.5' },
+      ]);
     });
   });
 
@@ -252,7 +281,18 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       assert.deepEqual(t.columnLabels, ['Device', 'alarms']);
       assert.deepEqual(
         t.dataTable.map((r) => r.Device),
-        ['Gateway 1', 'Meter A-100', 'Meter B-100', 'Meter G-200', 'Thermo A-101', 'Thermo A-102', 'Thermo A-201', 'Thermo A-202', 'Thermo B-101', 'Thermo B-102'],
+        [
+          'Gateway 1',
+          'Meter A-100',
+          'Meter B-100',
+          'Meter G-200',
+          'Thermo A-101',
+          'Thermo A-102',
+          'Thermo A-201',
+          'Thermo A-202',
+          'Thermo B-101',
+          'Thermo B-102',
+        ],
       );
       assert.ok(t.dataTable.every((r) => r.alarms === 1));
     });
@@ -260,9 +300,14 @@ describe('simulator: analytics views (tables from the dataset)', function () {
     it('counts alarms created in range, most first', async () => {
       const d = c.a.data;
       const g203 = d.mustFindByName('DEVICE', 'Thermo G-203');
-      for (const h of [2, 3, 5]) d.createAlarm({ originator: g203, type: 'High Temperature', createdTime: BASE_TIME - h * HOUR });
+      for (const h of [2, 3, 5])
+        d.createAlarm({ originator: g203, type: 'High Temperature', createdTime: BASE_TIME - h * HOUR });
       d.createAlarm({ originator: g203, type: 'High Temperature', createdTime: BASE_TIME }); // = end: not counted
-      d.createAlarm({ originator: d.mustFindByName('DEVICE', 'Thermo A-101'), type: 'Device Offline', createdTime: BASE_TIME - 30 * 60_000 });
+      d.createAlarm({
+        originator: d.mustFindByName('DEVICE', 'Thermo A-101'),
+        type: 'Device Offline',
+        createdTime: BASE_TIME - 30 * 60_000,
+      });
       const t = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES });
       assert.deepEqual(t.dataTable.slice(0, 3), [
         { Device: 'Thermo G-203', alarms: 3 },
@@ -277,12 +322,20 @@ describe('simulator: analytics views (tables from the dataset)', function () {
         crit.dataTable.map((r) => r.Device),
         ['Meter A-100', 'Thermo A-101', 'Thermo B-201', 'Thermo G-101'],
       );
-      const power = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES, filters: { 'Alarm type': ['Power Failure'], Type: ['meter'] } });
+      const power = await table({
+        viewConfigId: VIEW_TOP_ALARMED_DEVICES,
+        filters: { 'Alarm type': ['Power Failure'], Type: ['meter'] },
+      });
       assert.deepEqual(
         power.dataTable.map((r) => r.Device),
         ['Meter A-100', 'Meter B-100', 'Meter G-200'],
       );
-      const wide = await table({ viewConfigId: VIEW_TOP_ALARMED_DEVICES, rangeStartTs: BASE_TIME - 50 * HOUR, rangeEndTs: BASE_TIME, filters: { Device: ['Thermo C-1', 'Thermo A-103'] } });
+      const wide = await table({
+        viewConfigId: VIEW_TOP_ALARMED_DEVICES,
+        rangeStartTs: BASE_TIME - 50 * HOUR,
+        rangeEndTs: BASE_TIME,
+        filters: { Device: ['Thermo C-1', 'Thermo A-103'] },
+      });
       assert.deepEqual(wide.dataTable, [
         { Device: 'Thermo A-103', alarms: 1 },
         { Device: 'Thermo C-1', alarms: 1 },
@@ -304,7 +357,12 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const id = c.a.service.addView({
         name: 'POWER_BY_BUILDING',
         entities: (d) => d.list('DEVICE').filter((e) => e.type === 'meter'),
-        dimensions: [{ label: 'Building', value: (e, d) => (d.relationsTo(e.id)[0] ? (d.get(d.relationsTo(e.id)[0].from.id)?.name ?? null) : null) }],
+        dimensions: [
+          {
+            label: 'Building',
+            value: (e, d) => (d.relationsTo(e.id)[0] ? (d.get(d.relationsTo(e.id)[0].from.id)?.name ?? null) : null),
+          },
+        ],
         measures: [
           { label: 'max power', key: 'power', agg: 'max' },
           { label: 'points', key: 'power', agg: 'count' },
@@ -321,7 +379,11 @@ describe('simulator: analytics views (tables from the dataset)', function () {
         { Building: 'Gamma Floor 2', 'max power': 5.5, points: 1 },
       ]);
       const other = await table({ viewConfigId: id, filters: { Floor: ['Beta Floor 2'] } });
-      assert.deepEqual(other.dataTable, [{ Building: 'Beta Floor 2', 'max power': 3, points: 1 }], 'a request filter replaces the saved one');
+      assert.deepEqual(
+        other.dataTable,
+        [{ Building: 'Beta Floor 2', 'max power': 3, points: 1 }],
+        'a request filter replaces the saved one',
+      );
     });
 
     it('a compute view with its own id and delay; a failing computation answers 500', async () => {
@@ -337,7 +399,9 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const t0 = Date.now();
       const t = await table({ viewConfigId: id });
       assert.ok(Date.now() - t0 >= 25);
-      assert.deepEqual(t.dataTable, [{ start: DEFAULT_RANGE.startTs, end: DEFAULT_RANGE.endTs, who: 'tenant@thingsboard.org' }]);
+      assert.deepEqual(t.dataTable, [
+        { start: DEFAULT_RANGE.startTs, end: DEFAULT_RANGE.endTs, who: 'tenant@thingsboard.org' },
+      ]);
       c.a.service.addView({
         id,
         name: 'BROKEN',
@@ -347,7 +411,10 @@ describe('simulator: analytics views (tables from the dataset)', function () {
         },
       });
       const r = await c.report(token, { viewConfigId: id });
-      assert.deepEqual([r.status, r.body], [500, { status: 500, message: 'Report computation failed: division by zero' }]);
+      assert.deepEqual(
+        [r.status, r.body],
+        [500, { status: 500, message: 'Report computation failed: division by zero' }],
+      );
       assert.equal(c.a.service.stats.failed, 1);
       assert.equal(c.a.service.removeView(id), true);
       assert.equal((await c.report(token, { viewConfigId: id })).status, 400);
@@ -357,8 +424,14 @@ describe('simulator: analytics views (tables from the dataset)', function () {
       const svc = c.a.service;
       assert.throws(() => svc.addView({ id: 'nope', name: 'X', columns: ['a'], compute: () => [] }), /UUID/);
       assert.throws(() => svc.addView({ name: 'X', columns: [], compute: () => [] }), /column/);
-      assert.throws(() => svc.addView({ name: 'X', columns: ['a'], defaultFilters: { y: ['1'] }, compute: () => [] }), /filters/);
-      assert.throws(() => svc.addView({ name: 'X', columns: ['a'], defaultRange: { startTs: 2, endTs: 1 }, compute: () => [] }), /defaultRange/);
+      assert.throws(
+        () => svc.addView({ name: 'X', columns: ['a'], defaultFilters: { y: ['1'] }, compute: () => [] }),
+        /filters/,
+      );
+      assert.throws(
+        () => svc.addView({ name: 'X', columns: ['a'], defaultRange: { startTs: 2, endTs: 1 }, compute: () => [] }),
+        /defaultRange/,
+      );
     });
   });
 });

@@ -4,7 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { BASE_TIME, Dataset } from '../../sim/dataset';
 import { Simulator } from '../../sim/index';
 import { seedDataset } from '../../sim/seed';
-import { AnalyticsService, attachAnalytics, DEMO_VIEW_ID, startAnalyticsServer, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_IDS } from '../../sim/analytics';
+import {
+  AnalyticsService,
+  attachAnalytics,
+  DEMO_VIEW_ID,
+  startAnalyticsServer,
+  VIEW_ENERGY_PER_BUILDING_PER_DAY,
+  VIEW_IDS,
+} from '../../sim/analytics';
 import { jwtPayload, setupAnalytics, toRes, type ACtx } from '../../sim/analytics/testkit';
 
 const REPORT = { viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_DAY };
@@ -50,14 +57,21 @@ describe('simulator: analytics service (auth and protocol)', function () {
       assert.deepEqual(unknown.body, { status: 401, message: 'Invalid username or password' });
       const blank = await c.post('publicApi/auth/login', {});
       assert.equal(blank.status, 401);
-      const disabled = await c.post('publicApi/auth/login', { username: 'disabled@thingsboard.org', password: 'disabled' });
+      const disabled = await c.post('publicApi/auth/login', {
+        username: 'disabled@thingsboard.org',
+        password: 'disabled',
+      });
       assert.deepEqual([disabled.status, disabled.body.message], [401, 'User account is not active']);
       const sys = await c.post('publicApi/auth/login', { username: 'sysadmin@thingsboard.org', password: 'sysadmin' });
       assert.equal(sys.status, 401);
     });
 
     it('login needs a JSON body: 415 without the content type, 400 for malformed JSON', async () => {
-      const text = await c.post('publicApi/auth/login', JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }), { 'Content-Type': 'text/plain' });
+      const text = await c.post(
+        'publicApi/auth/login',
+        JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }),
+        { 'Content-Type': 'text/plain' },
+      );
       assert.equal(text.status, 415);
       assert.match(text.body.message as string, /text\/plain/);
       const broken = await c.post('publicApi/auth/login', '{"username":');
@@ -67,7 +81,11 @@ describe('simulator: analytics service (auth and protocol)', function () {
     it('refresh (default on) answers a new pair; the new token works; wrong tokens are 401', async () => {
       const first = await c.login();
       const access = await c.post('publicApi/auth/token', { refreshToken: first.token });
-      assert.deepEqual(access.body, { status: 401, message: 'Invalid refresh token' }, 'an access token is no refresh token');
+      assert.deepEqual(
+        access.body,
+        { status: 401, message: 'Invalid refresh token' },
+        'an access token is no refresh token',
+      );
       c.clock.now += 30_000;
       const r = await c.post('publicApi/auth/token', { refreshToken: first.refreshToken });
       assert.equal(r.status, 200);
@@ -95,7 +113,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
       const p = await c.login();
       const r = await c.post('publicApi/auth/token', { refreshToken: p.refreshToken });
       assert.equal(r.status, 404);
-      assert.deepEqual([r.body.status, r.body.error, r.body.path], [404, 'Not Found', '/apiTrendz/publicApi/auth/token']);
+      assert.deepEqual(
+        [r.body.status, r.body.error, r.body.path],
+        [404, 'Not Found', '/apiTrendz/publicApi/auth/token'],
+      );
       c.a.service.setRefreshEnabled(true);
       assert.equal((await c.post('publicApi/auth/token', { refreshToken: p.refreshToken })).status, 200);
     });
@@ -129,7 +150,11 @@ describe('simulator: analytics service (auth and protocol)', function () {
       assert.equal(none.status, 401);
       assert.match(none.body.message as string, /no token/);
       assert.equal((await c.report('abc', REPORT)).status, 401);
-      assert.equal((await c.post('publicApi/buildReport', REPORT, { 'X-Authorization': token })).status, 401, 'no Bearer prefix');
+      assert.equal(
+        (await c.post('publicApi/buildReport', REPORT, { 'X-Authorization': token })).status,
+        401,
+        'no Bearer prefix',
+      );
       const other = await startAnalyticsServer({ jwtSecret: 'another-secret', now: () => c.clock.now });
       try {
         const foreign = (
@@ -169,7 +194,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
       c.clock.now += 61_000;
       const r = await c.report(token, REPORT);
       assert.deepEqual([r.status, r.body], [403, { status: 403, message: 'Token has expired' }]);
-      assert.equal((await c.post('publicApi/auth/login', { username: 'tenant@thingsboard.org', password: 'x' })).status, 401);
+      assert.equal(
+        (await c.post('publicApi/auth/login', { username: 'tenant@thingsboard.org', password: 'x' })).status,
+        401,
+      );
       c.a.service.setAuthErrorStatus(401);
       assert.equal((await c.report(token, REPORT)).status, 401);
     });
@@ -194,14 +222,21 @@ describe('simulator: analytics service (auth and protocol)', function () {
         }),
       );
       assert.equal(none.status, 415);
-      assert.equal((await c.post('publicApi/buildReport', JSON.stringify(REPORT), { 'Content-Type': 'text/plain' })).status, 401, 'auth first');
+      assert.equal(
+        (await c.post('publicApi/buildReport', JSON.stringify(REPORT), { 'Content-Type': 'text/plain' })).status,
+        401,
+        'auth first',
+      );
       assert.equal((await c.report(token, REPORT, { 'Content-Type': 'application/json;charset=UTF-8' })).status, 200);
     });
 
     it('400 for a missing, malformed or unknown viewConfigId, with a JSON message', async () => {
       assert.deepEqual((await c.report(token, {})).body, { status: 400, message: 'viewConfigId is required' });
       const unknown = await c.report(token, { viewConfigId: '00000000-0000-4000-8000-000000000000' });
-      assert.deepEqual([unknown.status, unknown.body.message], [400, 'View config not found: 00000000-0000-4000-8000-000000000000']);
+      assert.deepEqual(
+        [unknown.status, unknown.body.message],
+        [400, 'View config not found: 00000000-0000-4000-8000-000000000000'],
+      );
       assert.equal((await c.report(token, { viewConfigId: 'energy' })).body.message, 'View config not found: energy');
       assert.equal((await c.report(token, '{"viewConfigId":')).status, 400);
       assert.equal((await c.report(token, [REPORT])).status, 400);
@@ -211,18 +246,34 @@ describe('simulator: analytics service (auth and protocol)', function () {
 
     it('400 for an invalid range (start >= end, non-numeric)', async () => {
       const eq = await c.report(token, { ...REPORT, rangeStartTs: BASE_TIME, rangeEndTs: BASE_TIME });
-      assert.deepEqual([eq.status, eq.body.message], [400, `Invalid range: rangeStartTs (${BASE_TIME}) must be before rangeEndTs (${BASE_TIME})`]);
-      assert.equal((await c.report(token, { ...REPORT, rangeStartTs: BASE_TIME + 1, rangeEndTs: BASE_TIME })).status, 400);
-      assert.equal((await c.report(token, { ...REPORT, rangeStartTs: 'yesterday', rangeEndTs: BASE_TIME })).status, 400);
+      assert.deepEqual(
+        [eq.status, eq.body.message],
+        [400, `Invalid range: rangeStartTs (${BASE_TIME}) must be before rangeEndTs (${BASE_TIME})`],
+      );
+      assert.equal(
+        (await c.report(token, { ...REPORT, rangeStartTs: BASE_TIME + 1, rangeEndTs: BASE_TIME })).status,
+        400,
+      );
+      assert.equal(
+        (await c.report(token, { ...REPORT, rangeStartTs: 'yesterday', rangeEndTs: BASE_TIME })).status,
+        400,
+      );
       assert.equal((await c.report(token, { ...REPORT, rangeStartTs: 1.5, rangeEndTs: BASE_TIME })).status, 400);
-      const strings = await c.report(token, { ...REPORT, rangeStartTs: String(BASE_TIME - 3600_000), rangeEndTs: String(BASE_TIME) });
+      const strings = await c.report(token, {
+        ...REPORT,
+        rangeStartTs: String(BASE_TIME - 3600_000),
+        rangeEndTs: String(BASE_TIME),
+      });
       assert.equal(strings.status, 200, 'numeric strings are accepted (Jackson coercion)');
     });
 
     it('400 for filters that are not an object of arrays or name no filter of the view', async () => {
       const unknown = await c.report(token, { ...REPORT, filters: { Floor: ['Alpha Floor 1'] } });
       assert.equal(unknown.status, 400);
-      assert.equal(unknown.body.message, 'Unknown filter "Floor" for view ENERGY_PER_BUILDING_PER_DAY; its filters: Building, Owner, Device');
+      assert.equal(
+        unknown.body.message,
+        'Unknown filter "Floor" for view ENERGY_PER_BUILDING_PER_DAY; its filters: Building, Owner, Device',
+      );
       assert.equal((await c.report(token, { ...REPORT, filters: ['Building'] })).status, 400);
       assert.equal((await c.report(token, { ...REPORT, filters: { Building: 'Building Beta' } })).status, 400);
       assert.equal((await c.report(token, { ...REPORT, filters: { Building: [{}] } })).status, 400);
@@ -256,7 +307,11 @@ describe('simulator: analytics service (auth and protocol)', function () {
     });
 
     it('a 500 with a JSON message, once by default, path relative to the base', async () => {
-      const id = c.a.service.faults.add({ path: 'publicApi/buildReport', status: 500, body: { message: 'Report computation failed' } });
+      const id = c.a.service.faults.add({
+        path: 'publicApi/buildReport',
+        status: 500,
+        body: { message: 'Report computation failed' },
+      });
       assert.equal(typeof id, 'number');
       const r = await c.report(token, REPORT);
       assert.deepEqual([r.status, r.body], [500, { message: 'Report computation failed' }]);
@@ -267,7 +322,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
       const svc = c.a.service;
       svc.addFault({ path: 'publicApi/buildReport', status: 503, body: 'Service is restarting' });
       const text = await c.report(token, REPORT);
-      assert.deepEqual([text.status, text.text, text.headers.get('content-type')], [503, 'Service is restarting', 'text/plain;charset=UTF-8']);
+      assert.deepEqual(
+        [text.status, text.text, text.headers.get('content-type')],
+        [503, 'Service is restarting', 'text/plain;charset=UTF-8'],
+      );
       svc.addFault({ path: /buildReport$/, status: 500, times: 2 });
       assert.deepEqual((await c.report(token, REPORT)).body, { status: 500, message: 'Report computation failed' });
       assert.equal((await c.report(token, REPORT)).status, 500);
@@ -284,7 +342,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
       assert.equal(bad.body, undefined, 'not JSON');
       svc.addFault({ path: 'publicApi/auth/login', dropConnection: true });
       await assert.rejects(c.post('publicApi/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' }));
-      assert.equal((await c.post('publicApi/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' })).status, 200);
+      assert.equal(
+        (await c.post('publicApi/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' })).status,
+        200,
+      );
       assert.equal(svc.faults.size, 0);
     });
 
@@ -328,7 +389,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
       assert.equal(svc.countRequests('publicApi/buildReport'), 2);
       assert.equal(svc.countRequests('/apiTrendz/publicApi/auth/'), 1);
       assert.equal(svc.countRequests(/buildReport/, 'GET'), 0);
-      assert.deepEqual(svc.requests.countsByPath(), { 'POST /apiTrendz/publicApi/buildReport': 2, 'POST /apiTrendz/publicApi/auth/login': 1 });
+      assert.deepEqual(svc.requests.countsByPath(), {
+        'POST /apiTrendz/publicApi/buildReport': 2,
+        'POST /apiTrendz/publicApi/auth/login': 1,
+      });
       assert.deepEqual(
         svc.requests.entries().map((e) => e.status),
         [200, 400, 401],
@@ -363,7 +427,10 @@ describe('simulator: analytics service (auth and protocol)', function () {
         assert.equal(stats.settings.basePath, '/apiTrendz/');
         assert.equal(await (await fetch(`${url}/__sim/health`)).text(), 'platform /__sim/health');
         detach();
-        assert.equal(await (await fetch(`${url}/apiTrendz/publicApi/auth/login`, { method: 'POST' })).text(), 'platform /apiTrendz/publicApi/auth/login');
+        assert.equal(
+          await (await fetch(`${url}/apiTrendz/publicApi/auth/login`, { method: 'POST' })).text(),
+          'platform /apiTrendz/publicApi/auth/login',
+        );
         assert.equal(svc.handle({ url: '/api/x', method: 'GET' } as never, {} as never), false);
       } finally {
         platform.closeAllConnections();
@@ -379,7 +446,9 @@ describe('simulator: analytics service (auth and protocol)', function () {
         attachAnalytics(sim.httpServer as Server, svc);
         const json = { 'Content-Type': 'application/json' };
         const creds = JSON.stringify({ username: 'customer@thingsboard.org', password: 'customer' });
-        const a = await toRes(await fetch(`${url}/apiTrendz/publicApi/auth/login`, { method: 'POST', headers: json, body: creds }));
+        const a = await toRes(
+          await fetch(`${url}/apiTrendz/publicApi/auth/login`, { method: 'POST', headers: json, body: creds }),
+        );
         assert.equal(a.status, 200);
         const p = await toRes(await fetch(`${url}/api/auth/login`, { method: 'POST', headers: json, body: creds }));
         assert.equal(p.status, 200);
@@ -392,8 +461,12 @@ describe('simulator: analytics service (auth and protocol)', function () {
             body: JSON.stringify(REPORT),
           }),
         );
-        assert.deepEqual(r.body.dataTable, [{ Date: BASE_TIME - 86_400_000, Building: 'Building Alpha', energy: 48003 }]);
-        const platformWithAnalyticsToken = await fetch(`${url}/api/auth/user`, { headers: { 'X-Authorization': `Bearer ${a.body.token as string}` } });
+        assert.deepEqual(r.body.dataTable, [
+          { Date: BASE_TIME - 86_400_000, Building: 'Building Alpha', energy: 48003 },
+        ]);
+        const platformWithAnalyticsToken = await fetch(`${url}/api/auth/user`, {
+          headers: { 'X-Authorization': `Bearer ${a.body.token as string}` },
+        });
         assert.equal(platformWithAnalyticsToken.status, 401, 'separate token secrets');
         assert.equal(sim.countRequests('/apiTrendz'), 0, 'analytics requests are in svc.requests, not sim.requests');
         assert.equal(svc.countRequests('publicApi/'), 2);
@@ -420,8 +493,19 @@ describe('simulator: analytics service (auth and protocol)', function () {
         Object.values(VIEW_IDS),
       );
       assert.ok(views.some((v) => v.id === DEMO_VIEW_ID && v.columns.join() === 'Date,Building,energy'));
-      const s = (await ctl('POST', '/settings', { numericStrings: true, reportDelayMs: 5, retryAfterSec: 2, queueCapacity: 3, concurrency: 4 })).body;
-      assert.deepEqual([s.numericStrings, s.reportDelayMs, s.retryAfterSec, s.queueCapacity, s.concurrency], [true, 5, 2, 3, 4]);
+      const s = (
+        await ctl('POST', '/settings', {
+          numericStrings: true,
+          reportDelayMs: 5,
+          retryAfterSec: 2,
+          queueCapacity: 3,
+          concurrency: 4,
+        })
+      ).body;
+      assert.deepEqual(
+        [s.numericStrings, s.reportDelayMs, s.retryAfterSec, s.queueCapacity, s.concurrency],
+        [true, 5, 2, 3, 4],
+      );
       const r = await c.report(token, REPORT);
       assert.equal(typeof r.body.dataTable[0].energy, 'string');
       const f = (await ctl('POST', '/faults', { pathRegex: 'buildReport$', status: 502, times: null })).body;

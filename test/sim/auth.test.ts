@@ -9,7 +9,8 @@ const BODY = { entityFilter: ALL_DEVICES };
 describe('simulator: authentication', function () {
   const c = useSimSetup({}, { perTest: true });
 
-  const loginRaw = (username: string, password: string): ReturnType<Client['post']> => c.anon.post('/api/auth/login', { username, password });
+  const loginRaw = (username: string, password: string): ReturnType<Client['post']> =>
+    c.anon.post('/api/auth/login', { username, password });
   const bearer = (token: string): Client => new Client(c.url, { 'X-Authorization': `Bearer ${token}` });
   const expectError = async (
     p: Promise<{ status: number; body: { status: number; errorCode: number; message: string; timestamp: number } }>,
@@ -32,7 +33,17 @@ describe('simulator: authentication', function () {
     const user = c.sim.auth.user('tenant@thingsboard.org');
     assert.deepEqual(
       [p.sub, p.userId, p.scopes, p.tenantId, p.customerId, p.iss, p.enabled, p.isPublic, p.firstName],
-      ['tenant@thingsboard.org', user?.userId, ['TENANT_ADMIN'], c.sim.data.tenantId, '13814000-1dd2-11b2-8080-808080808080', 'thingsboard.io', true, false, 'Tenant'],
+      [
+        'tenant@thingsboard.org',
+        user?.userId,
+        ['TENANT_ADMIN'],
+        c.sim.data.tenantId,
+        '13814000-1dd2-11b2-8080-808080808080',
+        'thingsboard.io',
+        true,
+        false,
+        'Tenant',
+      ],
     );
     assert.equal(typeof p.sessionId, 'string');
     assert.equal(p.iat, Math.floor(NOW / 1000));
@@ -47,7 +58,10 @@ describe('simulator: authentication', function () {
   it('customer user token carries its customer id', async () => {
     const r = await loginRaw('customer@thingsboard.org', 'customer');
     const p = jwtPayload(r.body.token);
-    assert.deepEqual([p.scopes, p.customerId], [['CUSTOMER_USER'], c.sim.data.mustFindByName('CUSTOMER', 'Customer A').id]);
+    assert.deepEqual(
+      [p.scopes, p.customerId],
+      [['CUSTOMER_USER'], c.sim.data.mustFindByName('CUSTOMER', 'Customer A').id],
+    );
   });
 
   it('login failures', async () => {
@@ -65,7 +79,12 @@ describe('simulator: authentication', function () {
     assert.deepEqual(Object.keys(r.body).sort(), ['scope', 'token']);
     assert.equal(r.body.scope, 'PRE_VERIFICATION_TOKEN');
     assert.deepEqual(jwtPayload(r.body.token).scopes, ['PRE_VERIFICATION_TOKEN']);
-    await expectError(bearer(r.body.token).post(COUNT, BODY), 403, 20, "You don't have permission to perform this operation!");
+    await expectError(
+      bearer(r.body.token).post(COUNT, BODY),
+      403,
+      20,
+      "You don't have permission to perform this operation!",
+    );
   });
 
   it('header checks: missing, malformed, bad signature, other prefixes, Authorization header', async () => {
@@ -74,7 +93,12 @@ describe('simulator: authentication', function () {
     const { token } = (await loginRaw('tenant@thingsboard.org', 'tenant')).body as { token: string };
     const forged = `${token.slice(0, token.lastIndexOf('.') + 1)}${Buffer.from('x'.repeat(64)).toString('base64url')}`;
     await expectError(bearer(forged).post(COUNT, BODY), 401, 11, 'Token has expired');
-    await expectError(c.anon.post(COUNT, BODY, { 'X-Authorization': `Token ${token}` }), 401, 10, 'Authentication failed');
+    await expectError(
+      c.anon.post(COUNT, BODY, { 'X-Authorization': `Token ${token}` }),
+      401,
+      10,
+      'Authentication failed',
+    );
     const viaAuthorization = await c.anon.post(COUNT, BODY, { Authorization: `Bearer ${token}` });
     assert.equal(viaAuthorization.text, '28');
   });
@@ -95,10 +119,25 @@ describe('simulator: authentication', function () {
   it('refresh failures', async () => {
     const r = await loginRaw('tenant@thingsboard.org', 'tenant');
     await expectError(c.anon.post('/api/auth/token', {}), 401, 10, 'Authentication failed');
-    await expectError(c.anon.post('/api/auth/token', { refreshToken: 'garbage' }), 401, 10, 'Invalid username or password');
-    await expectError(c.anon.post('/api/auth/token', { refreshToken: r.body.token }), 401, 10, 'Invalid username or password');
+    await expectError(
+      c.anon.post('/api/auth/token', { refreshToken: 'garbage' }),
+      401,
+      10,
+      'Invalid username or password',
+    );
+    await expectError(
+      c.anon.post('/api/auth/token', { refreshToken: r.body.token }),
+      401,
+      10,
+      'Invalid username or password',
+    );
     c.clock.now += 604800 * 1000;
-    await expectError(c.anon.post('/api/auth/token', { refreshToken: r.body.refreshToken }), 401, 11, 'Token has expired');
+    await expectError(
+      c.anon.post('/api/auth/token', { refreshToken: r.body.refreshToken }),
+      401,
+      11,
+      'Token has expired',
+    );
   });
 
   it('setTokenLifetime / option tokenLifetimeSec', async () => {
@@ -113,7 +152,10 @@ describe('simulator: authentication', function () {
     const sim = new Simulator({ tokenLifetimeSec: 5, refreshLifetimeSec: 10 });
     const pair = sim.tokensFor('tenant@thingsboard.org');
     assert.equal((jwtPayload(pair.token).exp as number) - (jwtPayload(pair.token).iat as number), 5);
-    assert.equal((jwtPayload(pair.refreshToken as string).exp as number) - (jwtPayload(pair.refreshToken as string).iat as number), 10);
+    assert.equal(
+      (jwtPayload(pair.refreshToken as string).exp as number) - (jwtPayload(pair.refreshToken as string).iat as number),
+      10,
+    );
   });
 
   it('expireAllTokens and revokeRefreshTokens', async () => {
@@ -123,7 +165,12 @@ describe('simulator: authentication', function () {
     const refreshed = await c.anon.post('/api/auth/token', { refreshToken: r.body.refreshToken });
     assert.equal((await bearer(refreshed.body.token).post(COUNT, BODY)).status, 200, 'new tokens work');
     c.sim.revokeRefreshTokens();
-    await expectError(c.anon.post('/api/auth/token', { refreshToken: refreshed.body.refreshToken }), 401, 10, 'Token is outdated');
+    await expectError(
+      c.anon.post('/api/auth/token', { refreshToken: refreshed.body.refreshToken }),
+      401,
+      10,
+      'Token is outdated',
+    );
     const again = await loginRaw('tenant@thingsboard.org', 'tenant');
     assert.equal((await c.anon.post('/api/auth/token', { refreshToken: again.body.refreshToken })).status, 200);
   });
@@ -133,12 +180,18 @@ describe('simulator: authentication', function () {
     const out = await bearer(r.body.token).post('/api/auth/logout');
     assert.deepEqual([out.status, out.text], [200, '']);
     await expectError(bearer(r.body.token).post(COUNT, BODY), 401, 11, 'Token has expired');
-    await expectError(c.anon.post('/api/auth/token', { refreshToken: r.body.refreshToken }), 401, 10, 'Token is outdated');
+    await expectError(
+      c.anon.post('/api/auth/token', { refreshToken: r.body.refreshToken }),
+      401,
+      10,
+      'Token is outdated',
+    );
     assert.equal((await c.tenant.post(COUNT, BODY)).status, 200, 'other sessions are untouched');
   });
 
   it('API keys (4.3+)', async () => {
-    const key = (k: string, header = 'X-Authorization'): ReturnType<Client['post']> => c.anon.post(COUNT, BODY, { [header]: `ApiKey ${k}` });
+    const key = (k: string, header = 'X-Authorization'): ReturnType<Client['post']> =>
+      c.anon.post(COUNT, BODY, { [header]: `ApiKey ${k}` });
     assert.match(TENANT_API_KEY, /^tb_[A-Za-z0-9_-]{86}$/);
     assert.equal((await key(TENANT_API_KEY)).text, '28');
     assert.equal((await key(TENANT_API_KEY, 'Authorization')).text, '28');
@@ -158,7 +211,10 @@ describe('simulator: authentication', function () {
   it('GET /api/auth/user', async () => {
     const r = await c.customer.request('GET', '/api/auth/user');
     assert.equal(r.status, 200);
-    assert.deepEqual([r.body.email, r.body.authority, r.body.firstName], ['customer@thingsboard.org', 'CUSTOMER_USER', 'Carol']);
+    assert.deepEqual(
+      [r.body.email, r.body.authority, r.body.firstName],
+      ['customer@thingsboard.org', 'CUSTOMER_USER', 'Carol'],
+    );
   });
 
   it('unknown paths: 401 without auth, Spring 404 with auth; wrong method 405', async () => {

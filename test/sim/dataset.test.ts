@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { compileLike, splitInList } from '../../sim/query/predicates';
-import { BASE_TIME, HOUR, Simulator, dbl, javaValueString, sqlValueString, type ChangeEvent, type KvEntry } from '../../sim/index';
+import {
+  BASE_TIME,
+  HOUR,
+  Simulator,
+  dbl,
+  javaValueString,
+  sqlValueString,
+  type ChangeEvent,
+  type KvEntry,
+} from '../../sim/index';
 import { ALL_DEVICES, THERMOSTATS, attr, field, findQuery, names, numPred, keyFilter, ts } from '../../sim/testkit';
 import { useSimSetup } from '../support/simulator';
 
@@ -23,8 +32,24 @@ describe('simulator: dataset, mutations, key discovery', function () {
     });
     it('counts and history', () => {
       const d = c.sim.data;
-      assert.deepEqual([d.devices().length, d.assets().length, d.customers().length, d.entityViews().length, d.edges().length, d.dashboards().length, d.alarms().length], [28, 10, 3, 3, 2, 3, 16]);
-      const h = d.history(d.mustFindByName('DEVICE', 'Thermo A-101').id, 'temperature', BASE_TIME - 24 * HOUR, BASE_TIME);
+      assert.deepEqual(
+        [
+          d.devices().length,
+          d.assets().length,
+          d.customers().length,
+          d.entityViews().length,
+          d.edges().length,
+          d.dashboards().length,
+          d.alarms().length,
+        ],
+        [28, 10, 3, 3, 2, 3, 16],
+      );
+      const h = d.history(
+        d.mustFindByName('DEVICE', 'Thermo A-101').id,
+        'temperature',
+        BASE_TIME - 24 * HOUR,
+        BASE_TIME,
+      );
       assert.equal(h.length, 25);
       assert.equal(h[24].ts, BASE_TIME);
       assert.equal(h[24].value, 21.5);
@@ -45,7 +70,13 @@ describe('simulator: dataset, mutations, key discovery', function () {
       c.sim.data.off('change', listener);
     });
     const tempOf = async (name: string): Promise<string> => {
-      const p = await c.tenant.ok('/api/entitiesQuery/find', findQuery({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: name }, { latestValues: [ts('temperature')] }));
+      const p = await c.tenant.ok(
+        '/api/entitiesQuery/find',
+        findQuery(
+          { type: 'entityName', entityType: 'DEVICE', entityNameFilter: name },
+          { latestValues: [ts('temperature')] },
+        ),
+      );
       return p.data[0].latest.TIME_SERIES.temperature.value as string;
     };
 
@@ -64,16 +95,28 @@ describe('simulator: dataset, mutations, key discovery', function () {
       c.sim.data.setTelemetry(dev, { temperature: 5 }, BASE_TIME - 100 * HOUR);
       assert.equal(await tempOf('Thermo G-103'), '31', 'an older point does not replace latest');
       assert.equal(c.sim.data.history(dev.id, 'temperature').length, 27);
-      const hot = await c.tenant.ok('/api/entitiesQuery/count', { entityFilter: ALL_DEVICES, keyFilters: [keyFilter(ts('temperature'), numPred('GREATER', 30))] });
+      const hot = await c.tenant.ok('/api/entitiesQuery/count', {
+        entityFilter: ALL_DEVICES,
+        keyFilters: [keyFilter(ts('temperature'), numPred('GREATER', 30))],
+      });
       assert.equal(hot, 2);
     });
     it('setAttributes and deleteKey', async () => {
       const dev = c.sim.data.mustFindByName('DEVICE', 'Spare Sensor');
       c.sim.data.setAttributes(dev, 'SERVER_SCOPE', { model: 'SP-1' });
-      const q = findQuery({ type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Spare' }, { latestValues: [attr('model')] });
-      assert.equal((await c.tenant.ok('/api/entitiesQuery/find', q)).data[0].latest.SERVER_ATTRIBUTE.model.value, 'SP-1');
+      const q = findQuery(
+        { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Spare' },
+        { latestValues: [attr('model')] },
+      );
+      assert.equal(
+        (await c.tenant.ok('/api/entitiesQuery/find', q)).data[0].latest.SERVER_ATTRIBUTE.model.value,
+        'SP-1',
+      );
       c.sim.data.deleteKey(dev, 'SERVER_SCOPE', 'model');
-      assert.deepEqual((await c.tenant.ok('/api/entitiesQuery/find', q)).data[0].latest.SERVER_ATTRIBUTE.model, { ts: 0, value: '' });
+      assert.deepEqual((await c.tenant.ok('/api/entitiesQuery/find', q)).data[0].latest.SERVER_ATTRIBUTE.model, {
+        ts: 0,
+        value: '',
+      });
       assert.deepEqual(
         events.map((e) => e.kind),
         ['attributes', 'keysDeleted'],
@@ -82,7 +125,10 @@ describe('simulator: dataset, mutations, key discovery', function () {
     it('alarm lifecycle', async () => {
       const dev = c.sim.data.mustFindByName('DEVICE', 'Spare Sensor');
       const count = async (statusList: string[]): Promise<number> =>
-        (await c.tenant.ok('/api/alarmsQuery/count', { entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: dev.id } }, statusList })) as number;
+        (await c.tenant.ok('/api/alarmsQuery/count', {
+          entityFilter: { type: 'singleEntity', singleEntity: { entityType: 'DEVICE', id: dev.id } },
+          statusList,
+        })) as number;
       const a = c.sim.data.createAlarm({ originator: dev, type: 'Test', severity: 'MINOR' });
       assert.equal(a.createdTime, c.clock.now);
       assert.equal(await count(['ACTIVE', 'UNACK']), 1);
@@ -100,9 +146,19 @@ describe('simulator: dataset, mutations, key discovery', function () {
     });
     it('addEntity, addRelation, removeEntity', async () => {
       const floor = c.sim.data.mustFindByName('ASSET', 'Gamma Floor 2');
-      const e = c.sim.data.addEntity({ entityType: 'DEVICE', name: 'Thermo G-204', type: 'thermostat', label: 'Room 204' });
+      const e = c.sim.data.addEntity({
+        entityType: 'DEVICE',
+        name: 'Thermo G-204',
+        type: 'thermostat',
+        label: 'Room 204',
+      });
       c.sim.data.addRelation(floor, e, 'Contains');
-      const rel = findQuery({ type: 'relationsQuery', rootEntity: { entityType: 'ASSET', id: floor.id }, direction: 'FROM', maxLevel: 1 });
+      const rel = findQuery({
+        type: 'relationsQuery',
+        rootEntity: { entityType: 'ASSET', id: floor.id },
+        direction: 'FROM',
+        maxLevel: 1,
+      });
       assert.ok(names(await c.tenant.ok('/api/entitiesQuery/find', rel)).includes('Thermo G-204'));
       assert.equal(await c.tenant.ok('/api/entitiesQuery/count', { entityFilter: THERMOSTATS }), 21);
       c.sim.data.removeEntity(e.id);
@@ -117,17 +173,29 @@ describe('simulator: dataset, mutations, key discovery', function () {
 
   describe('key discovery', () => {
     const single = (name: string, type = 'DEVICE'): Record<string, unknown> =>
-      findQuery({ type: 'singleEntity', singleEntity: { entityType: type, id: c.sim.data.mustFindByName(type as 'DEVICE', name).id } });
+      findQuery({
+        type: 'singleEntity',
+        singleEntity: { entityType: type, id: c.sim.data.mustFindByName(type as 'DEVICE', name).id },
+      });
     it('v1: singular "attribute", sorted, scope filter', async () => {
-      const r = await c.tenant.ok('/api/entitiesQuery/find/keys?timeseries=true&attributes=true', single('Thermo A-101'));
+      const r = await c.tenant.ok(
+        '/api/entitiesQuery/find/keys?timeseries=true&attributes=true',
+        single('Thermo A-101'),
+      );
       assert.deepEqual(r, {
         entityTypes: ['DEVICE'],
         timeseries: ['humidity', 'temperature'],
         attribute: ['active', 'config', 'fw', 'model', 'note', 'reportingInterval', 'serial', 'targetTemperature'],
       });
-      const client = await c.tenant.ok('/api/entitiesQuery/find/keys?timeseries=false&attributes=true&scope=CLIENT_SCOPE', single('Thermo A-101'));
+      const client = await c.tenant.ok(
+        '/api/entitiesQuery/find/keys?timeseries=false&attributes=true&scope=CLIENT_SCOPE',
+        single('Thermo A-101'),
+      );
       assert.deepEqual(client, { entityTypes: ['DEVICE'], timeseries: [], attribute: ['fw', 'note', 'serial'] });
-      const none = await c.tenant.ok('/api/entitiesQuery/find/keys?timeseries=false&attributes=false', single('Thermo A-101'));
+      const none = await c.tenant.ok(
+        '/api/entitiesQuery/find/keys?timeseries=false&attributes=false',
+        single('Thermo A-101'),
+      );
       assert.deepEqual(none, { entityTypes: [], timeseries: [], attribute: [] });
       const missing = await c.tenant.post('/api/entitiesQuery/find/keys?timeseries=true', single('Thermo A-101'));
       assert.equal(missing.status, 500);
@@ -140,30 +208,55 @@ describe('simulator: dataset, mutations, key discovery', function () {
         { key: 'temperature', sample: { ts: BASE_TIME, value: 21.5 } },
       ]);
       assert.deepEqual(Object.keys(r.attributes), ['CLIENT_SCOPE', 'SERVER_SCOPE', 'SHARED_SCOPE']);
-      assert.deepEqual(r.attributes.SHARED_SCOPE.find((k: { key: string }) => k.key === 'config').sample.value, { mode: 'eco', interval: 60 });
+      assert.deepEqual(r.attributes.SHARED_SCOPE.find((k: { key: string }) => k.key === 'config').sample.value, {
+        mode: 'eco',
+        interval: 60,
+      });
       assert.equal(r.attributes.SERVER_SCOPE.find((k: { key: string }) => k.key === 'active').sample.value, true);
-      const plain = await c.tenant.ok('/api/v2/entitiesQuery/find/keys?includeTimeseries=false&scopes=SHARED_SCOPE,CLIENT_SCOPE', single('Thermo A-101'));
+      const plain = await c.tenant.ok(
+        '/api/v2/entitiesQuery/find/keys?includeTimeseries=false&scopes=SHARED_SCOPE,CLIENT_SCOPE',
+        single('Thermo A-101'),
+      );
       assert.deepEqual(plain, {
         entityTypes: ['DEVICE'],
-        attributes: { CLIENT_SCOPE: [{ key: 'fw' }, { key: 'note' }, { key: 'serial' }], SHARED_SCOPE: [{ key: 'config' }, { key: 'reportingInterval' }, { key: 'targetTemperature' }] },
+        attributes: {
+          CLIENT_SCOPE: [{ key: 'fw' }, { key: 'note' }, { key: 'serial' }],
+          SHARED_SCOPE: [{ key: 'config' }, { key: 'reportingInterval' }, { key: 'targetTemperature' }],
+        },
       });
     });
     it('v2: non-device entities only ever get SERVER_SCOPE', async () => {
-      const r = await c.tenant.ok('/api/v2/entitiesQuery/find/keys?scopes=SHARED_SCOPE', single('Building Alpha', 'ASSET'));
+      const r = await c.tenant.ok(
+        '/api/v2/entitiesQuery/find/keys?scopes=SHARED_SCOPE',
+        single('Building Alpha', 'ASSET'),
+      );
       assert.deepEqual(r, { entityTypes: ['ASSET'], timeseries: [] });
       const s = await c.tenant.ok('/api/v2/entitiesQuery/find/keys', single('Building Alpha', 'ASSET'));
       assert.deepEqual(s.attributes, { SERVER_SCOPE: [{ key: 'address' }, { key: 'area' }, { key: 'floorCount' }] });
     });
     it('v2: no entity, both includes false, old server version', async () => {
-      const none = await c.tenant.ok('/api/v2/entitiesQuery/find/keys', findQuery({ type: 'deviceType', deviceTypes: ['none'] }));
+      const none = await c.tenant.ok(
+        '/api/v2/entitiesQuery/find/keys',
+        findQuery({ type: 'deviceType', deviceTypes: ['none'] }),
+      );
       assert.deepEqual(none, { entityTypes: [], timeseries: [], attributes: {} });
-      const bad = await c.tenant.post('/api/v2/entitiesQuery/find/keys?includeTimeseries=false&includeAttributes=false', single('Thermo A-101'));
-      assert.deepEqual([bad.status, bad.body.errorCode, bad.body.message], [400, 31, "At least one of 'includeTimeseries' or 'includeAttributes' must be true"]);
+      const bad = await c.tenant.post(
+        '/api/v2/entitiesQuery/find/keys?includeTimeseries=false&includeAttributes=false',
+        single('Thermo A-101'),
+      );
+      assert.deepEqual(
+        [bad.status, bad.body.errorCode, bad.body.message],
+        [400, 31, "At least one of 'includeTimeseries' or 'includeAttributes' must be true"],
+      );
       c.sim.setVersion('4.3.1.1');
       try {
         const old = await c.tenant.post('/api/v2/entitiesQuery/find/keys', single('Thermo A-101'));
         assert.deepEqual([old.status, old.body.error], [404, 'Not Found']);
-        assert.equal((await c.tenant.post('/api/entitiesQuery/find/keys?timeseries=true&attributes=true', single('Thermo A-101'))).status, 200);
+        assert.equal(
+          (await c.tenant.post('/api/entitiesQuery/find/keys?timeseries=true&attributes=true', single('Thermo A-101')))
+            .status,
+          200,
+        );
       } finally {
         c.sim.setVersion('4.3.1.3');
       }
@@ -177,7 +270,11 @@ describe('simulator: dataset, mutations, key discovery', function () {
       try {
         const { token } = sim.tokensFor('tenant@thingsboard.org');
         const post = async (body: unknown): Promise<{ status: number; json: unknown }> => {
-          const r = await fetch(`${sim.url}/api/entitiesQuery/find`, { method: 'POST', headers: { 'X-Authorization': `Bearer ${token}` }, body: JSON.stringify(body) });
+          const r = await fetch(`${sim.url}/api/entitiesQuery/find`, {
+            method: 'POST',
+            headers: { 'X-Authorization': `Bearer ${token}` },
+            body: JSON.stringify(body),
+          });
           return { status: r.status, json: await r.json() };
         };
         const bench = { type: 'deviceType', deviceTypes: ['bench'] };
@@ -207,8 +304,13 @@ describe('simulator: dataset, mutations, key discovery', function () {
         assert.ok(sim.entityQuery.stats.hits >= 2);
         const b7 = sim.data.mustFindByName('DEVICE', 'Bench-000007');
         sim.data.setTelemetry(b7, { temperature: dbl(99.5) });
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON
-        const hot = (await post({ ...(q(0) as object), pageLink: { page: 0, pageSize: 1, sortOrder: { key: ts('temperature'), direction: 'DESC' } } })).json as any;
+        type Row = { latest: Record<string, Record<string, { value: string }>> };
+        const hot = (
+          await post({
+            ...(q(0) as object),
+            pageLink: { page: 0, pageSize: 1, sortOrder: { key: ts('temperature'), direction: 'DESC' } },
+          })
+        ).json as { data: Row[] };
         assert.equal(hot.data[0].latest.ENTITY_FIELD.name.value, 'Bench-000007');
         assert.equal(hot.data[0].latest.TIME_SERIES.temperature.value, '99.5');
         assert.equal(sim.data.countOfType('DEVICE'), 2528);

@@ -48,7 +48,11 @@ describe('simulator: test hooks', function () {
       assert.equal(r.headers.get('content-type'), 'application/json');
       assert.equal(Buffer.byteLength(r.text), 3 * 1024 * 1024 + 5);
       assert.equal((r.body as { filler: string }).filler.length, 3 * 1024 * 1024 + 5 - 13);
-      assert.equal((await c.tenant.post('/api/entitiesQuery/find', {})).status, 400, 'once: then handled normally (an empty query is a bad request)');
+      assert.equal(
+        (await c.tenant.post('/api/entitiesQuery/find', {})).status,
+        400,
+        'once: then handled normally (an empty query is a bad request)',
+      );
     });
     it('huge body, chunked: the same bytes without a Content-Length', async () => {
       c.sim.faults.add({ path: '/api/entitiesQuery/find', bodyBytes: 2 * 1024 * 1024 + 7, chunked: true });
@@ -139,14 +143,25 @@ describe('simulator: test hooks', function () {
     it('data mutations over HTTP', async () => {
       const ctl = new Client(c.url);
       const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo Lab');
-      await ctl.post('/__sim/telemetry', { entityId: { entityType: 'DEVICE', id: dev.id }, values: { temperature: { $double: 40 } }, ts: c.clock.now });
+      await ctl.post('/__sim/telemetry', {
+        entityId: { entityType: 'DEVICE', id: dev.id },
+        values: { temperature: { $double: 40 } },
+        ts: c.clock.now,
+      });
       assert.deepEqual(c.sim.data.latestOf(dev.id, 'temperature'), { ts: c.clock.now, type: 'DOUBLE', value: 40 });
       await ctl.post('/__sim/attributes', { entityId: dev.id, scope: 'SHARED_SCOPE', values: { mode: 'cool' } });
       assert.equal(c.sim.data.attributeOf(dev.id, 'SHARED_SCOPE', 'mode')?.value, 'cool');
       // a huge value without a request that large; the history of a key
-      await ctl.post('/__sim/attributes', { entityId: dev.id, scope: 'SERVER_SCOPE', filler: { key: 'blob', bytes: 100000 } });
+      await ctl.post('/__sim/attributes', {
+        entityId: dev.id,
+        scope: 'SERVER_SCOPE',
+        filler: { key: 'blob', bytes: 100000 },
+      });
       assert.equal(c.sim.data.attributeOf(dev.id, 'SERVER_SCOPE', 'blob')?.value, 'x'.repeat(100000));
-      assert.deepEqual((await ctl.request('GET', `/__sim/telemetry?entityId=${dev.id}&key=temperature`)).body.at(-1), { ts: c.clock.now, value: 40 });
+      assert.deepEqual((await ctl.request('GET', `/__sim/telemetry?entityId=${dev.id}&key=temperature`)).body.at(-1), {
+        ts: c.clock.now,
+        value: 40,
+      });
       const created = await ctl.post('/__sim/alarms', { originator: dev.id, type: 'Overheat', severity: 'MAJOR' });
       assert.equal(created.body.status, 'ACTIVE_UNACK');
       const acked = await ctl.post(`/__sim/alarms/${created.body.id.id}/ack`);
@@ -208,7 +223,9 @@ describe('simulator: test hooks', function () {
     it('CLI prints its URL and exits on SIGTERM', async function () {
       this.timeout(20000);
       const cli = path.join(__dirname, '..', '..', 'sim', 'cli.ts');
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--extra-devices', '10'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--extra-devices', '10'], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const line = await new Promise<string>((resolve, reject) => {
         let buf = '';
         child.stdout.on('data', (d: Buffer) => {
@@ -220,7 +237,9 @@ describe('simulator: test hooks', function () {
       const { url } = JSON.parse(line) as { url: string };
       const cl = new Client(url);
       const r = await cl.post('/api/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' });
-      const n = await new Client(url, { 'X-Authorization': `Bearer ${r.body.token as string}` }).post(COUNT, { entityFilter: { type: 'deviceType', deviceTypes: ['bench'] } });
+      const n = await new Client(url, { 'X-Authorization': `Bearer ${r.body.token as string}` }).post(COUNT, {
+        entityFilter: { type: 'deviceType', deviceTypes: ['bench'] },
+      });
       assert.equal(n.text, '10');
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');

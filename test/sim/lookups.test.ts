@@ -14,8 +14,15 @@ describe('simulator: editor look-ups (§12)', function () {
   });
 
   const tenantRef = () => ({ entityType: 'TENANT', id: c.sim.data.tenantId });
-  const profile = (type: 'DEVICE_PROFILE' | 'ASSET_PROFILE', name: string) => c.sim.data.list(type).find((p) => p.name === name)!;
-  const expectError = async (path: string, status: number, errorCode: number, message: string, client = c.tenant): Promise<void> => {
+  const profile = (type: 'DEVICE_PROFILE' | 'ASSET_PROFILE', name: string) =>
+    c.sim.data.list(type).find((p) => p.name === name)!;
+  const expectError = async (
+    path: string,
+    status: number,
+    errorCode: number,
+    message: string,
+    client = c.tenant,
+  ): Promise<void> => {
     const r = await get(client, path);
     assert.deepEqual(r.body, { status, message, errorCode, timestamp: NOW }, `${path}: ${r.text}`);
     assert.equal(r.status, status);
@@ -93,23 +100,64 @@ describe('simulator: editor look-ups (§12)', function () {
     });
 
     it("pageSize and page are required (500 code 2, BaseController maps Spring's exception); bad values 400", async () => {
-      await expectError('/api/deviceProfileInfos?page=0', 500, 2, "Required request parameter 'pageSize' for method parameter type int is not present");
-      await expectError('/api/assetProfileInfos?pageSize=10', 500, 2, "Required request parameter 'page' for method parameter type int is not present");
+      await expectError(
+        '/api/deviceProfileInfos?page=0',
+        500,
+        2,
+        "Required request parameter 'pageSize' for method parameter type int is not present",
+      );
+      await expectError(
+        '/api/assetProfileInfos?pageSize=10',
+        500,
+        2,
+        "Required request parameter 'page' for method parameter type int is not present",
+      );
       await expectError(
         '/api/deviceProfileInfos?pageSize=ten&page=0',
         400,
         31,
         "Method parameter 'pageSize': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: \"ten\"",
       );
-      await expectError('/api/deviceProfileInfos?pageSize=0&page=0', 400, 31, "Incorrect page link page size '0'. Page size must be greater than zero.");
-      await expectError('/api/deviceProfileInfos?pageSize=5&page=-1', 400, 31, "Incorrect page link page '-1'. Page must be positive integer.");
-      await expectError('/api/deviceProfileInfos?pageSize=5&page=0&sortProperty=name&sortOrder=UP', 400, 31, "Unsupported sort order 'UP'! Only 'ASC' or 'DESC' types are allowed.");
-      await expectError('/api/deviceProfileInfos?pageSize=5&page=0&sortProperty=na%20me', 400, 31, 'Invalid sort property');
-      await expectError('/api/deviceProfileInfos?pageSize=5&page=0&transportType=FOO', 400, 31, 'No enum constant org.thingsboard.server.common.data.DeviceTransportType.FOO');
+      await expectError(
+        '/api/deviceProfileInfos?pageSize=0&page=0',
+        400,
+        31,
+        "Incorrect page link page size '0'. Page size must be greater than zero.",
+      );
+      await expectError(
+        '/api/deviceProfileInfos?pageSize=5&page=-1',
+        400,
+        31,
+        "Incorrect page link page '-1'. Page must be positive integer.",
+      );
+      await expectError(
+        '/api/deviceProfileInfos?pageSize=5&page=0&sortProperty=name&sortOrder=UP',
+        400,
+        31,
+        "Unsupported sort order 'UP'! Only 'ASC' or 'DESC' types are allowed.",
+      );
+      await expectError(
+        '/api/deviceProfileInfos?pageSize=5&page=0&sortProperty=na%20me',
+        400,
+        31,
+        'Invalid sort property',
+      );
+      await expectError(
+        '/api/deviceProfileInfos?pageSize=5&page=0&transportType=FOO',
+        400,
+        31,
+        'No enum constant org.thingsboard.server.common.data.DeviceTransportType.FOO',
+      );
     });
 
     it('sysadmin: 403; no token: 401; asset profiles before 3.5: unknown path', async () => {
-      await expectError('/api/deviceProfileInfos?pageSize=5&page=0', 403, 20, "You don't have permission to perform this operation!", sysadmin);
+      await expectError(
+        '/api/deviceProfileInfos?pageSize=5&page=0',
+        403,
+        20,
+        "You don't have permission to perform this operation!",
+        sysadmin,
+      );
       await expectError('/api/deviceProfileInfos?pageSize=5&page=0', 401, 10, 'Authentication failed', c.anon);
       c.sim.setVersion('3.4.4');
       await expectSpring404('/api/assetProfileInfos?pageSize=5&page=0');
@@ -138,12 +186,18 @@ describe('simulator: editor look-ups (§12)', function () {
       assert.equal(r.status, 200);
       assert.deepEqual(
         r.body,
-        ['default', 'meter', 'thermostat'].map((n) => ({ id: { entityType: 'DEVICE_PROFILE', id: profile('DEVICE_PROFILE', n).id }, name: n })),
+        ['default', 'meter', 'thermostat'].map((n) => ({
+          id: { entityType: 'DEVICE_PROFILE', id: profile('DEVICE_PROFILE', n).id },
+          name: n,
+        })),
       );
       r = await get(c.customer, '/api/assetProfile/names');
       assert.deepEqual(
         r.body,
-        ['building', 'default', 'floor', 'site'].map((n) => ({ id: { entityType: 'ASSET_PROFILE', id: profile('ASSET_PROFILE', n).id }, name: n })),
+        ['building', 'default', 'floor', 'site'].map((n) => ({
+          id: { entityType: 'ASSET_PROFILE', id: profile('ASSET_PROFILE', n).id },
+          name: n,
+        })),
       );
     });
 
@@ -154,7 +208,12 @@ describe('simulator: editor look-ups (§12)', function () {
         ['building', 'floor', 'site'],
       );
       assert.equal((await get(c.tenant, '/api/deviceProfile/names?activeOnly=true')).body.length, 3);
-      await expectError('/api/deviceProfile/names?activeOnly=maybe', 500, 2, "Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [maybe]");
+      await expectError(
+        '/api/deviceProfile/names?activeOnly=maybe',
+        500,
+        2,
+        "Failed to convert value of type 'java.lang.String' to required type 'boolean'; Invalid boolean value [maybe]",
+      );
     });
 
     it('missing before 3.6.2 (Spring 404), while the paged infos answer', async () => {
@@ -197,7 +256,12 @@ describe('simulator: editor look-ups (§12)', function () {
       for (const client of [c.tenant, c.customer]) {
         const r = await get(client, '/api/alarm/types?pageSize=10&page=0');
         assert.equal(r.status, 200);
-        assert.deepEqual(r.body, { data: all.map((type) => ({ tenantId: tenantRef(), entityType: 'ALARM', type })), totalPages: 1, totalElements: 5, hasNext: false });
+        assert.deepEqual(r.body, {
+          data: all.map((type) => ({ tenantId: tenantRef(), entityType: 'ALARM', type })),
+          totalPages: 1,
+          totalElements: 5,
+          hasNext: false,
+        });
       }
       let r = await get(c.tenant, '/api/alarm/types?pageSize=10&page=0&textSearch=TEMP');
       assert.deepEqual(
@@ -211,8 +275,16 @@ describe('simulator: editor look-ups (§12)', function () {
       );
       assert.deepEqual([r.body.totalPages, r.body.totalElements, r.body.hasNext], [3, 5, true]);
       r = await get(c.tenant, '/api/alarm/types?pageSize=10&page=3');
-      assert.deepEqual(r.body, { data: [], totalPages: 0, totalElements: 0, hasNext: false }, 'an empty page is emptyPageData()');
-      c.sim.data.createAlarm({ originator: c.sim.data.mustFindByName('DEVICE', 'Thermo A-101').id, type: 'Door Open', createdTime: BASE_TIME });
+      assert.deepEqual(
+        r.body,
+        { data: [], totalPages: 0, totalElements: 0, hasNext: false },
+        'an empty page is emptyPageData()',
+      );
+      c.sim.data.createAlarm({
+        originator: c.sim.data.mustFindByName('DEVICE', 'Thermo A-101').id,
+        type: 'Door Open',
+        createdTime: BASE_TIME,
+      });
       r = await get(c.tenant, '/api/alarm/types?pageSize=10&page=0&textSearch=o');
       assert.deepEqual(
         r.body.data.map((t: { type: string }) => t.type),
@@ -221,10 +293,21 @@ describe('simulator: editor look-ups (§12)', function () {
     });
 
     it('alarm types: errors, sysadmin 403, unknown before 3.6', async () => {
-      await expectError('/api/alarm/types?pageSize=10', 500, 2, "Required request parameter 'page' for method parameter type int is not present");
+      await expectError(
+        '/api/alarm/types?pageSize=10',
+        500,
+        2,
+        "Required request parameter 'page' for method parameter type int is not present",
+      );
       await expectError('/api/alarm/types?pageSize=0&page=0', 400, 31, 'Page size must not be less than one');
       await expectError('/api/alarm/types?pageSize=1&page=-2', 400, 31, 'Page index must not be less than zero');
-      await expectError('/api/alarm/types?pageSize=10&page=0', 403, 20, "You don't have permission to perform this operation!", sysadmin);
+      await expectError(
+        '/api/alarm/types?pageSize=10&page=0',
+        403,
+        20,
+        "You don't have permission to perform this operation!",
+        sysadmin,
+      );
       c.sim.setVersion('3.5.1');
       await expectSpring404('/api/alarm/types?pageSize=10&page=0');
     });
@@ -233,10 +316,15 @@ describe('simulator: editor look-ups (§12)', function () {
   describe('system info', () => {
     it('answers the simulated version to every authority (type "CE" from 4.0)', async () => {
       const info = { version: '4.3.1.3', artifact: 'application', name: 'ThingsBoard Server Application', type: 'CE' };
-      for (const client of [c.tenant, c.customer, sysadmin]) assert.deepEqual((await get(client, '/api/system/info')).body, info);
+      for (const client of [c.tenant, c.customer, sysadmin])
+        assert.deepEqual((await get(client, '/api/system/info')).body, info);
       await expectError('/api/system/info', 401, 10, 'Authentication failed', c.anon);
       c.sim.setVersion('3.9.1');
-      assert.deepEqual((await get(c.tenant, '/api/system/info')).body, { version: '3.9.1', artifact: 'application', name: 'ThingsBoard Server Application' });
+      assert.deepEqual((await get(c.tenant, '/api/system/info')).body, {
+        version: '3.9.1',
+        artifact: 'application',
+        name: 'ThingsBoard Server Application',
+      });
     });
 
     it('an unknown path before 3.3.3 (Spring 404 after authentication)', async () => {

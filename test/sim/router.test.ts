@@ -39,7 +39,14 @@ describe('simulator ws: the live router', () => {
     ds.setTelemetry(id, { t: 2 });
     ds.setAttributes(id, 'SHARED_SCOPE', { fw: '1.0' });
     ds.deleteKey(id, 'TIME_SERIES', 't');
-    assert.deepEqual(log.splice(0), ['a telemetry t', 'b telemetry t', 'a SHARED_SCOPE fw', 'b SHARED_SCOPE fw', 'a deleted TIME_SERIES t', 'b deleted TIME_SERIES t']);
+    assert.deepEqual(log.splice(0), [
+      'a telemetry t',
+      'b telemetry t',
+      'a SHARED_SCOPE fw',
+      'b SHARED_SCOPE fw',
+      'a deleted TIME_SERIES t',
+      'b deleted TIME_SERIES t',
+    ]);
     assert.deepEqual(router.size, { kv: 2, alarm: 0 });
     router.removeKv(id, a);
     router.removeKv(id, a);

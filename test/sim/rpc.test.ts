@@ -29,10 +29,17 @@ describe('simulator: §13 RPC', function () {
   });
 
   /** Sends an RPC and waits until the server took it (its 'request' event); the answer may come later. */
-  async function call(mode: 'oneway' | 'twoway', body: unknown, opts: { v1?: boolean; client?: Client; device?: string } = {}): Promise<Call> {
+  async function call(
+    mode: 'oneway' | 'twoway',
+    body: unknown,
+    opts: { v1?: boolean; client?: Client; device?: string } = {},
+  ): Promise<Call> {
     const got = once(c.sim.rpc.events, 'request');
     let done = false;
-    const res = (opts.client ?? c.tenant).post(`${opts.v1 ? '/api/plugins/rpc' : '/api/rpc'}/${mode}/${opts.device ?? dev.id}`, body);
+    const res = (opts.client ?? c.tenant).post(
+      `${opts.v1 ? '/api/plugins/rpc' : '/api/rpc'}/${mode}/${opts.device ?? dev.id}`,
+      body,
+    );
     void res.then(
       () => (done = true),
       () => (done = true),
@@ -202,7 +209,10 @@ describe('simulator: §13 RPC', function () {
       r = await post('/api/rpc/twoway/nope', { method: 'm' });
       assert.deepEqual([r.status, r.body.errorCode, r.body.message], [400, 31, 'Invalid UUID string: nope']);
       r = await post('/api/rpc/twoway/11111111-2222-4333-8444-555555555555', { method: 'm' });
-      assert.deepEqual([r.status, r.text, r.headers.get('content-type')], [404, "Device with requested id wasn't found!", TEXT]);
+      assert.deepEqual(
+        [r.status, r.text, r.headers.get('content-type')],
+        [404, "Device with requested id wasn't found!", TEXT],
+      );
       const other = c.sim.data.mustFindByName('DEVICE', 'Thermo B-101');
       r = await post(`/api/rpc/oneway/${other.id}`, { method: 'm' }, c.customer);
       assert.deepEqual([r.status, r.text], [403, "You don't have permission to perform this operation!"]);
@@ -327,7 +337,9 @@ describe('simulator: §13 RPC', function () {
         seen.filter((x) => x.rpcId === p.rpcId).map((x) => x.status),
         ['QUEUED', 'SENT', 'TIMEOUT', 'TIMEOUT', 'FAILED'],
       );
-      assert.deepEqual(c.sim.rpc.get(p.rpcId)?.response, { error: 'There was a Timeout and all retry attempts have been exhausted. Retry attempts set: 2' });
+      assert.deepEqual(c.sim.rpc.get(p.rpcId)?.response, {
+        error: 'There was a Timeout and all retry attempts have been exhausted. Retry attempts set: 2',
+      });
       assert.deepEqual([c.sim.rpc.deliveredCount(dev.id), c.sim.rpc.calls(dev.id)[0].attempts], [1, 3]);
       const capped = await call('oneway', { method: 'm', persistent: true, retries: 9, timeout: 60_000 });
       await capped.res;
@@ -344,7 +356,10 @@ describe('simulator: §13 RPC', function () {
       r = await c.tenant.request('DELETE', `/api/rpc/persistent/${p.rpcId}`);
       assert.deepEqual([r.status, r.text], [200, '']);
       r = await c.tenant.request('GET', `/api/rpc/persistent/${p.rpcId}`);
-      assert.deepEqual([r.status, r.body.errorCode, r.body.message], [404, 32, `Rpc with id [${p.rpcId}] is not found`]);
+      assert.deepEqual(
+        [r.status, r.body.errorCode, r.body.message],
+        [404, 32, `Rpc with id [${p.rpcId}] is not found`],
+      );
       c.sim.rpc.setDevice(dev.id, { mode: 'answer' });
       assert.equal(c.sim.rpc.deliveredCount(dev.id), 0, 'deleted before delivery: never delivered');
     });
@@ -355,7 +370,10 @@ describe('simulator: §13 RPC', function () {
       assert.equal((await c.customer.request('GET', `/api/rpc/persistent/${p.rpcId}`)).status, 200);
       const r = await sysadmin.request('GET', `/api/rpc/persistent/${p.rpcId}`);
       assert.deepEqual([r.status, r.body.errorCode], [403, 20]);
-      assert.deepEqual((await c.tenant.request('GET', '/api/rpc/persistent/nope')).body.message, 'Invalid UUID string: nope');
+      assert.deepEqual(
+        (await c.tenant.request('GET', '/api/rpc/persistent/nope')).body.message,
+        'Invalid UUID string: nope',
+      );
     });
 
     it('the list of a device: PageData, rpcStatus filter, DELETED refused with a 500', async () => {
@@ -364,7 +382,8 @@ describe('simulator: §13 RPC', function () {
       await (
         await call('oneway', { method: 'q', persistent: true })
       ).res;
-      const list = (q: string): Promise<HttpResult> => c.tenant.request('GET', `/api/rpc/persistent/device/${dev.id}?${q}`);
+      const list = (q: string): Promise<HttpResult> =>
+        c.tenant.request('GET', `/api/rpc/persistent/device/${dev.id}?${q}`);
       let r = await list('pageSize=2&page=0');
       assert.deepEqual([r.body.totalElements, r.body.totalPages, r.body.hasNext, r.body.data.length], [4, 2, true, 2]);
       r = await list('pageSize=10&page=0&rpcStatus=QUEUED');
@@ -377,7 +396,10 @@ describe('simulator: §13 RPC', function () {
       r = await list('pageSize=10&page=0&rpcStatus=DELETED');
       assert.deepEqual([r.status, r.body.errorCode], [500, 2]);
       r = await list('page=0');
-      assert.deepEqual([r.status, r.body.message], [500, "Required request parameter 'pageSize' for method parameter type int is not present"]);
+      assert.deepEqual(
+        [r.status, r.body.message],
+        [500, "Required request parameter 'pageSize' for method parameter type int is not present"],
+      );
     });
   });
 

@@ -34,8 +34,10 @@ describe('simulator: §13 telemetry and attributes', function () {
 
   const get = (path: string, client: Client = c.tenant): Promise<HttpResult> => client.request('GET', path);
   const del = (path: string, client: Client = c.tenant): Promise<HttpResult> => client.request('DELETE', path);
-  const save = (body: unknown, client: Client = c.tenant, path = `${P}/timeseries/ANY`): Promise<HttpResult> => client.post(path, body);
-  const latest = async (keys: string, extra = ''): Promise<Msg> => (await get(`${P}/values/timeseries?keys=${keys}${extra}`)).body;
+  const save = (body: unknown, client: Client = c.tenant, path = `${P}/timeseries/ANY`): Promise<HttpResult> =>
+    client.post(path, body);
+  const latest = async (keys: string, extra = ''): Promise<Msg> =>
+    (await get(`${P}/values/timeseries?keys=${keys}${extra}`)).body;
   const device = (name: string): SimEntity => c.sim.data.mustFindByName('DEVICE', name);
 
   describe('saving telemetry', () => {
@@ -44,7 +46,11 @@ describe('simulator: §13 telemetry and attributes', function () {
       assert.deepEqual([r.status, r.text], [200, '']);
       r = await save({ ts: BASE_TIME + 5, values: { temperature: 27 } });
       assert.equal(r.status, 200);
-      r = await save([{ ts: BASE_TIME + 10, values: { humidity: 40 } }, { ts: BASE_TIME + 20, values: { humidity: 41 } }, { co2: 400 }]);
+      r = await save([
+        { ts: BASE_TIME + 10, values: { humidity: 40 } },
+        { ts: BASE_TIME + 20, values: { humidity: 41 } },
+        { co2: 400 },
+      ]);
       assert.equal(r.status, 200);
       assert.deepEqual(
         c.sim.data.history(probe.id, 'temperature').map((p) => [p.ts, p.value]),
@@ -130,22 +136,48 @@ describe('simulator: §13 telemetry and attributes', function () {
 
     it('refusals are bare strings (400), never the JSON error object', async () => {
       plain(await save('{"a": '), 400, 'Unable to parse time series payload: Invalid JSON body!');
-      plain(await save('{"a": null}'), 400, "Unable to parse time series payload. Invalid JSON body: Can't parse value: null");
+      plain(
+        await save('{"a": null}'),
+        400,
+        "Unable to parse time series payload. Invalid JSON body: Can't parse value: null",
+      );
       plain(await save('[1]'), 400, "Unable to parse time series payload. Invalid JSON body: Can't parse value: 1");
       plain(await save('"x"'), 400, 'Unable to parse time series payload. Invalid JSON body: Can\'t parse value: "x"');
-      plain(await save({ ts: 'soon', values: { a: 1 } }), 400, 'Unable to parse time series payload. Invalid JSON body: For input string: "soon"');
-      plain(await save({ ts: 1, values: 5 }), 400, 'Unable to parse time series payload. Invalid JSON body: Not a JSON Object: 5');
+      plain(
+        await save({ ts: 'soon', values: { a: 1 } }),
+        400,
+        'Unable to parse time series payload. Invalid JSON body: For input string: "soon"',
+      );
+      plain(
+        await save({ ts: 1, values: 5 }),
+        400,
+        'Unable to parse time series payload. Invalid JSON body: Not a JSON Object: 5',
+      );
       plain(await save({}), 400, 'No time series data found in request body!');
       plain(await save([]), 400, 'No time series data found in request body!');
       plain(await save({ ' ': 1 }), 400, "Key can't be null or empty");
       plain(await save({ ['k'.repeat(256)]: 1 }), 400, 'Validation error: key length must be equal or less than 255');
       plain(await save({ '<b>x</b>': 1 }), 400, 'Validation error: key is malformed');
       const view = c.sim.data.findByName('ENTITY_VIEW', 'View A-101') as SimEntity;
-      plain(await save({ a: 1 }, c.tenant, `${T}/ENTITY_VIEW/${view.id}/timeseries/ANY`), 400, "Telemetry data can't be stored for entity view. Read only");
+      plain(
+        await save({ a: 1 }, c.tenant, `${T}/ENTITY_VIEW/${view.id}/timeseries/ANY`),
+        400,
+        "Telemetry data can't be stored for entity view. Read only",
+      );
       assert.equal(c.sim.telemetry.storedPoints(), 0);
       // path values: 400 JSON (EntityIdFactory), empty body: 500 JSON (Spring)
-      jsonError(await save({ a: 1 }, c.tenant, `${T}/DEVICE/nope/timeseries/ANY`), 400, 31, 'Invalid UUID string: nope');
-      jsonError(await save({ a: 1 }, c.tenant, `${T}/GADGET/${probe.id}/timeseries/ANY`), 400, 31, 'No enum constant org.thingsboard.server.common.data.EntityType.GADGET');
+      jsonError(
+        await save({ a: 1 }, c.tenant, `${T}/DEVICE/nope/timeseries/ANY`),
+        400,
+        31,
+        'Invalid UUID string: nope',
+      );
+      jsonError(
+        await save({ a: 1 }, c.tenant, `${T}/GADGET/${probe.id}/timeseries/ANY`),
+        400,
+        31,
+        'No enum constant org.thingsboard.server.common.data.EntityType.GADGET',
+      );
       jsonError(await c.tenant.request('POST', `${P}/timeseries/ANY`, ''), 500, 2);
     });
 
@@ -169,7 +201,10 @@ describe('simulator: §13 telemetry and attributes', function () {
       assert.equal(c.sim.telemetry.sharedPushes(probe.id), 2, 'SHARED on a device is pushed to it');
       plain(await c.tenant.post(`${P}/attributes/CLIENT_SCOPE`, { a: 1 }), 400, 'Invalid scope: CLIENT_SCOPE');
       jsonError(await c.tenant.post(`${P}/attributes/ANY_SCOPE`, { a: 1 }), 400, 31);
-      assert.match((await c.tenant.post(`${P}/attributes/ANY_SCOPE`, { a: 1 })).body.message, /^Method parameter 'scope': Failed to convert/);
+      assert.match(
+        (await c.tenant.post(`${P}/attributes/ANY_SCOPE`, { a: 1 })).body.message,
+        /^Method parameter 'scope': Failed to convert/,
+      );
     });
 
     it('a null value is a 500 JSON error; other refusals are bare 400 strings', async () => {
@@ -191,7 +226,9 @@ describe('simulator: §13 telemetry and attributes', function () {
 
   describe('reading', () => {
     it('latest: strings by default (Java doubles), native with useStrictDataTypes; a missing key is {ts: now, value: null}', async () => {
-      await save('{"ts": 1000, "values": {"d": 23.0, "big": 10000000.0, "l": 5, "s": "n/a", "b": true, "j": {"x": 1.0}}}');
+      await save(
+        '{"ts": 1000, "values": {"d": 23.0, "big": 10000000.0, "l": 5, "s": "n/a", "b": true, "j": {"x": 1.0}}}',
+      );
       assert.deepEqual(await latest('d,big,l,s,b,j,nope'), {
         d: [{ ts: 1000, value: '23.0' }],
         big: [{ ts: 1000, value: '1.0E7' }],
@@ -202,7 +239,10 @@ describe('simulator: §13 telemetry and attributes', function () {
         nope: [{ ts: NOW, value: null }],
       });
       const strict = await get(`${P}/values/timeseries?keys=d,j,b,nope&useStrictDataTypes=true`);
-      assert.equal(strict.text, `{"d":[{"ts":1000,"value":23.0}],"j":[{"ts":1000,"value":{"x":1.0}}],"b":[{"ts":1000,"value":true}],"nope":[{"ts":${NOW},"value":null}]}`);
+      assert.equal(
+        strict.text,
+        `{"d":[{"ts":1000,"value":23.0}],"j":[{"ts":1000,"value":{"x":1.0}}],"b":[{"ts":1000,"value":true}],"nope":[{"ts":${NOW},"value":null}]}`,
+      );
       // no keys: every latest key
       assert.deepEqual(Object.keys(await latest('')), ['d', 'big', 'l', 's', 'b', 'j']);
       assert.deepEqual(Object.keys((await get(`${P}/values/timeseries`)).body), ['d', 'big', 'l', 's', 'b', 'j']);
@@ -228,21 +268,34 @@ describe('simulator: §13 telemetry and attributes', function () {
       r = await h(`keys=a&startTs=${BASE_TIME + 10_000}&endTs=${BASE_TIME + 20_000}&orderBy=ASC&limit=500`);
       assert.equal(r.body.a.length, 10, 'endTs excluded');
       assert.deepEqual([r.body.a[0].ts, r.body.a[9].ts], [BASE_TIME + 10_000, BASE_TIME + 19_000]);
-      r = await h(`keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3&useStrictDataTypes=true`);
+      r = await h(
+        `keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3&useStrictDataTypes=true`,
+      );
       assert.deepEqual(r.body.a, [
         { ts: BASE_TIME, value: 0 },
         { ts: BASE_TIME + 1000, value: 1 },
         { ts: BASE_TIME + 2000, value: 2 },
       ]);
       // the 4.3.1.2 route answers the same
-      const r2 = await get(`${P}/values/timeseries/history?keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3&useStrictDataTypes=true`);
+      const r2 = await get(
+        `${P}/values/timeseries/history?keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3&useStrictDataTypes=true`,
+      );
       assert.deepEqual(r2.body, r.body);
       // no keys: {} (4.3+)
       assert.deepEqual((await h(`startTs=${BASE_TIME}&endTs=${BASE_TIME + 1000}`)).body, {});
       plain(await h(`keys=a&startTs=0&endTs=1&limit=0`), 400, 'Page size must not be less than one');
-      plain(await h(`keys=a&startTs=0&endTs=1&orderBy=UP`), 400, "Invalid value 'UP' for orders given; Has to be either 'desc' or 'asc' (case insensitive)");
+      plain(
+        await h(`keys=a&startTs=0&endTs=1&orderBy=UP`),
+        400,
+        "Invalid value 'UP' for orders given; Has to be either 'desc' or 'asc' (case insensitive)",
+      );
       jsonError(await h(`keys=a&startTs=soon&endTs=1`), 400, 31);
-      jsonError(await get(`${P}/values/timeseries/history?keys=a&endTs=1`), 500, 2, "Required request parameter 'startTs' for method parameter type Long is not present");
+      jsonError(
+        await get(`${P}/values/timeseries/history?keys=a&endTs=1`),
+        500,
+        2,
+        "Required request parameter 'startTs' for method parameter type Long is not present",
+      );
     });
 
     it('history without keys answers latest values before 4.3 (trap 1); the /history route exists from 4.3.1.2', async () => {
@@ -257,8 +310,12 @@ describe('simulator: §13 telemetry and attributes', function () {
 
     it('aggregation: buckets from startTs stamped at their middle, the last one cut at endTs, empty ones left out, ascending', async () => {
       // 0..9 every 10 s from BASE_TIME (longs), plus a double at 95 s
-      await save([...Array.from({ length: 10 }, (_, i) => ({ ts: BASE_TIME + i * 10_000, values: { v: i } })), { ts: BASE_TIME + 95_000, values: { w: 2.5 } }]);
-      const agg = async (a: string, q: string, keys = 'v'): Promise<Msg> => (await get(`${P}/values/timeseries?keys=${keys}&agg=${a}&${q}`)).body;
+      await save([
+        ...Array.from({ length: 10 }, (_, i) => ({ ts: BASE_TIME + i * 10_000, values: { v: i } })),
+        { ts: BASE_TIME + 95_000, values: { w: 2.5 } },
+      ]);
+      const agg = async (a: string, q: string, keys = 'v'): Promise<Msg> =>
+        (await get(`${P}/values/timeseries?keys=${keys}&agg=${a}&${q}`)).body;
       const win = `startTs=${BASE_TIME}&endTs=${BASE_TIME + 100_000}`;
       assert.deepEqual(await agg('AVG', `${win}&interval=30000`), {
         v: [
@@ -272,7 +329,9 @@ describe('simulator: §13 telemetry and attributes', function () {
         { ts: BASE_TIME + 25_000, value: '10' },
         { ts: BASE_TIME + 75_000, value: '35' },
       ]);
-      assert.deepEqual((await agg('SUM', `${win}&interval=50000&useStrictDataTypes=true`, 'v,w')).w, [{ ts: BASE_TIME + 75_000, value: 2.5 }]);
+      assert.deepEqual((await agg('SUM', `${win}&interval=50000&useStrictDataTypes=true`, 'v,w')).w, [
+        { ts: BASE_TIME + 75_000, value: 2.5 },
+      ]);
       assert.deepEqual(
         (await agg('MIN', `${win}&interval=50000`)).v.map((p: Msg) => p.value),
         ['0', '5'],
@@ -302,14 +361,25 @@ describe('simulator: §13 telemetry and attributes', function () {
         "Incorrect TsKvQuery. Number of intervals is to high - 701. Please increase 'interval' parameter for your query or reduce the time range of the query.",
       );
       // the count uses max(interval, 1000): 100 ms intervals over 700 s are 700 "intervals"
-      assert.equal((await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=100&startTs=0&endTs=700000`)).status, 200);
-      assert.equal((await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=${HOUR}&startTs=0&endTs=${29 * day}`)).status, 200);
+      assert.equal(
+        (await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=100&startTs=0&endTs=700000`)).status,
+        200,
+      );
+      assert.equal(
+        (await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=${HOUR}&startTs=0&endTs=${29 * day}`)).status,
+        200,
+      );
       plain(
         await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=-5&startTs=0&endTs=1000`),
         400,
         "Invalid TsKvQuery: 'interval' must be greater than 0, but got -5. Please check your query parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.",
       );
-      jsonError(await get(`${P}/values/timeseries?keys=v&agg=MEAN&interval=1000&startTs=0&endTs=1000`), 400, 31, 'No enum constant org.thingsboard.server.common.data.kv.Aggregation.MEAN');
+      jsonError(
+        await get(`${P}/values/timeseries?keys=v&agg=MEAN&interval=1000&startTs=0&endTs=1000`),
+        400,
+        31,
+        'No enum constant org.thingsboard.server.common.data.kv.Aggregation.MEAN',
+      );
     });
 
     it('calendar intervals: MONTH buckets in the time zone, stamped at their middle', async () => {
@@ -321,7 +391,9 @@ describe('simulator: §13 telemetry and attributes', function () {
       ]);
       const start = Date.UTC(2026, 0, 1);
       const end = Date.UTC(2026, 2, 1);
-      const r = await get(`${P}/values/timeseries?keys=m&agg=SUM&intervalType=MONTH&timeZone=UTC&startTs=${start}&endTs=${end}`);
+      const r = await get(
+        `${P}/values/timeseries?keys=m&agg=SUM&intervalType=MONTH&timeZone=UTC&startTs=${start}&endTs=${end}`,
+      );
       const febStart = Date.UTC(2026, 1, 1);
       assert.deepEqual(r.body.m, [
         { ts: start + (febStart - start) / 2, value: '1' },
@@ -329,13 +401,17 @@ describe('simulator: §13 telemetry and attributes', function () {
       ]);
       // Europe/Kyiv (UTC+2 in winter): the month starts two hours earlier in UTC
       const kyivFeb = febStart - 2 * HOUR;
-      const k = await get(`${P}/values/timeseries?keys=m&agg=COUNT&intervalType=MONTH&timeZone=Europe/Kyiv&startTs=${start}&endTs=${end}`);
+      const k = await get(
+        `${P}/values/timeseries?keys=m&agg=COUNT&intervalType=MONTH&timeZone=Europe/Kyiv&startTs=${start}&endTs=${end}`,
+      );
       assert.deepEqual(
         k.body.m.map((p: Msg) => p.ts),
         [start + (kyivFeb - start) / 2, kyivFeb + (end - 2 * HOUR - kyivFeb) / 2],
       );
       // WEEK_ISO buckets end on Mondays
-      const w = await get(`${P}/values/timeseries?keys=m&agg=COUNT&intervalType=WEEK_ISO&timeZone=UTC&startTs=${jan}&endTs=${jan + 2 * 24 * HOUR}`);
+      const w = await get(
+        `${P}/values/timeseries?keys=m&agg=COUNT&intervalType=WEEK_ISO&timeZone=UTC&startTs=${jan}&endTs=${jan + 2 * 24 * HOUR}`,
+      );
       // 2026-01-15 is a Thursday: the first bucket ends Monday 2026-01-19, after endTs, so it is cut at endTs
       assert.deepEqual(w.body.m, [{ ts: jan + 24 * HOUR, value: '1' }]);
     });
@@ -356,8 +432,14 @@ describe('simulator: §13 telemetry and attributes', function () {
       assert.deepEqual(Object.keys(all.body[0]), ['lastUpdateTs', 'key', 'value']);
       const client = await get(`${T}/DEVICE/${a101.id}/values/attributes/CLIENT_SCOPE`);
       assert.deepEqual(client.body.map((x: Msg) => x.key).sort(), ['fw', 'note', 'serial']);
-      assert.deepEqual((await get(`${T}/DEVICE/${a101.id}/keys/attributes/SHARED_SCOPE`)).body.sort(), ['config', 'reportingInterval', 'targetTemperature']);
-      assert.ok((await get(`${T}/DEVICE/${a101.id}/keys/attributes`)).body.filter((k: string) => k === 'note').length === 2);
+      assert.deepEqual((await get(`${T}/DEVICE/${a101.id}/keys/attributes/SHARED_SCOPE`)).body.sort(), [
+        'config',
+        'reportingInterval',
+        'targetTemperature',
+      ]);
+      assert.ok(
+        (await get(`${T}/DEVICE/${a101.id}/keys/attributes`)).body.filter((k: string) => k === 'note').length === 2,
+      );
       assert.deepEqual((await get(`${T}/DEVICE/${a101.id}/keys/timeseries`)).body, ['temperature', 'humidity']);
     });
 
@@ -381,7 +463,9 @@ describe('simulator: §13 telemetry and attributes', function () {
         [0, 3, 4],
       );
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 4, 'latest outside the range stays');
-      await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 4000}&endTs=${BASE_TIME + 5000}&deleteLatest=false`);
+      await del(
+        `${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 4000}&endTs=${BASE_TIME + 5000}&deleteLatest=false`,
+      );
       assert.equal(c.sim.data.latestOf(probe.id, 'a')?.value, 4, 'deleteLatest=false keeps it');
       assert.deepEqual(
         c.sim.data.history(probe.id, 'a').map((p) => p.value),
@@ -393,7 +477,9 @@ describe('simulator: §13 telemetry and attributes', function () {
     });
 
     it('rewriteLatestIfDeleted: the newest point before startTs becomes the latest', async () => {
-      await del(`${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 3000}&endTs=${BASE_TIME + 9000}&rewriteLatestIfDeleted=true`);
+      await del(
+        `${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 3000}&endTs=${BASE_TIME + 9000}&rewriteLatestIfDeleted=true`,
+      );
       assert.deepEqual(c.sim.data.latestOf(probe.id, 'a'), { ts: BASE_TIME + 2000, type: 'LONG', value: 2 });
     });
 
@@ -410,7 +496,11 @@ describe('simulator: §13 telemetry and attributes', function () {
 
     it('refusals: empty keys and a missing range are 400 strings', async () => {
       plain(await del(`${P}/timeseries/delete?startTs=0&endTs=1`), 400, 'Empty keys: []');
-      plain(await del(`${P}/timeseries/delete?keys=a`), 400, "When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty");
+      plain(
+        await del(`${P}/timeseries/delete?keys=a`),
+        400,
+        "When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty",
+      );
       jsonError(await del(`${P}/timeseries/delete?keys=a&deleteAllDataForKeys=maybe`), 400, 31);
     });
 
@@ -430,22 +520,46 @@ describe('simulator: §13 telemetry and attributes', function () {
       const other = device('Thermo B-101');
       assert.equal((await save({ a: 1 }, c.customer, `${T}/DEVICE/${mine.id}/timeseries/ANY`)).status, 200);
       assert.equal((await c.customer.post(`${T}/DEVICE/${mine.id}/attributes/SHARED_SCOPE`, { t: 20 })).status, 200);
-      plain(await save({ a: 1 }, c.customer, `${T}/DEVICE/${other.id}/timeseries/ANY`), 403, "You don't have permission to perform this operation!");
-      plain(await get(`${T}/DEVICE/${other.id}/values/timeseries`, c.customer), 403, "You don't have permission to perform this operation!");
+      plain(
+        await save({ a: 1 }, c.customer, `${T}/DEVICE/${other.id}/timeseries/ANY`),
+        403,
+        "You don't have permission to perform this operation!",
+      );
+      plain(
+        await get(`${T}/DEVICE/${other.id}/values/timeseries`, c.customer),
+        403,
+        "You don't have permission to perform this operation!",
+      );
       c.sim.setVersion('3.2.2');
-      plain(await save({ a: 1 }, c.customer, `${T}/DEVICE/${mine.id}/timeseries/ANY`), 403, "You don't have permission to perform this operation!");
+      plain(
+        await save({ a: 1 }, c.customer, `${T}/DEVICE/${mine.id}/timeseries/ANY`),
+        403,
+        "You don't have permission to perform this operation!",
+      );
     });
 
     it('a tenant admin may not write its own tenant entity (by design); reading is fine', async () => {
       const tenant = c.sim.data.list('TENANT')[0];
-      plain(await c.tenant.post(`${T}/TENANT/${tenant.id}/attributes/SERVER_SCOPE`, { x: 1 }), 403, "You don't have permission to perform this operation!");
-      plain(await save({ x: 1 }, c.tenant, `${T}/TENANT/${tenant.id}/timeseries/ANY`), 403, "You don't have permission to perform this operation!");
+      plain(
+        await c.tenant.post(`${T}/TENANT/${tenant.id}/attributes/SERVER_SCOPE`, { x: 1 }),
+        403,
+        "You don't have permission to perform this operation!",
+      );
+      plain(
+        await save({ x: 1 }, c.tenant, `${T}/TENANT/${tenant.id}/timeseries/ANY`),
+        403,
+        "You don't have permission to perform this operation!",
+      );
       const r = await get(`${T}/TENANT/${tenant.id}/values/attributes/SERVER_SCOPE?keys=tempThreshold`);
       assert.deepEqual(
         r.body.map((x: Msg) => x.value),
         [25],
       );
-      plain(await get(`${T}/TENANT/${tenant.id}/values/attributes`, c.customer), 403, 'Customer user is not allowed to perform this operation!');
+      plain(
+        await get(`${T}/TENANT/${tenant.id}/values/attributes`, c.customer),
+        403,
+        'Customer user is not allowed to perform this operation!',
+      );
     });
 
     it('the sysadmin: refused on devices, may write tenant attributes', async () => {
@@ -457,11 +571,24 @@ describe('simulator: §13 telemetry and attributes', function () {
 
     it('unknown entities are 404 strings; unsupported entity types a 500 JSON', async () => {
       const missing = '11111111-2222-4333-8444-555555555555';
-      plain(await save({ a: 1 }, c.tenant, `${T}/DEVICE/${missing}/timeseries/ANY`), 404, "Device with requested id wasn't found!");
+      plain(
+        await save({ a: 1 }, c.tenant, `${T}/DEVICE/${missing}/timeseries/ANY`),
+        404,
+        "Device with requested id wasn't found!",
+      );
       plain(await get(`${T}/ASSET/${missing}/values/attributes`), 404, "Asset with requested id wasn't found!");
-      plain(await get(`${T}/ENTITY_VIEW/${missing}/values/timeseries`), 404, "Entity-view with requested id wasn't found!");
+      plain(
+        await get(`${T}/ENTITY_VIEW/${missing}/values/timeseries`),
+        404,
+        "Entity-view with requested id wasn't found!",
+      );
       jsonError(await get(`${T}/DASHBOARD/${missing}/values/attributes`), 500, 2, 'Not Implemented!');
-      jsonError(await get(`${T}/ALARM/${missing}/values/timeseries?keys=a&startTs=0&endTs=1`), 500, 2, 'Not Implemented!');
+      jsonError(
+        await get(`${T}/ALARM/${missing}/values/timeseries?keys=a&startTs=0&endTs=1`),
+        500,
+        2,
+        'Not Implemented!',
+      );
       assert.equal((await c.anon.post(`${P}/timeseries/ANY`, { a: 1 })).status, 401);
     });
   });
@@ -478,7 +605,12 @@ describe('simulator: §13 telemetry and attributes', function () {
       };
       const ws = await TestWs.auth(c.url, token, [
         { type: 'ENTITY_DATA', cmdId: 1, query, latestCmd: { keys: [tsKey('t')] } },
-        { type: 'ENTITY_DATA', cmdId: 2, query, tsCmd: { keys: ['t'], startTs: BASE_TIME, timeWindow: 10 * HOUR, interval: 0, limit: 100, agg: 'NONE' } },
+        {
+          type: 'ENTITY_DATA',
+          cmdId: 2,
+          query,
+          tsCmd: { keys: ['t'], startTs: BASE_TIME, timeWindow: 10 * HOUR, interval: 0, limit: 100, agg: 'NONE' },
+        },
       ]);
       try {
         await ws.forCmd(1);
@@ -506,7 +638,9 @@ describe('simulator: §13 telemetry and attributes', function () {
         latestValues: [key],
         keyFilters: [],
       };
-      const ws = await TestWs.auth(c.url, token, [{ type: 'ENTITY_DATA', cmdId: 1, query, latestCmd: { keys: [key] } }]);
+      const ws = await TestWs.auth(c.url, token, [
+        { type: 'ENTITY_DATA', cmdId: 1, query, latestCmd: { keys: [key] } },
+      ]);
       try {
         await ws.forCmd(1);
         assert.equal((await c.tenant.post(`${P}/attributes/SHARED_SCOPE`, { target: 21.5 })).status, 200);

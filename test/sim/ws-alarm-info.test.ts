@@ -29,7 +29,10 @@ describe('simulator: GET /api/alarm/info/{alarmId}', function () {
     const r = await c.tenant.request('GET', '/api/alarm/info/5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f');
     assert.equal(r.status, 404);
     // BaseController#checkEntityId: checkNotNull(entity, "<Type> with id [<id>] is not found")
-    assert.deepEqual([r.body.status, r.body.message, r.body.errorCode], [404, 'Alarm with id [5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f] is not found', 32]);
+    assert.deepEqual(
+      [r.body.status, r.body.message, r.body.errorCode],
+      [404, 'Alarm with id [5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f] is not found', 32],
+    );
     assert.equal(typeof r.body.timestamp, 'number');
     const bad = await c.tenant.request('GET', '/api/alarm/info/nope');
     assert.deepEqual([bad.status, bad.body.errorCode, bad.body.message], [400, 31, 'Invalid UUID string: nope']);

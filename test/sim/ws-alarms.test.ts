@@ -9,7 +9,10 @@ import { useWsSetup } from '../support/simulator';
 const DEVICES = { type: 'entityType', entityType: 'DEVICE' };
 const DAY = 24 * HOUR;
 
-function alarmQuery(pageLink: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function alarmQuery(
+  pageLink: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     entityFilter: DEVICES,
     pageLink: {
@@ -42,7 +45,10 @@ async function refreshOf(c: WsCtx, kind: string, cmdId: number): Promise<{ chang
 describe('simulator ws: alarms and counts', function () {
   const c = useWsSetup({ wsDynamicRefreshMs: 15 }, { perTest: true });
 
-  const dev = (name: string): { entityType: string; id: string } => ({ entityType: 'DEVICE', id: c.sim.data.mustFindByName('DEVICE', name).id });
+  const dev = (name: string): { entityType: string; id: string } => ({
+    entityType: 'DEVICE',
+    id: c.sim.data.mustFindByName('DEVICE', name).id,
+  });
   const ids = (page: Msg): string[] => page.data.map((a: Msg) => a.id.id);
 
   describe('ALARM_DATA', () => {
@@ -54,7 +60,16 @@ describe('simulator ws: alarms and counts', function () {
     it('first data = the REST alarm page, with allowedEntities and totalEntities', async () => {
       const { first } = await alarmTable();
       // Jackson writes the @JsonCreator's properties first (sim/ws/messages.ts)
-      assert.deepEqual(Object.keys(first), ['cmdId', 'data', 'update', 'errorCode', 'errorMsg', 'allowedEntities', 'totalEntities', 'cmdUpdateType']);
+      assert.deepEqual(Object.keys(first), [
+        'cmdId',
+        'data',
+        'update',
+        'errorCode',
+        'errorMsg',
+        'allowedEntities',
+        'totalEntities',
+        'cmdUpdateType',
+      ]);
       assert.equal(first.allowedEntities, 10000);
       assert.equal(first.totalEntities, 28);
       const tenant = await login(c.url, 'tenant@thingsboard.org', 'tenant');
@@ -86,7 +101,12 @@ describe('simulator ws: alarms and counts', function () {
       const a = c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'New', severity: 'MAJOR' });
       const page = await ws.forCmd(5);
       assert.equal(page.data.data[0].id.id, a.id);
-      c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'Old', severity: 'MAJOR', createdTime: BASE_TIME - 30 * DAY });
+      c.sim.data.createAlarm({
+        originator: dev('Thermo A-203'),
+        type: 'Old',
+        severity: 'MAJOR',
+        createdTime: BASE_TIME - 30 * DAY,
+      });
       c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'Cleared', cleared: true });
       assert.deepEqual(await ws.probe(), [], 'outside the time window / not ACTIVE: ignored');
       c.sim.data.deleteAlarm(a.id);
@@ -141,7 +161,12 @@ describe('simulator ws: alarms and counts', function () {
       c.sim.data.clearAlarm(a.id);
       assert.ok(!ids((await ws.forCmd(5)).data).includes(a.id), 'cleared: re-fetched without it');
       // even an alarm raised with an old createdTime passes
-      const old = c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'Old', severity: 'MAJOR', createdTime: BASE_TIME - 30 * DAY });
+      const old = c.sim.data.createAlarm({
+        originator: dev('Thermo A-203'),
+        type: 'Old',
+        severity: 'MAJOR',
+        createdTime: BASE_TIME - 30 * DAY,
+      });
       assert.ok(ids((await ws.forCmd(5)).data).includes(old.id));
       // the refresh timer runs (timeWindow > 0) and, a month later, prunes nothing: nothing on the page is older than
       // now - timeWindow; the 24 h subscription's timer re-fetches to drop its expired alarm
@@ -185,13 +210,26 @@ describe('simulator ws: alarms and counts', function () {
       const ws = await c.connect([
         { type: 'ALARM_DATA', cmdId: 5, query: { ...alarmQuery(), alarmFields: undefined } },
         { type: 'ALARM_DATA', cmdId: 6 },
-        { type: 'ALARM_DATA', cmdId: 8, query: alarmQuery({}, { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'zzz' } }) },
+        {
+          type: 'ALARM_DATA',
+          cmdId: 8,
+          query: alarmQuery(
+            {},
+            { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'zzz' } },
+          ),
+        },
       ]);
       const npe = await ws.next();
       assert.equal(npe.subscriptionId, 5);
       assert.equal(npe.errorCode, 1);
       assert.match(npe.errorMsg, /^Cannot invoke "java.util.List.iterator\(\)".*getAlarmFields\(\)" is null$/);
-      assert.deepEqual(await ws.next(), { subscriptionId: 6, errorCode: 2, errorMsg: 'Query is empty!', data: null, latestValues: {} });
+      assert.deepEqual(await ws.next(), {
+        subscriptionId: 6,
+        errorCode: 2,
+        errorMsg: 'Query is empty!',
+        data: null,
+        latestValues: {},
+      });
       assert.deepEqual(await ws.next(), {
         cmdId: 8,
         errorCode: 0,
@@ -207,9 +245,18 @@ describe('simulator ws: alarms and counts', function () {
 
   describe('ALARM_COUNT', () => {
     it('immediate count; recount on alarm events of the matched entities, sent only on change; duplicate cmdId ignored', async () => {
-      const query = { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A' }, statusList: ['ACTIVE'] };
+      const query = {
+        entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'Thermo A' },
+        statusList: ['ACTIVE'],
+      };
       const ws = await c.connect([{ type: 'ALARM_COUNT', cmdId: 3, query }]);
-      assert.deepEqual(await ws.forCmd(3), { cmdId: 3, errorCode: 0, errorMsg: null, count: 3, cmdUpdateType: 'ALARM_COUNT_DATA' });
+      assert.deepEqual(await ws.forCmd(3), {
+        cmdId: 3,
+        errorCode: 0,
+        errorMsg: null,
+        count: 3,
+        cmdUpdateType: 'ALARM_COUNT_DATA',
+      });
       const a = c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'X' });
       assert.equal((await ws.forCmd(3)).count, 4);
       c.sim.data.ackAlarm(a.id);
@@ -221,7 +268,13 @@ describe('simulator ws: alarms and counts', function () {
     });
 
     it('an entityFilter matching nothing: 0 and no further updates', async () => {
-      const ws = await c.connect([{ type: 'ALARM_COUNT', cmdId: 3, query: { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'zzz' } } }]);
+      const ws = await c.connect([
+        {
+          type: 'ALARM_COUNT',
+          cmdId: 3,
+          query: { entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: 'zzz' } },
+        },
+      ]);
       assert.equal((await ws.forCmd(3)).count, 0);
       const other = await c.connect([{ type: 'ALARM_COUNT', cmdId: 4, query: {} }]);
       await other.forCmd(4);
@@ -244,16 +297,28 @@ describe('simulator ws: alarms and counts', function () {
 
     it('a null query is an NPE error (ALARM_COUNT has no "Query is empty!" check)', async () => {
       const ws = await c.connect([{ type: 'ALARM_COUNT', cmdId: 3 }]);
-      assert.deepEqual(await ws.next(), { subscriptionId: 3, errorCode: 1, errorMsg: NPE_ALARM_COUNT_QUERY, data: null, latestValues: {} });
+      assert.deepEqual(await ws.next(), {
+        subscriptionId: 3,
+        errorCode: 1,
+        errorMsg: NPE_ALARM_COUNT_QUERY,
+        data: null,
+        latestValues: {},
+      });
     });
   });
 
   describe('ENTITY_COUNT', () => {
     it('immediate COUNT_DATA; entity creation is seen at the next refresh only; sent only on change', async () => {
-      const ws = await c.connect([{ type: 'ENTITY_COUNT', cmdId: 2, query: { entityFilter: DEVICES, keyFilters: [] } }]);
+      const ws = await c.connect([
+        { type: 'ENTITY_COUNT', cmdId: 2, query: { entityFilter: DEVICES, keyFilters: [] } },
+      ]);
       const first = await ws.forCmd(2);
       assert.deepEqual(first, { cmdId: 2, errorCode: 0, errorMsg: null, count: 28, cmdUpdateType: 'COUNT_DATA' });
-      assert.deepEqual(Object.keys(first), ['cmdId', 'count', 'errorCode', 'errorMsg', 'cmdUpdateType'], "Jackson's order: the creator's properties first");
+      assert.deepEqual(
+        Object.keys(first),
+        ['cmdId', 'count', 'errorCode', 'errorMsg', 'cmdUpdateType'],
+        "Jackson's order: the creator's properties first",
+      );
       assert.equal((await refreshOf(c, 'ENTITY_COUNT', 2)).changed, false);
       const refreshed = refreshOf(c, 'ENTITY_COUNT', 2);
       c.sim.data.addEntity({ entityType: 'DEVICE', name: 'New device' });
@@ -264,15 +329,33 @@ describe('simulator ws: alarms and counts', function () {
       ws.cmds({ type: 'ENTITY_COUNT', cmdId: 2, query: { entityFilter: { type: 'entityType', entityType: 'ASSET' } } });
       assert.deepEqual(await ws.probe(), [], 'duplicate cmdId: ignored');
       ws.cmds({ type: 'ENTITY_COUNT', cmdId: 2 }, { type: 'ENTITY_COUNT_UNSUBSCRIBE', cmdId: 2 });
-      assert.deepEqual(await ws.next(), { subscriptionId: 2, errorCode: 2, errorMsg: 'Query is empty!', data: null, latestValues: {} });
+      assert.deepEqual(await ws.next(), {
+        subscriptionId: 2,
+        errorCode: 2,
+        errorMsg: 'Query is empty!',
+        data: null,
+        latestValues: {},
+      });
     });
   });
 
   describe('ALARM_STATUS', () => {
     it('active at once; then only transitions (severity filter, ack does not matter, clear)', async () => {
-      const cmd = { type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo A-203'), typeList: null, severityList: ['CRITICAL'] };
+      const cmd = {
+        type: 'ALARM_STATUS',
+        cmdId: 4,
+        originatorId: dev('Thermo A-203'),
+        typeList: null,
+        severityList: ['CRITICAL'],
+      };
       const ws = await c.connect([cmd, { ...cmd, cmdId: 9, originatorId: dev('Thermo A-101') }]);
-      assert.deepEqual(await ws.forCmd(4), { cmdId: 4, errorCode: 0, errorMsg: null, active: false, cmdUpdateType: 'ALARM_STATUS' });
+      assert.deepEqual(await ws.forCmd(4), {
+        cmdId: 4,
+        errorCode: 0,
+        errorMsg: null,
+        active: false,
+        cmdUpdateType: 'ALARM_STATUS',
+      });
       assert.equal((await ws.forCmd(9)).active, true);
       c.sim.data.createAlarm({ originator: dev('Thermo A-203'), type: 'Minor', severity: 'MINOR' });
       assert.deepEqual(await ws.probe(), []);
@@ -289,16 +372,26 @@ describe('simulator ws: alarms and counts', function () {
     });
 
     it('an empty typeList matches nothing (send null for "any")', async () => {
-      const ws = await c.connect([{ type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo A-101'), typeList: [], severityList: null }]);
+      const ws = await c.connect([
+        { type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo A-101'), typeList: [], severityList: null },
+      ]);
       assert.equal((await ws.forCmd(4)).active, false, 'A-101 has an active CRITICAL alarm, but [] matches nothing');
       c.sim.data.createAlarm({ originator: dev('Thermo A-101'), type: 'Another' });
       assert.deepEqual(await ws.probe(), []);
     });
 
     it('duplicate cmdId ignored; unsubscribe stops transitions', async () => {
-      const ws = await c.connect([{ type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo A-203'), typeList: null, severityList: null }]);
+      const ws = await c.connect([
+        { type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo A-203'), typeList: null, severityList: null },
+      ]);
       assert.equal((await ws.forCmd(4)).active, false);
-      ws.cmds({ type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo A-101'), typeList: null, severityList: null });
+      ws.cmds({
+        type: 'ALARM_STATUS',
+        cmdId: 4,
+        originatorId: dev('Thermo A-101'),
+        typeList: null,
+        severityList: null,
+      });
       assert.deepEqual(await ws.probe(), []);
       ws.cmds({ type: 'ENTITY_DATA_UNSUBSCRIBE', cmdId: 4 });
       await ws.probe();
@@ -307,9 +400,15 @@ describe('simulator ws: alarms and counts', function () {
     });
 
     it('customers cannot watch entities of other customers', async () => {
-      const ws = await c.connect([{ type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo B-101'), typeList: null, severityList: null }], 'customer@thingsboard.org');
+      const ws = await c.connect(
+        [{ type: 'ALARM_STATUS', cmdId: 4, originatorId: dev('Thermo B-101'), typeList: null, severityList: null }],
+        'customer@thingsboard.org',
+      );
       const m = await ws.next();
-      assert.deepEqual([m.subscriptionId, m.errorCode, m.errorMsg], [4, 1, "You don't have permission to perform this operation!"]);
+      assert.deepEqual(
+        [m.subscriptionId, m.errorCode, m.errorMsg],
+        [4, 1, "You don't have permission to perform this operation!"],
+      );
     });
   });
 });

@@ -23,7 +23,9 @@ describe('simulator ws: telemetry burst hook', function () {
     c = await wsSetup({ dataset: { extraDevices: 20 } });
     const keys = burstKeys(3);
     assert.deepEqual(keys, ['sentAt', 'seq', 'v3']);
-    const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(keys), latestCmd: { keys: keys.map(tsKey) } }]);
+    const ws = await c.connect([
+      { type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(keys), latestCmd: { keys: keys.map(tsKey) } },
+    ]);
     const page = await ws.forCmd(1);
     assert.equal(page.data.data.length, 20);
     const res = await c.sim.ws.pushTelemetryBurst({ entities: 10, updates: 500, keysPerUpdate: 3 });
@@ -50,12 +52,15 @@ describe('simulator ws: telemetry burst hook', function () {
       l.push(m.update[0].latest.TIME_SERIES.sentAt.ts);
       perEntity.set(m.update[0].entityId.id, l);
     }
-    for (const l of perEntity.values()) for (let i = 1; i < l.length; i++) assert.ok(l[i] > l[i - 1], 'ts increase per device');
+    for (const l of perEntity.values())
+      for (let i = 1; i < l.length; i++) assert.ok(l[i] > l[i - 1], 'ts increase per device');
   });
 
   it('respects backpressure: never overflows wsMaxQueue, stalls until the session drains', async () => {
     c = await wsSetup({ dataset: { extraDevices: 2 }, wsMaxQueue: 40 });
-    const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(['seq']), latestCmd: { keys: [tsKey('seq')] } }]);
+    const ws = await c.connect([
+      { type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(['seq']), latestCmd: { keys: [tsKey('seq')] } },
+    ]);
     await ws.forCmd(1);
     c.sim.ws.delayMs(3); // messages stay pending for a while: the burst must wait for them
     const res = await c.sim.ws.pushTelemetryBurst({ entities: 1, updates: 300, keysPerUpdate: 2 });
@@ -67,7 +72,9 @@ describe('simulator ws: telemetry burst hook', function () {
 
   it('a session that does not drain within stallTimeoutMs is given up: closed 1008, the burst completes', async () => {
     c = await wsSetup({ dataset: { extraDevices: 1 }, wsMaxQueue: 40 });
-    const stuck = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(['seq']), latestCmd: { keys: [tsKey('seq')] } }]);
+    const stuck = await c.connect([
+      { type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(['seq']), latestCmd: { keys: [tsKey('seq')] } },
+    ]);
     await stuck.forCmd(1);
     c.sim.ws.delayMs(60_000);
     const res = await c.sim.ws.pushTelemetryBurst({ entities: 1, updates: 200, keysPerUpdate: 2, stallTimeoutMs: 30 });
@@ -86,7 +93,10 @@ describe('simulator ws: telemetry burst hook', function () {
 
   it('targets: bench devices by default, else a name prefix or explicit ids; too few is an error', async () => {
     c = await wsSetup();
-    await assert.rejects(c.sim.ws.pushTelemetryBurst({ entities: 100, updates: 1 }), /only 28 target devices, 100 requested/);
+    await assert.rejects(
+      c.sim.ws.pushTelemetryBurst({ entities: 100, updates: 1 }),
+      /only 28 target devices, 100 requested/,
+    );
     const r = await c.sim.ws.pushTelemetryBurst({ entities: 2, updates: 4, namePrefix: 'Thermo G' });
     assert.deepEqual(
       r.entityIds.map((id) => c.sim.data.get(id)?.name),
@@ -103,14 +113,20 @@ describe('simulator ws: telemetry burst hook', function () {
     c = await wsSetup({ dataset: { extraDevices: 3 } });
     const [a, b] = [...c.sim.data.entitiesOfType('DEVICE')].filter((e) => e.bench !== undefined);
     // a at places 0 and 2: one clock for the device, not one per place (the fake clock stands still)
-    const r = await c.sim.ws.pushTelemetryBurst({ entities: 3, updates: 9, keysPerUpdate: 2, entityIds: [a.id, b.id, a.id] });
+    const r = await c.sim.ws.pushTelemetryBurst({
+      entities: 3,
+      updates: 9,
+      keysPerUpdate: 2,
+      entityIds: [a.id, b.id, a.id],
+    });
     assert.deepEqual(r.entityIds, [a.id, b.id, a.id]);
     const seqs = c.sim.data.history(a.id, 'seq');
     assert.deepEqual(
       seqs.map((p) => p.value),
       [1, 3, 4, 6, 7, 9],
     );
-    for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i].ts > seqs[i - 1].ts, `ts ${seqs[i].ts} after ${seqs[i - 1].ts}`);
+    for (let i = 1; i < seqs.length; i++)
+      assert.ok(seqs[i].ts > seqs[i - 1].ts, `ts ${seqs[i].ts} after ${seqs[i - 1].ts}`);
   });
 
   it('a removed device is no longer written through its old object', async () => {
@@ -123,10 +139,18 @@ describe('simulator ws: telemetry burst hook', function () {
 
   it('out of process: POST /__sim/ws/burst', async () => {
     c = await wsSetup({ dataset: { extraDevices: 3 } });
-    const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(['sentAt']), latestCmd: { keys: [tsKey('sentAt')] } }]);
+    const ws = await c.connect([
+      { type: 'ENTITY_DATA', cmdId: 1, query: benchQuery(['sentAt']), latestCmd: { keys: [tsKey('sentAt')] } },
+    ]);
     await ws.forCmd(1);
     const post = async (body: unknown): Promise<Msg> =>
-      (await fetch(`${c.url}/__sim/ws/burst`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } })).json();
+      (
+        await fetch(`${c.url}/__sim/ws/burst`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).json();
     const r = await post({ entities: 3, updates: 30 });
     assert.equal(r.updates, 30);
     assert.equal(r.messagesSent, 30);

@@ -16,8 +16,14 @@ describe('simulator ws: ENTITY_DATA', function () {
   };
   const latestCmd = (...keys: unknown[]): { keys: unknown[] } => ({ keys });
 
-  async function table(prefix = 'Thermo A-10', keys: unknown[] = [tsKey('temperature')], pageLink: Record<string, unknown> = {}): Promise<{ ws: TestWs; data: Msg }> {
-    const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery(prefix, keys, pageLink), latestCmd: latestCmd(...keys) }]);
+  async function table(
+    prefix = 'Thermo A-10',
+    keys: unknown[] = [tsKey('temperature')],
+    pageLink: Record<string, unknown> = {},
+  ): Promise<{ ws: TestWs; data: Msg }> {
+    const ws = await c.connect([
+      { type: 'ENTITY_DATA', cmdId: 1, query: nameQuery(prefix, keys, pageLink), latestCmd: latestCmd(...keys) },
+    ]);
     return { ws, data: await ws.forCmd(1) };
   }
 
@@ -25,7 +31,15 @@ describe('simulator ws: ENTITY_DATA', function () {
     const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo A-10') }]);
     const m = await ws.forCmd(1);
     // Jackson writes the @JsonCreator's properties first (sim/ws/messages.ts)
-    assert.deepEqual(Object.keys(m), ['cmdId', 'data', 'update', 'errorCode', 'errorMsg', 'allowedEntities', 'cmdUpdateType']);
+    assert.deepEqual(Object.keys(m), [
+      'cmdId',
+      'data',
+      'update',
+      'errorCode',
+      'errorMsg',
+      'allowedEntities',
+      'cmdUpdateType',
+    ]);
     assert.equal(m.update, null);
     assert.equal(m.allowedEntities, 10000);
     const rest = await fetch(`${c.url}/api/entitiesQuery/find`, {
@@ -52,7 +66,14 @@ describe('simulator ws: ENTITY_DATA', function () {
       errorCode: 0,
       errorMsg: null,
       data: null,
-      update: [{ entityId: dev('Thermo A-102'), latest: { TIME_SERIES: { temperature: { ts: T(60), value: '23.0' } } }, timeseries: null, aggLatest: null }],
+      update: [
+        {
+          entityId: dev('Thermo A-102'),
+          latest: { TIME_SERIES: { temperature: { ts: T(60), value: '23.0' } } },
+          timeseries: null,
+          aggLatest: null,
+        },
+      ],
       allowedEntities: 10000,
       cmdUpdateType: 'ENTITY_DATA',
     });
@@ -76,7 +97,11 @@ describe('simulator ws: ENTITY_DATA', function () {
     c.sim.data.deleteKey(a101, 'TIME_SERIES', 'humidity');
     assert.deepEqual((await ws.forCmd(1)).update[0].latest.TIME_SERIES, { humidity: { ts: 0, value: '' } });
     c.sim.data.setTelemetry(a101, { humidity: 40 }, T(1));
-    assert.deepEqual((await ws.forCmd(1)).update[0].latest.TIME_SERIES, { humidity: { ts: T(1), value: '40' } }, 'after a deletion any value is new');
+    assert.deepEqual(
+      (await ws.forCmd(1)).update[0].latest.TIME_SERIES,
+      { humidity: { ts: T(1), value: '40' } },
+      'after a deletion any value is new',
+    );
   });
 
   it('"23" in the page and "23.0" live: the same number at the same ts is not a duplicate', async () => {
@@ -95,7 +120,9 @@ describe('simulator ws: ENTITY_DATA', function () {
     assert.equal(data.data.data[0].latest.SERVER_ATTRIBUTE.model.value, 'TH-100');
     const a101 = dev('Thermo A-101');
     c.sim.data.setAttributes(a101, 'SERVER_SCOPE', { model: 'TH-101' }, T(10));
-    assert.deepEqual((await ws.forCmd(1)).update[0].latest, { SERVER_ATTRIBUTE: { model: { ts: T(10), value: 'TH-101' } } });
+    assert.deepEqual((await ws.forCmd(1)).update[0].latest, {
+      SERVER_ATTRIBUTE: { model: { ts: T(10), value: 'TH-101' } },
+    });
     c.sim.data.setAttributes(a101, 'SHARED_SCOPE', { model: 'shared' }, T(11));
     c.sim.data.updateEntity(a101.id, { label: 'Renamed' });
     assert.deepEqual(await ws.probe(), []);
@@ -113,7 +140,14 @@ describe('simulator ws: ENTITY_DATA', function () {
     ws.cmds({ type: 'ENTITY_DATA', cmdId: 3, latestCmd: latestCmd(tsKey('temperature')) });
     const missed = await ws.forCmd(3);
     assert.equal(missed.data, null);
-    assert.deepEqual(missed.update, [{ entityId: dev('Thermo A-103'), latest: { TIME_SERIES: { temperature: { ts: T(30), value: '30' } } }, timeseries: null, aggLatest: null }]);
+    assert.deepEqual(missed.update, [
+      {
+        entityId: dev('Thermo A-103'),
+        latest: { TIME_SERIES: { temperature: { ts: T(30), value: '30' } } },
+        timeseries: null,
+        aggLatest: null,
+      },
+    ]);
     assert.deepEqual(await ws.probe(), [], 'nothing else: no data snapshot');
     c.sim.data.setTelemetry(dev('Thermo A-101'), { temperature: 20 }, T(31));
     assert.equal((await ws.forCmd(3)).update[0].entityId.id, dev('Thermo A-101').id);
@@ -127,9 +161,27 @@ describe('simulator ws: ENTITY_DATA', function () {
       { type: 'ENTITY_DATA', cmdId: 4 },
       { type: 'ENTITY_DATA', cmdId: 7, query: nameQuery('Thermo', [], { pageSize: 0 }) },
     ]);
-    assert.deepEqual(await ws.next(), { subscriptionId: 1, errorCode: 1, errorMsg: NPE_LATEST_VALUES, data: null, latestValues: {} });
-    assert.deepEqual(await ws.next(), { subscriptionId: -1, errorCode: 2, errorMsg: 'Cmd id is negative value!', data: null, latestValues: {} });
-    assert.deepEqual(await ws.next(), { subscriptionId: 4, errorCode: 2, errorMsg: 'Query is empty!', data: null, latestValues: {} });
+    assert.deepEqual(await ws.next(), {
+      subscriptionId: 1,
+      errorCode: 1,
+      errorMsg: NPE_LATEST_VALUES,
+      data: null,
+      latestValues: {},
+    });
+    assert.deepEqual(await ws.next(), {
+      subscriptionId: -1,
+      errorCode: 2,
+      errorMsg: 'Cmd id is negative value!',
+      data: null,
+      latestValues: {},
+    });
+    assert.deepEqual(await ws.next(), {
+      subscriptionId: 4,
+      errorCode: 2,
+      errorMsg: 'Query is empty!',
+      data: null,
+      latestValues: {},
+    });
     assert.deepEqual(await ws.next(), {
       subscriptionId: 7,
       errorCode: 1,
@@ -146,11 +198,21 @@ describe('simulator ws: ENTITY_DATA', function () {
       valueType: 'NUMERIC',
       predicate: { type: 'NUMERIC', operation: 'GREATER', value },
     });
-    const tenant = (extra: Record<string, unknown> = {}) => ({ sourceType: 'CURRENT_TENANT', sourceAttribute: 'tempThreshold', ...extra });
+    const tenant = (extra: Record<string, unknown> = {}) => ({
+      sourceType: 'CURRENT_TENANT',
+      sourceAttribute: 'tempThreshold',
+      ...extra,
+    });
     const page = (cmdId: number, f: unknown) => ({
       type: 'ENTITY_DATA',
       cmdId,
-      query: { entityFilter: devices, pageLink: { page: 0, pageSize: 100, sortOrder: { key: field('name'), direction: 'ASC' } }, entityFields: [field('name')], latestValues: [], keyFilters: [f] },
+      query: {
+        entityFilter: devices,
+        pageLink: { page: 0, pageSize: 100, sortOrder: { key: field('name'), direction: 'ASC' } },
+        entityFields: [field('name')],
+        latestValues: [],
+        keyFilters: [f],
+      },
     });
     const names = (m: Msg): string[] => m.data.data.map((d: Msg) => d.latest.ENTITY_FIELD.name.value);
     const ws = await c.connect([
@@ -161,9 +223,19 @@ describe('simulator ws: ENTITY_DATA', function () {
       // with a userValue the dynamic value is not even registered
       page(3, gt({ defaultValue: 0, userValue: 30, dynamicValue: tenant() })),
       // a missing attribute leaves the client's resolvedValue, which then wins over the default
-      page(4, gt({ defaultValue: 0, dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'missing', resolvedValue: 29 } })),
+      page(
+        4,
+        gt({
+          defaultValue: 0,
+          dynamicValue: { sourceType: 'CURRENT_TENANT', sourceAttribute: 'missing', resolvedValue: 29 },
+        }),
+      ),
       // counts resolve too (REST counts do not)
-      { type: 'ENTITY_COUNT', cmdId: 5, query: { entityFilter: devices, keyFilters: [gt({ defaultValue: 29, dynamicValue: tenant() })] } },
+      {
+        type: 'ENTITY_COUNT',
+        cmdId: 5,
+        query: { entityFilter: devices, keyFilters: [gt({ defaultValue: 29, dynamicValue: tenant() })] },
+      },
     ]);
     assert.deepEqual(names(await ws.forCmd(1)), ['Thermo A-103', 'Thermo B-101', 'Thermo G-101', 'Thermo G-202']);
     assert.deepEqual(names(await ws.forCmd(2)), ['Thermo G-202']);
@@ -181,45 +253,94 @@ describe('simulator ws: ENTITY_DATA', function () {
   it('a NUMERIC value as text is read as Jackson reads it; text that is not a number fails the whole message', async () => {
     const q = (value: unknown) => ({
       entityFilter: { type: 'entityType', entityType: 'DEVICE' },
-      keyFilters: [{ key: tsKey('temperature'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: value } } }],
+      keyFilters: [
+        {
+          key: tsKey('temperature'),
+          valueType: 'NUMERIC',
+          predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: value } },
+        },
+      ],
     });
     const ws = await c.connect([{ type: 'ENTITY_COUNT', cmdId: 1, query: q(' 2.9e1 ') }]);
     assert.equal((await ws.forCmd(1)).count, 1);
     ws.send({ cmds: [{ type: 'ENTITY_COUNT', cmdId: 2, query: q('abc') }] });
-    assert.deepEqual(await ws.next(), { subscriptionId: 1, errorCode: 2, errorMsg: 'Failed to parse the payload', data: null, latestValues: {} });
+    assert.deepEqual(await ws.next(), {
+      subscriptionId: 1,
+      errorCode: 2,
+      errorMsg: 'Failed to parse the payload',
+      data: null,
+      latestValues: {},
+    });
   });
 
   it('an unknown field outside query/entityFilter fails the whole message: subscriptionId 1, nothing runs', async () => {
     const ws = await c.connect();
-    const count = { type: 'ENTITY_COUNT', cmdId: 5, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } } };
+    const count = {
+      type: 'ENTITY_COUNT',
+      cmdId: 5,
+      query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } },
+    };
     const cases: unknown[] = [
       { type: 'ENTITY_DATA', cmdId: 6, query: nameQuery('Thermo', [], { extra: 1 }) },
       { type: 'ENTITY_DATA', cmdId: 6, query: nameQuery('Thermo', [{ type: 'TIME_SERIES', key: 'x', label: 'X' }]) },
       { type: 'ENTITY_DATA', cmdId: 6, query: nameQuery('Thermo'), latestCmd: { keys: [], extra: true } },
-      { type: 'ENTITY_DATA', cmdId: 6, query: nameQuery('Thermo'), tsCmd: { keys: ['t'], startTs: 0, timeWindow: 1, bogus: 1 } },
       {
         type: 'ENTITY_DATA',
         cmdId: 6,
-        query: { ...nameQuery('Thermo'), keyFilters: [{ key: tsKey('t'), valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, x: 1 } } }] },
+        query: nameQuery('Thermo'),
+        tsCmd: { keys: ['t'], startTs: 0, timeWindow: 1, bogus: 1 },
       },
-      { type: 'ENTITY_COUNT', cmdId: 6, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } }, unknown: 1 },
+      {
+        type: 'ENTITY_DATA',
+        cmdId: 6,
+        query: {
+          ...nameQuery('Thermo'),
+          keyFilters: [
+            {
+              key: tsKey('t'),
+              valueType: 'NUMERIC',
+              predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 1, x: 1 } },
+            },
+          ],
+        },
+      },
+      {
+        type: 'ENTITY_COUNT',
+        cmdId: 6,
+        query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } },
+        unknown: 1,
+      },
       { type: 'NO_SUCH_TYPE', cmdId: 6 },
     ];
     for (const bad of cases) {
       ws.send({ cmds: [count, bad] });
-      assert.deepEqual(await ws.next(), { subscriptionId: 1, errorCode: 2, errorMsg: 'Failed to parse the payload', data: null, latestValues: {} });
+      assert.deepEqual(await ws.next(), {
+        subscriptionId: 1,
+        errorCode: 2,
+        errorMsg: 'Failed to parse the payload',
+        data: null,
+        latestValues: {},
+      });
     }
     ws.send('{not json');
     assert.equal((await ws.next()).errorMsg, 'Failed to parse the payload');
     assert.deepEqual(await ws.probe(), [], 'the ENTITY_COUNT riding along never ran');
     // unknown properties of the query object and the entity filter are ignored
-    ws.cmds({ ...count, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE', resolveMultiple: true }, whatever: 1 } });
+    ws.cmds({
+      ...count,
+      query: { entityFilter: { type: 'entityType', entityType: 'DEVICE', resolveMultiple: true }, whatever: 1 },
+    });
     assert.equal((await ws.forCmd(5)).count, 28);
   });
 
   it('the same cmdId with a new query replaces the page and the subscriptions', async () => {
     const { ws } = await table('Thermo A-10');
-    ws.cmds({ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo B-10'), latestCmd: latestCmd(tsKey('temperature')) });
+    ws.cmds({
+      type: 'ENTITY_DATA',
+      cmdId: 1,
+      query: nameQuery('Thermo B-10'),
+      latestCmd: latestCmd(tsKey('temperature')),
+    });
     const page = await ws.forCmd(1);
     assert.deepEqual(
       page.data.data.map((d: Msg) => d.latest.ENTITY_FIELD.name.value),
@@ -249,7 +370,13 @@ describe('simulator ws: ENTITY_DATA', function () {
         type: 'ENTITY_DATA',
         cmdId: 2,
         query: nameQuery('Thermo A-10', []),
-        tsCmd: { keys: ['temperature', 'nothing'], startTs: BASE_TIME - 3 * HOUR, timeWindow: 3 * HOUR + 1, limit: 2, agg: 'NONE' },
+        tsCmd: {
+          keys: ['temperature', 'nothing'],
+          startTs: BASE_TIME - 3 * HOUR,
+          timeWindow: 3 * HOUR + 1,
+          limit: 2,
+          agg: 'NONE',
+        },
       },
     ]);
     const m = await ws.forCmd(2);
@@ -267,7 +394,14 @@ describe('simulator ws: ENTITY_DATA', function () {
       errorCode: 0,
       errorMsg: null,
       data: null,
-      update: [{ entityId: dev('Thermo A-102'), latest: null, timeseries: { temperature: [{ ts: T(5), value: '24.0' }] }, aggLatest: null }],
+      update: [
+        {
+          entityId: dev('Thermo A-102'),
+          latest: null,
+          timeseries: { temperature: [{ ts: T(5), value: '24.0' }] },
+          aggLatest: null,
+        },
+      ],
       allowedEntities: 10000,
       cmdUpdateType: 'ENTITY_DATA',
     });
@@ -276,7 +410,11 @@ describe('simulator ws: ENTITY_DATA', function () {
   it('tsCmd after the page was sent comes as an update listing every entity', async () => {
     const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 2, query: nameQuery('Thermo A-10') }]);
     await ws.forCmd(2);
-    ws.cmds({ type: 'ENTITY_DATA', cmdId: 2, tsCmd: { keys: ['humidity'], startTs: BASE_TIME - HOUR, timeWindow: HOUR + 1, limit: 100 } });
+    ws.cmds({
+      type: 'ENTITY_DATA',
+      cmdId: 2,
+      tsCmd: { keys: ['humidity'], startTs: BASE_TIME - HOUR, timeWindow: HOUR + 1, limit: 100 },
+    });
     const u = await ws.forCmd(2);
     assert.equal(u.data, null);
     assert.equal(u.update.length, 3);
@@ -293,7 +431,14 @@ describe('simulator ws: ENTITY_DATA', function () {
         type: 'ENTITY_DATA',
         cmdId: 3,
         query: nameQuery('Thermo A-101', []),
-        historyCmd: { keys: ['temperature'], startTs: BASE_TIME - 4 * HOUR, endTs: BASE_TIME, interval: 2 * HOUR, agg: 'COUNT', limit: 100 },
+        historyCmd: {
+          keys: ['temperature'],
+          startTs: BASE_TIME - 4 * HOUR,
+          endTs: BASE_TIME,
+          interval: 2 * HOUR,
+          agg: 'COUNT',
+          limit: 100,
+        },
       },
     ]);
     const m = await ws.forCmd(3);
@@ -304,7 +449,11 @@ describe('simulator ws: ENTITY_DATA', function () {
     c.sim.data.setTelemetry(dev('Thermo A-101'), { temperature: 40 }, T(40));
     assert.deepEqual(await ws.probe(), [], 'no subscription');
     c.sim.ws.failHistoryFetch(1);
-    ws.cmds({ type: 'ENTITY_DATA', cmdId: 3, historyCmd: { keys: ['temperature'], startTs: BASE_TIME - HOUR, endTs: BASE_TIME + 1 } });
+    ws.cmds({
+      type: 'ENTITY_DATA',
+      cmdId: 3,
+      historyCmd: { keys: ['temperature'], startTs: BASE_TIME - HOUR, endTs: BASE_TIME + 1 },
+    });
     assert.deepEqual(await ws.forCmd(3), {
       cmdId: 3,
       errorCode: 1,

@@ -3,7 +3,11 @@ import { once } from 'node:events';
 import { BASE_TIME, TENANT_API_KEY, dbl } from '../../sim/index';
 import { nameQuery, TestWs, tsKey, wsSetup, type WsCtx } from '../../sim/ws/testclient';
 
-const COUNT_DEVICES = { type: 'ENTITY_COUNT', cmdId: 2, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } } };
+const COUNT_DEVICES = {
+  type: 'ENTITY_COUNT',
+  cmdId: 2,
+  query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' } },
+};
 
 describe('simulator ws: handshake and session', function () {
   let c: WsCtx;
@@ -56,7 +60,14 @@ describe('simulator ws: handshake and session', function () {
 
     it('the session does not expire with the JWT; a later authCmd is ignored', async () => {
       c.sim.setTokenLifetime(60);
-      const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo A-101'), latestCmd: { keys: [tsKey('temperature')] } }]);
+      const ws = await c.connect([
+        {
+          type: 'ENTITY_DATA',
+          cmdId: 1,
+          query: nameQuery('Thermo A-101'),
+          latestCmd: { keys: [tsKey('temperature')] },
+        },
+      ]);
       await ws.forCmd(1);
       c.clock.now += 3600_000;
       ws.send({ authCmd: { cmdId: 1, token: 'garbage' } });
@@ -124,7 +135,14 @@ describe('simulator ws: handshake and session', function () {
     it('a frame over 32768 bytes closes 1009', async () => {
       c = await wsSetup();
       const ws = await c.connect();
-      ws.send({ cmds: [{ ...COUNT_DEVICES, query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pad: 'x'.repeat(33_000) } }] });
+      ws.send({
+        cmds: [
+          {
+            ...COUNT_DEVICES,
+            query: { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pad: 'x'.repeat(33_000) },
+          },
+        ],
+      });
       assert.equal((await ws.closed).code, 1009);
     });
 
@@ -157,7 +175,11 @@ describe('simulator ws: handshake and session', function () {
 
     it('an incoming message over wsMaxMessageBytes (32 KiB) closes 1009; one just under it is handled', async () => {
       c = await wsSetup();
-      const pad = (n: number) => ({ type: 'ENTITY_COUNT', cmdId: 1, query: { entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: ['x'.repeat(n)] } } });
+      const pad = (n: number) => ({
+        type: 'ENTITY_COUNT',
+        cmdId: 1,
+        query: { entityFilter: { type: 'entityList', entityType: 'DEVICE', entityList: ['x'.repeat(n)] } },
+      });
       const frame = (n: number) => JSON.stringify({ authCmd: { cmdId: 0, token: c.token() }, cmds: [pad(n)] });
       const base = frame(0).length;
       const fits = await TestWs.open(c.url, '/api/ws');
@@ -201,7 +223,14 @@ describe('simulator ws: handshake and session', function () {
 
     it('outbound queue over wsMaxQueue closes 1008 "Max pending updates limit reached!"', async () => {
       c = await wsSetup({ wsMaxQueue: 5 });
-      const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo A-101'), latestCmd: { keys: [tsKey('temperature')] } }]);
+      const ws = await c.connect([
+        {
+          type: 'ENTITY_DATA',
+          cmdId: 1,
+          query: nameQuery('Thermo A-101'),
+          latestCmd: { keys: [tsKey('temperature')] },
+        },
+      ]);
       await ws.forCmd(1);
       c.sim.ws.delayMs(60_000); // nothing leaves: the messages stay pending
       const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo A-101');
@@ -211,7 +240,14 @@ describe('simulator ws: handshake and session', function () {
 
     it('update rate limit: one "Too many updates!" notice, then drops; the session stays', async () => {
       c = await wsSetup({ wsUpdatesRateLimit: '3:3600' });
-      const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo A-101'), latestCmd: { keys: [tsKey('temperature')] } }]);
+      const ws = await c.connect([
+        {
+          type: 'ENTITY_DATA',
+          cmdId: 1,
+          query: nameQuery('Thermo A-101'),
+          latestCmd: { keys: [tsKey('temperature')] },
+        },
+      ]);
       await ws.forCmd(1);
       const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo A-101');
       for (let i = 1; i <= 4; i++) c.sim.data.setTelemetry(dev, { temperature: dbl(i) }, BASE_TIME + i * 1000);
@@ -278,7 +314,14 @@ describe('simulator ws: handshake and session', function () {
     });
 
     it('pauseFrames: no pongs, nothing sent, commands wait; resume delivers everything in order', async () => {
-      const ws = await c.connect([{ type: 'ENTITY_DATA', cmdId: 1, query: nameQuery('Thermo A-101'), latestCmd: { keys: [tsKey('temperature')] } }]);
+      const ws = await c.connect([
+        {
+          type: 'ENTITY_DATA',
+          cmdId: 1,
+          query: nameQuery('Thermo A-101'),
+          latestCmd: { keys: [tsKey('temperature')] },
+        },
+      ]);
       await ws.forCmd(1);
       let pongs = 0;
       ws.ws.on('pong', () => pongs++);
@@ -287,7 +330,11 @@ describe('simulator ws: handshake and session', function () {
       ws.ws.ping();
       ws.cmds(COUNT_DEVICES);
       await held; // the ping came before the command: it was not answered
-      c.sim.data.setTelemetry(c.sim.data.mustFindByName('DEVICE', 'Thermo A-101'), { temperature: 31 }, BASE_TIME + 1000);
+      c.sim.data.setTelemetry(
+        c.sim.data.mustFindByName('DEVICE', 'Thermo A-101'),
+        { temperature: 31 },
+        BASE_TIME + 1000,
+      );
       const before = c.sim.ws.messagesSent();
       assert.equal(c.sim.ws.sessionList()[0].pending, 1);
       c.sim.ws.pauseFrames(false);
@@ -340,7 +387,11 @@ describe('simulator ws: handshake and session', function () {
       await ws.probe();
       const get = async (p: string): Promise<unknown> => (await fetch(c.url + p)).json();
       const post = async (p: string, body: unknown): Promise<{ status: number; body: unknown }> => {
-        const r = await fetch(c.url + p, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+        const r = await fetch(c.url + p, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json' },
+        });
         return { status: r.status, body: await r.json() };
       };
       assert.deepEqual(await get('/__sim/ws/connections'), { open: 1, authenticated: 1, total: 1 });

@@ -80,7 +80,9 @@ export function flow(...nodes: Array<Record<string, unknown>>): TestFlows {
   return [
     { id: 't', type: 'tab', label: 'test' },
     // The runtime treats a node on a tab without x/y as a config node: give every flow node a position.
-    ...nodes.map((n) => (n.type === 'tb-connection' || n.type === 'tls-config' ? n : { z: 't', x: 100, y: 100, wires: [], ...n })),
+    ...nodes.map((n) =>
+      n.type === 'tb-connection' || n.type === 'tls-config' ? n : { z: 't', x: 100, y: 100, wires: [], ...n },
+    ),
     { id: 'catch', type: 'catch', z: 't', x: 100, y: 200, scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', type: 'helper', z: 't', x: 300, y: 200, wires: [] },
     { id: 'out', type: 'helper', z: 't', x: 300, y: 100, wires: [] },
@@ -113,7 +115,11 @@ export async function message(id: string, ms?: number): Promise<Msg> {
 }
 
 /** Resolves when node `id` sets a status matching `pred` (the helper re-emits each call as call:status). */
-export function statusWhere(id: string, pred: (s: { fill?: string; shape?: string; text?: string }) => boolean, ms = 8000): Promise<{ fill?: string; shape?: string; text?: string }> {
+export function statusWhere(
+  id: string,
+  pred: (s: { fill?: string; shape?: string; text?: string }) => boolean,
+  ms = 8000,
+): Promise<{ fill?: string; shape?: string; text?: string }> {
   const node = helper.getNode(id) as unknown as EventEmitter;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -292,7 +298,10 @@ type NodeModules = Parameters<typeof helper.load>[0];
  * Loading flows of `nodes` beside connection "c1" to the fixture's simulator (credentials: the tenant unless
  * given), with `results` listening to what comes out of each.
  */
-export function flowsOn(sim: Simulator, nodes: NodeModules): { load(flowNodes: Rec[], creds?: Rec, conn?: Rec): Promise<void>; results: Results } {
+export function flowsOn(
+  sim: Simulator,
+  nodes: NodeModules,
+): { load(flowNodes: Rec[], creds?: Rec, conn?: Rec): Promise<void>; results: Results } {
   const results = new Results();
   return {
     results,
@@ -310,8 +319,13 @@ export type ExampleNode = Rec & { id: string; type: string };
  * An example of examples/ as a test flow: its nodes on tab "t", on the test's connection c1 to `url`, with helper
  * nodes for its debug nodes; `byName` finds a node by its name (asserting it is there).
  */
-export function exampleFlow(file: string, url: string): { nodes: ExampleNode[]; byName: (name: string) => ExampleNode } {
-  const nodes = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8')) as ExampleNode[];
+export function exampleFlow(
+  file: string,
+  url: string,
+): { nodes: ExampleNode[]; byName: (name: string) => ExampleNode } {
+  const nodes = JSON.parse(
+    fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8'),
+  ) as ExampleNode[];
   const out: ExampleNode[] = [{ id: 't', type: 'tab', label: file }, connectionNode(url) as ExampleNode];
   for (const n of nodes) {
     if (n.type === 'tab' || n.type === 'tb-connection' || n.type === 'comment') continue; // its own tab: "t" here
@@ -329,7 +343,12 @@ export function exampleFlow(file: string, url: string): { nodes: ExampleNode[]; 
 }
 
 /** Loads an example (see exampleFlow) with our node modules and the core node files it uses; resolves with its byName. */
-export async function loadExample(file: string, url: string, nodes: unknown[], coreFiles: string[]): Promise<(name: string) => ExampleNode> {
+export async function loadExample(
+  file: string,
+  url: string,
+  nodes: unknown[],
+  coreFiles: string[],
+): Promise<(name: string) => ExampleNode> {
   const { nodes: flowNodes, byName } = exampleFlow(file, url);
   // the node modules' and flows' exact types do not matter to helper.load
   await helper.load([...nodes, ...coreFiles.map(coreNode)] as never, flowNodes as never, { c1: TENANT });
@@ -337,7 +356,11 @@ export async function loadExample(file: string, url: string, nodes: unknown[], c
 }
 
 /** Node-RED copies an error's own `code` into msg.error from 4.1 on; older runtimes pass only the message. */
-const runtimeVersion = (JSON.parse(fs.readFileSync(path.join(path.dirname(NODE_RED_MAIN), '..', 'package.json'), 'utf8')) as { version: string }).version;
+const runtimeVersion = (
+  JSON.parse(fs.readFileSync(path.join(path.dirname(NODE_RED_MAIN), '..', 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 const [major, minor] = runtimeVersion.split('.').map(Number);
 export const RUNTIME_COPIES_CODE = major > 4 || (major === 4 && minor >= 1);
 
@@ -357,11 +380,15 @@ const CLASS_OF_CODE: Record<string, string> = {
  */
 export function assertCode(error: Record<string, unknown>, code: string, what?: string): void {
   if (RUNTIME_COPIES_CODE) {
-    if (error.code !== code) throw new Error(`${what ? `${what}: ` : ''}expected code ${code}, got ${String(error.code)} (${String(error.message)})`);
+    if (error.code !== code)
+      throw new Error(
+        `${what ? `${what}: ` : ''}expected code ${code}, got ${String(error.code)} (${String(error.message)})`,
+      );
     return;
   }
   const cls = CLASS_OF_CODE[code] ?? 'Tb';
-  if (!String(error.message).startsWith(cls)) throw new Error(`${what ? `${what}: ` : ''}expected a ${cls} for ${code}, got ${String(error.message)}`);
+  if (!String(error.message).startsWith(cls))
+    throw new Error(`${what ? `${what}: ` : ''}expected a ${cls} for ${code}, got ${String(error.message)}`);
 }
 
 /**

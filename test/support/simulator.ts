@@ -27,10 +27,15 @@ const slots = new WeakMap<object, { current: unknown }>();
  * forwards every property to the value `start` resolved with last (methods bound to it, so that class instances
  * keep their `this`). The tests then read `sim.url`, `c.tenant` as before, with no `let` assigned in a hook.
  */
-export function useFixture<T extends object>(start: () => Promise<T>, stop: (value: T) => void | Promise<void>, life: Lifecycle<T> = {}): T {
+export function useFixture<T extends object>(
+  start: () => Promise<T>,
+  stop: (value: T) => void | Promise<void>,
+  life: Lifecycle<T> = {},
+): T {
   const slot: { current: T | undefined } = { current: undefined };
   const value = (): T => {
-    if (slot.current === undefined) throw new Error('a test fixture used outside the tests of the block that starts it');
+    if (slot.current === undefined)
+      throw new Error('a test fixture used outside the tests of the block that starts it');
     return slot.current;
   };
   const stand = new Proxy({} as T, {

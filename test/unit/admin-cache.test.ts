@@ -117,15 +117,25 @@ describe('admin: error answers', () => {
       status: 400,
       body: { code: 'TB_INVALID_INPUT', field: 'entityType', message: 'entityType must be …' },
     });
-    assert.deepEqual(errorReply(new TbConfigError('bad url')), { status: 400, body: { code: 'TB_CONFIG', message: 'bad url' } });
+    assert.deepEqual(errorReply(new TbConfigError('bad url')), {
+      status: 400,
+      body: { code: 'TB_CONFIG', message: 'bad url' },
+    });
     assert.equal(errorReply(new NotDeployedError('x')).status, 404);
-    const api = (status: number) => errorReply(new TbApiError(status === 403 ? 'TB_PERMISSION' : 'TB_HTTP_ERROR', status, undefined, undefined, 'm'));
-    assert.deepEqual([api(403).status, api(404).status, api(409).status, api(429).status, api(500).status, api(503).status], [403, 404, 409, 429, 502, 502]);
+    const api = (status: number) =>
+      errorReply(new TbApiError(status === 403 ? 'TB_PERMISSION' : 'TB_HTTP_ERROR', status, undefined, undefined, 'm'));
+    assert.deepEqual(
+      [api(403).status, api(404).status, api(409).status, api(429).status, api(500).status, api(503).status],
+      [403, 404, 409, 429, 502, 502],
+    );
     assert.equal(errorReply(new TbAuthError('TB_AUTH_FAILED', 401, 10, 'x', 'refused')).status, 502, 'never 401');
     assert.equal(errorReply(new TbAuthError('TB_2FA_REQUIRED', 200, undefined, 'x', '2fa')).status, 502);
     assert.equal(errorReply(new TbNetworkError('TB_TIMEOUT', 'slow')).status, 502);
     assert.equal(errorReply(new TbError('TB_BAD_RESPONSE', 'junk')).status, 502);
-    assert.deepEqual(errorReply(new RangeError('odd')), { status: 500, body: { code: 'TB_ERROR', message: 'Unexpected error: odd' } });
+    assert.deepEqual(errorReply(new RangeError('odd')), {
+      status: 500,
+      body: { code: 'TB_ERROR', message: 'Unexpected error: odd' },
+    });
   });
 
   it('scrub() replaces credential values, also JSON-escaped ones, and skips very short or absent ones', () => {

@@ -20,7 +20,10 @@ async function server(): Promise<{ srv: http.Server; url: string; written: () =>
     req.resume();
     const [, kind, n] = (req.url ?? '').split('/');
     const size = Number(n);
-    res.writeHead(200, { 'Content-Type': 'application/json', ...(kind === 'declared' ? { 'Content-Length': String(size) } : {}) });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      ...(kind === 'declared' ? { 'Content-Length': String(size) } : {}),
+    });
     const head = '{"filler":"';
     const chunk = Buffer.alloc(16 * 1024, 0x78);
     let left = size - head.length - 2;
@@ -65,7 +68,9 @@ describe('unit: answers read at once share the Largest answer (AnswerLimit)', ()
   };
 
   it('an answer declaring a length over the limit is refused before a byte of it is held', async () => {
-    const got = await Promise.all([1, 2, 3].map(() => code(client.send('GET', `/declared/${20 * MB}`, undefined, undefined))));
+    const got = await Promise.all(
+      [1, 2, 3].map(() => code(client.send('GET', `/declared/${20 * MB}`, undefined, undefined))),
+    );
     assert.deepEqual(got, ['TB_RESPONSE_TOO_LARGE', 'TB_RESPONSE_TOO_LARGE', 'TB_RESPONSE_TOO_LARGE']);
     assert.equal(client.answers.peakBytes, 0, 'nothing was held');
     assert.ok(s.written() < 3 * 4 * MB, `the server stopped early (${s.written()} bytes of 60 MB)`);
@@ -77,10 +82,15 @@ describe('unit: answers read at once share the Largest answer (AnswerLimit)', ()
   });
 
   it('three chunked answers over the limit at once hold about one limit together, not three', async () => {
-    const got = await Promise.all([1, 2, 3].map(() => code(client.send('GET', `/chunked/${20 * MB}`, undefined, undefined))));
+    const got = await Promise.all(
+      [1, 2, 3].map(() => code(client.send('GET', `/chunked/${20 * MB}`, undefined, undefined))),
+    );
     assert.deepEqual(got, ['TB_RESPONSE_TOO_LARGE', 'TB_RESPONSE_TOO_LARGE', 'TB_RESPONSE_TOO_LARGE']);
     // the oldest up to the limit, the others a quarter of it together, plus what was in flight when they paused
-    assert.ok(client.answers.peakBytes < 1.25 * LIMIT + 3 * 64 * 1024, `held at most ${client.answers.peakBytes} bytes`);
+    assert.ok(
+      client.answers.peakBytes < 1.25 * LIMIT + 3 * 64 * 1024,
+      `held at most ${client.answers.peakBytes} bytes`,
+    );
     assert.ok(client.answers.peakBytes > LIMIT, 'the oldest read up to the limit');
     assert.equal(client.answers.heldBytes, 0, 'all released');
   });
@@ -88,8 +98,13 @@ describe('unit: answers read at once share the Largest answer (AnswerLimit)', ()
   it('answers under the limit read at once all arrive whole, one after the other when they would hold more than it', async () => {
     const sizes = [700 * 1024, 600 * 1024, 500 * 1024, 400 * 1024];
     const results = await Promise.all(sizes.map((n) => client.send('GET', `/chunked/${n}`, undefined, undefined)));
-    results.forEach((r, i) => assert.equal((r.data as { filler: string }).filler.length, sizes[i] - 13, `answer ${i} whole`));
-    assert.ok(client.answers.peakBytes <= 1.25 * LIMIT + 4 * 64 * 1024, `held at most ${client.answers.peakBytes} bytes together`);
+    results.forEach((r, i) =>
+      assert.equal((r.data as { filler: string }).filler.length, sizes[i] - 13, `answer ${i} whole`),
+    );
+    assert.ok(
+      client.answers.peakBytes <= 1.25 * LIMIT + 4 * 64 * 1024,
+      `held at most ${client.answers.peakBytes} bytes together`,
+    );
     assert.equal(client.answers.heldBytes, 0);
     // and the connection reads the next answer as before
     assert.equal(await code(client.send('GET', `/chunked/${200 * 1024}`, undefined, undefined)), 'delivered');

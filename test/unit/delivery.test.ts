@@ -14,7 +14,10 @@ import { HttpClient, type RetryPolicy } from '../../src/platform/http';
 const FAST: RetryPolicy = { retries: 3, initialMs: 20, maxMs: 50, jitter: 0 };
 
 /** A server that counts requests per path; `destroy(path)` says whether to drop the socket after reading a request. */
-async function server(destroy: (path: string, n: number) => boolean, port = 0): Promise<{ srv: http.Server; url: string; count: Map<string, number> }> {
+async function server(
+  destroy: (path: string, n: number) => boolean,
+  port = 0,
+): Promise<{ srv: http.Server; url: string; count: Map<string, number> }> {
   const count = new Map<string, number>();
   const srv = http.createServer((req, res) => {
     const path = req.url ?? '';
@@ -72,7 +75,9 @@ describe('unit: delivery modes and bulk', () => {
       try {
         client = new HttpClient({ baseUrl: url, timeoutMs: 5000, retry: FAST });
         assert.equal((await client.send('GET', '/warm', undefined, undefined)).status, 200);
-        const err = await rejection(client.send('POST', '/rpc', { method: 'x' }, undefined, { delivery: 'atMostOnce' }));
+        const err = await rejection(
+          client.send('POST', '/rpc', { method: 'x' }, undefined, { delivery: 'atMostOnce' }),
+        );
         assert.equal(err.maybeProcessed, true);
         assert.equal(err.code, 'TB_UNREACHABLE');
         assert.match(err.message, /lost before it answered/);
@@ -137,7 +142,11 @@ describe('unit: delivery modes and bulk', () => {
       const srv = http.createServer(() => undefined); // never answers
       await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
       try {
-        client = new HttpClient({ baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, timeoutMs: 200, retry: FAST });
+        client = new HttpClient({
+          baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+          timeoutMs: 200,
+          retry: FAST,
+        });
         const err = await rejection(client.send('POST', '/rpc', {}, undefined, { delivery: 'atMostOnce' }));
         assert.equal(err.code, 'TB_TIMEOUT');
         assert.equal(err.maybeProcessed, true);
@@ -150,7 +159,9 @@ describe('unit: delivery modes and bulk', () => {
       const { srv, url, count } = await server((path, n) => path === '/save' && n === 1);
       try {
         client = new HttpClient({ baseUrl: url, timeoutMs: 5000, retry: FAST });
-        const res = await client.send('POST', '/save', [{ ts: 1, values: { t: 1 } }], undefined, { delivery: 'idempotent' });
+        const res = await client.send('POST', '/save', [{ ts: 1, values: { t: 1 } }], undefined, {
+          delivery: 'idempotent',
+        });
         assert.equal(res.status, 200);
         assert.equal(count.get('/save'), 2);
       } finally {

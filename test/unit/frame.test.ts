@@ -11,7 +11,15 @@ type Obj = Record<string, unknown>;
 
 /** An update frame as ThingsBoard writes it (Jackson: the creator's properties first, no white space). */
 function frame(entities: Obj[], cmdId = 1, allowedEntities = 10000): Obj {
-  return { cmdId, data: null, update: entities, errorCode: 0, errorMsg: null, allowedEntities, cmdUpdateType: 'ENTITY_DATA' };
+  return {
+    cmdId,
+    data: null,
+    update: entities,
+    errorCode: 0,
+    errorMsg: null,
+    allowedEntities,
+    cmdUpdateType: 'ENTITY_DATA',
+  };
 }
 
 /** The same with the fields in the classes' declaration order (protocol reference §6.6). */
@@ -54,16 +62,54 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
     const frames: Obj[] = [
       SIM_FRAME,
       frame([entity({ TIME_SERIES: { temperature: { ts: 1700000000000, value: '23.5' } } })], 0, 0),
-      frame([entity({ ATTRIBUTE: { active: { ts: 1700000000001, value: 'true' } } }, '784f394c-42b6-435a-983c-b7beff2784f9', 'ASSET')], 123456789012345),
-      frame([entity({ SERVER_ATTRIBUTE: { a: { ts: 1, value: '' } }, SHARED_ATTRIBUTE: { b: { ts: 2, value: '[1,2]' } }, CLIENT_ATTRIBUTE: {} })]),
+      frame(
+        [
+          entity(
+            { ATTRIBUTE: { active: { ts: 1700000000001, value: 'true' } } },
+            '784f394c-42b6-435a-983c-b7beff2784f9',
+            'ASSET',
+          ),
+        ],
+        123456789012345,
+      ),
+      frame([
+        entity({
+          SERVER_ATTRIBUTE: { a: { ts: 1, value: '' } },
+          SHARED_ATTRIBUTE: { b: { ts: 2, value: '[1,2]' } },
+          CLIENT_ATTRIBUTE: {},
+        }),
+      ]),
       // a deleted key (ts 0, empty value), several keys, numeric names (ordered first by the object model either way)
-      frame([entity({ TIME_SERIES: { gone: { ts: 0, value: '' }, '10': { ts: 5, value: '1' }, '2': { ts: 5, value: '2' }, 'with space': { ts: 5, value: 'a b' } } })]),
+      frame([
+        entity({
+          TIME_SERIES: {
+            gone: { ts: 0, value: '' },
+            '10': { ts: 5, value: '1' },
+            '2': { ts: 5, value: '2' },
+            'with space': { ts: 5, value: 'a b' },
+          },
+        }),
+      ]),
       // text beyond ASCII, in values and names (decoded as UTF-8 like the whole frame)
-      frame([entity({ TIME_SERIES: { température: { ts: 7, value: 'chaud ☀ 東京 🌡' }, note: { ts: 7, value: 'é' } } })]),
+      frame([
+        entity({ TIME_SERIES: { température: { ts: 7, value: 'chaud ☀ 東京 🌡' }, note: { ts: 7, value: 'é' } } }),
+      ]),
       // several entities in one frame (a Cassandra server's catch-up), and an empty latest
-      frame([entity({ TIME_SERIES: { t: { ts: 3, value: '1' } } }, 'a'), entity({ TIME_SERIES: { t: { ts: 4, value: '2' } } }, 'b', 'CUSTOMER'), entity({}, 'c')]),
+      frame([
+        entity({ TIME_SERIES: { t: { ts: 3, value: '1' } } }, 'a'),
+        entity({ TIME_SERIES: { t: { ts: 4, value: '2' } } }, 'b', 'CUSTOMER'),
+        entity({}, 'c'),
+      ]),
       // names the object model treats specially, except __proto__ (below)
-      frame([entity({ TIME_SERIES: { constructor: { ts: 1, value: 'x' }, toString: { ts: 1, value: 'y' }, hasOwnProperty: { ts: 1, value: 'z' } } })]),
+      frame([
+        entity({
+          TIME_SERIES: {
+            constructor: { ts: 1, value: 'x' },
+            toString: { ts: 1, value: 'y' },
+            hasOwnProperty: { ts: 1, value: 'z' },
+          },
+        }),
+      ]),
       // a name longer than those kept for reuse
       frame([entity({ TIME_SERIES: { ['k'.repeat(200)]: { ts: 1, value: 'long' } } })]),
     ];
@@ -95,16 +141,45 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
       ['a name with an escape', bytesOf(frame([entity({ TIME_SERIES: { 'a"b': { ts: 1, value: '1' } } })]))],
       ['a raw control character (invalid JSON)', b(sim.replace('"6"', '"\u0001"'))],
       ['a TsValue with count', bytesOf(frame([entity({ TIME_SERIES: { t: { ts: 1, value: '1', count: 3 } } })]))],
-      ['latest: null (a time-series update)', bytesOf(frame([{ entityId: { entityType: 'DEVICE', id: 'x' }, latest: null, timeseries: { t: [{ ts: 1, value: '1' }] }, aggLatest: null }]))],
-      ['timeseries not null', bytesOf(frame([{ entityId: { entityType: 'DEVICE', id: 'x' }, latest: {}, timeseries: {}, aggLatest: null }]))],
+      [
+        'latest: null (a time-series update)',
+        bytesOf(
+          frame([
+            {
+              entityId: { entityType: 'DEVICE', id: 'x' },
+              latest: null,
+              timeseries: { t: [{ ts: 1, value: '1' }] },
+              aggLatest: null,
+            },
+          ]),
+        ),
+      ],
+      [
+        'timeseries not null',
+        bytesOf(frame([{ entityId: { entityType: 'DEVICE', id: 'x' }, latest: {}, timeseries: {}, aggLatest: null }])),
+      ],
       ['a snapshot page', b(sim.replace('"data":null,"update":[', '"data":{"data":[]},"update":['))],
-      ['no update', bytesOf({ cmdId: 1, errorCode: 0, errorMsg: null, data: null, update: null, allowedEntities: 0, cmdUpdateType: 'ENTITY_DATA' })],
+      [
+        'no update',
+        bytesOf({
+          cmdId: 1,
+          errorCode: 0,
+          errorMsg: null,
+          data: null,
+          update: null,
+          allowedEntities: 0,
+          cmdUpdateType: 'ENTITY_DATA',
+        }),
+      ],
       ['an empty update', bytesOf(frame([]))],
       ['an error', b(sim.replace('"errorCode":0,"errorMsg":null', '"errorCode":1,"errorMsg":"Failed"'))],
       ['alarm data', b(sim.replace('"cmdUpdateType":"ENTITY_DATA"', '"cmdUpdateType":"ALARM_DATA"'))],
       ['a count', bytesOf({ cmdId: 2, errorCode: 0, errorMsg: null, cmdUpdateType: 'COUNT_DATA', count: 5 })],
       ['fields in another order', bytesOf({ cmdUpdateType: 'ENTITY_DATA', ...SIM_FRAME })],
-      ['the two orders mixed', b(sim.replace('"data":null,"update":[', '"errorCode":0,"errorMsg":null,"data":null,"update":['))],
+      [
+        'the two orders mixed',
+        b(sim.replace('"data":null,"update":[', '"errorCode":0,"errorMsg":null,"data":null,"update":[')),
+      ],
       ['white space', Buffer.from(JSON.stringify(SIM_FRAME, null, 1))],
       ['a negative ts', bytesOf(frame([entity({ TIME_SERIES: { t: { ts: -1, value: '1' } } })]))],
       ['a ts with a fraction', bytesOf(frame([entity({ TIME_SERIES: { t: { ts: 1.5, value: '1' } } })]))],
@@ -123,16 +198,29 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
   });
 
   it('never throws, and reads no cut of a frame: every prefix of real frames is declined', function () {
-    for (const f of [SIM_FRAME, declared(SIM_FRAME), frame([entity({ TIME_SERIES: { a: { ts: 1, value: 'é☀' } } }), entity({ ATTRIBUTE: {} }, 'b')])]) {
+    for (const f of [
+      SIM_FRAME,
+      declared(SIM_FRAME),
+      frame([entity({ TIME_SERIES: { a: { ts: 1, value: 'é☀' } } }), entity({ ATTRIBUTE: {} }, 'b')]),
+    ]) {
       const full = bytesOf(f);
-      for (let n = 0; n < full.length; n++) assert.equal(readLatestUpdate(full.subarray(0, n)), undefined, `prefix of ${n} bytes`);
+      for (let n = 0; n < full.length; n++)
+        assert.equal(readLatestUpdate(full.subarray(0, n)), undefined, `prefix of ${n} bytes`);
       assert.ok(agrees(full));
     }
   });
 
   it('every single-byte change, deletion and repetition of a real frame is either declined or read as JSON.parse reads it', function () {
-    const full = bytesOf(frame([entity({ TIME_SERIES: { sentAt: SENT_AT, seq: { ts: 1795748543971, value: '6' } } }), entity({ ATTRIBUTE: { é: { ts: 0, value: '' } } }, 'x', 'ASSET')]));
-    const swaps = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x30, 0x31, 0x39, 0x61, 0x20, 0x00, 0x1f, 0x2d, 0x2e, 0x65, 0xc3, 0xff, 0x80];
+    const full = bytesOf(
+      frame([
+        entity({ TIME_SERIES: { sentAt: SENT_AT, seq: { ts: 1795748543971, value: '6' } } }),
+        entity({ ATTRIBUTE: { é: { ts: 0, value: '' } } }, 'x', 'ASSET'),
+      ]),
+    );
+    const swaps = [
+      0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x30, 0x31, 0x39, 0x61, 0x20, 0x00, 0x1f, 0x2d, 0x2e, 0x65, 0xc3,
+      0xff, 0x80,
+    ];
     let read = 0;
     let variants = 0;
     for (let i = 0; i < full.length; i++) {
@@ -160,11 +248,19 @@ describe('quick reader of latest-value frames (live/frame.ts)', function () {
     const CHARS = ['a', 'Z', '0', '9', ' ', '.', '-', 'é', '☀', '🌡', '"', '\\', '\n', '/', '_', '{', '}', ':', ','];
     const str = (max: number): string => {
       let s = '';
-      for (let n = rnd(max + 1); n > 0; n--) s += rnd(4) === 0 ? CHARS[rnd(CHARS.length)] : String.fromCharCode(97 + rnd(26));
+      for (let n = rnd(max + 1); n > 0; n--)
+        s += rnd(4) === 0 ? CHARS[rnd(CHARS.length)] : String.fromCharCode(97 + rnd(26));
       return s;
     };
     const TS = [0, 1, 9, 10, 1700000000000, 999999999999999, 1000000000000000, -5, 2.5];
-    const TYPES = ['TIME_SERIES', 'ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'ENTITY_FIELD'];
+    const TYPES = [
+      'TIME_SERIES',
+      'ATTRIBUTE',
+      'SERVER_ATTRIBUTE',
+      'SHARED_ATTRIBUTE',
+      'CLIENT_ATTRIBUTE',
+      'ENTITY_FIELD',
+    ];
     let read = 0;
     for (let i = 0; i < 20000; i++) {
       const entities: Obj[] = [];

@@ -12,7 +12,10 @@ describe('live hub: reading paused for a turn', function () {
   const sim = useSimulator();
 
   it('a subscriber that unsubscribes the last subscription from within a frame: the paused socket still closes cleanly', async () => {
-    const { token } = (await new Client(sim.url).ok('/api/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' })) as { token: string };
+    const { token } = (await new Client(sim.url).ok('/api/auth/login', {
+      username: 'tenant@thingsboard.org',
+      password: 'tenant',
+    })) as { token: string };
     // Every frame pauses reading until the next turn (1 frame per turn).
     const hub = new LiveHub({ url: sim.url, auth: async () => ({ token }), framesPerTurn: 1 });
     const frames: WsMessage[] = [];
@@ -20,7 +23,12 @@ describe('live hub: reading paused for a turn', function () {
       unsubscribeType: 'ENTITY_DATA_UNSUBSCRIBE',
       command: (): WsCommand => ({
         type: 'ENTITY_DATA',
-        query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { page: 0, pageSize: 10 }, entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }], latestValues: [] },
+        query: {
+          entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] },
+          pageLink: { page: 0, pageSize: 10 },
+          entityFields: [{ type: 'ENTITY_FIELD', key: 'name' }],
+          latestValues: [],
+        },
         latestCmd: { keys: [] },
       }),
       onMessage: (msg: WsMessage) => {

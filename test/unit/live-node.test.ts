@@ -12,15 +12,31 @@ describe('live nodes: the events setting and the sink', function () {
   describe('droppedEvents (the `events` property of tb-subscribe)', function () {
     it('missing, empty or blank entries: every event is sent', function () {
       for (const kind of ['entityData', 'alarmData']) {
-        for (const v of [undefined, null, '', '  ', ' , ,', []]) assert.equal(droppedEvents(kind, v), undefined, `${kind} ${JSON.stringify(v)}`);
-        assert.equal(droppedEvents(kind, CHOOSABLE_EVENTS[kind as 'entityData'].join(',')), undefined, 'every name listed');
+        for (const v of [undefined, null, '', '  ', ' , ,', []])
+          assert.equal(droppedEvents(kind, v), undefined, `${kind} ${JSON.stringify(v)}`);
+        assert.equal(
+          droppedEvents(kind, CHOOSABLE_EVENTS[kind as 'entityData'].join(',')),
+          undefined,
+          'every name listed',
+        );
       }
     });
 
     it('a list keeps the named events and drops the others of that kind', function () {
       assert.deepEqual([...droppedEvents('entityData', ' update ,added')!].sort(), ['removed', 'snapshot']);
-      assert.deepEqual([...droppedEvents('alarmData', 'created')!].sort(), ['acknowledged', 'cleared', 'removed', 'snapshot', 'updated']);
-      assert.deepEqual([...droppedEvents('alarmData', ['created', 'cleared', 'created'])!].sort(), ['acknowledged', 'removed', 'snapshot', 'updated']);
+      assert.deepEqual([...droppedEvents('alarmData', 'created')!].sort(), [
+        'acknowledged',
+        'cleared',
+        'removed',
+        'snapshot',
+        'updated',
+      ]);
+      assert.deepEqual([...droppedEvents('alarmData', ['created', 'cleared', 'created'])!].sort(), [
+        'acknowledged',
+        'removed',
+        'snapshot',
+        'updated',
+      ]);
     });
 
     it('count subscriptions only ever send their count: the setting does not apply to them', function () {
@@ -32,10 +48,22 @@ describe('live nodes: the events setting and the sink', function () {
 
     it('an unknown name, a name of the other kind or a wrong type: a TbConfigError naming `events` and the allowed names', function () {
       const cases: Array<[string, unknown, RegExp]> = [
-        ['entityData', 'created', /^events: "created" is not an event of entity data; choose from snapshot, update, added, removed \(empty = all; counts, time series and history are always sent\)$/],
+        [
+          'entityData',
+          'created',
+          /^events: "created" is not an event of entity data; choose from snapshot, update, added, removed \(empty = all; counts, time series and history are always sent\)$/,
+        ],
         ['entityData', 'snapshot,Update', /^events: "Update" is not an event of entity data/],
-        ['entityData', 'timeseries', /"timeseries" is not an event of entity data; .*time series and history are always sent/],
-        ['alarmData', 'update, added', /^events: "update", "added" are not events of alarm data; choose from snapshot, created, acknowledged, cleared, updated, removed /],
+        [
+          'entityData',
+          'timeseries',
+          /"timeseries" is not an event of entity data; .*time series and history are always sent/,
+        ],
+        [
+          'alarmData',
+          'update, added',
+          /^events: "update", "added" are not events of alarm data; choose from snapshot, created, acknowledged, cleared, updated, removed /,
+        ],
         ['alarmData', 7, /^events must be a comma-separated list of alarm data events: choose from snapshot, created/],
         ['alarmData', ['created', 1], /^events must be a comma-separated list/],
       ];
@@ -53,11 +81,19 @@ describe('live nodes: the events setting and the sink', function () {
     function fakeNode() {
       const sent: NodeMessage[] = [];
       const shown: NodeStatus[] = [];
-      const node = { send: (m: NodeMessage) => sent.push(m), status: (s: NodeStatus) => shown.push(s), error: () => undefined } as unknown as Node;
+      const node = {
+        send: (m: NodeMessage) => sent.push(m),
+        status: (s: NodeStatus) => shown.push(s),
+        error: () => undefined,
+      } as unknown as Node;
       return { node, sent, shown };
     }
     const RED = { _: (k: string) => k } as unknown as NodeAPI;
-    const snapshot: LiveEvent = { event: 'snapshot', items: [{ id: 'a' }, { id: 'b' }], page: { page: 0, pageSize: 10, totalPages: 1, totalElements: 2, hasNext: false } };
+    const snapshot: LiveEvent = {
+      event: 'snapshot',
+      items: [{ id: 'a' }, { id: 'b' }],
+      page: { page: 0, pageSize: 10, totalPages: 1, totalElements: 2, hasNext: false },
+    };
 
     it('sends only the chosen events, but asks for the status after every one', function () {
       const { node, sent, shown } = fakeNode();

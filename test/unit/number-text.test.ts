@@ -100,7 +100,10 @@ describe('numberFromText: long decimal texts', function () {
         // arbitrary digits: integer part, fraction, exponent, with runs of zeros (trailing, leading, inside)
         const int = next() < 0.3 ? '0' : String(1 + Math.floor(next() * 9)) + run(Math.floor(next() * 18), 0.3);
         const frac = next() < 0.8 ? `.${run(1 + Math.floor(next() * 20), next() < 0.5 ? 0.1 : 0.7)}` : '';
-        const exp = next() < 0.5 ? `${next() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(next() * 3)]}${Math.floor(next() * 330)}` : '';
+        const exp =
+          next() < 0.5
+            ? `${next() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(next() * 3)]}${Math.floor(next() * 330)}`
+            : '';
         s = `${next() < 0.3 ? '-' : ''}${int}${frac}${exp}`;
       }
       if (next() < 0.25) {
@@ -108,7 +111,12 @@ describe('numberFromText: long decimal texts', function () {
         const at = Math.floor(next() * (s.length + 1));
         const ch = '0123456789.eE+- x'[Math.floor(next() * 17)];
         const how = next();
-        s = how < 0.4 ? s.slice(0, at) + ch + s.slice(at + 1) : how < 0.8 ? s.slice(0, at) + ch + s.slice(at) : s.slice(0, at) + s.slice(at + 1);
+        s =
+          how < 0.4
+            ? s.slice(0, at) + ch + s.slice(at + 1)
+            : how < 0.8
+              ? s.slice(0, at) + ch + s.slice(at)
+              : s.slice(0, at) + s.slice(at + 1);
       }
       assert.equal(numberFromText(s), oracle(s), s);
     }
@@ -130,7 +138,8 @@ describe('numberFromText: long decimal texts', function () {
       const lead = next() < 0.2 ? `0.${'0'.repeat(Math.floor(next() * 6))}` : '';
       let s = lead ? `${lead}${d}` : cut === d.length || next() < 0.3 ? d : `${d.slice(0, cut) || '0'}.${d.slice(cut)}`;
       if (next() < 0.15) s += '0'.repeat(1 + Math.floor(next() * 3)); // trailing zeros (of the integer or the fraction)
-      if (next() < 0.35) s += `${next() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(next() * 3)]}${Math.floor(next() * 40)}`;
+      if (next() < 0.35)
+        s += `${next() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(next() * 3)]}${Math.floor(next() * 40)}`;
       if (next() < 0.4) s = `-${s}`;
       if (next() < 0.01) s = next() < 0.5 ? '-0' : '-0.0';
       const want = oracle(s);
@@ -183,7 +192,9 @@ describe('numberFromText: long decimal texts', function () {
           .replace(/^0+/, '')
           .replace(/0+$/, '');
         if (sig.length === 17) seventeen++;
-        for (const u of [t, `-${t}`]) if (numberFromText(u) !== oracle(u)) wrong.push(`${u}: ${numberFromText(u)} where the digit comparison says ${oracle(u)}`);
+        for (const u of [t, `-${t}`])
+          if (numberFromText(u) !== oracle(u))
+            wrong.push(`${u}: ${numberFromText(u)} where the digit comparison says ${oracle(u)}`);
       }
     }
     assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} texts decided otherwise`);

@@ -9,7 +9,17 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DemoConfigError, demoFlows, demoPort, downstreamOfLive, demoSecret, demoServer, portProblem, repeats, SIMULATOR_CREDENTIALS } from '../../scripts/start';
+import {
+  DemoConfigError,
+  demoFlows,
+  demoPort,
+  downstreamOfLive,
+  demoSecret,
+  demoServer,
+  portProblem,
+  repeats,
+  SIMULATOR_CREDENTIALS,
+} from '../../scripts/start';
 
 const SIM = 'http://127.0.0.1:40001';
 const TB = 'https://tb.example.com';
@@ -59,7 +69,10 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
       version: 1,
     });
     assert.equal(s.description, `ThingsBoard server:    ${TB} (signed in with a username and password)`);
-    assert.ok(!s.description.includes(SECRET) && !s.description.includes('me@example.com'), 'the description names no credential');
+    assert.ok(
+      !s.description.includes(SECRET) && !s.description.includes('me@example.com'),
+      'the description names no credential',
+    );
   });
 
   it('TB_URL + TB_API_KEY: API key mode', function () {
@@ -71,12 +84,24 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
   });
 
   it('TB_ANALYTICS_URL: the platform sign-in, or its own with TB_ANALYTICS_USERNAME/PASSWORD (needed with an API key)', function () {
-    let s = demoServer({ TB_URL: TB, TB_USERNAME: 'u', TB_PASSWORD: 'p', TB_ANALYTICS_URL: 'http://trendz:8888/apiTrendz' }, SIM);
+    let s = demoServer(
+      { TB_URL: TB, TB_USERNAME: 'u', TB_PASSWORD: 'p', TB_ANALYTICS_URL: 'http://trendz:8888/apiTrendz' },
+      SIM,
+    );
     assert.equal(s.connection.analyticsUrl, 'http://trendz:8888/apiTrendz/');
     assert.equal(s.connection.analyticsAuth, 'same');
     assert.deepEqual(s.connection.credentials, { username: 'u', password: 'p' });
     assert.match(s.description, /\nAnalytics: +http:\/\/trendz:8888\/apiTrendz\/$/);
-    s = demoServer({ TB_URL: TB, TB_API_KEY: KEY, TB_ANALYTICS_URL: `${TB}/apiTrendz/`, TB_ANALYTICS_USERNAME: 'a', TB_ANALYTICS_PASSWORD: 'b' }, SIM);
+    s = demoServer(
+      {
+        TB_URL: TB,
+        TB_API_KEY: KEY,
+        TB_ANALYTICS_URL: `${TB}/apiTrendz/`,
+        TB_ANALYTICS_USERNAME: 'a',
+        TB_ANALYTICS_PASSWORD: 'b',
+      },
+      SIM,
+    );
     assert.equal(s.connection.analyticsAuth, 'own');
     assert.deepEqual(s.connection.credentials, { apiKey: KEY, analyticsUsername: 'a', analyticsPassword: 'b' });
   });
@@ -90,14 +115,27 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
       [{ TB_URL: 'tb.example.com', TB_API_KEY: KEY }, /TB_URL must be an http/],
       [{ TB_URL: 'ftp://tb.example.com', TB_API_KEY: KEY }, /TB_URL must be an http/],
       [{ TB_URL: `https://u:${SECRET}@tb.example.com`, TB_API_KEY: KEY }, /must not contain a user name or password/],
-      [{ TB_URL: TB, TB_API_KEY: KEY, TB_ANALYTICS_URL: `${TB}/apiTrendz/` }, /TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD/],
-      [{ TB_URL: TB, TB_API_KEY: KEY, TB_ANALYTICS_URL: `${TB}/apiTrendz/`, TB_ANALYTICS_USERNAME: 'a' }, /both TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD/],
-      [{ TB_URL: TB, TB_API_KEY: KEY, TB_ANALYTICS_USERNAME: 'a', TB_ANALYTICS_PASSWORD: SECRET }, /need TB_ANALYTICS_URL/],
+      [
+        { TB_URL: TB, TB_API_KEY: KEY, TB_ANALYTICS_URL: `${TB}/apiTrendz/` },
+        /TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD/,
+      ],
+      [
+        { TB_URL: TB, TB_API_KEY: KEY, TB_ANALYTICS_URL: `${TB}/apiTrendz/`, TB_ANALYTICS_USERNAME: 'a' },
+        /both TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD/,
+      ],
+      [
+        { TB_URL: TB, TB_API_KEY: KEY, TB_ANALYTICS_USERNAME: 'a', TB_ANALYTICS_PASSWORD: SECRET },
+        /need TB_ANALYTICS_URL/,
+      ],
     ];
     for (const [env, re] of bad) {
       assert.throws(
         () => demoServer(env, SIM),
-        (err: unknown) => err instanceof DemoConfigError && re.test(err.message) && !err.message.includes(SECRET) && !err.message.includes(KEY),
+        (err: unknown) =>
+          err instanceof DemoConfigError &&
+          re.test(err.message) &&
+          !err.message.includes(SECRET) &&
+          !err.message.includes(KEY),
         JSON.stringify(env),
       );
     }
@@ -149,19 +187,26 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     for (const n of repeating) assert.equal(n.once, false, `example inject "${n.name}" waits for its first interval`);
     const fileDir = path.join(os.tmpdir(), 'tb-demo-files');
     const flows = demoFlows(conn, { fileDir });
-    for (const n of repeating) assert.equal(flows.find((x) => x.id === n.id)!.once, true, `demo inject "${n.name}" fires at deploy`);
+    for (const n of repeating)
+      assert.equal(flows.find((x) => x.id === n.id)!.once, true, `demo inject "${n.name}" fires at deploy`);
     for (const n of examples.filter((x) => x.type === 'inject' && !repeats(x))) {
       assert.equal(flows.find((x) => x.id === n.id)!.once, n.once, `inject "${n.name}" as in its example`);
     }
     // The thermostats' two schedules both fire at deploy: the night's first, so that the day's target stays.
-    const [day, night] = ['7:00: 21 °C by day', '22:00: 17 °C at night'].map((name) => flows.find((x) => x.type === 'inject' && x.name === name)!);
+    const [day, night] = ['7:00: 21 °C by day', '22:00: 17 °C at night'].map((name) =>
+      flows.find((x) => x.type === 'inject' && x.name === name)!,
+    );
     assert.deepEqual([day.once, night.once], [true, true]);
     assert.ok(Number(night.onceDelay) < Number(day.onceDelay), 'the night schedule fires first');
     const files = examples.filter((n) => n.type === 'file');
     assert.ok(files.length > 0, 'an example writes a file');
     for (const n of files) {
       assert.equal(flows.find((x) => x.id === n.id)!.filename, path.join(fileDir, n.filename as string));
-      assert.equal(demoFlows(conn).find((x) => x.id === n.id)!.filename, n.filename, 'without fileDir: as in the example');
+      assert.equal(
+        demoFlows(conn).find((x) => x.id === n.id)!.filename,
+        n.filename,
+        'without fileDir: as in the example',
+      );
     }
   });
 
@@ -171,7 +216,9 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     const flows = demoFlows(conn);
     let quieted = 0;
     for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json'))) {
-      const example = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown> & { id: string; type: string }>;
+      const example = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<
+        Record<string, unknown> & { id: string; type: string }
+      >;
       const live = downstreamOfLive(example);
       for (const n of example.filter((x) => x.type === 'debug')) {
         const deployed = flows.find((x) => x.id === n.id)!;
@@ -185,9 +232,15 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
       }
     }
     assert.ok(quieted >= 5, `the live examples' debug nodes (${quieted})`);
-    const table = JSON.parse(fs.readFileSync(path.join(dir, 'Live telemetry table.json'), 'utf8')) as Array<Record<string, unknown> & { id: string; type: string }>;
+    const table = JSON.parse(fs.readFileSync(path.join(dir, 'Live telemetry table.json'), 'utf8')) as Array<
+      Record<string, unknown> & { id: string; type: string }
+    >;
     const error = table.find((n) => n.type === 'debug' && n.name === 'error')!;
-    assert.equal(downstreamOfLive(table).has(error.id), false, 'an error debug (fed by a catch node) stays in the sidebar');
+    assert.equal(
+      downstreamOfLive(table).has(error.id),
+      false,
+      'an error debug (fed by a catch node) stays in the sidebar',
+    );
   });
 
   it("keeps the secret for a real server's credentials in .demo/.secret, generated once, owner-only", function () {
@@ -211,9 +264,14 @@ describe('npm start: a port that is taken or wrong (scripts/start.ts)', function
   function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TB_|PORT$|SIM_PORT$)/.test(k)));
     return new Promise((resolve) => {
-      execFile(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], { cwd: ROOT, env: { ...clean, ...env }, timeout: 25000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number | string }).code as number | null) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [require.resolve('tsx/cli'), 'scripts/start.ts'],
+        { cwd: ROOT, env: { ...clean, ...env }, timeout: 25000 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? ((err as { code?: number | string }).code as number | null) : 0, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -221,7 +279,10 @@ describe('npm start: a port that is taken or wrong (scripts/start.ts)', function
   async function occupied(): Promise<{ port: number; close: () => Promise<void> }> {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { port: (server.address() as net.AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    return {
+      port: (server.address() as net.AddressInfo).port,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
   }
 
   /** One line on stderr, no stack trace, a non-zero exit code. */
@@ -237,7 +298,12 @@ describe('npm start: a port that is taken or wrong (scripts/start.ts)', function
     const held = await occupied();
     try {
       const r = await start({ PORT: String(held.port) });
-      oneLine(r, new RegExp(`^npm start: Node-RED's port ${held.port} is already in use .*PORT=${held.port + 1} npm start.*PORT=0 for any free port$`));
+      oneLine(
+        r,
+        new RegExp(
+          `^npm start: Node-RED's port ${held.port} is already in use .*PORT=${held.port + 1} npm start.*PORT=0 for any free port$`,
+        ),
+      );
     } finally {
       await held.close();
     }
@@ -247,19 +313,28 @@ describe('npm start: a port that is taken or wrong (scripts/start.ts)', function
     const held = await occupied();
     try {
       const r = await start({ SIM_PORT: String(held.port) });
-      oneLine(r, new RegExp(`^npm start: the simulator's port ${held.port} is already in use: .*SIM_PORT=${held.port + 1} npm start`));
+      oneLine(
+        r,
+        new RegExp(
+          `^npm start: the simulator's port ${held.port} is already in use: .*SIM_PORT=${held.port + 1} npm start`,
+        ),
+      );
     } finally {
       await held.close();
     }
   });
 
   it('a PORT or SIM_PORT that is not a port number: one line, before anything starts', async function () {
-    oneLine(await start({ PORT: 'abc' }), /^npm start: PORT must be a port number from 0 to 65535 \(0 = any free port\), not "abc"$/);
+    oneLine(
+      await start({ PORT: 'abc' }),
+      /^npm start: PORT must be a port number from 0 to 65535 \(0 = any free port\), not "abc"$/,
+    );
     assert.equal(demoPort({}, 'PORT', 1880), 1880);
     assert.equal(demoPort({ PORT: ' ' }, 'PORT', 1880), 1880);
     assert.equal(demoPort({ SIM_PORT: '0' }, 'SIM_PORT', 0), 0);
     assert.equal(demoPort({ PORT: '1881' }, 'PORT', 1880), 1881);
-    for (const v of ['-1', '65536', '18.5', '0x10', '1e3']) assert.throws(() => demoPort({ SIM_PORT: v }, 'SIM_PORT', 0), DemoConfigError, v);
+    for (const v of ['-1', '65536', '18.5', '0x10', '1e3'])
+      assert.throws(() => demoPort({ SIM_PORT: v }, 'SIM_PORT', 0), DemoConfigError, v);
   });
 
   it('any other listen error is left as it is (a stack trace, for a bug)', function () {

@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { AlarmDataSubscription, AlarmStatusSubscription, classifyAlarm, CountSubscription, EntityDataSubscription, LiveEvent, LiveSink, withLiveWindow } from '../../src/live/subscriptions';
+import {
+  AlarmDataSubscription,
+  AlarmStatusSubscription,
+  classifyAlarm,
+  CountSubscription,
+  EntityDataSubscription,
+  LiveEvent,
+  LiveSink,
+  withLiveWindow,
+} from '../../src/live/subscriptions';
 import { flattenEntity } from '../../src/query/format';
 import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
 import type { AlarmData, EntityData } from '../../src/query/types';
@@ -98,14 +107,28 @@ describe('live subscription kinds (state and events, no socket)', () => {
       timeseries: {},
       aggLatest: {},
     };
-    const at = (latest: EntityData['latest']): EntityData => ({ entityId: { entityType: 'DEVICE', id: 'a' }, latest, timeseries: {}, aggLatest: {} });
+    const at = (latest: EntityData['latest']): EntityData => ({
+      entityId: { entityType: 'DEVICE', id: 'a' },
+      latest,
+      timeseries: {},
+      aggLatest: {},
+    });
     const updates: EntityData[] = [
       at({ TIME_SERIES: { temperature: { ts: 20, value: '21.5' } } }),
       at({ TIME_SERIES: { mode: { ts: 21, value: 'manual' } } }), // a time series over the attribute
       at({ SERVER_ATTRIBUTE: { mode: { ts: 22, value: 'boost' } } }), // the attribute changes, the time series still wins
       at({ TIME_SERIES: { mode: { ts: 0, value: '' } } }), // deleted: the attribute shows again
-      at({ TIME_SERIES: { name: { ts: 23, value: 'not the name' }, id: { ts: 23, value: 'x' }, ts: { ts: 23, value: '1' } } }),
-      at({ SERVER_ATTRIBUTE: { level: { ts: 24, value: '4' } }, TIME_SERIES: { level: { ts: 24, value: '5' }, fresh: { ts: 24, value: 'true' } } }),
+      at({
+        TIME_SERIES: {
+          name: { ts: 23, value: 'not the name' },
+          id: { ts: 23, value: 'x' },
+          ts: { ts: 23, value: '1' },
+        },
+      }),
+      at({
+        SERVER_ATTRIBUTE: { level: { ts: 24, value: '4' } },
+        TIME_SERIES: { level: { ts: 24, value: '5' }, fresh: { ts: 24, value: 'true' } },
+      }),
       at({ TIME_SERIES: { temperature: { ts: 25, value: '1.7957485439661233E12' }, fresh: { ts: 0, value: '' } } }),
     ];
     const flat = new Sink();
@@ -149,7 +172,16 @@ describe('live subscription kinds (state and events, no socket)', () => {
     s.onMessage({ cmdId: 1, data: page([dev('a', '20'), dev('b', '30')]) });
     sink.take();
     // b is gone, c is new, a changed; entity-field timestamps differ but values do not
-    s.onMessage({ cmdId: 7, data: page([{ ...dev('a', '22', 3000), latest: { ...dev('a', '22', 3000).latest, ENTITY_FIELD: { name: { ts: 99, value: 'Da' } } } }, dev('c', '40')]) });
+    s.onMessage({
+      cmdId: 7,
+      data: page([
+        {
+          ...dev('a', '22', 3000),
+          latest: { ...dev('a', '22', 3000).latest, ENTITY_FIELD: { name: { ts: 99, value: 'Da' } } },
+        },
+        dev('c', '40'),
+      ]),
+    });
     const evs = sink.take().map((e) => `${e.event}:${(e as { id?: string }).id}`);
     assert.deepEqual(evs.sort(), ['added:c', 'removed:b', 'update:a']);
     s.onMessage({ cmdId: 7, data: page([dev('a', '22', 3000), dev('c', '40')]) });
@@ -191,7 +223,12 @@ describe('live subscription kinds (state and events, no socket)', () => {
     now += 3_600_000; // a reconnect an hour later sends the window anew
     assert.equal((s.command() as unknown as Cmd).query.pageLink.timeWindow, 1_790_003_600_000);
     // a query with its own window, start or end is sent as written
-    for (const own of [{ timeWindow: 5000 }, { startTs: 1_700_000_000_000 }, { endTs: 1_700_000_000_000 }, { startTs: 1_700_000_000_000, timeWindow: 86_400_000 }]) {
+    for (const own of [
+      { timeWindow: 5000 },
+      { startTs: 1_700_000_000_000 },
+      { endTs: 1_700_000_000_000 },
+      { startTs: 1_700_000_000_000, timeWindow: 86_400_000 },
+    ]) {
       const qo = prepareAlarmDataQuery({ entityFilter: devices, pageLink: { pageSize: 10, ...own } });
       const cmd = new AlarmDataSubscription(
         new Sink(),
@@ -209,7 +246,10 @@ describe('live subscription kinds (state and events, no socket)', () => {
 
   it('alarm data: created, acknowledged, cleared and updated events', () => {
     const sink = new Sink();
-    const q = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10 } });
+    const q = prepareAlarmDataQuery({
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      pageLink: { pageSize: 10 },
+    });
     const s = new AlarmDataSubscription(sink, q, 'flat', async () => null);
     s.onMessage({ cmdId: 1, data: page([alarm('x')]) });
     assert.equal(sink.take()[0].event, 'snapshot');
@@ -226,8 +266,14 @@ describe('live subscription kinds (state and events, no socket)', () => {
 
   it('alarm data: an alarm that leaves the page is looked up to tell cleared from removed', async () => {
     const sink = new Sink();
-    const q = prepareAlarmDataQuery({ entityFilter: { type: 'entityType', entityType: 'DEVICE' }, pageLink: { pageSize: 10, statusList: ['ACTIVE'] } });
-    const fates: Record<string, AlarmData | null> = { x: alarm('x', { cleared: true, status: 'CLEARED_UNACK' }), y: null };
+    const q = prepareAlarmDataQuery({
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      pageLink: { pageSize: 10, statusList: ['ACTIVE'] },
+    });
+    const fates: Record<string, AlarmData | null> = {
+      x: alarm('x', { cleared: true, status: 'CLEARED_UNACK' }),
+      y: null,
+    };
     const s = new AlarmDataSubscription(sink, q, 'flat', async (id) => fates[id]);
     s.onMessage({ cmdId: 1, data: page([alarm('x'), alarm('y'), alarm('z')]) });
     sink.take();
@@ -250,14 +296,21 @@ describe('live subscription kinds (state and events, no socket)', () => {
 
   it('counts and alarm status emit only on change; alarm status sends null for "any"', () => {
     const sink = new Sink();
-    const c = new CountSubscription(sink, 'ENTITY_COUNT', { entityFilter: { type: 'entityType', entityType: 'DEVICE' } });
+    const c = new CountSubscription(sink, 'ENTITY_COUNT', {
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+    });
     for (const n of [5, 5, 6, 6, 5]) c.onMessage({ cmdId: 1, count: n });
     assert.deepEqual(
       sink.take().map((e) => (e as { count: number }).count),
       [5, 6, 5],
     );
     const st = new AlarmStatusSubscription(sink, { entityType: 'DEVICE', id: 'd1' }, [], ['CRITICAL']);
-    assert.deepEqual(st.command(), { type: 'ALARM_STATUS', originatorId: { entityType: 'DEVICE', id: 'd1' }, typeList: null, severityList: ['CRITICAL'] });
+    assert.deepEqual(st.command(), {
+      type: 'ALARM_STATUS',
+      originatorId: { entityType: 'DEVICE', id: 'd1' },
+      typeList: null,
+      severityList: ['CRITICAL'],
+    });
     for (const a of [false, false, true, true, false]) st.onMessage({ cmdId: 2, active: a });
     assert.deepEqual(
       sink.take().map((e) => (e as { active: boolean }).active),

@@ -15,7 +15,10 @@ const FAST: RetryPolicy = { retries: 3, initialMs: 20, maxMs: 5000, jitter: 0, m
 type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'stream';
 
 /** A server answering each request with the next of `answers` (then 200 {"ok":true}); `hits` counts requests. */
-async function server(answers: Answer[], port = 0): Promise<{ srv: http.Server; url: string; hits: () => number; streamed: () => number }> {
+async function server(
+  answers: Answer[],
+  port = 0,
+): Promise<{ srv: http.Server; url: string; hits: () => number; streamed: () => number }> {
   let hits = 0;
   let streamed = 0;
   const srv = http.createServer((req, res) => {
@@ -39,10 +42,17 @@ async function server(answers: Answer[], port = 0): Promise<{ srv: http.Server; 
     }
     const { status, headers, body } = a ?? { status: 200 };
     res.writeHead(status, { 'Content-Type': 'application/json', ...(headers ?? {}) });
-    res.end(body ?? JSON.stringify(status === 200 ? { ok: true } : { status, message: `status ${status}`, errorCode: 2 }));
+    res.end(
+      body ?? JSON.stringify(status === 200 ? { ok: true } : { status, message: `status ${status}`, errorCode: 2 }),
+    );
   });
   await new Promise<void>((resolve) => srv.listen(port, '127.0.0.1', resolve));
-  return { srv, url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, hits: () => hits, streamed: () => streamed };
+  return {
+    srv,
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    hits: () => hits,
+    streamed: () => streamed,
+  };
 }
 
 function close(srv: http.Server): Promise<void> {
@@ -97,14 +107,20 @@ describe('unit: transient answers and the size limit (HttpClient)', () => {
   });
 
   it('stops when the next wait would pass the retry budget: TB_UNAVAILABLE with the tries and the wait so far', async () => {
-    const s = await start([{ status: 503 }, { status: 503, headers: { 'Retry-After': '3' } }], { ...FAST, maxTotalMs: 1000 });
+    const s = await start([{ status: 503 }, { status: 503, headers: { 'Retry-After': '3' } }], {
+      ...FAST,
+      maxTotalMs: 1000,
+    });
     const t0 = Date.now();
     const err = await rejected(client!.send('GET', '/x', undefined, undefined));
     assert.ok(Date.now() - t0 < 1000, 'did not wait 3 s');
     assert.ok(err instanceof TbApiError);
     assert.equal(err.code, 'TB_UNAVAILABLE');
     assert.equal(err.status, 503);
-    assert.match(err.message, /HTTP 503, errorCode 2: status 503 \(GET \/x\) \(gave up after 1 retry, 2 tries, 0 s of waiting\)/);
+    assert.match(
+      err.message,
+      /HTTP 503, errorCode 2: status 503 \(GET \/x\) \(gave up after 1 retry, 2 tries, 0 s of waiting\)/,
+    );
     assert.equal(s.hits(), 2);
   });
 

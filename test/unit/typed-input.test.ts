@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { util } from '@node-red/util';
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbInputError } from '../../src/errors';
-import { TypedInput, typeProblem, type TypedInputOptions, type TypedInputType } from '../../src/nodes/support/typed-input';
+import {
+  TypedInput,
+  typeProblem,
+  type TypedInputOptions,
+  type TypedInputType,
+} from '../../src/nodes/support/typed-input';
 
 const RED = { util } as unknown as NodeAPI;
 
@@ -38,7 +43,8 @@ function configProblem(t: TypedInput, text: string): void {
 async function inputError(p: () => unknown, field: string, text: RegExp): Promise<void> {
   await assert.rejects(
     async () => p(),
-    (e: unknown) => e instanceof TbInputError && e.code === 'TB_INVALID_INPUT' && e.field === field && text.test(e.message),
+    (e: unknown) =>
+      e instanceof TbInputError && e.code === 'TB_INVALID_INPUT' && e.field === field && text.test(e.message),
   );
 }
 
@@ -58,9 +64,15 @@ describe('typed input (src/nodes/support/typed-input)', () => {
     configProblem(input('num', 'warm'), 'setting is "warm", which is not a number');
     configProblem(input('bool', 'yes'), 'setting must be true or false (got "yes")');
     assert.match(String(input('json', '{').problem?.message), /^setting is not valid JSON: /);
-    assert.match(String(input('jsonata', '$$$(').problem?.message), /^The JSONata expression of setting is not valid: /);
+    assert.match(
+      String(input('jsonata', '$$$(').problem?.message),
+      /^The JSONata expression of setting is not valid: /,
+    );
     const words = { invalid: "The query's JSONata expression is not valid", failed: 'x' };
-    assert.match(String(input('jsonata', '(', { jsonata: words }).problem?.message), /^The query's JSONata expression is not valid: /);
+    assert.match(
+      String(input('jsonata', '(', { jsonata: words }).problem?.message),
+      /^The query's JSONata expression is not valid: /,
+    );
   });
 
   it('a blank path is refused at deploy only when the caller says how', () => {
@@ -74,14 +86,21 @@ describe('typed input (src/nodes/support/typed-input)', () => {
     assert.deepEqual(input('msg', 'payload.a.b').read(msg), { value: 3, field: 'msg.payload.a.b' });
     process.env.TB_TYPED_INPUT_TEST = 'on';
     try {
-      assert.deepEqual(input('env', 'TB_TYPED_INPUT_TEST').read(msg), { value: 'on', field: 'env.TB_TYPED_INPUT_TEST' });
+      assert.deepEqual(input('env', 'TB_TYPED_INPUT_TEST').read(msg), {
+        value: 'on',
+        field: 'env.TB_TYPED_INPUT_TEST',
+      });
     } finally {
       delete process.env.TB_TYPED_INPUT_TEST;
     }
   });
 
   it('a message path through a missing object: "Cannot read msg.<path>", or Node-RED\'s own error when asked', async () => {
-    await inputError(() => input('msg', 'payload.x.y').read(msg), 'msg.payload.x.y', /^Cannot read msg\.payload\.x\.y: /);
+    await inputError(
+      () => input('msg', 'payload.x.y').read(msg),
+      'msg.payload.x.y',
+      /^Cannot read msg\.payload\.x\.y: /,
+    );
     assert.throws(
       () => input('msg', 'payload.x.y', { rawMsgErrors: true }).read(msg),
       (e: unknown) => e instanceof TypeError,
@@ -97,12 +116,30 @@ describe('typed input (src/nodes/support/typed-input)', () => {
   });
 
   it("JSONata prepared once and evaluated against the message, with the default or the caller's wording", async () => {
-    assert.deepEqual(await input('jsonata', 'payload.a.b * 2').read(msg), { value: 6, field: 'setting (JSONata result)' });
-    await inputError(() => input('jsonata', '$error("no")').read(msg), 'setting (JSONata result)', /^The JSONata expression of setting failed: no$/);
+    assert.deepEqual(await input('jsonata', 'payload.a.b * 2').read(msg), {
+      value: 6,
+      field: 'setting (JSONata result)',
+    });
+    await inputError(
+      () => input('jsonata', '$error("no")').read(msg),
+      'setting (JSONata result)',
+      /^The JSONata expression of setting failed: no$/,
+    );
     const words = { invalid: 'i', failed: 'The filters expression failed', field: 'filters' };
-    assert.deepEqual(await input('jsonata', '{"k": user}', { jsonata: words }).read(msg), { value: { k: 'ann' }, field: 'filters' });
-    await inputError(() => input('jsonata', '$error("no")', { jsonata: words }).read(msg), 'filters', /^The filters expression failed: no$/);
-    await inputError(() => input('jsonata', '$error("no")', { jsonata: { errorField: 'value' } }).read(msg), 'value', /^The JSONata expression of setting failed/);
+    assert.deepEqual(await input('jsonata', '{"k": user}', { jsonata: words }).read(msg), {
+      value: { k: 'ann' },
+      field: 'filters',
+    });
+    await inputError(
+      () => input('jsonata', '$error("no")', { jsonata: words }).read(msg),
+      'filters',
+      /^The filters expression failed: no$/,
+    );
+    await inputError(
+      () => input('jsonata', '$error("no")', { jsonata: { errorField: 'value' } }).read(msg),
+      'value',
+      /^The JSONata expression of setting failed/,
+    );
   });
 
   it('a str with placeholders (when asked) is read for each message; a whole placeholder keeps its type and name', async () => {
@@ -116,7 +153,10 @@ describe('typed input (src/nodes/support/typed-input)', () => {
 
   it('typeProblem: the setting, the types offered and what the flow holds', () => {
     assert.equal(typeProblem('queryType', 'json', ['json', 'msg']), undefined);
-    assert.equal(typeProblem('valueType', 'date', ['str', 'num'])?.message, 'valueType must be one of str, num (got "date")');
+    assert.equal(
+      typeProblem('valueType', 'date', ['str', 'num'])?.message,
+      'valueType must be one of str, num (got "date")',
+    );
     assert.equal(typeProblem('alarmType', '5', ['auto'], 5)?.message, 'alarmType must be one of auto (got 5)');
   });
 });

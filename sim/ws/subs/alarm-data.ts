@@ -6,7 +6,16 @@
  */
 import type { KeyScope, SimAlarm } from '../../dataset';
 import type { AlarmDataQuery } from '../../query/parse';
-import type { AlarmData, AlarmSearchStatus, AlarmStatus, AttributeScope, EntityKeyType, KvEntry, PageData, TsValue } from '../../types';
+import type {
+  AlarmData,
+  AlarmSearchStatus,
+  AlarmStatus,
+  AttributeScope,
+  EntityKeyType,
+  KvEntry,
+  PageData,
+  TsValue,
+} from '../../types';
 import { alarmStatus as statusOf } from '../../dataset';
 import { javaValueString } from '../../values';
 import { every, type SubHost, type Sub } from '../context';
@@ -170,7 +179,11 @@ export class AlarmDataSub implements Sub {
     const matches = this.matches(alarm);
     if (current) {
       if (matches) {
-        const updated: AlarmData = { ...this.host.ctx.data.alarmInfo(alarm), entityId: current.entityId, latest: current.latest };
+        const updated: AlarmData = {
+          ...this.host.ctx.data.alarmInfo(alarm),
+          entityId: current.entityId,
+          latest: current.latest,
+        };
         this.alarms.set(alarm.id, updated);
         this.host.send(alarmDataUpdate(this.cmdId, [updated], this.allowed, this.totalEntities), this.cmdId);
       } else {
@@ -245,6 +258,7 @@ export class AlarmDataSub implements Sub {
       Object.assign(group, filtered);
       update.push(a);
     }
-    if (update.length > 0) this.host.send(alarmDataUpdate(this.cmdId, update, this.allowed, this.totalEntities), this.cmdId);
+    if (update.length > 0)
+      this.host.send(alarmDataUpdate(this.cmdId, update, this.allowed, this.totalEntities), this.cmdId);
   }
 }

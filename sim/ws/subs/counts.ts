@@ -13,7 +13,8 @@ import type { AlarmCountCmd, AlarmStatusCmd, EntityCountCmd } from '../parse';
 import type { AlarmAction, AlarmListener } from '../router';
 import { matchEntities } from './match';
 
-export const NPE_ALARM_COUNT_QUERY = 'Cannot invoke "org.thingsboard.server.common.data.query.AlarmCountQuery.getEntityFilter()" because "this.query" is null';
+export const NPE_ALARM_COUNT_QUERY =
+  'Cannot invoke "org.thingsboard.server.common.data.query.AlarmCountQuery.getEntityFilter()" because "this.query" is null';
 export const NPE_ALARM_STATUS_ORIGINATOR =
   'Cannot invoke "org.thingsboard.server.common.data.id.EntityId.getId()" because the return value of "org.thingsboard.server.service.ws.telemetry.cmd.v2.AlarmStatusCmd.getOriginatorId()" is null';
 
@@ -113,7 +114,12 @@ export class AlarmCountSub implements Sub, AlarmListener {
     let n = 0;
     for (const [entityType, ids] of this.groups) {
       const entityFilter: EntityFilter = { type: 'entityList', entityType, entityList: ids };
-      n += alarmQuery.count(this.host.caller, { ...q, entityFilter, keyFilters: [], keyFiltersOperation: 'AND' }, now(), 'ws');
+      n += alarmQuery.count(
+        this.host.caller,
+        { ...q, entityFilter, keyFilters: [], keyFiltersOperation: 'AND' },
+        now(),
+        'ws',
+      );
     }
     return n;
   }
@@ -188,7 +194,12 @@ export class AlarmStatusSub implements Sub, AlarmListener {
   }
 
   private matches(a: SimAlarm): boolean {
-    return a.originator.id === this.originator?.id && !a.cleared && (this.types === null || this.types.has(a.type)) && (this.severities === null || this.severities.has(a.severity));
+    return (
+      a.originator.id === this.originator?.id &&
+      !a.cleared &&
+      (this.types === null || this.types.has(a.type)) &&
+      (this.severities === null || this.severities.has(a.severity))
+    );
   }
 
   private compute(): boolean {

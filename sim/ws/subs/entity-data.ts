@@ -7,22 +7,45 @@
  */
 import type { KeyScope } from '../../dataset';
 import type { EntityDataQuery } from '../../query/parse';
-import type { AttributeScope, EntityData, EntityId, EntityKey, EntityKeyType, KvEntry, PageData, TsValue } from '../../types';
+import type {
+  AttributeScope,
+  EntityData,
+  EntityId,
+  EntityKey,
+  EntityKeyType,
+  KvEntry,
+  PageData,
+  TsValue,
+} from '../../types';
 import { javaValueString } from '../../values';
 import { every, RestartSession, type SubHost, type Sub } from '../context';
-import { entityDataError, entityDataPage, entityDataUpdate, entityDataUpdateHead, entityDataUpdateTail, tsValueEntry } from '../messages';
+import {
+  entityDataError,
+  entityDataPage,
+  entityDataUpdate,
+  entityDataUpdateHead,
+  entityDataUpdateTail,
+  tsValueEntry,
+} from '../messages';
 import type { AggCmd, EntityDataCmd, TsFetchCmd } from '../parse';
 import type { KvListener } from '../router';
 import { readAggregate, readSeries } from '../series';
 
-export const NPE_LATEST_VALUES = 'Cannot invoke "java.util.List.contains(Object)" because the return value of "org.thingsboard.server.common.data.query.EntityDataQuery.getLatestValues()" is null';
+export const NPE_LATEST_VALUES =
+  'Cannot invoke "java.util.List.contains(Object)" because the return value of "org.thingsboard.server.common.data.query.EntityDataQuery.getLatestValues()" is null';
 
 const SCOPE_KEY_TYPE: Record<AttributeScope, EntityKeyType> = {
   SERVER_SCOPE: 'SERVER_ATTRIBUTE',
   SHARED_SCOPE: 'SHARED_ATTRIBUTE',
   CLIENT_SCOPE: 'CLIENT_ATTRIBUTE',
 };
-const LIVE_TYPES: ReadonlySet<EntityKeyType> = new Set<EntityKeyType>(['TIME_SERIES', 'ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE']);
+const LIVE_TYPES: ReadonlySet<EntityKeyType> = new Set<EntityKeyType>([
+  'TIME_SERIES',
+  'ATTRIBUTE',
+  'SERVER_ATTRIBUTE',
+  'SHARED_ATTRIBUTE',
+  'CLIENT_ATTRIBUTE',
+]);
 const DELETED: TsValue = { ts: 0, value: '' };
 
 function sameKey(a: EntityKey, b: EntityKey): boolean {

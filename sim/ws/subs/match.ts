@@ -8,8 +8,17 @@ import type { WsContext } from '../context';
 export const CREATED_ASC: SortOrder = { key: { type: 'ENTITY_FIELD', key: 'createdTime' }, direction: 'ASC' };
 
 /** The entities an alarm query looks at (first `cap` of them) and how many matched in total. */
-export function matchEntities(ctx: WsContext, caller: Caller, q: EntityCountQuery, sort: SortOrder | null, cap: number): { rows: Row[]; total: number; mode: MatchResult['mode'] } {
-  const keyFilters = q.keyFilters.map((kf) => ({ ...kf, predicate: resolveDynamic(kf.predicate, ctx.data, caller, 'ws') }));
+export function matchEntities(
+  ctx: WsContext,
+  caller: Caller,
+  q: EntityCountQuery,
+  sort: SortOrder | null,
+  cap: number,
+): { rows: Row[]; total: number; mode: MatchResult['mode'] } {
+  const keyFilters = q.keyFilters.map((kf) => ({
+    ...kf,
+    predicate: resolveDynamic(kf.predicate, ctx.data, caller, 'ws'),
+  }));
   validateCountQuery(q);
   const alarmSort = sort && sort.key.type === 'ALARM_FIELD' ? sort : null;
   const { rows, mode } = ctx.entityQuery.match(caller, {

@@ -11,7 +11,13 @@
  * No DOM here: unit-tested in Node, bundled into the editor with the rest of TbBuilder.
  */
 import { errorInfo } from '../../query/check';
-import { ATTRIBUTE_OPERATIONS, prepareAttributeRequest, prepareScope, type AttributeOperation, type ScopeChoice } from '../../query/attributes';
+import {
+  ATTRIBUTE_OPERATIONS,
+  prepareAttributeRequest,
+  prepareScope,
+  type AttributeOperation,
+  type ScopeChoice,
+} from '../../query/attributes';
 import { OptionReader, type Bag } from '../../query/options';
 import { prepareMethod, prepareParamsSetting, prepareRpcRequest } from '../../query/rpc';
 import { prepareTargets, targetRules } from '../../query/targets';
@@ -63,7 +69,8 @@ function telemetryBag(op: TelemetryOperation, s: Settings): Bag {
   const bag: Bag = { ...s };
   if ((op === 'history' || op === 'delete') && blank(s.keys)) bag.keys = SOME_KEY;
   const ranged = op === 'history' || op === 'delete';
-  const noRange = blank(s.from) && blank(s.to) && blank(s.last) && !(op === 'delete' && (s.all === true || s.all === 'true'));
+  const noRange =
+    blank(s.from) && blank(s.to) && blank(s.last) && !(op === 'delete' && (s.all === true || s.all === 'true'));
   // One second: never more than one interval, whatever the interval.
   if (ranged && noRange) bag.last = '1000';
   return bag;
@@ -71,7 +78,12 @@ function telemetryBag(op: TelemetryOperation, s: Settings): Bag {
 
 function checkTelemetry(s: Settings, now: number): void {
   const op = blank(s.operation) ? 'save' : s.operation;
-  const ops: readonly TelemetryOperation[] = op === 'msg' ? TELEMETRY_OPERATIONS : (TELEMETRY_OPERATIONS as readonly unknown[]).includes(op) ? [op as TelemetryOperation] : [];
+  const ops: readonly TelemetryOperation[] =
+    op === 'msg'
+      ? TELEMETRY_OPERATIONS
+      : (TELEMETRY_OPERATIONS as readonly unknown[]).includes(op)
+        ? [op as TelemetryOperation]
+        : [];
   for (const o of ops) prepareTelemetryRequest(o, new OptionReader(telemetryBag(o, s), {}), { value: 1 }, now);
 }
 
@@ -126,7 +138,8 @@ export function validateSetting(type: ActionType, settings: Settings, name: stri
     key = '';
   }
   const now = Date.now();
-  if (!last || key === '' || last.key !== key || now - last.at > 1000) last = { key, at: now, problem: actionProblem(type, settings, now) };
+  if (!last || key === '' || last.key !== key || now - last.at > 1000)
+    last = { key, at: now, problem: actionProblem(type, settings, now) };
   const p = last.problem;
   return p && isAbout(p.field, name) ? p.message : true;
 }
@@ -147,7 +160,11 @@ export function fixedEntities(targetType: string, target: string, fallbackType: 
     try {
       const v = JSON.parse(target) as unknown;
       const list = (Array.isArray(v) ? v : [v]).filter(
-        (x): x is { entityType: string; id: string } => !!x && typeof x === 'object' && typeof (x as { entityType?: unknown }).entityType === 'string' && isUuid((x as { id?: unknown }).id),
+        (x): x is { entityType: string; id: string } =>
+          !!x &&
+          typeof x === 'object' &&
+          typeof (x as { entityType?: unknown }).entityType === 'string' &&
+          isUuid((x as { id?: unknown }).id),
       );
       if (list.length) {
         const entityType = list[0].entityType;

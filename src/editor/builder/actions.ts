@@ -31,13 +31,17 @@ export function keysInput(o: KeysInputOptions): void {
   const input = $(o.input);
   const lookups = new Lookups(o.connection);
   input.hide();
-  const holder = $('<div class="tb-b tb-b-keys">').css({ display: 'inline-block', width: '70%', margin: 0 }).insertAfter(input);
+  const holder = $('<div class="tb-b tb-b-keys">')
+    .css({ display: 'inline-block', width: '70%', margin: 0 })
+    .insertAfter(input);
   const hint = $('<div class="tb-b-hint" data-tb-keys-source>').css({ margin: '2px 0 0 104px' }).insertAfter(holder);
   const field = input.attr('id')?.replace(/^node-(config-)?input-/, '') ?? 'keys';
 
   const names = async (): Promise<string[] | null> => {
     const src = o.source();
-    const keys = src.ids.length ? await lookups.entityKeys(src.entityType, src.ids) : await lookups.keys(src.entityType, []);
+    const keys = src.ids.length
+      ? await lookups.entityKeys(src.entityType, src.ids)
+      : await lookups.keys(src.entityType, []);
     return keys ? keysOfKind(keys, o.kind()) : null;
   };
   const write = (keys: string[]) => input.val(keys.join(', ')).trigger('change');
@@ -45,14 +49,28 @@ export function keysInput(o: KeysInputOptions): void {
     const src = o.source();
     hint.attr('data-tb-keys-source', src.ids.length ? 'entity' : 'type');
     const name = src.ids.length === 1 ? lookups.knownName(src.ids[0]) : undefined;
-    hint.text(src.ids.length ? t('keysOfEntity', { name: name ?? src.ids.join(', ') }) : t('keysOfType', { type: entityTypeName(src.entityType) }));
+    hint.text(
+      src.ids.length
+        ? t('keysOfEntity', { name: name ?? src.ids.join(', ') })
+        : t('keysOfType', { type: entityTypeName(src.entityType) }),
+    );
   };
   lookups.onNames(showSource);
   // Without an answer from the server (an undeployed connection…) the keys are typed by hand: say why.
-  const problem = $('<div class="tb-b-hint tb-b-error" data-tb-keys-problem>').css({ margin: '2px 0 0 104px' }).hide().insertAfter(hint);
+  const problem = $('<div class="tb-b-hint tb-b-error" data-tb-keys-problem>')
+    .css({ margin: '2px 0 0 104px' })
+    .hide()
+    .insertAfter(hint);
   lookups.onProblem((p) => {
     if (!p) problem.hide();
-    else problem.text(p.status === 404 || p.code === 'TB_NOT_DEPLOYED' ? t('lookupDeployFirst') : t('lookupFailed', { message: p.message })).show();
+    else
+      problem
+        .text(
+          p.status === 404 || p.code === 'TB_NOT_DEPLOYED'
+            ? t('lookupDeployFirst')
+            : t('lookupFailed', { message: p.message }),
+        )
+        .show();
   });
   const draw = () => {
     const keys = keyList(input.val());
@@ -66,7 +84,9 @@ export function keysInput(o: KeysInputOptions): void {
           if (!all) return null;
           const s = text.trim().toLowerCase();
           const chosen = keyList(input.val());
-          return all.filter((n) => !chosen.includes(n) && n.toLowerCase().includes(s)).map((n) => ({ value: n, label: n }));
+          return all
+            .filter((n) => !chosen.includes(n) && n.toLowerCase().includes(s))
+            .map((n) => ({ value: n, label: n }));
         },
         known: async (i) => {
           const all = await names();

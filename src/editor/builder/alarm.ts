@@ -49,7 +49,8 @@ export function renderAlarm(ctx: Ctx): JQuery {
   const section = $('<div class="tb-b-section" data-tb-part="alarm">');
   $('<div class="tb-b-title">').text(t('part.alarm')).appendTo(section);
 
-  const list = (name: string, control: () => JQuery) => bindable(ctx, { at: [...b, name], field: `${p}${name}`, list: true }, control);
+  const list = (name: string, control: () => JQuery) =>
+    bindable(ctx, { at: [...b, name], field: `${p}${name}`, list: true }, control);
   section.append(
     row(
       t('alarm.status'),
@@ -91,7 +92,11 @@ export function renderAlarm(ctx: Ctx): JQuery {
   );
 
   const assignee = m.get([...b, 'assigneeId']);
-  const assigneeBind = { at: [...b, 'assigneeId', 'id'], field: `${p}assigneeId.id`, holder: { path: [...b, 'assigneeId'], value: (ph: string) => ({ entityType: 'USER', id: ph }) } };
+  const assigneeBind = {
+    at: [...b, 'assigneeId', 'id'],
+    field: `${p}assigneeId.id`,
+    holder: { path: [...b, 'assigneeId'], value: (ph: string) => ({ entityType: 'USER', id: ph }) },
+  };
   section.append(
     row(
       t('alarm.assignee'),
@@ -109,7 +114,11 @@ export function renderAlarm(ctx: Ctx): JQuery {
     ),
   );
 
-  const prop = checkbox(`${p}searchPropagatedAlarms`, m.get([...b, 'searchPropagatedAlarms']) === true, t('searchPropagated'));
+  const prop = checkbox(
+    `${p}searchPropagatedAlarms`,
+    m.get([...b, 'searchPropagatedAlarms']) === true,
+    t('searchPropagated'),
+  );
   prop.find('input').on('change', (e) => m.set([...b, 'searchPropagatedAlarms'], $(e.target).prop('checked') === true));
   section.append(row('', prop));
 
@@ -130,7 +139,8 @@ function enumChecks(ctx: Ctx, path: Path, values: readonly string[], labelNs: st
   // The status list's ANY box says what the summary says: ticked whenever the list selects any status (an empty
   // list of a flow saved before included). Ticking it clears the other statuses; ticking one of them clears ANY.
   const statuses = values.includes('ANY');
-  const ticked = (v: string, list: readonly unknown[]) => (statuses && v === 'ANY' ? anyStatus(list) : list.includes(v));
+  const ticked = (v: string, list: readonly unknown[]) =>
+    statuses && v === 'ANY' ? anyStatus(list) : list.includes(v);
   const boxes = new Map<string, JQuery>();
   for (const v of values) {
     const c = checkbox(path.join('.'), ticked(v, current), t(`${labelNs}.${v}`), v).appendTo(wrap);
@@ -192,7 +202,9 @@ function timeControls(ctx: Ctx, b: Path, p: string): JQuery {
       .appendTo(l);
   }
   if (mode === 'last') {
-    const window = bindable(ctx, { at: [...b, 'timeWindow'], field: `${p}timeWindow`, note: t('bind.ms') }, () => lastN(ctx, b, p));
+    const window = bindable(ctx, { at: [...b, 'timeWindow'], field: `${p}timeWindow`, note: t('bind.ms') }, () =>
+      lastN(ctx, b, p),
+    );
     $('<div class="tb-b-controls">')
       .append($('<span>').text(t('time.lastN')), window)
       .appendTo(wrap);

@@ -92,7 +92,12 @@ export function bindable(ctx: Ctx, spec: BindSpec, control: () => JQuery): JQuer
  * placeholder when either changes (an empty path writes nothing: `{{msg.}}` would be literal text); `remove`
  * switches back to a fixed value (absent: no way back, e.g. a list item).
  */
-export function bindingChip(ref: BindingRef, field: string, write: (text: string) => void, remove?: () => void): JQuery {
+export function bindingChip(
+  ref: BindingRef,
+  field: string,
+  write: (text: string) => void,
+  remove?: () => void,
+): JQuery {
   const chip = $('<span class="tb-b-bound">')
     .attr('data-tb-binding', field)
     .attr('title', t('bind.chip', { ref: ref.text }));
@@ -104,7 +109,11 @@ export function bindingChip(ref: BindingRef, field: string, write: (text: string
       .text(t(`bind.source.${s}`))
       .appendTo(source);
   source.val(ref.source);
-  const path = $('<input type="text" class="tb-b-bound-path">').attr('data-tb-bind-path', field).attr('placeholder', t('bind.path')).val(ref.path).appendTo(chip);
+  const path = $('<input type="text" class="tb-b-bound-path">')
+    .attr('data-tb-bind-path', field)
+    .attr('placeholder', t('bind.path'))
+    .val(ref.path)
+    .appendTo(chip);
   const update = () => {
     const p = String(path.val() ?? '').trim();
     path.toggleClass('tb-b-invalid', p === '');
@@ -116,7 +125,10 @@ export function bindingChip(ref: BindingRef, field: string, write: (text: string
   source.on('change', update);
   path.on('change input', update);
   if (remove) {
-    $('<a data-tb-action="unbind"><i class="fa fa-times"></i></a>').attr('title', t('bind.unbind')).on('click', remove).appendTo(chip);
+    $('<a data-tb-action="unbind"><i class="fa fa-times"></i></a>')
+      .attr('title', t('bind.unbind'))
+      .on('click', remove)
+      .appendTo(chip);
   }
   return chip;
 }

@@ -5,7 +5,15 @@
  * every other field; what the validation says about the placeholder itself ("must be a positive integer") is the
  * kind of value that leaf must get from the message.
  */
-import { findBindings, isQueryList, parseTemplate, resolveBindings, type BindingRef, type BindingSource, type BoundLeaf } from '../../query/bindings';
+import {
+  findBindings,
+  isQueryList,
+  parseTemplate,
+  resolveBindings,
+  type BindingRef,
+  type BindingSource,
+  type BoundLeaf,
+} from '../../query/bindings';
 import { check } from '../../query/check';
 import { clone } from '../../query/schema/spec';
 import type { QueryMode } from '../../query/schema';
@@ -81,7 +89,9 @@ function ownWords(field: string, message: string): string {
 export function checkBound(mode: QueryMode, query: unknown, options: { live?: boolean } = {}): BoundCheck {
   const run = (q: unknown): BoundVerdict => {
     const r = check(mode, q, 'query', { live: options.live === true });
-    return r.ok ? { ok: true, value: r.value } : { ok: false, field: r.field || 'query', path: builderPath(r.field), message: r.message };
+    return r.ok
+      ? { ok: true, value: r.value }
+      : { ok: false, field: r.field || 'query', path: builderPath(r.field), message: r.message };
   };
   const bindings = findBindings(query);
   if (!bindings) return { verdict: run(query), bound: [], needs: new Map() };
@@ -145,15 +155,23 @@ export function tryRefs(query: unknown): Array<{ ref: BindingRef; type: TryValue
   const bindings = findBindings(query);
   if (!bindings) return [];
   return bindings.refs.map((ref) => {
-    const leaf = bindings.leaves.find((l) => l.whole?.text === ref.text || l.parts?.some((p) => typeof p !== 'string' && p.text === ref.text));
+    const leaf = bindings.leaves.find(
+      (l) => l.whole?.text === ref.text || l.parts?.some((p) => typeof p !== 'string' && p.text === ref.text),
+    );
     return { ref, type: leaf ? tryTypeOf(leaf) : 'str' };
   });
 }
 
-export type TryProblem = { kind: 'missing'; ref: string } | { kind: 'number'; ref: string } | { kind: 'json'; ref: string; message: string } | { kind: 'refused'; message: string };
+export type TryProblem =
+  | { kind: 'missing'; ref: string }
+  | { kind: 'number'; ref: string }
+  | { kind: 'json'; ref: string; message: string }
+  | { kind: 'refused'; message: string };
 
 /** A typed value as the message would carry it: never guessed from the text of another type. */
-export function tryValue(v: TryValue): { ok: true; value: unknown } | { ok: false; kind: 'missing' | 'number' | 'json'; message?: string } {
+export function tryValue(
+  v: TryValue,
+): { ok: true; value: unknown } | { ok: false; kind: 'missing' | 'number' | 'json'; message?: string } {
   if (v.text.trim() === '') return { ok: false, kind: 'missing' };
   if (v.type === 'str') return { ok: true, value: v.text };
   if (v.type === 'num') {
@@ -172,17 +190,31 @@ export function tryValue(v: TryValue): { ok: true; value: unknown } | { ok: fals
  * resolveBindings (types kept, a single value in a whole list becomes a one-item list). A binding without a
  * value is a problem, never an empty value: nothing is sent.
  */
-export function tryQuery(query: unknown, typed: ReadonlyMap<string, TryValue>): { ok: true; query: unknown } | { ok: false; problem: TryProblem } {
+export function tryQuery(
+  query: unknown,
+  typed: ReadonlyMap<string, TryValue>,
+): { ok: true; query: unknown } | { ok: false; problem: TryProblem } {
   const bindings = findBindings(query);
   if (!bindings) return { ok: true, query };
   const values = new Map<string, unknown>();
   for (const ref of bindings.refs) {
     const v = tryValue(typed.get(ref.text) ?? { type: 'str', text: '' });
-    if (!v.ok) return { ok: false, problem: v.kind === 'json' ? { kind: 'json', ref: ref.text, message: v.message ?? '' } : { kind: v.kind, ref: ref.text } };
+    if (!v.ok)
+      return {
+        ok: false,
+        problem:
+          v.kind === 'json'
+            ? { kind: 'json', ref: ref.text, message: v.message ?? '' }
+            : { kind: v.kind, ref: ref.text },
+      };
     values.set(ref.text, v.value);
   }
   try {
-    return { ok: true, query: resolveBindings(query, bindings, (ref) => values.get(ref.text), { field: 'query', isList: isQueryList }).query };
+    return {
+      ok: true,
+      query: resolveBindings(query, bindings, (ref) => values.get(ref.text), { field: 'query', isList: isQueryList })
+        .query,
+    };
   } catch (e) {
     return { ok: false, problem: { kind: 'refused', message: e instanceof Error ? e.message : String(e) } };
   }
@@ -209,12 +241,20 @@ export function allowPlaceholders<T>(schema: T): T {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== 'object') return node;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) out[k] = k === 'enum' || k === 'default' || k === 'examples' || k === 'const' ? v : walk(v);
+    for (const [k, v] of Object.entries(node))
+      out[k] = k === 'enum' || k === 'default' || k === 'examples' || k === 'const' ? v : walk(v);
     const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
     const strict = out.enum !== undefined || out.pattern !== undefined || out.format !== undefined;
-    if ((types.some((t) => typeof t === 'string' && NON_TEXT.has(t)) && !types.includes('string')) || (types.includes('string') && strict)) {
+    if (
+      (types.some((t) => typeof t === 'string' && NON_TEXT.has(t)) && !types.includes('string')) ||
+      (types.includes('string') && strict)
+    ) {
       const { title, description, ...rest } = out;
-      return { ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}), anyOf: [rest, PLACEHOLDER_SCHEMA] };
+      return {
+        ...(title !== undefined ? { title } : {}),
+        ...(description !== undefined ? { description } : {}),
+        anyOf: [rest, PLACEHOLDER_SCHEMA],
+      };
     }
     return out;
   };

@@ -74,13 +74,22 @@ export function attach(o: AttachOptions): Builder {
   let jsonProblem: { message: string; line: number; column: number } | undefined;
   const notAnObject = () => ({ message: t('notAnObject'), line: 1, column: 1 });
   /** The problem of a parsed text, if any. */
-  const problemOf = (p: ReturnType<typeof parseJsonText>) => (!p.ok ? { ...p, message: shortJsonMessage(p.message) } : isObj(p.value) ? undefined : notAnObject());
+  const problemOf = (p: ReturnType<typeof parseJsonText>) =>
+    !p.ok ? { ...p, message: shortJsonMessage(p.message) } : isObj(p.value) ? undefined : notAnObject();
 
   // ---- layout --------------------------------------------------------------------------------------------
   const bar = $('<div class="tb-b-bar">').appendTo(host);
   const views = $('<span class="tb-b-views red-ui-button-group">').appendTo(bar);
-  const builderBtn = button('view-builder', t('view.builder'), 'fa-sliders').attr('data-tb-view', 'builder').removeAttr('data-tb-action').removeClass('red-ui-button-small').appendTo(views);
-  const jsonBtn = button('view-json', t('view.json'), 'fa-code').attr('data-tb-view', 'json').removeAttr('data-tb-action').removeClass('red-ui-button-small').appendTo(views);
+  const builderBtn = button('view-builder', t('view.builder'), 'fa-sliders')
+    .attr('data-tb-view', 'builder')
+    .removeAttr('data-tb-action')
+    .removeClass('red-ui-button-small')
+    .appendTo(views);
+  const jsonBtn = button('view-json', t('view.json'), 'fa-code')
+    .attr('data-tb-view', 'json')
+    .removeAttr('data-tb-action')
+    .removeClass('red-ui-button-small')
+    .appendTo(views);
   const summary = $('<div class="tb-b-summary" data-tb-summary>').appendTo(host);
   const held = $('<div class="tb-b-held" data-tb-held>').hide().appendTo(host);
   const problem = $('<div class="tb-b-hint" data-tb-lookup-problem>').hide().appendTo(host);
@@ -102,16 +111,28 @@ export function attach(o: AttachOptions): Builder {
   lookups.onNames(() => refreshInfo());
   lookups.onProblem((p) => {
     if (!p) problem.hide();
-    else problem.text(p.status === 404 || p.code === 'TB_NOT_DEPLOYED' ? t('lookupDeployFirst') : t('lookupFailed', { message: p.message })).show();
+    else
+      problem
+        .text(
+          p.status === 404 || p.code === 'TB_NOT_DEPLOYED'
+            ? t('lookupDeployFirst')
+            : t('lookupFailed', { message: p.message }),
+        )
+        .show();
   });
 
   // ---- the model -----------------------------------------------------------------------------------------
   // The saved text, when it is what the input holds apart from its line breaks.
-  const saved = typeof o.text === 'string' && o.text.replace(/[\r\n]/g, '') === String(input.val() ?? '').replace(/[\r\n]/g, '') ? o.text : undefined;
+  const saved =
+    typeof o.text === 'string' && o.text.replace(/[\r\n]/g, '') === String(input.val() ?? '').replace(/[\r\n]/g, '')
+      ? o.text
+      : undefined;
   if (saved !== undefined && saved !== input.val()) input.val(saved);
   const initial = parseJsonText(String(input.val() ?? ''));
   const blank = String(input.val() ?? '').trim() === '';
-  const model = new Model(blank ? defaultQuery(mode) : initial.ok && isObj(initial.value) ? (initial.value as Query) : {});
+  const model = new Model(
+    blank ? defaultQuery(mode) : initial.ok && isObj(initial.value) ? (initial.value as Query) : {},
+  );
   const ctx: Ctx = { model, mode, live: !!o.live, lookups, rerender: renderForm };
   if (!blank && (!initial.ok || !isObj(initial.value))) {
     jsonProblem = problemOf(initial);
@@ -158,7 +179,10 @@ export function attach(o: AttachOptions): Builder {
       form.show();
     } else {
       form.hide();
-      json.show(jsonProblem ? storedText() : formatQuery(model.query), allowPlaceholders(jsonSchema(mode, { live: ctx.live })));
+      json.show(
+        jsonProblem ? storedText() : formatQuery(model.query),
+        allowPlaceholders(jsonSchema(mode, { live: ctx.live })),
+      );
     }
     refreshInfo();
   }
@@ -274,7 +298,9 @@ export function attach(o: AttachOptions): Builder {
   // ---- the TypedInput: the builder serves the JSON source ------------------------------------------------
   // The TypedInput draws its own box right after the original input.
   const container = input.nextAll('.red-ui-typedInput-container').first();
-  const sourceHint = $('<span class="tb-b-source-hint" data-tb-source-hint>').text(t('builtBelow')).insertAfter(container);
+  const sourceHint = $('<span class="tb-b-source-hint" data-tb-source-hint>')
+    .text(t('builtBelow'))
+    .insertAfter(container);
   function onSource(): void {
     const json = input.typedInput('type') === 'json';
     container.toggleClass('tb-query-builder-on', json);

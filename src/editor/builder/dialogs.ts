@@ -47,13 +47,21 @@ export function connectionTest(container: string, id: () => string, changed: () 
     void request<TestAnswer>('POST', `tb-connection/${encodeURIComponent(id())}/test`, {}).then((a) => {
       if (!a.ok) {
         result.attr('data-tb-test-result', 'error').addClass('tb-b-error');
-        result.text(a.error.status === 404 || a.error.code === 'TB_NOT_DEPLOYED' ? t('test.deployFirst') : `${a.error.message} (${a.error.code})`);
+        result.text(
+          a.error.status === 404 || a.error.code === 'TB_NOT_DEPLOYED'
+            ? t('test.deployFirst')
+            : `${a.error.message} (${a.error.code})`,
+        );
         return;
       }
       const v = a.value;
       if (v.ok) {
         result.attr('data-tb-test-result', 'ok').removeClass('tb-b-error');
-        const text = t('test.ok', { user: v.user ?? '', authority: v.authority ?? '', version: v.serverVersion ?? t('test.versionUnknown') });
+        const text = t('test.ok', {
+          user: v.user ?? '',
+          authority: v.authority ?? '',
+          version: v.serverVersion ?? t('test.versionUnknown'),
+        });
         result.text(changed() ? `${text} ${t('test.unsaved')}` : text);
       } else {
         result
@@ -134,12 +142,25 @@ export function userInput(selector: string, connection: () => string | undefined
  * (default json, where the JSON stays editable by hand; the device actions give the picker a type of its own), it
  * writes the chosen entity into the input, and shows the input's entity each time it appears.
  */
-export function entityJsonInput(o: { input: string; connection: () => string | undefined; types: readonly string[]; field: string; type?: string; placeholder?: string }): void {
+export function entityJsonInput(o: {
+  input: string;
+  connection: () => string | undefined;
+  types: readonly string[];
+  field: string;
+  type?: string;
+  placeholder?: string;
+}): void {
   ensureStyle();
   const input = $(o.input);
   const lookups = new Lookups(o.connection);
   // under the TypedInput and as wide (70 % of the form row, as Node-RED sizes its inputs)
-  const row = $('<div class="tb-b tb-b-entity-json">').css({ margin: '4px 0 0 104px', width: '70%', display: 'flex', gap: '4px', alignItems: 'center' });
+  const row = $('<div class="tb-b tb-b-entity-json">').css({
+    margin: '4px 0 0 104px',
+    width: '70%',
+    display: 'flex',
+    gap: '4px',
+    alignItems: 'center',
+  });
   row.insertAfter(input.nextAll('.red-ui-typedInput-container').first());
   const current = (): { entityType?: string; id?: string } => {
     try {

@@ -59,14 +59,20 @@ export function checkbox(field: string, checked: boolean, label: string, value?:
 }
 
 export function button(action: string, label: string, icon?: string): JQuery {
-  const b = $('<button type="button" class="red-ui-button red-ui-button-small tb-b-button">').attr('data-tb-action', action);
+  const b = $('<button type="button" class="red-ui-button red-ui-button-small tb-b-button">').attr(
+    'data-tb-action',
+    action,
+  );
   if (icon) $('<i>').addClass(`fa ${icon}`).appendTo(b);
   $('<span>').text(label).appendTo(b);
   return b;
 }
 
 export function removeButton(action: string, title: string): JQuery {
-  return $('<button type="button" class="red-ui-button red-ui-button-small tb-b-remove">').attr('data-tb-action', action).attr('title', title).append('<i class="fa fa-times"></i>');
+  return $('<button type="button" class="red-ui-button red-ui-button-small tb-b-remove">')
+    .attr('data-tb-action', action)
+    .attr('title', title)
+    .append('<i class="fa fa-times"></i>');
 }
 
 /** An integer from a text box: a number when it reads as one, `undefined` when empty, else the text as typed. */

@@ -2,8 +2,19 @@
  * The entity filter part: a type drop-down and, for the chosen type, the fields the schema table lists
  * (one table for every filter type, no form per type).
  */
-import { ENTITY_FILTER_SCHEMA, entityTypeName, newEntityFilter, visibleFields, type FieldSpec } from '../../query/schema';
-import { ALIAS_ENTITY_TYPES, ENTITY_FILTER_TYPES, QUERYABLE_ENTITY_TYPES, type EntityFilterType } from '../../query/types';
+import {
+  ENTITY_FILTER_SCHEMA,
+  entityTypeName,
+  newEntityFilter,
+  visibleFields,
+  type FieldSpec,
+} from '../../query/schema';
+import {
+  ALIAS_ENTITY_TYPES,
+  ENTITY_FILTER_TYPES,
+  QUERYABLE_ENTITY_TYPES,
+  type EntityFilterType,
+} from '../../query/types';
 import { bindable, type BindSpec } from './bind';
 import { button, checkbox, intValue, removeButton, row, select, t, textInput } from './dom';
 import { isObj, str, type Ctx, type Path } from './model';
@@ -32,7 +43,10 @@ export function renderEntityFilter(ctx: Ctx): JQuery {
   const filter = m.get(BASE);
   const optional = ctx.mode === 'alarmCount';
   const type = isObj(filter) ? str(filter.type) : '';
-  const options: Array<{ value: string; label: string }> = ENTITY_FILTER_TYPES.map((v) => ({ value: v, label: ENTITY_FILTER_SCHEMA[v].label }));
+  const options: Array<{ value: string; label: string }> = ENTITY_FILTER_TYPES.map((v) => ({
+    value: v,
+    label: ENTITY_FILTER_SCHEMA[v].label,
+  }));
   if (optional) options.unshift({ value: '', label: t('noEntityFilter') });
   const typeSelect = select('entityFilter.type', options, type);
   typeSelect.on('change', () => {
@@ -45,7 +59,9 @@ export function renderEntityFilter(ctx: Ctx): JQuery {
   if (!spec || !isObj(filter)) return section;
   for (const field of visibleFields(spec, filter)) {
     const bind = bindSpec(field);
-    const control = bind ? bindable(ctx, bind, () => fieldControl(ctx, field, filter)) : fieldControl(ctx, field, filter);
+    const control = bind
+      ? bindable(ctx, bind, () => fieldControl(ctx, field, filter))
+      : fieldControl(ctx, field, filter);
     const r = row(field.label + (field.required ? ' *' : ''), control);
     // the row's own controls: a control may be a .tb-b-controls of its own (an entity: its type and the picker)
     if (field.help) $('<div class="tb-b-hint">').text(field.help).appendTo(r.children('.tb-b-controls'));
@@ -73,7 +89,12 @@ function bindSpec(field: FieldSpec): BindSpec | undefined {
   if (!how) return undefined;
   const at: Path = [...BASE, field.name];
   const name = `entityFilter.${field.name}`;
-  if (how === 'id') return { at: [...at, 'id'], field: `${name}.id`, holder: { path: at, value: (ph) => ({ entityType: 'CUSTOMER', id: ph }) } };
+  if (how === 'id')
+    return {
+      at: [...at, 'id'],
+      field: `${name}.id`,
+      holder: { path: at, value: (ph) => ({ entityType: 'CUSTOMER', id: ph }) },
+    };
   return { at, field: name, list: how === 'list' };
 }
 
@@ -86,7 +107,8 @@ function changeType(ctx: Ctx, type: string): void {
     kept = new Map();
     stash.set(m, kept);
   }
-  if (isObj(old) && typeof old.type === 'string') kept.set(old.type, JSON.parse(JSON.stringify(old)) as Record<string, unknown>);
+  if (isObj(old) && typeof old.type === 'string')
+    kept.set(old.type, JSON.parse(JSON.stringify(old)) as Record<string, unknown>);
   if (type === '') {
     m.delete(BASE);
     return;
@@ -303,7 +325,16 @@ function relationFilters(ctx: Ctx, path: Path, name: string): JQuery {
       const val = String(rt.val() ?? '');
       m.set([...p, 'relationType'], val === '' ? undefined : val);
     });
-    rt.autoComplete({ minLength: 0, search: (val, done) => done(COMMON_RELATION_TYPES.filter((x) => x.toLowerCase().includes(val.toLowerCase())).map((x) => ({ value: x, label: x }))) });
+    rt.autoComplete({
+      minLength: 0,
+      search: (val, done) =>
+        done(
+          COMMON_RELATION_TYPES.filter((x) => x.toLowerCase().includes(val.toLowerCase())).map((x) => ({
+            value: x,
+            label: x,
+          })),
+        ),
+    });
     line.append(entityTypeChips(ctx, [...p, 'entityTypes'], `${name}.${i}.entityTypes`));
     const neg = checkbox(`${name}.${i}.negate`, f.negate === true, t('negate')).appendTo(line);
     neg.find('input').on('change', (e) => m.set([...p, 'negate'], $(e.target).prop('checked') === true));

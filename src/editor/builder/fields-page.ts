@@ -14,7 +14,8 @@ import { chips, suggest } from './widgets';
 export function renderFields(ctx: Ctx): JQuery {
   const section = $('<div class="tb-b-section" data-tb-part="fields">');
   $('<div class="tb-b-title">').text(t('part.fields')).appendTo(section);
-  for (const name of MODE_SCHEMA[ctx.mode].fieldLists) section.append(row(t(`list.${name}`), keyChips(ctx, [name], KEY_TYPES_FOR[name as FieldList])));
+  for (const name of MODE_SCHEMA[ctx.mode].fieldLists)
+    section.append(row(t(`list.${name}`), keyChips(ctx, [name], KEY_TYPES_FOR[name as FieldList])));
   return section;
 }
 
@@ -86,7 +87,10 @@ export function renderPage(ctx: Ctx): JQuery {
   const sortKey = isObj(sort) && isObj(sort.key) ? sort.key : {};
   const typeSel = select(
     'pageLink.sortOrder.key.type',
-    [{ value: '', label: t('noSort') }, ...MODE_SCHEMA[ctx.mode].sortKeyTypes.map((v) => ({ value: v, label: KEY_TYPE_LABELS[v] }))],
+    [
+      { value: '', label: t('noSort') },
+      ...MODE_SCHEMA[ctx.mode].sortKeyTypes.map((v) => ({ value: v, label: KEY_TYPE_LABELS[v] })),
+    ],
     isObj(sort) ? str(sortKey.type) : '',
   );
   typeSel.on('change', () => {
@@ -94,28 +98,34 @@ export function renderPage(ctx: Ctx): JQuery {
     if (v === '') m.delete(['pageLink', 'sortOrder']);
     else {
       m.set(['pageLink', 'sortOrder', 'key', 'type'], v);
-      if (m.get(['pageLink', 'sortOrder', 'key', 'key']) === undefined) m.set(['pageLink', 'sortOrder', 'key', 'key'], '');
-      if (m.get(['pageLink', 'sortOrder', 'direction']) === undefined) m.set(['pageLink', 'sortOrder', 'direction'], 'ASC');
+      if (m.get(['pageLink', 'sortOrder', 'key', 'key']) === undefined)
+        m.set(['pageLink', 'sortOrder', 'key', 'key'], '');
+      if (m.get(['pageLink', 'sortOrder', 'direction']) === undefined)
+        m.set(['pageLink', 'sortOrder', 'direction'], 'ASC');
     }
     ctx.rerender();
   });
   const controls: JQuery[] = [typeSel];
   if (isObj(sort)) {
-    const keyName = bindable(ctx, { at: ['pageLink', 'sortOrder', 'key', 'key'], field: 'pageLink.sortOrder.key.key' }, () => {
-      const i = textInput('pageLink.sortOrder.key.key', sortKey.key, t('keyName'));
-      i.on('change input', () => m.set(['pageLink', 'sortOrder', 'key', 'key'], String(i.val() ?? '')));
-      suggest(
-        i,
-        keySuggest(ctx, () => String(typeSel.val())),
-      );
-      markUnknownKey(
-        ctx,
-        i,
-        () => String(typeSel.val()),
-        (name) => t('unknownKey', { name }),
-      );
-      return i;
-    });
+    const keyName = bindable(
+      ctx,
+      { at: ['pageLink', 'sortOrder', 'key', 'key'], field: 'pageLink.sortOrder.key.key' },
+      () => {
+        const i = textInput('pageLink.sortOrder.key.key', sortKey.key, t('keyName'));
+        i.on('change input', () => m.set(['pageLink', 'sortOrder', 'key', 'key'], String(i.val() ?? '')));
+        suggest(
+          i,
+          keySuggest(ctx, () => String(typeSel.val())),
+        );
+        markUnknownKey(
+          ctx,
+          i,
+          () => String(typeSel.val()),
+          (name) => t('unknownKey', { name }),
+        );
+        return i;
+      },
+    );
     const dir = select(
       'pageLink.sortOrder.direction',
       SORT_DIRECTIONS.map((v) => ({ value: v, label: t(`direction.${v}`) })),
@@ -127,7 +137,9 @@ export function renderPage(ctx: Ctx): JQuery {
   section.append(row(t('sortBy'), ...controls));
 
   const search = bindable(ctx, { at: ['pageLink', 'textSearch'], field: 'pageLink.textSearch' }, () => {
-    const i = textInput('pageLink.textSearch', m.get(['pageLink', 'textSearch']), t('textSearchPlaceholder')).addClass('tb-b-wide');
+    const i = textInput('pageLink.textSearch', m.get(['pageLink', 'textSearch']), t('textSearchPlaceholder')).addClass(
+      'tb-b-wide',
+    );
     return i.on('change input', () => {
       const v = String(i.val() ?? '');
       m.set(['pageLink', 'textSearch'], v === '' ? undefined : v);

@@ -9,7 +9,15 @@ import { defaultQuery, type QueryMode } from '../../query/schema';
 import { actionProblem, fixedEntities, targetEntityTypes, validateSetting } from './action-settings';
 import { keysInput } from './actions';
 import { attach } from './builder';
-import { addConnection, alarmTypeInput, connectionTest, entityInput, entityJsonInput, userInput, viewIdFromLink } from './dialogs';
+import {
+  addConnection,
+  alarmTypeInput,
+  connectionTest,
+  entityInput,
+  entityJsonInput,
+  userInput,
+  viewIdFromLink,
+} from './dialogs';
 import { close, modeChanged, open, resize } from './session';
 import { jsonProblem, validateText } from './validation';
 import { isUuid } from './widgets';

@@ -9,7 +9,10 @@ interface MonacoLike {
   languages: {
     json: {
       jsonDefaults: {
-        diagnosticsOptions?: { schemas?: Array<{ uri: string; fileMatch?: string[]; schema?: unknown }> } & Record<string, unknown>;
+        diagnosticsOptions?: { schemas?: Array<{ uri: string; fileMatch?: string[]; schema?: unknown }> } & Record<
+          string,
+          unknown
+        >;
         setDiagnosticsOptions(options: Record<string, unknown>): void;
       };
     };
@@ -44,7 +47,13 @@ export class JsonView {
     this.element.show();
     if (!this.editor) {
       const box = $('<div class="tb-b-json">').appendTo(this.element);
-      this.editor = RED.editor.createEditor({ element: box[0], mode: 'ace/mode/json', value: text, stateId: false, minimap: { enabled: false } });
+      this.editor = RED.editor.createEditor({
+        element: box[0],
+        mode: 'ace/mode/json',
+        value: text,
+        stateId: false,
+        minimap: { enabled: false },
+      });
       this.editor.on('change', () => {
         if (!this.muted && this.editor) this.onText(this.editor.getValue());
       });
@@ -91,13 +100,24 @@ export class JsonView {
         model,
         'tb-query',
         error
-          ? [{ startLineNumber: error.line, startColumn: error.column, endLineNumber: error.line, endColumn: error.column + 1, message: error.message, severity: monaco.MarkerSeverity.Error }]
+          ? [
+              {
+                startLineNumber: error.line,
+                startColumn: error.column,
+                endLineNumber: error.line,
+                endColumn: error.column + 1,
+                message: error.message,
+                severity: monaco.MarkerSeverity.Error,
+              },
+            ]
           : [],
       );
       return;
     }
     const session = this.editor.getSession ? this.editor.getSession() : undefined;
-    session?.setAnnotations?.(error ? [{ row: error.line - 1, column: error.column - 1, text: error.message, type: 'error' }] : []);
+    session?.setAnnotations?.(
+      error ? [{ row: error.line - 1, column: error.column - 1, text: error.message, type: 'error' }] : [],
+    );
   }
 
   /** Attaches the JSON schema to this editor's model (monaco only), keeping every other schema as it was. */
@@ -108,7 +128,11 @@ export class JsonView {
     const current = defaults.diagnosticsOptions ?? {};
     const uri = `${SCHEMA_URI}${encodeURIComponent(this.modelUri)}`;
     const others = (current.schemas ?? []).filter((s) => s.uri !== uri);
-    defaults.setDiagnosticsOptions({ ...current, validate: true, schemas: [...others, { uri, fileMatch: [this.modelUri], schema }] });
+    defaults.setDiagnosticsOptions({
+      ...current,
+      validate: true,
+      schemas: [...others, { uri, fileMatch: [this.modelUri], schema }],
+    });
   }
 
   resize(): void {

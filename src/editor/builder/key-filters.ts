@@ -16,7 +16,19 @@ import {
 import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../query/types';
 import { impliedValueType } from '../../query/validate';
 import { bindable } from './bind';
-import { button, checkbox, fromLocalInput, numberValue, pathText, removeButton, row, select, t, textInput, toLocalInput } from './dom';
+import {
+  button,
+  checkbox,
+  fromLocalInput,
+  numberValue,
+  pathText,
+  removeButton,
+  row,
+  select,
+  t,
+  textInput,
+  toLocalInput,
+} from './dom';
 import { keySuggest, markUnknownKey } from './keys';
 import { isObj, str, type Ctx, type Path } from './model';
 import { suggest } from './widgets';
@@ -42,13 +54,22 @@ function convert(p: unknown, type: PredType): unknown {
   }
   if (p.type === type) return p;
   const out: Record<string, unknown> = { ...p, type };
-  if (!PREDICATE_OPERATIONS[type].includes(str(p.operation))) out.operation = (simple(type) as { operation: string }).operation;
+  if (!PREDICATE_OPERATIONS[type].includes(str(p.operation)))
+    out.operation = (simple(type) as { operation: string }).operation;
   if (type === 'STRING') out.ignoreCase = p.ignoreCase === true;
   else delete out.ignoreCase;
   const v = isObj(p.value) ? { ...p.value } : { defaultValue: p.value };
   const d = v.defaultValue;
   if (type === 'STRING') v.defaultValue = d === null || d === undefined ? '' : String(d);
-  else if (type === 'NUMERIC') v.defaultValue = typeof d === 'number' ? d : d === '' || d === null || d === undefined ? null : Number.isFinite(Number(d)) ? Number(d) : null;
+  else if (type === 'NUMERIC')
+    v.defaultValue =
+      typeof d === 'number'
+        ? d
+        : d === '' || d === null || d === undefined
+          ? null
+          : Number.isFinite(Number(d))
+            ? Number(d)
+            : null;
   else v.defaultValue = d === true || d === 'true';
   out.value = v;
   return out;
@@ -120,7 +141,10 @@ function keyFilterRow(ctx: Ctx, f: unknown, i: number): JQuery {
     (name) => t('unknownKey', { name }),
   );
   const valueType = str(kf.valueType);
-  const vtOptions: Array<{ value: string; label: string }> = ENTITY_KEY_VALUE_TYPES.map((v) => ({ value: v, label: t(`valueType.${v}`) }));
+  const vtOptions: Array<{ value: string; label: string }> = ENTITY_KEY_VALUE_TYPES.map((v) => ({
+    value: v,
+    label: t(`valueType.${v}`),
+  }));
   // Without a value type the runtime takes it from the predicate: say so rather than show a wrong one.
   if (valueType === '') vtOptions.unshift({ value: '', label: t('valueType.auto') });
   const vt = select(pathText([...base, 'valueType']), vtOptions, valueType).appendTo(line);
@@ -204,16 +228,30 @@ function predicate(ctx: Ctx, path: Path, valueType: string, remove: (() => void)
       m.delete([...path, 'value', 'dynamicValue']);
     } else {
       if (bare) m.set([...path, 'value'], { defaultValue: pred.value === undefined ? null : pred.value });
-      m.set([...path, 'value', 'dynamicValue'], { ...(dyn ?? {}), sourceType: s, sourceAttribute: dyn ? str(dyn.sourceAttribute) : '' });
+      m.set([...path, 'value', 'dynamicValue'], {
+        ...(dyn ?? {}),
+        sourceType: s,
+        sourceAttribute: dyn ? str(dyn.sourceAttribute) : '',
+      });
     }
     ctx.rerender();
   });
   if (dyn) {
-    const attr = textInput(pathText([...path, 'value', 'dynamicValue', 'sourceAttribute']), dyn.sourceAttribute, t('sourceAttribute')).appendTo(line);
-    attr.on('change input', () => m.set([...path, 'value', 'dynamicValue', 'sourceAttribute'], String(attr.val() ?? '')));
+    const attr = textInput(
+      pathText([...path, 'value', 'dynamicValue', 'sourceAttribute']),
+      dyn.sourceAttribute,
+      t('sourceAttribute'),
+    ).appendTo(line);
+    attr.on('change input', () =>
+      m.set([...path, 'value', 'dynamicValue', 'sourceAttribute'], String(attr.val() ?? '')),
+    );
     $('<span>').text(t('ifMissing')).appendTo(line);
   }
-  line.append(bindable(ctx, { at: valuePath, field: pathText(valuePath) }, () => valueControl(ctx, valuePath, own, valueType, current)));
+  line.append(
+    bindable(ctx, { at: valuePath, field: pathText(valuePath) }, () =>
+      valueControl(ctx, valuePath, own, valueType, current),
+    ),
+  );
   if (own === 'STRING') {
     const ic = checkbox(pathText([...path, 'ignoreCase']), pred.ignoreCase === true, t('ignoreCase')).appendTo(line);
     ic.find('input').on('change', (e) => m.set([...path, 'ignoreCase'], $(e.target).prop('checked') === true));
@@ -243,7 +281,9 @@ function valueControl(ctx: Ctx, path: Path, type: PredType, valueType: string, c
     return s;
   }
   if (type === 'NUMERIC' && valueType === 'DATE_TIME') {
-    const i = $('<input type="datetime-local" class="tb-b-text">').attr('data-tb-field', field).val(toLocalInput(current));
+    const i = $('<input type="datetime-local" class="tb-b-text">')
+      .attr('data-tb-field', field)
+      .val(toLocalInput(current));
     i.on('change', () => m.set(path, fromLocalInput(String(i.val() ?? '')) ?? null));
     return i;
   }

@@ -57,7 +57,14 @@ export function request<T>(method: 'GET' | 'POST', path: string, body?: unknown)
               : status === 0
                 ? t('noAnswer')
                 : `HTTP ${status}${xhr.statusText ? ` ${xhr.statusText}` : ''}`;
-        resolve({ ok: false, error: { status, code: (r && r.code) || (status === 401 || status === 403 ? 'NOT_PERMITTED' : 'HTTP_ERROR'), message } });
+        resolve({
+          ok: false,
+          error: {
+            status,
+            code: (r && r.code) || (status === 401 || status === 403 ? 'NOT_PERMITTED' : 'HTTP_ERROR'),
+            message,
+          },
+        });
       });
   });
 }

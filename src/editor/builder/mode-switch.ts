@@ -67,7 +67,8 @@ export function switchMode(q: Query, from: QueryMode, to: QueryMode, leftBehind:
   const filled = filledByDefault.get(leftBehind) ?? new Map<string, string>();
   filledByDefault.set(leftBehind, filled);
   for (const [key, was] of filled) {
-    if (keep.includes(key) && defaults[key] === undefined && q[key] !== undefined && JSON.stringify(q[key]) === was) delete q[key];
+    if (keep.includes(key) && defaults[key] === undefined && q[key] !== undefined && JSON.stringify(q[key]) === was)
+      delete q[key];
   }
   filled.clear();
   for (const key of keep) {

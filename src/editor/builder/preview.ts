@@ -25,7 +25,17 @@ function cell(v: unknown): string {
 }
 
 /** Columns a person looks at first; the ids and the less telling times and flags come last. */
-const FIRST = ['name', 'originatorName', 'label', 'originatorLabel', 'type', 'severity', 'status', 'createdTime', 'assignee'];
+const FIRST = [
+  'name',
+  'originatorName',
+  'label',
+  'originatorLabel',
+  'type',
+  'severity',
+  'status',
+  'createdTime',
+  'assignee',
+];
 const LAST = [
   'id',
   'entityType',
@@ -67,7 +77,8 @@ function localTime(ms: number): string {
  * with no value, and a row of entity fields alone has none. Anything else is shown as JSON.
  */
 function tsCell(td: JQuery, v: unknown): void {
-  const entries = v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : undefined;
+  const entries =
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : undefined;
   if (!entries || !entries.every(([, ms]) => typeof ms === 'number')) {
     const text = cell(v);
     td.text(text).attr('title', text);
@@ -130,7 +141,11 @@ export function renderAnswer(area: JQuery, answer: Answer<PreviewAnswer>): void 
     area.attr('data-tb-preview', 'error');
     const e = answer.error;
     $('<div class="tb-b-error">')
-      .text(e.status === 404 || e.code === 'TB_NOT_DEPLOYED' ? t('previewDeployFirst') : `${e.message}${e.code ? ` (${e.code})` : ''}`)
+      .text(
+        e.status === 404 || e.code === 'TB_NOT_DEPLOYED'
+          ? t('previewDeployFirst')
+          : `${e.message}${e.code ? ` (${e.code})` : ''}`,
+      )
       .appendTo(area);
     return;
   }
@@ -208,7 +223,10 @@ export function previewPanel(lookups: Lookups, request: () => PreviewRequest | {
   const wrap = $('<div class="tb-b-preview-wrap">');
   const tries = $('<div class="tb-b-try" data-tb-try-with>').hide().appendTo(wrap);
   const btn = button('preview', t('preview'), 'fa-play').removeClass('red-ui-button-small').appendTo(wrap);
-  const staleNote = $('<div class="tb-b-hint tb-b-stale-note" data-tb-preview-stale-note>').text(t('previewStale')).hide().appendTo(wrap);
+  const staleNote = $('<div class="tb-b-hint tb-b-stale-note" data-tb-preview-stale-note>')
+    .text(t('previewStale'))
+    .hide()
+    .appendTo(wrap);
   const area = $('<div class="tb-b-preview">').attr('data-tb-preview', 'idle').appendTo(wrap);
   /** What was typed for each binding (kept while the dialog is open, even when a binding goes and comes back). */
   const typed = new Map<string, TryValue>();

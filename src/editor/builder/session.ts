@@ -10,7 +10,14 @@ let current: Builder | undefined;
 /**
  * Opens the builder in a query node's dialog: attaches the builder to `#node-input-query` (already a TypedInput) in the dialog's `#tb-builder` div.
  */
-export function open(o: { nodeType: string; id?: string; query?: string; mode(): QueryMode; operation(): string; live?: boolean }): Builder {
+export function open(o: {
+  nodeType: string;
+  id?: string;
+  query?: string;
+  mode(): QueryMode;
+  operation(): string;
+  live?: boolean;
+}): Builder {
   close();
   current = attach({
     nodeType: o.nodeType,

@@ -44,7 +44,8 @@ export function jsonProblem(text: string): string | undefined {
  */
 export function validateText(mode: QueryMode, text: string, options: ValidateOptions = {}): true | string {
   const parsed = parseJsonText(text);
-  if (!parsed.ok) return `${t('jsonError', { error: shortJsonMessage(parsed.message) })} ${t('lineColumn', { line: parsed.line, column: parsed.column })}`;
+  if (!parsed.ok)
+    return `${t('jsonError', { error: shortJsonMessage(parsed.message) })} ${t('lineColumn', { line: parsed.line, column: parsed.column })}`;
   const e = validateQuery(mode, parsed.value, options);
   return e ? e.message : true;
 }

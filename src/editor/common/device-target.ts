@@ -44,7 +44,12 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
   };
 
   /** The fixed entities (or, without one, every entity of the type of a bare id). */
-  const fixed = (): KeySource => fixedEntities(String(E.input('targetType').val() ?? ''), String(E.input('target').val() ?? ''), String(E.input('targetEntityType').val() ?? ''));
+  const fixed = (): KeySource =>
+    fixedEntities(
+      String(E.input('targetType').val() ?? ''),
+      String(E.input('target').val() ?? ''),
+      String(E.input('targetEntityType').val() ?? ''),
+    );
 
   return {
     target: E.target(TARGET_SOURCES, o.runtime),
@@ -57,7 +62,13 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
 
     /** Binds the inputs (in oneditprepare). */
     prepare(): void {
-      pickedEntityInput(E, { prop: 'target', sources: TARGET_SOURCES, autoLabel: E.t(`${type}.source.target`), entityTypes, connection });
+      pickedEntityInput(E, {
+        prop: 'target',
+        sources: TARGET_SOURCES,
+        autoLabel: E.t(`${type}.source.target`),
+        entityTypes,
+        connection,
+      });
       if (o.keys) {
         keysInput({
           input: sel('keys'),
@@ -118,17 +129,26 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
  * message" (its empty value) unless it has an empty choice already, and `defaults` says what a select left unset
  * by an older flow shows (instead of the editor's select defaults, which would replace the empty choice).
  */
-export function messageSettings(E: TypeHelpers, node: Record<string, unknown>, settings: Record<string, string>, defaults: Record<string, string> = {}): void {
+export function messageSettings(
+  E: TypeHelpers,
+  node: Record<string, unknown>,
+  settings: Record<string, string>,
+  defaults: Record<string, string> = {},
+): void {
   for (const name of Object.keys(settings)) {
     const el = E.input(name);
     if (!el.length) continue;
     const prop = settings[name];
     if (el.is('select')) {
-      if (!el.find('option[value=""]').length) el.append($('<option value="">').text(E.t(`${E.type}.fromMsg`, { prop })));
+      if (!el.find('option[value=""]').length)
+        el.append($('<option value="">').text(E.t(`${E.type}.fromMsg`, { prop })));
       const saved = node[name];
       el.val(saved === undefined || saved === null ? (defaults[name] ?? '') : String(saved));
     }
-    const marker = $('<i class="fa fa-envelope-o tb-from-msg" style="margin-left: 4px; opacity: 0.7;"></i>').attr('title', E.t(`${E.type}.tip.fromMsg`, { prop }));
+    const marker = $('<i class="fa fa-envelope-o tb-from-msg" style="margin-left: 4px; opacity: 0.7;"></i>').attr(
+      'title',
+      E.t(`${E.type}.tip.fromMsg`, { prop }),
+    );
     $(`label[for="${E.prefix}${name}"]`).first().append(marker);
     const update = () => {
       const v = String(el.val() ?? '');

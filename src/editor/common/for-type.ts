@@ -123,7 +123,9 @@ export function forType(type: string, options?: { config?: boolean }) {
    * has no value and is labelled by the catalog's `<type>.source.<prop>` (such as "msg.entity, else msg.topic").
    */
   function sourcedInput(prop: string, types: readonly string[]): JQuery {
-    const choices = types.map((ty) => (ty === 'auto' ? { value: 'auto', label: t(`${type}.source.${prop}`), hasValue: false } : ty));
+    const choices = types.map((ty) =>
+      ty === 'auto' ? { value: 'auto', label: t(`${type}.source.${prop}`), hasValue: false } : ty,
+    );
     return input(prop).typedInput({ default: 'auto', types: choices, typeField: `#${prefix}${prop}Type` });
   }
 
@@ -253,7 +255,8 @@ export function forType(type: string, options?: { config?: boolean }) {
       el.typedInput({ default: types[0], types, typeField: `#${prefix}${prop}Type` });
       if (msgDefault) {
         el.on('change', function (this: HTMLElement) {
-          if ($(this).typedInput('type') === 'msg' && !$(this).typedInput('value')) $(this).typedInput('value', msgDefault);
+          if ($(this).typedInput('type') === 'msg' && !$(this).typedInput('value'))
+            $(this).typedInput('value', msgDefault);
         });
       }
       return el;

@@ -40,7 +40,9 @@ export function pickedEntity(text: string): { entityType: string; id: string } |
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
-  return Object.keys(o).length === 2 && typeof o.entityType === 'string' && typeof o.id === 'string' ? { entityType: o.entityType, id: o.id } : undefined;
+  return Object.keys(o).length === 2 && typeof o.entityType === 'string' && typeof o.id === 'string'
+    ? { entityType: o.entityType, id: o.id }
+    : undefined;
 }
 
 /**
@@ -81,10 +83,21 @@ export function pickedEntityInput(E: TypeHelpers, o: PickedEntityOptions): JQuer
   const el = E.input(o.prop);
   const kept = E.input(`${o.prop}Type`);
   const stored = String(kept.val() || 'auto');
-  const label = builderText(o.entityTypes.length === 1 && o.entityTypes[0] === 'DEVICE' ? 'pickedByName.device' : 'pickedByName.entity');
+  const label = builderText(
+    o.entityTypes.length === 1 && o.entityTypes[0] === 'DEVICE' ? 'pickedByName.device' : 'pickedByName.entity',
+  );
   const others = o.sources.filter((s) => s !== 'auto');
-  const types = [{ value: 'auto', label: o.autoLabel, hasValue: false }, { value: PICKED, label, icon: 'fa fa-crosshairs', hasValue: false }, ...others];
-  const initial = stored === 'json' && isPickedEntity(String(el.val() ?? ''), o.entityTypes) ? PICKED : o.sources.includes(stored) ? stored : 'auto';
+  const types = [
+    { value: 'auto', label: o.autoLabel, hasValue: false },
+    { value: PICKED, label, icon: 'fa fa-crosshairs', hasValue: false },
+    ...others,
+  ];
+  const initial =
+    stored === 'json' && isPickedEntity(String(el.val() ?? ''), o.entityTypes)
+      ? PICKED
+      : o.sources.includes(stored)
+        ? stored
+        : 'auto';
   // No typeField: the TypedInput's own type ('entity') never reaches the node; the change handler writes <prop>Type.
   el.typedInput({ default: initial, types });
   const box = el.next('.red-ui-typedInput-container');
@@ -97,14 +110,23 @@ export function pickedEntityInput(E: TypeHelpers, o: PickedEntityOptions): JQuer
       const before = last;
       const carried = lastValue;
       last = now; // before setting a value below, whose own change event comes back here
-      if (before === PICKED && now === 'json' && carried && !isJson(String(el.typedInput('value') ?? ''))) el.typedInput('value', carried);
-      else if (before === 'json' && now === PICKED && isPickedEntity(carried, o.entityTypes)) el.typedInput('value', carried);
+      if (before === PICKED && now === 'json' && carried && !isJson(String(el.typedInput('value') ?? '')))
+        el.typedInput('value', carried);
+      else if (before === 'json' && now === PICKED && isPickedEntity(carried, o.entityTypes))
+        el.typedInput('value', carried);
     }
     lastValue = String(el.typedInput('value') ?? '');
     box.toggleClass('tb-picked', now === PICKED);
     const keep = now === PICKED ? 'json' : now;
     if (kept.val() !== keep) kept.val(keep).trigger('change');
   });
-  entityJsonInput({ input: `#${E.prefix}${o.prop}`, connection: o.connection, types: o.entityTypes, field: o.prop, type: PICKED, placeholder: builderText('pickedByName.placeholder') });
+  entityJsonInput({
+    input: `#${E.prefix}${o.prop}`,
+    connection: o.connection,
+    types: o.entityTypes,
+    field: o.prop,
+    type: PICKED,
+    placeholder: builderText('pickedByName.placeholder'),
+  });
   return el;
 }

@@ -38,7 +38,11 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
       .each(function () {
         const row = $(this);
         const value = row.find('input[data-tb-value-value]');
-        rows.push({ key: String(row.find('input[data-tb-value-key]').val() ?? '').trim(), type: value.typedInput('type') as ValueRow['type'], value: value.typedInput('value') });
+        rows.push({
+          key: String(row.find('input[data-tb-value-key]').val() ?? '').trim(),
+          type: value.typedInput('type') as ValueRow['type'],
+          value: value.typedInput('value'),
+        });
       });
     return rows;
   }
@@ -83,9 +87,14 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
             .val(data.key ?? '')
             .on('change keyup paste', changed)
             .appendTo(row);
-          const value = $('<input type="text" data-tb-value-value style="width: 100%;">').appendTo($('<div style="flex: 1;"></div>').appendTo(row));
+          const value = $('<input type="text" data-tb-value-value style="width: 100%;">').appendTo(
+            $('<div style="flex: 1;"></div>').appendTo(row),
+          );
           value.typedInput({ default: 'str', types: VALUE_ROW_TYPES.slice() });
-          value.typedInput('type', data.type && (VALUE_ROW_TYPES as readonly string[]).includes(data.type) ? data.type : 'str');
+          value.typedInput(
+            'type',
+            data.type && (VALUE_ROW_TYPES as readonly string[]).includes(data.type) ? data.type : 'str',
+          );
           value.typedInput('value', data.value === undefined || data.value === null ? '' : String(data.value));
           value.on('change', changed);
           changed();

@@ -43,7 +43,9 @@ function uses(node: EditorNode, what: 'alarm' | 'assignee' | 'comment' | 'raise'
 }
 /** The message of a wrong source (the alarm's own, for the alarm id). */
 function sourceError(prop: Sourced): string {
-  return t(`tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, { field: t(`tb-alarm-action.label.${prop}`) });
+  return t(`tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, {
+    field: t(`tb-alarm-action.label.${prop}`),
+  });
 }
 /** A value with a source: the source is one of the allowed, and a chosen source has a value. */
 function sourced(prop: Sourced, check?: (text: string) => true | string): Validator {
@@ -59,7 +61,9 @@ function sourced(prop: Sourced, check?: (text: string) => true | string): Valida
   };
 }
 function sourceType(prop: Sourced): Validator {
-  return E.oneOf(SOURCES[prop], `tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, () => ({ field: t(`tb-alarm-action.label.${prop}`) }));
+  return E.oneOf(SOURCES[prop], `tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, () => ({
+    field: t(`tb-alarm-action.label.${prop}`),
+  }));
 }
 function jsonObject(text: string): Record<string, unknown> | null {
   try {
@@ -106,7 +110,9 @@ export default dialog(E, {
     originatorEntityType: E.oneOf(ENTITY_TYPES, 'tb-alarm-action.errors.originatorEntityType'),
     alarmName: E.any,
     severity: function (v, opt) {
-      return v === undefined || v === '' || (ALARM_SEVERITIES as readonly unknown[]).indexOf(v) !== -1 ? true : t('tb-alarm-action.errors.severity');
+      return v === undefined || v === '' || (ALARM_SEVERITIES as readonly unknown[]).indexOf(v) !== -1
+        ? true
+        : t('tb-alarm-action.errors.severity');
     },
     details: using(
       'raise',
@@ -123,7 +129,12 @@ export default dialog(E, {
   },
   labels: { propagate: 'tb-alarm-action.label.propagateToRelated' },
   label() {
-    return String(this.name || t(`tb-alarm-action.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`));
+    return String(
+      this.name ||
+        t(
+          `tb-alarm-action.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`,
+        ),
+    );
   },
   oneditprepare() {
     const node = this;
@@ -131,13 +142,24 @@ export default dialog(E, {
     const connection = () => E.input('connection').val() as string | undefined;
     // Each source: "from the message" (the contract's property) first, then the usual types; the entity to raise on
     // also "entity picked by name", kept as json (as the device actions' target).
-    for (const prop of Object.keys(SOURCES) as Sourced[]) if (prop !== 'originator') E.sourcedInput(prop, SOURCES[prop]);
-    pickedEntityInput(E, { prop: 'originator', sources: SOURCES.originator, autoLabel: t('tb-alarm-action.source.originator'), entityTypes: ENTITY_TYPES, connection });
+    for (const prop of Object.keys(SOURCES) as Sourced[])
+      if (prop !== 'originator') E.sourcedInput(prop, SOURCES[prop]);
+    pickedEntityInput(E, {
+      prop: 'originator',
+      sources: SOURCES.originator,
+      autoLabel: t('tb-alarm-action.source.originator'),
+      entityTypes: ENTITY_TYPES,
+      connection,
+    });
     // The pickers of the query builder where they apply: users, alarm types.
     userInput('#node-input-assignee', connection);
     alarmTypeInput('#node-input-alarmName', connection);
     // A raise's settings left empty (or holding a {{msg.…}} placeholder) read the alarm from msg.payload.
-    messageSettings(E, node, { alarmName: 'msg.payload.type', severity: 'msg.payload.severity', propagateRelationTypes: 'msg.payload.propagateRelationTypes' });
+    messageSettings(E, node, {
+      alarmName: 'msg.payload.type',
+      severity: 'msg.payload.severity',
+      propagateRelationTypes: 'msg.payload.propagateRelationTypes',
+    });
     E.showRows(() => {
       const o = op(node);
       return {

@@ -31,7 +31,10 @@ export default dialog(E, {
     version: E.version(),
   },
   label() {
-    return String(this.name || (this.operation === 'count' ? t('tb-alarm-query.defaultLabel.count') : t('tb-alarm-query.defaultLabel.find')));
+    return String(
+      this.name ||
+        (this.operation === 'count' ? t('tb-alarm-query.defaultLabel.count') : t('tb-alarm-query.defaultLabel.find')),
+    );
   },
   outputLabels: output.labelled(results.outputLabels('count')),
   oneditprepare() {

@@ -57,11 +57,20 @@ export default dialog(E, {
     version: E.version(),
   },
   label() {
-    return String(this.name || t(`tb-attributes.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`));
+    return String(
+      this.name ||
+        t(`tb-attributes.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`),
+    );
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { operation: 'save', scope: 'SERVER_SCOPE', targetEntityType: 'DEVICE', format: 'flat', concurrency: 4 });
+    E.selectDefaults(node, {
+      operation: 'save',
+      scope: 'SERVER_SCOPE',
+      targetEntityType: 'DEVICE',
+      format: 'flat',
+      concurrency: 4,
+    });
     target.prepare();
     // Keys left empty (or a {{msg.…}} placeholder) read msg.keys.
     messageSettings(E, node, { keys: 'msg.keys' });

@@ -64,7 +64,9 @@ const signInReady: Validator = function (v, opt) {
 };
 const analyticsSignInReady: Validator = function (v, opt) {
   if (v !== 'own' || blank(E.value(this, 'analyticsUrl'))) return true;
-  return missing(this, ['analyticsUsername', 'analyticsPassword']).length ? t('tb-connection.errors.analyticsSignIn') : true;
+  return missing(this, ['analyticsUsername', 'analyticsPassword']).length
+    ? t('tb-connection.errors.analyticsSignIn')
+    : true;
 };
 
 export default dialog(E, {
@@ -108,7 +110,8 @@ export default dialog(E, {
       E.oneOf(['same', 'own'], 'tb-connection.errors.analyticsAuth'),
       function (v, opt) {
         // The analytics service shares only a password login.
-        if (v === 'same' && !blank(E.value(this, 'analyticsUrl')) && authMode(this) !== 'password') return t('tb-connection.errors.analyticsSame');
+        if (v === 'same' && !blank(E.value(this, 'analyticsUrl')) && authMode(this) !== 'password')
+          return t('tb-connection.errors.analyticsSame');
         return true;
       },
       analyticsSignInReady,

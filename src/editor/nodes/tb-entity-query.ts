@@ -29,14 +29,18 @@ export default dialog(E, {
     keysAttributes: E.all(E.bool('tb-entity-query.label.keysAttributes'), function (v, opt) {
       // Discovering keys needs at least one of the two kinds.
       const ts = E.value(this, 'keysTimeseries');
-      if (op(this) === 'keys' && (v === false || v === 'false') && (ts === false || ts === 'false')) return t('tb-entity-query.errors.keysNone');
+      if (op(this) === 'keys' && (v === false || v === 'false') && (ts === false || ts === 'false'))
+        return t('tb-entity-query.errors.keysNone');
       return true;
     }),
     keysScopes: E.listOf(SCOPES, 'tb-entity-query.errors.keysScopes'),
     version: E.version(),
   },
   label() {
-    return String(this.name || (this.operation === 'keys' ? t('tb-entity-query.defaultLabel.keys') : t('tb-entity-query.defaultLabel.find')));
+    return String(
+      this.name ||
+        (this.operation === 'keys' ? t('tb-entity-query.defaultLabel.keys') : t('tb-entity-query.defaultLabel.find')),
+    );
   },
   outputLabels: output.labelled(results.outputLabels('keys')),
   oneditprepare() {
@@ -51,7 +55,11 @@ export default dialog(E, {
     );
     E.showRows(() => {
       const find = op(node) === 'find';
-      return { ...results.rows(node, find), '.tb-row-keys': !find, '.tb-row-scopes': !find && E.value(node, 'keysAttributes') };
+      return {
+        ...results.rows(node, find),
+        '.tb-row-keys': !find,
+        '.tb-row-scopes': !find && E.value(node, 'keysAttributes'),
+      };
     }, ['operation', 'allPages', 'keysAttributes']);
   },
   oneditsave: query.close,

@@ -11,7 +11,21 @@ const t = E.t;
 
 const METHOD_SOURCES = ['auto', 'str', 'msg', 'jsonata'];
 /** The settings the runtime reads (src/query/rpc, targets), as the dialog holds them now. */
-const SETTINGS = ['target', 'targetType', 'method', 'methodType', 'paramsFrom', 'params', 'mode', 'timeout', 'persistent', 'expiration', 'retries', 'additionalInfo', 'waitFor'];
+const SETTINGS = [
+  'target',
+  'targetType',
+  'method',
+  'methodType',
+  'paramsFrom',
+  'params',
+  'mode',
+  'timeout',
+  'persistent',
+  'expiration',
+  'retries',
+  'additionalInfo',
+  'waitFor',
+];
 /** Fixed params longer than this are cut in the summary line. */
 const SUMMARY_JSON_MAX = 60;
 
@@ -53,7 +67,11 @@ function methodText(node: EditorNode): string {
 function summary(node: EditorNode): string {
   const from = paramsFrom(node);
   const params =
-    from === 'json' ? t('tb-rpc.summary.json', { json: paramsText(String(E.input('params').typedInput('value') ?? '')) }) : from === 'none' ? t('tb-rpc.summary.none') : t('tb-rpc.summary.payload');
+    from === 'json'
+      ? t('tb-rpc.summary.json', { json: paramsText(String(E.input('params').typedInput('value') ?? '')) })
+      : from === 'none'
+        ? t('tb-rpc.summary.none')
+        : t('tb-rpc.summary.payload');
   return t('tb-rpc.summary.line', { method: methodText(node), params });
 }
 
@@ -80,7 +98,9 @@ export default dialog(E, {
   },
   label() {
     if (this.name) return String(this.name);
-    return this.methodType === 'str' && this.method ? t('tb-rpc.defaultLabel.method', { method: this.method }) : t('tb-rpc.defaultLabel.rpc');
+    return this.methodType === 'str' && this.method
+      ? t('tb-rpc.defaultLabel.method', { method: this.method })
+      : t('tb-rpc.defaultLabel.rpc');
   },
   oneditprepare() {
     const node = this;
@@ -91,7 +111,14 @@ export default dialog(E, {
     messageSettings(
       E,
       node,
-      { mode: 'msg.mode', timeout: 'msg.timeout', expiration: 'msg.expiration', retries: 'msg.retries', additionalInfo: 'msg.additionalInfo', waitFor: 'msg.waitFor' },
+      {
+        mode: 'msg.mode',
+        timeout: 'msg.timeout',
+        expiration: 'msg.expiration',
+        retries: 'msg.retries',
+        additionalInfo: 'msg.additionalInfo',
+        waitFor: 'msg.waitFor',
+      },
       { mode: 'twoway', waitFor: 'final' },
     );
     // A fixed device is picked by name with the query builder's entity picker (devices only).

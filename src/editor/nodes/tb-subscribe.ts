@@ -85,7 +85,13 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { kind: 'entityData', format: 'flat', tsWindowUnit: 'hours', historyRangeUnit: 'hours', historyAgg: 'NONE' });
+    E.selectDefaults(node, {
+      kind: 'entityData',
+      format: 'flat',
+      tsWindowUnit: 'hours',
+      historyRangeUnit: 'hours',
+      historyAgg: 'NONE',
+    });
     query.prepare(node);
 
     // Which events to send: one check box per event of the kind; all checked is stored as '' (all).
@@ -95,7 +101,9 @@ export default dialog(E, {
       const box = $('#tb-subscribe-events').empty();
       const chosen = blank(eventsInput.val()) ? EVENTS[kind] : items(eventsInput.val());
       for (const ev of EVENTS[kind]) {
-        const label = $('<label class="tb-b-check" style="display: inline-flex; width: auto; margin-right: 10px;">').appendTo(box);
+        const label = $(
+          '<label class="tb-b-check" style="display: inline-flex; width: auto; margin-right: 10px;">',
+        ).appendTo(box);
         $('<input type="checkbox" style="width: auto; margin: 0 4px 0 0;">')
           .attr('data-tb-event', ev)
           .prop('checked', chosen.indexOf(ev) !== -1)
@@ -107,7 +115,9 @@ export default dialog(E, {
                 return $(this).attr('data-tb-event');
               })
               .get();
-            eventsInput.val(on.length === EVENTS[kind].length ? '' : on.length ? on.join(',') : 'none').trigger('change');
+            eventsInput
+              .val(on.length === EVENTS[kind].length ? '' : on.length ? on.join(',') : 'none')
+              .trigger('change');
           });
         $('<span>')
           .text(t(`tb-subscribe.event.${ev}`))

@@ -33,7 +33,21 @@ const SETTINGS = [
 
 /** The settings a message may set when the dialog leaves them empty, and the property each reads. */
 const FROM_MSG: Record<string, string> = {};
-for (const n of ['keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl']) FROM_MSG[n] = `msg.${n}`;
+for (const n of [
+  'keys',
+  'last',
+  'from',
+  'to',
+  'agg',
+  'interval',
+  'intervalType',
+  'timeZone',
+  'limit',
+  'order',
+  'maxItems',
+  'ttl',
+])
+  FROM_MSG[n] = `msg.${n}`;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || 'save');
@@ -96,7 +110,10 @@ export default dialog(E, {
     version: E.version(),
   },
   label() {
-    return String(this.name || t(`tb-telemetry.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`));
+    return String(
+      this.name ||
+        t(`tb-telemetry.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`),
+    );
   },
   oneditprepare() {
     const node = this;

@@ -70,11 +70,23 @@ const targetCheck = placeholderAware(
       if (v === undefined) return true;
       const get = live(this);
       // `msg`: the action that takes its settings from the message, so that only the target is checked.
-      return validateSetting(ENTITY_RULE, { operation: 'msg', target: get('target'), targetType: get('targetType'), targetEntityType: get('targetEntityType') }, name);
+      return validateSetting(
+        ENTITY_RULE,
+        {
+          operation: 'msg',
+          target: get('target'),
+          targetType: get('targetType'),
+          targetEntityType: get('targetEntityType'),
+        },
+        name,
+      );
     },
 );
 // The part names its texts after its type (`<type>.source.target`): this node's catalog has them under its own name.
-const target = deviceTarget({ ...E, type: ENTITY_RULE, t: (key, opts) => E.t(key.replace(`${ENTITY_RULE}.`, 'tb-wait-until.'), opts) }, { runtime: targetCheck });
+const target = deviceTarget(
+  { ...E, type: ENTITY_RULE, t: (key, opts) => E.t(key.replace(`${ENTITY_RULE}.`, 'tb-wait-until.'), opts) },
+  { runtime: targetCheck },
+);
 
 /** A list for "is one of": a JSON array (not empty), a number or a text; not an object. */
 function jsonList(text: string): boolean {
@@ -95,7 +107,8 @@ const value: Validator = E.when(comparing, function (v, opt) {
   const type = valueType(get);
   const text = String(v);
   if (type === 'str' && parseTemplate(text)) return true;
-  if (NUMERIC.indexOf(op) !== -1 && (type === 'bool' || type === 'json' || (type === 'str' && !isNumericText(text)))) return t('tb-wait-until.errors.valueNumber');
+  if (NUMERIC.indexOf(op) !== -1 && (type === 'bool' || type === 'json' || (type === 'str' && !isNumericText(text))))
+    return t('tb-wait-until.errors.valueNumber');
   if ((op === 'in' || op === 'nin') && type === 'json' && !jsonList(text)) return t('tb-wait-until.errors.valueList');
   if (type === 'str') return true;
   const r = RED.validators.typedInput('valueType').call(this, v, opt);
@@ -180,14 +193,21 @@ function fixedCount(get: Get): number {
 function condition(get: Get): string {
   if (waitFor(get) === 'alarm') {
     const stateName = str(get('alarmState'));
-    const state = t(`tb-wait-until.state.${(ALARM_STATES as readonly string[]).indexOf(stateName) !== -1 ? stateName : 'acknowledged'}`);
+    const state = t(
+      `tb-wait-until.state.${(ALARM_STATES as readonly string[]).indexOf(stateName) !== -1 ? stateName : 'acknowledged'}`,
+    );
     const type = str(get('alarmType'));
-    return type ? t('tb-wait-until.sentence.alarmType', { type, state }) : t('tb-wait-until.sentence.alarmMsg', { state });
+    return type
+      ? t('tb-wait-until.sentence.alarmType', { type, state })
+      : t('tb-wait-until.sentence.alarmMsg', { state });
   }
   const k = str(get('key')) || t('tb-wait-until.sentence.noKey');
   const op = operator(get);
   if (op === 'changes') return t('tb-wait-until.sentence.changes', { key: k });
-  if (op === 'jsonata') return t('tb-wait-until.sentence.jsonata', { expression: str(get('value')) || t('tb-wait-until.sentence.noValue') });
+  if (op === 'jsonata')
+    return t('tb-wait-until.sentence.jsonata', {
+      expression: str(get('value')) || t('tb-wait-until.sentence.noValue'),
+    });
   return t('tb-wait-until.sentence.value', { key: k, op: t(`tb-wait-until.symbol.${op}`), value: valueText(get) });
 }
 
@@ -237,7 +257,14 @@ export default dialog(E, {
   oneditprepare() {
     const node = this;
     // A node saved without these (a flow written by hand) shows what the runtime reads then.
-    E.selectDefaults(node, { waitFor: 'value', keyType: 'TIME_SERIES', operator: 'eq', alarmState: 'acknowledged', listMode: 'all', targetEntityType: 'DEVICE' });
+    E.selectDefaults(node, {
+      waitFor: 'value',
+      keyType: 'TIME_SERIES',
+      operator: 'eq',
+      alarmState: 'acknowledged',
+      listMode: 'all',
+      targetEntityType: 'DEVICE',
+    });
     if (node.maxWaits === undefined) E.input('maxWaits').val(1000);
     if (node.checkCurrent === undefined) E.input('checkCurrent').prop('checked', true);
     // The timeout left empty reads msg.timeout (else 30 s).
@@ -266,7 +293,8 @@ export default dialog(E, {
     alarmTypeInput(sel('alarmType'), connection);
     E.input('operator').on('change', () => {
       // A JSONata condition is an expression over { value, ts, entity }.
-      if (E.input('operator').val() === 'jsonata' && E.input('value').typedInput('type') !== 'jsonata') E.input('value').typedInput('type', 'jsonata');
+      if (E.input('operator').val() === 'jsonata' && E.input('value').typedInput('type') !== 'jsonata')
+        E.input('value').typedInput('type', 'jsonata');
     });
 
     const get = live(node);
@@ -285,7 +313,20 @@ export default dialog(E, {
         '.tb-tip-timed': ms !== 0,
         '.tb-tip-untimed': ms === 0,
       };
-    }, ['waitFor', 'keyType', 'key', 'operator', 'value', 'valueType', 'alarmState', 'alarmType', 'listMode', 'timeout', 'target', 'targetType']);
+    }, [
+      'waitFor',
+      'keyType',
+      'key',
+      'operator',
+      'value',
+      'valueType',
+      'alarmState',
+      'alarmType',
+      'listMode',
+      'timeout',
+      'target',
+      'targetType',
+    ]);
     // Which entity is watched, as configured: picked by name, the message, JSON, msg., JSONata.
     target.describe($('[data-tb-target-tip]'), 'tb-wait-until.entityIs.');
   },

@@ -91,20 +91,26 @@ export class AlarmActionInputs {
   private readonly raiseText: BoundSettings;
   private readonly warnings: IgnoredWarnings;
   private readonly config: AlarmActionDef;
-  private readonly problems: Partial<Record<'operation' | 'format' | 'alarm' | 'assignee' | 'comment' | 'raise', TbError>> = {};
+  private readonly problems: Partial<
+    Record<'operation' | 'format' | 'alarm' | 'assignee' | 'comment' | 'raise', TbError>
+  > = {};
 
   constructor(RED: NodeAPI, node: Node, config: AlarmActionDef) {
     this.config = config;
     this.warnings = IgnoredWarnings.of(node);
     const op = config.operation === undefined || config.operation === '' ? 'acknowledge' : config.operation;
-    if (op === 'msg' || (ALARM_OPERATIONS as readonly string[]).includes(op)) this.operation = op as AlarmOperation | 'msg';
+    if (op === 'msg' || (ALARM_OPERATIONS as readonly string[]).includes(op))
+      this.operation = op as AlarmOperation | 'msg';
     else {
       this.operation = 'acknowledge';
-      this.problems.operation = new TbConfigError(`operation must be one of ${ALARM_OPERATIONS.join(', ')}, msg (got ${JSON.stringify(config.operation)})`);
+      this.problems.operation = new TbConfigError(
+        `operation must be one of ${ALARM_OPERATIONS.join(', ')}, msg (got ${JSON.stringify(config.operation)})`,
+      );
     }
     const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
     this.format = fmt === 'raw' ? 'raw' : 'flat';
-    if (fmt !== 'flat' && fmt !== 'raw') this.problems.format = new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`);
+    if (fmt !== 'flat' && fmt !== 'raw')
+      this.problems.format = new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`);
     this.strict = flag(config.strict);
 
     this.alarm = new TypedValue(RED, node, {
@@ -182,7 +188,9 @@ export class AlarmActionInputs {
     if (this.problems.operation) throw this.problems.operation;
     if (this.problems.format) throw this.problems.format;
     this.warnings.check(msg, 'operation', this.operation !== 'msg');
-    return this.operation === 'msg' ? prepareOperation((msg as Record<string, unknown>).operation, 'msg.operation') : this.operation;
+    return this.operation === 'msg'
+      ? prepareOperation((msg as Record<string, unknown>).operation, 'msg.operation')
+      : this.operation;
   }
 
   /** The validated request for one message; throws a TbInputError (or the setting's problem) before anything is sent. */
@@ -249,7 +257,8 @@ const ALREADY_KEY: Partial<Record<AlarmOperation, StatusKey>> = {
 
 /** Green: what was done ("acknowledged", "alarm updated", "already cleared"…). */
 export function resultStatus(RED: NodeAPI, result: AlarmActionResult): NodeStatus {
-  if (result.alreadyDone) return status(RED, 'green', 'dot', ALREADY_KEY[result.operation] ?? DONE_KEY[result.operation]);
+  if (result.alreadyDone)
+    return status(RED, 'green', 'dot', ALREADY_KEY[result.operation] ?? DONE_KEY[result.operation]);
   if (result.operation === 'raise' && result.created === false) return status(RED, 'green', 'dot', 'alarmUpdated');
   return status(RED, 'green', 'dot', DONE_KEY[result.operation]);
 }

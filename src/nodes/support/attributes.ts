@@ -6,7 +6,13 @@
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
-import { ATTRIBUTE_OPERATIONS, flatAttributes, prepareAttributeRequest, prepareScope, type AttributeRequest } from '../../query/attributes';
+import {
+  ATTRIBUTE_OPERATIONS,
+  flatAttributes,
+  prepareAttributeRequest,
+  prepareScope,
+  type AttributeRequest,
+} from '../../query/attributes';
 import type { Bag, OptionReader } from '../../query/options';
 import { prepareOperation } from '../../query/telemetry';
 import type { AttributeScope, EntityId } from '../../query/types';
@@ -26,7 +32,12 @@ export const SCOPE_SETTINGS = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', '
 export const ATTRIBUTE_SETTINGS = ['keys'] as const;
 
 /** The request of one message (throws a TbInputError before anything is sent); a save's values from msg.payload or `rows`. */
-export async function attributeRequest(config: AttributesDef, msg: NodeMessageInFlow, options: OptionReader, rows: ValueRows): Promise<AttributeRequest> {
+export async function attributeRequest(
+  config: AttributesDef,
+  msg: NodeMessageInFlow,
+  options: OptionReader,
+  rows: ValueRows,
+): Promise<AttributeRequest> {
   const m = msg as unknown as Bag;
   const operation = prepareOperation(config.operation, m, ATTRIBUTE_OPERATIONS, 'save');
   const scope = prepareScope(config.scope, m, operation);
@@ -36,7 +47,13 @@ export async function attributeRequest(config: AttributesDef, msg: NodeMessageIn
 }
 
 /** One entity's work: the REST call and the message properties it gives. */
-export async function attributeWork(client: PlatformClient, e: EntityId, req: AttributeRequest, format: 'flat' | 'raw', call: CallOptions = {}): Promise<Props> {
+export async function attributeWork(
+  client: PlatformClient,
+  e: EntityId,
+  req: AttributeRequest,
+  format: 'flat' | 'raw',
+  call: CallOptions = {},
+): Promise<Props> {
   const data = client.deviceData;
   switch (req.operation) {
     case 'save':
@@ -75,7 +92,9 @@ export function attributeStatus(RED: NodeAPI, req: AttributeRequest, props: Prop
       let count = 0;
       if (Array.isArray(p)) count = p.length;
       else if (p && typeof p === 'object') {
-        if (req.scope === 'any') for (const v of Object.values(p)) count += Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0;
+        if (req.scope === 'any')
+          for (const v of Object.values(p))
+            count += Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0;
         else count = Object.keys(p).length;
       }
       return countStatus(RED, count, 'values', 'oneValue', 'noValues');

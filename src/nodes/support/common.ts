@@ -126,10 +126,20 @@ export function text(RED: NodeAPI, key: StatusKey, vars?: Record<string, string 
 
 /** A green count in words: `many` with the number, `one` for 1, `none` for 0 (e.g. "12 rows", "1 row", "no rows"). */
 export function countStatus(RED: NodeAPI, count: number, many: StatusKey, one: StatusKey, none: StatusKey): NodeStatus {
-  return count === 0 ? status(RED, 'green', 'dot', none) : count === 1 ? status(RED, 'green', 'dot', one) : status(RED, 'green', 'dot', many, { count });
+  return count === 0
+    ? status(RED, 'green', 'dot', none)
+    : count === 1
+      ? status(RED, 'green', 'dot', one)
+      : status(RED, 'green', 'dot', many, { count });
 }
 
-export function status(RED: NodeAPI, fill: NodeStatus['fill'], shape: NodeStatus['shape'], key: StatusKey, vars?: Record<string, string | number>): NodeStatus {
+export function status(
+  RED: NodeAPI,
+  fill: NodeStatus['fill'],
+  shape: NodeStatus['shape'],
+  key: StatusKey,
+  vars?: Record<string, string | number>,
+): NodeStatus {
   return { fill, shape, text: text(RED, key, vars) };
 }
 
@@ -192,7 +202,9 @@ export function lookupConnection(RED: NodeAPI, node: Node, id: string | undefine
 }
 
 export function noConnectionError(): TbConfigError {
-  return new TbConfigError('No ThingsBoard connection is selected (or it is disabled): open the node and choose a connection');
+  return new TbConfigError(
+    'No ThingsBoard connection is selected (or it is disabled): open the node and choose a connection',
+  );
 }
 
 /** The connection's platform client, or the error that says why there is none. */

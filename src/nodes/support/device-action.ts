@@ -12,10 +12,30 @@ import { TbConfigError, TbError } from '../../errors';
 import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
-import { ACTION_TARGETS, policyRules, prepareTargets, targetsFromMessage, type DeviceActionType, type TargetPolicy, type TargetRules, type Targets } from '../../query/targets';
+import {
+  ACTION_TARGETS,
+  policyRules,
+  prepareTargets,
+  targetsFromMessage,
+  type DeviceActionType,
+  type TargetPolicy,
+  type TargetRules,
+  type Targets,
+} from '../../query/targets';
 import { OptionReader, type Bag } from '../../query/options';
 import type { EntityId } from '../../query/types';
-import { Activity, errorStatus, intSetting, lookupConnection, onClose, onInput, setupProblem, status, usableClient, type SendFn } from './common';
+import {
+  Activity,
+  errorStatus,
+  intSetting,
+  lookupConnection,
+  onClose,
+  onInput,
+  setupProblem,
+  status,
+  usableClient,
+  type SendFn,
+} from './common';
 import { TypedValue } from './typed-value';
 import { BoundSettings, IgnoredWarnings } from './value-sources';
 
@@ -68,7 +88,12 @@ export class EntityTarget {
   private readonly rules: TargetRules;
 
   /** `policy`: the entity types the node takes (a device action's: ACTION_TARGETS). */
-  constructor(RED: NodeAPI, node: Node, config: Pick<DeviceActionDef, 'target' | 'targetType' | 'targetEntityType'>, policy: TargetPolicy) {
+  constructor(
+    RED: NodeAPI,
+    node: Node,
+    config: Pick<DeviceActionDef, 'target' | 'targetType' | 'targetEntityType'>,
+    policy: TargetPolicy,
+  ) {
     let rules: TargetRules;
     try {
       rules = policyRules(policy, config.targetEntityType);
@@ -91,7 +116,8 @@ export class EntityTarget {
 
   /** The entities of this message (the setting's problems are the caller's to check first). */
   async targets(msg: NodeMessageInFlow): Promise<Targets> {
-    if (this.target.type === 'auto') return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules);
+    if (this.target.type === 'auto')
+      return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules);
     const r = this.target.resolve(msg);
     const s = r instanceof Promise ? await r : r;
     return prepareTargets(s.value, s.field, this.rules);
@@ -121,7 +147,8 @@ export class DeviceAction {
     this.concurrency = intSetting(config.concurrency, DEFAULT_CONCURRENCY);
     const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
     this.format = fmt === 'raw' ? 'raw' : 'flat';
-    if (fmt !== 'flat' && fmt !== 'raw') this.problems.push(new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`));
+    if (fmt !== 'flat' && fmt !== 'raw')
+      this.problems.push(new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`));
     this.entity = new EntityTarget(RED, node, config, ACTION_TARGETS[type]);
     this.problems.push(...this.entity.problems);
   }
@@ -198,7 +225,8 @@ export class DeviceAction {
         if (i === 0) firstError = o.error;
       }
       settled++;
-      if (settled < total && settled % every === 0) this.activity.show(status(RED, 'blue', 'dot', 'bulkProgress', { count: settled, total }));
+      if (settled < total && settled % every === 0)
+        this.activity.show(status(RED, 'blue', 'dot', 'bulkProgress', { count: settled, total }));
     });
     if (this.stop.stopped) return this.dropped();
     m.payload = results;
@@ -209,7 +237,11 @@ export class DeviceAction {
       throw err;
     }
     send(m);
-    this.activity.end(failed ? status(RED, 'yellow', 'dot', 'bulkPartial', { count: total - failed, total, failed }) : status(RED, 'green', 'dot', 'bulkDone', { count: total }));
+    this.activity.end(
+      failed
+        ? status(RED, 'yellow', 'dot', 'bulkPartial', { count: total - failed, total, failed })
+        : status(RED, 'green', 'dot', 'bulkDone', { count: total }),
+    );
   }
 
   /** The node stopped while the action ran: nothing is sent (the message just ends). */
@@ -237,7 +269,10 @@ function resultEntry(entity: EntityId, o: Outcome<Props>): Record<string, unknow
 }
 
 /** The configured operation, checked at deploy (a problem, or undefined). */
-export function operationProblem(config: { operation?: string }, operations: readonly string[]): TbConfigError | undefined {
+export function operationProblem(
+  config: { operation?: string },
+  operations: readonly string[],
+): TbConfigError | undefined {
   const op = config.operation;
   if (op === undefined || op === '' || op === 'msg' || operations.includes(op)) return undefined;
   return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
@@ -267,7 +302,11 @@ export interface DeviceActionParts<R> {
    */
   request: (msg: NodeMessageInFlow, now: number, options: OptionReader) => R | Promise<R>;
   /** One message's work: a function for each entity and, when it bounds its own requests, how many entities at once. */
-  work: (client: PlatformClient, req: R, targets: Targets) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
+  work: (
+    client: PlatformClient,
+    req: R,
+    targets: Targets,
+  ) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
   /** The green status of a success (the properties one entity's work gave). */
   status: (req: R, props: Props) => NodeStatus;
 }
@@ -278,7 +317,13 @@ export interface DeviceActionParts<R> {
  * entity through DeviceAction.run) and close handling. `parts` gets the node's DeviceAction (its format, call
  * options, stop signal) and says the rest.
  */
-export function deviceActionNode<R>(RED: NodeAPI, node: Node, config: DeviceActionDef, type: DeviceActionType, parts: (action: DeviceAction) => DeviceActionParts<R>): void {
+export function deviceActionNode<R>(
+  RED: NodeAPI,
+  node: Node,
+  config: DeviceActionDef,
+  type: DeviceActionType,
+  parts: (action: DeviceAction) => DeviceActionParts<R>,
+): void {
   const conn = lookupConnection(RED, node, config.connection);
   const action = new DeviceAction(RED, node, config, type);
   const own = parts(action);

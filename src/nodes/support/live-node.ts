@@ -37,7 +37,9 @@ export function droppedEvents(kind: string, value: unknown): ReadonlySet<string>
   const unknown = names.filter((n) => !allowed.includes(n));
   if (unknown.length) {
     const what = unknown.map((n) => JSON.stringify(n)).join(', ');
-    throw new TbConfigError(`events: ${what} ${unknown.length > 1 ? 'are not events' : 'is not an event'} of ${KIND_LABEL[kind]}; ${help()}`);
+    throw new TbConfigError(
+      `events: ${what} ${unknown.length > 1 ? 'are not events' : 'is not an event'} of ${KIND_LABEL[kind]}; ${help()}`,
+    );
   }
   const drop = new Set(allowed.filter((n) => !names.includes(n)));
   return drop.size ? drop : undefined;

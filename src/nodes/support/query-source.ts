@@ -49,7 +49,10 @@ export class QuerySource<T> {
     if (t !== 'json') {
       this.input = new TypedInput(RED, node, t, t === 'msg' ? this.value || 'payload' : this.value, {
         name: 'query',
-        jsonata: { invalid: "The query's JSONata expression is not valid", failed: "The query's JSONata expression failed" },
+        jsonata: {
+          invalid: "The query's JSONata expression is not valid",
+          failed: "The query's JSONata expression failed",
+        },
         rawMsgErrors: true,
       });
       this.field = this.input.field;
@@ -93,9 +96,18 @@ export class QuerySource<T> {
   /** The query with this message's values, validated; an error names the binding of a wrong value. */
   private resolveBound(msg: NodeMessage): T | Promise<T> {
     const bindings = this.bindings as Bindings;
-    const read = readRefs(this.RED, this.node, bindings.refs, msg, (ref, err) => new TbInputError(this.field, `Cannot read ${ref.text} for the query: ${err.message}`));
+    const read = readRefs(
+      this.RED,
+      this.node,
+      bindings.refs,
+      msg,
+      (ref, err) => new TbInputError(this.field, `Cannot read ${ref.text} for the query: ${err.message}`),
+    );
     const finish = (values: Map<string, unknown>): T => {
-      const resolved = resolveBindings(this.template, bindings, (ref) => values.get(ref.text), { field: this.field, isList: isQueryList });
+      const resolved = resolveBindings(this.template, bindings, (ref) => values.get(ref.text), {
+        field: this.field,
+        isList: isQueryList,
+      });
       try {
         return this.prepare(resolved.query, this.field, this.options);
       } catch (err) {
@@ -120,7 +132,8 @@ export class QuerySource<T> {
 
   /** A query read from the message, the context or JSONata, validated (a JSONata result goes to `prepare` as it is). */
   private prepareRead(input: unknown): T {
-    if (input === undefined && this.type !== 'jsonata') throw new TbInputError(this.field, `${this.field} must hold the query (it is empty)`);
+    if (input === undefined && this.type !== 'jsonata')
+      throw new TbInputError(this.field, `${this.field} must hold the query (it is empty)`);
     return this.prepare(input, this.field, this.options);
   }
 }

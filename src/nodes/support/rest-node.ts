@@ -9,7 +9,20 @@ import type { CallOptions } from '../../platform/requester';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../../query/types';
 import { formatAlarms, formatEntities, pageInfo } from '../../query/format';
 import { TbConfigError, TbInputError } from '../../errors';
-import { Activity, errorStatus, flag, intSetting, lookupConnection, onClose, onInput, SendFn, setupProblem, status, tracked, usableClient } from './common';
+import {
+  Activity,
+  errorStatus,
+  flag,
+  intSetting,
+  lookupConnection,
+  onClose,
+  onInput,
+  SendFn,
+  setupProblem,
+  status,
+  tracked,
+  usableClient,
+} from './common';
 import { QuerySource, Prepare } from './query-source';
 import type { PrepareOptions } from '../../query/validate';
 
@@ -94,11 +107,16 @@ export function outputTo(RED: NodeAPI, output: string | undefined): Output {
 }
 
 function notAProperty(output: string, why: string): TbConfigError {
-  return new TbConfigError(`Output to (output) must be a message property such as payload or entity: "${output}" ${why}`);
+  return new TbConfigError(
+    `Output to (output) must be a message property such as payload or entity: "${output}" ${why}`,
+  );
 }
 
 function cannotOutput(where: string): TbInputError {
-  return new TbInputError('output', `Output to ${where}: the result cannot go there, because a part of that path holds a value that is not an object`);
+  return new TbInputError(
+    'output',
+    `Output to ${where}: the result cannot go there, because a part of that path holds a value that is not an object`,
+  );
 }
 
 /** How the REST nodes validate their queries: for a REST endpoint (`prepare*` options). */
@@ -109,7 +127,13 @@ const REST: PrepareOptions = { live: false };
  * runs for each message with its validated query (validated for REST: e.g. a CURRENT_DEVICE dynamic value is
  * refused before anything is sent, where the server would fail on it or ignore it).
  */
-export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepare: Prepare<Q>, operation: Operation<Q>): void {
+export function restNode<Q>(
+  RED: NodeAPI,
+  node: Node,
+  config: RestNodeDef,
+  prepare: Prepare<Q>,
+  operation: Operation<Q>,
+): void {
   const conn = lookupConnection(RED, node, config.connection);
   const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare, REST);
   const activity = new Activity(RED, node);
@@ -145,14 +169,21 @@ export function restNode<Q>(RED: NodeAPI, node: Node, config: RestNodeDef, prepa
 }
 
 /** Find: one page (or every page with allPages), as one message or one message per item (split). */
-export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: NodeAPI, config: RestNodeDef, kind: 'entity' | 'alarm'): Operation<Q> {
+export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
+  RED: NodeAPI,
+  config: RestNodeDef,
+  kind: 'entity' | 'alarm',
+): Operation<Q> {
   const format: Format = config.format === 'raw' ? 'raw' : 'flat';
   const allPages = flag(config.allPages);
   const split = flag(config.split);
   const maxItems = intSetting(config.maxItems, 10000);
-  const fmt = (items: Array<EntityData | AlarmData>): unknown[] => (kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format));
+  const fmt = (items: Array<EntityData | AlarmData>): unknown[] =>
+    kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format);
   const fetchOne = (client: PlatformClient, q: Q, call: CallOptions): Promise<PageData<EntityData | AlarmData>> =>
-    kind === 'entity' ? client.findEntityData(q as EntityDataQuery, call) : client.findAlarmData(q as AlarmDataQuery, call);
+    kind === 'entity'
+      ? client.findEntityData(q as EntityDataQuery, call)
+      : client.findAlarmData(q as AlarmDataQuery, call);
 
   return async (q, msg, { client, send, activity, call, output }) => {
     if (!allPages) {
@@ -184,7 +215,14 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: N
       const items = fmt(chunk.items);
       if (seq) {
         if (pages === 1) seq.expect(Math.min(maxItems, Math.max(0, chunk.page.totalElements - startPage * pageSize)));
-        for (const item of items) seq.push(item, { page: startPage, pageSize, totalPages: chunk.page.totalPages, totalElements: chunk.page.totalElements, hasNext: false });
+        for (const item of items)
+          seq.push(item, {
+            page: startPage,
+            pageSize,
+            totalPages: chunk.page.totalPages,
+            totalElements: chunk.page.totalElements,
+            hasNext: false,
+          });
         // The next page is asked for once the flow has taken this one: Node-RED hands each sent message to the next
         // node in a setImmediate of its own, queued before this one, so only one page of messages is held at a time.
         await nextTurn();
@@ -211,7 +249,11 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(RED: N
       send(msg);
       count = all.length;
     }
-    activity.end(truncated ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements }) : foundStatus(RED, count, totalElements));
+    activity.end(
+      truncated
+        ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements })
+        : foundStatus(RED, count, totalElements),
+    );
   };
 }
 
@@ -219,14 +261,23 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /** "12 of 340", or "no match" when nothing matched (a page past the end still says "0 of 340"). */
 function foundStatus(RED: NodeAPI, count: number, total: number): NodeStatus {
-  return count === 0 && total === 0 ? status(RED, 'green', 'dot', 'noMatch') : status(RED, 'green', 'dot', 'found', { count, total });
+  return count === 0 && total === 0
+    ? status(RED, 'green', 'dot', 'noMatch')
+    : status(RED, 'green', 'dot', 'found', { count, total });
 }
 
 /**
  * One message per item with msg.parts, so that a Join node in automatic mode rebuilds the array.
  * `info` (optional) goes to `msg.page` of each message; each item to msg.payload, or where `output` puts it.
  */
-export function sendSplit(RED: NodeAPI, msg: NodeMessageInFlow, send: SendFn, items: unknown[], info?: object, output: Output = payloadOutput): void {
+export function sendSplit(
+  RED: NodeAPI,
+  msg: NodeMessageInFlow,
+  send: SendFn,
+  items: unknown[],
+  info?: object,
+  output: Output = payloadOutput,
+): void {
   const seq = new SplitSequence(RED, msg, send, output);
   seq.expect(items.length);
   for (const item of items) seq.push(item, info);
@@ -265,7 +316,8 @@ class SplitSequence {
   finish(truncated: boolean): number {
     if (this.pending) {
       const count = this.index + 1;
-      const info = truncated && this.pending.info ? { ...this.pending.info, truncated: true, hasNext: true } : this.pending.info;
+      const info =
+        truncated && this.pending.info ? { ...this.pending.info, truncated: true, hasNext: true } : this.pending.info;
       this.emit({ item: this.pending.item, info }, count);
       this.pending = undefined;
     }
@@ -276,7 +328,13 @@ class SplitSequence {
     const m = this.RED.util.cloneMessage(this.msg) as NodeMessage;
     if (pending.info) m.page = { ...pending.info };
     this.output(m, pending.item);
-    const parts: Record<string, unknown> = { id: this.id, index: this.index, count: Math.max(count, this.index + 1), type: 'array', len: 1 };
+    const parts: Record<string, unknown> = {
+      id: this.id,
+      index: this.index,
+      count: Math.max(count, this.index + 1),
+      type: 'array',
+      len: 1,
+    };
     if (this.msg.parts) parts.parts = this.msg.parts;
     m.parts = parts;
     this.index++;

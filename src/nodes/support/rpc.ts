@@ -168,7 +168,14 @@ export class Followers {
    * One device's RPC: the send, then (persistent, waitFor final) the following; the message properties it gives,
    * or an error carrying msg.rpc. `gate` bounds the requests of a bulk.
    */
-  async work(client: PlatformClient, e: EntityId, req: RpcRequest, call: CallOptions, gate: Gate | undefined, single: boolean): Promise<Props> {
+  async work(
+    client: PlatformClient,
+    e: EntityId,
+    req: RpcRequest,
+    call: CallOptions,
+    gate: Gate | undefined,
+    single: boolean,
+  ): Promise<Props> {
     const send = () => client.rpc.send(e, req, call);
     const sent = await (gate ? gate.run(send) : send());
     const rpc = rpcFields(req);
@@ -200,7 +207,11 @@ export class Followers {
 
   private showFollowing(single: boolean, state: string): void {
     if (this.action.stop.stopped) return;
-    this.action.activity.show(single ? status(this.RED, 'blue', 'ring', 'rpcState', { status: state }) : status(this.RED, 'blue', 'ring', 'rpcFollowing', { count: this.open }));
+    this.action.activity.show(
+      single
+        ? status(this.RED, 'blue', 'ring', 'rpcState', { status: state })
+        : status(this.RED, 'blue', 'ring', 'rpcFollowing', { count: this.open }),
+    );
   }
 }
 
@@ -225,7 +236,10 @@ function outcome(e: EntityId, req: RpcRequest, id: string, end: Followed): Props
         rpc: { ...rpc, status: 'FAILED', response: end.rpc.response ?? null },
       });
     case 'expired': {
-      const at = typeof req.body.expirationTime === 'number' ? new Date(end.rpc.expirationTime ?? req.body.expirationTime).toISOString() : 'its expiration';
+      const at =
+        typeof req.body.expirationTime === 'number'
+          ? new Date(end.rpc.expirationTime ?? req.body.expirationTime).toISOString()
+          : 'its expiration';
       const text = end.expiredLocally
         ? `${what} was still ${st} at its expiration (${at}): it will not run any more, counted as EXPIRED`
         : `${what} ended EXPIRED: it did not complete before its expiration (${at}); the device stayed offline, or did not answer`;

@@ -8,7 +8,15 @@ import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
 import type { Bag, OptionReader } from '../../query/options';
-import { flatLatest, historyRows, prepareOperation, prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation, type TelemetryRequest } from '../../query/telemetry';
+import {
+  flatLatest,
+  historyRows,
+  prepareOperation,
+  prepareTelemetryRequest,
+  TELEMETRY_OPERATIONS,
+  type TelemetryOperation,
+  type TelemetryRequest,
+} from '../../query/telemetry';
 import type { EntityId } from '../../query/types';
 import { countStatus, status } from './common';
 import type { DeviceActionDef, Props } from './device-action';
@@ -19,18 +27,49 @@ export interface TelemetryDef extends DeviceActionDef, ValueRowsDef {
 }
 
 /** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
-export const TELEMETRY_SETTINGS = ['keys', 'last', 'from', 'to', 'agg', 'interval', 'intervalType', 'timeZone', 'limit', 'order', 'maxItems', 'ttl'] as const;
+export const TELEMETRY_SETTINGS = [
+  'keys',
+  'last',
+  'from',
+  'to',
+  'agg',
+  'interval',
+  'intervalType',
+  'timeZone',
+  'limit',
+  'order',
+  'maxItems',
+  'ttl',
+] as const;
 
 /** The request of one message (throws a TbInputError before anything is sent); a save's values from msg.payload or `rows`. */
-export async function telemetryRequest(config: TelemetryDef, msg: NodeMessageInFlow, now: number, options: OptionReader, rows: ValueRows): Promise<TelemetryRequest> {
-  const operation: TelemetryOperation = prepareOperation(config.operation, msg as unknown as Bag, TELEMETRY_OPERATIONS, 'save');
+export async function telemetryRequest(
+  config: TelemetryDef,
+  msg: NodeMessageInFlow,
+  now: number,
+  options: OptionReader,
+  rows: ValueRows,
+): Promise<TelemetryRequest> {
+  const operation: TelemetryOperation = prepareOperation(
+    config.operation,
+    msg as unknown as Bag,
+    TELEMETRY_OPERATIONS,
+    'save',
+  );
   if (operation !== 'save') return prepareTelemetryRequest(operation, options, msg.payload, now);
   const { values, fromRows } = await rows.of(msg);
   return prepareTelemetryRequest(operation, options, values, now, fromRows);
 }
 
 /** One entity's work: the REST call and the message properties it gives. */
-export async function telemetryWork(client: PlatformClient, e: EntityId, req: TelemetryRequest, format: 'flat' | 'raw', pageSize: number = DEFAULT_HISTORY_PAGE_SIZE, call = {}): Promise<Props> {
+export async function telemetryWork(
+  client: PlatformClient,
+  e: EntityId,
+  req: TelemetryRequest,
+  format: 'flat' | 'raw',
+  pageSize: number = DEFAULT_HISTORY_PAGE_SIZE,
+  call = {},
+): Promise<Props> {
   const data = client.deviceData;
   switch (req.operation) {
     case 'save':
@@ -71,7 +110,9 @@ export function telemetryStatus(RED: NodeAPI, req: TelemetryRequest, props: Prop
       if (Array.isArray(p)) count = p.length;
       else if (p && typeof p === 'object') for (const v of Object.values(p)) count += Array.isArray(v) ? v.length : 0;
       if (props.truncated) return status(RED, 'yellow', 'dot', 'pointsCut', { count });
-      return Array.isArray(p) ? countStatus(RED, count, 'rows', 'oneRow', 'noRows') : countStatus(RED, count, 'points', 'onePoint', 'noPoints');
+      return Array.isArray(p)
+        ? countStatus(RED, count, 'rows', 'oneRow', 'noRows')
+        : countStatus(RED, count, 'points', 'onePoint', 'noPoints');
     }
     default:
       return status(RED, 'green', 'dot', 'deleted');

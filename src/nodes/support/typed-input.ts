@@ -46,8 +46,15 @@ export interface TypedInputOptions {
 }
 
 /** The problem of a TypedInput's type property that is none of `types` (`got`: the setting as the flow holds it). */
-export function typeProblem(setting: string, type: string, types: readonly string[], got: unknown = type): TbConfigError | undefined {
-  return types.includes(type) ? undefined : new TbConfigError(`${setting} must be one of ${types.join(', ')} (got ${JSON.stringify(got)})`);
+export function typeProblem(
+  setting: string,
+  type: string,
+  types: readonly string[],
+  got: unknown = type,
+): TbConfigError | undefined {
+  return types.includes(type)
+    ? undefined
+    : new TbConfigError(`${setting} must be one of ${types.join(', ')} (got ${JSON.stringify(got)})`);
 }
 
 const NO_SETTINGS: Settings = Object.freeze({});
@@ -91,7 +98,10 @@ export class TypedInput {
       case 'bool':
       case 'json':
         try {
-          this.fixed = { value: type === 'json' && raw.trim() === '' ? undefined : fixedTypedValue(type, raw, name), field };
+          this.fixed = {
+            value: type === 'json' && raw.trim() === '' ? undefined : fixedTypedValue(type, raw, name),
+            field,
+          };
         } catch (err) {
           problem = err as TbError; // fixedTypedValue throws a TbConfigError naming the setting
         }
@@ -104,7 +114,9 @@ export class TypedInput {
         try {
           this.expr = RED.util.prepareJSONataExpression(raw, node);
         } catch (err) {
-          problem = new TbConfigError(`${words.invalid ?? `The JSONata expression of ${name} is not valid`}: ${(err as Error).message}`);
+          problem = new TbConfigError(
+            `${words.invalid ?? `The JSONata expression of ${name} is not valid`}: ${(err as Error).message}`,
+          );
         }
         break;
       }
@@ -125,7 +137,9 @@ export class TypedInput {
       case 'str': {
         const name = this.opts.name;
         const r = (this.bound as BoundSettings).resolve(NO_SETTINGS, msg); // the template's one setting, resolved
-        return r instanceof Promise ? r.then((x) => ({ value: x.query[name], field })) : { value: r.query[name], field };
+        return r instanceof Promise
+          ? r.then((x) => ({ value: x.query[name], field }))
+          : { value: r.query[name], field };
       }
       case 'msg':
         if (this.opts.rawMsgErrors) return { value: RED.util.getMessageProperty(msg, raw), field };

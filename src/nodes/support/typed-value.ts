@@ -78,7 +78,8 @@ export class TypedValue {
   resolve(msg: NodeMessage): Sourced | Promise<Sourced> {
     if (this.problem) throw this.problem;
     if (!this.input) return this.opts.auto(msg);
-    if (this.opts.sameName && (this.type === 'str' || this.type === 'json')) this.warnings.check(msg, this.opts.sameName, true, this.name);
+    if (this.opts.sameName && (this.type === 'str' || this.type === 'json'))
+      this.warnings.check(msg, this.opts.sameName, true, this.name);
     return this.input.read(msg);
   }
 }

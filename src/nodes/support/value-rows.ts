@@ -51,7 +51,11 @@ export class ValueRows {
         const f = rowField(key);
         const input = new TypedInput(RED, node, 'jsonata', expr, {
           name: f,
-          jsonata: { invalid: `${f}: the JSONata expression is not valid`, failed: `${f}: its JSONata expression failed`, field: f },
+          jsonata: {
+            invalid: `${f}: the JSONata expression is not valid`,
+            failed: `${f}: its JSONata expression failed`,
+            field: f,
+          },
         });
         if (input.problem) throw input.problem;
         this.computed.push({ key, input });
@@ -67,7 +71,13 @@ export class ValueRows {
     if (this.problem) throw this.problem;
     const rows = this.rows;
     if (!rows) return { values: msg.payload, fromRows: false };
-    const read = readRefs(this.RED, this.node, rows.bindings?.refs ?? [], msg, (ref, err) => new TbInputError(ref.text, `Cannot read ${ref.text}: ${err.message}`));
+    const read = readRefs(
+      this.RED,
+      this.node,
+      rows.bindings?.refs ?? [],
+      msg,
+      (ref, err) => new TbInputError(ref.text, `Cannot read ${ref.text}: ${err.message}`),
+    );
     const refs = read instanceof Promise ? await read : read;
     const computed: Record<string, unknown> = {};
     for (const row of this.computed) computed[row.key] = (await row.input.read(msg)).value;

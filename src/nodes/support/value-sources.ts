@@ -13,7 +13,15 @@
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbInputError } from '../../errors';
-import { explainBound, findBindings, resolveBindings, type BindingRef, type Bindings, type BoundLeaf, type Resolved } from '../../query/bindings';
+import {
+  explainBound,
+  findBindings,
+  resolveBindings,
+  type BindingRef,
+  type Bindings,
+  type BoundLeaf,
+  type Resolved,
+} from '../../query/bindings';
 
 /** One placeholder's value for this message: flow and global context through the node's context (any store). */
 function readRef(RED: NodeAPI, node: Node, ref: BindingRef, msg: NodeMessage): unknown | Promise<unknown> {
@@ -72,7 +80,9 @@ export function checkRefs(RED: NodeAPI, refs: readonly BindingRef[], where: (ref
     try {
       RED.util.normalisePropertyExpression(ref.path);
     } catch (err) {
-      throw new TbConfigError(`${where(ref)} {{${ref.text}}} is not a message property Node-RED can read: ${(err as Error).message}`);
+      throw new TbConfigError(
+        `${where(ref)} {{${ref.text}}} is not a message property Node-RED can read: ${(err as Error).message}`,
+      );
     }
   }
 }
@@ -104,7 +114,8 @@ export class BoundSettings {
     this.template = template;
     const bindings = findBindings(template);
     try {
-      for (const leaf of bindings?.leaves ?? []) checkRefs(RED, refsOf(leaf), () => `The placeholder of ${String(leaf.at[0])}`);
+      for (const leaf of bindings?.leaves ?? [])
+        checkRefs(RED, refsOf(leaf), () => `The placeholder of ${String(leaf.at[0])}`);
       this.bindings = bindings;
     } catch (err) {
       this.problem = err as TbConfigError;
@@ -138,7 +149,13 @@ export class BoundSettings {
       const r = resolveBindings(this.template, bindings, (ref) => values.get(ref.text), { field: '' });
       return { query: { ...settings, ...r.query }, values: r.values };
     };
-    const read = readRefs(this.RED, this.node, bindings.refs, msg, (ref, err) => new TbInputError(ref.text, `Cannot read ${ref.text}: ${err.message}`));
+    const read = readRefs(
+      this.RED,
+      this.node,
+      bindings.refs,
+      msg,
+      (ref, err) => new TbInputError(ref.text, `Cannot read ${ref.text}: ${err.message}`),
+    );
     return read instanceof Promise ? read.then(finish) : finish(read);
   }
 

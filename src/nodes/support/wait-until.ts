@@ -170,7 +170,10 @@ export class WaitEngine {
       } catch (err) {
         problems.push(new TbConfigError(`The JSONata condition (value) is not valid: ${(err as Error).message}`));
       }
-      if (raw.trim() === '') problems.push(new TbConfigError('value must hold the JSONata condition, e.g. value > 21 and ts > $millis() - 60000'));
+      if (raw.trim() === '')
+        problems.push(
+          new TbConfigError('value must hold the JSONata condition, e.g. value > 21 and ts > $millis() - 60000'),
+        );
     } else if (settings.waitFor === 'value' && settings.operator !== 'changes') {
       const vt = config.valueType === undefined || config.valueType === '' ? 'str' : config.valueType;
       const badType = typeProblem('valueType', vt, VALUE_TYPES, config.valueType);
@@ -208,13 +211,17 @@ export class WaitEngine {
     const expr = this.jsonata as JsonataExpr;
     return (value, ts, entity) =>
       new Promise<boolean>((resolve) => {
-        RED.util.evaluateJSONataExpression(expr, { value, ts, entity } as unknown as NodeMessage, (err: Error | null, result: unknown) => {
-          if (err && !this.jsonataWarned) {
-            this.jsonataWarned = true;
-            node.warn(`The JSONata condition failed (the value does not meet it): ${err.message}; said once`);
-          }
-          resolve(!err && Boolean(result));
-        });
+        RED.util.evaluateJSONataExpression(
+          expr,
+          { value, ts, entity } as unknown as NodeMessage,
+          (err: Error | null, result: unknown) => {
+            if (err && !this.jsonataWarned) {
+              this.jsonataWarned = true;
+              node.warn(`The JSONata condition failed (the value does not meet it): ${err.message}; said once`);
+            }
+            resolve(!err && Boolean(result));
+          },
+        );
       });
   }
 
@@ -229,7 +236,11 @@ export class WaitEngine {
       return;
     }
     const s = this.settings;
-    const fixedTimeout = !(this.config.timeout === undefined || this.config.timeout === null || String(this.config.timeout).trim() === '');
+    const fixedTimeout = !(
+      this.config.timeout === undefined ||
+      this.config.timeout === null ||
+      String(this.config.timeout).trim() === ''
+    );
     IgnoredWarnings.of(this.node).check(msg, 'timeout', fixedTimeout);
     const timeoutMs = prepareTimeout(this.config.timeout, m.timeout);
     let test: Test;
@@ -244,7 +255,11 @@ export class WaitEngine {
       else {
         const id = alarmIdFromMessage(msg as { payload?: unknown; topic?: unknown });
         const found = await usableClient(this.conn).getAlarmInfo(id);
-        if (!found) throw new TbError('TB_NOT_FOUND', `Alarm ${id} was not found (deleted, or this user may not see it): there is no alarm to wait for`);
+        if (!found)
+          throw new TbError(
+            'TB_NOT_FOUND',
+            `Alarm ${id} was not found (deleted, or this user may not see it): there is no alarm to wait for`,
+          );
         alarm = found;
       }
     }
@@ -295,14 +310,18 @@ export class WaitEngine {
   }
 
   private hub(): LiveHub {
-    if (!this.conn) throw new TbConfigError('No ThingsBoard connection is selected (or it is disabled): open the node and choose a connection');
+    if (!this.conn)
+      throw new TbConfigError(
+        'No ThingsBoard connection is selected (or it is disabled): open the node and choose a connection',
+      );
     return this.conn.live();
   }
 
   /** The entities a reset names (msg.entity, else msg.topic as a UUID), or undefined for every wait. */
   private resetTargets(m: Record<string, unknown>): EntityId[] | undefined {
     if ((m.entity === undefined || m.entity === null) && uuidText(m.topic) === undefined) return undefined;
-    return targetsFromMessage(m as { entity?: unknown; topic?: unknown }, policyRules({}, this.config.targetEntityType)).entities;
+    return targetsFromMessage(m as { entity?: unknown; topic?: unknown }, policyRules({}, this.config.targetEntityType))
+      .entities;
   }
 
   /** Ends, without sending anything, the waits on any of these entities (all when undefined). */
@@ -341,7 +360,9 @@ export class WaitEngine {
       w.sub =
         s.waitFor === 'value'
           ? new EntityDataSubscription(w, valueWatchQuery(part.entity, s.keyType, s.key), 'raw')
-          : new AlarmDataSubscription(w, alarmWatchQuery(part.entity, this.alarmTypeOf(part)), 'raw', (id) => usableClient(this.conn).getAlarmInfo(id));
+          : new AlarmDataSubscription(w, alarmWatchQuery(part.entity, this.alarmTypeOf(part)), 'raw', (id) =>
+              usableClient(this.conn).getAlarmInfo(id),
+            );
       hub.subscribe(w.sub); // throws, registering nothing, when the command cannot be sent
       this.watches.set(key, w);
       watch = w;
@@ -374,7 +395,13 @@ export class WaitEngine {
         const row = (ev.items as EntityData[])[0];
         watch.ready = true;
         if (!row) {
-          this.failWatch(watch, new TbInputError('entity', `${entityText(watch.entity)} was not found (or this user may not see it): there is nothing to wait for`));
+          this.failWatch(
+            watch,
+            new TbInputError(
+              'entity',
+              `${entityText(watch.entity)} was not found (or this user may not see it): there is nothing to wait for`,
+            ),
+          );
           return;
         }
         watch.row = row;
@@ -390,7 +417,8 @@ export class WaitEngine {
       for (const a of ev.items as AlarmData[]) watch.alarms.set(a.id.id, a);
       for (const part of [...watch.parts]) {
         if (!part.seen) this.first(watch, part);
-        else if (part.alarmId && watch.alarms.has(part.alarmId)) this.alarmChanged(part, watch.alarms.get(part.alarmId) as AlarmData);
+        else if (part.alarmId && watch.alarms.has(part.alarmId))
+          this.alarmChanged(part, watch.alarms.get(part.alarmId) as AlarmData);
       }
       return;
     }
@@ -428,7 +456,9 @@ export class WaitEngine {
       return;
     }
     if (part.alarmId === undefined) {
-      const a = latestActive([...watch.alarms.values()].filter((x) => !this.settings.alarmType || x.type === this.settings.alarmType));
+      const a = latestActive(
+        [...watch.alarms.values()].filter((x) => !this.settings.alarmType || x.type === this.settings.alarmType),
+      );
       if (a) this.followAlarm(part, a);
       return;
     }
@@ -598,7 +628,12 @@ export class WaitEngine {
 }
 
 /** Sets up the node: the connection, the engine, the problems found at deploy. */
-export function waitUntilNode(RED: NodeAPI, node: Node, config: WaitUntilDef, conn: TbConnectionNode | undefined): WaitEngine {
+export function waitUntilNode(
+  RED: NodeAPI,
+  node: Node,
+  config: WaitUntilDef,
+  conn: TbConnectionNode | undefined,
+): WaitEngine {
   const engine = new WaitEngine(RED, node, config, conn);
   if (engine.problem) setupProblem(RED, node, engine.problem);
   return engine;

@@ -8,7 +8,18 @@ import { ENTITY_FILTER_SCHEMA, visibleFields } from './filters';
 import { MODE_SCHEMA } from './modes';
 import { isObj, type FieldKind, type FieldSpec, type QueryMode } from './spec';
 
-const CONTAINER_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>(['entityTypes', 'entityIds', 'entity', 'customer', 'profiles', 'relationFilters', 'enumList', 'strings', 'user', 'sortOrder']);
+const CONTAINER_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>([
+  'entityTypes',
+  'entityIds',
+  'entity',
+  'customer',
+  'profiles',
+  'relationFilters',
+  'enumList',
+  'strings',
+  'user',
+  'sortOrder',
+]);
 
 function fieldPatterns(prefix: string, f: FieldSpec): string[] {
   const p = prefix ? `${prefix}.${f.name}` : f.name;
@@ -22,11 +33,19 @@ function predicateCoverage(p: unknown, path: string, out: string[]): void {
   if (!isObj(p)) return;
   if (p.type === 'COMPLEX') {
     out.push(`${path}.predicates`);
-    if (Array.isArray(p.predicates)) p.predicates.forEach((c, i) => predicateCoverage(c, `${path}.predicates.${i}`, out));
+    if (Array.isArray(p.predicates))
+      p.predicates.forEach((c, i) => predicateCoverage(c, `${path}.predicates.${i}`, out));
     return;
   }
   const v = `${path}.value`;
-  out.push(`${path}.ignoreCase`, v, `${v}.defaultValue`, `${v}.dynamicValue`, `${v}.dynamicValue.sourceType`, `${v}.dynamicValue.sourceAttribute`);
+  out.push(
+    `${path}.ignoreCase`,
+    v,
+    `${v}.defaultValue`,
+    `${v}.dynamicValue`,
+    `${v}.dynamicValue.sourceType`,
+    `${v}.dynamicValue.sourceAttribute`,
+  );
 }
 
 /**
@@ -46,7 +65,8 @@ export function builderCoverage(mode: QueryMode, query: unknown, options: { live
         const ef = q.entityFilter;
         const type = isObj(ef) ? ef.type : undefined;
         if (typeof type === 'string' && type in ENTITY_FILTER_SCHEMA) {
-          for (const f of visibleFields(ENTITY_FILTER_SCHEMA[type as EntityFilterType], ef)) out.push(...fieldPatterns('entityFilter', f));
+          for (const f of visibleFields(ENTITY_FILTER_SCHEMA[type as EntityFilterType], ef))
+            out.push(...fieldPatterns('entityFilter', f));
         }
         break;
       }
@@ -63,7 +83,8 @@ export function builderCoverage(mode: QueryMode, query: unknown, options: { live
         for (const list of spec.fieldLists) out.push(list, `${list}.*.type`, `${list}.*.key`);
         break;
       case 'page':
-        for (const f of spec.pageFields) if (f.name !== 'dynamic' || options.live) out.push(...fieldPatterns('pageLink', f));
+        for (const f of spec.pageFields)
+          if (f.name !== 'dynamic' || options.live) out.push(...fieldPatterns('pageLink', f));
         break;
       case 'alarm':
         for (const f of spec.alarmFilterFields) out.push(...fieldPatterns(spec.alarmFilterAt ?? '', f));

@@ -7,8 +7,10 @@
 import { ALIAS_ENTITY_TYPES, RELATION_DIRECTIONS, type EntityFilterType } from '../types';
 import { clone, isObj, type FieldSpec, type FilterTypeSpec } from './spec';
 
-const NAME_HELP = 'Case-insensitive: matches names that start with this text, or use % at the start or end for a pattern (% = any text, _ = any one character); empty = any name.';
-const DIRECTION_HELP = 'FROM follows relations going out of the root (e.g. to what it contains); TO follows relations coming into it.';
+const NAME_HELP =
+  'Case-insensitive: matches names that start with this text, or use % at the start or end for a pattern (% = any text, _ = any one character); empty = any name.';
+const DIRECTION_HELP =
+  'FROM follows relations going out of the root (e.g. to what it contains); TO follows relations coming into it.';
 const MAX_LEVEL_HELP = '1 = direct relations only; 0 = as deep as the server allows (50 levels).';
 const LAST_LEVEL_HELP = 'Keep only the entities at the last level, or that have no further matching relation.';
 const DASHBOARD_ONLY = ['rootStateEntity', 'defaultStateEntity'] as const;
@@ -22,7 +24,14 @@ function nameFilterField(name: string): FieldSpec {
 }
 
 /** The deviceType / assetType / edgeType / entityViewType filters. */
-function typeFilter(type: EntityFilterType, label: string, plural: string, profileType: FieldSpec['profileType'] & string, listLabel: string, what: string): FilterTypeSpec {
+function typeFilter(
+  type: EntityFilterType,
+  label: string,
+  plural: string,
+  profileType: FieldSpec['profileType'] & string,
+  listLabel: string,
+  what: string,
+): FilterTypeSpec {
   return {
     type,
     label,
@@ -42,13 +51,33 @@ function typeFilter(type: EntityFilterType, label: string, plural: string, profi
 }
 
 /** The four *SearchQuery filters. */
-function searchQuery(type: EntityFilterType, label: string, plural: string, profileType: FieldSpec['profileType'] & string, listLabel: string): FilterTypeSpec {
+function searchQuery(
+  type: EntityFilterType,
+  label: string,
+  plural: string,
+  profileType: FieldSpec['profileType'] & string,
+  listLabel: string,
+): FilterTypeSpec {
   return {
     type,
     label,
     fields: [
-      { name: 'rootEntity', kind: 'entity', required: true, label: 'Root entity', help: 'The entity the relations start from.' },
-      { name: 'direction', kind: 'enum', options: RELATION_DIRECTIONS, required: true, default: 'FROM', label: 'Direction', help: DIRECTION_HELP },
+      {
+        name: 'rootEntity',
+        kind: 'entity',
+        required: true,
+        label: 'Root entity',
+        help: 'The entity the relations start from.',
+      },
+      {
+        name: 'direction',
+        kind: 'enum',
+        options: RELATION_DIRECTIONS,
+        required: true,
+        default: 'FROM',
+        label: 'Direction',
+        help: DIRECTION_HELP,
+      },
       {
         name: 'relationType',
         kind: 'text',
@@ -81,12 +110,25 @@ export const ENTITY_FILTER_SCHEMA: Readonly<Record<EntityFilterType, FilterTypeS
   entityList: {
     type: 'entityList',
     label: 'List of entities',
-    fields: [entityTypeField('entityType', 'Entity type'), { name: 'entityList', kind: 'entityIds', typeFrom: 'entityType', required: true, label: 'Entities', help: 'At least one.' }],
+    fields: [
+      entityTypeField('entityType', 'Entity type'),
+      {
+        name: 'entityList',
+        kind: 'entityIds',
+        typeFrom: 'entityType',
+        required: true,
+        label: 'Entities',
+        help: 'At least one.',
+      },
+    ],
   },
   entityName: {
     type: 'entityName',
     label: 'Entities by name',
-    fields: [entityTypeField('entityType', 'Entity type'), { ...nameFilterField('entityNameFilter'), required: true, default: '' }],
+    fields: [
+      entityTypeField('entityType', 'Entity type'),
+      { ...nameFilterField('entityNameFilter'), required: true, default: '' },
+    ],
   },
   entityType: {
     type: 'entityType',
@@ -96,7 +138,14 @@ export const ENTITY_FILTER_SCHEMA: Readonly<Record<EntityFilterType, FilterTypeS
   assetType: typeFilter('assetType', 'Assets by profile', 'assetTypes', 'ASSET', 'Asset profiles', 'Assets'),
   deviceType: typeFilter('deviceType', 'Devices by profile', 'deviceTypes', 'DEVICE', 'Device profiles', 'Devices'),
   edgeType: typeFilter('edgeType', 'Edges by type', 'edgeTypes', 'EDGE', 'Edge types', 'Edges'),
-  entityViewType: typeFilter('entityViewType', 'Entity views by type', 'entityViewTypes', 'ENTITY_VIEW', 'Entity view types', 'Entity views'),
+  entityViewType: typeFilter(
+    'entityViewType',
+    'Entity views by type',
+    'entityViewTypes',
+    'ENTITY_VIEW',
+    'Entity view types',
+    'Entity views',
+  ),
   apiUsageState: {
     type: 'apiUsageState',
     label: 'API usage state',
@@ -139,7 +188,15 @@ export const ENTITY_FILTER_SCHEMA: Readonly<Record<EntityFilterType, FilterTypeS
         label: 'Root entities',
         help: 'At least one; the parentId entity field then tells which root each result came from.',
       },
-      { name: 'direction', kind: 'enum', options: RELATION_DIRECTIONS, required: true, default: 'FROM', label: 'Direction', help: DIRECTION_HELP },
+      {
+        name: 'direction',
+        kind: 'enum',
+        options: RELATION_DIRECTIONS,
+        required: true,
+        default: 'FROM',
+        label: 'Direction',
+        help: DIRECTION_HELP,
+      },
       { name: 'maxLevel', kind: 'int', default: 1, label: 'Max levels', help: MAX_LEVEL_HELP },
       { name: 'fetchLastLevelOnly', kind: 'bool', default: false, label: 'Last level only', help: LAST_LEVEL_HELP },
       {
@@ -149,13 +206,25 @@ export const ENTITY_FILTER_SCHEMA: Readonly<Record<EntityFilterType, FilterTypeS
         label: 'Relation filters',
         help: 'Any one must match the relation that reaches each entity (the last one; any relation may be crossed on the way); none = any relation to a tenant, customer, user, dashboard, asset, device or entity view.',
       },
-      { name: 'negate', kind: 'bool', default: false, label: 'Exclude matches', help: 'Return the related entities that do not match the relation filters.' },
+      {
+        name: 'negate',
+        kind: 'bool',
+        default: false,
+        label: 'Exclude matches',
+        help: 'Return the related entities that do not match the relation filters.',
+      },
     ],
     held: DASHBOARD_ONLY,
   },
   assetSearchQuery: searchQuery('assetSearchQuery', 'Related assets', 'assetTypes', 'ASSET', 'Asset profiles'),
   deviceSearchQuery: searchQuery('deviceSearchQuery', 'Related devices', 'deviceTypes', 'DEVICE', 'Device profiles'),
-  entityViewSearchQuery: searchQuery('entityViewSearchQuery', 'Related entity views', 'entityViewTypes', 'ENTITY_VIEW', 'Entity view types'),
+  entityViewSearchQuery: searchQuery(
+    'entityViewSearchQuery',
+    'Related entity views',
+    'entityViewTypes',
+    'ENTITY_VIEW',
+    'Entity view types',
+  ),
   edgeSearchQuery: searchQuery('edgeSearchQuery', 'Related edges', 'edgeTypes', 'EDGE', 'Edge types'),
 };
 

@@ -28,6 +28,14 @@ export {
   newPredicate,
   type SimplePredicateType,
 } from './keys';
-export { ALARM_FILTER_FIELDS, MODE_SCHEMA, defaultQuery, isQueryMode, type BuilderPart, type FieldList, type ModeSpec } from './modes';
+export {
+  ALARM_FILTER_FIELDS,
+  MODE_SCHEMA,
+  defaultQuery,
+  isQueryMode,
+  type BuilderPart,
+  type FieldList,
+  type ModeSpec,
+} from './modes';
 export { builderCoverage } from './coverage';
 export { jsonSchema } from './json-schema';

@@ -127,13 +127,21 @@ export function filterSchema(spec: FilterTypeSpec): Schema {
     properties[d] = { description: `Ignored by the server (this filter has no ${d}): use ${d}s.` };
   }
   for (const h of spec.held ?? []) {
-    properties[h] = h === 'rootStateEntity' ? nullable({ type: 'boolean', description: 'Dashboards only.' }) : nullable(withMeta({ description: 'Dashboards only.' }, REF('aliasEntityId')));
+    properties[h] =
+      h === 'rootStateEntity'
+        ? nullable({ type: 'boolean', description: 'Dashboards only.' })
+        : nullable(withMeta({ description: 'Dashboards only.' }, REF('aliasEntityId')));
   }
   for (const { when, fields } of byCondition.values()) {
     const sibling = spec.fields.find((s) => s.name === when.field);
     const onDefault = sibling !== undefined && sibling.default === when.equals;
     const cond: Schema = onDefault
-      ? { anyOf: [{ not: { required: [when.field] } }, { properties: { [when.field]: { anyOf: [{ const: when.equals }, { type: 'null' }] } } }] }
+      ? {
+          anyOf: [
+            { not: { required: [when.field] } },
+            { properties: { [when.field]: { anyOf: [{ const: when.equals }, { type: 'null' }] } } },
+          ],
+        }
       : { required: [when.field], properties: { [when.field]: { const: when.equals } } };
     const then: Schema = { required: fields.filter((f) => f.required).map((f) => f.name) };
     const thenProps: Schema = {};

@@ -45,7 +45,11 @@ function valueOrNoneSchema(kind: ValueKind, extra: Schema = {}): Schema {
   if (kind !== 'number') return { type: [kind, 'null'], ...extra };
   return {
     ...extra,
-    anyOf: [{ type: ['number', 'null'] }, { type: 'string', pattern: NUMBER_TEXT }, { type: 'string', pattern: NULL_TEXT }],
+    anyOf: [
+      { type: ['number', 'null'] },
+      { type: 'string', pattern: NUMBER_TEXT },
+      { type: 'string', pattern: NULL_TEXT },
+    ],
   };
 }
 
@@ -70,7 +74,14 @@ function predicateValueSchema(kind: ValueKind, currentDevice: CurrentDeviceRule)
   };
   const then: Schema =
     currentDevice === 'refuse'
-      ? { properties: { dynamicValue: { type: 'object', properties: { sourceType: { enum: ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER'] } } } } }
+      ? {
+          properties: {
+            dynamicValue: {
+              type: 'object',
+              properties: { sourceType: { enum: ['CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER'] } },
+            },
+          },
+        }
       : { required: ['userValue'], properties: { userValue: valueSchema(kind) } };
   const rule: Schema = currentDevice === 'accept' ? {} : { if: unresolvedCurrentDevice, then };
   return {
@@ -82,7 +93,12 @@ function predicateValueSchema(kind: ValueKind, currentDevice: CurrentDeviceRule)
           defaultValue: valueOrNoneSchema(kind),
           userValue: valueOrNoneSchema(kind, { description: 'Wins over the others when not null.' }),
           // anyOf, not nullable(): the $ref must not apply to null.
-          dynamicValue: { anyOf: [{ type: 'object', allOf: [REF('dynamicValue')], properties: { resolvedValue: valueOrNoneSchema(kind) } }, { type: 'null' }] },
+          dynamicValue: {
+            anyOf: [
+              { type: 'object', allOf: [REF('dynamicValue')], properties: { resolvedValue: valueOrNoneSchema(kind) } },
+              { type: 'null' },
+            ],
+          },
         },
         anyOf: [
           { required: ['defaultValue'], properties: { defaultValue: valueSchema(kind) } },
@@ -121,14 +137,20 @@ function sortKeyRule(): Schema {
   return {
     if: {
       required: ['key'],
-      properties: { key: { type: 'object', required: ['type'], properties: { type: { enum: ['ENTITY_FIELD', 'ALARM_FIELD'] } } } },
+      properties: {
+        key: { type: 'object', required: ['type'], properties: { type: { enum: ['ENTITY_FIELD', 'ALARM_FIELD'] } } },
+      },
     },
     then: {
       properties: {
         key: {
           type: 'object',
           properties: {
-            key: { type: 'string', pattern: SORT_PROPERTY_PATTERN, description: 'Letters, digits, "_" and "-" only (the server refuses others).' },
+            key: {
+              type: 'string',
+              pattern: SORT_PROPERTY_PATTERN,
+              description: 'Letters, digits, "_" and "-" only (the server refuses others).',
+            },
           },
         },
       },
@@ -182,7 +204,8 @@ function definitions(currentDevice: CurrentDeviceRule): Schema {
         sourceAttribute: { type: 'string', minLength: 1 },
         inherit: nullable({ type: 'boolean' }),
         resolvedValue: {
-          description: 'Normally filled in by the server. One given here is used as is over REST; a live subscription uses it until the attribute is read.',
+          description:
+            'Normally filled in by the server. One given here is used as is over REST; a live subscription uses it until the attribute is read.',
         },
       },
     },
@@ -200,7 +223,11 @@ function definitions(currentDevice: CurrentDeviceRule): Schema {
           properties: {
             type: { const: 'COMPLEX' },
             operation: { type: 'string', enum: [...COMPLEX_OPERATIONS] },
-            predicates: { type: 'array', items: REF('predicate'), description: 'Empty = no condition (matches every entity).' },
+            predicates: {
+              type: 'array',
+              items: REF('predicate'),
+              description: 'Empty = no condition (matches every entity).',
+            },
           },
         },
       ],
@@ -210,20 +237,30 @@ function definitions(currentDevice: CurrentDeviceRule): Schema {
       required: ['key', 'predicate'],
       properties: {
         key: REF('nonAlarmKey'),
-        valueType: nullable({ type: 'string', enum: [...ENTITY_KEY_VALUE_TYPES], description: 'Defaults to the predicate type.' }),
+        valueType: nullable({
+          type: 'string',
+          enum: [...ENTITY_KEY_VALUE_TYPES],
+          description: 'Defaults to the predicate type.',
+        }),
         predicate: REF('predicate'),
       },
     },
     sortOrder: {
       type: 'object',
       required: ['key'],
-      properties: { key: REF('nonAlarmKey'), direction: nullable({ type: 'string', enum: [...SORT_DIRECTIONS], default: 'ASC' }) },
+      properties: {
+        key: REF('nonAlarmKey'),
+        direction: nullable({ type: 'string', enum: [...SORT_DIRECTIONS], default: 'ASC' }),
+      },
       ...sortKeyRule(),
     },
     alarmSortOrder: {
       type: 'object',
       required: ['key'],
-      properties: { key: REF('key'), direction: nullable({ type: 'string', enum: [...SORT_DIRECTIONS], default: 'ASC' }) },
+      properties: {
+        key: REF('key'),
+        direction: nullable({ type: 'string', enum: [...SORT_DIRECTIONS], default: 'ASC' }),
+      },
       ...sortKeyRule(),
     },
   };
@@ -249,7 +286,11 @@ export function jsonSchema(mode: QueryMode, options: { live?: boolean } = {}): R
   const properties: Schema = {
     entityFilter: spec.entityFilterOptional ? nullable(REF('entityFilter')) : REF('entityFilter'),
     keyFilters: keyList('keyFilter'),
-    keyFiltersOperation: nullable({ type: 'string', enum: [...KEY_FILTERS_OPERATIONS], description: KEY_FILTER_HELP.keyFiltersOperation }),
+    keyFiltersOperation: nullable({
+      type: 'string',
+      enum: [...KEY_FILTERS_OPERATIONS],
+      description: KEY_FILTER_HELP.keyFiltersOperation,
+    }),
   };
   for (const list of spec.fieldLists) properties[list] = keyList(list === 'alarmFields' ? 'key' : 'nonAlarmKey');
   if (spec.pageFields.length > 0) {

@@ -103,7 +103,8 @@ export const VALUE_TYPE_PREDICATES: Readonly<Record<EntityKeyValueType, SimplePr
 
 /** Plain-language notes on key filters, for the form's help (§5.5). */
 export const KEY_FILTER_HELP: Readonly<Record<string, string>> = {
-  typed: 'A string condition only matches values stored as text, a numeric one only numbers, a boolean one only booleans.',
+  typed:
+    'A string condition only matches values stored as text, a numeric one only numbers, a boolean one only booleans.',
   missing: 'An entity without the key never matches, not even "not equal" or "does not contain".',
   emptyString: 'An empty text value switches the condition off (it matches everything).',
   inList: 'For "is one of": separate values with commas; quote them all alike to keep commas or spaces inside.',
@@ -125,7 +126,10 @@ export function dynamicSourceTypes(mode: QueryMode, live: boolean): DynamicValue
 }
 
 /** A new predicate of this type; a COMPLEX one holds one predicate of `childType` (default NUMERIC). */
-export function newPredicate(type: FilterPredicateType, childType: SimplePredicateType = 'NUMERIC'): Record<string, unknown> {
+export function newPredicate(
+  type: FilterPredicateType,
+  childType: SimplePredicateType = 'NUMERIC',
+): Record<string, unknown> {
   switch (type) {
     case 'STRING':
       return { type, operation: 'EQUAL', value: { defaultValue: '', dynamicValue: null }, ignoreCase: false };
@@ -139,6 +143,9 @@ export function newPredicate(type: FilterPredicateType, childType: SimplePredica
 }
 
 /** A new key filter with an empty key name (to be filled in) and a simple predicate for the value type. */
-export function newKeyFilter(valueType: EntityKeyValueType = 'NUMERIC', keyType: EntityKeyType = 'TIME_SERIES'): Record<string, unknown> {
+export function newKeyFilter(
+  valueType: EntityKeyValueType = 'NUMERIC',
+  keyType: EntityKeyType = 'TIME_SERIES',
+): Record<string, unknown> {
   return { key: { type: keyType, key: '' }, valueType, predicate: newPredicate(VALUE_TYPE_PREDICATES[valueType]) };
 }

@@ -17,7 +17,13 @@ export const ALARM_FILTER_FIELDS: readonly FieldSpec[] = [
     label: 'Status',
     help: 'ACTIVE/CLEARED and ACK/UNACK are two conditions that must both hold (ACTIVE + UNACK = active and unacknowledged); empty or ANY = any status.',
   },
-  { name: 'severityList', kind: 'enumList', options: ALARM_SEVERITIES, label: 'Severities', help: 'Empty = any severity.' },
+  {
+    name: 'severityList',
+    kind: 'enumList',
+    options: ALARM_SEVERITIES,
+    label: 'Severities',
+    help: 'Empty = any severity.',
+  },
   { name: 'typeList', kind: 'strings', label: 'Alarm types', help: 'Exact alarm type names; empty = any type.' },
   {
     name: 'timeWindow',

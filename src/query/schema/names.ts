@@ -32,8 +32,31 @@ export function entityTypeName(type: string, n = 2): string {
   return `${n === 1 ? 'entity' : 'entities'} of type ${type}`;
 }
 
-const DEVICE_ASSET_FIELDS = ['name', 'type', 'label', 'createdTime', 'displayName', 'ownerName', 'ownerType', 'additionalInfo', 'entityType'];
-const CONTACT_FIELDS = ['title', 'email', 'phone', 'country', 'state', 'city', 'address', 'address2', 'zip', 'createdTime', 'additionalInfo', 'entityType'];
+const DEVICE_ASSET_FIELDS = [
+  'name',
+  'type',
+  'label',
+  'createdTime',
+  'displayName',
+  'ownerName',
+  'ownerType',
+  'additionalInfo',
+  'entityType',
+];
+const CONTACT_FIELDS = [
+  'title',
+  'email',
+  'phone',
+  'country',
+  'state',
+  'city',
+  'address',
+  'address2',
+  'zip',
+  'createdTime',
+  'additionalInfo',
+  'entityType',
+];
 
 /**
  * ENTITY_FIELD names per entity type (§3.6: the columns, then the computed fields), for suggestions. Aliases
@@ -46,7 +69,18 @@ export const ENTITY_FIELD_NAMES: Readonly<Record<string, readonly string[]>> = {
   ENTITY_VIEW: ['name', 'type', 'createdTime', 'ownerName', 'ownerType', 'additionalInfo', 'entityType'],
   TENANT: [...CONTACT_FIELDS.slice(0, 9), 'region', ...CONTACT_FIELDS.slice(9)],
   CUSTOMER: CONTACT_FIELDS,
-  USER: ['email', 'firstName', 'lastName', 'phone', 'createdTime', 'displayName', 'ownerName', 'ownerType', 'additionalInfo', 'entityType'],
+  USER: [
+    'email',
+    'firstName',
+    'lastName',
+    'phone',
+    'createdTime',
+    'displayName',
+    'ownerName',
+    'ownerType',
+    'additionalInfo',
+    'entityType',
+  ],
   DASHBOARD: ['title', 'createdTime', 'ownerName', 'ownerType', 'entityType'],
   DEVICE_PROFILE: ['name', 'type', 'createdTime'],
   ASSET_PROFILE: ['name', 'createdTime'],

@@ -5,7 +5,22 @@
 
 import type { EntityFilter, RelationEntityTypeFilter, RelationsQueryFilter } from '../types';
 import { aliasEntityId, entityType, entityTypeArray, typedId } from './ids';
-import { FILTER_TYPE, RELATION_DIRECTION, arr, bool, fail, got, nonNegInt, obj, oneOf, optBool, optStr, str, uuidArray, type Obj } from './primitives';
+import {
+  FILTER_TYPE,
+  RELATION_DIRECTION,
+  arr,
+  bool,
+  fail,
+  got,
+  nonNegInt,
+  obj,
+  oneOf,
+  optBool,
+  optStr,
+  str,
+  uuidArray,
+  type Obj,
+} from './primitives';
 
 /**
  * An array of type names. A `null` item is kept: Jackson writes an empty Java type filter that way and the server
@@ -29,7 +44,10 @@ function typeList(o: Obj, plural: string, singular: string, path: string): (stri
   }
   const single = o[singular];
   if (single != null && single !== '') return [str(single, `${path}.${singular}`)];
-  return fail(`${path}.${plural}`, `${path}.${plural} must be a non-empty array of type names, e.g. ["thermostat"] ${got(o[plural])}`);
+  return fail(
+    `${path}.${plural}`,
+    `${path}.${plural} must be a non-empty array of type names, e.g. ["thermostat"] ${got(o[plural])}`,
+  );
 }
 
 function relationFilters(v: unknown, path: string): RelationEntityTypeFilter[] {
@@ -54,7 +72,8 @@ function relationCommon(o: Obj, path: string, out: Obj): void {
   if (o.maxLevel != null) out.maxLevel = nonNegInt(o.maxLevel, `${path}.maxLevel`);
   optBool(o, 'fetchLastLevelOnly', path, out);
   optBool(o, 'rootStateEntity', path, out);
-  if (o.defaultStateEntity != null) out.defaultStateEntity = aliasEntityId(o.defaultStateEntity, `${path}.defaultStateEntity`);
+  if (o.defaultStateEntity != null)
+    out.defaultStateEntity = aliasEntityId(o.defaultStateEntity, `${path}.defaultStateEntity`);
 }
 
 const SEARCH_QUERY_TYPES: Readonly<Record<string, string>> = {
@@ -105,7 +124,9 @@ export function entityFilter(v: unknown, path: string): EntityFilter {
       return out as unknown as EntityFilter;
     }
     case 'apiUsageState':
-      return o.customerId == null ? { type } : { type, customerId: typedId(o.customerId, `${path}.customerId`, 'CUSTOMER') };
+      return o.customerId == null
+        ? { type }
+        : { type, customerId: typedId(o.customerId, `${path}.customerId`, 'CUSTOMER') };
     case 'relationsQuery': {
       const out: Obj = { type };
       const multiRoot = o.multiRoot == null ? false : bool(o.multiRoot, `${path}.multiRoot`);

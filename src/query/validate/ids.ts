@@ -4,7 +4,18 @@
  */
 
 import type { ALIAS_ENTITY_TYPES, AliasEntityId, EntityId, EntityType } from '../types';
-import { ALIAS_TYPE, ENTITY_OR_ALIAS_TYPE_TEXT, ENTITY_TYPE, arr, describe, fail, got, obj, oneOf, uuid } from './primitives';
+import {
+  ALIAS_TYPE,
+  ENTITY_OR_ALIAS_TYPE_TEXT,
+  ENTITY_TYPE,
+  arr,
+  describe,
+  fail,
+  got,
+  obj,
+  oneOf,
+  uuid,
+} from './primitives';
 
 export function entityType(v: unknown, path: string): EntityType {
   return oneOf(v, ENTITY_TYPE, path, ENTITY_TYPE.text);
@@ -36,7 +47,10 @@ export function aliasEntityId(v: unknown, path: string): AliasEntityId {
     const lc = et.toLowerCase();
     const hint = ALIAS_TYPE.lower.get(lc) ?? ENTITY_TYPE.lower.get(lc);
     if (hint !== undefined) {
-      fail(`${path}.entityType`, `${path}.entityType must be ${ENTITY_OR_ALIAS_TYPE_TEXT} (got ${describe(et)}; did you mean "${hint}"?)`);
+      fail(
+        `${path}.entityType`,
+        `${path}.entityType must be ${ENTITY_OR_ALIAS_TYPE_TEXT} (got ${describe(et)}; did you mean "${hint}"?)`,
+      );
     }
   }
   return fail(`${path}.entityType`, `${path}.entityType must be ${ENTITY_OR_ALIAS_TYPE_TEXT} ${got(et)}`);

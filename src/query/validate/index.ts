@@ -45,7 +45,13 @@
  * (key discovery and alarm status options), and primitives.ts (the small checks and the wording of the messages).
  */
 
-export { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery, type PrepareOptions } from './queries';
+export {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+  type PrepareOptions,
+} from './queries';
 export { DEFAULT_PAGE_SIZE, SORT_PROPERTY_PATTERN } from './page-link';
 export { impliedValueType, jacksonDouble } from './key-filters';
 export { prepareEntityId } from './ids';

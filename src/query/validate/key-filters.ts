@@ -4,7 +4,14 @@
  * server reads them.
  */
 
-import type { DynamicValue, EntityKey, EntityKeyValueType, FilterPredicateValue, KeyFilter, KeyFilterPredicate } from '../types';
+import type {
+  DynamicValue,
+  EntityKey,
+  EntityKeyValueType,
+  FilterPredicateValue,
+  KeyFilter,
+  KeyFilterPredicate,
+} from '../types';
 import {
   BOOLEAN_OP,
   COMPLEX_OP,
@@ -44,7 +51,10 @@ export function entityKey(v: unknown, path: string, allowAlarmField: boolean): E
   if (allowAlarmField) {
     type = oneOf(t, KEY_TYPE, `${path}.type`);
   } else if (t === 'ALARM_FIELD') {
-    fail(`${path}.type`, `${path}.type must be one of ${NON_ALARM_KEY_TYPE.text} (got "ALARM_FIELD", which is only allowed in an alarm query's alarmFields and sort order)`);
+    fail(
+      `${path}.type`,
+      `${path}.type must be one of ${NON_ALARM_KEY_TYPE.text} (got "ALARM_FIELD", which is only allowed in an alarm query's alarmFields and sort order)`,
+    );
   } else {
     type = oneOf(t, NON_ALARM_KEY_TYPE, `${path}.type`);
   }
@@ -173,7 +183,8 @@ function predicateValue(v: unknown, path: string, kind: ValueKind, ctx: FilterCo
   const def = v.defaultValue == null ? null : scalar(v.defaultValue, `${path}.defaultValue`, kind);
   if (def === null && user === null && dyn === undefined) {
     const p = `${path}.defaultValue`;
-    const none = v.defaultValue == null ? got(v.defaultValue) : `${got(v.defaultValue)}, which the server reads as no value`;
+    const none =
+      v.defaultValue == null ? got(v.defaultValue) : `${got(v.defaultValue)}, which the server reads as no value`;
     fail(p, `${p} must be ${KIND_TEXT[kind]} ${none}, unless userValue or dynamicValue gives the value`);
   }
   if (dyn !== undefined) checkCurrentDevice(dyn, user, path, ctx);
@@ -214,7 +225,8 @@ function predicate(v: unknown, path: string, depth: number, ctx: FilterContext):
       const operation = oneOf(o.operation, COMPLEX_OP, `${path}.operation`);
       const p = `${path}.predicates`;
       const a = arr(o.predicates, p, 'an array of predicates');
-      if (depth >= MAX_PREDICATE_DEPTH) fail(p, `${p} nests COMPLEX predicates deeper than ${MAX_PREDICATE_DEPTH} levels`);
+      if (depth >= MAX_PREDICATE_DEPTH)
+        fail(p, `${p} nests COMPLEX predicates deeper than ${MAX_PREDICATE_DEPTH} levels`);
       const predicates: KeyFilterPredicate[] = new Array(a.length);
       for (let i = 0; i < a.length; i++) predicates[i] = predicate(a[i], `${p}[${i}]`, depth + 1, ctx);
       return { type: 'COMPLEX', operation, predicates };

@@ -53,7 +53,10 @@ function flag(v: unknown, path: string): boolean {
  * `scopes` is an array or a comma-separated string of SERVER_SCOPE, SHARED_SCOPE, CLIENT_SCOPE (duplicates
  * removed, order kept).
  */
-export function prepareKeysOptions(input: { timeseries?: unknown; attributes?: unknown; scopes?: unknown } | null | undefined, field = 'keys'): KeysOptions {
+export function prepareKeysOptions(
+  input: { timeseries?: unknown; attributes?: unknown; scopes?: unknown } | null | undefined,
+  field = 'keys',
+): KeysOptions {
   const o = input == null ? {} : obj(input, field, 'an object {timeseries, attributes, scopes}');
   const includeTimeseries = flag(o.timeseries, `${field}.timeseries`);
   const includeAttributes = flag(o.attributes, `${field}.attributes`);
@@ -75,7 +78,10 @@ export interface AlarmStatusOptions {
  * (blanks skipped, duplicates removed); severities must be CRITICAL, MAJOR, MINOR, WARNING or INDETERMINATE.
  * Paths are `typeList` / `severityList`, prefixed with `field.` when `field` is given.
  */
-export function prepareAlarmStatusOptions(input: { typeList?: unknown; severityList?: unknown } | null | undefined, field = ''): AlarmStatusOptions {
+export function prepareAlarmStatusOptions(
+  input: { typeList?: unknown; severityList?: unknown } | null | undefined,
+  field = '',
+): AlarmStatusOptions {
   const prefix = field ? `${field}.` : '';
   const o = input == null ? {} : obj(input, field || 'options', 'an object {typeList, severityList}');
   return {

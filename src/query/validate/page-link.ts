@@ -6,7 +6,22 @@
 import type { AlarmDataPageLink, AlarmFilterFields, EntityDataPageLink, EntityDataSortOrder, UserId } from '../types';
 import { typedId } from './ids';
 import { entityKey } from './key-filters';
-import { DIRECTION, SEVERITY, STATUS, bool, enumArray, fail, got, nonNegInt, obj, oneOf, posInt, str, stringArray, type Obj } from './primitives';
+import {
+  DIRECTION,
+  SEVERITY,
+  STATUS,
+  bool,
+  enumArray,
+  fail,
+  got,
+  nonNegInt,
+  obj,
+  oneOf,
+  posInt,
+  str,
+  stringArray,
+  type Obj,
+} from './primitives';
 
 /** Page size used when a data query has no pageLink (or no pageSize). */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -22,7 +37,10 @@ function sortOrder(v: unknown, path: string, alarm: boolean): EntityDataSortOrde
   const key = entityKey(o.key, `${path}.key`, alarm);
   if ((key.type === 'ENTITY_FIELD' || key.type === 'ALARM_FIELD') && !SORT_PROPERTY_RE.test(key.key)) {
     const p = `${path}.key.key`;
-    fail(p, `${p} must be made of letters, digits, "_" and "-" only: the server refuses any other ${key.type} sort key with 400 "Invalid entity data page link sort property" ${got(key.key)}`);
+    fail(
+      p,
+      `${p} must be made of letters, digits, "_" and "-" only: the server refuses any other ${key.type} sort key with 400 "Invalid entity data page link sort property" ${got(key.key)}`,
+    );
   }
   return {
     key,

@@ -63,7 +63,10 @@ export const RELATION_DIRECTION = enumSpec(RELATION_DIRECTIONS);
 export const STATUS = enumSpec(ALARM_SEARCH_STATUSES);
 export const SEVERITY = enumSpec(ALARM_SEVERITIES);
 export const SCOPE = enumSpec(ATTRIBUTE_SCOPES);
-export const ENTITY_TYPE = enumSpec(ENTITY_TYPES, 'an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, USER, DASHBOARD, TENANT, EDGE');
+export const ENTITY_TYPE = enumSpec(
+  ENTITY_TYPES,
+  'an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, USER, DASHBOARD, TENANT, EDGE',
+);
 export const ALIAS_TYPE = enumSpec(ALIAS_ENTITY_TYPES);
 export const ENTITY_OR_ALIAS_TYPE_TEXT = `${ENTITY_TYPE.text}, or an alias ${ALIAS_TYPE.text}`;
 

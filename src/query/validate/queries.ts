@@ -50,7 +50,11 @@ export function prepareEntityDataQuery(input: unknown, field = 'query', options:
  * Validates an EntityCountQuery (`POST /api/entitiesQuery/count`, WS ENTITY_COUNT). An entity data query is
  * accepted too: its pageLink, entityFields and latestValues are dropped (and not validated).
  */
-export function prepareEntityCountQuery(input: unknown, field = 'query', options: PrepareOptions = {}): EntityCountQuery {
+export function prepareEntityCountQuery(
+  input: unknown,
+  field = 'query',
+  options: PrepareOptions = {},
+): EntityCountQuery {
   const q = parseInput(input, field);
   const out: EntityCountQuery = { entityFilter: entityFilter(q.entityFilter, `${field}.entityFilter`) };
   countPart(q, field, out, { live: options.live === true, find: false });

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { ENTITY_FILTER_SCHEMA, filterEntityType, newEntityFilter, visibleFields } from '../../../src/query/schema/filters';
+import {
+  ENTITY_FILTER_SCHEMA,
+  filterEntityType,
+  newEntityFilter,
+  visibleFields,
+} from '../../../src/query/schema/filters';
 import { ENTITY_FILTER_TYPES } from '../../../src/query/types';
 import { U1, throwsInput } from '../helpers';
 import { fullFilter, prepared, sample, switches, variants } from './support';
@@ -19,7 +24,8 @@ describe('query/schema/filters: entity filter table', () => {
         if (f.kind === 'entityIds') assert.ok(names.includes(f.typeFrom!), `${t}.${f.name}: typeFrom names a sibling`);
         if (f.kind === 'profiles') assert.ok(f.profileType, `${t}.${f.name} has a profileType`);
         if (f.when) assert.ok(names.includes(f.when.field), `${t}.${f.name}: when names a sibling`);
-        if (f.help) assert.ok(/^[A-Z0-9'"%]/.test(f.help) && f.help.endsWith('.'), `${t}.${f.name}: help is a sentence`);
+        if (f.help)
+          assert.ok(/^[A-Z0-9'"%]/.test(f.help) && f.help.endsWith('.'), `${t}.${f.name}: help is a sentence`);
       }
     }
   });
@@ -80,7 +86,10 @@ describe('query/schema/filters: entity filter table', () => {
       it('enum fields offer exactly the values the validator accepts', () => {
         for (const field of spec.fields.filter((f) => f.kind === 'enum')) {
           for (const o of field.options!) assert.doesNotThrow(() => prepared({ ...fullFilter(spec), [field.name]: o }));
-          throwsInput(() => prepared({ ...fullFilter(spec), [field.name]: 'SIDEWAYS' }), `query.entityFilter.${field.name}`);
+          throwsInput(
+            () => prepared({ ...fullFilter(spec), [field.name]: 'SIDEWAYS' }),
+            `query.entityFilter.${field.name}`,
+          );
         }
       });
     });
@@ -92,7 +101,11 @@ describe('query/schema/filters: entity filter table', () => {
     assert.ok(names({ type: 'relationsQuery' }).includes('rootEntity'));
     assert.ok(!names({ type: 'relationsQuery' }).includes('multiRootEntityIds'));
     assert.ok(names({ multiRoot: null }).includes('rootEntity'));
-    assert.deepEqual(names({ multiRoot: true }).slice(0, 3), ['multiRoot', 'multiRootEntitiesType', 'multiRootEntityIds']);
+    assert.deepEqual(names({ multiRoot: true }).slice(0, 3), [
+      'multiRoot',
+      'multiRootEntitiesType',
+      'multiRootEntityIds',
+    ]);
     assert.ok(!names({ multiRoot: true }).includes('rootEntity'));
     assert.deepEqual(names(undefined), names({}));
   });
@@ -110,16 +123,29 @@ describe('query/schema/filters: entity filter table', () => {
       filters: [],
       negate: false,
     });
-    assert.deepEqual(newEntityFilter('deviceSearchQuery'), { type: 'deviceSearchQuery', direction: 'FROM', maxLevel: 1, fetchLastLevelOnly: false });
+    assert.deepEqual(newEntityFilter('deviceSearchQuery'), {
+      type: 'deviceSearchQuery',
+      direction: 'FROM',
+      maxLevel: 1,
+      fetchLastLevelOnly: false,
+    });
     const a = newEntityFilter('relationsQuery');
     (a.filters as unknown[]).push(1);
     assert.deepEqual(newEntityFilter('relationsQuery').filters, []);
   });
 
   it('leaves the dashboard-only fields out of the forms, and says so', () => {
-    for (const t of ['relationsQuery', 'assetSearchQuery', 'deviceSearchQuery', 'entityViewSearchQuery', 'edgeSearchQuery'] as const) {
+    for (const t of [
+      'relationsQuery',
+      'assetSearchQuery',
+      'deviceSearchQuery',
+      'entityViewSearchQuery',
+      'edgeSearchQuery',
+    ] as const) {
       assert.deepEqual(ENTITY_FILTER_SCHEMA[t].held, ['rootStateEntity', 'defaultStateEntity']);
-      assert.ok(!ENTITY_FILTER_SCHEMA[t].fields.some((f) => f.name === 'rootStateEntity' || f.name === 'defaultStateEntity'));
+      assert.ok(
+        !ENTITY_FILTER_SCHEMA[t].fields.some((f) => f.name === 'rootStateEntity' || f.name === 'defaultStateEntity'),
+      );
     }
   });
 
@@ -130,12 +156,27 @@ describe('query/schema/filters: entity filter table', () => {
     assert.equal(filterEntityType({ type: 'entityList', entityType: 'USER', entityList: [U1] }), 'USER');
     assert.equal(filterEntityType({ type: 'singleEntity', singleEntity: { entityType: 'ASSET', id: U1 } }), 'ASSET');
     assert.equal(filterEntityType({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_TENANT' } }), 'TENANT');
-    assert.equal(filterEntityType({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_USER_OWNER' } }), undefined);
+    assert.equal(
+      filterEntityType({ type: 'singleEntity', singleEntity: { entityType: 'CURRENT_USER_OWNER' } }),
+      undefined,
+    );
     assert.equal(filterEntityType({ type: 'apiUsageState' }), 'API_USAGE_STATE');
-    assert.equal(filterEntityType({ type: 'relationsQuery', filters: [{ entityTypes: ['DEVICE'] }, { relationType: 'x', entityTypes: ['DEVICE'] }] }), 'DEVICE');
-    assert.equal(filterEntityType({ type: 'relationsQuery', filters: [{ entityTypes: ['DEVICE', 'ASSET'] }] }), undefined);
+    assert.equal(
+      filterEntityType({
+        type: 'relationsQuery',
+        filters: [{ entityTypes: ['DEVICE'] }, { relationType: 'x', entityTypes: ['DEVICE'] }],
+      }),
+      'DEVICE',
+    );
+    assert.equal(
+      filterEntityType({ type: 'relationsQuery', filters: [{ entityTypes: ['DEVICE', 'ASSET'] }] }),
+      undefined,
+    );
     assert.equal(filterEntityType({ type: 'relationsQuery', filters: [] }), undefined);
-    assert.equal(filterEntityType({ type: 'relationsQuery', negate: true, filters: [{ entityTypes: ['DEVICE'] }] }), undefined);
+    assert.equal(
+      filterEntityType({ type: 'relationsQuery', negate: true, filters: [{ entityTypes: ['DEVICE'] }] }),
+      undefined,
+    );
     assert.equal(filterEntityType(null), undefined);
     assert.equal(filterEntityType({ type: 'nope' }), undefined);
   });

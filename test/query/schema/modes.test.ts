@@ -34,15 +34,24 @@ describe('query/schema/modes: modes and default queries', () => {
   it('the alarm filter and page fields are all read by the validator, in the right place', () => {
     const alarmFields: Record<string, unknown> = {};
     for (const f of ALARM_FILTER_FIELDS) alarmFields[f.name] = sample(f);
-    const data = prepareAlarmDataQuery({ entityFilter: newEntityFilter('entityType'), pageLink: { ...alarmFields } }) as unknown as { pageLink: Record<string, unknown> };
-    for (const f of ALARM_FILTER_FIELDS) assert.deepEqual(data.pageLink[f.name], alarmFields[f.name], `pageLink.${f.name}`);
+    const data = prepareAlarmDataQuery({
+      entityFilter: newEntityFilter('entityType'),
+      pageLink: { ...alarmFields },
+    }) as unknown as { pageLink: Record<string, unknown> };
+    for (const f of ALARM_FILTER_FIELDS)
+      assert.deepEqual(data.pageLink[f.name], alarmFields[f.name], `pageLink.${f.name}`);
     const count = prepareAlarmCountQuery({ ...alarmFields }) as unknown as Record<string, unknown>;
     for (const f of ALARM_FILTER_FIELDS) assert.deepEqual(count[f.name], alarmFields[f.name], f.name);
     for (const mode of ['entityData', 'alarmData'] as const) {
       const page: Record<string, unknown> = {};
       for (const f of MODE_SCHEMA[mode].pageFields) page[f.name] = f.kind === 'int' ? 3 : sample(f);
-      const out = (PREPARE[mode]({ entityFilter: newEntityFilter('entityType'), pageLink: page }) as { pageLink: Record<string, unknown> }).pageLink;
-      for (const f of MODE_SCHEMA[mode].pageFields) assert.deepEqual(out[f.name], page[f.name], `${mode} pageLink.${f.name}`);
+      const out = (
+        PREPARE[mode]({ entityFilter: newEntityFilter('entityType'), pageLink: page }) as {
+          pageLink: Record<string, unknown>;
+        }
+      ).pageLink;
+      for (const f of MODE_SCHEMA[mode].pageFields)
+        assert.deepEqual(out[f.name], page[f.name], `${mode} pageLink.${f.name}`);
     }
     assert.deepEqual(ALARM_FILTER_FIELDS.find((f) => f.name === 'statusList')!.options, ALARM_SEARCH_STATUSES);
     assert.deepEqual(ALARM_FILTER_FIELDS.find((f) => f.name === 'severityList')!.options, ALARM_SEVERITIES);
@@ -60,7 +69,10 @@ describe('query/schema/modes: modes and default queries', () => {
       latestValues: [],
       pageLink: { page: 0, pageSize: 100, sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' } },
     });
-    assert.deepEqual(defaultQuery('entityCount'), { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, keyFilters: [] });
+    assert.deepEqual(defaultQuery('entityCount'), {
+      entityFilter: { type: 'entityType', entityType: 'DEVICE' },
+      keyFilters: [],
+    });
     const alarm = defaultQuery('alarmData') as { pageLink: Record<string, unknown>; alarmFields: unknown[] };
     assert.deepEqual(alarm.pageLink, {
       page: 0,

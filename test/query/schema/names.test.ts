@@ -11,13 +11,27 @@ describe('query/schema/names: names for suggestions', () => {
     assert.deepEqual(entityFieldNames({ type: 'entityType', entityType: 'RULE_CHAIN' }), ENTITY_FIELD_NAMES.default);
     assert.ok(entityFieldNames({ type: 'relationsQuery', multiRoot: true }).includes('parentId'));
     assert.ok(!entityFieldNames({ type: 'relationsQuery' }).includes('parentId'));
-    assert.deepEqual(entityFieldNames({ type: 'relationsQuery', filters: [{ entityTypes: ['ASSET'] }] }), ENTITY_FIELD_NAMES.ASSET);
+    assert.deepEqual(
+      entityFieldNames({ type: 'relationsQuery', filters: [{ entityTypes: ['ASSET'] }] }),
+      ENTITY_FIELD_NAMES.ASSET,
+    );
     assert.deepEqual(entityFieldNames(undefined), ENTITY_FIELD_NAMES.default);
-    for (const t of QUERYABLE_ENTITY_TYPES) assert.ok(entityFieldNames({ type: 'entityType', entityType: t }).includes('createdTime'), t);
+    for (const t of QUERYABLE_ENTITY_TYPES)
+      assert.ok(entityFieldNames({ type: 'entityType', entityType: t }).includes('createdTime'), t);
   });
 
   it('alarm field names: the text-search columns plus status and assignee', () => {
-    for (const n of ['createdTime', 'type', 'severity', 'originator', 'originatorLabel', 'assigneeEmail', 'status', 'assignee', 'ackTime']) {
+    for (const n of [
+      'createdTime',
+      'type',
+      'severity',
+      'originator',
+      'originatorLabel',
+      'assigneeEmail',
+      'status',
+      'assignee',
+      'ackTime',
+    ]) {
       assert.ok(ALARM_FIELD_NAMES.includes(n), n);
     }
     assert.equal(new Set(ALARM_FIELD_NAMES).size, ALARM_FIELD_NAMES.length);

@@ -1,7 +1,18 @@
 /** Helpers the schema test files share: the runtime validator per mode, sample values of the tables, and ajv. */
 import Ajv, { type ValidateFunction } from 'ajv';
-import { visibleFields, jsonSchema, type FieldSpec, type FilterTypeSpec, type QueryMode } from '../../../src/query/schema';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
+import {
+  visibleFields,
+  jsonSchema,
+  type FieldSpec,
+  type FilterTypeSpec,
+  type QueryMode,
+} from '../../../src/query/schema';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../../src/query/validate';
 import { TbInputError } from '../../../src/errors';
 import { U1, U2 } from '../helpers';
 
@@ -56,7 +67,10 @@ export function sample(f: FieldSpec): unknown {
   }
 }
 
-export const HELD_SAMPLES: Record<string, unknown> = { rootStateEntity: true, defaultStateEntity: { entityType: 'ASSET', id: U2 } };
+export const HELD_SAMPLES: Record<string, unknown> = {
+  rootStateEntity: true,
+  defaultStateEntity: { entityType: 'ASSET', id: U2 },
+};
 
 /** Names of the fields other fields depend on (`when`). */
 export function switches(spec: FilterTypeSpec): Set<string> {
@@ -86,7 +100,8 @@ export const ajv = new Ajv({ strict: true, strictRequired: false, allowUnionType
 const validators = new Map<string, ValidateFunction>();
 export const validator = (mode: QueryMode, live?: boolean): ValidateFunction => {
   const k = `${mode}/${live}`;
-  if (!validators.has(k)) validators.set(k, ajv.compile(live === undefined ? jsonSchema(mode) : jsonSchema(mode, { live })));
+  if (!validators.has(k))
+    validators.set(k, ajv.compile(live === undefined ? jsonSchema(mode) : jsonSchema(mode, { live })));
   return validators.get(k)!;
 };
 export const schemaOk = (mode: QueryMode, q: unknown, live?: boolean): boolean => validator(mode, live)(q) as boolean;

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../../src/query/validate';
 import { U1, U2, throwsInput } from '../helpers';
 
 const entityFilter = { type: 'entityType', entityType: 'DEVICE' };
@@ -34,7 +39,12 @@ describe('query/validate/queries: queries', () => {
       } catch (e) {
         parserMessage = (e as Error).message;
       }
-      throwsInput(() => prepareEntityDataQuery('{"entityFilter": ', 'msg.query'), 'msg.query', 'msg.query is not valid JSON: ', parserMessage);
+      throwsInput(
+        () => prepareEntityDataQuery('{"entityFilter": ', 'msg.query'),
+        'msg.query',
+        'msg.query is not valid JSON: ',
+        parserMessage,
+      );
       throwsInput(() => prepareAlarmCountQuery('{x}'), 'query', 'is not valid JSON');
     });
 
@@ -55,13 +65,23 @@ describe('query/validate/queries: queries', () => {
   describe('entity data query', () => {
     it('strips unknown fields at every level (deep equality of the wire copy)', () => {
       const input = {
-        entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'], deviceNameFilter: 'Th', resolveMultiple: true },
+        entityFilter: {
+          type: 'deviceType',
+          deviceTypes: ['thermostat'],
+          deviceNameFilter: 'Th',
+          resolveMultiple: true,
+        },
         keyFilters: [
           {
             key: { type: 'TIME_SERIES', key: 'temperature', id: 3 },
             valueType: 'NUMERIC',
             value: 20,
-            predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20, dynamicValue: null, x: 1 }, y: 2 },
+            predicate: {
+              type: 'NUMERIC',
+              operation: 'GREATER',
+              value: { defaultValue: 20, dynamicValue: null, x: 1 },
+              y: 2,
+            },
           },
         ],
         entityFields: [
@@ -85,7 +105,13 @@ describe('query/validate/queries: queries', () => {
       };
       assert.deepEqual(prepareEntityDataQuery(input), {
         entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'], deviceNameFilter: 'Th' },
-        keyFilters: [{ key: TEMP, valueType: 'NUMERIC', predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20 } } }],
+        keyFilters: [
+          {
+            key: TEMP,
+            valueType: 'NUMERIC',
+            predicate: { type: 'NUMERIC', operation: 'GREATER', value: { defaultValue: 20 } },
+          },
+        ],
         entityFields: [NAME, { type: 'ENTITY_FIELD', key: 'label' }],
         latestValues: [TEMP, { type: 'SERVER_ATTRIBUTE', key: 'model' }],
         pageLink: { page: 0, pageSize: 2, textSearch: null, sortOrder: { key: TEMP, direction: 'DESC' } },
@@ -95,11 +121,20 @@ describe('query/validate/queries: queries', () => {
 
   describe('entity count query', () => {
     it('accepts an entity data query and drops its data parts without validating them', () => {
-      assert.deepEqual(prepareEntityCountQuery({ entityFilter, pageLink: { pageSize: 0 }, entityFields: 'bad', latestValues: [TEMP], keyFiltersOperation: 'AND' }), {
-        entityFilter,
-        keyFilters: [],
-        keyFiltersOperation: 'AND',
-      });
+      assert.deepEqual(
+        prepareEntityCountQuery({
+          entityFilter,
+          pageLink: { pageSize: 0 },
+          entityFields: 'bad',
+          latestValues: [TEMP],
+          keyFiltersOperation: 'AND',
+        }),
+        {
+          entityFilter,
+          keyFilters: [],
+          keyFiltersOperation: 'AND',
+        },
+      );
     });
 
     it('requires an entity filter', () => {
@@ -132,7 +167,11 @@ describe('query/validate/queries: queries', () => {
         statusList: ['ACTIVE'],
         severityList: ['CRITICAL'],
       });
-      assert.deepEqual(prepareAlarmCountQuery({ entityFilter, keyFiltersOperation: 'AND', junk: 1 }), { entityFilter, keyFilters: [], keyFiltersOperation: 'AND' });
+      assert.deepEqual(prepareAlarmCountQuery({ entityFilter, keyFiltersOperation: 'AND', junk: 1 }), {
+        entityFilter,
+        keyFilters: [],
+        keyFiltersOperation: 'AND',
+      });
     });
 
     it('keeps and checks the flat filter fields', () => {
@@ -159,9 +198,18 @@ describe('query/validate/queries: queries', () => {
           assigneeId: { entityType: 'USER', id: U1 },
         },
       );
-      throwsInput(() => prepareAlarmCountQuery({ statusList: ['ANY', 'NONE'] }), 'query.statusList[1]', 'ANY, ACTIVE, CLEARED, ACK, UNACK', '(got "NONE")');
+      throwsInput(
+        () => prepareAlarmCountQuery({ statusList: ['ANY', 'NONE'] }),
+        'query.statusList[1]',
+        'ANY, ACTIVE, CLEARED, ACK, UNACK',
+        '(got "NONE")',
+      );
       throwsInput(() => prepareAlarmCountQuery({ timeWindow: -1 }), 'query.timeWindow', 'integer >= 0');
-      throwsInput(() => prepareAlarmCountQuery({ entityFilter: { type: 'nope' } }), 'query.entityFilter.type', '(got "nope")');
+      throwsInput(
+        () => prepareAlarmCountQuery({ entityFilter: { type: 'nope' } }),
+        'query.entityFilter.type',
+        '(got "nope")',
+      );
     });
 
     it('lifts the filter fields of an alarm data query pageLink', () => {
@@ -202,12 +250,19 @@ describe('query/validate/queries: queries', () => {
     });
 
     it('lets top-level fields win over lifted ones, and checks lifted fields under pageLink', () => {
-      assert.deepEqual(prepareAlarmCountQuery({ statusList: ['CLEARED'], pageLink: { statusList: ['ACTIVE'], typeList: ['a'] } }), {
-        keyFilters: [],
-        statusList: ['CLEARED'],
-        typeList: ['a'],
-      });
-      throwsInput(() => prepareAlarmCountQuery({ pageLink: { severityList: ['LOW'] } }), 'query.pageLink.severityList[0]', '(got "LOW")');
+      assert.deepEqual(
+        prepareAlarmCountQuery({ statusList: ['CLEARED'], pageLink: { statusList: ['ACTIVE'], typeList: ['a'] } }),
+        {
+          keyFilters: [],
+          statusList: ['CLEARED'],
+          typeList: ['a'],
+        },
+      );
+      throwsInput(
+        () => prepareAlarmCountQuery({ pageLink: { severityList: ['LOW'] } }),
+        'query.pageLink.severityList[0]',
+        '(got "LOW")',
+      );
       throwsInput(() => prepareAlarmCountQuery({ pageLink: 'x' }), 'query.pageLink', 'must be an object');
     });
   });
