@@ -14,6 +14,7 @@ export default defineConfig(
     'resources/tb-query.js',
     'resources/schemas/',
     'nodes/icons/',
+    'nodes/*.js',
     'bench/.build/',
     '.bench-tmp/',
     '.demo/',
@@ -49,7 +50,7 @@ export default defineConfig(
   },
   {
     // The dialogs' code (bundled into resources/tb-editor.js, which is generated and not linted).
-    files: ['src/editor/**/*.ts'],
+    files: ['src/editor/**/*.ts', 'src/nodes/*/editor.ts'],
     rules: {
       // Node-RED reads a validator's arity: `function (v, opt)` shows the returned message, so unused
       // parameters stay.

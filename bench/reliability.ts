@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   const command = `npm run reliability${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const rev = revision();
   const loadStart = os.loadavg();
-  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', 'tb-connection.js')))
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', 'tb-connection', 'index.js')))
     throw new Error('dist/ is missing: run `npm run build` first');
 
   // Anything thrown or rejected outside a handler would crash a real Node-RED: count it (it fails the run).

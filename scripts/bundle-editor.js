@@ -1,6 +1,6 @@
 'use strict';
-// Build step: bundle the editor code (src/editor/index.ts: the runtime's own src/query modules, the query builder
-// and every node type's dialog) into resources/tb-editor.js, the one plain browser script every nodes/<type>.html
+// Build step: bundle the editor code (src/editor: the runtime's own query modules and the query builder; and every
+// node type's dialog, src/nodes/<type>/editor.ts) into resources/tb-editor.js, the one plain browser script every nodes/<type>.html
 // includes; it defines the globals TbQuery, TbBuilder and TbEditor.
 // Then writes the JSON schema of each kind of query (resources/schemas/<kind>.json), taken from that bundle's
 // TbQuery.jsonSchema(mode): the schema the JSON view of the query field attaches, served with the editor resources
@@ -35,9 +35,27 @@ function writeSchemas() {
   }
 }
 
+/**
+ * The bundle's entry: src/editor (TbQuery's exports, TbBuilder) and the dialog of every node folder that has one
+ * (src/nodes/<type>/editor.ts), handed to TbEditor. A new node's dialog is found by its folder: no list to edit.
+ */
+function entry() {
+  const nodes = path.join(root, 'src', 'nodes');
+  const types = fs
+    .readdirSync(nodes)
+    .filter((t) => fs.existsSync(path.join(nodes, t, 'editor.ts')))
+    .sort();
+  return [
+    "export * from './src/editor';",
+    "import { defineDialogs } from './src/editor/tb-editor';",
+    ...types.map((t, i) => `import d${i} from './src/nodes/${t}/editor';`),
+    `defineDialogs([${types.map((_, i) => `d${i}`).join(', ')}]);`,
+  ].join('\n');
+}
+
 esbuild
   .build({
-    entryPoints: [path.join(root, 'src', 'editor', 'index.ts')],
+    stdin: { contents: entry(), resolveDir: root, sourcefile: 'tb-editor-entry.ts', loader: 'ts' },
     outfile: bundle,
     bundle: true,
     format: 'iife',

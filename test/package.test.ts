@@ -33,9 +33,9 @@ const CATEGORY = 'ThingsBoard';
 
 /** Runtime status keys the node files pass to RED._ (they live in the tb-connection catalog): the StatusKey union. */
 const STATUS_KEYS: string[] = (() => {
-  const src = readText('src/nodes/support/common.ts');
+  const src = readText('src/node-red/common.ts');
   const union = /export type StatusKey =([^;]+);/.exec(src);
-  assert.ok(union, 'StatusKey union in src/nodes/support/common.ts');
+  assert.ok(union, 'StatusKey union in src/node-red/common.ts');
   return Array.from(union![1].matchAll(/'(\w+)'/g), (m) => m[1]);
 })();
 /**
@@ -181,7 +181,7 @@ function i18nKeys(html: string): string[] {
 }
 
 /** The typed module of a node type's dialog: every type has one (checked below). */
-const dialogModule = (type: string): string => `src/editor/nodes/${type}.ts`;
+const dialogModule = (type: string): string => `src/nodes/${type}/editor.ts`;
 
 /**
  * Catalog keys named in the editor scripts: the ones passed to the namespaced t('…') helper, and every string
@@ -840,12 +840,15 @@ describe('package scorecard (offline node-red-dev validate)', function () {
         }
       });
 
-      it('has its icon in icons/ as a white-on-transparent SVG with a viewBox', function () {
+      it('has its icon (src/nodes/<type>/icon.svg) as a white-on-transparent SVG with a viewBox', function () {
         const [{ def }] = registrations(readText(`nodes/${type}.html`));
         const icon = literal(def, 'icon') as string;
-        assert.match(icon, /^[\w.-]+\.svg$/);
-        assert.ok(exists(`icons/${icon}`), `icons/${icon} is missing`);
-        const svg = readText(`icons/${icon}`);
+        assert.equal(icon, `${type}.svg`);
+        assert.ok(
+          exists(`nodes/icons/${icon}`),
+          `nodes/icons/${icon} is missing (built from src/nodes/${type}/icon.svg)`,
+        );
+        const svg = readText(`src/nodes/${type}/icon.svg`);
         const rootTag = /<svg\b[^>]*>/.exec(svg);
         assert.ok(rootTag, 'an <svg> root element');
         assert.match(rootTag![0], /viewBox="[^"]+"/);

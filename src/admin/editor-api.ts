@@ -19,7 +19,7 @@ import {
   type KeysResult,
   type PageInfo,
   type ResultFormat,
-} from '../query/format';
+} from '../protocol/format';
 import {
   entityNames,
   entityKeysQuery,
@@ -32,16 +32,16 @@ import {
   parseIds,
   PROFILE_ENTITY_TYPES,
   profileKeysQuery,
-} from '../query/lookups';
-import { filterEntityType } from '../query/schema';
-import type { EntityId } from '../query/types';
+} from '../protocol/lookups';
+import { filterEntityType } from '../editor/model/schema';
+import type { EntityId } from '../protocol/types';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
   prepareKeysOptions,
-} from '../query/validate';
+} from '../protocol/validate';
 import { LookupCache } from './cache';
 
 /** Query-string parameters as a web framework hands them over (a value may be repeated or nested). */

@@ -11,7 +11,7 @@ import { TbApiError, TbError } from '../errors';
 import { AuthManager } from '../platform/auth';
 import { HttpClient, RetryPolicy } from '../platform/http';
 import { Session } from '../platform/session';
-import type { ReportRequest, ReportTable } from '../query/report';
+import type { ReportRequest, ReportTable } from './report';
 
 export interface AnalyticsOptions {
   /** e.g. http://host:8888/apiTrendz/ or <platform url>/apiTrendz/ */

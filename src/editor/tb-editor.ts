@@ -1,14 +1,16 @@
 /**
- * `window.TbEditor`: the node types' dialogs. `TbEditor.dialog('<type>')` is a node type's typed definition
- * (src/editor/nodes/<type>.ts), which its html registers.
+ * `window.TbEditor`: the node types' dialogs. `TbEditor.dialog('<type>')` is a node type's typed definition (the
+ * default export of its src/nodes/<type>/editor.ts), which its html registers. The bundle's entry hands them all to
+ * `defineDialogs` (scripts/bundle-editor.js lists the node folders).
  */
-import { DIALOGS } from './nodes';
-import type { Dialog } from './common/dialog';
-import { forType } from './common/for-type';
+import type { Dialog } from './dialog/dialog';
+import { forType } from './dialog/for-type';
+
+const dialogs: Record<string, Dialog> = {};
 
 function dialog(type: string): Dialog {
-  const d = DIALOGS[type];
-  if (!d) throw new Error(`no dialog for ${type} in src/editor/nodes`);
+  const d = dialogs[type];
+  if (!d) throw new Error(`no dialog for ${type}: src/nodes/${type}/editor.ts`);
   return d;
 }
 
@@ -25,4 +27,11 @@ declare global {
   }
 }
 
-if (!window.TbEditor) window.TbEditor = api;
+/** Registers the dialogs of the bundle, each under its own type; the first bundle loaded on a page defines TbEditor. */
+export function defineDialogs(list: readonly Dialog[]): void {
+  for (const d of list) {
+    if (dialogs[d.type]) throw new Error(`two dialogs for ${d.type}`);
+    dialogs[d.type] = d;
+  }
+  if (!window.TbEditor) window.TbEditor = api;
+}

@@ -26,7 +26,7 @@ export {
   RELATION_DIRECTIONS,
   SORT_DIRECTIONS,
   STRING_OPERATIONS,
-} from '../query/types';
+} from '../protocol/types';
 export {
   ALARM_FIELD_NAMES,
   ALARM_FILTER_FIELDS,
@@ -55,8 +55,8 @@ export {
   newKeyFilter,
   newPredicate,
   visibleFields,
-} from '../query/schema';
-export { selectsAnyStatus, summarize } from '../query/summary';
+} from './model/schema';
+export { selectsAnyStatus, summarize } from './model/summary';
 export {
   compactQuery,
   formatQuery,
@@ -65,8 +65,8 @@ export {
   parseJsonText,
   positionAt,
   shortJsonMessage,
-} from '../query/json-text';
-export { deletePath, getPath, hasPath, heldPaths, isCovered, pathString, setPath, toSegments } from '../query/paths';
+} from './model/json-text';
+export { deletePath, getPath, hasPath, heldPaths, isCovered, pathString, setPath, toSegments } from './model/paths';
 export {
   DEFAULT_PAGE_SIZE,
   UUID_PATTERN,
@@ -77,6 +77,6 @@ export {
   prepareEntityDataQuery,
   prepareEntityId,
   prepareKeysOptions,
-} from '../query/validate';
+} from '../protocol/validate';
 
-export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from '../query/check';
+export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from './model/check';

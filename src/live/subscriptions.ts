@@ -16,7 +16,7 @@ import {
   parseValue,
   ResultFormat,
   FlatEntity,
-} from '../query/format';
+} from '../protocol/format';
 import type {
   AlarmCountQuery,
   AlarmData,
@@ -29,7 +29,7 @@ import type {
   LatestValues,
   PageData,
   TsValue,
-} from '../query/types';
+} from '../protocol/types';
 import type { LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from './hub';
 
 export type LiveEvent =

@@ -29,7 +29,7 @@ import {
   type AlarmActionRequest,
   type AlarmOperation,
   type AssigneeRef,
-} from '../query/alarm-actions';
+} from '../protocol/alarm-actions';
 import type {
   Alarm,
   AlarmComment,
@@ -39,7 +39,7 @@ import type {
   EntityId,
   PageData,
   UserEmailInfo,
-} from '../query/types';
+} from '../protocol/types';
 import type { PlatformLookups, PlatformUser } from './lookups';
 import type { EntityQueries } from './queries';
 import type { HttpMethod, RequestOptions } from './http';

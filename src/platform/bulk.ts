@@ -4,7 +4,7 @@
  * pending promises) at once; only the result list grows. Nothing in here knows about Node-RED.
  */
 import { TbError } from '../errors';
-import type { EntityId } from '../query/types';
+import type { EntityId } from '../protocol/types';
 
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 

@@ -13,9 +13,9 @@ import type {
   EntityData,
   EntityDataQuery,
   PageData,
-} from '../query/types';
-import type { KeysResult } from '../query/format';
-import type { KeysOptions } from '../query/validate';
+} from '../protocol/types';
+import type { KeysResult } from '../protocol/format';
+import type { KeysOptions } from '../protocol/validate';
 import { AlarmActions } from './alarm-actions';
 import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth';
 import { DeviceData } from './device-data';

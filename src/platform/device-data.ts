@@ -7,8 +7,8 @@
  * Requests that are validated here were validated by src/query first. Nothing in here knows about Node-RED.
  */
 import { TbError } from '../errors';
-import type { AttributeScope, EntityId } from '../query/types';
-import { ATTRIBUTE_SCOPES } from '../query/types';
+import type { AttributeScope, EntityId } from '../protocol/types';
+import { ATTRIBUTE_SCOPES } from '../protocol/types';
 import {
   deleteParams,
   historyParams,
@@ -18,8 +18,8 @@ import {
   type HistoryRequest,
   type TimeseriesAnswer,
   type TsRecord,
-} from '../query/telemetry';
-import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../query/attributes';
+} from '../protocol/telemetry';
+import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../protocol/attributes';
 import { explained, statusOf } from './explain';
 import type { HttpMethod, RequestOptions } from './http';
 import type { CallOptions, Requester } from './requester';

@@ -15,9 +15,9 @@ import {
   type EntityData,
   type EntityDataQuery,
   type PageData,
-} from '../query/types';
-import { fromKeysV1, fromKeysV2, type KeysResult } from '../query/format';
-import type { KeysOptions } from '../query/validate';
+} from '../protocol/types';
+import { fromKeysV1, fromKeysV2, type KeysResult } from '../protocol/format';
+import type { KeysOptions } from '../protocol/validate';
 import type { RequestOptions } from './http';
 import { badAnswer, checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 

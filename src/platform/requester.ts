@@ -6,7 +6,7 @@
  * that every sub-client makes of an answer's shape and of a missing endpoint.
  */
 import { TbApiError, TbError } from '../errors';
-import type { PageData } from '../query/types';
+import type { PageData } from '../protocol/types';
 import type { HttpMethod, RequestOptions } from './http';
 
 export interface Requester {

@@ -23,8 +23,8 @@ import {
   type PersistentRpc,
   type RpcMode,
   type RpcRequest,
-} from '../query/rpc';
-import type { EntityId } from '../query/types';
+} from '../protocol/rpc';
+import type { EntityId } from '../protocol/types';
 import { explained, statusOf } from './explain';
 import type { CallOptions, Requester } from './requester';
 

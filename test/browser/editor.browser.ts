@@ -343,7 +343,7 @@ describe('editor (browser)', function () {
       assert.equal(served.status(), 200);
       // The editor serves a default icon with HTTP 200 when ours is not found: compare the bytes.
       assert.ok(
-        (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'icons', `${p.type}.svg`))),
+        (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'src', 'nodes', p.type, 'icon.svg'))),
         `${p.type} icon bytes`,
       );
     }
@@ -351,7 +351,7 @@ describe('editor (browser)', function () {
     // Flow Library shows it).
     const served = await page.request.get(`${nr.url}/icons/${MODULE}/tb-connection.svg`);
     assert.ok(
-      (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'icons/tb-connection.svg'))),
+      (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'src/nodes/tb-connection/icon.svg'))),
       'tb-connection icon bytes',
     );
   });

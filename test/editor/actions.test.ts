@@ -17,9 +17,9 @@ import {
   targetEntityTypes,
   validateSetting,
 } from '../../src/editor/builder/action-settings';
-import { OptionReader } from '../../src/query/options';
-import { prepareRpcRequest } from '../../src/query/rpc';
-import { prepareTelemetryRequest } from '../../src/query/telemetry';
+import { OptionReader } from '../../src/settings/options';
+import { prepareRpcRequest } from '../../src/protocol/rpc';
+import { prepareTelemetryRequest } from '../../src/protocol/telemetry';
 
 const U = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const NOW = Date.UTC(2026, 5, 1);

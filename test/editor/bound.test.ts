@@ -13,8 +13,8 @@ import {
   wholeBinding,
   type TryValue,
 } from '../../src/editor/builder/bound';
-import { jsonSchema } from '../../src/query/schema';
-import { summarize } from '../../src/query/summary';
+import { jsonSchema } from '../../src/editor/model/schema';
+import { summarize } from '../../src/editor/model/summary';
 
 const U = '784f394c-42b6-435a-983c-b7beff2784f9';
 const names = (filter: string) => ({

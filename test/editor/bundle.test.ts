@@ -9,15 +9,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
-import * as runtime from '../../src/query';
+import * as types from '../../src/protocol/types';
+import * as validate from '../../src/protocol/validate';
+
+/** The runtime's own query module: its protocol types and validation. */
+const runtime = { ...types, ...validate };
 import { TbInputError } from '../../src/errors';
-import { summarize } from '../../src/query/summary';
-import * as schemaModule from '../../src/query/schema';
-import * as summaryModule from '../../src/query/summary';
-import * as jsonTextModule from '../../src/query/json-text';
-import * as pathsModule from '../../src/query/paths';
-import * as typesModule from '../../src/query/types';
-import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query/schema';
+import { summarize } from '../../src/editor/model/summary';
+import * as schemaModule from '../../src/editor/model/schema';
+import * as summaryModule from '../../src/editor/model/summary';
+import * as jsonTextModule from '../../src/editor/model/json-text';
+import * as pathsModule from '../../src/editor/model/paths';
+import * as typesModule from '../../src/protocol/types';
+import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src/editor/model/schema';
 import { U1, U2 } from '../query/helpers';
 
 const root = path.resolve(__dirname, '..', '..');

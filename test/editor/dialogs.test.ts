@@ -1,5 +1,5 @@
 /**
- * The typed dialogs (src/editor/nodes/<type>.ts) in the editor bundle: every node type has one, each module is
+ * The typed dialogs (src/nodes/<type>/editor.ts) in the editor bundle: every node type has one, each module is
  * registered under its own type, and what the device actions' templates offer agrees with the rules the dialogs
  * take from the runtime.
  * (test/package.test.ts runs every dialog's validators in an editor sandbox, and checks each html's registration.)
@@ -11,9 +11,9 @@ import vm from 'node:vm';
 import { ACTION_TYPES, targetEntityTypes } from '../../src/editor/builder/action-settings';
 
 const root = path.resolve(__dirname, '..', '..');
-const NODES = path.join(root, 'src', 'editor', 'nodes');
+const NODES = path.join(root, 'src', 'nodes');
 
-describe('typed dialogs (src/editor/nodes)', function () {
+describe('typed dialogs (src/nodes/<type>/editor.ts)', function () {
   let TbEditor: { dialog(type: string): { type: string; properties: readonly string[] } };
 
   before(function () {
@@ -24,10 +24,7 @@ describe('typed dialogs (src/editor/nodes)', function () {
     TbEditor = window.TbEditor;
   });
 
-  const modules = fs
-    .readdirSync(NODES)
-    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
-    .map((f) => f.replace(/\.ts$/, ''));
+  const modules = fs.readdirSync(NODES).filter((f) => fs.existsSync(path.join(NODES, f, 'editor.ts')));
   /** Every node type: the package's node map, and every html of nodes/. */
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const htmlTypes = fs
@@ -41,14 +38,14 @@ describe('typed dialogs (src/editor/nodes)', function () {
     assert.deepEqual(
       [...modules].sort(),
       types,
-      'src/editor/nodes/<type>.ts for each type of package.json and nodes/*.html',
+      'src/nodes/<type>/editor.ts for each type of package.json and nodes/*.html',
     );
   });
 
   it('every module is registered under its own type, and its html uses it', function () {
     assert.ok(modules.length > 0);
     for (const type of modules) {
-      assert.equal(TbEditor.dialog(type).type, type, `${type}.ts in src/editor/nodes/index.ts`);
+      assert.equal(TbEditor.dialog(type).type, type, `src/nodes/${type}/editor.ts in the bundle`);
       assert.match(
         fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8'),
         new RegExp(`TbEditor\\.dialog\\('${type}'\\)`),

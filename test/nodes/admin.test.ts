@@ -10,14 +10,14 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import sinon from 'sinon';
 import type { Response } from 'supertest';
-import tbConnection from '../../src/nodes/tb-connection';
-import { formatAlarms, formatEntities } from '../../src/query/format';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import { formatAlarms, formatEntities } from '../../src/protocol/format';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
-} from '../../src/query/validate';
+} from '../../src/protocol/validate';
 import { TbInputError } from '../../src/errors';
 import { BASE_TIME, Simulator, TENANT_API_KEY } from '../../sim';
 import { helper, TENANT, useRuntime } from '../support/runtime';

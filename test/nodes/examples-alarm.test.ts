@@ -6,11 +6,11 @@
  * into the alarm status node, and a new critical alarm is told as it is raised.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbAlarmAction from '../../src/nodes/tb-alarm-action';
-import tbAlarmStatus from '../../src/nodes/tb-alarm-status';
-import tbEntityQuery from '../../src/nodes/tb-entity-query';
-import tbSubscribe from '../../src/nodes/tb-subscribe';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
+import tbAlarmStatus from '../../src/nodes/tb-alarm-status/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import { dbl } from '../../sim';
 import { Collector, loadExample, statusWhere, useRuntime } from '../support/runtime';
 

@@ -6,12 +6,12 @@
  * back. Each timed-out branch runs with the example's timeout cut to a second.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbEntityQuery from '../../src/nodes/tb-entity-query';
-import tbSubscribe from '../../src/nodes/tb-subscribe';
-import tbAttributes from '../../src/nodes/tb-attributes';
-import tbRpc from '../../src/nodes/tb-rpc';
-import tbWaitUntil from '../../src/nodes/tb-wait-until';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
+import tbAttributes from '../../src/nodes/tb-attributes/index';
+import tbRpc from '../../src/nodes/tb-rpc/index';
+import tbWaitUntil from '../../src/nodes/tb-wait-until/index';
 import { dbl, type RpcCall } from '../../sim';
 import { waitFor } from './device-support';
 import {

@@ -6,10 +6,10 @@
  * so the socket never holds more than one read.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbSubscribe from '../../src/nodes/tb-subscribe';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import { FRAMES_PER_TURN } from '../../src/live/hub';
-import type { TbConnectionNode } from '../../src/nodes/support/connection';
+import type { TbConnectionNode } from '../../src/node-red/connection';
 import { startSim } from '../../sim/process';
 import { useFixture } from '../support/simulator';
 import { Collector, connectionNode, flow, helper, TENANT } from '../support/runtime';

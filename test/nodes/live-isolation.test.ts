@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import sinon from 'sinon';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbSubscribe from '../../src/nodes/tb-subscribe';
-import type { TbConnectionNode } from '../../src/nodes/support/connection';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
+import type { TbConnectionNode } from '../../src/node-red/connection';
 import type { LiveHub } from '../../src/live/hub';
 import { BASE_TIME, HOUR } from '../../sim';
 import {

@@ -5,8 +5,8 @@
  * redeployed through its admin API.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbEntityCount from '../../src/nodes/tb-entity-count';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityCount from '../../src/nodes/tb-entity-count/index';
 import { tokenCacheSize } from '../../src/platform/token-cache';
 import { assertCode, connectionNode, flow, helper, inject, message, TENANT, useRuntime } from '../support/runtime';
 import { replaceSimulator, useSimulator } from '../support/simulator';

@@ -3,12 +3,12 @@
  * filters, key filters, paging, allPages, split, formats, counts, keys and alarm filters.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbEntityQuery from '../../src/nodes/tb-entity-query';
-import tbEntityCount from '../../src/nodes/tb-entity-count';
-import tbAlarmQuery from '../../src/nodes/tb-alarm-query';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
+import tbEntityCount from '../../src/nodes/tb-entity-count/index';
+import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
 import { BASE_TIME, HOUR } from '../../sim';
-import { prepareEntityDataQuery } from '../../src/query/validate';
+import { prepareEntityDataQuery } from '../../src/protocol/validate';
 import {
   connectionNode,
   flow,

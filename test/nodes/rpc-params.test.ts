@@ -5,8 +5,8 @@
  * one warning for an inject's timestamp sent as params.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbRpc from '../../src/nodes/tb-rpc';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbRpc from '../../src/nodes/tb-rpc/index';
 import {
   errorsLogged,
   flowsOn,

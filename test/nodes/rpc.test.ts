@@ -7,9 +7,9 @@
  * cancel, cancel while following), redeploy while following (nothing polls after it), and bulk.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbRpc from '../../src/nodes/tb-rpc';
-import tbTelemetry from '../../src/nodes/tb-telemetry';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbRpc from '../../src/nodes/tb-rpc/index';
+import tbTelemetry from '../../src/nodes/tb-telemetry/index';
 import {
   connectionNode,
   flow,

@@ -6,10 +6,10 @@
  * retry safety (a save stored before the connection was lost: exactly one point), and a save seen by tb-subscribe.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbTelemetry from '../../src/nodes/tb-telemetry';
-import tbSubscribe from '../../src/nodes/tb-subscribe';
-import tbEntityQuery from '../../src/nodes/tb-entity-query';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbTelemetry from '../../src/nodes/tb-telemetry/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
 import { BASE_TIME, HOUR } from '../../sim';
 import { Collector, coreNode, inject, key, statuses } from '../support/runtime';
 import { InFlight, useTelemetryTests, type Rec } from './device-support';

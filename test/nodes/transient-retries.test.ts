@@ -4,12 +4,12 @@
  * comment, a raise, an RPC), retries running out, and the connection's Largest answer (maxResponseMB).
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbEntityQuery from '../../src/nodes/tb-entity-query';
-import tbTelemetry from '../../src/nodes/tb-telemetry';
-import tbAttributes from '../../src/nodes/tb-attributes';
-import tbAlarmAction from '../../src/nodes/tb-alarm-action';
-import tbRpc from '../../src/nodes/tb-rpc';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
+import tbTelemetry from '../../src/nodes/tb-telemetry/index';
+import tbAttributes from '../../src/nodes/tb-attributes/index';
+import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
+import tbRpc from '../../src/nodes/tb-rpc/index';
 import { BASE_TIME, HOUR } from '../../sim';
 import { flowsOn, helper, key, lastStatus, statuses, useRuntime, type Msg, type Rec } from '../support/runtime';
 

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import type { Node } from 'node-red';
-import tbConnection from '../../src/nodes/tb-connection';
-import tbWaitUntil from '../../src/nodes/tb-wait-until';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbWaitUntil from '../../src/nodes/tb-wait-until/index';
 import { BASE_TIME, HOUR } from '../../sim';
 import {
   assertCode,

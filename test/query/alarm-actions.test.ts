@@ -18,8 +18,8 @@ import {
   prepareRaiseSettings,
   raiseWireBody,
   type RaiseSettings,
-} from '../../src/query/alarm-actions';
-import { prepareAlarmDataQuery } from '../../src/query/validate';
+} from '../../src/protocol/alarm-actions';
+import { prepareAlarmDataQuery } from '../../src/protocol/validate';
 import { throwsInput, U1, U2, U3 } from './helpers';
 
 const already = (message: string, status = 400) =>

@@ -7,8 +7,8 @@ import {
   resolveBindings,
   type BindingRef,
   type QueryPath,
-} from '../../src/query/bindings';
-import { prepareEntityDataQuery } from '../../src/query/validate';
+} from '../../src/protocol/bindings';
+import { prepareEntityDataQuery } from '../../src/protocol/validate';
 import { TbInputError } from '../../src/errors';
 
 /** A reader over plain objects standing in for msg, flow, global and env (the runtime reads Node-RED's). */

@@ -6,8 +6,8 @@ import {
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
-} from '../../src/query/validate';
-import { ENTITY_FILTER_TYPES } from '../../src/query/types';
+} from '../../src/protocol/validate';
+import { ENTITY_FILTER_TYPES } from '../../src/protocol/types';
 
 /*
  * A corpus of real ThingsBoard queries (test/fixtures/tb-queries.json, see test/fixtures/README.md): every entry must

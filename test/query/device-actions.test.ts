@@ -5,7 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { TbInputError } from '../../src/errors';
-import { checkAttributeList, flatAttributes, prepareAttributeRequest, prepareScope } from '../../src/query/attributes';
+import {
+  checkAttributeList,
+  flatAttributes,
+  prepareAttributeRequest,
+  prepareScope,
+} from '../../src/protocol/attributes';
 import {
   boolOption,
   durationOption,
@@ -14,7 +19,7 @@ import {
   keysOption,
   OptionReader,
   timeOption,
-} from '../../src/query/options';
+} from '../../src/settings/options';
 import {
   classifyRpcAnswer,
   DEFAULT_EXPIRATION,
@@ -27,7 +32,7 @@ import {
   prepareMethod,
   prepareRpcRequest,
   replyOf,
-} from '../../src/query/rpc';
+} from '../../src/protocol/rpc';
 import {
   ACTION_TARGETS,
   prepareTarget,
@@ -38,7 +43,7 @@ import {
   targetRules,
   targetsFromMessage,
   TELEMETRY_ENTITY_TYPES,
-} from '../../src/query/targets';
+} from '../../src/protocol/targets';
 import { throwsInput, U1, U2, U3 } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);

@@ -9,8 +9,9 @@ import {
   fromKeysV2,
   pageInfo,
   parseValue,
-} from '../../src/query/format';
-import type { AlarmData, EntityData, ResultFormat } from '../../src/query';
+} from '../../src/protocol/format';
+import type { ResultFormat } from '../../src/protocol/format';
+import type { AlarmData, EntityData } from '../../src/protocol/types';
 import { TbInputError } from '../../src/errors';
 import { U1, U2 } from './helpers';
 

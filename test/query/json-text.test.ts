@@ -7,9 +7,9 @@ import {
   parseJsonText,
   positionAt,
   shortJsonMessage,
-} from '../../src/query/json-text';
-import { defaultQuery } from '../../src/query/schema';
-import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
+} from '../../src/editor/model/json-text';
+import { defaultQuery } from '../../src/editor/model/schema';
+import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/protocol/validate';
 import { TbInputError } from '../../src/errors';
 
 /** The 1-based line and column of the first occurrence of `needle` in `text`. */

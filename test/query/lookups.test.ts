@@ -9,8 +9,8 @@ import {
   oneOfParam,
   parseIds,
   profileKeysQuery,
-} from '../../src/query/lookups';
-import type { EntityData } from '../../src/query/types';
+} from '../../src/protocol/lookups';
+import type { EntityData } from '../../src/protocol/types';
 import { throwsInput, U1, U2, U3 } from './helpers';
 
 const NAME = { type: 'ENTITY_FIELD', key: 'name' };

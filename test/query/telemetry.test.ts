@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { TbError } from '../../src/errors';
-import { OptionReader } from '../../src/query/options';
+import { OptionReader } from '../../src/settings/options';
 import {
   checkValues,
   deleteParams,
@@ -16,7 +16,7 @@ import {
   TELEMETRY_OPERATIONS,
   type HistoryRequest,
   type TimeseriesAnswer,
-} from '../../src/query/telemetry';
+} from '../../src/protocol/telemetry';
 import { throwsInput } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { TbConfigError } from '../../src/errors';
-import type { BindingRef } from '../../src/query/bindings';
-import { prepareAttributeRequest } from '../../src/query/attributes';
-import { OptionReader } from '../../src/query/options';
-import { prepareTelemetryRequest } from '../../src/query/telemetry';
-import { prepareValueRows, rowValues, valuesFrom } from '../../src/query/value-rows';
+import type { BindingRef } from '../../src/protocol/bindings';
+import { prepareAttributeRequest } from '../../src/protocol/attributes';
+import { OptionReader } from '../../src/settings/options';
+import { prepareTelemetryRequest } from '../../src/protocol/telemetry';
+import { prepareValueRows, rowValues, valuesFrom } from '../../src/settings/value-rows';
 import { throwsInput } from './helpers';
 
 function refused(rows: unknown, re: RegExp): void {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { TbConfigError, TbInputError } from '../../src/errors';
-import type { AlarmData, EntityData } from '../../src/query/types';
+import type { AlarmData, EntityData } from '../../src/protocol/types';
 import {
   alarmMet,
   alarmReading,
@@ -24,7 +24,7 @@ import {
   valueWatchQuery,
   waitedOf,
   type EntityOutcome,
-} from '../../src/query/wait';
+} from '../../src/nodes/tb-wait-until/logic';
 
 const E = { entityType: 'DEVICE', id: '784f394c-42b6-435a-983c-b7beff2784f9' };
 

@@ -35,7 +35,7 @@ export function adminAuthSettings(): Record<string, unknown> {
 }
 
 export async function startChildNodeRed(settings: Record<string, unknown>): Promise<ChildNodeRed> {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes', 'tb-connection.js'))) {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes', 'tb-connection', 'index.js'))) {
     throw new Error('dist/ is missing: run `npm run build` (npm test does)');
   }
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-child-nr-'));

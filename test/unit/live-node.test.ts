@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
 import { TbConfigError } from '../../src/errors';
 import type { LiveEvent } from '../../src/live/subscriptions';
-import { CHOOSABLE_EVENTS, droppedEvents, NodeSink } from '../../src/nodes/support/live-node';
+import { CHOOSABLE_EVENTS, droppedEvents, NodeSink } from '../../src/families/live-node';
 
 describe('live nodes: the events setting and the sink', function () {
   describe('droppedEvents (the `events` property of tb-subscribe)', function () {

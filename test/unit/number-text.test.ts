@@ -4,7 +4,7 @@
  * exactly as the comparison of canonical digit strings it replaced, kept here as the oracle.
  */
 import assert from 'node:assert/strict';
-import { numberFromText } from '../../src/query/format';
+import { numberFromText } from '../../src/protocol/format';
 
 const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 

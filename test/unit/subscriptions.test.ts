@@ -9,9 +9,9 @@ import {
   LiveSink,
   withLiveWindow,
 } from '../../src/live/subscriptions';
-import { flattenEntity } from '../../src/query/format';
-import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/query/validate';
-import type { AlarmData, EntityData } from '../../src/query/types';
+import { flattenEntity } from '../../src/protocol/format';
+import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/protocol/validate';
+import type { AlarmData, EntityData } from '../../src/protocol/types';
 
 class Sink implements LiveSink {
   events: LiveEvent[] = [];

@@ -6,12 +6,7 @@ import assert from 'node:assert/strict';
 import { util } from '@node-red/util';
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbInputError } from '../../src/errors';
-import {
-  TypedInput,
-  typeProblem,
-  type TypedInputOptions,
-  type TypedInputType,
-} from '../../src/nodes/support/typed-input';
+import { TypedInput, typeProblem, type TypedInputOptions, type TypedInputType } from '../../src/node-red/typed-input';
 
 const RED = { util } as unknown as NodeAPI;
 

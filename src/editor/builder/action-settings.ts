@@ -10,19 +10,19 @@
  *
  * No DOM here: unit-tested in Node, bundled into the editor with the rest of TbBuilder.
  */
-import { errorInfo } from '../../query/check';
+import { errorInfo } from '../model/check';
 import {
   ATTRIBUTE_OPERATIONS,
   prepareAttributeRequest,
   prepareScope,
   type AttributeOperation,
   type ScopeChoice,
-} from '../../query/attributes';
-import { OptionReader, type Bag } from '../../query/options';
-import { prepareMethod, prepareParamsSetting, prepareRpcRequest } from '../../query/rpc';
-import { prepareTargets, targetRules } from '../../query/targets';
-import { prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation } from '../../query/telemetry';
-import { isUuid } from '../common/predicates';
+} from '../../protocol/attributes';
+import { OptionReader, type Bag } from '../../settings/options';
+import { prepareMethod, prepareParamsSetting, prepareRpcRequest } from '../../protocol/rpc';
+import { prepareTargets, targetRules } from '../../protocol/targets';
+import { prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation } from '../../protocol/telemetry';
+import { isUuid } from '../dialog/predicates';
 
 export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -31,7 +31,7 @@ export type ActionType = (typeof ACTION_TYPES)[number];
  * The entity types a dialog offers for a fixed entity and for a bare UUID, from the runtime's one rule of which
  * entities each node acts on (src/query/targets.ts ACTION_TARGETS: tb-rpc, devices only).
  */
-export { targetEntityTypes } from '../../query/targets';
+export { targetEntityTypes } from '../../protocol/targets';
 
 export interface ActionProblem {
   /** The setting the runtime names (`interval`, `target.id`, `timeout`…). */

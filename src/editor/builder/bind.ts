@@ -9,10 +9,10 @@
  * `data-tb-bind-source` select, `data-tb-bind-path` box, `data-tb-action="unbind"` and
  * `data-tb-bound-needs="<field>"` hint.
  */
-import type { BindingRef, BindingSource } from '../../query/bindings';
+import type { BindingRef, BindingSource } from '../../protocol/bindings';
 import { BINDING_SOURCES, placeholder, wholeBinding } from './bound';
 import { t } from './dom';
-import { clone } from '../../query/schema/spec';
+import { clone } from '../model/schema/spec';
 import type { Ctx, Model, Path } from './model';
 
 export interface BindSpec {

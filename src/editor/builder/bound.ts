@@ -13,10 +13,10 @@ import {
   type BindingRef,
   type BindingSource,
   type BoundLeaf,
-} from '../../query/bindings';
-import { check } from '../../query/check';
-import { clone } from '../../query/schema/spec';
-import type { QueryMode } from '../../query/schema';
+} from '../../protocol/bindings';
+import { check } from '../model/check';
+import { clone } from '../model/schema/spec';
+import type { QueryMode } from '../model/schema';
 
 /** The sources a control offers, in the order of Node-RED's TypedInput. */
 export const BINDING_SOURCES: readonly BindingSource[] = ['msg', 'flow', 'global', 'env'];

@@ -7,10 +7,10 @@
  * The query text in the node (the TypedInput's value) is rewritten on every edit, in its one-line form; an
  * invalid JSON text stays as typed (never reset) and keeps the JSON view.
  */
-import { compactQuery, formatQuery, locatePath, parseJsonText, shortJsonMessage } from '../../query/json-text';
-import { heldPaths } from '../../query/paths';
-import { builderCoverage, defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../../query/schema';
-import { summarize } from '../../query/summary';
+import { compactQuery, formatQuery, locatePath, parseJsonText, shortJsonMessage } from '../model/json-text';
+import { heldPaths } from '../model/paths';
+import { builderCoverage, defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../model/schema';
+import { summarize } from '../model/summary';
 import { button, ensureStyle, t } from './dom';
 import { renderAlarm } from './alarm';
 import { renderEntityFilter } from './entity-filter';

@@ -12,9 +12,9 @@ import {
   PREDICATE_OPERATIONS,
   VALUE_TYPE_PREDICATES,
   type SimplePredicateType,
-} from '../../query/schema';
-import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../query/types';
-import { impliedValueType } from '../../query/validate';
+} from '../model/schema';
+import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../protocol/types';
+import { impliedValueType } from '../../protocol/validate';
 import { bindable } from './bind';
 import {
   button,

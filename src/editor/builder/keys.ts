@@ -3,7 +3,7 @@
  * server, through the connection), entity fields of the filter's entity type and alarm fields (from the
  * schema table). Shared by the key filters, the field chips and the sort key.
  */
-import { ALARM_FIELD_NAMES, entityFieldNames, filterEntityType } from '../../query/schema';
+import { ALARM_FIELD_NAMES, entityFieldNames, filterEntityType } from '../model/schema';
 import { isObj } from './model';
 import type { Ctx } from './model';
 import type { KeysAnswer } from './lookups';

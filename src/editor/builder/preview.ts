@@ -4,7 +4,7 @@
  */
 import { tryQuery, tryRefs, type TryProblem, type TryValue } from './bound';
 import { button, t } from './dom';
-import { entityTypeName } from '../../query/schema';
+import { entityTypeName } from '../model/schema';
 import type { Answer, Lookups, PreviewAnswer } from './lookups';
 
 const MAX_ROWS = 20;

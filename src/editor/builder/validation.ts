@@ -4,8 +4,8 @@
  * the runtime's words.
  */
 import { checkBound } from './bound';
-import { parseJsonText, shortJsonMessage } from '../../query/json-text';
-import type { QueryMode } from '../../query/schema';
+import { parseJsonText, shortJsonMessage } from '../model/json-text';
+import type { QueryMode } from '../model/schema';
 import { t } from './dom';
 
 export interface QueryError {

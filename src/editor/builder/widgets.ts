@@ -5,7 +5,7 @@
  */
 import { wholeBinding } from './bound';
 import { t } from './dom';
-import { isUuid } from '../common/predicates';
+import { isUuid } from '../dialog/predicates';
 
 export { isUuid };
 

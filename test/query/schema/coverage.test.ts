@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { builderCoverage } from '../../../src/query/schema/coverage';
-import { defaultQuery } from '../../../src/query/schema/modes';
-import { QUERY_MODES } from '../../../src/query/schema/spec';
-import { heldPaths } from '../../../src/query/paths';
+import { builderCoverage } from '../../../src/editor/model/schema/coverage';
+import { defaultQuery } from '../../../src/editor/model/schema/modes';
+import { QUERY_MODES } from '../../../src/editor/model/schema/spec';
+import { heldPaths } from '../../../src/editor/model/paths';
 import { U1 } from '../helpers';
 
 describe('query/schema/coverage: what the builder shows', () => {

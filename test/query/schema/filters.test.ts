@@ -4,8 +4,8 @@ import {
   filterEntityType,
   newEntityFilter,
   visibleFields,
-} from '../../../src/query/schema/filters';
-import { ENTITY_FILTER_TYPES } from '../../../src/query/types';
+} from '../../../src/editor/model/schema/filters';
+import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
 import { U1, throwsInput } from '../helpers';
 import { fullFilter, prepared, sample, switches, variants } from './support';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { jsonSchema } from '../../../src/query/schema/json-schema';
-import { ENTITY_FILTER_SCHEMA } from '../../../src/query/schema/filters';
-import { defaultQuery } from '../../../src/query/schema/modes';
-import { QUERY_MODES, type QueryMode } from '../../../src/query/schema/spec';
-import { UUID_PATTERN } from '../../../src/query/validate';
-import { ENTITY_FILTER_TYPES } from '../../../src/query/types';
+import { jsonSchema } from '../../../src/editor/model/schema/json-schema';
+import { ENTITY_FILTER_SCHEMA } from '../../../src/editor/model/schema/filters';
+import { defaultQuery } from '../../../src/editor/model/schema/modes';
+import { QUERY_MODES, type QueryMode } from '../../../src/editor/model/schema/spec';
+import { UUID_PATTERN } from '../../../src/protocol/validate';
+import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
 import { fullFilter, schemaOk, validator, variants } from './support';
 
 describe('query/schema/json-fields: JSON schema of the fields and filter types', () => {

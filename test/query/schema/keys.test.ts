@@ -7,16 +7,16 @@ import {
   dynamicSourceTypes,
   newKeyFilter,
   newPredicate,
-} from '../../../src/query/schema/keys';
-import { newEntityFilter } from '../../../src/query/schema/filters';
-import { QUERY_MODES } from '../../../src/query/schema/spec';
-import { prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/query/validate';
+} from '../../../src/editor/model/schema/keys';
+import { newEntityFilter } from '../../../src/editor/model/schema/filters';
+import { QUERY_MODES } from '../../../src/editor/model/schema/spec';
+import { prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/protocol/validate';
 import {
   DYNAMIC_VALUE_SOURCE_TYPES,
   ENTITY_KEY_TYPES,
   ENTITY_KEY_VALUE_TYPES,
   FILTER_PREDICATE_TYPES,
-} from '../../../src/query/types';
+} from '../../../src/protocol/types';
 import { throwsInput } from '../helpers';
 
 describe('query/schema/keys: key filter tables', () => {

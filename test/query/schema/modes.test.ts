@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { ALARM_FILTER_FIELDS, MODE_SCHEMA, defaultQuery } from '../../../src/query/schema/modes';
-import { newEntityFilter } from '../../../src/query/schema/filters';
-import { QUERY_MODES, type QueryMode } from '../../../src/query/schema/spec';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../../src/query/validate';
-import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../../src/query/types';
+import { ALARM_FILTER_FIELDS, MODE_SCHEMA, defaultQuery } from '../../../src/editor/model/schema/modes';
+import { newEntityFilter } from '../../../src/editor/model/schema/filters';
+import { QUERY_MODES, type QueryMode } from '../../../src/editor/model/schema/spec';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../../src/protocol/validate';
+import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../../src/protocol/types';
 import { PREPARE, sample } from './support';
 
 describe('query/schema/modes: modes and default queries', () => {

@@ -6,13 +6,13 @@ import {
   type FieldSpec,
   type FilterTypeSpec,
   type QueryMode,
-} from '../../../src/query/schema';
+} from '../../../src/editor/model/schema';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
-} from '../../../src/query/validate';
+} from '../../../src/protocol/validate';
 import { TbInputError } from '../../../src/errors';
 import { U1, U2 } from '../helpers';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { prepareEntityId } from '../../../src/query/validate';
+import { prepareEntityId } from '../../../src/protocol/validate';
 import { U1, throwsInput } from '../helpers';
 
 describe('query/validate/ids: entity ids', () => {

@@ -6,14 +6,14 @@ import {
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
-} from '../../../src/query/validate';
+} from '../../../src/protocol/validate';
 import {
   BOOLEAN_OPERATIONS,
   DYNAMIC_VALUE_SOURCE_TYPES,
   NUMERIC_OPERATIONS,
   STRING_OPERATIONS,
   type KeyFilter,
-} from '../../../src/query/types';
+} from '../../../src/protocol/types';
 import { throwsInput } from '../helpers';
 
 const entityFilter = { type: 'entityType', entityType: 'DEVICE' };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { prepareAlarmStatusOptions, prepareKeysOptions } from '../../../src/query/validate';
+import { prepareAlarmStatusOptions, prepareKeysOptions } from '../../../src/protocol/validate';
 import { throwsInput } from '../helpers';
 
 describe('query/validate/options: key discovery and alarm status options', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { jsonText, prepareEntityCountQuery } from '../../../src/query/validate';
+import { jsonText, prepareEntityCountQuery } from '../../../src/protocol/validate';
 import { TbInputError } from '../../../src/errors';
 
 describe('query/validate/primitives: the checks every part uses', () => {

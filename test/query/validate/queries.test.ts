@@ -4,7 +4,7 @@ import {
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
-} from '../../../src/query/validate';
+} from '../../../src/protocol/validate';
 import { U1, U2, throwsInput } from '../helpers';
 
 const entityFilter = { type: 'entityType', entityType: 'DEVICE' };

@@ -1,1 +1,0 @@
-module.exports = require('../dist/nodes/tb-build-report.js').default;

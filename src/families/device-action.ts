@@ -1,0 +1,375 @@
+/**
+ * What tb-telemetry, tb-attributes and tb-rpc share: which entity (the `target` TypedInput, by default msg.entity,
+ * else msg.topic as a UUID; an array acts on each), the bounded concurrency of a bulk action with its results in
+ * input order, the output of one entity or of many, the status of a partial failure, and stopping on close; and
+ * `deviceActionNode()`, their whole wiring (as `restNode()` is the query nodes'), so that each node file says only
+ * what is its own. The protocol work is src/platform (device-data, rpc) and src/query (targets, telemetry,
+ * attributes, rpc).
+ */
+import { setMaxListeners } from 'node:events';
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { TbConfigError, TbError } from '../errors';
+import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../platform/bulk';
+import type { PlatformClient } from '../platform/client';
+import type { CallOptions } from '../platform/requester';
+import {
+  ACTION_TARGETS,
+  policyRules,
+  prepareTargets,
+  targetsFromMessage,
+  type DeviceActionType,
+  type TargetPolicy,
+  type TargetRules,
+  type Targets,
+} from '../protocol/targets';
+import { OptionReader, type Bag } from '../settings/options';
+import type { EntityId } from '../protocol/types';
+import {
+  Activity,
+  errorStatus,
+  intSetting,
+  lookupConnection,
+  onClose,
+  onInput,
+  setupProblem,
+  status,
+  usableClient,
+  type SendFn,
+} from '../node-red/common';
+import { TypedValue } from '../node-red/typed-value';
+import { BoundSettings, IgnoredWarnings } from '../node-red/value-sources';
+
+export interface DeviceActionDef extends NodeDef {
+  connection: string;
+  target?: string;
+  targetType?: string;
+  targetEntityType?: string;
+  concurrency?: string | number;
+  format?: string;
+}
+
+/** Message properties an error brings along (e.g. msg.rpc of a failed RPC): put on the message that goes to Catch. */
+const errorProps = new WeakMap<object, Props>();
+
+/** The error, carrying `props` for the message (see errorProps). */
+export function withProps<E extends Error>(err: E, props: Props): E {
+  errorProps.set(err, props);
+  return err;
+}
+
+function propsOf(err: unknown): Props | undefined {
+  return err && typeof err === 'object' ? errorProps.get(err) : undefined;
+}
+
+/** Default requests in flight for one bulk message. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** What one entity's action gives: the message properties it sets (payload, ts, rpc…). */
+export type Props = Record<string, unknown>;
+
+/**
+ * The node's stop signal. Every RPC being followed waits on it (one 'abort' listener each, removed when its wait
+ * ends), so a bulk of persistent RPCs holds as many at once: that is not a leak, so no listener warning.
+ */
+function stopController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+}
+
+/**
+ * The entity setting of a node that acts on or watches entities (`target` / `targetType` / `targetEntityType`): by
+ * default msg.entity, else msg.topic as a UUID; fixed JSON, a message property or JSONata otherwise.
+ */
+export class EntityTarget {
+  /** Problems of the setting found at deploy (a bad bare-UUID type, a bad fixed entity…). */
+  readonly problems: TbError[] = [];
+  private readonly target: TypedValue;
+  private readonly rules: TargetRules;
+
+  /** `policy`: the entity types the node takes (a device action's: ACTION_TARGETS). */
+  constructor(
+    RED: NodeAPI,
+    node: Node,
+    config: Pick<DeviceActionDef, 'target' | 'targetType' | 'targetEntityType'>,
+    policy: TargetPolicy,
+  ) {
+    let rules: TargetRules;
+    try {
+      rules = policyRules(policy, config.targetEntityType);
+    } catch (err) {
+      this.problems.push(new TbConfigError((err as Error).message));
+      rules = { ...policy, defaultType: 'DEVICE' };
+    }
+    this.rules = rules;
+    this.target = new TypedValue(RED, node, {
+      name: 'target',
+      value: config.target,
+      type: config.targetType,
+      types: ['auto', 'json', 'msg', 'jsonata'],
+      auto: () => ({ value: undefined, field: 'msg.entity' }),
+      check: (v, field) => prepareTargets(v, field, this.rules),
+      sameName: 'entity',
+    });
+    if (this.target.problem) this.problems.push(this.target.problem);
+  }
+
+  /** The entities of this message (the setting's problems are the caller's to check first). */
+  async targets(msg: NodeMessageInFlow): Promise<Targets> {
+    if (this.target.type === 'auto')
+      return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules);
+    const r = this.target.resolve(msg);
+    const s = r instanceof Promise ? await r : r;
+    return prepareTargets(s.value, s.field, this.rules);
+  }
+}
+
+/** The node's entity setting, its problems, concurrency, activity and stop signal. */
+export class DeviceAction {
+  readonly activity: Activity;
+  readonly concurrency: number;
+  readonly format: 'flat' | 'raw';
+  readonly call: CallOptions;
+  /** Set on close: a bulk takes no new entity, a follower polls no more. */
+  readonly stop: StopSignal = { stopped: false };
+  readonly abort = stopController();
+  private readonly entity: EntityTarget;
+  private readonly problems: TbError[] = [];
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly node: Node,
+    config: DeviceActionDef,
+    type: DeviceActionType,
+  ) {
+    this.activity = new Activity(RED, node);
+    this.call = { onRetry: (n) => this.activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
+    this.concurrency = intSetting(config.concurrency, DEFAULT_CONCURRENCY);
+    const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
+    this.format = fmt === 'raw' ? 'raw' : 'flat';
+    if (fmt !== 'flat' && fmt !== 'raw')
+      this.problems.push(new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`));
+    this.entity = new EntityTarget(RED, node, config, ACTION_TARGETS[type]);
+    this.problems.push(...this.entity.problems);
+  }
+
+  /** A problem with the node's settings found at deploy (the first one). */
+  get problem(): TbError | undefined {
+    return this.problems[0];
+  }
+
+  /** Adds a problem found by the node file (e.g. a bad operation), shown at deploy and thrown per message. */
+  addProblem(err: TbError): void {
+    this.problems.push(err);
+  }
+
+  /** Throws the settings' problem, if any (before anything is read from the message). */
+  check(): void {
+    if (this.problems.length) throw this.problems[0];
+  }
+
+  /** The entities of this message. */
+  async targets(msg: NodeMessageInFlow): Promise<Targets> {
+    this.check();
+    return this.entity.targets(msg);
+  }
+
+  /**
+   * Runs `work` for each entity (at most `concurrency` at a time) and sends the output:
+   * - one entity (not an array): the properties `work` gives go on the message; its error goes to done(err);
+   * - an array: `msg.payload` = `[{entity, ok: true, …props} | {entity, ok: false, error: {code, message}}]` in
+   *   input order and `msg.failed` = how many failed; a partial failure is a yellow status, not an error; when
+   *   every entity fails, the first error (with the results on the message) goes to Catch.
+   * `statusOf` gives the green status of a success (for bulk: "N done").
+   */
+  async run(
+    msg: NodeMessageInFlow,
+    send: SendFn,
+    targets: Targets,
+    work: (e: EntityId) => Promise<Props>,
+    statusOf: (props: Props) => NodeStatus,
+    /** Entities handled at once in a bulk (default: the node's concurrency; more when `work` bounds its own requests). */
+    concurrency: number = this.concurrency,
+  ): Promise<void> {
+    const RED = this.RED;
+    const m = msg as NodeMessage & Record<string, unknown>;
+    this.activity.start();
+    if (!targets.bulk) {
+      let props: Props;
+      try {
+        props = await work(targets.entities[0]);
+      } catch (err) {
+        if (this.stop.stopped && err instanceof TbError && err.code === 'TB_CLOSED') return this.dropped();
+        const props = propsOf(err);
+        if (props) Object.assign(m, props);
+        this.activity.end(failureStatus(RED, err));
+        throw err;
+      }
+      if (this.stop.stopped) return this.dropped();
+      Object.assign(m, props);
+      send(m);
+      this.activity.end(statusOf(props));
+      return;
+    }
+    const total = targets.entities.length;
+    let settled = 0;
+    let failed = 0;
+    let firstError: unknown; // entity 0's error: when every entity fails, the one the message names
+    const every = Math.max(1, Math.floor(total / 20));
+    // Each outcome becomes its result entry as it settles: one list of N in memory, not two.
+    const results: Array<Record<string, unknown>> = new Array(total);
+    await forEachBulk(targets.entities, concurrency, work, this.stop, (i, o: Outcome<Props>) => {
+      results[i] = resultEntry(targets.entities[i], o);
+      if (!o.ok) {
+        failed++;
+        if (i === 0) firstError = o.error;
+      }
+      settled++;
+      if (settled < total && settled % every === 0)
+        this.activity.show(status(RED, 'blue', 'dot', 'bulkProgress', { count: settled, total }));
+    });
+    if (this.stop.stopped) return this.dropped();
+    m.payload = results;
+    m.failed = failed;
+    if (failed === total) {
+      const err = bulkFailedError(targets.entities, total, 0, firstError);
+      this.activity.end(failureStatus(RED, err));
+      throw err;
+    }
+    send(m);
+    this.activity.end(
+      failed
+        ? status(RED, 'yellow', 'dot', 'bulkPartial', { count: total - failed, total, failed })
+        : status(RED, 'green', 'dot', 'bulkDone', { count: total }),
+    );
+  }
+
+  /** The node stopped while the action ran: nothing is sent (the message just ends). */
+  private dropped(): void {
+    this.activity.end({});
+  }
+
+  /** For the close handler: no new entity, no poll. */
+  close(): void {
+    this.stop.stopped = true;
+    this.abort.abort();
+  }
+}
+
+/** Red, with the reason: "not found", "not permitted", "no reply"… or the usual error texts. */
+export function failureStatus(RED: NodeAPI, err: unknown): NodeStatus {
+  if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
+  if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', 'ring', 'notPermitted');
+  return errorStatus(RED, err);
+}
+
+function resultEntry(entity: EntityId, o: Outcome<Props>): Record<string, unknown> {
+  if (o.ok) return { entity, ok: true, ...o.value };
+  return { entity, ok: false, error: errorEntry(o.error), ...propsOf(o.error) };
+}
+
+/** The configured operation, checked at deploy (a problem, or undefined). */
+export function operationProblem(
+  config: { operation?: string },
+  operations: readonly string[],
+): TbConfigError | undefined {
+  const op = config.operation;
+  if (op === undefined || op === '' || op === 'msg' || operations.includes(op)) return undefined;
+  return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
+}
+
+/** What one device-action node says of itself; deviceActionNode() does the rest. `R` is the request of a message. */
+export interface DeviceActionParts<R> {
+  /**
+   * The node's text settings that may hold placeholders (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`,
+   * `{{env.<NAME>}}`), resolved for each message before `request`.
+   */
+  settings?: readonly string[];
+  /**
+   * Settings with a "from the message" choice (`msg`) besides the options (operation, scope): unless set to `msg`, the
+   * message property of the same name is ignored, with the one-time warning.
+   */
+  fixed?: readonly string[];
+  /** Problems of the node's own settings, found at deploy (after those of the entity settings). */
+  problems?: ReadonlyArray<TbError | undefined>;
+  /** A message that acts on no target (tb-rpc's cancel): handled in full by the promise, when there is one. */
+  divert?: (msg: NodeMessageInFlow, send: SendFn, client: () => PlatformClient) => Promise<void> | undefined;
+  /** Checks of the message made before its targets are read (they throw a TbInputError). */
+  check?: (msg: NodeMessageInFlow) => void;
+  /**
+   * The request of one message, read after its targets (throws before anything is sent). `options` reads the node's
+   * settings, placeholders resolved, first; one left empty reads the message property of the same name.
+   */
+  request: (msg: NodeMessageInFlow, now: number, options: OptionReader) => R | Promise<R>;
+  /** One message's work: a function for each entity and, when it bounds its own requests, how many entities at once. */
+  work: (
+    client: PlatformClient,
+    req: R,
+    targets: Targets,
+  ) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
+  /** The green status of a success (the properties one entity's work gave). */
+  status: (req: R, props: Props) => NodeStatus;
+}
+
+/**
+ * Sets up a device-action node: connection lookup, the entity settings, the problems found at deploy, the input
+ * handler (checks, targets, request and client, each failure before sending shown at once; then the work on each
+ * entity through DeviceAction.run) and close handling. `parts` gets the node's DeviceAction (its format, call
+ * options, stop signal) and says the rest.
+ */
+export function deviceActionNode<R>(
+  RED: NodeAPI,
+  node: Node,
+  config: DeviceActionDef,
+  type: DeviceActionType,
+  parts: (action: DeviceAction) => DeviceActionParts<R>,
+): void {
+  const conn = lookupConnection(RED, node, config.connection);
+  const action = new DeviceAction(RED, node, config, type);
+  const own = parts(action);
+  const bound = new BoundSettings(RED, node, config as unknown as Bag, own.settings ?? []);
+  const warnings = IgnoredWarnings.of(node);
+  const fixed = (own.fixed ?? []).filter((name) => (config as unknown as Bag)[name] !== 'msg');
+  for (const p of [...(own.problems ?? []), bound.problem]) if (p) action.addProblem(p);
+  if (action.problem) setupProblem(RED, node, action.problem);
+  if (conn) conn.register(node);
+
+  /** The settings of this message (placeholders resolved), the request, and the warnings for what it ignored. */
+  const request = async (msg: NodeMessageInFlow, now: number): Promise<R> => {
+    const m = msg as unknown as Bag;
+    for (const name of fixed) warnings.check(msg, name, true);
+    const r = bound.resolve(config as unknown as Bag, msg);
+    const resolved = r instanceof Promise ? await r : r;
+    const options = new OptionReader(resolved.query, m);
+    try {
+      return await own.request(msg, now, options);
+    } catch (err) {
+      throw BoundSettings.explain(err, resolved);
+    } finally {
+      for (const name of options.ignored) if (!bound.isBound(name)) warnings.ignored(name);
+    }
+  };
+
+  onInput(node, async (msg, send) => {
+    const diverted = own.divert?.(msg, send, () => usableClient(conn));
+    if (diverted) return diverted;
+    const now = Date.now();
+    let targets: Targets;
+    let req: R;
+    let client: PlatformClient;
+    try {
+      own.check?.(msg);
+      targets = await action.targets(msg);
+      req = await request(msg, now);
+      client = usableClient(conn);
+    } catch (err) {
+      // Nothing was sent: bad input, a bad setting, no connection.
+      action.activity.immediate(failureStatus(RED, err));
+      throw err;
+    }
+    const work = own.work(client, req, targets);
+    await action.run(msg, send, targets, work.each, (props) => own.status(req, props), work.concurrency);
+  });
+
+  onClose(node, conn, () => action.close());
+}

@@ -1,0 +1,181 @@
+/**
+ * Node-side helpers of the live nodes: a LiveSink that turns subscription events into messages, connection
+ * states into status, and server errors into errors a Catch node receives.
+ */
+import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
+import { TbConfigError, type TbError } from '../errors';
+import type { LiveState, StateInfo } from '../live/hub';
+import type { LiveEvent, LiveSink } from '../live/subscriptions';
+import { errorStatus, status } from '../node-red/common';
+
+/**
+ * The events a tb-subscribe node may choose to send, per kind of subscription. Counts, time series and history
+ * are not in these lists: they are always sent (each has its own setting that turns it on).
+ */
+export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData', readonly string[]>> = {
+  entityData: ['snapshot', 'update', 'added', 'removed'],
+  alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
+};
+const KIND_LABEL: Record<string, string> = { entityData: 'entity data', alarmData: 'alarm data' };
+
+/**
+ * Reads the `events` setting of a tb-subscribe node: a comma-separated list of event names (an array of names
+ * is accepted too). Returns the events NOT to send, or undefined to send every event (missing or empty
+ * setting, every name listed, or a count subscription, which only ever sends its count). A name that is not
+ * an event of this kind throws a TbConfigError naming the field and the allowed names.
+ */
+export function droppedEvents(kind: string, value: unknown): ReadonlySet<string> | undefined {
+  const allowed = kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : undefined;
+  if (!allowed || value === undefined || value === null) return undefined;
+  const help = () => `choose from ${allowed.join(', ')} (empty = all; counts, time series and history are always sent)`;
+  let names: string[];
+  if (typeof value === 'string') names = value.split(',');
+  else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) names = value as string[];
+  else throw new TbConfigError(`events must be a comma-separated list of ${KIND_LABEL[kind]} events: ${help()}`);
+  names = names.map((n) => n.trim()).filter((n) => n.length > 0);
+  if (names.length === 0) return undefined;
+  const unknown = names.filter((n) => !allowed.includes(n));
+  if (unknown.length) {
+    const what = unknown.map((n) => JSON.stringify(n)).join(', ');
+    throw new TbConfigError(
+      `events: ${what} ${unknown.length > 1 ? 'are not events' : 'is not an event'} of ${KIND_LABEL[kind]}; ${help()}`,
+    );
+  }
+  const drop = new Set(allowed.filter((n) => !names.includes(n)));
+  return drop.size ? drop : undefined;
+}
+
+/**
+ * Turns one live event into the message the node sends (a new message each time). The `_msgid` is in each literal:
+ * added afterwards, it would need a second block of properties for every message.
+ */
+export function eventMessage(ev: LiveEvent, topic: string, _msgid: string): NodeMessage {
+  switch (ev.event) {
+    case 'snapshot':
+      return { _msgid, topic, event: 'snapshot', payload: ev.items, page: ev.page };
+    case 'update':
+      return { _msgid, topic: ev.id, event: 'update', payload: ev.item, changed: ev.changed };
+    case 'count':
+      return { _msgid, topic, event: 'count', payload: ev.count };
+    case 'history':
+      return { _msgid, topic, event: 'history', payload: ev.items };
+    case 'alarmStatus':
+      return { _msgid, topic: ev.originator.id, payload: ev.active, originator: ev.originator };
+    default:
+      return { _msgid, topic: ev.id, event: ev.event, payload: ev.item };
+  }
+}
+
+/** The two hex digits of each byte. */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => (i < 16 ? '0' : '') + i.toString(16));
+
+/** The first ten hex digits of every `_msgid` a live node makes, drawn again each time the counter wraps. */
+let msgIdPrefix = '';
+/** The last six hex digits: a counter, so that no two ids under one prefix are the same. */
+let msgIdCount = 0x1000000;
+/** The prefix and the counter's first four hex digits, made once per 256 ids. */
+let msgIdHead = '';
+
+/**
+ * A `_msgid` for a message a live node creates: 16 hex digits like the runtime's own (RED.util.generateId), unique
+ * within the process: ten random ones, drawn once per 16,777,216 messages, then a counter. The runtime only makes
+ * one for a message without it, from eight random numbers, and on a busy live flow that is a measurable part of
+ * the cost of each update (the ids are only ever compared, never guessed at).
+ */
+function newMsgId(): string {
+  if (msgIdCount === 0x1000000) {
+    msgIdCount = 0;
+    msgIdPrefix = Math.floor(Math.random() * 0x10000000000)
+      .toString(16)
+      .padStart(10, '0');
+  }
+  const c = msgIdCount++;
+  const low = c & 255;
+  if (low === 0) msgIdHead = msgIdPrefix + HEX_BYTE[c >>> 16] + HEX_BYTE[(c >>> 8) & 255];
+  return msgIdHead + HEX_BYTE[low];
+}
+
+/** Status for a connection state ('subscribed' is decided by the node, which knows its count). */
+export function stateStatus(RED: NodeAPI, state: LiveState, info?: StateInfo): NodeStatus | undefined {
+  switch (state) {
+    case 'connecting':
+      return status(RED, 'yellow', 'ring', 'connecting');
+    case 'disconnected':
+      return status(RED, 'red', 'ring', 'reconnecting', { s: Math.round((info?.retryInMs ?? 0) / 1000) });
+    case 'refused':
+      return info?.error ? { ...errorStatus(RED, info.error), shape: 'ring' } : status(RED, 'red', 'ring', 'refused');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A sink for one node's subscription: sends event messages, keeps the status in step, and reports server
+ * errors so that a Catch node gets them (node.error with a message).
+ */
+export class NodeSink implements LiveSink {
+  /** False once the node dropped this subscription: late events are ignored. */
+  active = true;
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly node: Node,
+    private readonly topic: string,
+    /**
+     * The status to show while subscribed, after each event (e.g. "watching 12 entities"); undefined when the
+     * event changes nothing in it. Called for every event, sent or not, so the status always follows the state.
+     */
+    private readonly subscribedStatus: (ev: LiveEvent | undefined) => NodeStatus | undefined,
+    /** Events not to send (the node's `events` setting); undefined sends all. */
+    private readonly drop?: ReadonlySet<string>,
+    /**
+     * The subscribed status last shown, so that an unchanged one is not set again. Sinks that share one
+     * node's status (tb-alarm-status: one sink per entity) share this; the node clears it (`shown =
+     * undefined`) when it sets another status itself.
+     */
+    readonly memo: { shown?: NodeStatus } = {},
+  ) {}
+
+  /** True when the status shown is not this subscription's subscribed status (a state or an error replaced it). */
+  private interrupted = true;
+
+  event(ev: LiveEvent): void {
+    if (!this.active) return;
+    // Filtered before the message is built: a dropped event costs one set lookup.
+    if (this.drop === undefined || !this.drop.has(ev.event)) {
+      this.node.send(eventMessage(ev, this.topic, newMsgId()));
+    }
+    const s = this.subscribedStatus(ev);
+    const shown = this.memo.shown;
+    if (s && (s.text !== shown?.text || s.fill !== shown?.fill)) {
+      this.memo.shown = s;
+      this.node.status(s);
+    }
+  }
+
+  state(state: LiveState, info?: StateInfo): void {
+    if (!this.active) return;
+    if (state === 'subscribed') {
+      // Answered again after a reconnect that never showed (a quiet one): the status already says it.
+      if (!this.interrupted && this.memo.shown) return;
+      this.interrupted = false;
+      const s = this.memo.shown ?? this.subscribedStatus(undefined);
+      if (s) this.node.status(s);
+      return;
+    }
+    const s = stateStatus(this.RED, state, info);
+    if (s) {
+      this.interrupted = true;
+      this.node.status(s);
+    }
+  }
+
+  error(err: TbError, fatal: boolean): void {
+    if (!this.active) return;
+    this.interrupted = true;
+    this.node.status(errorStatus(this.RED, err));
+    this.memo.shown = undefined;
+    const msg: NodeMessage = { topic: this.topic, event: 'error', payload: err.message, fatal };
+    this.node.error(err, msg);
+  }
+}

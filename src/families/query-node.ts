@@ -1,0 +1,343 @@
+/**
+ * The common life of the three REST query nodes (tb-entity-query, tb-entity-count, tb-alarm-query):
+ * resolve and validate the query, call the platform client, format the answer into the message(s), keep
+ * the status, and honour the input contract. Each node file only says which operation it runs.
+ */
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { PlatformClient } from '../platform/client';
+import type { CallOptions } from '../platform/requester';
+import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../protocol/types';
+import { formatAlarms, formatEntities, pageInfo } from '../protocol/format';
+import { TbConfigError, TbInputError } from '../errors';
+import {
+  Activity,
+  errorStatus,
+  flag,
+  intSetting,
+  lookupConnection,
+  onClose,
+  onInput,
+  SendFn,
+  setupProblem,
+  status,
+  tracked,
+  usableClient,
+} from '../node-red/common';
+import { QuerySource, Prepare } from './query-source';
+import type { PrepareOptions } from '../protocol/validate';
+
+export interface RestNodeDef extends NodeDef {
+  connection: string;
+  query: string;
+  queryType: string;
+  format?: string;
+  allPages?: boolean | string;
+  maxItems?: number | string;
+  split?: boolean | string;
+  /** *Output to*: the message property the result goes to (`payload` when absent, as before the setting). */
+  output?: string;
+}
+
+export type Format = 'flat' | 'raw';
+
+/** What a node does with its validated query. `ctx` carries the per-message helpers. */
+export type Operation<Q> = (q: Q, msg: NodeMessageInFlow, ctx: OperationContext) => Promise<void>;
+
+export interface OperationContext {
+  client: PlatformClient;
+  send: SendFn;
+  activity: Activity;
+  call: CallOptions;
+  /** Puts the result where the node's *Output to* says. */
+  output: Output;
+}
+
+/** Puts a node's result on the message (msg.payload, or the property of the node's *Output to*). */
+export type Output = (msg: NodeMessage, value: unknown) => void;
+
+const payloadOutput: Output = (msg, value) => {
+  msg.payload = value;
+};
+
+/**
+ * The *Output to* setting (`output`: a message property as Node-RED's TypedInput of type msg writes it, with or
+ * without `msg.`; `payload` when absent) as a setter, parsed once at deploy so that a message costs one assignment
+ * (or a short walk). Throws a TbConfigError naming the setting for a path Node-RED cannot write.
+ */
+export function outputTo(RED: NodeAPI, output: string | undefined): Output {
+  if (output === undefined || output === null || output === 'payload') return payloadOutput;
+  const path = String(output).replace(/^msg\./, '');
+  let parts: Array<string | number>;
+  try {
+    parts = RED.util.normalisePropertyExpression(path);
+  } catch (err) {
+    throw notAProperty(output, `is not (${(err as Error).message})`);
+  }
+  // Writing __proto__ would change what the message inherits, not one of its properties.
+  if (parts.includes('__proto__')) throw notAProperty(output, 'names __proto__, which is not one');
+  const where = `msg.${path}`;
+  const last = parts[parts.length - 1];
+  if (parts.length === 1) {
+    return (msg, value) => {
+      (msg as Record<string | number, unknown>)[last] = value;
+    };
+  }
+  if (parts.some((p) => typeof p !== 'string' && typeof p !== 'number')) {
+    // A part named by the message itself (msg.a[msg.b]) is known only per message: Node-RED resolves it.
+    return (msg, value) => {
+      if (!RED.util.setMessageProperty(msg, path, value, true)) throw cannotOutput(where);
+    };
+  }
+  return (msg, value) => {
+    // As RED.util.setMessageProperty with createMissing: missing parents become objects (arrays before an index).
+    let obj = msg as Record<string | number, unknown>;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const key = parts[i];
+      let next = Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+      if (next === undefined) {
+        next = typeof parts[i + 1] === 'string' ? {} : [];
+        obj[key] = next;
+      } else if (next === null || (typeof next !== 'object' && typeof next !== 'function')) {
+        throw cannotOutput(where);
+      }
+      obj = next as Record<string | number, unknown>;
+    }
+    obj[last] = value;
+  };
+}
+
+function notAProperty(output: string, why: string): TbConfigError {
+  return new TbConfigError(
+    `Output to (output) must be a message property such as payload or entity: "${output}" ${why}`,
+  );
+}
+
+function cannotOutput(where: string): TbInputError {
+  return new TbInputError(
+    'output',
+    `Output to ${where}: the result cannot go there, because a part of that path holds a value that is not an object`,
+  );
+}
+
+/** How the REST nodes validate their queries: for a REST endpoint (`prepare*` options). */
+const REST: PrepareOptions = { live: false };
+
+/**
+ * Sets up a REST node: connection lookup, query source, the input handler and close handling; `operation`
+ * runs for each message with its validated query (validated for REST: e.g. a CURRENT_DEVICE dynamic value is
+ * refused before anything is sent, where the server would fail on it or ignore it).
+ */
+export function restNode<Q>(
+  RED: NodeAPI,
+  node: Node,
+  config: RestNodeDef,
+  prepare: Prepare<Q>,
+  operation: Operation<Q>,
+): void {
+  const conn = lookupConnection(RED, node, config.connection);
+  const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare, REST);
+  const activity = new Activity(RED, node);
+  const call: CallOptions = { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
+  let output: Output = payloadOutput;
+  let outputProblem: TbConfigError | undefined;
+  try {
+    output = outputTo(RED, config.output);
+  } catch (err) {
+    outputProblem = err as TbConfigError;
+  }
+  const problem = outputProblem ?? source.problem;
+  if (problem) setupProblem(RED, node, problem);
+  if (conn) conn.register(node);
+
+  onInput(node, async (msg, send) => {
+    let query: Q;
+    let client: PlatformClient;
+    try {
+      if (outputProblem) throw outputProblem;
+      const q = source.resolve(msg);
+      query = q instanceof Promise ? await q : q;
+      client = usableClient(conn);
+    } catch (err) {
+      // Nothing was sent: show it at once (bad query, no connection, bad setting).
+      activity.immediate(errorStatus(RED, err));
+      throw err;
+    }
+    await tracked(RED, activity, () => operation(query, msg, { client, send, activity, call, output }));
+  });
+
+  onClose(node, conn);
+}
+
+/** Find: one page (or every page with allPages), as one message or one message per item (split). */
+export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
+  RED: NodeAPI,
+  config: RestNodeDef,
+  kind: 'entity' | 'alarm',
+): Operation<Q> {
+  const format: Format = config.format === 'raw' ? 'raw' : 'flat';
+  const allPages = flag(config.allPages);
+  const split = flag(config.split);
+  const maxItems = intSetting(config.maxItems, 10000);
+  const fmt = (items: Array<EntityData | AlarmData>): unknown[] =>
+    kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format);
+  const fetchOne = (client: PlatformClient, q: Q, call: CallOptions): Promise<PageData<EntityData | AlarmData>> =>
+    kind === 'entity'
+      ? client.findEntityData(q as EntityDataQuery, call)
+      : client.findAlarmData(q as AlarmDataQuery, call);
+
+  return async (q, msg, { client, send, activity, call, output }) => {
+    if (!allPages) {
+      const page = await fetchOne(client, q, call);
+      const items = fmt(page.data);
+      const info = pageInfo(page, q.pageLink as { page: number; pageSize: number });
+      if (split) sendSplit(RED, msg, send, items, info, output);
+      else {
+        msg.page = info;
+        output(msg, items);
+        send(msg);
+      }
+      activity.end(foundStatus(RED, items.length, page.totalElements));
+      return;
+    }
+
+    // Every page: only one page is held at a time; with split the items go out as the pages arrive.
+    const startPage = q.pageLink.page ?? 0;
+    const pageSize = q.pageLink.pageSize;
+    const all: unknown[] = [];
+    const seq = split ? new SplitSequence(RED, msg, send, output) : undefined;
+    let last: PageData<unknown> | undefined;
+    let truncated = false;
+    let pages = 0;
+    for await (const chunk of client.pages<EntityData | AlarmData>(kind, q, maxItems, call)) {
+      pages++;
+      last = chunk.page;
+      truncated = chunk.truncated;
+      const items = fmt(chunk.items);
+      if (seq) {
+        if (pages === 1) seq.expect(Math.min(maxItems, Math.max(0, chunk.page.totalElements - startPage * pageSize)));
+        for (const item of items)
+          seq.push(item, {
+            page: startPage,
+            pageSize,
+            totalPages: chunk.page.totalPages,
+            totalElements: chunk.page.totalElements,
+            hasNext: false,
+          });
+        // The next page is asked for once the flow has taken this one: Node-RED hands each sent message to the next
+        // node in a setImmediate of its own, queued before this one, so only one page of messages is held at a time.
+        await nextTurn();
+      } else {
+        for (const item of items) all.push(item);
+      }
+    }
+    const totalElements = last ? last.totalElements : 0;
+    const info: Record<string, unknown> = {
+      page: startPage,
+      pageSize,
+      totalPages: last ? last.totalPages : 0,
+      totalElements,
+      hasNext: truncated,
+      pages,
+    };
+    if (truncated) info.truncated = true;
+    let count: number;
+    if (seq) {
+      count = seq.finish(truncated);
+    } else {
+      msg.page = info;
+      output(msg, all);
+      send(msg);
+      count = all.length;
+    }
+    activity.end(
+      truncated
+        ? status(RED, 'yellow', 'dot', 'truncated', { count, total: totalElements })
+        : foundStatus(RED, count, totalElements),
+    );
+  };
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** "12 of 340", or "no match" when nothing matched (a page past the end still says "0 of 340"). */
+function foundStatus(RED: NodeAPI, count: number, total: number): NodeStatus {
+  return count === 0 && total === 0
+    ? status(RED, 'green', 'dot', 'noMatch')
+    : status(RED, 'green', 'dot', 'found', { count, total });
+}
+
+/**
+ * One message per item with msg.parts, so that a Join node in automatic mode rebuilds the array.
+ * `info` (optional) goes to `msg.page` of each message; each item to msg.payload, or where `output` puts it.
+ */
+export function sendSplit(
+  RED: NodeAPI,
+  msg: NodeMessageInFlow,
+  send: SendFn,
+  items: unknown[],
+  info?: object,
+  output: Output = payloadOutput,
+): void {
+  const seq = new SplitSequence(RED, msg, send, output);
+  seq.expect(items.length);
+  for (const item of items) seq.push(item, info);
+  seq.finish(false);
+}
+
+/**
+ * Emits a message sequence whose length may only be known at the end: each item is held back until the
+ * next one arrives, so the last message always carries the exact `parts.count`.
+ */
+class SplitSequence {
+  private readonly id: string;
+  private index = 0;
+  private expected = 0;
+  private pending: { item: unknown; info: object | undefined } | undefined;
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly msg: NodeMessageInFlow,
+    private readonly send: SendFn,
+    private readonly output: Output,
+  ) {
+    this.id = RED.util.generateId();
+  }
+
+  expect(n: number): void {
+    this.expected = n;
+  }
+
+  push(item: unknown, info: object | undefined): void {
+    if (this.pending) this.emit(this.pending, this.expected);
+    this.pending = { item, info };
+  }
+
+  /** Sends the held item with the final count; returns how many messages were sent. */
+  finish(truncated: boolean): number {
+    if (this.pending) {
+      const count = this.index + 1;
+      const info =
+        truncated && this.pending.info ? { ...this.pending.info, truncated: true, hasNext: true } : this.pending.info;
+      this.emit({ item: this.pending.item, info }, count);
+      this.pending = undefined;
+    }
+    return this.index;
+  }
+
+  private emit(pending: { item: unknown; info: object | undefined }, count: number): void {
+    const m = this.RED.util.cloneMessage(this.msg) as NodeMessage;
+    if (pending.info) m.page = { ...pending.info };
+    this.output(m, pending.item);
+    const parts: Record<string, unknown> = {
+      id: this.id,
+      index: this.index,
+      count: Math.max(count, this.index + 1),
+      type: 'array',
+      len: 1,
+    };
+    if (this.msg.parts) parts.parts = this.msg.parts;
+    m.parts = parts;
+    this.index++;
+    this.send(m);
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * The node side of tb-alarm-action: its settings (validated at deploy), the request for each message (read from
+ * the message and the settings, validated by src/query/alarm-actions before anything is sent), the output
+ * message and the status texts. The REST work is `PlatformClient.alarms.run` (src/platform/alarm-actions).
+ */
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
+import { TbConfigError, TbError } from '../../errors';
+import {
+  ALARM_OPERATIONS,
+  alarmIdFromMessage,
+  isAlreadyDone,
+  prepareAlarmId,
+  prepareAssignee,
+  prepareComment,
+  prepareOperation,
+  prepareOriginator,
+  prepareRaise,
+  prepareRaiseSettings,
+  type AlarmActionRequest,
+  type AlarmOperation,
+  type RaiseSettings,
+  type Sourced,
+} from '../../protocol/alarm-actions';
+import { flattenAlarm } from '../../protocol/format';
+import { isObject } from '../../protocol/validate';
+import type { AlarmActionResult } from '../../platform/alarm-actions';
+import { errorStatus, flag, status, type StatusKey } from '../../node-red/common';
+import { TypedValue } from '../../node-red/typed-value';
+import { BoundSettings, IgnoredWarnings, type Settings } from '../../node-red/value-sources';
+
+/** The raise's text settings that may hold placeholders (`{{msg.<path>}}`…). */
+const RAISE_TEXT = ['alarmName', 'severity', 'propagateRelationTypes'] as const;
+
+export interface AlarmActionDef extends NodeDef {
+  connection: string;
+  operation?: string;
+  alarm?: string;
+  alarmType?: string;
+  assignee?: string;
+  assigneeType?: string;
+  comment?: string;
+  commentType?: string;
+  originator?: string;
+  originatorType?: string;
+  originatorEntityType?: string;
+  alarmName?: string;
+  severity?: string;
+  details?: string;
+  detailsType?: string;
+  propagate?: boolean | string;
+  propagateToOwner?: boolean | string;
+  propagateToTenant?: boolean | string;
+  propagateRelationTypes?: string;
+  format?: string;
+  strict?: boolean | string;
+}
+
+/** What each operation reads. */
+const USES: Record<AlarmOperation, ReadonlyArray<'alarm' | 'assignee' | 'comment' | 'raise'>> = {
+  acknowledge: ['alarm', 'comment'],
+  clear: ['alarm', 'comment'],
+  assign: ['alarm', 'assignee', 'comment'],
+  unassign: ['alarm', 'comment'],
+  comment: ['alarm', 'comment'],
+  raise: ['raise'],
+  delete: ['alarm'],
+};
+
+function prop(msg: NodeMessage, name: string): Sourced {
+  return { value: (msg as Record<string, unknown>)[name], field: `msg.${name}` };
+}
+
+function payloadProp(msg: NodeMessage, name: string): Sourced {
+  const p = msg.payload;
+  return { value: isObject(p) ? p[name] : undefined, field: `msg.payload.${name}` };
+}
+
+/** The node's settings, validated at deploy, and what it reads from each message. */
+export class AlarmActionInputs {
+  /** The configured operation, or 'msg' (from msg.operation). */
+  readonly operation: AlarmOperation | 'msg';
+  readonly format: 'flat' | 'raw';
+  readonly strict: boolean;
+  private readonly alarm: TypedValue;
+  private readonly assignee: TypedValue;
+  private readonly comment: TypedValue;
+  private readonly originator: TypedValue;
+  private readonly details: TypedValue;
+  private readonly raise: RaiseSettings | undefined;
+  /** The raise's text settings with placeholders (alarm type, severity, relation types). */
+  private readonly raiseText: BoundSettings;
+  private readonly warnings: IgnoredWarnings;
+  private readonly config: AlarmActionDef;
+  private readonly problems: Partial<
+    Record<'operation' | 'format' | 'alarm' | 'assignee' | 'comment' | 'raise', TbError>
+  > = {};
+
+  constructor(RED: NodeAPI, node: Node, config: AlarmActionDef) {
+    this.config = config;
+    this.warnings = IgnoredWarnings.of(node);
+    const op = config.operation === undefined || config.operation === '' ? 'acknowledge' : config.operation;
+    if (op === 'msg' || (ALARM_OPERATIONS as readonly string[]).includes(op))
+      this.operation = op as AlarmOperation | 'msg';
+    else {
+      this.operation = 'acknowledge';
+      this.problems.operation = new TbConfigError(
+        `operation must be one of ${ALARM_OPERATIONS.join(', ')}, msg (got ${JSON.stringify(config.operation)})`,
+      );
+    }
+    const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
+    this.format = fmt === 'raw' ? 'raw' : 'flat';
+    if (fmt !== 'flat' && fmt !== 'raw')
+      this.problems.format = new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`);
+    this.strict = flag(config.strict);
+
+    this.alarm = new TypedValue(RED, node, {
+      name: 'alarm',
+      value: config.alarm,
+      type: config.alarmType,
+      types: ['auto', 'msg', 'str', 'jsonata'],
+      // msg.payload.id, then msg.payload (an id), then msg.topic: validated where it is found (the error says where it looked)
+      auto: (msg) => ({ value: alarmIdFromMessage(msg), field: 'msg.payload' }),
+      check: (v, field) => prepareAlarmId(v, field),
+    });
+    this.assignee = new TypedValue(RED, node, {
+      name: 'assignee',
+      value: config.assignee,
+      type: config.assigneeType,
+      types: ['auto', 'str', 'msg', 'jsonata'],
+      auto: (msg) => prop(msg, 'assignee'),
+      check: (v, field) => prepareAssignee(v, field),
+      sameName: 'assignee',
+    });
+    this.comment = new TypedValue(RED, node, {
+      name: 'comment',
+      value: config.comment,
+      type: config.commentType,
+      types: ['auto', 'str', 'msg', 'jsonata'],
+      auto: (msg) => prop(msg, 'comment'),
+      sameName: 'comment',
+    });
+    this.raiseText = new BoundSettings(RED, node, config as unknown as Settings, RAISE_TEXT);
+    let raiseSettings: RaiseSettings | undefined;
+    try {
+      // A setting with placeholders is checked for each message, once resolved.
+      const fixed: Settings = { ...config };
+      for (const n of RAISE_TEXT) if (this.raiseText.isBound(n)) fixed[n] = undefined;
+      if (this.raiseText.problem) throw this.raiseText.problem;
+      raiseSettings = prepareRaiseSettings(fixed);
+    } catch (err) {
+      this.problems.raise = err as TbError;
+    }
+    this.raise = raiseSettings;
+    const entityType = raiseSettings ? raiseSettings.originatorEntityType : 'DEVICE';
+    this.originator = new TypedValue(RED, node, {
+      name: 'originator',
+      value: config.originator,
+      type: config.originatorType,
+      types: ['auto', 'json', 'msg', 'jsonata'],
+      auto: (msg) => payloadProp(msg, 'originator'),
+      check: (v, field) => prepareOriginator(v, field, entityType),
+    });
+    this.details = new TypedValue(RED, node, {
+      name: 'details',
+      value: config.details,
+      type: config.detailsType,
+      types: ['auto', 'json', 'msg', 'jsonata'],
+      auto: (msg) => payloadProp(msg, 'details'),
+    });
+    if (this.alarm.problem) this.problems.alarm = this.alarm.problem;
+    if (this.assignee.problem) this.problems.assignee = this.assignee.problem;
+    if (this.comment.problem) this.problems.comment = this.comment.problem;
+    if (!this.problems.raise) this.problems.raise = this.originator.problem ?? this.details.problem;
+  }
+
+  /** The first problem with a setting the configured operation uses (every setting when it comes from msg). */
+  get problem(): TbError | undefined {
+    const p = this.problems;
+    if (p.operation) return p.operation;
+    if (p.format) return p.format;
+    const uses = this.operation === 'msg' ? (['alarm', 'assignee', 'comment', 'raise'] as const) : USES[this.operation];
+    for (const u of uses) if (p[u]) return p[u];
+    return undefined;
+  }
+
+  /** The operation of this message: the node's, or `msg.operation`. */
+  operationOf(msg: NodeMessage): AlarmOperation {
+    if (this.problems.operation) throw this.problems.operation;
+    if (this.problems.format) throw this.problems.format;
+    this.warnings.check(msg, 'operation', this.operation !== 'msg');
+    return this.operation === 'msg'
+      ? prepareOperation((msg as Record<string, unknown>).operation, 'msg.operation')
+      : this.operation;
+  }
+
+  /** The validated request for one message; throws a TbInputError (or the setting's problem) before anything is sent. */
+  async request(operation: AlarmOperation, msg: NodeMessage): Promise<AlarmActionRequest> {
+    for (const u of USES[operation]) if (this.problems[u]) throw this.problems[u];
+    if (operation === 'raise') {
+      const originator = await this.originator.resolve(msg);
+      const details = await this.details.resolve(msg);
+      return { operation, alarm: prepareRaise(await this.raiseSettings(msg), msg.payload, originator, details) };
+    }
+    const a = await this.alarm.resolve(msg);
+    const alarmId = prepareAlarmId(a.value, a.field);
+    if (operation === 'delete') return { operation, alarmId };
+    const c = await this.comment.resolve(msg);
+    const comment = prepareComment(c.value, c.field, operation === 'comment');
+    if (operation === 'comment') return { operation, alarmId, comment: comment as string };
+    if (operation === 'assign') {
+      const a = await this.assignee.resolve(msg);
+      return { operation, alarmId, assignee: prepareAssignee(a.value, a.field), comment };
+    }
+    return { operation, alarmId, comment };
+  }
+
+  /** The raise settings of this message: those checked at deploy, or with this message's placeholder values. */
+  private async raiseSettings(msg: NodeMessage): Promise<RaiseSettings> {
+    if (!this.raiseText.any) return this.raise as RaiseSettings;
+    const resolved = await this.raiseText.resolve(this.config as unknown as Settings, msg);
+    try {
+      return prepareRaiseSettings(resolved.query);
+    } catch (err) {
+      throw BoundSettings.explain(err, resolved);
+    }
+  }
+}
+
+/** The output: the incoming message with the alarm, its id, the operation and what happened. */
+export function writeResult(msg: NodeMessage, result: AlarmActionResult, format: 'flat' | 'raw'): void {
+  const m = msg as Record<string, unknown>;
+  m.payload = result.alarm === null ? null : format === 'raw' ? result.alarm : flattenAlarm(result.alarm);
+  m.topic = result.alarmId;
+  m.operation = result.operation;
+  m.alreadyDone = result.alreadyDone;
+  if (result.operation === 'raise') m.created = result.created === true;
+  if (result.comment) m.alarmComment = result.comment;
+}
+
+const DONE_KEY: Record<AlarmOperation, StatusKey> = {
+  acknowledge: 'acknowledged',
+  clear: 'cleared',
+  assign: 'assigned',
+  unassign: 'unassigned',
+  comment: 'commented',
+  raise: 'alarmRaised',
+  delete: 'deleted',
+};
+
+const ALREADY_KEY: Partial<Record<AlarmOperation, StatusKey>> = {
+  acknowledge: 'alreadyAcknowledged',
+  clear: 'alreadyCleared',
+  assign: 'alreadyAssigned',
+  unassign: 'alreadyUnassigned',
+  delete: 'alreadyDeleted',
+};
+
+/** Green: what was done ("acknowledged", "alarm updated", "already cleared"…). */
+export function resultStatus(RED: NodeAPI, result: AlarmActionResult): NodeStatus {
+  if (result.alreadyDone)
+    return status(RED, 'green', 'dot', ALREADY_KEY[result.operation] ?? DONE_KEY[result.operation]);
+  if (result.operation === 'raise' && result.created === false) return status(RED, 'green', 'dot', 'alarmUpdated');
+  return status(RED, 'green', 'dot', DONE_KEY[result.operation]);
+}
+
+/** Red with the reason: "already acknowledged" (strict), "not found", "not permitted", or the usual error texts. */
+export function failureStatus(RED: NodeAPI, err: unknown, operation: AlarmOperation | undefined): NodeStatus {
+  if (operation && isAlreadyDone(operation, err)) {
+    const key = ALREADY_KEY[operation];
+    if (key) return status(RED, 'red', 'ring', key);
+  }
+  if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
+  if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', 'ring', 'notPermitted');
+  return errorStatus(RED, err);
+}

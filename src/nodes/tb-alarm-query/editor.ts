@@ -1,0 +1,54 @@
+/** tb-alarm-query's dialog: find alarms, or count them. */
+import type { QueryMode } from '../../editor/model/schema';
+import { dialog } from '../../editor/dialog/dialog';
+import { forType, type EditorNode } from '../../editor/dialog/for-type';
+import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
+
+const E = forType('tb-alarm-query');
+const t = E.t;
+
+function op(node: EditorNode): string {
+  return String(E.value(node, 'operation') || 'find');
+}
+/** The kind of query the operation takes. */
+function modeOf(node: EditorNode): QueryMode {
+  return op(node) === 'count' ? 'alarmCount' : 'alarmData';
+}
+
+const query = queryPart(E, { mode: modeOf, operation: op });
+const results = pagedResults(E);
+const output = resultOutput(E);
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    operation: E.oneOf(['find', 'count'], 'tb-alarm-query.errors.operation'),
+    query: query.query,
+    queryType: query.queryType,
+    ...results.validators,
+    output: output.validator,
+    version: E.version(),
+  },
+  label() {
+    return String(
+      this.name ||
+        (this.operation === 'count' ? t('tb-alarm-query.defaultLabel.count') : t('tb-alarm-query.defaultLabel.find')),
+    );
+  },
+  outputLabels: output.labelled(results.outputLabels('count')),
+  oneditprepare() {
+    const node = this;
+    E.selectDefaults(node, { operation: 'find', format: 'flat' });
+    query.prepare(node);
+    output.prepare(node);
+    E.input('operation').on('change', () => query.modeChanged());
+    E.showRows(() => {
+      const find = op(node) === 'find';
+      return { ...results.rows(node, find), '.tb-row-count': !find };
+    }, ['operation', 'allPages']);
+  },
+  oneditsave: query.close,
+  oneditcancel: query.close,
+  oneditresize: query.resize,
+});

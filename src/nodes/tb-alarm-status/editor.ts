@@ -1,0 +1,48 @@
+/** tb-alarm-status's dialog: whether an entity has an active alarm (of some types, of some severities). */
+import { ALARM_SEVERITIES } from '../../protocol/types';
+import { entityInput } from '../../editor/builder/dialogs';
+import { dialog } from '../../editor/dialog/dialog';
+import { forType } from '../../editor/dialog/for-type';
+import { blank, isUuid, items } from '../../editor/dialog/predicates';
+
+const E = forType('tb-alarm-status');
+const t = E.t;
+
+const ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'EDGE', 'TENANT'];
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    originatorType: E.oneOf(ENTITY_TYPES, 'tb-alarm-status.errors.originatorType'),
+    originatorId: function (v, opt) {
+      if (v === undefined) return true;
+      return blank(v) || isUuid(String(v).trim()) ? true : t('tb-alarm-status.errors.originatorId');
+    },
+    typeList: E.keyList('tb-alarm-status.errors.typeList'),
+    severityList: E.listOf(ALARM_SEVERITIES, 'tb-alarm-status.errors.severityList'),
+    version: E.version(),
+  },
+  label() {
+    return String(this.name || t('tb-alarm-status.defaultLabel'));
+  },
+  oneditprepare() {
+    E.selectDefaults(this, { originatorType: 'DEVICE' });
+    // The entity by name (the id stays in the hidden text box the node saves).
+    entityInput({
+      idInput: '#node-input-originatorId',
+      typeInput: '#node-input-originatorType',
+      connection: () => E.input('connection').val() as string | undefined,
+    });
+    E.multiSelect(
+      'severityList',
+      'severities',
+      ALARM_SEVERITIES.map((s) => ({ value: s, label: t(`tb-alarm-status.severity.${s}`) })),
+    );
+  },
+  oneditsave() {
+    E.trim(['originatorId', 'typeList']);
+    const types = E.input('typeList');
+    if (types.val() !== '') types.val(items(types.val()).join(','));
+  },
+});

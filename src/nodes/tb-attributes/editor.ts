@@ -1,0 +1,101 @@
+/** tb-attributes' dialog: save, read and delete attributes (the settings as src/query/attributes reads them). */
+import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
+import { dialog } from '../../editor/dialog/dialog';
+import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
+import { valueRows } from '../../editor/dialog/value-rows';
+
+const E = forType('tb-attributes');
+const t = E.t;
+
+const OPERATIONS = ['save', 'read', 'delete', 'msg'];
+const SCOPES = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', 'any', 'msg'];
+/** The settings the runtime reads (src/query/attributes, targets), as the dialog holds them now. */
+const SETTINGS = ['operation', 'scope', 'target', 'targetType', 'targetEntityType', 'keys'];
+
+function op(node: EditorNode): string {
+  return String(E.value(node, 'operation') || 'save');
+}
+
+/** The runtime's own check of the settings (src/query), when the problem is this setting's. */
+const runtime = placeholderAware(E.runtimeCheck(SETTINGS));
+const target = deviceTarget(E, {
+  runtime,
+  // The keys of the chosen scope (any scope for `any` or msg.scope).
+  keys: {
+    kind: () => {
+      const s = E.input('scope').val();
+      return s === 'SERVER_SCOPE' || s === 'SHARED_SCOPE' || s === 'CLIENT_SCOPE' ? s : 'attributes';
+    },
+    watch: ['scope'],
+  },
+});
+
+/** A save's values: msg.payload, or rows set here. */
+const values = valueRows(E, { saves: (node) => op(node) === 'save' || op(node) === 'msg' });
+
+/** The scope: one of the list, and one the action allows (the runtime's words: save writes SERVER or SHARED). */
+const scope: Validator = function (v, opt) {
+  if (v === undefined) return true;
+  if (SCOPES.indexOf(v as string) === -1) return t('tb-attributes.errors.scope');
+  return runtime('scope').call(this, v, opt);
+};
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    operation: E.oneOf(OPERATIONS, 'tb-attributes.errors.operation'),
+    scope,
+    target: target.target,
+    targetType: target.targetType,
+    targetEntityType: target.targetEntityType,
+    keys: runtime('keys'),
+    valuesFrom: values.valuesFrom,
+    values: values.values,
+    format: E.oneOf(['flat', 'raw'], 'tb-attributes.errors.format'),
+    concurrency: target.concurrency,
+    version: E.version(),
+  },
+  label() {
+    return String(
+      this.name ||
+        t(`tb-attributes.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`),
+    );
+  },
+  oneditprepare() {
+    const node = this;
+    E.selectDefaults(node, {
+      operation: 'save',
+      scope: 'SERVER_SCOPE',
+      targetEntityType: 'DEVICE',
+      format: 'flat',
+      concurrency: 4,
+    });
+    target.prepare();
+    // Keys left empty (or a {{msg.…}} placeholder) read msg.keys.
+    messageSettings(E, node, { keys: 'msg.keys' });
+    values.prepare(node);
+    E.showRows(() => {
+      const o = op(node);
+      const s = E.input('scope').val();
+      const saves = o === 'save' || o === 'msg';
+      const rows = saves && values.fromRows(node);
+      return {
+        '.tb-row-keys': o !== 'save',
+        '.tb-row-values-from': saves,
+        '.tb-row-values': rows,
+        '.tb-row-format': o === 'read' || o === 'msg',
+        '.tb-row-id-type': target.source() !== 'json',
+        '.tb-tip-save': saves && !rows,
+        '.tb-tip-rows': rows,
+        // SHARED_SCOPE is pushed to devices only: on another entity it is stored, and nothing is told.
+        '.tb-tip-shared': saves && s === 'SHARED_SCOPE' && target.entityType() !== 'DEVICE',
+      };
+    }, ['operation', 'scope', 'target', 'targetEntityType', 'valuesFrom']);
+    // Which entity, as configured: picked by name, the message, JSON, msg., JSONata.
+    target.describe($('[data-tb-target-tip]'), 'tb-attributes.entityIs.');
+  },
+  oneditsave() {
+    E.trim(['keys', 'concurrency']);
+  },
+});

@@ -1,0 +1,148 @@
+/** tb-rpc's dialog: a command to a device (the settings as src/query/rpc reads them). */
+import { PARAMS_FROM } from '../../protocol/rpc';
+import { jsonText } from '../../protocol/validate';
+import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
+import { dialog } from '../../editor/dialog/dialog';
+import { forType, type EditorNode } from '../../editor/dialog/for-type';
+import { isOn } from '../../editor/dialog/predicates';
+
+const E = forType('tb-rpc');
+const t = E.t;
+
+const METHOD_SOURCES = ['auto', 'str', 'msg', 'jsonata'];
+/** The settings the runtime reads (src/query/rpc, targets), as the dialog holds them now. */
+const SETTINGS = [
+  'target',
+  'targetType',
+  'method',
+  'methodType',
+  'paramsFrom',
+  'params',
+  'mode',
+  'timeout',
+  'persistent',
+  'expiration',
+  'retries',
+  'additionalInfo',
+  'waitFor',
+];
+/** Fixed params longer than this are cut in the summary line. */
+const SUMMARY_JSON_MAX = 60;
+
+function persistent(node: EditorNode): boolean {
+  return isOn(E.value(node, 'persistent'));
+}
+
+/** The runtime's own check of the settings (src/query), when the problem is this setting's. */
+const check = E.runtimeCheck(SETTINGS);
+const runtime = placeholderAware(check);
+const target = deviceTarget(E, { runtime });
+
+function paramsFrom(node: EditorNode): string {
+  return String(E.value(node, 'paramsFrom') || 'payload');
+}
+
+/** The fixed params as the summary shows them: compact JSON, cut when long. */
+function paramsText(text: string): string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return t('tb-rpc.summary.badJson');
+  }
+  return jsonText(v, SUMMARY_JSON_MAX);
+}
+
+/** The method the node sends, in words: a fixed name, or where it is read. */
+function methodText(node: EditorNode): string {
+  const src = String(E.value(node, 'methodType') || 'auto');
+  const v = String(E.value(node, 'method') ?? '').trim();
+  if (src === 'str') return v ? `"${v}"` : t('tb-rpc.summary.noMethod');
+  if (src === 'msg') return t('tb-rpc.summary.methodIn', { prop: `msg.${v}` });
+  if (src === 'jsonata') return t('tb-rpc.summary.methodJsonata');
+  return t('tb-rpc.summary.methodIn', { prop: t('tb-rpc.source.method') });
+}
+
+/** The summary line: which method, and where its params come from ("params from msg.payload", "params: {…}", "no params"). */
+function summary(node: EditorNode): string {
+  const from = paramsFrom(node);
+  const params =
+    from === 'json'
+      ? t('tb-rpc.summary.json', { json: paramsText(String(E.input('params').typedInput('value') ?? '')) })
+      : from === 'none'
+        ? t('tb-rpc.summary.none')
+        : t('tb-rpc.summary.payload');
+  return t('tb-rpc.summary.line', { method: methodText(node), params });
+}
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    target: target.target,
+    targetType: target.targetType,
+    method: E.sourced('method', METHOD_SOURCES, runtime),
+    methodType: E.oneOf(METHOD_SOURCES, 'tb-rpc.errors.methodType'),
+    paramsFrom: E.oneOf(PARAMS_FROM, 'tb-rpc.errors.paramsFrom'),
+    // Fixed params are JSON as they are (no placeholders): the runtime parses them once, at deploy.
+    params: check('params'),
+    mode: runtime('mode'),
+    timeout: runtime('timeout'),
+    persistent: E.all(E.bool('tb-rpc.label.persistent'), runtime('persistent')),
+    expiration: runtime('expiration'),
+    retries: runtime('retries'),
+    additionalInfo: runtime('additionalInfo'),
+    waitFor: runtime('waitFor'),
+    concurrency: target.concurrency,
+    version: E.version(),
+  },
+  label() {
+    if (this.name) return String(this.name);
+    return this.methodType === 'str' && this.method
+      ? t('tb-rpc.defaultLabel.method', { method: this.method })
+      : t('tb-rpc.defaultLabel.rpc');
+  },
+  oneditprepare() {
+    const node = this;
+    // A flow saved before the Params setting reads msg.payload, as it did.
+    E.selectDefaults(node, { concurrency: 4, paramsFrom: 'payload' });
+    if (node.timeout === undefined) E.input('timeout').val(10000);
+    // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
+    messageSettings(
+      E,
+      node,
+      {
+        mode: 'msg.mode',
+        timeout: 'msg.timeout',
+        expiration: 'msg.expiration',
+        retries: 'msg.retries',
+        additionalInfo: 'msg.additionalInfo',
+        waitFor: 'msg.waitFor',
+      },
+      { mode: 'twoway', waitFor: 'final' },
+    );
+    // A fixed device is picked by name with the query builder's entity picker (devices only).
+    target.prepare();
+    E.sourcedInput('method', METHOD_SOURCES);
+    // Additional info is JSON: the JSON type gives it the editor's JSON view.
+    E.input('additionalInfo').typedInput({ default: 'json', types: ['json'] });
+    // Fixed params are JSON: the JSON type gives them the editor's JSON view.
+    E.input('params').typedInput({ default: 'json', types: ['json'] });
+    E.showRows(() => {
+      const on = persistent(node);
+      return {
+        '.tb-row-persistent': on,
+        '.tb-tip-lightweight': !on,
+        '.tb-tip-persistent': on,
+        '.tb-row-params': paramsFrom(node) === 'json',
+      };
+    }, ['persistent', 'paramsFrom']);
+    const line = $('[data-tb-summary]');
+    E.follow(() => line.text(summary(node)), ['paramsFrom', 'params', 'method', 'methodType']);
+    // Which device, as configured: picked by name, the message, JSON, msg., JSONata.
+    target.describe($('[data-tb-target-tip]'), 'tb-rpc.deviceIs.');
+  },
+  oneditsave() {
+    E.trim(['timeout', 'expiration', 'retries', 'additionalInfo', 'params', 'concurrency']);
+  },
+});

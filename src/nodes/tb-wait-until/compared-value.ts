@@ -1,0 +1,33 @@
+/**
+ * The value a tb-wait-until condition compares with (`value` / `valueType`, a TypedInput): checked at deploy, read
+ * for each message (src/nodes/support/typed-input).
+ */
+import type { Node, NodeAPI, NodeMessage } from 'node-red';
+import type { Sourced } from '../../protocol/alarm-actions';
+import { TYPED_INPUT_TYPES, TypedInput } from '../../node-red/typed-input';
+
+export type { JsonataExpr } from '../../node-red/typed-input';
+export const VALUE_TYPES = TYPED_INPUT_TYPES;
+export type ValueType = (typeof VALUE_TYPES)[number];
+
+const PLACES: Record<string, string> = { msg: 'message property', env: 'environment variable' };
+
+/**
+ * The value a wait compares with (`value` / `valueType`): fixed (a `str` with placeholders read per message), or read
+ * from the message, the context, the environment or a JSONata expression when the wait starts.
+ */
+export class ComparedValue extends TypedInput {
+  constructor(RED: NodeAPI, node: Node, raw: string, type: ValueType) {
+    super(RED, node, type, raw, {
+      name: 'value',
+      placeholders: true,
+      blank: (t) => `value: name the ${PLACES[t] ?? `${t} context key`} to read the value from`,
+      jsonata: { errorField: 'value' },
+    });
+  }
+
+  /** The value for this message, and where it was read. */
+  async resolve(msg: NodeMessage): Promise<Sourced> {
+    return this.read(msg);
+  }
+}

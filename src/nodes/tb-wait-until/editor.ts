@@ -1,0 +1,336 @@
+/**
+ * tb-wait-until's dialog: the entity to watch (the device actions' target part), what to wait for (a value of one
+ * of its keys compared with a value, or an alarm state), the timeout, and the condition read back as a sentence
+ * ("until temperature ≥ 21 within 30 min").
+ */
+import { parseTemplate } from '../../protocol/bindings';
+import { durationOption } from '../../settings/options';
+import { ALARM_STATES, isNumericText, LIST_MODES, WAIT_FOR, WAIT_KEY_TYPES, WAIT_OPERATORS } from './logic';
+import { VALUE_ROW_TYPES } from '../../settings/value-rows';
+import { keysInput } from '../../editor/builder/actions';
+import { targetEntityTypes, validateSetting } from '../../editor/builder/action-settings';
+import { alarmTypeInput } from '../../editor/builder/dialogs';
+import { deviceTarget, messageSettings, placeholderAware, TARGET_SOURCES } from '../../editor/dialog/device-target';
+import { dialog } from '../../editor/dialog/dialog';
+import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
+import { blank } from '../../editor/dialog/predicates';
+
+const E = forType('tb-wait-until');
+const t = E.t;
+
+/** The comparisons of numbers (a fixed value must be a number, or text that reads as one). */
+const NUMERIC = ['lt', 'lte', 'gt', 'gte'];
+
+/**
+ * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: its runtime gives the entity
+ * setting the empty policy (`new EntityTarget(…, {})` in src/nodes/support/wait-until.ts: every type of
+ * TELEMETRY_ENTITY_TYPES, a bare UUID typed by targetEntityType), which is tb-attributes' row of ACTION_TARGETS
+ * (src/query/targets.ts). The device-target part takes its rule from a type of that table, which has no row of its
+ * own for this node (test/query/device-actions.test.ts pins it to the three device actions): so it borrows that row,
+ * and the part's texts are read from this node's catalog (below).
+ */
+const ENTITY_RULE = 'tb-attributes';
+
+/** The keys suggested for each key type (the kinds of the key chips); entity fields have no look-up. */
+const KEY_KINDS: Record<string, string> = {
+  TIME_SERIES: 'timeseries',
+  SERVER_ATTRIBUTE: 'SERVER_SCOPE',
+  SHARED_ATTRIBUTE: 'SHARED_SCOPE',
+  CLIENT_ATTRIBUTE: 'CLIENT_SCOPE',
+};
+
+type Get = (prop: string) => unknown;
+/** The node's settings as the dialog holds them now (else as saved). */
+const live =
+  (node: EditorNode): Get =>
+  (prop) =>
+    E.value(node, prop);
+/** The node's settings as saved (for its label: another node's dialog may be open). */
+const saved =
+  (node: EditorNode): Get =>
+  (prop) =>
+    node[prop];
+
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v)).trim();
+const waitFor = (get: Get): string => str(get('waitFor')) || 'value';
+// What the runtime reads when a setting is missing (src/query/wait.ts prepareWaitSettings, wait-until.ts).
+const operator = (get: Get): string => str(get('operator')) || 'eq';
+const valueType = (get: Get): string => str(get('valueType')) || 'str';
+
+/** Is the value to compare with in use (a value wait with a comparison other than "changes")? */
+function comparing(this: EditorNode): boolean {
+  const get = live(this);
+  return waitFor(get) === 'value' && operator(get) !== 'changes';
+}
+
+/** The target checked by the runtime's own rules (src/query/targets, through the device actions' check). */
+const targetCheck = placeholderAware(
+  (name) =>
+    function (v, opt) {
+      if (v === undefined) return true;
+      const get = live(this);
+      // `msg`: the action that takes its settings from the message, so that only the target is checked.
+      return validateSetting(
+        ENTITY_RULE,
+        {
+          operation: 'msg',
+          target: get('target'),
+          targetType: get('targetType'),
+          targetEntityType: get('targetEntityType'),
+        },
+        name,
+      );
+    },
+);
+// The part names its texts after its type (`<type>.source.target`): this node's catalog has them under its own name.
+const target = deviceTarget(
+  { ...E, type: ENTITY_RULE, t: (key, opts) => E.t(key.replace(`${ENTITY_RULE}.`, 'tb-wait-until.'), opts) },
+  { runtime: targetCheck },
+);
+
+/** A list for "is one of": a JSON array (not empty), a number or a text; not an object. */
+function jsonList(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.length > 0 : v !== null && typeof v !== 'object';
+  } catch {
+    return false;
+  }
+}
+
+/** The value to compare with: present, a number for <, ≤, >, ≥, a list for "is one of". */
+const value: Validator = E.when(comparing, function (v, opt) {
+  if (v === undefined) return true;
+  if (blank(v)) return t('tb-wait-until.errors.value');
+  const get = live(this);
+  const op = operator(get);
+  const type = valueType(get);
+  const text = String(v);
+  if (type === 'str' && parseTemplate(text)) return true;
+  if (NUMERIC.indexOf(op) !== -1 && (type === 'bool' || type === 'json' || (type === 'str' && !isNumericText(text))))
+    return t('tb-wait-until.errors.valueNumber');
+  if ((op === 'in' || op === 'nin') && type === 'json' && !jsonList(text)) return t('tb-wait-until.errors.valueList');
+  if (type === 'str') return true;
+  const r = RED.validators.typedInput('valueType').call(this, v, opt);
+  return r === true ? true : r || t('tb-wait-until.errors.value');
+});
+
+/** The one key a value wait watches (its type's name for it: a time series, an attribute, an entity field). */
+const key: Validator = E.when(
+  function () {
+    return waitFor(live(this)) === 'value';
+  },
+  function (v, opt) {
+    if (v === undefined) return true;
+    return !blank(v) && String(v).indexOf(',') === -1 ? true : t('tb-wait-until.errors.key');
+  },
+);
+
+/** The timeout in ms (0: no limit), or undefined when it comes from the message (or is not a duration). */
+function timeoutMs(v: unknown): number | undefined {
+  if (blank(v)) return undefined;
+  try {
+    return durationOption({ value: typeof v === 'number' ? v : str(v), field: 'timeout' }, undefined, 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A duration such as 90s, 10m, 2h (the runtime's rule), 0 for no limit, or empty for msg.timeout. */
+const timeout: Validator = function (v, opt) {
+  if (v === undefined || blank(v)) return true;
+  return timeoutMs(v) === undefined ? t('tb-wait-until.errors.timeout') : true;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The condition as a sentence
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A duration as a person says it: 30 s, 30 min, 2 h (the largest unit that divides it). */
+function durationText(ms: number): string {
+  const units: Array<[string, number]> = [
+    ['d', 86400000],
+    ['h', 3600000],
+    ['min', 60000],
+    ['s', 1000],
+  ];
+  for (const [unit, size] of units) if (ms % size === 0) return t(`tb-wait-until.unit.${unit}`, { n: ms / size });
+  return t('tb-wait-until.unit.ms', { n: ms });
+}
+
+/** The value to compare with, as the sentence shows it (a text in quotes, a source by its path). */
+function valueText(get: Get): string {
+  const type = valueType(get);
+  const v = str(get('value'));
+  if (v === '') return t('tb-wait-until.sentence.noValue');
+  switch (type) {
+    case 'str':
+      // Numeric text compares as the number it stands for (the runtime's rule): shown as one.
+      return isNumericText(v) ? v : JSON.stringify(v);
+    case 'msg':
+    case 'flow':
+    case 'global':
+      return `${type}.${v}`;
+    case 'env':
+      return `env.${v}`;
+    default:
+      return v;
+  }
+}
+
+/** The entities of a fixed list (how many), or 0 when the entity is one or comes from the message. */
+function fixedCount(get: Get): number {
+  if (str(get('targetType')) !== 'json') return 0;
+  try {
+    const v: unknown = JSON.parse(str(get('target')));
+    return Array.isArray(v) && v.length > 1 ? v.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** "until temperature ≥ 21", "until the alarm of the message is acknowledged" (no time). */
+function condition(get: Get): string {
+  if (waitFor(get) === 'alarm') {
+    const stateName = str(get('alarmState'));
+    const state = t(
+      `tb-wait-until.state.${(ALARM_STATES as readonly string[]).indexOf(stateName) !== -1 ? stateName : 'acknowledged'}`,
+    );
+    const type = str(get('alarmType'));
+    return type
+      ? t('tb-wait-until.sentence.alarmType', { type, state })
+      : t('tb-wait-until.sentence.alarmMsg', { state });
+  }
+  const k = str(get('key')) || t('tb-wait-until.sentence.noKey');
+  const op = operator(get);
+  if (op === 'changes') return t('tb-wait-until.sentence.changes', { key: k });
+  if (op === 'jsonata')
+    return t('tb-wait-until.sentence.jsonata', {
+      expression: str(get('value')) || t('tb-wait-until.sentence.noValue'),
+    });
+  return t('tb-wait-until.sentence.value', { key: k, op: t(`tb-wait-until.symbol.${op}`), value: valueText(get) });
+}
+
+/** The whole condition: "until temperature ≥ 21 on all 3 entities within 30 min". */
+function sentence(get: Get): string {
+  const parts = [condition(get)];
+  const n = fixedCount(get);
+  if (n) parts.push(t(`tb-wait-until.sentence.${str(get('listMode')) === 'any' ? 'any' : 'all'}`, { n }));
+  const raw = get('timeout');
+  const ms = timeoutMs(raw);
+  if (blank(raw)) parts.push(t('tb-wait-until.sentence.timeoutFromMsg'));
+  else if (ms === 0) parts.push(t('tb-wait-until.sentence.noLimit'));
+  else if (ms !== undefined) parts.push(t('tb-wait-until.sentence.within', { time: durationText(ms) }));
+  else parts.push(t('tb-wait-until.sentence.within', { time: str(raw) }));
+  return parts.join(' ');
+}
+
+const OUTPUTS = ['met', 'timedOut'];
+
+export default dialog(E, {
+  validators: {
+    name: E.any,
+    connection: E.connection(),
+    target: target.target,
+    targetType: E.oneOf(TARGET_SOURCES, 'tb-wait-until.errors.targetType'),
+    targetEntityType: E.oneOf(targetEntityTypes(ENTITY_RULE), 'tb-wait-until.errors.targetEntityType'),
+    waitFor: E.oneOf(WAIT_FOR, 'tb-wait-until.errors.waitFor'),
+    keyType: E.oneOf(WAIT_KEY_TYPES, 'tb-wait-until.errors.keyType'),
+    key,
+    operator: E.oneOf(WAIT_OPERATORS, 'tb-wait-until.errors.operator'),
+    value,
+    valueType: E.oneOf(VALUE_ROW_TYPES, 'tb-wait-until.errors.valueType'),
+    alarmState: E.oneOf(ALARM_STATES, 'tb-wait-until.errors.alarmState'),
+    alarmType: E.any,
+    listMode: E.oneOf(LIST_MODES, 'tb-wait-until.errors.listMode'),
+    checkCurrent: E.bool('tb-wait-until.label.checkCurrent'),
+    timeout,
+    maxWaits: E.whole(1, null, 'tb-wait-until.errors.maxWaits'),
+    version: E.version(),
+  },
+  label() {
+    return String(this.name || condition(saved(this)));
+  },
+  outputLabels(i) {
+    return t(`tb-wait-until.outputLabel.${OUTPUTS[i] ?? 'met'}`);
+  },
+  oneditprepare() {
+    const node = this;
+    // A node saved without these (a flow written by hand) shows what the runtime reads then.
+    E.selectDefaults(node, {
+      waitFor: 'value',
+      keyType: 'TIME_SERIES',
+      operator: 'eq',
+      alarmState: 'acknowledged',
+      listMode: 'all',
+      targetEntityType: 'DEVICE',
+    });
+    if (node.maxWaits === undefined) E.input('maxWaits').val(1000);
+    if (node.checkCurrent === undefined) E.input('checkCurrent').prop('checked', true);
+    // The timeout left empty reads msg.timeout (else 30 s).
+    messageSettings(E, node, { timeout: 'msg.timeout' });
+    // A fixed entity is picked by name; the key as a chip, suggested from its own keys of the chosen type.
+    target.prepare();
+    const sel = (prop: string) => `#${E.prefix}${prop}`;
+    const connection = () => E.input('connection').val() as string | undefined;
+    const keyInput = E.input('key');
+    keyInput.on('change', () => {
+      // One key: a chip added beside another replaces it.
+      const keys = str(keyInput.val())
+        .split(',')
+        .map((k) => k.trim())
+        .filter((k) => k !== '');
+      if (keys.length > 1) keyInput.val(keys[keys.length - 1]);
+    });
+    keysInput({
+      input: sel('key'),
+      connection,
+      source: target.fixed,
+      kind: () => KEY_KINDS[String(E.input('keyType').val())] ?? 'ENTITY_FIELD',
+      watch: [sel('target'), sel('targetEntityType'), sel('keyType'), sel('connection')],
+    });
+    E.typedInput('value', VALUE_ROW_TYPES);
+    alarmTypeInput(sel('alarmType'), connection);
+    E.input('operator').on('change', () => {
+      // A JSONata condition is an expression over { value, ts, entity }.
+      if (E.input('operator').val() === 'jsonata' && E.input('value').typedInput('type') !== 'jsonata')
+        E.input('value').typedInput('type', 'jsonata');
+    });
+
+    const get = live(node);
+    const sentenceBox = $('[data-tb-sentence]');
+    E.showRows(() => {
+      const forValue = waitFor(get) === 'value';
+      const ms = timeoutMs(get('timeout'));
+      sentenceBox.text(sentence(get));
+      return {
+        '.tb-row-value': forValue,
+        '.tb-row-compare': forValue && operator(get) !== 'changes',
+        '.tb-row-alarm': !forValue,
+        '.tb-row-id-type': target.source() !== 'json',
+        '.tb-tip-no-limit': ms === 0,
+        // With no limit nothing is ever timed out: the outputs' tip does not mention the second one.
+        '.tb-tip-timed': ms !== 0,
+        '.tb-tip-untimed': ms === 0,
+      };
+    }, [
+      'waitFor',
+      'keyType',
+      'key',
+      'operator',
+      'value',
+      'valueType',
+      'alarmState',
+      'alarmType',
+      'listMode',
+      'timeout',
+      'target',
+      'targetType',
+    ]);
+    // Which entity is watched, as configured: picked by name, the message, JSON, msg., JSONata.
+    target.describe($('[data-tb-target-tip]'), 'tb-wait-until.entityIs.');
+  },
+  oneditsave() {
+    E.trim(['key', 'alarmType', 'timeout', 'maxWaits']);
+  },
+});

@@ -1,0 +1,465 @@
+/**
+ * tb-wait-until (issue 19), the pure part: the node's settings, the condition (compiled once per wait and tested on
+ * every value the entity reports), the timeout, the live queries that watch one entity, and the shape of
+ * `msg.waited`. No I/O, no Node-RED: the node side is src/nodes/support/wait-until.ts.
+ *
+ * Numbers: ThingsBoard stores a text that looks like a number as that number (`transport.json.type_cast_enabled`,
+ * protocol §13.3: commons-lang `NumberUtils.isParsable`), and the WebSocket sends every latest value as text. So a
+ * value that is numeric text compares as the number it stands for, on either side of the comparison: `"21"` equals
+ * `21`, and `>` applies to `"21.5"` but not to `"warm"`.
+ */
+import { TbConfigError, TbInputError } from '../../errors';
+import { flattenAlarm, parseValue, type FlatAlarm } from '../../protocol/format';
+import { durationOption, DURATION_TEXT } from '../../settings/options';
+import type { Sourced } from '../../protocol/alarm-actions';
+import type {
+  AlarmData,
+  AlarmDataQuery,
+  EntityData,
+  EntityDataQuery,
+  EntityId,
+  EntityKey,
+  EntityKeyType,
+} from '../../protocol/types';
+import { describe, got, isObject } from '../../protocol/validate';
+
+export const WAIT_FOR = ['value', 'alarm'] as const;
+export const WAIT_KEY_TYPES = [
+  'TIME_SERIES',
+  'SERVER_ATTRIBUTE',
+  'SHARED_ATTRIBUTE',
+  'CLIENT_ATTRIBUTE',
+  'ENTITY_FIELD',
+] as const;
+export const WAIT_OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'changes', 'jsonata'] as const;
+export const ALARM_STATES = ['acknowledged', 'cleared', 'either'] as const;
+export const LIST_MODES = ['all', 'any'] as const;
+
+export type WaitFor = (typeof WAIT_FOR)[number];
+export type WaitKeyType = (typeof WAIT_KEY_TYPES)[number];
+export type WaitOperator = (typeof WAIT_OPERATORS)[number];
+export type AlarmState = (typeof ALARM_STATES)[number];
+export type ListMode = (typeof LIST_MODES)[number];
+
+/** The issue's default timeout, and the default limit of waits running at once in one node. */
+export const DEFAULT_WAIT_TIMEOUT_MS = 30000;
+export const DEFAULT_MAX_WAITS = 1000;
+
+/** The symbols of the operators, for messages and statuses ("until temperature ≥ 21"). */
+export const OPERATOR_TEXT: Readonly<Record<WaitOperator, string>> = {
+  eq: '=',
+  neq: '≠',
+  lt: '<',
+  lte: '≤',
+  gt: '>',
+  gte: '≥',
+  in: 'in',
+  nin: 'not in',
+  changes: 'changes',
+  jsonata: 'JSONata',
+};
+
+/** The node's settings other than the entity and the compared value, checked at deploy. */
+export interface WaitSettings {
+  waitFor: WaitFor;
+  keyType: WaitKeyType;
+  key: string;
+  operator: WaitOperator;
+  alarmState: AlarmState;
+  /** "the latest active alarm of type T on the entity"; empty = the alarm named by the message. */
+  alarmType: string;
+  listMode: ListMode;
+  checkCurrent: boolean;
+  maxWaits: number;
+}
+
+function oneOf<T extends string>(v: unknown, allowed: readonly T[], name: string, fallback: T): T {
+  if (v === undefined || v === null || v === '') return fallback;
+  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+  const hint = typeof v === 'string' ? allowed.find((a) => a.toLowerCase() === v.trim().toLowerCase()) : undefined;
+  throw new TbConfigError(
+    `${name} must be one of ${allowed.join(', ')} (got ${describe(v)}${hint ? `; did you mean "${hint}"?` : ''})`,
+  );
+}
+
+/** The settings of a tb-wait-until node (as the editor saves them: strings, '' = not set). Throws a TbConfigError. */
+export function prepareWaitSettings(c: Record<string, unknown>): WaitSettings {
+  const waitFor = oneOf(c.waitFor, WAIT_FOR, 'waitFor', 'value');
+  const keyType = oneOf(c.keyType, WAIT_KEY_TYPES, 'keyType', 'TIME_SERIES');
+  const operator = oneOf(c.operator, WAIT_OPERATORS, 'operator', 'eq');
+  const alarmState = oneOf(c.alarmState, ALARM_STATES, 'alarmState', 'acknowledged');
+  const listMode = oneOf(c.listMode, LIST_MODES, 'listMode', 'all');
+  const key = typeof c.key === 'string' ? c.key.trim() : '';
+  if (waitFor === 'value' && key === '')
+    throw new TbConfigError(
+      `key must name the ${keyType === 'ENTITY_FIELD' ? 'entity field' : keyType === 'TIME_SERIES' ? 'time series' : 'attribute'} to wait for (e.g. temperature)`,
+    );
+  if (c.alarmType !== undefined && c.alarmType !== null && typeof c.alarmType !== 'string')
+    throw new TbConfigError(`alarmType must be an alarm type such as "High Temperature" ${got(c.alarmType)}`);
+  const alarmType = typeof c.alarmType === 'string' ? c.alarmType.trim() : '';
+  const checkCurrent =
+    c.checkCurrent === undefined || c.checkCurrent === null || c.checkCurrent === ''
+      ? true
+      : c.checkCurrent === true || c.checkCurrent === 'true';
+  let maxWaits = DEFAULT_MAX_WAITS;
+  if (c.maxWaits !== undefined && c.maxWaits !== null && c.maxWaits !== '') {
+    const n =
+      typeof c.maxWaits === 'number' ? c.maxWaits : /^\s*\d+\s*$/.test(String(c.maxWaits)) ? Number(c.maxWaits) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new TbConfigError(`maxWaits must be a whole number of at least 1 (got ${describe(c.maxWaits)})`);
+    maxWaits = n;
+  }
+  return { waitFor, keyType, key, operator, alarmState, alarmType, listMode, checkCurrent, maxWaits };
+}
+
+// ---- numbers and equality -------------------------------------------------------------------------------
+
+/**
+ * commons-lang3 `NumberUtils.isParsable`, the test ThingsBoard's JsonConverter applies before storing a text as a
+ * number (protocol §13.3): an optional "-", digits, at most one ".", not ending with ".".
+ */
+export function isNumericText(s: string): boolean {
+  const len = s.length;
+  if (len === 0 || s.charCodeAt(len - 1) === 46) return false;
+  let i = s.charCodeAt(0) === 45 ? 1 : 0;
+  if (i === len) return false;
+  let dot = false;
+  let digit = false;
+  for (; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (dot) return false;
+      dot = true;
+    } else if (c >= 48 && c <= 57) digit = true;
+    else return false;
+  }
+  return digit;
+}
+
+/** The number a value stands for: a finite number, or numeric text; undefined for anything else. */
+export function numberOf(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && isNumericText(v)) return Number(v);
+  return undefined;
+}
+
+/** JSON with sorted keys, so that two equal objects give one text. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObject(v)) {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * What a value is for equality: a number (numbers and numeric text), a boolean (also the texts "true" and "false",
+ * as the WebSocket sends a boolean), the canonical JSON of an object or array (also of a JSON text: a JSON value
+ * arrives as text), else the text.
+ */
+function comparable(v: unknown): string | number | boolean | null {
+  if (v === undefined || v === null) return null;
+  const n = numberOf(v);
+  if (n !== undefined) return n;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'string') {
+    if (v === 'true') return true;
+    if (v === 'false') return false;
+    const t = v.trim();
+    if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
+      try {
+        return `\u0000${canonical(JSON.parse(t))}`;
+      } catch {
+        return v;
+      }
+    }
+    return v;
+  }
+  if (typeof v === 'object') return `\u0000${canonical(v)}`;
+  return String(v);
+}
+
+/** Equal under the rules above ("21" = 21, "true" = true, {a:1,b:2} = '{"b":2,"a":1}'). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  const x = comparable(a);
+  return x !== null && x === comparable(b);
+}
+
+/**
+ * A list for `in` / `not in`: an array, or a text split as ThingsBoard splits an IN filter's value
+ * (`CD/StringUtils.java#splitByCommaWithoutQuotes`, protocol §5.5): trimmed, split on commas with the spaces around
+ * them, and the quotes stripped when every item has the same ones.
+ */
+export function listValue(v: unknown, field: string): unknown[] {
+  let items: unknown[];
+  if (Array.isArray(v)) items = v;
+  else if (typeof v === 'string') {
+    const parts = v.trim() === '' ? [] : v.trim().split(/\s*,\s*/);
+    const quote =
+      parts.length && parts.every((p) => p.length >= 2 && p[0] === p[p.length - 1] && (p[0] === '"' || p[0] === "'"))
+        ? parts[0][0]
+        : undefined;
+    items = quote && parts.every((p) => p[0] === quote) ? parts.map((p) => p.slice(1, -1)) : parts;
+  } else if (typeof v === 'number' || typeof v === 'boolean') items = [v];
+  else
+    return fail(
+      field,
+      `${field} must be a list for "in" / "not in": an array, or a text such as "idle, off" ${got(v)}`,
+    );
+  if (items.length === 0) fail(field, `${field} is an empty list: "in" would never be met and "not in" always`);
+  return items;
+}
+
+function fail(field: string, message: string): never {
+  throw new TbInputError(field, message);
+}
+
+// ---- the condition --------------------------------------------------------------------------------------
+
+/** A compiled condition of a value wait (every operator but `jsonata`, which the node evaluates). */
+export interface ValueCondition {
+  readonly operator: Exclude<WaitOperator, 'jsonata'>;
+  /** Is the condition met by `value` (`previous` = the value seen before it, for `changes`; undefined = none)? */
+  test(value: unknown, previous: unknown): boolean;
+}
+
+const ORDER: Record<'lt' | 'lte' | 'gt' | 'gte', (a: number, b: number) => boolean> = {
+  lt: (a, b) => a < b,
+  lte: (a, b) => a <= b,
+  gt: (a, b) => a > b,
+  gte: (a, b) => a >= b,
+};
+
+/**
+ * The condition of one wait, with the value it compares with (`compared`: its value and where it was read, for the
+ * messages). Throws a TbInputError when the comparison cannot apply: a missing value, `<` on what is not a number
+ * (numeric text counts), `in` without a list.
+ */
+export function compileCondition(
+  operator: Exclude<WaitOperator, 'jsonata'>,
+  compared: Sourced | undefined,
+): ValueCondition {
+  if (operator === 'changes') {
+    // Any value other than the one before (the first value of a key that had none counts).
+    return {
+      operator,
+      test: (value, previous) =>
+        value !== null &&
+        value !== undefined &&
+        (previous === undefined || previous === null || !sameValue(value, previous)),
+    };
+  }
+  const field = compared?.field ?? 'value';
+  const v = compared?.value;
+  if (v === undefined || v === null || (typeof v === 'string' && v === '')) {
+    fail(
+      field,
+      `${field} is ${v === '' ? 'empty' : 'missing'}: "${OPERATOR_TEXT[operator]}" needs a value to compare with`,
+    );
+  }
+  switch (operator) {
+    case 'eq':
+    case 'neq': {
+      const want = comparable(v);
+      const eq = operator === 'eq';
+      return {
+        operator,
+        test: (value) => value !== null && value !== undefined && (comparable(value) === want) === eq,
+      };
+    }
+    case 'in':
+    case 'nin': {
+      const set = new Set(listValue(v, field).map(comparable));
+      const inside = operator === 'in';
+      return {
+        operator,
+        test: (value) => value !== null && value !== undefined && set.has(comparable(value)) === inside,
+      };
+    }
+    default: {
+      const n = numberOf(v);
+      if (n === undefined) {
+        fail(
+          field,
+          `${field} must be a number, or a text that is one such as "21", for "${OPERATOR_TEXT[operator]}" (the server's rule for numeric text: digits, one optional "." and a leading "-") ${got(v)}`,
+        );
+      }
+      const cmp = ORDER[operator];
+      // A value that is not a number (text such as "n/a", a boolean) does not meet an order: it is not an error, the
+      // entity may report a number next.
+      return {
+        operator,
+        test: (value) => {
+          const x = numberOf(value);
+          return x !== undefined && cmp(x, n);
+        },
+      };
+    }
+  }
+}
+
+// ---- timeout --------------------------------------------------------------------------------------------
+
+/** The longest timer Node.js runs in one go (a longer wait re-arms it). */
+export const MAX_TIMER_MS = 2147483647;
+
+/**
+ * The timeout of one wait, in ms (0 = no limit): the node's `timeout` setting when set, else `msg.timeout`, else 30 s.
+ * A number is ms; a text is a duration such as `90s`, `10m`, `2h` (src/query/options.ts). Throws a TbInputError.
+ */
+export function prepareTimeout(setting: unknown, fromMsg: unknown): number {
+  const set = !(setting === undefined || setting === null || (typeof setting === 'string' && setting.trim() === ''));
+  if (!set && (fromMsg === undefined || fromMsg === null)) return DEFAULT_WAIT_TIMEOUT_MS;
+  const s: Sourced = set ? { value: setting, field: 'timeout' } : { value: fromMsg, field: 'msg.timeout' };
+  try {
+    return durationOption(s, DEFAULT_WAIT_TIMEOUT_MS, 0) as number;
+  } catch {
+    return fail(s.field, `${s.field} must be ${DURATION_TEXT}, or 0 for no limit ${got(s.value)}`);
+  }
+}
+
+/** "30 s", "10 min", "2 h", for statuses and messages. */
+export function durationText(ms: number): string {
+  if (ms === 0) return 'no limit';
+  if (ms % 3600000 === 0) return `${ms / 3600000} h`;
+  if (ms % 60000 === 0) return `${ms / 60000} min`;
+  if (ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
+}
+
+// ---- what is watched ------------------------------------------------------------------------------------
+
+/** The value of a key in an entity's latest values, typed (numbers, booleans from their text); undefined = none. */
+export function latestValue(
+  ed: EntityData | undefined,
+  keyType: WaitKeyType,
+  key: string,
+): { value: unknown; ts: number } | undefined {
+  const tv = ed?.latest?.[keyType as EntityKeyType]?.[key];
+  if (!tv) return undefined;
+  // A deleted key arrives as ts 0 and "" (protocol §13.4); the server answers a missing one the same way.
+  if (tv.ts === 0 && (tv.value === '' || tv.value === null)) return undefined;
+  return { value: parseValue(tv), ts: tv.ts };
+}
+
+const SINGLE = (entity: EntityId) => ({
+  type: 'singleEntity' as const,
+  singleEntity: { entityType: entity.entityType, id: entity.id },
+});
+
+/**
+ * The live query that watches one key of one entity (one ENTITY_DATA subscription, shared by every wait of a node
+ * on that entity). An entity field only changes on the server's re-query of a dynamic page, so it asks for one.
+ */
+export function valueWatchQuery(entity: EntityId, keyType: WaitKeyType, key: string): EntityDataQuery {
+  const k: EntityKey = { type: keyType, key };
+  const field = keyType === 'ENTITY_FIELD';
+  return {
+    entityFilter: SINGLE(entity),
+    entityFields: field ? [k] : [],
+    latestValues: field ? [] : [k],
+    pageLink: { page: 0, pageSize: 1, ...(field ? { dynamic: true } : {}) },
+  };
+}
+
+/** Alarms of one entity kept on the live page: the newest first, enough for any real entity's alarms of one type. */
+export const ALARM_PAGE_SIZE = 100;
+
+/**
+ * The live query that watches the alarms of one entity (of one type when given), every status: an alarm stays on
+ * the page when it is cleared, so both its acknowledgement and its clearing arrive as updates.
+ */
+export function alarmWatchQuery(entity: EntityId, type: string | undefined): AlarmDataQuery {
+  return {
+    entityFilter: SINGLE(entity),
+    pageLink: {
+      page: 0,
+      pageSize: ALARM_PAGE_SIZE,
+      ...(type ? { typeList: [type] } : {}),
+      sortOrder: { key: { type: 'ALARM_FIELD', key: 'createdTime' }, direction: 'DESC' },
+    },
+    alarmFields: [
+      { type: 'ALARM_FIELD', key: 'createdTime' },
+      { type: 'ALARM_FIELD', key: 'type' },
+      { type: 'ALARM_FIELD', key: 'status' },
+    ],
+  };
+}
+
+/** The alarm to follow on a page of an entity's alarms of one type: the newest that is not cleared. */
+export function latestActive(alarms: readonly AlarmData[]): AlarmData | undefined {
+  let best: AlarmData | undefined;
+  for (const a of alarms) if (!a.cleared && (!best || a.createdTime > best.createdTime)) best = a;
+  return best;
+}
+
+/** Is the alarm in the state waited for? */
+export function alarmMet(a: { acknowledged: boolean; cleared: boolean }, state: AlarmState): boolean {
+  if (state === 'acknowledged') return a.acknowledged;
+  if (state === 'cleared') return a.cleared;
+  return a.acknowledged || a.cleared;
+}
+
+/**
+ * An alarm as a wait reports it: `value` = its status (ACTIVE_UNACK, ACTIVE_ACK, CLEARED_UNACK, CLEARED_ACK), `ts`
+ * = when it reached the state waited for (ackTs, clearTs; for either the first of them), else its last change.
+ */
+export function alarmReading(a: AlarmData, state: AlarmState): { value: unknown; ts: number; alarm: FlatAlarm } {
+  const ack = a.acknowledged && a.ackTs > 0 ? a.ackTs : 0;
+  const clear = a.cleared && a.clearTs > 0 ? a.clearTs : 0;
+  let ts: number;
+  if (state === 'acknowledged' && ack) ts = ack;
+  else if (state === 'cleared' && clear) ts = clear;
+  else if (state === 'either' && (ack || clear)) ts = ack && clear ? Math.min(ack, clear) : ack || clear;
+  else ts = Math.max(a.createdTime ?? 0, ack, clear);
+  return { value: a.status, ts, alarm: flattenAlarm(a) };
+}
+
+// ---- the output -----------------------------------------------------------------------------------------
+
+/** One entity of a wait as the output reports it. */
+export interface EntityOutcome {
+  entity: EntityId;
+  met: boolean;
+  /** The value that met the condition, or the last one seen; null when none was seen. */
+  value: unknown;
+  ts: number | null;
+  /** Alarm waits: the alarm followed (tb-alarm-query's flat form); null when there was none. */
+  alarm?: FlatAlarm | null;
+}
+
+/** Is the wait over? `all`: every entity met; `any`: one did. */
+export function listMet(mode: ListMode, outcomes: readonly EntityOutcome[]): boolean {
+  return mode === 'any' ? outcomes.some((o) => o.met) : outcomes.every((o) => o.met);
+}
+
+/**
+ * `msg.waited`: for one entity `{ met, value, ts, ms, entity }` (+ `alarm` for an alarm wait); for a list
+ * `{ met, ms, entities: [{ entity, met, value, ts (, alarm) }, …] }` in the list's order.
+ */
+export function waitedOf(
+  outcomes: readonly EntityOutcome[],
+  list: boolean,
+  met: boolean,
+  ms: number,
+  alarm: boolean,
+): Record<string, unknown> {
+  if (!list) {
+    const o = outcomes[0];
+    const out: Record<string, unknown> = { met, value: o.value, ts: o.ts, ms, entity: o.entity };
+    if (alarm) out.alarm = o.alarm ?? null;
+    return out;
+  }
+  return {
+    met,
+    ms,
+    entities: outcomes.map((o) => {
+      const e: Record<string, unknown> = { entity: o.entity, met: o.met, value: o.value, ts: o.ts };
+      if (alarm) e.alarm = o.alarm ?? null;
+      return e;
+    }),
+  };
+}
