@@ -33,9 +33,9 @@ const CATEGORY = 'ThingsBoard';
 
 /** Runtime status keys the node files pass to RED._ (they live in the tb-connection catalog): the StatusKey union. */
 const STATUS_KEYS: string[] = (() => {
-  const src = readText('src/node-red/common.ts');
+  const src = readText('src/node-red/status.ts');
   const union = /export type StatusKey =([^;]+);/.exec(src);
-  assert.ok(union, 'StatusKey union in src/node-red/common.ts');
+  assert.ok(union, 'StatusKey union in src/node-red/status.ts');
   return Array.from(union![1].matchAll(/'(\w+)'/g), (m) => m[1]);
 })();
 /**

@@ -24,18 +24,10 @@ import {
 } from '../protocol/targets';
 import { OptionReader, type Bag } from '../settings/options';
 import type { EntityId } from '../protocol/types';
-import {
-  Activity,
-  errorStatus,
-  intSetting,
-  lookupConnection,
-  onClose,
-  onInput,
-  setupProblem,
-  status,
-  usableClient,
-  type SendFn,
-} from '../node-red/common';
+import { Activity, onClose, onInput, type SendFn } from '../node-red/input';
+import { errorStatus, setupProblem, status } from '../node-red/status';
+import { intSetting } from '../settings/read';
+import { lookupConnection, usableClient } from '../node-red/connection';
 import { TypedValue } from '../node-red/typed-value';
 import { BoundSettings, IgnoredWarnings } from '../node-red/value-sources';
 

@@ -6,7 +6,7 @@ import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
 import { TbConfigError, type TbError } from '../errors';
 import type { LiveState, StateInfo } from '../live/hub';
 import type { LiveEvent, LiveSink } from '../live/subscriptions';
-import { errorStatus, status } from '../node-red/common';
+import { errorStatus, status } from '../node-red/status';
 
 /**
  * The events a tb-subscribe node may choose to send, per kind of subscription. Counts, time series and history

@@ -9,20 +9,10 @@ import type { CallOptions } from '../platform/requester';
 import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../protocol/types';
 import { formatAlarms, formatEntities, pageInfo } from '../protocol/format';
 import { TbConfigError, TbInputError } from '../errors';
-import {
-  Activity,
-  errorStatus,
-  flag,
-  intSetting,
-  lookupConnection,
-  onClose,
-  onInput,
-  SendFn,
-  setupProblem,
-  status,
-  tracked,
-  usableClient,
-} from '../node-red/common';
+import { Activity, onClose, onInput, SendFn, tracked } from '../node-red/input';
+import { errorStatus, setupProblem, status } from '../node-red/status';
+import { flag, intSetting } from '../settings/read';
+import { lookupConnection, usableClient } from '../node-red/connection';
 import { QuerySource, Prepare } from './query-source';
 import type { PrepareOptions } from '../protocol/validate';
 

@@ -13,7 +13,7 @@
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../errors';
-import type { Sourced } from '../protocol/alarm-actions';
+import type { Sourced } from '../settings/options';
 import { fixedTypedValue, VALUE_ROW_TYPES } from '../settings/value-rows';
 import { BoundSettings, type Settings } from './value-sources';
 

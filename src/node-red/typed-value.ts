@@ -15,7 +15,7 @@
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError } from '../errors';
-import type { Sourced } from '../protocol/alarm-actions';
+import type { Sourced } from '../settings/options';
 import { TypedInput, typeProblem } from './typed-input';
 import { IgnoredWarnings } from './value-sources';
 

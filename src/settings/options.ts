@@ -12,8 +12,13 @@
  * ISO text or a Date.
  */
 import { TbInputError } from '../errors';
-import type { Sourced } from '../protocol/alarm-actions';
 import { describe, got } from '../protocol/validate';
+
+/** A value and where it was read (for messages): `{value: msg.payload.originator, field: "msg.payload.originator"}`. */
+export interface Sourced {
+  value: unknown;
+  field: string;
+}
 
 export type Bag = Record<string, unknown>;
 
@@ -212,4 +217,30 @@ export function requiredKeys(s: Sourced | undefined, name: string, why: string):
     fail(field, `${field} must name at least one key: ${why} ${s ? got(s.value) : '(missing)'}`);
   }
   return keys;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The operation: the node's, or `msg.operation` when the node says "msg". */
+export function prepareOperation<T extends string>(node: unknown, msg: Bag, operations: readonly T[], fallback: T): T {
+  const configured = node === undefined || node === null || node === '' ? fallback : node;
+  if (configured === 'msg') {
+    if (unsetMsg(msg.operation))
+      fail(
+        'msg.operation',
+        `msg.operation must be one of ${operations.join(', ')} (missing; the node takes the operation from the message)`,
+      );
+    return enumOption({ value: msg.operation, field: 'msg.operation' }, operations, fallback);
+  }
+  return enumOption({ value: configured, field: 'operation' }, operations, fallback);
+}
+
+/** A key name standing in for keys a message will bring, in a dialog's check of its settings (never shown). */
+export const SOME_KEY = 'key';
+
+/** Is a setting left empty (undefined, null, or blank text)? */
+export function blankSetting(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }

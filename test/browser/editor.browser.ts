@@ -343,7 +343,7 @@ describe('editor (browser)', function () {
       assert.equal(served.status(), 200);
       // The editor serves a default icon with HTTP 200 when ours is not found: compare the bytes.
       assert.ok(
-        (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'src', 'nodes', p.type, 'icon.svg'))),
+        (await served.body()).equals(fs.readFileSync(path.join(REPO_ROOT, 'src', 'nodes', String(p.type), 'icon.svg'))),
         `${p.type} icon bytes`,
       );
     }

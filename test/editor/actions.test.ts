@@ -15,11 +15,20 @@ import {
   keyList,
   keysOfKind,
   targetEntityTypes,
+  settingsCheck,
   validateSetting,
 } from '../../src/editor/builder/action-settings';
 import { OptionReader } from '../../src/settings/options';
-import { prepareRpcRequest } from '../../src/protocol/rpc';
-import { prepareTelemetryRequest } from '../../src/protocol/telemetry';
+import { prepareRpcRequest } from '../../src/nodes/tb-rpc/logic';
+import { prepareTelemetryRequest } from '../../src/nodes/tb-telemetry/logic';
+import { checkAttributeSettings } from '../../src/nodes/tb-attributes/logic';
+import { checkRpcSettings } from '../../src/nodes/tb-rpc/logic';
+import { checkTelemetrySettings } from '../../src/nodes/tb-telemetry/logic';
+
+// Each device action's dialog registers its node's own check of its settings, as these do.
+settingsCheck('tb-attributes', checkAttributeSettings);
+settingsCheck('tb-rpc', checkRpcSettings);
+settingsCheck('tb-telemetry', checkTelemetrySettings);
 
 const U = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const NOW = Date.UTC(2026, 5, 1);

@@ -10,15 +10,17 @@ import {
   isAlreadyDone,
   isCreated,
   prepareAlarmId,
+  raiseWireBody,
+} from '../../src/protocol/alarm-actions';
+import {
   prepareAssignee,
   prepareComment,
   prepareOperation,
   prepareOriginator,
   prepareRaise,
   prepareRaiseSettings,
-  raiseWireBody,
   type RaiseSettings,
-} from '../../src/protocol/alarm-actions';
+} from '../../src/nodes/tb-alarm-action/logic';
 import { prepareAlarmDataQuery } from '../../src/protocol/validate';
 import { throwsInput, U1, U2, U3 } from './helpers';
 

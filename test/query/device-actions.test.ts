@@ -5,12 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { TbInputError } from '../../src/errors';
-import {
-  checkAttributeList,
-  flatAttributes,
-  prepareAttributeRequest,
-  prepareScope,
-} from '../../src/protocol/attributes';
+import { checkAttributeList } from '../../src/protocol/attributes';
+import { flatAttributes, prepareAttributeRequest, prepareScope } from '../../src/nodes/tb-attributes/logic';
 import {
   boolOption,
   durationOption,
@@ -26,13 +22,15 @@ import {
   failureReason,
   finalState,
   followDelay,
+  replyOf,
+} from '../../src/protocol/rpc';
+import {
   methodFromMessage,
   prepareAction,
   prepareCancelId,
   prepareMethod,
   prepareRpcRequest,
-  replyOf,
-} from '../../src/protocol/rpc';
+} from '../../src/nodes/tb-rpc/logic';
 import {
   ACTION_TARGETS,
   prepareTarget,

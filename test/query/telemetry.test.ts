@@ -4,19 +4,21 @@ import { OptionReader } from '../../src/settings/options';
 import {
   checkValues,
   deleteParams,
-  flatLatest,
   historyParams,
   HistoryPager,
-  historyRows,
   latestParams,
   MAX_INTERVALS,
-  prepareOperation,
-  prepareTelemetryRequest,
   prepareTimeseries,
-  TELEMETRY_OPERATIONS,
   type HistoryRequest,
   type TimeseriesAnswer,
 } from '../../src/protocol/telemetry';
+import {
+  flatLatest,
+  historyRows,
+  prepareTelemetryRequest,
+  TELEMETRY_OPERATIONS,
+} from '../../src/nodes/tb-telemetry/logic';
+import { prepareOperation } from '../../src/settings/options';
 import { throwsInput } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);

@@ -1,8 +1,8 @@
 /**
  * The pure side of the device actions' dialogs (tb-telemetry, tb-attributes, tb-rpc; the widgets are in actions.ts):
  *
- * - their settings checked by the runtime's own code (src/query: options, telemetry, attributes, rpc, targets), so
- *   the dialog flags "an aggregation without an interval", "more than 700 intervals" or "a 30 s wait without
+ * - their settings checked by the runtime's own code (the target's rule here; each node's own check, which its
+ *   dialog registers with `settingsCheck`), so the dialog flags "an aggregation without an interval", "more than 700 intervals" or "a 30 s wait without
  *   persistent" in the words the node would use at run time. What a message may still bring (the keys, the range,
  *   the method) is not asked for in the dialog: only what the node's own settings get wrong;
  * - the keys as chips with suggestions from the entity's own keys (the fixed entity chosen with the entity picker),
@@ -10,26 +10,16 @@
  *
  * No DOM here: unit-tested in Node, bundled into the editor with the rest of TbBuilder.
  */
-import { errorInfo } from '../model/check';
-import {
-  ATTRIBUTE_OPERATIONS,
-  prepareAttributeRequest,
-  prepareScope,
-  type AttributeOperation,
-  type ScopeChoice,
-} from '../../protocol/attributes';
-import { OptionReader, type Bag } from '../../settings/options';
-import { prepareMethod, prepareParamsSetting, prepareRpcRequest } from '../../protocol/rpc';
 import { prepareTargets, targetRules } from '../../protocol/targets';
-import { prepareTelemetryRequest, TELEMETRY_OPERATIONS, type TelemetryOperation } from '../../protocol/telemetry';
 import { isUuid } from '../dialog/predicates';
+import { errorInfo } from '../model/check';
 
 export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /**
  * The entity types a dialog offers for a fixed entity and for a bare UUID, from the runtime's one rule of which
- * entities each node acts on (src/query/targets.ts ACTION_TARGETS: tb-rpc, devices only).
+ * entities each node acts on (ACTION_TARGETS: tb-rpc, devices only).
  */
 export { targetEntityTypes } from '../../protocol/targets';
 
@@ -41,12 +31,18 @@ export interface ActionProblem {
 
 type Settings = Record<string, unknown>;
 
-function blank(v: unknown): boolean {
-  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-}
+/**
+ * A device action's own check of its settings (its node's logic, run on the dialog's values with stand-ins for what
+ * a message may still bring): throws as the runtime would. Each dialog registers its own (`settingsCheck`).
+ */
+export type SettingsCheck = (settings: Settings, now: number) => void;
 
-/** A key name standing in for keys a message will bring (never shown: keys themselves are not checked here). */
-const SOME_KEY = 'key';
+const CHECKS: Partial<Record<ActionType, SettingsCheck>> = {};
+
+/** Registers a device action's check of its settings, which `actionProblem` runs after the target's. */
+export function settingsCheck(type: ActionType, check: SettingsCheck): void {
+  CHECKS[type] = check;
+}
 
 function checkTarget(type: ActionType, s: Settings): void {
   const rules = targetRules(type, s.targetEntityType);
@@ -62,58 +58,13 @@ function checkTarget(type: ActionType, s: Settings): void {
 }
 
 /**
- * The settings as the runtime reads them, with what a message may bring filled in: keys (history and delete need
- * them) and a short range (history and delete need one), so that the checks after them still run.
- */
-function telemetryBag(op: TelemetryOperation, s: Settings): Bag {
-  const bag: Bag = { ...s };
-  if ((op === 'history' || op === 'delete') && blank(s.keys)) bag.keys = SOME_KEY;
-  const ranged = op === 'history' || op === 'delete';
-  const noRange =
-    blank(s.from) && blank(s.to) && blank(s.last) && !(op === 'delete' && (s.all === true || s.all === 'true'));
-  // One second: never more than one interval, whatever the interval.
-  if (ranged && noRange) bag.last = '1000';
-  return bag;
-}
-
-function checkTelemetry(s: Settings, now: number): void {
-  const op = blank(s.operation) ? 'save' : s.operation;
-  const ops: readonly TelemetryOperation[] =
-    op === 'msg'
-      ? TELEMETRY_OPERATIONS
-      : (TELEMETRY_OPERATIONS as readonly unknown[]).includes(op)
-        ? [op as TelemetryOperation]
-        : [];
-  for (const o of ops) prepareTelemetryRequest(o, new OptionReader(telemetryBag(o, s), {}), { value: 1 }, now);
-}
-
-function checkAttributes(s: Settings): void {
-  const op = blank(s.operation) ? 'save' : s.operation;
-  const scope = blank(s.scope) ? 'SERVER_SCOPE' : s.scope;
-  if (op === 'msg' || scope === 'msg' || !(ATTRIBUTE_OPERATIONS as readonly unknown[]).includes(op)) return;
-  const o = op as AttributeOperation;
-  const sc: ScopeChoice = prepareScope(scope, {}, o);
-  const bag: Bag = { ...s };
-  if (blank(s.keys)) bag.keys = SOME_KEY;
-  prepareAttributeRequest(o, sc, new OptionReader(bag, {}), { value: 1 });
-}
-
-function checkRpc(s: Settings, now: number): void {
-  if (s.methodType === 'str') prepareMethod({ value: s.method, field: 'method' });
-  prepareRpcRequest('method', undefined, new OptionReader(s, {}), now);
-  prepareParamsSetting(s.paramsFrom, s.params);
-}
-
-/**
  * The first problem the runtime would find with a device action's settings (the dialog's live values), or
  * undefined. Never throws.
  */
 export function actionProblem(type: ActionType, settings: Settings, now = Date.now()): ActionProblem | undefined {
   try {
     checkTarget(type, settings);
-    if (type === 'tb-telemetry') checkTelemetry(settings, now);
-    else if (type === 'tb-attributes') checkAttributes(settings);
-    else if (type === 'tb-rpc') checkRpc(settings, now);
+    CHECKS[type]?.(settings, now);
     return undefined;
   } catch (e) {
     const i = errorInfo(e);

@@ -7,15 +7,9 @@ import type { Node, NodeAPI } from 'node-red';
 import type { PlatformClient } from '../../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../../protocol/alarm-actions';
 import { AlarmActionInputs, failureStatus, resultStatus, writeResult, type AlarmActionDef } from './run';
-import {
-  Activity,
-  lookupConnection,
-  onClose,
-  onInput,
-  setupProblem,
-  status,
-  usableClient,
-} from '../../node-red/common';
+import { Activity, onClose, onInput } from '../../node-red/input';
+import { lookupConnection, usableClient } from '../../node-red/connection';
+import { setupProblem, status } from '../../node-red/status';
 
 export default function (RED: NodeAPI): void {
   function TbAlarmAction(this: Node, config: AlarmActionDef) {

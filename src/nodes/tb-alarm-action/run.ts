@@ -10,21 +10,24 @@ import {
   alarmIdFromMessage,
   isAlreadyDone,
   prepareAlarmId,
+  type AlarmActionRequest,
+  type AlarmOperation,
+} from '../../protocol/alarm-actions';
+import {
   prepareAssignee,
   prepareComment,
   prepareOperation,
   prepareOriginator,
   prepareRaise,
   prepareRaiseSettings,
-  type AlarmActionRequest,
-  type AlarmOperation,
   type RaiseSettings,
-  type Sourced,
-} from '../../protocol/alarm-actions';
+} from './logic';
+import { type Sourced } from '../../settings/options';
 import { flattenAlarm } from '../../protocol/format';
 import { isObject } from '../../protocol/validate';
 import type { AlarmActionResult } from '../../platform/alarm-actions';
-import { errorStatus, flag, status, type StatusKey } from '../../node-red/common';
+import { errorStatus, status, type StatusKey } from '../../node-red/status';
+import { flag } from '../../settings/read';
 import { TypedValue } from '../../node-red/typed-value';
 import { BoundSettings, IgnoredWarnings, type Settings } from '../../node-red/value-sources';
 

@@ -2,7 +2,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../protocol/validate';
 import type { AlarmCountQuery, AlarmDataQuery } from '../../protocol/types';
-import { status } from '../../node-red/common';
+import { status } from '../../node-red/status';
 import { findOperation, restNode, RestNodeDef } from '../../families/query-node';
 
 interface AlarmQueryDef extends RestNodeDef {

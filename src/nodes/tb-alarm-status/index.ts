@@ -7,15 +7,9 @@ import { TbInputError } from '../../errors';
 import { AlarmStatusSubscription } from '../../live/subscriptions';
 import type { EntityId } from '../../protocol/types';
 import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../../protocol/validate';
-import {
-  errorStatus,
-  lookupConnection,
-  noConnectionError,
-  onClose,
-  onInput,
-  setupProblem,
-  status,
-} from '../../node-red/common';
+import { errorStatus, setupProblem, status } from '../../node-red/status';
+import { lookupConnection, noConnectionError } from '../../node-red/connection';
+import { onClose, onInput } from '../../node-red/input';
 import { NodeSink } from '../../families/live-node';
 
 interface AlarmStatusDef extends NodeDef {

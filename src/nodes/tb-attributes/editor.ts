@@ -3,8 +3,11 @@ import { deviceTarget, messageSettings, placeholderAware } from '../../editor/di
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
+import { settingsCheck } from '../../editor/builder/action-settings';
+import { checkAttributeSettings } from './logic';
 
 const E = forType('tb-attributes');
+settingsCheck('tb-attributes', checkAttributeSettings);
 const t = E.t;
 
 const OPERATIONS = ['save', 'read', 'delete', 'msg'];

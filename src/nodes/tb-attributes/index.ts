@@ -5,7 +5,7 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import { TbConfigError } from '../../errors';
-import { ATTRIBUTE_OPERATIONS } from '../../protocol/attributes';
+import { ATTRIBUTE_OPERATIONS } from './logic';
 import {
   ATTRIBUTE_SETTINGS,
   attributeRequest,

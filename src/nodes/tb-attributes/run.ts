@@ -12,11 +12,11 @@ import {
   prepareAttributeRequest,
   prepareScope,
   type AttributeRequest,
-} from '../../protocol/attributes';
+} from './logic';
 import type { Bag, OptionReader } from '../../settings/options';
-import { prepareOperation } from '../../protocol/telemetry';
+import { prepareOperation } from '../../settings/options';
 import type { AttributeScope, EntityId } from '../../protocol/types';
-import { countStatus, status } from '../../node-red/common';
+import { countStatus, status } from '../../node-red/status';
 import type { DeviceActionDef, Props } from '../../families/device-action';
 import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
 

@@ -12,20 +12,10 @@ import {
   REPORT_FORMATS,
   ReportRequest,
 } from '../../analytics/report';
-import {
-  Activity,
-  errorStatus,
-  flag,
-  intSetting,
-  lookupConnection,
-  noConnectionError,
-  onClose,
-  onInput,
-  SendFn,
-  setupProblem,
-  status,
-  tracked,
-} from '../../node-red/common';
+import { Activity, onClose, onInput, SendFn, tracked } from '../../node-red/input';
+import { errorStatus, setupProblem, status } from '../../node-red/status';
+import { flag, intSetting } from '../../settings/read';
+import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { sendSplit } from '../../families/query-node';
 import { TypedInput, type TypedInputType } from '../../node-red/typed-input';
 

@@ -11,7 +11,7 @@ import { PlatformClient } from '../../platform/client';
 import { DEFAULT_MAX_RESPONSE_MB } from '../../platform/http';
 import { LiveHub } from '../../live/hub';
 import { AnalyticsClient } from '../../analytics/client';
-import { errorStatus } from '../../node-red/common';
+import { errorStatus } from '../../node-red/status';
 import { setting, TbConnectionNode, TbCredentials } from '../../node-red/connection';
 import { registerEditorEndpoints, type EditorConnection } from '../../admin/routes';
 import { DEFAULT_EDITOR_OPTIONS } from '../../admin/editor-api';

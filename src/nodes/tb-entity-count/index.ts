@@ -2,7 +2,7 @@
 import type { Node, NodeAPI } from 'node-red';
 import { prepareEntityCountQuery } from '../../protocol/validate';
 import type { EntityCountQuery } from '../../protocol/types';
-import { status } from '../../node-red/common';
+import { status } from '../../node-red/status';
 import { restNode, RestNodeDef } from '../../families/query-node';
 
 export default function (RED: NodeAPI): void {

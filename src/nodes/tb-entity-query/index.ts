@@ -2,7 +2,8 @@
 import type { Node, NodeAPI } from 'node-red';
 import { prepareEntityDataQuery, prepareKeysOptions } from '../../protocol/validate';
 import type { EntityDataQuery } from '../../protocol/types';
-import { flag, status } from '../../node-red/common';
+import { flag } from '../../settings/read';
+import { status } from '../../node-red/status';
 import { findOperation, Operation, restNode, RestNodeDef } from '../../families/query-node';
 
 interface EntityQueryDef extends RestNodeDef {

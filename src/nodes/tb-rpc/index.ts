@@ -6,7 +6,7 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import { Gate } from '../../platform/bulk';
-import { prepareAction } from '../../protocol/rpc';
+import { prepareAction } from './logic';
 import { deviceActionNode } from '../../families/device-action';
 import { actionOf, Followers, followTiming, RPC_SETTINGS, rpcStatus, RpcInputs, type RpcDef } from './run';
 

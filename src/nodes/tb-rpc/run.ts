@@ -15,21 +15,18 @@ import {
   AUTO_METHOD_TEXT,
   prepareAction,
   prepareCancelId,
-  DEFAULT_FOLLOW,
-  failureReason,
   looksLikeTimestamp,
   methodFromMessage,
   paramsOf,
   prepareMethod,
   prepareParamsSetting,
   prepareRpcRequest,
-  replyOf,
-  type FollowTiming,
   type ParamsSetting,
-  type RpcRequest,
-} from '../../protocol/rpc';
+} from './logic';
+import { DEFAULT_FOLLOW, failureReason, replyOf, type FollowTiming, type RpcRequest } from '../../protocol/rpc';
 import type { EntityId } from '../../protocol/types';
-import { status, type SendFn } from '../../node-red/common';
+import { status } from '../../node-red/status';
+import { type SendFn } from '../../node-red/input';
 import { setting } from '../../node-red/connection';
 import {
   failureStatus,

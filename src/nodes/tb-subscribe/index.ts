@@ -22,17 +22,10 @@ import {
   LiveEvent,
   SeriesOptions,
 } from '../../live/subscriptions';
-import {
-  errorStatus,
-  flag,
-  intSetting,
-  lookupConnection,
-  noConnectionError,
-  onClose,
-  onInput,
-  setupProblem,
-  status,
-} from '../../node-red/common';
+import { errorStatus, setupProblem, status } from '../../node-red/status';
+import { flag, intSetting } from '../../settings/read';
+import { lookupConnection, noConnectionError } from '../../node-red/connection';
+import { onClose, onInput } from '../../node-red/input';
 import { droppedEvents, NodeSink } from '../../families/live-node';
 import { QuerySource, Prepare } from '../../families/query-source';
 import { TbError, TbInputError } from '../../errors';

@@ -3,8 +3,11 @@ import { deviceTarget, messageSettings, placeholderAware } from '../../editor/di
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
+import { settingsCheck } from '../../editor/builder/action-settings';
+import { checkTelemetrySettings } from './logic';
 
 const E = forType('tb-telemetry');
+settingsCheck('tb-telemetry', checkTelemetrySettings);
 const t = E.t;
 
 const OPERATIONS = ['save', 'latest', 'history', 'delete', 'msg'];

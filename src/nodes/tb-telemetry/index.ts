@@ -5,7 +5,7 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
-import { TELEMETRY_OPERATIONS } from '../../protocol/telemetry';
+import { TELEMETRY_OPERATIONS } from './logic';
 import { setting } from '../../node-red/connection';
 import { deviceActionNode, operationProblem } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';

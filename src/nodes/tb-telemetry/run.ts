@@ -11,14 +11,14 @@ import type { Bag, OptionReader } from '../../settings/options';
 import {
   flatLatest,
   historyRows,
-  prepareOperation,
   prepareTelemetryRequest,
   TELEMETRY_OPERATIONS,
   type TelemetryOperation,
-  type TelemetryRequest,
-} from '../../protocol/telemetry';
+} from './logic';
+import { prepareOperation } from '../../settings/options';
+import { type TelemetryRequest } from '../../protocol/telemetry';
 import type { EntityId } from '../../protocol/types';
-import { countStatus, status } from '../../node-red/common';
+import { countStatus, status } from '../../node-red/status';
 import type { DeviceActionDef, Props } from '../../families/device-action';
 import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
 

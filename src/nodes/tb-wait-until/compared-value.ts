@@ -3,7 +3,7 @@
  * for each message (src/nodes/support/typed-input).
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
-import type { Sourced } from '../../protocol/alarm-actions';
+import type { Sourced } from '../../settings/options';
 import { TYPED_INPUT_TYPES, TypedInput } from '../../node-red/typed-input';
 
 export type { JsonataExpr } from '../../node-red/typed-input';

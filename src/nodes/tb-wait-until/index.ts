@@ -4,7 +4,8 @@
  * subscriptions are src/nodes/support/wait-until, the condition and the output src/query/wait.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { lookupConnection, onClose, onInput } from '../../node-red/common';
+import { lookupConnection } from '../../node-red/connection';
+import { onClose, onInput } from '../../node-red/input';
 import { waitUntilNode, type WaitUntilDef } from './waits';
 
 export default function (RED: NodeAPI): void {

@@ -11,7 +11,7 @@
 import { TbConfigError, TbInputError } from '../../errors';
 import { flattenAlarm, parseValue, type FlatAlarm } from '../../protocol/format';
 import { durationOption, DURATION_TEXT } from '../../settings/options';
-import type { Sourced } from '../../protocol/alarm-actions';
+import type { Sourced } from '../../settings/options';
 import type {
   AlarmData,
   AlarmDataQuery,

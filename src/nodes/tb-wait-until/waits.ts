@@ -13,7 +13,8 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import type { LiveHub, LiveState, StateInfo, Subscriber } from '../../live/hub';
 import { AlarmDataSubscription, EntityDataSubscription, type LiveEvent, type LiveSink } from '../../live/subscriptions';
-import { alarmIdFromMessage, type Sourced } from '../../protocol/alarm-actions';
+import { alarmIdFromMessage } from '../../protocol/alarm-actions';
+import { type Sourced } from '../../settings/options';
 import { entityText, policyRules, targetsFromMessage, uuidText, type Targets } from '../../protocol/targets';
 import type { AlarmData, EntityData, EntityId } from '../../protocol/types';
 import {
@@ -32,7 +33,9 @@ import {
   type EntityOutcome,
   type WaitSettings,
 } from './logic';
-import { errorStatus, setupProblem, status, usableClient, type SendFn } from '../../node-red/common';
+import { errorStatus, setupProblem, status } from '../../node-red/status';
+import { usableClient } from '../../node-red/connection';
+import { type SendFn } from '../../node-red/input';
 import type { TbConnectionNode } from '../../node-red/connection';
 import { EntityTarget } from '../../families/device-action';
 import { stateStatus } from '../../families/live-node';

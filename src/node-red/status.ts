@@ -1,17 +1,12 @@
 /**
- * Plumbing shared by the node files: status texts, error-to-status mapping, the config-node lookup, and the
- * input-handler contract (exactly one send+done or done(err) per message; never an unhandled rejection).
+ * The status a node shows, in words: the vocabulary of status texts (they live in the tb-connection catalog, read by
+ * every node of the module), the status of an error, and a problem with a node's own settings found at deploy.
  */
-import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
-import { TbApiError, TbConfigError, TbError } from '../errors';
-import type { PlatformClient } from '../platform/client';
-import type { TbConnectionNode } from './connection';
+import type { Node, NodeAPI, NodeStatus } from 'node-red';
+import { TbApiError, TbError } from '../errors';
 
 /** Runtime strings live in the tb-connection catalog; every node of the module reads them from there. */
 const STATUS_NS = 'node-red-contrib-thingsboard-query/tb-connection:tb-connection.status.';
-
-export type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
-export type DoneFn = (err?: Error) => void;
 
 export type StatusKey =
   | 'requesting'
@@ -110,7 +105,9 @@ const MARKERS: Record<string, string> = {
   s: '\u0001s\u0001',
   failed: '\u0001failed\u0001',
 };
+
 const MARKER_RE = /\u0001(\w+)\u0001/g;
+
 /** Translated templates by key: i18next is far too slow to run for every message's status. */
 const templates = new Map<string, string>();
 
@@ -179,136 +176,6 @@ export function errorStatus(RED: NodeAPI, err: unknown): NodeStatus {
       if (err instanceof TbApiError) return status(RED, 'red', 'ring', 'httpError', { status: err.status });
       return status(RED, 'red', 'ring', 'error');
   }
-}
-
-/** Makes sure what reaches done() is an Error (a Catch node gets `msg.error.message = err.toString()`). */
-export function asError(err: unknown): Error {
-  if (err instanceof Error) return err;
-  return new Error(typeof err === 'string' ? err : 'Unexpected error');
-}
-
-/**
- * Looks up the connection config node. Returns undefined (after a red-dot status and one log line) when the
- * node has none, so that the caller can reject each message with `done(err)` instead of throwing.
- */
-export function lookupConnection(RED: NodeAPI, node: Node, id: string | undefined): TbConnectionNode | undefined {
-  const conn = id ? (RED.nodes.getNode(id) as TbConnectionNode | null) : null;
-  if (!conn) {
-    node.status(status(RED, 'red', 'dot', 'noConnection'));
-    node.error(noConnectionError().message);
-    return undefined;
-  }
-  return conn;
-}
-
-export function noConnectionError(): TbConfigError {
-  return new TbConfigError(
-    'No ThingsBoard connection is selected (or it is disabled): open the node and choose a connection',
-  );
-}
-
-/** The connection's platform client, or the error that says why there is none. */
-export function usableClient(conn: TbConnectionNode | undefined): PlatformClient {
-  if (!conn) throw noConnectionError();
-  if (conn.configError) throw conn.configError;
-  if (!conn.platform) throw noConnectionError();
-  return conn.platform;
-}
-
-/**
- * Tracks requests in flight for one node: a blue dot while any is in flight, and the outcome of the last
- * one once none is left (so a burst of messages does not flood the editor with status events).
- */
-export class Activity {
-  private inflight = 0;
-
-  constructor(
-    private readonly RED: NodeAPI,
-    private readonly node: Node,
-  ) {}
-
-  start(): void {
-    if (this.inflight++ === 0) this.node.status(status(this.RED, 'blue', 'dot', 'requesting'));
-  }
-
-  /** Shows a status now (e.g. "retry 2 (429)") without ending the request. */
-  show(s: NodeStatus): void {
-    this.node.status(s);
-  }
-
-  end(outcome: NodeStatus): void {
-    if (--this.inflight <= 0) {
-      this.inflight = 0;
-      this.node.status(outcome);
-    }
-  }
-
-  /** An outcome that does not come from a request (bad input): shown at once. */
-  immediate(outcome: NodeStatus): void {
-    if (this.inflight === 0) this.node.status(outcome);
-  }
-}
-
-/**
- * Attaches an async input handler with the Node-RED contract: the handler either resolves (it has called
- * send itself) and done() is called, or rejects and done(err) is called. Errors never escape.
- */
-export function onInput(node: Node, handler: (msg: NodeMessageInFlow, send: SendFn) => Promise<void>): void {
-  node.on('input', (msg, send, done) => {
-    let p: Promise<void>;
-    try {
-      p = handler(msg, send);
-    } catch (err) {
-      done(asError(err));
-      return;
-    }
-    p.then(
-      () => done(),
-      (err: unknown) => done(asError(err)),
-    );
-  });
-}
-
-/**
- * Runs one request of a node under its Activity: blue while in flight; on failure the error status, then
- * the error goes on to done(err). The operation sets the success status itself (activity.end).
- */
-export async function tracked(RED: NodeAPI, activity: Activity, work: () => Promise<void>): Promise<void> {
-  activity.start();
-  try {
-    await work();
-  } catch (err) {
-    activity.end(errorStatus(RED, err));
-    throw err;
-  }
-}
-
-/**
- * The close handler every flow node shares: `stop` drops what the node holds (subscriptions), then the node
- * leaves the connection's users and clears its status. Never throws (the runtime waits for done()).
- */
-export function onClose(node: Node, conn: TbConnectionNode | undefined, stop?: () => void): void {
-  node.on('close', (_removed: boolean, done: () => void) => {
-    try {
-      stop?.();
-    } catch {
-      /* the connection is unusable: nothing left to release */
-    }
-    conn?.deregister(node);
-    node.status({});
-    done();
-  });
-}
-
-/** A checkbox setting ("true" in older flows). */
-export function flag(v: unknown): boolean {
-  return v === true || v === 'true';
-}
-
-/** A positive whole-number setting, or the fallback. */
-export function intSetting(v: unknown, fallback: number): number {
-  const n = typeof v === 'number' ? v : parseInt(String(v ?? ''), 10);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 /** A problem with the node's own settings, found at deploy: a red dot and one log line (never a throw). */
