@@ -1,6 +1,6 @@
 /**
  * The analytics (Trendz) service of the simulator, as Trendz's REST API documentation and ThingsBoard's
- * `TrendzProxyController` have it (sim/analytics/README.md): login, refresh,
+ * `TrendzProxyController` have it (README.md in this folder): login, refresh,
  * `publicApi/buildReport` computing real tables from the dataset, the service's small report queue (429 when
  * full), fault injection, a request log, and `/__sim/analytics/…` control routes.
  *
