@@ -1,19 +1,19 @@
 /**
  * The live update path without the socket and without Node-RED's own delivery: where `tb-subscribe` (flat)
- * spends its CPU per update, stage by stage (issue 21). Frames shaped exactly as the simulator's burst sends them
+ * spends its CPU per update, stage by stage. Frames shaped exactly as the simulator's burst sends them
  * (one entity per `update` frame, `sentAt` a Java-printed double, `seq` a long) are handed to the hub as if they
  * came from the socket; each stage adds one step of the real path:
  *
  *   parse    JSON.parse of the frame (what every client does, the reference node included)
- *   route    the hub instead: the frame read (these frames by src/live/frame.ts, without JSON.parse), frame checks,
+ *   route    the hub instead: the frame read (these frames by the hub's quick reader, without JSON.parse), frame checks,
  *            cmdId lookup, the subscription's onMessage (a subscriber that does nothing); less than `parse`
  *   merge    + EntityDataSubscription in raw format: the entity's state and the changed keys
  *   format   + the flat row (format flat), sink that drops the event
  *   send     + NodeSink: the message built and handed to node.send (a stub that keeps only the last message)
  *   deliver  + Node-RED's own delivery: the runtime's Node.send and Flow routing (hooks, setImmediate) to a
- *            sink node that calls done(), as bench/harness-nodes/bench-sink does (no agent)
+ *            sink node that calls done(), as the bench's sink node does (no agent)
  *
- * and the same for the reference node (bench/reference-node/ref-live.js, its own per-frame code):
+ * and the same for the reference node (its own per-frame code, `onFrame`):
  *
  *   ref          its onFrame (parse + one message per entity) with the stub node.send of `send`
  *   ref-deliver  its onFrame with Node-RED's own delivery, as `deliver`

@@ -1,10 +1,10 @@
 /**
- * The reliability probes (issue 11): `npm run reliability` (= build, then this file under `node --expose-gc`).
+ * The reliability probes: `npm run reliability` (= build, then this file under `node --expose-gc`).
  *
  *   tsx bench/reliability.ts [--quick] [--only redeploys,faults,flood,fuzz,isolation,hour] [--out FILE]
  *                            [--redeploys N] [--soak SECONDS] [--fuzz N] [--flood N] [--seed N] [--hour MINUTES]
  *
- * Loopback only: the simulator (sim/cli.ts) in its own process on 127.0.0.1, Node-RED embedded in this
+ * Loopback only: the simulator in its own process on 127.0.0.1, Node-RED embedded in this
  * process with this repository (dist/) and the bench's sink node, deployed through its admin API. Every probe is
  * bounded in time and stops by itself; the default run takes about 4 minutes on 2 cores.
  *

@@ -1,7 +1,7 @@
 /**
  * What one live update costs the simulator: the burst of scenario 2 (POST /__sim/ws/burst, 2 keys per write,
  * round-robin over N bench devices) with one raw client subscribed, which only counts the frames. The simulator is
- * every live contender's ceiling at 1,000 devices on a machine of two cores (bench/RESULTS.md, issue 21), so what
+ * every live contender's ceiling at 1,000 devices on a machine of two cores (bench/RESULTS.md), so what
  * it spends per write at 1 and at 1,000 devices is worth watching by itself.
  *
  *   npx tsx bench/sim-cost.ts [--entities 1,1000] [--updates 50000] [--rounds 20]

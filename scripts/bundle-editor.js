@@ -1,6 +1,6 @@
 'use strict';
-// Build step: bundle the editor code (src/editor: the runtime's own query modules and the query builder; and every
-// node type's dialog, src/nodes/<type>/editor.ts) into resources/tb-editor.js, the one plain browser script every nodes/<type>.html
+// Build step: bundle the editor code (the entry below: the pure modules it shares with the runtime, the query builder
+// and every node type's dialog) into resources/tb-editor.js, the one plain browser script every node's template
 // includes; it defines the globals TbQuery, TbBuilder and TbEditor.
 // Then writes the JSON schema of each kind of query (resources/schemas/<kind>.json), taken from that bundle's
 // TbQuery.jsonSchema(mode): the schema the JSON view of the query field attaches, served with the editor resources

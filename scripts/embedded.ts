@@ -4,7 +4,7 @@
  * the browser tests and the benchmarks.
  *
  * TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs it on that Node-RED
- * instead of the devDependency, as the node tests do (test/support/runtime.ts).
+ * instead of the devDependency, as the node tests do.
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,6 +1,6 @@
 /**
- * The access check of the §13 routes (`SEC/AccessValidator.java`, `SEC/permission/*Permissions.java`; protocol
- * §13.2). Refusals are bare strings (403 / 404, `EXC/AccessDeniedException.java`, `EXC/EntityNotFoundException.java`);
+ * The access check of the telemetry, attribute and RPC routes (`SEC/AccessValidator.java`,
+ * `SEC/permission/*Permissions.java`). Refusals are bare strings (403 / 404, `EXC/AccessDeniedException.java`, `EXC/EntityNotFoundException.java`);
  * an entity type the validator does not know throws `IllegalStateException("Not Implemented!")` synchronously: 500 JSON.
  */
 import type { Dataset, SimEntity } from './dataset';
@@ -88,7 +88,7 @@ export function validateAccess(ctx: AccessContext, caller: Caller, op: Operation
       if (sys) return null;
       const e = lookup();
       // TenantAdminPermissions: the own TENANT only READ, READ_ATTRIBUTES, READ_TELEMETRY (and DELETE): a tenant
-      // admin writing its tenant's attributes or telemetry is refused by design (§13.2, issue #9301)
+      // admin writing its tenant's attributes or telemetry is refused by design
       if (e.id !== caller.tenantId || !READS.includes(op)) throw denied();
       return e;
     }
@@ -122,7 +122,7 @@ export function validateAccess(ctx: AccessContext, caller: Caller, op: Operation
       if (sys) throw denied(MSG_SYSADMIN);
       const e = lookup();
       if (!customer) return e;
-      // customerEntityPermissionChecker; the write operations for customer users exist since 3.3 (§13.2)
+      // customerEntityPermissionChecker; the write operations for customer users exist since 3.3
       const writes = op === 'WRITE_ATTRIBUTES' || op === 'WRITE_TELEMETRY';
       if (!CUSTOMER_ENTITY_OPS.includes(op) || (writes && !ctx.versionAtLeast('3.3'))) throw denied();
       if (e.customerId === null || e.customerId !== caller.customerId) throw denied();

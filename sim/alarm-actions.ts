@@ -1,5 +1,5 @@
 /**
- * The alarm actions of the protocol's §11 (acknowledge, clear, assign, unassign, comment, create / update,
+ * The alarm actions (acknowledge, clear, assign, unassign, comment, create / update,
  * delete, the users an alarm may be assigned to), answered the way the server's controllers and services do:
  *
  * - `APP/controller/AlarmController.java`, `AlarmCommentController.java`, `UserController#getUsersForAssign`,

@@ -319,7 +319,7 @@ export class ControlApi {
         this.scheduled.clear();
         return { cancelled: n };
       }
-      // --- §13: simulated devices, RPC timers and counters ---
+      // --- simulated devices, RPC timers and counters ---
       case 'GET /rpc/devices':
         return sim.rpc.devices();
       case 'POST /rpc/device': {

@@ -649,7 +649,7 @@ export class Dataset extends EventEmitter {
   }
 
   /**
-   * Stores typed points as the REST save does (§13.1.1): one `telemetry` event per distinct ts, in the order the ts
+   * Stores typed points as the REST save does (`C/TelemetryController.java`): one `telemetry` event per distinct ts, in the order the ts
    * first appears; a later entry for the same key and ts replaces the earlier one. Returns the points stored.
    */
   setTelemetryEntries(ref: EntityRef, entries: readonly (readonly [string, KvEntry])[]): number {
@@ -697,7 +697,7 @@ export class Dataset extends EventEmitter {
   }
 
   /**
-   * The time-series delete of §13.1.4: points with `startTs <= ts < endTs` go; the latest value goes only when
+   * The time-series delete of `C/TelemetryController.java`: points with `startTs <= ts < endTs` go; the latest value goes only when
    * `deleteLatest` and its ts is in the range, and with `rewriteLatest` the newest remaining point before `startTs`
    * becomes the latest. Events: `telemetry` for rewritten latest values, `keysDeleted` (TIME_SERIES) for removed
    * ones (as `DefaultTelemetrySubscriptionService#onTimeSeriesDelete`). Returns the points removed.

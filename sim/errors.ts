@@ -1,4 +1,4 @@
-/** Errors the simulator answers with, in the server's shapes (§2). */
+/** Errors the simulator answers with, in the server's shapes. */
 
 export const MSG_PERMISSION = "You don't have permission to perform this operation!";
 export const MSG_NOT_FOUND = "Requested item wasn't found!";
@@ -50,8 +50,9 @@ export class SpringError extends Error {
 }
 
 /**
- * A refusal answered with a bare string (`text/plain`) or an empty body, no `errorCode`: what most §13 routes send
- * (`getImmediateDeferredResult`, `AccessValidator#handleError`; protocol §13.0 "Two different error body shapes").
+ * A refusal answered with a bare string (`text/plain`) or an empty body, no `errorCode`: what most telemetry,
+ * attribute and RPC routes send (`getImmediateDeferredResult`, `AccessValidator#handleError`), unlike the JSON body
+ * of the other routes.
  */
 export class PlainError extends Error {
   constructor(

@@ -77,7 +77,7 @@ export interface SimOptions {
   wsMaxMessageBytes?: number;
   /** entries kept in sim.ws.commandsReceived() (default 1000) */
   wsCommandLogSize?: number;
-  // --- acting on devices (§13, see README "Acting on devices") ---
+  // --- acting on devices (see README "Acting on devices") ---
   /** RPC timers: 'real' (wall clock, default) or 'manual' (only `sim.rpc.advance(ms)` moves them) */
   rpcTimers?: TimerMode;
   /** real timers: every RPC delay is multiplied by this (default 1; 0.01 makes a 10 s timeout take 100 ms) */
@@ -109,9 +109,9 @@ export class Simulator {
   readonly ws: WsServer;
   /** The analytics (Trendz) service, mounted at `<url>/apiTrendz/`. */
   readonly analytics: AnalyticsService;
-  /** §13 telemetry and attribute routes; counters `storedPoints()`, `saves()`, `attributeWrites()`, `sharedPushes()` */
+  /** the telemetry and attribute routes; counters `storedPoints()`, `saves()`, `attributeWrites()`, `sharedPushes()` */
   readonly telemetry: TelemetryApi;
-  /** §13 RPC: simulated devices (`setDevice`), timers (`advance`), counters (`deliveredCount`, `calls`), events */
+  /** server-side RPC: simulated devices (`setDevice`), timers (`advance`), counters (`deliveredCount`, `calls`), events */
   readonly rpc: RpcService;
   /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
   httpServer: Server | null = null;

@@ -1,11 +1,11 @@
 /**
- * JSON the way the server's two libraries see it, for the §13 routes:
+ * JSON the way the server's two libraries see it, for the telemetry, attribute and RPC routes:
  * - `parseGson`: Gson's `JsonParser.parseString`, which is **lenient** (unquoted names and strings, single quotes,
  *   `//` `#` `/* *\/` comments, `=`/`=>` and `;` separators, empty array slots as null) and keeps every number as the
  *   literal text (`LazilyParsedNumber`): the telemetry and attribute bodies (`C/TelemetryController.java`, `JC`).
  * - `parseJackson`: Jackson's `readTree` (strict JSON, trailing content ignored): RPC bodies and device replies.
- * - `classifyNumber` / `classifyString`: `JsonConverter#parseNumericValue` and the numeric-string cast (§13.3,
- *   `JC:548-582`, `JC:304-327`).
+ * - `classifyNumber` / `classifyString`: `JsonConverter#parseNumericValue` and the numeric-string cast (`JC:548-582`,
+ *   `JC:304-327`).
  * - writers: Gson's compact `toString` (how a JSON value is stored), Jackson's output (doubles `Double.toString`).
  */
 import type { KvEntry } from './types';
@@ -414,7 +414,7 @@ export function classifyNumber(raw: string, ts: number): KvEntry | null {
   return { ts, type: 'STRING', value: plain(d) };
 }
 
-/** A string value: cast to a number when it `isParsable` (`transport.json.type_cast_enabled`, §13.3), else STRING. */
+/** A string value: cast to a number when it `isParsable` (`transport.json.type_cast_enabled`), else STRING. */
 export function classifyString(s: string, ts: number): KvEntry {
   if (isParsable(s)) {
     const n = classifyNumber(s, ts);
@@ -425,7 +425,7 @@ export function classifyString(s: string, ts: number): KvEntry {
 
 /**
  * `JsonConverter#parseValues` (`JC:548-582`): the entries of one object, in order. Throws JsonSyntaxError
- * "Can't parse value: null" for a null (§13.3).
+ * "Can't parse value: null" for a null.
  */
 export function parseValues(obj: Map<string, GNode>, ts: number): [string, KvEntry][] {
   const out: [string, KvEntry][] = [];

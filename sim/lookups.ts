@@ -1,5 +1,5 @@
 /**
- * The editor look-ups of the protocol's §12: profile infos and names, entity view / edge / alarm types, and the
+ * The look-ups the editor uses: profile infos and names, entity view / edge / alarm types, and the
  * system info. Each function answers one endpoint from the dataset, the way the server's controller, service
  * and repository do (cited per function); the routes themselves are declared in server.ts.
  *

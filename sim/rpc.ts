@@ -1,5 +1,5 @@
 /**
- * Server-side RPC (§13.1.8, §13.1.9): `POST /api/rpc/{oneway,twoway}/{deviceId}` (v2) and `/api/plugins/rpc/…`
+ * Server-side RPC: `POST /api/rpc/{oneway,twoway}/{deviceId}` (v2) and `/api/plugins/rpc/…`
  * (v1), persistent RPCs and their management, and the simulated devices that receive them. Modelled on
  * `C/AbstractRpcController.java` (request parsing, answers), `ACT/DeviceActorMessageProcessor.java` (the device
  * actor: pending map, expiry, persistent statuses), `RPC/DefaultTbCoreDeviceRpcService.java` (the core's backup
@@ -400,7 +400,7 @@ export class RpcService {
   // --- HTTP ------------------------------------------------------------------------------------------------------
 
   /**
-   * `AbstractRpcController#handleDeviceRPCRequest` (§13.1.8). v2 answers 504 for both a timeout and no active
+   * `AbstractRpcController#handleDeviceRPCRequest`. v2 answers 504 for both a timeout and no active
    * connection, v1 408 and 409.
    */
   send(
@@ -419,7 +419,7 @@ export class RpcService {
       throw badRequest('Invalid request body');
     }
     const methodNode = get(root, 'method');
-    if (methodNode === undefined) throw general(NPE_METHOD); // §13.6 trap 22: 500, not 400
+    if (methodNode === undefined) throw general(NPE_METHOD); // the controller's NullPointerException: 500, not 400
     const method = asText(methodNode);
     const paramsNode = get(root, 'params');
     const params = paramsNode === undefined ? null : jacksonText(paramsNode);
@@ -491,7 +491,7 @@ export class RpcService {
         ),
       );
       const behaviour = this.device(device.id);
-      if (behaviour.mode === 'unrouted') return; // the rule chain never hands it to the device actor (§13.6 trap 15)
+      if (behaviour.mode === 'unrouted') return; // the rule chain never hands it to the device actor
       this.actorReceive(p, behaviour, additionalInfo, now);
     });
   }
@@ -588,7 +588,7 @@ export class RpcService {
   private actorReceive(p: Pending, behaviour: DeviceBehaviour, additionalInfo: string | null, now: number): void {
     const timeout = p.expirationTime - now;
     if (timeout <= 0) {
-      // dropped; a persistent one is stored EXPIRED and no rpcId is returned (§13.1.8, §13.6 trap 17)
+      // dropped; a persistent one is stored EXPIRED and no rpcId is returned
       if (p.persisted) this.store(p, 'EXPIRED', additionalInfo, now);
       return;
     }

@@ -283,7 +283,7 @@ export class HttpFront {
   }
 
   /**
-   * §13: telemetry and attributes (sim/telemetry.ts) and RPC (sim/rpc.ts). Each variable is one path
+   * Telemetry and attributes, and server-side RPC. Each variable is one path
    * segment; among patterns of one length the most literal ones are tried first (Spring's specificity).
    */
   private defineDeviceRoutes(): void {
@@ -396,7 +396,7 @@ export class HttpFront {
     );
   }
 
-  /** The alarm actions of §11 (sim/alarm-actions.ts) and `GET /api/alarm/{id}`, `/api/alarm/info/{id}`. */
+  /** The alarm actions and `GET /api/alarm/{id}`, `/api/alarm/info/{id}`. */
   private defineAlarmActionRoutes(): void {
     const a = this.alarmActions;
     const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
@@ -434,7 +434,7 @@ export class HttpFront {
     });
   }
 
-  /** The editor look-ups of §12 (sim/lookups.ts). */
+  /** The look-ups the editor uses. */
   private defineLookupRoutes(): void {
     const c = this.ctx;
     const params = (r: Req): URLSearchParams => new URLSearchParams(r.query);

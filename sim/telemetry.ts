@@ -1,8 +1,8 @@
 /**
- * §13 telemetry and attribute routes (`/api/plugins/telemetry/…`): saves, reads, deletes and key listings with the
- * server's semantics (`C/TelemetryController.java`, `JC` = JsonConverter, `DAO/…`; protocol §13.1.1-§13.1.7,
- * §13.2, §13.3, §13.6). Every write goes through the dataset, whose change events feed the live WebSocket
- * subscriptions (§13.4).
+ * The telemetry and attribute routes (`/api/plugins/telemetry/…`): saves, reads, deletes and key listings with the
+ * server's semantics (`C/TelemetryController.java`, `JC` = JsonConverter, `DAO/…`). Every write goes through the
+ * dataset, whose change events feed the live WebSocket subscriptions, as
+ * `TEL/DefaultTelemetrySubscriptionService.java` does.
  */
 import { validateAccess, type AccessContext, type Operation } from './access';
 import { javaUuid, noXss } from './alarm-actions';
@@ -303,7 +303,7 @@ export class TelemetryApi {
   attributeWrites(entity?: string | EntityId): number {
     return this.attrWrites.get(refId(entity));
   }
-  /** SHARED_SCOPE saves on a DEVICE, which the server pushes to the device (§13.1.2). */
+  /** SHARED_SCOPE saves on a DEVICE, which the server pushes to the device. */
   sharedPushes(device?: string | EntityId): number {
     return this.pushes.get(refId(device));
   }
@@ -337,7 +337,7 @@ export class TelemetryApi {
     return { entityType, id: javaUuid(id, this.ctx.versionAtLeast('4.4')) };
   }
 
-  /** An `AttributeScope` path variable: a bad value is a type mismatch (400 JSON 31, §13.1). */
+  /** An `AttributeScope` path variable: a bad value is a type mismatch (400 JSON 31). */
   scope(v: string): AttributeScope {
     if ((ATTRIBUTE_SCOPES as readonly string[]).includes(v)) return v as AttributeScope;
     throw typeMismatch(
@@ -354,7 +354,7 @@ export class TelemetryApi {
     return e;
   }
 
-  /** Where time series of an entity are read (an entity view shows its entity's data; §13 simplification). */
+  /** Where time series of an entity are read (an entity view shows all of its entity's data: a simplification). */
   private tsSource(e: SimEntity): SimEntity {
     if (e.entityType === 'ENTITY_VIEW' && e.viewOf) return this.ctx.data.get(e.viewOf.id) ?? e;
     return e;
@@ -371,7 +371,7 @@ export class TelemetryApi {
 
   // --- saves -----------------------------------------------------------------------------------------------------
 
-  /** `saveTelemetry` (§13.1.1, `C/TelemetryController.java:728-770`). */
+  /** `saveTelemetry` (`C/TelemetryController.java:728-770`). */
   saveTelemetry(
     caller: Caller,
     entityType: string,
@@ -413,7 +413,7 @@ export class TelemetryApi {
     return ok();
   }
 
-  /** `saveAttributes` (§13.1.2, `C/TelemetryController.java:681-726`). */
+  /** `saveAttributes` (`C/TelemetryController.java:681-726`). */
   saveAttributes(caller: Caller, entityType: string, entityIdStr: string, scopeStr: string, body: Buffer): RouteAnswer {
     const scope = this.scope(scopeStr);
     const text = this.requireBody(body);
@@ -426,7 +426,7 @@ export class TelemetryApi {
       throw bad('Invalid JSON');
     }
     if (root.t !== 'obj') throw bad('Request is not a JSON object');
-    // a null value: JsonSyntaxException from convertToAttributes, not caught by the controller: 500 JSON (§13.1.2)
+    // a null value: JsonSyntaxException from convertToAttributes, not caught by the controller: 500 JSON
     let entries: [string, KvEntry][];
     try {
       entries = parseValues(root.m, this.ctx.now());
@@ -446,7 +446,7 @@ export class TelemetryApi {
 
   // --- deletes ---------------------------------------------------------------------------------------------------
 
-  /** `deleteAttributes` (§13.1.3, `C/TelemetryController.java:643-676`): every scope, missing keys ignored. */
+  /** `deleteAttributes` (`C/TelemetryController.java:643-676`): every scope, missing keys ignored. */
   deleteAttributes(
     caller: Caller,
     entityType: string,
@@ -464,7 +464,7 @@ export class TelemetryApi {
     return ok();
   }
 
-  /** `deleteTimeseries` (§13.1.4, `C/TelemetryController.java:539-583`). */
+  /** `deleteTimeseries` (`C/TelemetryController.java:539-583`). */
   deleteTimeseries(caller: Caller, entityType: string, entityIdStr: string, q: URLSearchParams): RouteAnswer {
     const keys = keysParam(q, this.ctx.versionAtLeast('4.3'));
     const deleteAll = boolParam(q, 'deleteAllDataForKeys', false);
@@ -478,7 +478,7 @@ export class TelemetryApi {
     let to: number;
     if (deleteAll) {
       from = 0;
-      to = this.ctx.now(); // [0, now): points stamped in the future stay (§13.6 trap 4)
+      to = this.ctx.now(); // [0, now): points stamped in the future stay
     } else {
       if (startTs === null || endTs === null)
         throw bad("When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty");
@@ -493,7 +493,7 @@ export class TelemetryApi {
 
   // --- reads -----------------------------------------------------------------------------------------------------
 
-  /** `getLatestTimeseries` (§13.1.5): `{k: [{ts, value}]}`, a missing requested key `{ts: now, value: null}`. */
+  /** `getLatestTimeseries` (`C/TelemetryController.java`): `{k: [{ts, value}]}`, a missing requested key `{ts: now, value: null}`. */
   latest(caller: Caller, entityType: string, entityIdStr: string, q: URLSearchParams): RouteAnswer {
     const keys = keysParam(q, this.ctx.versionAtLeast('4.3'));
     const strict = boolParam(q, 'useStrictDataTypes', false);
@@ -513,7 +513,7 @@ export class TelemetryApi {
     return this.json(out);
   }
 
-  /** `getTimeseries` (§13.1.6, `TEL/DefaultTbTelemetryService.java:59-67`, `BaseTimeseriesService#validate`). */
+  /** `getTimeseries` (`TEL/DefaultTbTelemetryService.java:59-67`, `BaseTimeseriesService#validate`). */
   history(caller: Caller, entityType: string, entityIdStr: string, q: URLSearchParams): RouteAnswer {
     const keys = keysParam(q, this.ctx.versionAtLeast('4.3'));
     const required = (name: string): number => {
@@ -553,7 +553,7 @@ export class TelemetryApi {
     }
     const agg = aggStr as Aggregation;
     const e = this.tsSource(this.access(caller, 'READ_TELEMETRY', id));
-    // AggregationParams: NONE, or an agg without interval (and no calendar type) = raw data, silently (§13.6 trap 3)
+    // AggregationParams: NONE, or an agg without interval (and no calendar type) = raw data, silently
     let mode: { kind: 'raw' } | { kind: 'ms'; interval: number } | { kind: 'calendar'; type: IntervalType; tz: string };
     if (agg === 'NONE') mode = { kind: 'raw' };
     else if (intervalType === null || intervalType === 'MILLISECONDS')
@@ -616,7 +616,7 @@ export class TelemetryApi {
     return this.json(out);
   }
 
-  /** `getAttributes` / `getAttributesByScope` (§13.1.7): native values; without scope the three scopes merged. */
+  /** `getAttributes` / `getAttributesByScope` (`C/TelemetryController.java`): native values; without scope the three scopes merged. */
   attributes(
     caller: Caller,
     entityType: string,

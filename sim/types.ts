@@ -146,7 +146,7 @@ export interface AlarmAssignee {
   email: string;
 }
 
-/** The AlarmInfo JSON of the server (AlarmData adds `entityId` and `latest`). Field order follows §8.3. */
+/** The AlarmInfo JSON of the server (AlarmData adds `entityId` and `latest`). Field order is the server's. */
 export interface AlarmInfo {
   id: EntityId;
   createdTime: number;
@@ -181,7 +181,7 @@ export interface AlarmData extends AlarmInfo {
   latest: LatestMap;
 }
 
-/** The standard ThingsBoard error body (§2.1). */
+/** The standard ThingsBoard error body (`APP/exception/ThingsboardErrorResponse.java`). */
 export interface ErrorBody {
   status: number;
   message: string;

@@ -1,5 +1,5 @@
 /**
- * Typed key-value values and the two ways the server prints them (§5.8):
+ * Typed key-value values and the two ways the server prints them:
  * - `sqlValueString`: what REST queries and the initial WS page show (Postgres text, then EntityDataAdapter.convertValue);
  * - `javaValueString`: what WS live updates and series show (KvEntry.getValueAsString, Java Double.toString).
  */
@@ -14,7 +14,7 @@ export class LongValue {
   constructor(readonly value: number) {}
 }
 
-/** Store `n` as a double (dbl_v): `dbl(23)` is the 23.0 of the protocol document. */
+/** Store `n` as a double (dbl_v): `dbl(23)` is the server's 23.0. */
 export function dbl(n: number): DoubleValue {
   return new DoubleValue(n);
 }
@@ -148,7 +148,7 @@ export function convertValue(s: string): string {
   return text.indexOf('.') >= 0 && text.indexOf('E') < 0 ? text : s;
 }
 
-/** REST / initial-page representation of a stored value (§5.8, SQL path). */
+/** REST / initial-page representation of a stored value (the SQL path, `DAO/sql/query/EntityDataAdapter.java`). */
 export function sqlValueString(e: KvEntry): string {
   switch (e.type) {
     case 'BOOLEAN':
@@ -172,7 +172,7 @@ export function sqlValueString(e: KvEntry): string {
   }
 }
 
-/** WS live-update representation (§5.8, Java path: 23.0 -> "23.0"). */
+/** WS live-update representation (the Java path, `KvEntry.getValueAsString`: 23.0 -> "23.0"). */
 export function javaValueString(e: KvEntry): string {
   switch (e.type) {
     case 'BOOLEAN':
@@ -187,7 +187,7 @@ export function javaValueString(e: KvEntry): string {
   }
 }
 
-/** Sort helpers of §5.4: num = coalesce(dbl_v, long_v, bool ? 1 : 0); str = coalesce(str_v, json_v::text, ''). */
+/** Sort helpers, as the query's ORDER BY: num = coalesce(dbl_v, long_v, bool ? 1 : 0); str = coalesce(str_v, json_v::text, ''). */
 export function sortNum(e: KvEntry | undefined): number | null {
   if (!e) return null;
   switch (e.type) {

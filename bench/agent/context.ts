@@ -1,7 +1,7 @@
 /**
  * State shared by the agent's tasks: the Node-RED runtime, the simulator URL, the harness hooks.
  *
- * The harness nodes (bench/harness-nodes) call `globalThis.__tbBench.sink(nodeId, msg)` for every message
+ * The harness nodes call `globalThis.__tbBench.sink(nodeId, msg)` for every message
  * that reaches a `bench-sink` node; the agent also sees every node's status changes through a wrapper on
  * Node.prototype.status. Measuring happens here, in the same process, with the same overhead for every
  * contender: one `receive()` into the first node of the contender, one hop from its last node to a sink.

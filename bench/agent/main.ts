@@ -1,8 +1,8 @@
 /**
- * The agent: a child process of the orchestrator (bench/run.ts) that hosts Node-RED (embedded, via
- * scripts/embedded.ts, with this repository, bench/reference-node and bench/harness-nodes loaded through
- * `nodesDir`) and the raw clients, and runs the measurements the orchestrator asks for over IPC.
- * It exits when asked, or when the IPC channel closes (the orchestrator died).
+ * The agent: a child process of the benchmarks' orchestrator that hosts Node-RED (embedded, with this repository,
+ * the reference node and the harness nodes loaded through `nodesDir`) and the raw clients, and runs the
+ * measurements the orchestrator asks for over IPC. It exits when asked, or when the IPC channel closes (the
+ * orchestrator died).
  */
 import fs from 'node:fs';
 import os from 'node:os';

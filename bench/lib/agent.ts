@@ -1,5 +1,5 @@
 /**
- * The orchestrator's handle on an agent: a child process (bench/agent/main.ts) that hosts Node-RED with this
+ * The orchestrator's handle on an agent: a child process (the agent) that hosts Node-RED with this
  * package, the reference node and the harness nodes, and runs the raw clients. Every measurement runs inside
  * the agent; this side only sends commands over IPC and collects the results.
  */
@@ -15,8 +15,8 @@ let compiled: string | undefined;
 
 /**
  * The agent runs as plain JavaScript under plain `node` (not tsx: its loader adds ~40 MB of RSS and is no
- * part of a Node-RED installation). Its sources (bench/agent, bench/lib, scripts/embedded.ts, sim/process.ts) are
- * transpiled once per run into bench/.build/run-<pid>/ with the TypeScript compiler already in devDependencies.
+ * part of a Node-RED installation). Its sources (`sources` below) are transpiled once per run into
+ * bench/.build/run-<pid>/ with the TypeScript compiler already in devDependencies.
  */
 function compileAgent(): string {
   if (compiled) return compiled;

@@ -1,6 +1,6 @@
 /**
  * Probe 2, REST faults: the three REST query nodes (tb-entity-query, tb-entity-count, tb-alarm-query) on one
- * connection (timeout 3 s) meet each fault the simulator's hooks can inject (sim/hooks.ts FaultSpec, applied
+ * connection (timeout 3 s) meet each fault the simulator's hooks can inject (a FaultSpec, applied
  * to every query request until removed): no answer within the timeout, an HTML 502 page, malformed JSON, a 50 MB
  * body, a dropped connection, 429 with and without Retry-After; and a connection whose host name does not resolve.
  * Each message must end in exactly one outcome, an error at the Catch node, and once the fault is gone the same

@@ -1,6 +1,6 @@
 /**
  * Probe 3, flood: one tb-subscribe (entity data, 100 bench devices, latest `seq`), then the simulator's telemetry
- * burst (`POST /__sim/ws/burst`, sim/ws/burst.ts) writes N updates round-robin over those devices as fast as
+ * burst (`POST /__sim/ws/burst`) writes N updates round-robin over those devices as fast as
  * the socket drains. Every update carries `seq` = 1…N: the probe counts what reached the sink, lost and
  * duplicated updates, and updates that arrived out of order for their device.
  */

@@ -1,5 +1,5 @@
 /**
- * Probe 6, an hour of faults (issue 20): every node kind at work on one connection for M minutes (`--hour M`,
+ * Probe 6, an hour of faults: every node kind at work on one connection for M minutes (`--hour M`,
  * default 60; --quick: 8 faults 4 s apart) while the simulator meets a fault every minute, in rotation: the
  * WebSocket sessions dropped, 429, 502, 503 (with Retry-After), 504 on every /api and /apiTrendz request for a
  * window, every token expired, 2 s of latency, and answers too large for the connection's Largest answer.

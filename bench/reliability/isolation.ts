@@ -1,5 +1,5 @@
 /**
- * Probe 5, isolation and soak: the scenario of issue 11. One tb-subscribe whose command is too large for one
+ * Probe 5, isolation and soak: one tb-subscribe whose command is too large for one
  * WebSocket message (an entity list of 1,000 device ids, ~39 KB; the simulator, like ThingsBoard, closes a session
  * with 1009 on a message over 32 KiB) next to a healthy subscription on the same connection, for S seconds, while
  * the simulator changes a watched thermostat's temperature twice a second. Twice:

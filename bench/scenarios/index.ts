@@ -1,4 +1,4 @@
-/** The scenarios of issue 5 (1-5), issue 13 (6) and issue 19 (7), by number. */
+/** The benchmark scenarios, by number (bench/README.md describes each). */
 import type { RunOptions, ScenarioResult } from '../lib/common';
 import { scenario1 } from './s1-query';
 import { scenario2 } from './s2-live';

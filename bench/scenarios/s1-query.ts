@@ -32,7 +32,7 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
     const token = await login(sim.url);
     const query = benchQuery(100);
     const findUrl = `${sim.url}/api/entitiesQuery/find`;
-    // The same query with three values from the message (issue 17): the profile, the page size and the sort key.
+    // The same query with three values from the message: the profile, the page size and the sort key.
     const bound = {
       ...query,
       entityFilter: { type: 'deviceType', deviceTypes: ['{{msg.profile}}'] },

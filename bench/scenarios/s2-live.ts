@@ -148,7 +148,7 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
       for (const n of sizes) {
         const rr = ratio(perSec(`ours@${n}`), perSec(`ref@${n}`));
         const rc = ratio(perSec(`ours@${n}`), perSec(`core@${n}`));
-        // issue 21: at least the minimal node's rate with the full output (state, changed keys, flat row)
+        // the goal: at least the minimal node's rate with the full output (state, changed keys, flat row)
         targets.push({
           what: `updates/s @${fmt(n)} entities: ours ÷ reference node`,
           goal: '≥ 1.0',

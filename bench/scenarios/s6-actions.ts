@@ -1,5 +1,5 @@
 /**
- * Scenario 6: acting on devices (issue 13). Against a simulator that answers every request after 5 ms:
+ * Scenario 6: acting on devices. Against a simulator that answers every request after 5 ms:
  * - a bulk attribute save (SHARED_SCOPE) to 1,000 devices in one message through tb-attributes at concurrency 4, the
  *   same at concurrency 1 (one at a time), and raw axios (keep-alive, the same requests) with 4 and 1 workers;
  * - the heap of that bulk save with 1,000 and with 10,000 entities: it must stay flat beyond the result list;

@@ -1,5 +1,5 @@
 /**
- * Scenario 7 (issue 19): tb-wait-until. N waits at once on N bench devices (one message each, `changes` of a time
+ * Scenario 7: tb-wait-until. N waits at once on N bench devices (one message each, `changes` of a time
  * series, a 10-minute timeout) over one connection: heap per wait (heapUsed after GC with the N waits running, minus
  * before them, ÷ N), subscriptions the simulator holds (at most one per entity watched), then one write per device
  * paced at a fixed rate: the delay from the simulator's write (the `sentAt` value written, its wall clock) to the

@@ -3,8 +3,8 @@
  * `400 {"error"}`), for benchmarks and the demo running the simulator in another process.
  */
 import type { ServerResponse } from 'node:http';
-import type { FaultSpec } from '../hooks';
-import type { AnalyticsService } from './service';
+import type { Faults, FaultSpec, RequestLog } from '../hooks';
+import type { ViewRegistry } from './views';
 
 type Obj = Record<string, unknown>;
 
@@ -15,8 +15,34 @@ function obj(v: unknown): Obj {
   return v as Obj;
 }
 
+/** What the control routes read and set: the analytics service implements it. */
+export interface AnalyticsControlTarget {
+  /** the counters, answered as they are */
+  readonly stats: object;
+  /** the current settings, answered as they are */
+  readonly settings: object;
+  readonly views: ViewRegistry;
+  readonly faults: Faults;
+  readonly requests: RequestLog;
+  resetStats(): void;
+  setRefreshEnabled(on: boolean): void;
+  setAuthErrorStatus(status: 401 | 403): void;
+  setReportDelay(ms: number): void;
+  setRetryAfter(sec: number | null): void;
+  setNumericStrings(on: boolean): void;
+  setTokenLifetime(sec: number): void;
+  setRefreshTokenLifetime(sec: number): void;
+  setQueue(opts: { queueCapacity?: number; concurrency?: number }): void;
+  countRequests(match: string | RegExp, method?: string): number;
+  resetRequests(): void;
+  expireAllTokens(): void;
+  revokeRefreshTokens(): void;
+  pauseReports(): void;
+  resumeReports(): void;
+}
+
 export class AnalyticsControl {
-  constructor(private readonly svc: AnalyticsService) {}
+  constructor(private readonly svc: AnalyticsControlTarget) {}
 
   handle(method: string, path: string, query: string, body: Buffer, res: ServerResponse): void {
     let status = 200;

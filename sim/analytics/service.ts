@@ -1,6 +1,6 @@
 /**
  * The analytics (Trendz) service of the simulator, as Trendz's REST API documentation and ThingsBoard's
- * `TrendzProxyController` have it (sim/analytics/README.md): login, refresh,
+ * `TrendzProxyController` have it (README.md in this folder): login, refresh,
  * `publicApi/buildReport` computing real tables from the dataset, the service's small report queue (429 when
  * full), fault injection, a request log, and `/__sim/analytics/…` control routes.
  *
@@ -13,7 +13,7 @@ import type { Dataset, SimEntity } from '../dataset';
 import { Faults, RequestLog, type Fault, type FaultSpec } from '../hooks';
 import type { UserAccount } from '../seed';
 import { AnalyticsAuth, AuthError, type TokenPair } from './auth';
-import { AnalyticsControl } from './control';
+import { AnalyticsControl, type AnalyticsControlTarget } from './control';
 import {
   isUuid,
   ViewRegistry,
@@ -155,7 +155,7 @@ export declare interface AnalyticsService {
   off(event: ReportEventName, listener: (ev: ReportEvent) => void): this;
 }
 
-export class AnalyticsService extends EventEmitter {
+export class AnalyticsService extends EventEmitter implements AnalyticsControlTarget {
   readonly basePath: string;
   readonly data: Dataset;
   readonly auth: AnalyticsAuth;

@@ -1,4 +1,4 @@
-/** Alarm Data Query and Alarm Count Query semantics (§3.2, §5.9). */
+/** Alarm Data Query and Alarm Count Query semantics (`DAO/sql/query/DefaultAlarmQueryRepository.java`). */
 import { alarmStatus, type Dataset, type SimAlarm } from '../dataset';
 import { general, notFound } from '../errors';
 import type { AlarmData, Caller, EntityKey, PageData } from '../types';
@@ -89,7 +89,7 @@ function countWindow(f: AlarmFilterFields, now: number): Window {
   return { from: f.startTs > 0 ? f.startTs : -Infinity, to: f.endTs > 0 ? f.endTs : Infinity };
 }
 
-/** The alarm filter of §5.9 (time window on createdTime, type/severity IN, statusList tri-states ANDed, assignee). */
+/** The alarm filter (time window on createdTime, type/severity IN, statusList tri-states ANDed, assignee). */
 function alarmFilter(f: AlarmFilterFields, w: Window, caller: Caller): (a: SimAlarm) => boolean {
   const types = f.typeList.length > 0 ? new Set(f.typeList) : null;
   const severities = f.severityList.length > 0 ? new Set<string>(f.severityList) : null;

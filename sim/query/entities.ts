@@ -1,5 +1,5 @@
 /**
- * Entity Data Query semantics (§3, §5.1-5.8) over the Dataset. Matching rows for a (caller, filter, key filters,
+ * Entity Data Query semantics (`DAO/sql/query/DefaultEntityQueryRepository.java`) over the Dataset. Matching rows for a (caller, filter, key filters,
  * sort, textSearch) combination are cached and reused until the dataset changes, so paging through 100,000
  * entities costs a slice per request.
  */
@@ -57,7 +57,7 @@ export interface EngineOptions {
    * 'server' (default): keys used only in keyFilters appear in `latest` only when the server's two-step
    * optimisation does not apply (textSearch set, entityList/singleEntity/relationsQuery filter, nothing
    * requested, or every requested key is also a filter key), as BaseEntityService does on 4.x.
-   * 'always': they always appear (what EntityKeyMapping alone does, §9.26).
+   * 'always': they always appear (what EntityKeyMapping alone does).
    */
   filterKeysInLatest?: 'server' | 'always';
   /** cached match results kept (LRU) */
@@ -82,7 +82,7 @@ const TS_SENTINEL_TEXT = `"ts":${TS_SENTINEL},`;
 /** serialised pages kept (LRU) */
 const PAGE_CACHE_LIMIT = 256;
 
-/** §3.7: EntityCountQuery validation (BaseEntityService#validateEntityCountQuery). */
+/** EntityCountQuery validation (BaseEntityService#validateEntityCountQuery). */
 export function validateCountQuery(q: EntityCountQuery): void {
   const f = q.entityFilter;
   if (!f) throw badRequest('Query entity filter must be specified.');
@@ -102,7 +102,7 @@ export function validateCountQuery(q: EntityCountQuery): void {
   }
 }
 
-/** §3.7: Validator.validateEntityDataPageLink. */
+/** Validator.validateEntityDataPageLink. */
 export function validatePageLink(pl: PageLink | null): asserts pl is PageLink {
   if (!pl) throw badRequest('Entity Data Page link must be specified.');
   if (pl.pageSize < 1) {
@@ -537,7 +537,7 @@ export class EntityQueryEngine {
     };
   }
 
-  /** Whether the caller may see the entity (§5.1). Invisible entities are dropped silently. */
+  /** Whether the caller may see the entity (the permission part of the query's SQL). Invisible entities are dropped silently. */
   visible(caller: Caller, e: SimEntity): boolean {
     if (caller.authority === 'SYS_ADMIN') return e.entityType === 'TENANT' || e.entityType === 'TENANT_PROFILE';
     if (e.tenantId !== caller.tenantId) return false;
@@ -748,7 +748,7 @@ export class EntityQueryEngine {
   }
 }
 
-/** Name filters (§5.2): ILIKE; as given when it starts or ends with '%', else a case-insensitive prefix. */
+/** Name filters: ILIKE; as given when it starts or ends with '%', else a case-insensitive prefix. */
 function nameMatcher(filter: string | null): ((s: string) => boolean) | null {
   if (filter === null || filter === '') return null;
   const pattern = filter.startsWith('%') || filter.endsWith('%') ? filter : `${filter}%`;

@@ -1,5 +1,5 @@
 /**
- * Key filter predicates compiled to plain functions (§5.5): type-strict comparisons, missing values never
+ * Key filter predicates compiled to plain functions: type-strict comparisons, missing values never
  * match, an empty string value disables a predicate, LIKE semantics for STARTS_WITH/ENDS_WITH/CONTAINS, the
  * IN / NOT_IN list splitting rule, COMPLEX nesting. Compiled once per request, evaluated per entity.
  */
@@ -121,7 +121,7 @@ function convertDynamic(e: KvEntry, type: 'STRING' | 'NUMERIC' | 'BOOLEAN'): str
 }
 
 /**
- * Which code path resolves dynamic values (§5.6):
+ * Which code path resolves dynamic values:
  * - 'rest': REST find and v1 key discovery (`DefaultEntityQueryService#setResolvedValue`): only when the client sent
  *   no resolvedValue; CURRENT_DEVICE throws (a 500), even with a userValue;
  * - 'ws': every WebSocket subscription (`TbAbstractEntityQuerySubCtx#setAndResolveQuery`): see `resolveWs`;

@@ -1,5 +1,5 @@
 /**
- * WebSocket authentication (§6.1, §6.2): the JWT of `authCmd.token` / `?token=`, or (4.4+) `authCmd.apiKey`,
+ * WebSocket authentication: the JWT of `authCmd.token` / `?token=`, or (4.4+) `authCmd.apiKey`,
  * checked with the REST AuthService but reported with the WS handler's exception messages.
  */
 import { ApiError } from '../errors';

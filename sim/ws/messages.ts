@@ -1,5 +1,5 @@
 /**
- * The server-to-client message shapes (§6.5, §6.6), serialised with the field order of the server and with
+ * The server-to-client message shapes, serialised with the field order of the server and with
  * null fields present. Every builder returns the final JSON text (one stringify per message).
  *
  * The field order is Jackson 2.x's (the server writes these with `JacksonUtil.OBJECT_MAPPER`): the properties of the
@@ -7,8 +7,8 @@
  * default), then the others, fields from the top of the class hierarchy down, then getters. The update classes
  * (`WS2/EntityDataUpdate.java`, `AlarmDataUpdate.java`, `EntityCountUpdate.java`, `AlarmCountUpdate.java`) have
  * `@JsonCreator` constructors taking (cmdId, data, update, errorCode, errorMsg[, allowedEntities, totalEntities]) and
- * (cmdId, count, errorCode, errorMsg), so `data` and `update`, or `count`, come before `errorCode`; the
- * protocol reference's §6.6 example shows the fields in declaration order, which is not what the server writes.
+ * (cmdId, count, errorCode, errorMsg), so `data` and `update`, or `count`, come before `errorCode`, not in
+ * the order the classes declare their fields.
  * AlarmStatusUpdate's constructor names `present`, which is not a property it writes, so its order is unchanged.
  */
 import type { AlarmData, EntityData, PageData } from '../types';
@@ -18,7 +18,7 @@ export function legacyError(subscriptionId: number, errorCode: number, errorMsg:
   return `{"subscriptionId":${subscriptionId},"errorCode":${errorCode},"errorMsg":${JSON.stringify(errorMsg)},"data":null,"latestValues":{}}`;
 }
 
-/** §6.8: the one-off notice of the per-session update rate limit (a raw string on the server, no `data`). */
+/** The one-off notice of the per-session update rate limit (a raw string on the server, no `data`). */
 export function tooManyUpdates(subscriptionId: number): string {
   return `{"subscriptionId":${subscriptionId},"errorCode":34,"errorMsg":"Too many updates!"}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Strict parsing of WebSocket messages, as the server's `JacksonUtil.OBJECT_MAPPER` does (§0, §6.9): an unknown
+ * Strict parsing of WebSocket messages, as the server's `JacksonUtil.OBJECT_MAPPER` does: an unknown
  * property anywhere outside the query object and its `entityFilter` fails the whole message. The query objects
  * themselves are then handed to the REST parsers of `../query/parse` (same semantics), whose JSON errors become
  * parse failures here.
@@ -262,7 +262,7 @@ export interface EntityDataCmd {
   type: 'ENTITY_DATA';
   cmdId: number;
   query: EntityDataQuery | null;
-  /** the raw query had no `latestValues` array (a latestCmd then NPEs, §6.4) */
+  /** the raw query had no `latestValues` array (a latestCmd then NPEs on the server) */
   latestValuesNull: boolean;
   latestCmd: { keys: EntityKey[] } | null;
   tsCmd: TsFetchCmd | null;

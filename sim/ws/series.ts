@@ -1,5 +1,5 @@
 /**
- * Time-series reads for tsCmd / historyCmd / agg commands (§6.3, §6.4): window [startTs, endTs), raw values newest
+ * Time-series reads for tsCmd / historyCmd / agg commands: window [startTs, endTs), raw values newest
  * first and at most `limit` per key, or aggregated into buckets of `interval` ms (ts = bucket middle, with
  * `count`). Values are printed the Java way (`KvEntry.getValueAsString`).
  */

@@ -1,5 +1,5 @@
 /**
- * The WebSocket API of the simulator (`/api/ws`, §6): attaches to the simulator's node:http server through the
+ * The WebSocket API of the simulator (`/api/ws`): attaches to the simulator's node:http server through the
  * `upgrade` event, owns the sessions and the keepalive timer, and exposes the test hooks (`sim.ws.*`).
  */
 import { EventEmitter } from 'node:events';

@@ -227,7 +227,7 @@ export class WsSession implements SubHost {
         this.send(PARSE_ERROR, 1);
         return;
       }
-      // a later authCmd is ignored (the session keeps its identity, §6.2)
+      // a later authCmd is ignored (the session keeps its identity)
     }
     this.handleCommands(env);
   }
@@ -436,7 +436,7 @@ export class WsSession implements SubHost {
     this.scheduleFlush();
   }
 
-  /** The keepalive check (§6.8): ping after pingIntervalMs without a pong, close 4500 after pongTimeoutMs. */
+  /** The keepalive check: ping after pingIntervalMs without a pong, close 4500 after pongTimeoutMs. */
   keepalive(now: number, pingIntervalMs: number, pongTimeoutMs: number): void {
     if (this.closed) return;
     const idle = now - this.lastPong;

@@ -1,5 +1,5 @@
 /**
- * ALARM_DATA (§6.4, TbAlarmDataSubCtx): the alarm page, then per alarm event on a subscribed entity an `update`
+ * ALARM_DATA (TbAlarmDataSubCtx): the alarm page, then per alarm event on a subscribed entity an `update`
  * (alarm on the page still matching) or a full `data` re-fetch (no longer matching, deleted, or a new matching
  * alarm while on page 0), re-fetches capped per refresh interval; latest values of the entities merged into the
  * alarms of that entity.

@@ -1,6 +1,5 @@
 /**
- * ENTITY_COUNT (TbEntityCountSubCtx), ALARM_COUNT (TbAlarmCountSubCtx) and ALARM_STATUS (TbAlarmStatusSubCtx),
- * §6.4.
+ * ENTITY_COUNT (TbEntityCountSubCtx), ALARM_COUNT (TbAlarmCountSubCtx) and ALARM_STATUS (TbAlarmStatusSubCtx).
  */
 import type { SimAlarm } from '../../dataset';
 import { forbidden } from '../../errors';

@@ -1,5 +1,5 @@
 /**
- * ENTITY_DATA (§6.4, TbEntityDataSubCtx): the page, latestCmd / tsCmd live subscriptions, historyCmd and the agg
+ * ENTITY_DATA (TbEntityDataSubCtx): the page, latestCmd / tsCmd live subscriptions, historyCmd and the agg
  * commands, dynamic page links.
  *
  * The page is fetched with the REST engine (SQL value formatting) and kept as the cache live updates are compared
@@ -203,7 +203,7 @@ export class EntityDataSub implements Sub {
   }
 
   private requirePage(): PageData<EntityData> {
-    // the server dereferences a null page and closes the session with 1012 (§6.4 case 3)
+    // the server dereferences a null page and closes the session with 1012
     if (!this.page) throw new RestartSession();
     return this.page;
   }
