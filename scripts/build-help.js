@@ -45,10 +45,19 @@ function topLevelBlocks(tokens) {
 const headingLevel = (block) => (block[0].type === 'heading_open' ? Number(block[0].tag.slice(1)) : 0);
 const headingText = (block) => block[1].content.trim();
 
-/** Drops the pictures of an inline token; true when nothing but white space is left of it. */
-function dropImages(inline) {
-  inline.children = (inline.children || []).filter((c) => c.type !== 'image');
-  return inline.children.every((c) => (c.type === 'text' && !c.content.trim()) || /break$/.test(c.type));
+const blank = (inline) =>
+  inline.children.every((c) => (c.type === 'text' && !c.content.trim()) || /break$/.test(c.type));
+
+/** The tokens without pictures, wherever they are (in a list item too), nor a paragraph that held only pictures. */
+function withoutPictures(tokens) {
+  for (const t of tokens) if (t.type === 'inline') t.children = (t.children || []).filter((c) => c.type !== 'image');
+  const out = [];
+  for (let i = 0; i < tokens.length; i++) {
+    // a paragraph is always its opening, its inline content and its closing
+    if (tokens[i].type === 'paragraph_open' && blank(tokens[i + 1])) i += 2;
+    else out.push(tokens[i]);
+  }
+  return out;
 }
 
 /** Makes a link relative to the page an absolute address on GitHub. */
@@ -164,9 +173,7 @@ function renderHelp(type, markdown, page = `docs/nodes/${type}.md`, blob = blobB
     if (t.type !== 'inline') continue;
     rewriteLinks(t, page, blob);
   }
-  let blocks = topLevelBlocks(tokens);
-  // Pictures are left out, and a paragraph that held only a picture with it.
-  blocks = blocks.filter((b) => !(b[0].type === 'paragraph_open' && dropImages(b[1])));
+  let blocks = topLevelBlocks(withoutPictures(tokens));
   if (headingLevel(blocks[0] || []) !== 1) throw new Error(`${page}: the page must start with its title (# …)`);
   if (blocks.some((b, i) => i > 0 && headingLevel(b) === 1)) throw new Error(`${page}: one title (# …) only`);
   blocks = blocks.slice(1);

@@ -55,6 +55,10 @@ The incoming message, plus:
 
 ### Which entity
 
+- An item of a list, with a picture under it:
+
+  ![The dialog](../images/y.png)
+
 Text with a [link to a section](#which-entity), a [page](tb-y.md) and [ThingsBoard](https://thingsboard.io/docs/).
 
 #### Deeper
@@ -168,8 +172,9 @@ Text.
 
   it('leaves pictures out, with the paragraph that held only a picture', function () {
     const b = body(render(PAGE));
-    assert.doesNotMatch(b, /<img|x\.png|A picture/);
+    assert.doesNotMatch(b, /<img|\.png|A picture|The dialog/);
     assert.doesNotMatch(b, /<p>\s*<\/p>/);
+    assert.match(b, /<li>\n<p>An item of a list, with a picture under it:<\/p>\n<\/li>/);
   });
 
   it('refuses a page without its title or its opening paragraph', function () {
