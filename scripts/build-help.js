@@ -6,7 +6,9 @@
 // - the opening paragraph comes first: Node-RED shows it as the palette tooltip;
 // - `## X` becomes <h3>, `### X` <h4> (the sidebar's own title is the largest heading);
 // - the tables of Inputs and Outputs (Property | Type | What …) become <dl class="message-properties">, a
-//   property marked *(optional)* a <dt class="optional">, its type a <span class="property-type">;
+//   property marked *(optional)* a <dt class="optional">, its type a <span class="property-type">; the Settings
+//   table (Setting | Property | Default | What it is) becomes such a list too, as four columns do not fit the
+//   sidebar;
 // - several outputs (`### 1. <Port label>`, `### 2. …` under Outputs) become <ol class="node-ports">;
 // - a relative link becomes its address on GitHub's main branch (the help is read inside the editor, where a
 //   relative address means nothing), and pictures are left out (the sidebar is narrow; GitHub shows them).
@@ -127,10 +129,36 @@ function messageProperties(block) {
   return `<dl class="message-properties">\n${items.join('\n')}\n</dl>\n`;
 }
 
-/** Renders blocks of one section; `properties` turns its property tables into message-properties lists. */
-function renderBlocks(blocks, properties) {
+/** The Settings table: Setting | Property | Default | What it is. */
+function isSettingsTable(block) {
+  if (block[0].type !== 'table_open') return false;
+  const [header] = tableRows(block);
+  return header.length === 4 && header[1].content.trim() === 'Property';
+}
+
+/**
+ * The Settings table as a list: four columns do not fit the editor's sidebar. Each setting's label, its property
+ * name beside it as Node-RED writes a property's type, then the text and its default.
+ */
+function settingsList(block) {
+  const [, ...rows] = tableRows(block);
+  const inline = (cell) => md.renderer.renderInline(cell.children, md.options, {}).trim();
+  const items = rows.map(([label, prop, dflt, text]) => {
+    const name = propertyTerm(prop).name;
+    const dd = [inline(text), dflt.content.trim() ? `Default: ${inline(dflt)}.` : ''].filter(Boolean).join(' ');
+    return `<dt>${inline(label)}${name ? ` <span class="property-type">${name}</span>` : ''}</dt>\n<dd>${dd}</dd>`;
+  });
+  return `<dl class="message-properties">\n${items.join('\n')}\n</dl>\n`;
+}
+
+/** Renders the blocks of the section `name`: its tables of properties or settings as lists. */
+function renderBlocks(blocks, name) {
   return blocks
-    .map((b) => (properties && isPropertyTable(b) ? messageProperties(b) : md.renderer.render(b, md.options, {})))
+    .map((b) => {
+      if ((name === 'Inputs' || name === 'Outputs') && isPropertyTable(b)) return messageProperties(b);
+      if (name === 'Settings' && isSettingsTable(b)) return settingsList(b);
+      return md.renderer.render(b, md.options, {});
+    })
     .join('');
 }
 
@@ -156,9 +184,9 @@ function outputPorts(blocks, page) {
 }
 
 function renderPorts({ before, ports }) {
-  let html = renderBlocks(before, true);
+  let html = renderBlocks(before, 'Outputs');
   html += '<ol class="node-ports">\n';
-  for (const p of ports) html += `<li>${p.label}\n${renderBlocks(p.blocks, true)}</li>\n`;
+  for (const p of ports) html += `<li>${p.label}\n${renderBlocks(p.blocks, 'Outputs')}</li>\n`;
   return `${html}</ol>\n`;
 }
 
@@ -194,7 +222,7 @@ function renderHelp(type, markdown, page = `docs/nodes/${type}.md`, blob = blobB
   let body = '';
   sections.forEach((s, i) => {
     if (s.heading) body += md.renderer.render(s.heading, md.options, {});
-    body += ports[i] ? renderPorts(ports[i]) : renderBlocks(s.blocks, s.name === 'Inputs' || s.name === 'Outputs');
+    body += ports[i] ? renderPorts(ports[i]) : renderBlocks(s.blocks, s.name);
   });
   if (/<\/script/i.test(body)) throw new Error(`${page}: the help may not contain "</script"`);
   return (

@@ -35,6 +35,7 @@ A second paragraph of introduction.
 | Setting | Property | Default | What it is |
 |---|---|---|---|
 | Name | \`name\` | | The node's label. |
+| Mode | \`mode\` | \`twoway\` | *Two-way* waits for the reply. |
 
 ## Inputs
 
@@ -60,6 +61,10 @@ The incoming message, plus:
   ![The dialog](../images/y.png)
 
 Text with a [link to a section](#which-entity), a [page](tb-y.md) and [ThingsBoard](https://thingsboard.io/docs/).
+
+| Error | What to do |
+|---|---|
+| \`TB_X\` | Fix it. |
 
 #### Deeper
 
@@ -116,7 +121,19 @@ describe('help generator', function () {
     const outputs = /<h3>Outputs<\/h3>\n([\s\S]*?)<h3>/.exec(b)![1];
     assert.match(outputs, /^<p>The incoming message, plus:<\/p>\n<dl class="message-properties">\n<dt>result /);
     // other tables stay tables
-    assert.match(b, /<h3>Settings<\/h3>\n<table>/);
+    assert.match(b, /<h4>Which entity<\/h4>[\s\S]*<table>/);
+  });
+
+  it('turns the Settings table into a list: each setting, its property, its text and its default', function () {
+    const settings = /<h3>Settings<\/h3>\n([\s\S]*?)<h3>/.exec(body(render(PAGE)))![1];
+    assert.equal(
+      settings,
+      '<dl class="message-properties">\n' +
+        '<dt>Name <span class="property-type">name</span></dt>\n<dd>The node\'s label.</dd>\n' +
+        '<dt>Mode <span class="property-type">mode</span></dt>\n' +
+        '<dd><em>Two-way</em> waits for the reply. Default: <code>twoway</code>.</dd>\n' +
+        '</dl>\n',
+    );
   });
 
   it('gives each output of a node with several its own item of a node-ports list', function () {
