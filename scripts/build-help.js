@@ -7,8 +7,8 @@
 // - `## X` becomes <h3>, `### X` <h4> (the sidebar's own title is the largest heading);
 // - the tables of Inputs and Outputs (Property | Type | What …) become <dl class="message-properties">, a
 //   property marked *(optional)* a <dt class="optional">, its type a <span class="property-type">; the Settings
-//   table (Setting | Property | Default | What it is) becomes such a list too, as four columns do not fit the
-//   sidebar;
+//   table (Setting | Property | Default | What it is) becomes such a list too, and any other table a list of its
+//   rows: a table of several columns does not fit the sidebar (about 300 pixels wide);
 // - several outputs (`### 1. <Port label>`, `### 2. …` under Outputs) become <ol class="node-ports">;
 // - a relative link becomes its address on GitHub's main branch (the help is read inside the editor, where a
 //   relative address means nothing), and pictures are left out (the sidebar is narrow; GitHub shows them).
@@ -137,8 +137,8 @@ function isSettingsTable(block) {
 }
 
 /**
- * The Settings table as a list: four columns do not fit the editor's sidebar. Each setting's label, its property
- * name beside it as Node-RED writes a property's type, then the text and its default.
+ * The Settings table as a list: each setting's label, its property name beside it as Node-RED writes a property's
+ * type, then the text and its default.
  */
 function settingsList(block) {
   const [, ...rows] = tableRows(block);
@@ -151,12 +151,30 @@ function settingsList(block) {
   return `<dl class="message-properties">\n${items.join('\n')}\n</dl>\n`;
 }
 
-/** Renders the blocks of the section `name`: its tables of properties or settings as lists. */
+/**
+ * Any other table as a list of its rows: the first cell a term, each other cell a description headed by its
+ * column's name (an empty cell or a dash left out), so that it fits the sidebar whatever its number of columns.
+ */
+function rowList(block) {
+  const [header, ...rows] = tableRows(block);
+  const inline = (cell) => md.renderer.renderInline(cell.children, md.options, {}).trim();
+  const items = rows.map(([first, ...rest]) => {
+    const dds = rest
+      .map((cell, i) => ({ head: inline(header[i + 1]), text: inline(cell) }))
+      .filter((d) => d.text && d.text !== '—' && d.text !== '-')
+      .map((d) => `<dd>${d.head ? `<b>${d.head}</b>: ` : ''}${d.text}</dd>`);
+    return [`<dt>${inline(first)}</dt>`, ...dds].join('\n');
+  });
+  return `<dl>\n${items.join('\n')}\n</dl>\n`;
+}
+
+/** Renders the blocks of the section `name`: its tables as lists (no table of several columns fits the sidebar). */
 function renderBlocks(blocks, name) {
   return blocks
     .map((b) => {
       if ((name === 'Inputs' || name === 'Outputs') && isPropertyTable(b)) return messageProperties(b);
       if (name === 'Settings' && isSettingsTable(b)) return settingsList(b);
+      if (b[0].type === 'table_open') return rowList(b);
       return md.renderer.render(b, md.options, {});
     })
     .join('');

@@ -62,9 +62,10 @@ The incoming message, plus:
 
 Text with a [link to a section](#which-entity), a [page](tb-y.md) and [ThingsBoard](https://thingsboard.io/docs/).
 
-| Error | What to do |
-|---|---|
-| \`TB_X\` | Fix it. |
+| Error | What to do | Nodes |
+|---|---|---|
+| \`TB_X\` | Fix it. | — |
+| \`TB_Y\` *(rare)* | | all |
 
 #### Deeper
 
@@ -120,8 +121,7 @@ describe('help generator', function () {
     );
     const outputs = /<h3>Outputs<\/h3>\n([\s\S]*?)<h3>/.exec(b)![1];
     assert.match(outputs, /^<p>The incoming message, plus:<\/p>\n<dl class="message-properties">\n<dt>result /);
-    // other tables stay tables
-    assert.match(b, /<h4>Which entity<\/h4>[\s\S]*<table>/);
+    assert.doesNotMatch(b, /<table/);
   });
 
   it('turns the Settings table into a list: each setting, its property, its text and its default', function () {
@@ -134,6 +134,14 @@ describe('help generator', function () {
         '<dd><em>Two-way</em> waits for the reply. Default: <code>twoway</code>.</dd>\n' +
         '</dl>\n',
     );
+  });
+
+  it('turns any other table into a list of its rows, each cell under its column name, empty ones left out', function () {
+    const details = /<h4>Which entity<\/h4>\n([\s\S]*?)<h5>/.exec(body(render(PAGE)))![1];
+    const list =
+      '<dl>\n<dt><code>TB_X</code></dt>\n<dd><b>What to do</b>: Fix it.</dd>\n' +
+      '<dt><code>TB_Y</code> <em>(rare)</em></dt>\n<dd><b>Nodes</b>: all</dd>\n</dl>\n';
+    assert.ok(details.includes(list), details);
   });
 
   it('gives each output of a node with several its own item of a node-ports list', function () {
