@@ -1,5 +1,5 @@
-// html-validate for Node-RED's editor files: the dialogs (src/nodes/<type>/editor.html, built into nodes/<type>.html)
-// and their help in nodes/locales/*/ (npm run lint).
+// html-validate for Node-RED's editor files: the dialogs (src/nodes/<type>/editor.html; npm run lint) and the help
+// pages the build generates from docs/nodes/<type>.md (scripts/build-help.js validates each one).
 // The templates and help texts live inside <script type="text/html" data-template-name|data-help-name="…">, which
 // an HTML parser reads as opaque text: the transformer below yields each such body as a source of its own, at its
 // place in the file (so the lines reported are the file's), beside the file itself.
