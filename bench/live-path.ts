@@ -40,9 +40,9 @@
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import type WebSocket from 'ws';
+import { NodeSink } from '../src/families/live-node';
 import { LiveHub, type Subscriber, type WsMessage } from '../src/live/hub';
 import { EntityDataSubscription, type LiveEvent, type LiveSink } from '../src/live/subscriptions';
-import { NodeSink } from '../src/families/live-node';
 import type { EntityDataQuery } from '../src/protocol/types';
 import { cliArg } from './lib/common';
 import { median } from './lib/stats';

@@ -30,9 +30,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { table } from './lib/markdown';
-import { REPO_ROOT, startSim } from '../sim/process';
 import { startNodeRed, type Embedded } from '../scripts/embedded';
+import { REPO_ROOT, startSim } from '../sim/process';
+import { table } from './lib/markdown';
 import {
   gcAvailable,
   installStatusHook,
@@ -42,12 +42,12 @@ import {
   type ProbeResult,
   type RunContext,
 } from './reliability/context';
-import { redeploys } from './reliability/redeploys';
 import { faults, installDnsHook } from './reliability/faults';
 import { flood } from './reliability/flood';
 import { fuzz } from './reliability/fuzz';
-import { isolation } from './reliability/isolation';
 import { hour } from './reliability/hour';
+import { isolation } from './reliability/isolation';
+import { redeploys } from './reliability/redeploys';
 
 const PROBES: Array<{ key: string; title: string; run: Probe }> = [
   { key: 'redeploys', title: 'Redeploys', run: redeploys },

@@ -16,11 +16,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { REPO_ROOT } from '../sim/process';
 import { pinFromEnv } from './lib/agent';
 import { RunOptions, ScenarioResult } from './lib/common';
 import { passText, table } from './lib/markdown';
 import { summarizeProfiles } from './lib/profile';
-import { REPO_ROOT } from '../sim/process';
 import { SCENARIOS } from './scenarios';
 
 interface Args {

@@ -18,8 +18,8 @@
 import type { AlarmFields, Dataset, SimAlarm, SimAlarmComment, SimEntity } from './dataset';
 import { ApiError, badRequest, forbidden, general, jsonParseError } from './errors';
 import { compareValues, pageLink, requiredInt, toPage, type PageLink } from './lookups';
-import { compileIlike } from './query/predicates';
 import { bool, enumOf, isObj, num, obj, str, strList } from './query/parse';
+import { compileIlike } from './query/predicates';
 import {
   ALARM_SEVERITIES,
   ENTITY_TYPE_NAMES,

@@ -3,14 +3,14 @@
  * simulator in another process. No authentication. JSON in, JSON out; errors are `400 {"error": "…"}`.
  */
 import type { ServerResponse } from 'node:http';
-import type { AuthService } from './auth';
 import { commentInfoJson } from './alarm-actions';
+import type { AuthService } from './auth';
 import type { AddEntitySpec, CreateAlarmSpec, Dataset, KeyScope, SimEntity } from './dataset';
 import type { FaultSpec, Faults, RequestLog } from './hooks';
-import type { AttributeScope, EntityRef, EntityType } from './types';
-import { DoubleValue, LongValue, type JsonValue, type KvInput } from './values';
 import { DEVICE_MODES, type DeviceBehaviour, type DeviceMode, type RpcService } from './rpc';
 import type { TelemetryApi } from './telemetry';
+import type { AttributeScope, EntityRef, EntityType } from './types';
+import { DoubleValue, LongValue, type JsonValue, type KvInput } from './values';
 
 export interface ControlTarget {
   readonly data: Dataset;

@@ -2,8 +2,8 @@
  * The simulator's in-memory data: entities, relations, attributes, latest telemetry with bounded history, alarms.
  * Every mutation bumps `version` (query caches key on it) and emits a typed `change` event for the WS layer.
  */
-import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import {
   ATTRIBUTE_SCOPES,
   NULL_UUID,

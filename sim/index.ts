@@ -7,19 +7,19 @@
  *   await sim.stop();
  */
 import { createServer, type Server } from 'node:http';
-import { AnalyticsService, type AnalyticsOptions } from './analytics';
 import type { AddressInfo, Socket } from 'node:net';
+import { AnalyticsService, type AnalyticsOptions } from './analytics';
 import { AuthService, type JwtPair } from './auth';
+import { versionAtLeast } from './auth';
 import { ControlApi } from './control';
 import { Dataset, type DatasetOptions } from './dataset';
 import { Faults, RequestLog, type FaultSpec } from './hooks';
 import { AlarmQueryEngine } from './query/alarms';
 import { EntityQueryEngine } from './query/entities';
+import { RpcService, type DeviceBehaviour, type TimerMode } from './rpc';
 import { seedDataset, type SeedInfo } from './seed';
 import { HttpFront } from './server';
-import { RpcService, type DeviceBehaviour, type TimerMode } from './rpc';
 import { TelemetryApi } from './telemetry';
-import { versionAtLeast } from './auth';
 import { ControlWithWs, WsControl, WsServer } from './ws';
 
 export interface SimOptions {

@@ -3,22 +3,22 @@
  * fault injection, artificial latency, the request log, and the unauthenticated `/__sim/…` control API.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AlarmActions } from './alarm-actions';
 import type { AuthService, Principal } from './auth';
 import { versionAtLeast } from './auth';
+import type { ControlApi } from './control';
 import type { Dataset } from './dataset';
 import { ApiError, forbidden, jsonParseError, PlainError, SpringError, general } from './errors';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
+import { alarmTypes, entityTypes, profileInfos, profileNames, systemInfo } from './lookups';
+import { springBool } from './params';
 import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
-import { alarmTypes, entityTypes, profileInfos, profileNames, systemInfo } from './lookups';
-import { AlarmActions } from './alarm-actions';
 import { parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery } from './query/parse';
-import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
-import type { ControlApi } from './control';
-import { springBool } from './params';
 import type { RpcService } from './rpc';
 import type { TelemetryApi } from './telemetry';
+import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
 
 /** What the HTTP front needs from the simulator. */
 export interface FrontContext {

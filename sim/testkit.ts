@@ -1,6 +1,6 @@
 /** Helpers for the simulator's own tests: a fake clock, a tiny HTTP client, query builders. */
-import { BASE_TIME, Simulator, type SimOptions } from './index';
 import type { EntityKey } from './types';
+import { BASE_TIME, Simulator, type SimOptions } from './index';
 
 /** The fake "now" of the tests: 2026-01-01T00:30:00Z (the dataset's latest values are at 00:00). */
 export const NOW = BASE_TIME + 30 * 60_000;

@@ -7,9 +7,9 @@
  * value the simulator wrote into the update just before sending it (same machine, same clock).
  */
 import WebSocket from 'ws';
+import { summarize } from '../lib/stats';
 import { ctx, deadline, hooks, now, sim } from './context';
 import { deploy } from './deploy';
-import { summarize } from '../lib/stats';
 
 const wall = (): number => performance.timeOrigin + performance.now();
 

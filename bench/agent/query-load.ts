@@ -4,8 +4,8 @@
  */
 import http from 'node:http';
 import axios, { AxiosInstance } from 'axios';
-import { ctx, deadline, hooks, now, sim } from './context';
 import { summarize } from '../lib/stats';
+import { ctx, deadline, hooks, now, sim } from './context';
 
 export interface LoadResult {
   n: number;

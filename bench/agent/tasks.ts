@@ -1,8 +1,8 @@
 /** The agent's task table: name -> function(args) run inside the agent process. */
-import { axiosLarge, axiosLoad, nodeLarge, nodeLoad } from './query-load';
-import { burst, deployAndWait, dropAndWait, hubStats, rawClose, rawOpen, simWs } from './live';
-import { reportLoad, axiosReports } from './reports';
 import { axiosBulk, axiosHistory, nodeBulk, nodeHistory } from './actions';
+import { burst, deployAndWait, dropAndWait, hubStats, rawClose, rawOpen, simWs } from './live';
+import { axiosLarge, axiosLoad, nodeLarge, nodeLoad } from './query-load';
+import { reportLoad, axiosReports } from './reports';
 import { waitsRun } from './waits';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

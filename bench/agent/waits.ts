@@ -3,8 +3,8 @@
  * the server holds their subscriptions, measure the heap, then have the simulator write one `sentAt` value to each
  * entity and time every message that leaves the node on "met" against the value that met it.
  */
-import { ctx, deadline, hooks, sim } from './context';
 import { summarize } from '../lib/stats';
+import { ctx, deadline, hooks, sim } from './context';
 
 const wall = (): number => performance.timeOrigin + performance.now();
 

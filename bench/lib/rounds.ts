@@ -2,8 +2,8 @@
  * Alternating rounds: every contender once per round, the order rotated each round; round 0 is the warm-up
  * (discarded). In --quick mode (a smoke run) there is no warm-up round.
  */
-import { median, rotate } from './stats';
 import type { RunOptions } from './common';
+import { median, rotate } from './stats';
 
 export interface Contender<R> {
   key: string;

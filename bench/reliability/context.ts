@@ -4,9 +4,9 @@
  * admin API, the harness hooks (every message reaching a `bench-sink` node, every status call), bounded waits.
  */
 import path from 'node:path';
+import { nodeRedMain, type Embedded } from '../../scripts/embedded';
 import type { SimProcess } from '../../sim/process';
 import { hooks } from '../agent/context';
-import { nodeRedMain, type Embedded } from '../../scripts/embedded';
 
 export type Rec = Record<string, unknown>;
 export type Msg = Rec & { _msgid?: string };

@@ -11,8 +11,8 @@
  * and done(err): each message must end in exactly one of them. Then one valid message per node must still be
  * answered. The generator is seeded (--seed): a run can be repeated exactly.
  */
-import { table } from '../lib/markdown';
 import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from '../../sim/analytics/views';
+import { table } from '../lib/markdown';
 import {
   check,
   clearFlows,

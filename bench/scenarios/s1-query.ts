@@ -2,6 +2,8 @@
  * Scenario 1: query throughput and latency. The same entity query (a page of 100 bench devices, 2 entity
  * fields, 4 latest values), N messages with 16 in flight, through each contender in turn.
  */
+import { startSim } from '../../sim/process';
+import type { LoadResult } from '../agent/query-load';
 import { AgentPool } from '../lib/agent';
 import {
   benchFlow,
@@ -18,9 +20,7 @@ import {
 } from '../lib/common';
 import { table, passText } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../../sim/process';
 import { fmt, fmtMs, fmtRatio, ratio } from '../lib/stats';
-import type { LoadResult } from '../agent/query-load';
 
 export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
   const n = opts.quick ? 300 : 3000;

@@ -4,14 +4,14 @@
  * updates per second delivered at the sink; then, at 100 entities, a paced burst at 1,000 updates/s for the
  * send-to-message delay (p50/p99). One contender is subscribed at a time (its flow alone is deployed).
  */
+import { startSim } from '../../sim/process';
+import type { BurstRun } from '../agent/live';
 import { AgentPool } from '../lib/agent';
 import { benchFlow, burstQuery, login, RunOptions, roundsText, ScenarioResult, Target } from '../lib/common';
 import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../lib/live-flows';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../../sim/process';
 import { fmt, fmtMs, fmtRatio, median, ratio } from '../lib/stats';
-import type { BurstRun } from '../agent/live';
 
 interface Cell {
   burst: BurstRun;

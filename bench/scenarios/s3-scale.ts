@@ -4,15 +4,15 @@
  * session, and heap per subscription (heap after GC with the S subscriptions, minus the heap with an empty flow,
  * divided by S). For context, the same heap figure for S bare Node-RED nodes (bench-sink).
  */
+import { benchId } from '../../sim/dataset';
+import { startSim } from '../../sim/process';
+import type { SubscribeResult } from '../agent/live';
 import { Agent, AgentPool } from '../lib/agent';
 import { benchFlow, FlowNode, login, RunOptions, roundsText, ScenarioResult, Target } from '../lib/common';
 import { coreLiveFlow, entityDataCmd, oursSubscribe, refLive, sink } from '../lib/live-flows';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../../sim/process';
 import { fmt } from '../lib/stats';
-import { benchId } from '../../sim/dataset';
-import type { SubscribeResult } from '../agent/live';
 
 interface Mem {
   heapUsed: number;

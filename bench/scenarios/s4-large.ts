@@ -5,6 +5,8 @@
  * contender's alone: after start-up and deploy the process is garbage-collected and its peak-RSS counter
  * reset (/proc/self/clear_refs), then the query runs once, cold.
  */
+import { startSim } from '../../sim/process';
+import type { LargeResult } from '../agent/query-load';
 import { startAgent } from '../lib/agent';
 import {
   benchFlow,
@@ -21,9 +23,7 @@ import {
 } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../../sim/process';
 import { fmt } from '../lib/stats';
-import type { LargeResult } from '../agent/query-load';
 
 interface Mem {
   rss: number;

@@ -5,6 +5,8 @@
  * through the 429 retry path too. "Queue limit" = the least time the service itself needs:
  * ceil(N / workers) × report time. All reports must succeed.
  */
+import { startSim, SimProcess } from '../../sim/process';
+import type { ReportRun } from '../agent/reports';
 import { AgentPool } from '../lib/agent';
 import {
   benchFlow,
@@ -20,9 +22,7 @@ import {
 } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim, SimProcess } from '../../sim/process';
 import { fmt, fmtRatio } from '../lib/stats';
-import type { ReportRun } from '../agent/reports';
 
 const VIEW = '5b1f6c2e-0d3a-4f7e-9a21-7c4e8b2d9f10'; // energy per building per day (the examples' view)
 

@@ -6,13 +6,13 @@
  * - (without the 5 ms) a history of 100,000 points of one key read in pages of 100 points: tb-telemetry (flat and
  *   raw output, and at its default page size) and raw axios paging; time and peak RSS, a fresh process each.
  */
+import { startSim, SimProcess } from '../../sim/process';
+import type { BulkRun, HistoryRun } from '../agent/actions';
 import { AgentPool, startAgent } from '../lib/agent';
 import { benchFlow, FlowNode, login, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim, SimProcess } from '../../sim/process';
 import { fmt, fmtMs, fmtRatio, ratio } from '../lib/stats';
-import type { BulkRun, HistoryRun } from '../agent/actions';
 
 const MB = 1024 * 1024;
 const LATENCY_MS = 5;

@@ -5,14 +5,14 @@
  * paced at a fixed rate: the delay from the simulator's write (the `sentAt` value written, its wall clock) to the
  * message leaving the node on "met" (p50/p99), and every subscription gone once every wait ended.
  */
+import { benchId } from '../../sim/dataset';
+import { startSim } from '../../sim/process';
+import type { WaitsRun } from '../agent/waits';
 import { AgentPool } from '../lib/agent';
 import { benchFlow, RunOptions, roundsText, ScenarioResult, sink, Target } from '../lib/common';
 import { table, targetsTable } from '../lib/markdown';
 import { Contender, med, runRounds, selected } from '../lib/rounds';
-import { startSim } from '../../sim/process';
 import { fmt, fmtMs } from '../lib/stats';
-import { benchId } from '../../sim/dataset';
-import type { WaitsRun } from '../agent/waits';
 
 export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
   const N = opts.quick ? 100 : 1000;

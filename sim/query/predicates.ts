@@ -3,8 +3,8 @@
  * match, an empty string value disables a predicate, LIKE semantics for STARTS_WITH/ENDS_WITH/CONTAINS, the
  * IN / NOT_IN list splitting rule, COMPLEX nesting. Compiled once per request, evaluated per entity.
  */
-import { general } from '../errors';
 import type { Dataset } from '../dataset';
+import { general } from '../errors';
 import { NULL_UUID, type Caller, type KvEntry } from '../types';
 import { javaValueString } from '../values';
 import type { Predicate, PredicateValue } from './parse';

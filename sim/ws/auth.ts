@@ -2,8 +2,8 @@
  * WebSocket authentication: the JWT of `authCmd.token` / `?token=`, or (4.4+) `authCmd.apiKey`,
  * checked with the REST AuthService but reported with the WS handler's exception messages.
  */
-import { ApiError } from '../errors';
 import type { AuthService } from '../auth';
+import { ApiError } from '../errors';
 import { parseJwt } from '../jwt';
 import type { Caller } from '../types';
 

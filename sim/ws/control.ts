@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ControlApi, type ControlTarget } from '../control';
-import type { WsOptions } from './context';
 import type { BurstOptions, BurstResult } from './burst';
+import type { WsOptions } from './context';
 import type { WsServer } from './server';
 
 type Obj = Record<string, unknown>;

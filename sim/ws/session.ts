@@ -9,8 +9,8 @@ import { wsAuthApiKey, wsAuthJwt, WsAuthError } from './auth';
 import { RestartSession, type SubHost, type Sub, type WsContext } from './context';
 import { legacyError, PARSE_ERROR, tooManyUpdates } from './messages';
 import { parseEnvelope, type AuthCmd, type Envelope, type WsCmd } from './parse';
-import { AlarmCountSub, AlarmStatusSub, EntityCountSub } from './subs/counts';
 import { AlarmDataSub } from './subs/alarm-data';
+import { AlarmCountSub, AlarmStatusSub, EntityCountSub } from './subs/counts';
 import { EntityDataSub } from './subs/entity-data';
 
 /** What a session needs from the server (hooks, counters, options). */

@@ -33,7 +33,6 @@ import {
   PROFILE_ENTITY_TYPES,
   profileKeysQuery,
 } from '../protocol/lookups';
-import { filterEntityType } from '../editor/model/schema';
 import type { EntityId } from '../protocol/types';
 import {
   prepareAlarmCountQuery,
@@ -42,6 +41,7 @@ import {
   prepareEntityDataQuery,
   prepareKeysOptions,
 } from '../protocol/validate';
+import { filterEntityType } from '../query-model/schema';
 import { LookupCache } from './cache';
 
 /** Query-string parameters as a web framework hands them over (a value may be repeated or nested). */

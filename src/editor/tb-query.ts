@@ -55,8 +55,8 @@ export {
   newKeyFilter,
   newPredicate,
   visibleFields,
-} from './model/schema';
-export { selectsAnyStatus, summarize } from './model/summary';
+} from '../query-model/schema';
+export { selectsAnyStatus, summarize } from '../query-model/summary';
 export {
   compactQuery,
   formatQuery,
@@ -65,8 +65,17 @@ export {
   parseJsonText,
   positionAt,
   shortJsonMessage,
-} from './model/json-text';
-export { deletePath, getPath, hasPath, heldPaths, isCovered, pathString, setPath, toSegments } from './model/paths';
+} from '../query-model/json-text';
+export {
+  deletePath,
+  getPath,
+  hasPath,
+  heldPaths,
+  isCovered,
+  pathString,
+  setPath,
+  toSegments,
+} from '../query-model/paths';
 export {
   DEFAULT_PAGE_SIZE,
   UUID_PATTERN,
@@ -79,4 +88,4 @@ export {
   prepareKeysOptions,
 } from '../protocol/validate';
 
-export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from './model/check';
+export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from '../query-model/check';

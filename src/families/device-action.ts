@@ -9,6 +9,11 @@
 import { setMaxListeners } from 'node:events';
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../errors';
+import { lookupConnection, usableClient } from '../node-red/connection';
+import { Activity, onClose, onInput, type SendFn } from '../node-red/input';
+import { errorStatus, setupProblem, status } from '../node-red/status';
+import { TypedValue } from '../node-red/typed-value';
+import { BoundSettings, IgnoredWarnings } from '../node-red/value-sources';
 import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../platform/bulk';
 import type { PlatformClient } from '../platform/client';
 import type { CallOptions } from '../platform/requester';
@@ -22,14 +27,9 @@ import {
   type TargetRules,
   type Targets,
 } from '../protocol/targets';
-import { OptionReader, type Bag } from '../settings/options';
 import type { EntityId } from '../protocol/types';
-import { Activity, onClose, onInput, type SendFn } from '../node-red/input';
-import { errorStatus, setupProblem, status } from '../node-red/status';
+import { OptionReader, type Bag } from '../settings/options';
 import { intSetting } from '../settings/read';
-import { lookupConnection, usableClient } from '../node-red/connection';
-import { TypedValue } from '../node-red/typed-value';
-import { BoundSettings, IgnoredWarnings } from '../node-red/value-sources';
 
 export interface DeviceActionDef extends NodeDef {
   connection: string;

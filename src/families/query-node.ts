@@ -4,17 +4,17 @@
  * the status, and honour the input contract. Each node file only says which operation it runs.
  */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
-import type { PlatformClient } from '../platform/client';
-import type { CallOptions } from '../platform/requester';
-import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../protocol/types';
-import { formatAlarms, formatEntities, pageInfo } from '../protocol/format';
 import { TbConfigError, TbInputError } from '../errors';
+import { lookupConnection, usableClient } from '../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../node-red/input';
 import { errorStatus, setupProblem, status } from '../node-red/status';
-import { flag, intSetting } from '../settings/read';
-import { lookupConnection, usableClient } from '../node-red/connection';
-import { QuerySource, Prepare } from './query-source';
+import type { PlatformClient } from '../platform/client';
+import type { CallOptions } from '../platform/requester';
+import { formatAlarms, formatEntities, pageInfo } from '../protocol/format';
+import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../protocol/types';
 import type { PrepareOptions } from '../protocol/validate';
+import { flag, intSetting } from '../settings/read';
+import { QuerySource, Prepare } from './query-source';
 
 export interface RestNodeDef extends NodeDef {
   connection: string;

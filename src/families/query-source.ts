@@ -7,10 +7,10 @@
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../errors';
-import type { PrepareOptions } from '../protocol/validate';
-import { explainBound, findBindings, isQueryList, resolveBindings, type Bindings } from '../protocol/bindings';
 import { TypedInput, typeProblem } from '../node-red/typed-input';
 import { checkRefs, readRefs } from '../node-red/value-sources';
+import { explainBound, findBindings, isQueryList, resolveBindings, type Bindings } from '../protocol/bindings';
+import type { PrepareOptions } from '../protocol/validate';
 
 export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
 export type Prepare<T> = (input: unknown, field: string, options?: PrepareOptions) => T;

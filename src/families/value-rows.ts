@@ -9,9 +9,9 @@
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../errors';
-import { prepareValueRows, rowField, rowValues, valuesFrom, type PreparedRows } from '../settings/value-rows';
 import { TypedInput } from '../node-red/typed-input';
 import { checkRefs, readRefs } from '../node-red/value-sources';
+import { prepareValueRows, rowField, rowValues, valuesFrom, type PreparedRows } from '../settings/value-rows';
 
 export interface ValueRowsDef {
   operation?: string;

@@ -27,8 +27,8 @@
 import type https from 'node:https';
 import WebSocket from 'ws';
 import { TbError, TbInputError } from '../errors';
-import { backoffDelay, BackoffOptions } from '../platform/backoff';
 import type { WsAuth } from '../platform/auth';
+import { backoffDelay, BackoffOptions } from '../platform/backoff';
 import { readLatestUpdate } from './frame';
 
 /** A server message routed to a subscription (one JSON object of the v2 update shapes). */

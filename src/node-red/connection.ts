@@ -6,10 +6,10 @@
  * its connection up here, and learns why it has no usable one.
  */
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
-import { TbConfigError, type TbError } from '../errors';
-import type { PlatformClient } from '../platform/client';
-import type { LiveHub } from '../live/hub';
 import type { AnalyticsClient } from '../analytics/client';
+import { TbConfigError, type TbError } from '../errors';
+import type { LiveHub } from '../live/hub';
+import type { PlatformClient } from '../platform/client';
 import { status } from './status';
 
 export interface TbCredentials {

@@ -17,7 +17,6 @@
  * Nothing in here knows about Node-RED.
  */
 import { TbError } from '../errors';
-import { explained, statusOf } from './explain';
 import {
   activeAlarmQuery,
   findUserByEmail,
@@ -40,9 +39,10 @@ import type {
   PageData,
   UserEmailInfo,
 } from '../protocol/types';
+import { explained, statusOf } from './explain';
+import type { HttpMethod, RequestOptions } from './http';
 import type { PlatformLookups, PlatformUser } from './lookups';
 import type { EntityQueries } from './queries';
-import type { HttpMethod, RequestOptions } from './http';
 import { checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 export interface AlarmActionOptions extends CallOptions {

@@ -5,6 +5,7 @@
  * what one learnt about the server (which endpoints it has) lasts as long as the connection.
  */
 import type https from 'node:https';
+import type { KeysResult } from '../protocol/format';
 import type {
   AlarmCountQuery,
   AlarmData,
@@ -14,7 +15,6 @@ import type {
   EntityDataQuery,
   PageData,
 } from '../protocol/types';
-import type { KeysResult } from '../protocol/format';
 import type { KeysOptions } from '../protocol/validate';
 import { AlarmActions } from './alarm-actions';
 import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth';

@@ -7,8 +7,7 @@
  * Requests that are validated here were validated by src/query first. Nothing in here knows about Node-RED.
  */
 import { TbError } from '../errors';
-import type { AttributeScope, EntityId } from '../protocol/types';
-import { ATTRIBUTE_SCOPES } from '../protocol/types';
+import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../protocol/attributes';
 import {
   deleteParams,
   historyParams,
@@ -19,7 +18,8 @@ import {
   type TimeseriesAnswer,
   type TsRecord,
 } from '../protocol/telemetry';
-import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../protocol/attributes';
+import type { AttributeScope, EntityId } from '../protocol/types';
+import { ATTRIBUTE_SCOPES } from '../protocol/types';
 import { explained, statusOf } from './explain';
 import type { HttpMethod, RequestOptions } from './http';
 import type { CallOptions, Requester } from './requester';

@@ -8,8 +8,8 @@
  * or when the user may not read it, the version is unknown: null).
  */
 import { TbApiError } from '../errors';
-import type { EntityId, PageData } from '../protocol/types';
 import type { ProfileEntityType } from '../protocol/lookups';
+import type { EntityId, PageData } from '../protocol/types';
 import { badAnswer, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 /** `EntitySubtype` of the server: one distinct type of the tenant's entities (or alarms). */

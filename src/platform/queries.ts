@@ -3,6 +3,7 @@
  * id. It takes queries that src/query has already validated and made wire-ready; requests go through the
  * Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes).
  */
+import { fromKeysV1, fromKeysV2, type KeysResult } from '../protocol/format';
 import {
   ATTRIBUTE_SCOPES,
   type AlarmCountQuery,
@@ -16,7 +17,6 @@ import {
   type EntityDataQuery,
   type PageData,
 } from '../protocol/types';
-import { fromKeysV1, fromKeysV2, type KeysResult } from '../protocol/format';
 import type { KeysOptions } from '../protocol/validate';
 import type { RequestOptions } from './http';
 import { badAnswer, checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';

@@ -3,8 +3,8 @@
  * rule that a request whose token was rejected as expired is retried once with a fresh one. The platform
  * client and the analytics client both sit on it.
  */
-import { HttpClient, HttpMethod, RequestOptions } from './http';
 import { AuthManager } from './auth';
+import { HttpClient, HttpMethod, RequestOptions } from './http';
 import type { Requester } from './requester';
 
 export class Session implements Requester {

@@ -9,7 +9,6 @@
  * in the raw form (`{id: {entityType: "ALARM", id}, …}`).
  */
 import { TbApiError, TbInputError } from '../errors';
-
 import {
   type Alarm,
   type AlarmCreateBody,
@@ -18,7 +17,6 @@ import {
   type EntityId,
   type UserEmailInfo,
 } from './types';
-
 import { describe, got, isObject, UUID_PATTERN } from './validate';
 
 export const ALARM_OPERATIONS = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete'] as const;

@@ -3,9 +3,7 @@
  * read may ask for and a save may write, and the shape of a read's answer. No I/O, no Node-RED.
  */
 import { TbError } from '../errors';
-
 import { ATTRIBUTE_SCOPES, type AttributeScope } from './types';
-
 import { describe, isObject } from './validate';
 
 /** The node's scope choices: the three scopes, `any` (read only: all three, each in its own place). */

@@ -5,10 +5,7 @@
  * points per key, newest first by default, so a long range is read page after page). No I/O, no Node-RED.
  */
 import { TbError, TbInputError } from '../errors';
-
-import { timeOption } from '../settings/options';
-
-import { describe, got, isObject } from './validate';
+import { describe, got, isObject, timeValue } from './validate';
 
 export const AGGREGATIONS = ['NONE', 'AVG', 'MIN', 'MAX', 'SUM', 'COUNT'] as const;
 
@@ -128,7 +125,7 @@ export function checkValues(v: unknown, field: string, what: string): Record<str
 const SAVE_SHAPES = '{key: value, …}, {ts, values: {key: value, …}}, or an array of these';
 
 function stampOf(v: unknown, field: string): number {
-  const ms = timeOption({ value: v, field });
+  const ms = timeValue(v, field);
   return ms as number;
 }
 

@@ -12,7 +12,7 @@
  * ISO text or a Date.
  */
 import { TbInputError } from '../errors';
-import { describe, got } from '../protocol/validate';
+import { describe, got, timeValue } from '../protocol/validate';
 
 /** A value and where it was read (for messages): `{value: msg.payload.originator, field: "msg.payload.originator"}`. */
 export interface Sourced {
@@ -157,22 +157,9 @@ export function durationOption(s: Sourced | undefined, fallback: number | undefi
   return ms;
 }
 
-export const TIME_TEXT = 'a time: ms since 1970 (a number), ISO text such as "2026-01-01T00:00:00Z", or a Date';
-
-/** A point in time as ms since the epoch. */
+/** A time: ms since 1970, ISO text or a Date (see {@link timeValue}). */
 export function timeOption(s: Sourced | undefined): number | undefined {
-  if (!s) return undefined;
-  const v = s.value;
-  let ms: number | undefined;
-  if (typeof v === 'number') ms = v;
-  else if (v instanceof Date) ms = v.getTime();
-  else if (typeof v === 'string') {
-    const t = v.trim();
-    ms = /^-?\d+$/.test(t) ? Number(t) : /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
-  }
-  if (ms === undefined || !Number.isFinite(ms) || !Number.isInteger(ms) || ms < 0)
-    fail(s.field, `${s.field} must be ${TIME_TEXT} ${got(v)}`);
-  return ms;
+  return s ? timeValue(s.value, s.field) : undefined;
 }
 
 /**

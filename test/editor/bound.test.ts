@@ -13,8 +13,8 @@ import {
   wholeBinding,
   type TryValue,
 } from '../../src/editor/builder/bound';
-import { jsonSchema } from '../../src/editor/model/schema';
-import { summarize } from '../../src/editor/model/summary';
+import { jsonSchema } from '../../src/query-model/schema';
+import { summarize } from '../../src/query-model/summary';
 
 const U = '784f394c-42b6-435a-983c-b7beff2784f9';
 const names = (filter: string) => ({

@@ -15,13 +15,13 @@ import * as validate from '../../src/protocol/validate';
 /** The runtime's own query module: its protocol types and validation. */
 const runtime = { ...types, ...validate };
 import { TbInputError } from '../../src/errors';
-import { summarize } from '../../src/editor/model/summary';
-import * as schemaModule from '../../src/editor/model/schema';
-import * as summaryModule from '../../src/editor/model/summary';
-import * as jsonTextModule from '../../src/editor/model/json-text';
-import * as pathsModule from '../../src/editor/model/paths';
+import { summarize } from '../../src/query-model/summary';
+import * as schemaModule from '../../src/query-model/schema';
+import * as summaryModule from '../../src/query-model/summary';
+import * as jsonTextModule from '../../src/query-model/json-text';
+import * as pathsModule from '../../src/query-model/paths';
 import * as typesModule from '../../src/protocol/types';
-import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src/editor/model/schema';
+import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
 import { U1, U2 } from '../query/helpers';
 
 const root = path.resolve(__dirname, '..', '..');

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { TbInputError } from '../../src/errors';
-import { jsonSchema, QUERY_MODES, type QueryMode } from '../../src/editor/model/schema';
+import { jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,

@@ -7,8 +7,8 @@ import {
   parseJsonText,
   positionAt,
   shortJsonMessage,
-} from '../../src/editor/model/json-text';
-import { defaultQuery } from '../../src/editor/model/schema';
+} from '../../src/query-model/json-text';
+import { defaultQuery } from '../../src/query-model/schema';
 import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/protocol/validate';
 import { TbInputError } from '../../src/errors';
 

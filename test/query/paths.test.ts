@@ -8,8 +8,8 @@ import {
   pathString,
   setPath,
   toSegments,
-} from '../../src/editor/model/paths';
-import { defaultQuery, QUERY_MODES } from '../../src/editor/model/schema';
+} from '../../src/query-model/paths';
+import { defaultQuery, QUERY_MODES } from '../../src/query-model/schema';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 

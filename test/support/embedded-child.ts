@@ -15,7 +15,7 @@ startNodeRed(opts).then(
     const stop = (): void => {
       if (stopping) return;
       stopping = true;
-      nr.stop().finally(() => process.exit(0));
+      void nr.stop().finally(() => process.exit(0));
     };
     process.stdin.on('end', stop);
     process.stdin.on('close', stop);

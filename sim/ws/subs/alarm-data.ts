@@ -5,6 +5,7 @@
  * alarms of that entity.
  */
 import type { KeyScope, SimAlarm } from '../../dataset';
+import { alarmStatus as statusOf } from '../../dataset';
 import type { AlarmDataQuery } from '../../query/parse';
 import type {
   AlarmData,
@@ -16,7 +17,6 @@ import type {
   PageData,
   TsValue,
 } from '../../types';
-import { alarmStatus as statusOf } from '../../dataset';
 import { javaValueString } from '../../values';
 import { every, type SubHost, type Sub } from '../context';
 import { alarmDataPage, alarmDataUpdate } from '../messages';

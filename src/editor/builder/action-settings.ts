@@ -11,8 +11,8 @@
  * No DOM here: unit-tested in Node, bundled into the editor with the rest of TbBuilder.
  */
 import { prepareTargets, targetRules } from '../../protocol/targets';
+import { errorInfo } from '../../query-model/check';
 import { isUuid } from '../dialog/predicates';
-import { errorInfo } from '../model/check';
 
 export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];

@@ -4,7 +4,7 @@
  * of the entities of the type the node acts on. The node's own input stays the truth: the chips write the
  * comma-separated `keys` the runtime reads. The settings' checks are in action-settings.ts.
  */
-import { entityTypeName } from '../model/schema';
+import { entityTypeName } from '../../query-model/schema';
 import { keyList, keysOfKind, type KeySource } from './action-settings';
 import { ensureStyle, t } from './dom';
 import { Lookups } from './lookups';

@@ -3,9 +3,9 @@
  * alarm type chips, assignee, propagated alarms, and the time (any time, the last N, or from / to). The
  * fields live in `pageLink` for alarm data queries and at the top level for alarm counts.
  */
-import { MODE_SCHEMA } from '../model/schema';
-import { selectsAnyStatus } from '../model/summary';
 import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../protocol/types';
+import { MODE_SCHEMA } from '../../query-model/schema';
+import { selectsAnyStatus } from '../../query-model/summary';
 import { bindable, isBound } from './bind';
 import { wholeBinding } from './bound';
 import { checkbox, fromLocalInput, numberValue, row, select, t, textInput, toLocalInput } from './dom';

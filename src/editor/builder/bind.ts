@@ -10,9 +10,9 @@
  * `data-tb-bound-needs="<field>"` hint.
  */
 import type { BindingRef, BindingSource } from '../../protocol/bindings';
+import { clone } from '../../query-model/schema/spec';
 import { BINDING_SOURCES, placeholder, wholeBinding } from './bound';
 import { t } from './dom';
-import { clone } from '../model/schema/spec';
 import type { Ctx, Model, Path } from './model';
 
 export interface BindSpec {

@@ -14,9 +14,9 @@ import {
   type BindingSource,
   type BoundLeaf,
 } from '../../protocol/bindings';
-import { check } from '../model/check';
-import { clone } from '../model/schema/spec';
-import type { QueryMode } from '../model/schema';
+import { check } from '../../query-model/check';
+import type { QueryMode } from '../../query-model/schema';
+import { clone } from '../../query-model/schema/spec';
 
 /** The sources a control offers, in the order of Node-RED's TypedInput. */
 export const BINDING_SOURCES: readonly BindingSource[] = ['msg', 'flow', 'global', 'env'];

@@ -7,24 +7,24 @@
  * The query text in the node (the TypedInput's value) is rewritten on every edit, in its one-line form; an
  * invalid JSON text stays as typed (never reset) and keeps the JSON view.
  */
-import { compactQuery, formatQuery, locatePath, parseJsonText, shortJsonMessage } from '../model/json-text';
-import { heldPaths } from '../model/paths';
-import { builderCoverage, defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../model/schema';
-import { summarize } from '../model/summary';
-import { button, ensureStyle, t } from './dom';
+import { compactQuery, formatQuery, locatePath, parseJsonText, shortJsonMessage } from '../../query-model/json-text';
+import { heldPaths } from '../../query-model/paths';
+import { builderCoverage, defaultQuery, jsonSchema, MODE_SCHEMA, type QueryMode } from '../../query-model/schema';
+import { summarize } from '../../query-model/summary';
 import { renderAlarm } from './alarm';
+import { showNeeds } from './bind';
+import { allowPlaceholders, checkBound } from './bound';
+import { button, ensureStyle, t } from './dom';
 import { renderEntityFilter } from './entity-filter';
 import { renderFields, renderPage } from './fields-page';
 import { JsonView } from './json-view';
 import { renderKeyFilters } from './key-filters';
 import { Lookups } from './lookups';
-import { isObj, Model, type Ctx, type Query } from './model';
 import { switchMode } from './mode-switch';
-import { chosenView, rememberView, type View } from './views';
+import { isObj, Model, type Ctx, type Query } from './model';
 import { previewPanel } from './preview';
-import { showNeeds } from './bind';
-import { allowPlaceholders, checkBound } from './bound';
 import type { QueryError } from './validation';
+import { chosenView, rememberView, type View } from './views';
 
 export interface AttachOptions {
   /** The node type (for the preview). */

@@ -4,8 +4,8 @@
  * (alarm types, users) and a Trendz view link. Each keeps the node's own inputs as the truth.
  */
 import { button, ensureStyle, t } from './dom';
-import { Lookups, request } from './lookups';
 import { typeLabel } from './entity-filter';
+import { Lookups, request } from './lookups';
 import { entityPicker, suggest, type Suggest } from './widgets';
 
 /** The node's one connection, when there is exactly one (a new node preselects it). */

@@ -2,13 +2,19 @@
  * The entity filter part: a type drop-down and, for the chosen type, the fields the schema table lists
  * (one table for every filter type, no form per type).
  */
-import { ENTITY_FILTER_SCHEMA, entityTypeName, newEntityFilter, visibleFields, type FieldSpec } from '../model/schema';
 import {
   ALIAS_ENTITY_TYPES,
   ENTITY_FILTER_TYPES,
   QUERYABLE_ENTITY_TYPES,
   type EntityFilterType,
 } from '../../protocol/types';
+import {
+  ENTITY_FILTER_SCHEMA,
+  entityTypeName,
+  newEntityFilter,
+  visibleFields,
+  type FieldSpec,
+} from '../../query-model/schema';
 import { bindable, type BindSpec } from './bind';
 import { button, checkbox, intValue, removeButton, row, select, t, textInput } from './dom';
 import { isObj, str, type Ctx, type Path } from './model';

@@ -3,8 +3,8 @@
  * (with a key type selector where several types apply), and the page (size, number, sort key and direction,
  * text search, and "dynamic" for live entity tables).
  */
-import { KEY_TYPE_LABELS, KEY_TYPES_FOR, MODE_SCHEMA, type FieldList } from '../model/schema';
 import { SORT_DIRECTIONS, type EntityKeyType } from '../../protocol/types';
+import { KEY_TYPE_LABELS, KEY_TYPES_FOR, MODE_SCHEMA, type FieldList } from '../../query-model/schema';
 import { bindable } from './bind';
 import { checkbox, intValue, row, select, t, textInput } from './dom';
 import { keyNames, keySuggest, markUnknownKey } from './keys';

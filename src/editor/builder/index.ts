@@ -4,8 +4,8 @@
  * test, entity pickers, suggestions, view link). Loaded by every node's html from resources/ (built by
  * scripts/bundle-editor.js).
  */
-import { compactQuery } from '../model/json-text';
-import { defaultQuery, type QueryMode } from '../model/schema';
+import { compactQuery } from '../../query-model/json-text';
+import { defaultQuery, type QueryMode } from '../../query-model/schema';
 import { actionProblem, fixedEntities, targetEntityTypes, validateSetting } from './action-settings';
 import { keysInput } from './actions';
 import { attach } from './builder';

@@ -2,6 +2,8 @@
  * The key filters part: one row per key filter (key type and name, value type) with its predicate, and one
  * recursive widget for predicates, so COMPLEX "all of / any of" groups nest as deep as needed.
  */
+import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../protocol/types';
+import { impliedValueType } from '../../protocol/validate';
 import {
   dynamicSourceTypes,
   KEY_TYPE_LABELS,
@@ -12,9 +14,7 @@ import {
   PREDICATE_OPERATIONS,
   VALUE_TYPE_PREDICATES,
   type SimplePredicateType,
-} from '../model/schema';
-import { ENTITY_KEY_VALUE_TYPES, type EntityKeyValueType } from '../../protocol/types';
-import { impliedValueType } from '../../protocol/validate';
+} from '../../query-model/schema';
 import { bindable } from './bind';
 import {
   button,

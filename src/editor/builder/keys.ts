@@ -3,10 +3,10 @@
  * server, through the connection), entity fields of the filter's entity type and alarm fields (from the
  * schema table). Shared by the key filters, the field chips and the sort key.
  */
-import { ALARM_FIELD_NAMES, entityFieldNames, filterEntityType } from '../model/schema';
+import { ALARM_FIELD_NAMES, entityFieldNames, filterEntityType } from '../../query-model/schema';
+import type { KeysAnswer } from './lookups';
 import { isObj } from './model';
 import type { Ctx } from './model';
-import type { KeysAnswer } from './lookups';
 import type { Suggest } from './widgets';
 
 const SCOPE_OF: Readonly<Record<string, string>> = {

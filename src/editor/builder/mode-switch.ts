@@ -5,7 +5,7 @@
  * new kind has and the query lacks comes from the new kind's default query (a find's entity filter, page and
  * columns). So the query stays one that the new kind takes, and the builder always has a control for each part.
  */
-import { ALARM_FILTER_FIELDS, defaultQuery, MODE_SCHEMA, type QueryMode } from '../model/schema';
+import { ALARM_FILTER_FIELDS, defaultQuery, MODE_SCHEMA, type QueryMode } from '../../query-model/schema';
 import { isObj, type Query } from './model';
 
 const ALARM_FIELDS = ALARM_FILTER_FIELDS.map((f) => f.name);

@@ -3,8 +3,8 @@
  * so a field without a control is never touched, and the JSON view is the object printed. Rendering never
  * writes to the model: only a person's edit does.
  */
-import { deletePath, getPath, setPath } from '../model/paths';
-import type { QueryMode } from '../model/schema';
+import { deletePath, getPath, setPath } from '../../query-model/paths';
+import type { QueryMode } from '../../query-model/schema';
 import type { Lookups } from './lookups';
 
 export type Path = ReadonlyArray<string | number>;

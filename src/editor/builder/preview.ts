@@ -2,9 +2,9 @@
  * The preview: runs the query once on the server through the deployed connection (never subscribing) and
  * shows the first rows as a small table (flat form), the count, the keys, or the error text.
  */
+import { entityTypeName } from '../../query-model/schema';
 import { tryQuery, tryRefs, type TryProblem, type TryValue } from './bound';
 import { button, t } from './dom';
-import { entityTypeName } from '../model/schema';
 import type { Answer, Lookups, PreviewAnswer } from './lookups';
 
 const MAX_ROWS = 20;

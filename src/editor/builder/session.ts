@@ -2,7 +2,7 @@
  * The builder of the query dialog that is open (one dialog at a time): opened in oneditprepare, written back and
  * released in oneditsave / oneditcancel (common/query-part.ts; also `TbBuilder.open`/`close`).
  */
-import type { QueryMode } from '../model/schema';
+import type { QueryMode } from '../../query-model/schema';
 import { attach, type Builder } from './builder';
 
 let current: Builder | undefined;

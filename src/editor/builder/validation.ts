@@ -3,9 +3,9 @@
  * the editor, through src/query/check.ts), so a wrong filter type, operation or enum is flagged before deploy in
  * the runtime's words.
  */
+import { parseJsonText, shortJsonMessage } from '../../query-model/json-text';
+import type { QueryMode } from '../../query-model/schema';
 import { checkBound } from './bound';
-import { parseJsonText, shortJsonMessage } from '../model/json-text';
-import type { QueryMode } from '../model/schema';
 import { t } from './dom';
 
 export interface QueryError {

@@ -3,9 +3,9 @@
  * chips (a list of names or keys with an entry box) and an entity picker (name shown, id stored). Every one
  * keeps working as free text when no suggestion can be had.
  */
+import { isUuid } from '../dialog/predicates';
 import { wholeBinding } from './bound';
 import { t } from './dom';
-import { isUuid } from '../dialog/predicates';
 
 export { isUuid };
 

@@ -14,10 +14,10 @@
  * The template holds the inputs (`#node-input-target`, `-targetType`, `-targetEntityType`, `-keys`,
  * `-concurrency`); the part binds them.
  */
-import { keysInput } from '../builder/actions';
-import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
-import { Lookups } from '../builder/lookups';
 import { parseTemplate } from '../../protocol/bindings';
+import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
+import { keysInput } from '../builder/actions';
+import { Lookups } from '../builder/lookups';
 import type { TypeHelpers, Validator } from './for-type';
 import { PICKED, pickedEntity, pickedEntityInput } from './picked-entity';
 import { blank, isUuid, wholeAtLeast } from './predicates';

@@ -13,7 +13,7 @@
  * The template holds `#node-input-query`, `-queryType` and the builder's `<div id="tb-builder">`; the part binds them.
  * Messages come from the node's catalog: `<type>.errors.queryType`, `queryEmpty`, `queryJson` (with __error__).
  */
-import type { QueryMode } from '../model/schema';
+import type { QueryMode } from '../../query-model/schema';
 import { close, modeChanged, open, resize } from '../builder/session';
 import { jsonProblem, validateText } from '../builder/validation';
 import type { EditorNode, TypeHelpers, Validator } from './for-type';

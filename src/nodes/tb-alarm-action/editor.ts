@@ -1,12 +1,12 @@
 /** tb-alarm-action's dialog: acknowledge, clear, assign, comment on, raise or delete an alarm. */
-import { ALARM_SEVERITIES } from '../../protocol/types';
 import { alarmTypeInput, userInput } from '../../editor/builder/dialogs';
+import { messageSettings } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
+import { pickedEntityInput } from '../../editor/dialog/picked-entity';
 import { blank, isPlainObject, isUuid } from '../../editor/dialog/predicates';
 import { parseTemplate } from '../../protocol/bindings';
-import { messageSettings } from '../../editor/dialog/device-target';
-import { pickedEntityInput } from '../../editor/dialog/picked-entity';
+import { ALARM_SEVERITIES } from '../../protocol/types';
 
 const E = forType('tb-alarm-action');
 const t = E.t;

@@ -4,12 +4,12 @@
  * PlatformClient.alarms (src/platform/alarm-actions), validation src/query/alarm-actions.
  */
 import type { Node, NodeAPI } from 'node-red';
+import { lookupConnection, usableClient } from '../../node-red/connection';
+import { Activity, onClose, onInput } from '../../node-red/input';
+import { setupProblem, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../../protocol/alarm-actions';
 import { AlarmActionInputs, failureStatus, resultStatus, writeResult, type AlarmActionDef } from './run';
-import { Activity, onClose, onInput } from '../../node-red/input';
-import { lookupConnection, usableClient } from '../../node-red/connection';
-import { setupProblem, status } from '../../node-red/status';
 
 export default function (RED: NodeAPI): void {
   function TbAlarmAction(this: Node, config: AlarmActionDef) {

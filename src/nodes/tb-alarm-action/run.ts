@@ -5,6 +5,10 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
+import { errorStatus, status, type StatusKey } from '../../node-red/status';
+import { TypedValue } from '../../node-red/typed-value';
+import { BoundSettings, IgnoredWarnings, type Settings } from '../../node-red/value-sources';
+import type { AlarmActionResult } from '../../platform/alarm-actions';
 import {
   ALARM_OPERATIONS,
   alarmIdFromMessage,
@@ -13,6 +17,10 @@ import {
   type AlarmActionRequest,
   type AlarmOperation,
 } from '../../protocol/alarm-actions';
+import { flattenAlarm } from '../../protocol/format';
+import { isObject } from '../../protocol/validate';
+import { type Sourced } from '../../settings/options';
+import { flag } from '../../settings/read';
 import {
   prepareAssignee,
   prepareComment,
@@ -22,14 +30,6 @@ import {
   prepareRaiseSettings,
   type RaiseSettings,
 } from './logic';
-import { type Sourced } from '../../settings/options';
-import { flattenAlarm } from '../../protocol/format';
-import { isObject } from '../../protocol/validate';
-import type { AlarmActionResult } from '../../platform/alarm-actions';
-import { errorStatus, status, type StatusKey } from '../../node-red/status';
-import { flag } from '../../settings/read';
-import { TypedValue } from '../../node-red/typed-value';
-import { BoundSettings, IgnoredWarnings, type Settings } from '../../node-red/value-sources';
 
 /** The raise's text settings that may hold placeholders (`{{msg.<path>}}`…). */
 const RAISE_TEXT = ['alarmName', 'severity', 'propagateRelationTypes'] as const;

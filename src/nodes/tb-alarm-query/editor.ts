@@ -1,8 +1,8 @@
 /** tb-alarm-query's dialog: find alarms, or count them. */
-import type { QueryMode } from '../../editor/model/schema';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
+import type { QueryMode } from '../../query-model/schema';
 
 const E = forType('tb-alarm-query');
 const t = E.t;

@@ -1,9 +1,9 @@
 /** tb-alarm-query: find alarms (POST /api/alarmsQuery/find) or count them (POST /api/alarmsQuery/count). */
 import type { Node, NodeAPI } from 'node-red';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../protocol/validate';
-import type { AlarmCountQuery, AlarmDataQuery } from '../../protocol/types';
-import { status } from '../../node-red/status';
 import { findOperation, restNode, RestNodeDef } from '../../families/query-node';
+import { status } from '../../node-red/status';
+import type { AlarmCountQuery, AlarmDataQuery } from '../../protocol/types';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../protocol/validate';
 
 interface AlarmQueryDef extends RestNodeDef {
   operation?: string;

@@ -1,9 +1,9 @@
 /** tb-alarm-status's dialog: whether an entity has an active alarm (of some types, of some severities). */
-import { ALARM_SEVERITIES } from '../../protocol/types';
 import { entityInput } from '../../editor/builder/dialogs';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType } from '../../editor/dialog/for-type';
 import { blank, isUuid, items } from '../../editor/dialog/predicates';
+import { ALARM_SEVERITIES } from '../../protocol/types';
 
 const E = forType('tb-alarm-status');
 const t = E.t;

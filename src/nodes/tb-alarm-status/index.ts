@@ -4,13 +4,13 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { TbInputError } from '../../errors';
+import { NodeSink } from '../../families/live-node';
 import { AlarmStatusSubscription } from '../../live/subscriptions';
-import type { EntityId } from '../../protocol/types';
-import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../../protocol/validate';
-import { errorStatus, setupProblem, status } from '../../node-red/status';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { NodeSink } from '../../families/live-node';
+import { errorStatus, setupProblem, status } from '../../node-red/status';
+import type { EntityId } from '../../protocol/types';
+import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../../protocol/validate';
 
 interface AlarmStatusDef extends NodeDef {
   connection: string;

@@ -1,9 +1,9 @@
 /** tb-attributes' dialog: save, read and delete attributes (the settings as src/query/attributes reads them). */
+import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
-import { settingsCheck } from '../../editor/builder/action-settings';
 import { checkAttributeSettings } from './logic';
 
 const E = forType('tb-attributes');

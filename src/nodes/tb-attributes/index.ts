@@ -5,6 +5,8 @@
  */
 import type { Node, NodeAPI } from 'node-red';
 import { TbConfigError } from '../../errors';
+import { deviceActionNode, operationProblem } from '../../families/device-action';
+import { ValueRows } from '../../families/value-rows';
 import { ATTRIBUTE_OPERATIONS } from './logic';
 import {
   ATTRIBUTE_SETTINGS,
@@ -14,8 +16,6 @@ import {
   SCOPE_SETTINGS,
   type AttributesDef,
 } from './run';
-import { deviceActionNode, operationProblem } from '../../families/device-action';
-import { ValueRows } from '../../families/value-rows';
 
 export default function (RED: NodeAPI): void {
   function TbAttributes(this: Node, config: AttributesDef) {

@@ -4,8 +4,14 @@
  * (src/platform/device-data) and what it puts on the message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { DeviceActionDef, Props } from '../../families/device-action';
+import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
+import { countStatus, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
+import type { AttributeScope, EntityId } from '../../protocol/types';
+import type { Bag, OptionReader } from '../../settings/options';
+import { prepareOperation } from '../../settings/options';
 import {
   ATTRIBUTE_OPERATIONS,
   flatAttributes,
@@ -13,12 +19,6 @@ import {
   prepareScope,
   type AttributeRequest,
 } from './logic';
-import type { Bag, OptionReader } from '../../settings/options';
-import { prepareOperation } from '../../settings/options';
-import type { AttributeScope, EntityId } from '../../protocol/types';
-import { countStatus, status } from '../../node-red/status';
-import type { DeviceActionDef, Props } from '../../families/device-action';
-import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
 
 export interface AttributesDef extends DeviceActionDef, ValueRowsDef {
   operation?: string;

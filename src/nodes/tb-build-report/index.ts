@@ -3,7 +3,6 @@
  * CSV. Wiring only: the request and formats are src/query/report, the client src/analytics.
  */
 import type { Node, NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
-import { TbConfigError, TbInputError } from '../../errors';
 import {
   prepareReportRequest,
   reportCsv,
@@ -12,12 +11,13 @@ import {
   REPORT_FORMATS,
   ReportRequest,
 } from '../../analytics/report';
+import { TbConfigError, TbInputError } from '../../errors';
+import { sendSplit } from '../../families/query-node';
+import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../../node-red/input';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
-import { flag, intSetting } from '../../settings/read';
-import { lookupConnection, noConnectionError } from '../../node-red/connection';
-import { sendSplit } from '../../families/query-node';
 import { TypedInput, type TypedInputType } from '../../node-red/typed-input';
+import { flag, intSetting } from '../../settings/read';
 
 interface BuildReportDef extends NodeDef {
   connection: string;

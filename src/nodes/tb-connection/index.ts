@@ -5,16 +5,16 @@
  */
 import type https from 'node:https';
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
+import { DEFAULT_EDITOR_OPTIONS } from '../../admin/editor-api';
+import { registerEditorEndpoints, type EditorConnection } from '../../admin/routes';
+import { AnalyticsClient } from '../../analytics/client';
 import { TbConfigError, TbError } from '../../errors';
+import { LiveHub } from '../../live/hub';
+import { setting, TbConnectionNode, TbCredentials } from '../../node-red/connection';
+import { errorStatus } from '../../node-red/status';
 import { AuthMode } from '../../platform/auth';
 import { PlatformClient } from '../../platform/client';
 import { DEFAULT_MAX_RESPONSE_MB } from '../../platform/http';
-import { LiveHub } from '../../live/hub';
-import { AnalyticsClient } from '../../analytics/client';
-import { errorStatus } from '../../node-red/status';
-import { setting, TbConnectionNode, TbCredentials } from '../../node-red/connection';
-import { registerEditorEndpoints, type EditorConnection } from '../../admin/routes';
-import { DEFAULT_EDITOR_OPTIONS } from '../../admin/editor-api';
 
 interface TbConnectionDef extends NodeDef {
   url: string;

@@ -1,9 +1,9 @@
 /** tb-entity-count: count entities (POST /api/entitiesQuery/count). Wiring only. */
 import type { Node, NodeAPI } from 'node-red';
-import { prepareEntityCountQuery } from '../../protocol/validate';
-import type { EntityCountQuery } from '../../protocol/types';
-import { status } from '../../node-red/status';
 import { restNode, RestNodeDef } from '../../families/query-node';
+import { status } from '../../node-red/status';
+import type { EntityCountQuery } from '../../protocol/types';
+import { prepareEntityCountQuery } from '../../protocol/validate';
 
 export default function (RED: NodeAPI): void {
   function TbEntityCount(this: Node, config: RestNodeDef) {

@@ -1,10 +1,10 @@
 /** tb-entity-query: find entities (POST /api/entitiesQuery/find) or list their keys. Wiring only. */
 import type { Node, NodeAPI } from 'node-red';
-import { prepareEntityDataQuery, prepareKeysOptions } from '../../protocol/validate';
-import type { EntityDataQuery } from '../../protocol/types';
-import { flag } from '../../settings/read';
-import { status } from '../../node-red/status';
 import { findOperation, Operation, restNode, RestNodeDef } from '../../families/query-node';
+import { status } from '../../node-red/status';
+import type { EntityDataQuery } from '../../protocol/types';
+import { prepareEntityDataQuery, prepareKeysOptions } from '../../protocol/validate';
+import { flag } from '../../settings/read';
 
 interface EntityQueryDef extends RestNodeDef {
   operation?: string;

@@ -1,11 +1,11 @@
 /** tb-rpc's dialog: a command to a device (the settings as src/query/rpc reads them). */
-import { PARAMS_FROM } from './logic';
-import { jsonText } from '../../protocol/validate';
+import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { isOn } from '../../editor/dialog/predicates';
-import { settingsCheck } from '../../editor/builder/action-settings';
+import { jsonText } from '../../protocol/validate';
+import { PARAMS_FROM } from './logic';
 import { checkRpcSettings } from './logic';
 
 const E = forType('tb-rpc');

@@ -5,9 +5,9 @@
  * src/query/rpc and src/query/targets.
  */
 import type { Node, NodeAPI } from 'node-red';
+import { deviceActionNode } from '../../families/device-action';
 import { Gate } from '../../platform/bulk';
 import { prepareAction } from './logic';
-import { deviceActionNode } from '../../families/device-action';
 import { actionOf, Followers, followTiming, RPC_SETTINGS, rpcStatus, RpcInputs, type RpcDef } from './run';
 
 export default function (RED: NodeAPI): void {

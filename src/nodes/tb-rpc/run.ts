@@ -6,10 +6,23 @@
  */
 import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
+import {
+  failureStatus,
+  withProps,
+  type DeviceAction,
+  type DeviceActionDef,
+  type Props,
+} from '../../families/device-action';
+import { setting } from '../../node-red/connection';
+import { type SendFn } from '../../node-red/input';
+import { status } from '../../node-red/status';
+import { TypedValue } from '../../node-red/typed-value';
 import { Gate } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
 import type { Followed, Poke } from '../../platform/rpc';
+import { DEFAULT_FOLLOW, failureReason, replyOf, type FollowTiming, type RpcRequest } from '../../protocol/rpc';
+import type { EntityId } from '../../protocol/types';
 import type { OptionReader } from '../../settings/options';
 import {
   AUTO_METHOD_TEXT,
@@ -23,19 +36,6 @@ import {
   prepareRpcRequest,
   type ParamsSetting,
 } from './logic';
-import { DEFAULT_FOLLOW, failureReason, replyOf, type FollowTiming, type RpcRequest } from '../../protocol/rpc';
-import type { EntityId } from '../../protocol/types';
-import { status } from '../../node-red/status';
-import { type SendFn } from '../../node-red/input';
-import { setting } from '../../node-red/connection';
-import {
-  failureStatus,
-  withProps,
-  type DeviceAction,
-  type DeviceActionDef,
-  type Props,
-} from '../../families/device-action';
-import { TypedValue } from '../../node-red/typed-value';
 
 export interface RpcDef extends DeviceActionDef {
   method?: string;

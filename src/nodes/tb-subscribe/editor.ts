@@ -1,9 +1,9 @@
 /** tb-subscribe's dialog: a live subscription (entities, their count, alarms or their count) and the events it sends. */
-import type { QueryMode } from '../../editor/model/schema';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { blank, isOn, items } from '../../editor/dialog/predicates';
 import { queryPart } from '../../editor/dialog/query-part';
+import type { QueryMode } from '../../query-model/schema';
 
 const E = forType('tb-subscribe');
 const t = E.t;

@@ -3,15 +3,9 @@
  * WebSocket. Wiring only: the socket is src/live/hub, the meaning of updates src/live/subscriptions.
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
-import type { ResultFormat } from '../../protocol/format';
-import {
-  jsonText,
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-} from '../../protocol/validate';
-import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../../protocol/types';
+import { TbError, TbInputError } from '../../errors';
+import { droppedEvents, NodeSink } from '../../families/live-node';
+import { QuerySource, Prepare } from '../../families/query-source';
 import type { Subscriber } from '../../live/hub';
 import {
   AlarmDataSubscription,
@@ -22,13 +16,19 @@ import {
   LiveEvent,
   SeriesOptions,
 } from '../../live/subscriptions';
-import { errorStatus, setupProblem, status } from '../../node-red/status';
-import { flag, intSetting } from '../../settings/read';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { droppedEvents, NodeSink } from '../../families/live-node';
-import { QuerySource, Prepare } from '../../families/query-source';
-import { TbError, TbInputError } from '../../errors';
+import { errorStatus, setupProblem, status } from '../../node-red/status';
+import type { ResultFormat } from '../../protocol/format';
+import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../../protocol/types';
+import {
+  jsonText,
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../protocol/validate';
+import { flag, intSetting } from '../../settings/read';
 
 type Kind = 'entityData' | 'entityCount' | 'alarmData' | 'alarmCount';
 type AnyQuery = EntityDataQuery | EntityCountQuery | AlarmDataQuery | AlarmCountQuery;

@@ -1,9 +1,9 @@
 /** tb-telemetry's dialog: save, read and delete time series (the settings as src/query/telemetry reads them). */
+import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
-import { settingsCheck } from '../../editor/builder/action-settings';
 import { checkTelemetrySettings } from './logic';
 
 const E = forType('tb-telemetry');

@@ -4,11 +4,11 @@
  * value-rows and device-action, the REST calls src/platform/device-data, validation src/query/telemetry.
  */
 import type { Node, NodeAPI } from 'node-red';
-import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
-import { TELEMETRY_OPERATIONS } from './logic';
-import { setting } from '../../node-red/connection';
 import { deviceActionNode, operationProblem } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
+import { setting } from '../../node-red/connection';
+import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
+import { TELEMETRY_OPERATIONS } from './logic';
 import { TELEMETRY_SETTINGS, telemetryRequest, telemetryStatus, telemetryWork, type TelemetryDef } from './run';
 
 export default function (RED: NodeAPI): void {

@@ -5,9 +5,15 @@
  * each entity (src/platform/device-data) and what it puts on the message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { DeviceActionDef, Props } from '../../families/device-action';
+import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
+import { countStatus, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
+import { type TelemetryRequest } from '../../protocol/telemetry';
+import type { EntityId } from '../../protocol/types';
 import type { Bag, OptionReader } from '../../settings/options';
+import { prepareOperation } from '../../settings/options';
 import {
   flatLatest,
   historyRows,
@@ -15,12 +21,6 @@ import {
   TELEMETRY_OPERATIONS,
   type TelemetryOperation,
 } from './logic';
-import { prepareOperation } from '../../settings/options';
-import { type TelemetryRequest } from '../../protocol/telemetry';
-import type { EntityId } from '../../protocol/types';
-import { countStatus, status } from '../../node-red/status';
-import type { DeviceActionDef, Props } from '../../families/device-action';
-import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
 
 export interface TelemetryDef extends DeviceActionDef, ValueRowsDef {
   operation?: string;

@@ -3,8 +3,8 @@
  * for each message (src/nodes/support/typed-input).
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
-import type { Sourced } from '../../settings/options';
 import { TYPED_INPUT_TYPES, TypedInput } from '../../node-red/typed-input';
+import type { Sourced } from '../../settings/options';
 
 export type { JsonataExpr } from '../../node-red/typed-input';
 export const VALUE_TYPES = TYPED_INPUT_TYPES;

@@ -3,17 +3,17 @@
  * of its keys compared with a value, or an alarm state), the timeout, and the condition read back as a sentence
  * ("until temperature ≥ 21 within 30 min").
  */
-import { parseTemplate } from '../../protocol/bindings';
-import { durationOption } from '../../settings/options';
-import { ALARM_STATES, isNumericText, LIST_MODES, WAIT_FOR, WAIT_KEY_TYPES, WAIT_OPERATORS } from './logic';
-import { VALUE_ROW_TYPES } from '../../settings/value-rows';
-import { keysInput } from '../../editor/builder/actions';
 import { targetEntityTypes, validateSetting } from '../../editor/builder/action-settings';
+import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
 import { deviceTarget, messageSettings, placeholderAware, TARGET_SOURCES } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { blank } from '../../editor/dialog/predicates';
+import { parseTemplate } from '../../protocol/bindings';
+import { durationOption } from '../../settings/options';
+import { VALUE_ROW_TYPES } from '../../settings/value-rows';
+import { ALARM_STATES, isNumericText, LIST_MODES, WAIT_FOR, WAIT_KEY_TYPES, WAIT_OPERATORS } from './logic';
 
 const E = forType('tb-wait-until');
 const t = E.t;

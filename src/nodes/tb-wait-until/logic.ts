@@ -10,8 +10,6 @@
  */
 import { TbConfigError, TbInputError } from '../../errors';
 import { flattenAlarm, parseValue, type FlatAlarm } from '../../protocol/format';
-import { durationOption, DURATION_TEXT } from '../../settings/options';
-import type { Sourced } from '../../settings/options';
 import type {
   AlarmData,
   AlarmDataQuery,
@@ -22,6 +20,8 @@ import type {
   EntityKeyType,
 } from '../../protocol/types';
 import { describe, got, isObject } from '../../protocol/validate';
+import { durationOption, DURATION_TEXT } from '../../settings/options';
+import type { Sourced } from '../../settings/options';
 
 export const WAIT_FOR = ['value', 'alarm'] as const;
 export const WAIT_KEY_TYPES = [

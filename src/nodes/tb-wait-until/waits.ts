@@ -11,12 +11,21 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
+import { EntityTarget } from '../../families/device-action';
+import { stateStatus } from '../../families/live-node';
 import type { LiveHub, LiveState, StateInfo, Subscriber } from '../../live/hub';
 import { AlarmDataSubscription, EntityDataSubscription, type LiveEvent, type LiveSink } from '../../live/subscriptions';
+import { usableClient } from '../../node-red/connection';
+import type { TbConnectionNode } from '../../node-red/connection';
+import { type SendFn } from '../../node-red/input';
+import { errorStatus, setupProblem, status } from '../../node-red/status';
+import { typeProblem } from '../../node-red/typed-input';
+import { IgnoredWarnings } from '../../node-red/value-sources';
 import { alarmIdFromMessage } from '../../protocol/alarm-actions';
-import { type Sourced } from '../../settings/options';
 import { entityText, policyRules, targetsFromMessage, uuidText, type Targets } from '../../protocol/targets';
 import type { AlarmData, EntityData, EntityId } from '../../protocol/types';
+import { type Sourced } from '../../settings/options';
+import { ComparedValue, VALUE_TYPES, type JsonataExpr, type ValueType } from './compared-value';
 import {
   alarmMet,
   alarmReading,
@@ -33,15 +42,6 @@ import {
   type EntityOutcome,
   type WaitSettings,
 } from './logic';
-import { errorStatus, setupProblem, status } from '../../node-red/status';
-import { usableClient } from '../../node-red/connection';
-import { type SendFn } from '../../node-red/input';
-import type { TbConnectionNode } from '../../node-red/connection';
-import { EntityTarget } from '../../families/device-action';
-import { stateStatus } from '../../families/live-node';
-import { ComparedValue, VALUE_TYPES, type JsonataExpr, type ValueType } from './compared-value';
-import { typeProblem } from '../../node-red/typed-input';
-import { IgnoredWarnings } from '../../node-red/value-sources';
 
 export interface WaitUntilDef extends NodeDef {
   connection: string;

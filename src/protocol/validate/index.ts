@@ -56,4 +56,4 @@ export { DEFAULT_PAGE_SIZE, SORT_PROPERTY_PATTERN } from './page-link';
 export { impliedValueType, jacksonDouble } from './key-filters';
 export { prepareEntityId } from './ids';
 export { prepareAlarmStatusOptions, prepareKeysOptions, type AlarmStatusOptions, type KeysOptions } from './options';
-export { UUID_PATTERN, describe, got, isJsonData, isObject, jsonText } from './primitives';
+export { UUID_PATTERN, describe, got, isJsonData, isObject, jsonText, TIME_TEXT, timeValue } from './primitives';

@@ -207,3 +207,19 @@ export function optBool(o: Obj, name: string, path: string, out: Obj): void {
   const v = o[name];
   if (v != null) out[name] = bool(v, `${path}.${name}`);
 }
+
+export const TIME_TEXT = 'a time: ms since 1970 (a number), ISO text such as "2026-01-01T00:00:00Z", or a Date';
+
+/** A time as ms since 1970: a whole number, a text of one, ISO text (from its date on), or a Date. */
+export function timeValue(v: unknown, field: string): number {
+  let ms: number | undefined;
+  if (typeof v === 'number') ms = v;
+  else if (v instanceof Date) ms = v.getTime();
+  else if (typeof v === 'string') {
+    const t = v.trim();
+    ms = /^-?\d+$/.test(t) ? Number(t) : /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
+  }
+  if (ms === undefined || !Number.isFinite(ms) || !Number.isInteger(ms) || ms < 0)
+    throw new TbInputError(field, `${field} must be ${TIME_TEXT} ${got(v)}`);
+  return ms;
+}

@@ -4,7 +4,7 @@ import {
   filterEntityType,
   newEntityFilter,
   visibleFields,
-} from '../../../src/editor/model/schema/filters';
+} from '../../../src/query-model/schema/filters';
 import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
 import { U1, throwsInput } from '../helpers';
 import { fullFilter, prepared, sample, switches, variants } from './support';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { jsonSchema } from '../../../src/editor/model/schema/json-schema';
-import { ENTITY_FILTER_SCHEMA } from '../../../src/editor/model/schema/filters';
-import { defaultQuery } from '../../../src/editor/model/schema/modes';
-import { QUERY_MODES, type QueryMode } from '../../../src/editor/model/schema/spec';
+import { jsonSchema } from '../../../src/query-model/schema/json-schema';
+import { ENTITY_FILTER_SCHEMA } from '../../../src/query-model/schema/filters';
+import { defaultQuery } from '../../../src/query-model/schema/modes';
+import { QUERY_MODES, type QueryMode } from '../../../src/query-model/schema/spec';
 import { UUID_PATTERN } from '../../../src/protocol/validate';
 import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
 import { fullFilter, schemaOk, validator, variants } from './support';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { jsonSchema } from '../../../src/editor/model/schema/json-schema';
-import { QUERY_MODES, type QueryMode } from '../../../src/editor/model/schema/spec';
+import { jsonSchema } from '../../../src/query-model/schema/json-schema';
+import { QUERY_MODES, type QueryMode } from '../../../src/query-model/schema/spec';
 import { U1, U2 } from '../helpers';
 import { ajv, runtimeOk, schemaOk, validator } from './support';
 

@@ -7,9 +7,9 @@ import {
   dynamicSourceTypes,
   newKeyFilter,
   newPredicate,
-} from '../../../src/editor/model/schema/keys';
-import { newEntityFilter } from '../../../src/editor/model/schema/filters';
-import { QUERY_MODES } from '../../../src/editor/model/schema/spec';
+} from '../../../src/query-model/schema/keys';
+import { newEntityFilter } from '../../../src/query-model/schema/filters';
+import { QUERY_MODES } from '../../../src/query-model/schema/spec';
 import { prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/protocol/validate';
 import {
   DYNAMIC_VALUE_SOURCE_TYPES,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ALARM_FIELD_NAMES, ENTITY_FIELD_NAMES, entityFieldNames } from '../../../src/editor/model/schema/names';
+import { ALARM_FIELD_NAMES, ENTITY_FIELD_NAMES, entityFieldNames } from '../../../src/query-model/schema/names';
 import { QUERYABLE_ENTITY_TYPES } from '../../../src/protocol/types';
 
 describe('query/schema/names: names for suggestions', () => {

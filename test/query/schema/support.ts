@@ -6,7 +6,7 @@ import {
   type FieldSpec,
   type FilterTypeSpec,
   type QueryMode,
-} from '../../../src/editor/model/schema';
+} from '../../../src/query-model/schema';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,

@@ -3,8 +3,8 @@
  * page and alarm filter fields, and the neutral new query of each mode.
  */
 
-import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES, type EntityKeyType } from '../../../protocol/types';
-import { DEFAULT_PAGE_SIZE } from '../../../protocol/validate';
+import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES, type EntityKeyType } from '../../protocol/types';
+import { DEFAULT_PAGE_SIZE } from '../../protocol/validate';
 import { KEY_TYPES_FOR } from './keys';
 import { QUERY_MODES, type FieldSpec, type QueryMode } from './spec';
 

@@ -4,7 +4,7 @@
  * (page, alarm filter fields, which parts each mode shows).
  */
 
-import type { EntityFilterType, EntityKeyType } from '../../../protocol/types';
+import type { EntityFilterType, EntityKeyType } from '../../protocol/types';
 
 export type QueryMode = 'entityData' | 'entityCount' | 'alarmData' | 'alarmCount';
 export const QUERY_MODES: readonly QueryMode[] = ['entityData', 'entityCount', 'alarmData', 'alarmCount'];

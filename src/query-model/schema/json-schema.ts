@@ -15,8 +15,8 @@ import {
   KEY_FILTERS_OPERATIONS,
   NON_ALARM_KEY_TYPES,
   SORT_DIRECTIONS,
-} from '../../../protocol/types';
-import { SORT_PROPERTY_PATTERN } from '../../../protocol/validate';
+} from '../../protocol/types';
+import { SORT_PROPERTY_PATTERN } from '../../protocol/validate';
 import { ENTITY_FILTER_SCHEMA } from './filters';
 import { REF, UUID, fieldSchema, filterSchema, nullable, type Schema } from './json-fields';
 import { KEY_FILTER_HELP, PREDICATE_OPERATIONS, PREDICATE_VALUE_KINDS, type SimplePredicateType } from './keys';

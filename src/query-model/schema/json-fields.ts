@@ -3,8 +3,8 @@
  * as the forms, so that the two never disagree. json-schema.ts puts them together into the schema of a query.
  */
 
-import { ENTITY_TYPES } from '../../../protocol/types';
-import { UUID_PATTERN } from '../../../protocol/validate';
+import { ENTITY_TYPES } from '../../protocol/types';
+import { UUID_PATTERN } from '../../protocol/validate';
 import { KEY_TYPES_FOR } from './keys';
 import { clone, type FieldSpec, type FilterTypeSpec } from './spec';
 

@@ -8,7 +8,8 @@
  * Pure: no DOM, no Node-RED, no I/O.
  */
 
-import { parseTemplate, type BindingRef } from '../../protocol/bindings';
+import { parseTemplate, type BindingRef } from '../protocol/bindings';
+import type { EntityFilterType } from '../protocol/types';
 import {
   ENTITY_FILTER_SCHEMA,
   entityTypeName,
@@ -17,7 +18,6 @@ import {
   OPERATION_LABELS,
   type QueryMode,
 } from './schema';
-import type { EntityFilterType } from '../../protocol/types';
 
 export interface SummaryOptions {
   /** A display name for an entity id (e.g. from the entity pickers' cache); the id is shortened otherwise. */

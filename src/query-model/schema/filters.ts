@@ -4,7 +4,7 @@
  * The fields are exactly those the runtime validator (validate/entity-filter.ts) reads.
  */
 
-import { ALIAS_ENTITY_TYPES, RELATION_DIRECTIONS, type EntityFilterType } from '../../../protocol/types';
+import { ALIAS_ENTITY_TYPES, RELATION_DIRECTIONS, type EntityFilterType } from '../../protocol/types';
 import { clone, isObj, type FieldSpec, type FilterTypeSpec } from './spec';
 
 const NAME_HELP =

@@ -3,7 +3,7 @@
  * and shown as such.
  */
 
-import type { EntityFilterType } from '../../../protocol/types';
+import type { EntityFilterType } from '../../protocol/types';
 import { ENTITY_FILTER_SCHEMA, visibleFields } from './filters';
 import { MODE_SCHEMA } from './modes';
 import { isObj, type FieldKind, type FieldSpec, type QueryMode } from './spec';

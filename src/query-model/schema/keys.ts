@@ -15,7 +15,7 @@ import {
   type EntityKeyType,
   type EntityKeyValueType,
   type FilterPredicateType,
-} from '../../../protocol/types';
+} from '../../protocol/types';
 import type { QueryMode } from './spec';
 
 /** The key types each key list of the builder offers. The validator is looser: see the comments. */

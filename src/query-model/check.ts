@@ -3,15 +3,15 @@
  * query with the runtime's own wording (bundled into resources/tb-editor.js), and what the admin endpoints and
  * tests can use too. Pure.
  */
-import type { QueryMode } from './schema';
-import { isQueryMode } from './schema';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
   type PrepareOptions,
-} from '../../protocol/validate';
+} from '../protocol/validate';
+import type { QueryMode } from './schema';
+import { isQueryMode } from './schema';
 
 /**
  * The runtime's validators by query mode: each returns the wire-ready copy or throws a TbInputError. `options.live`:
