@@ -14,14 +14,11 @@
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../errors';
 import type { Sourced } from '../settings/options';
-import { fixedTypedValue, VALUE_ROW_TYPES } from '../settings/value-rows';
+import { fixedTypedValue, type ValueType } from '../settings/value-rows';
 import { BoundSettings, type Settings } from './value-sources';
 
 export type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']>;
 
-/** The TypedInput types a setting's value may have (the Values rows' list: one list in src/query). */
-export const TYPED_INPUT_TYPES = VALUE_ROW_TYPES;
-export type TypedInputType = (typeof TYPED_INPUT_TYPES)[number];
 /** The types whose value names where to read (a message path, a context key, an environment variable). */
 export type PathType = 'msg' | 'flow' | 'global' | 'env';
 
@@ -75,7 +72,7 @@ export class TypedInput {
   constructor(
     private readonly RED: NodeAPI,
     private readonly node: Node,
-    readonly type: TypedInputType,
+    readonly type: ValueType,
     value: unknown,
     private readonly opts: TypedInputOptions,
   ) {

@@ -19,7 +19,7 @@ import type { Sourced } from '../settings/options';
 import { TypedInput, typeProblem } from './typed-input';
 import { IgnoredWarnings } from './value-sources';
 
-export type ValueType = 'auto' | 'str' | 'json' | 'msg' | 'jsonata';
+export type SourceType = 'auto' | 'str' | 'json' | 'msg' | 'jsonata';
 
 export interface TypedValueOptions {
   /** The property's name, e.g. "assignee" (its type property is `<name>Type`). */
@@ -27,7 +27,7 @@ export interface TypedValueOptions {
   value: unknown;
   type: unknown;
   /** The types this property offers (always with 'auto'). */
-  types: readonly ValueType[];
+  types: readonly SourceType[];
   /** Where the value comes from with `auto`. */
   auto: (msg: NodeMessage) => Sourced;
   /** Checks a value fixed in the node (str / json) at deploy; throws a TbError. */
@@ -38,7 +38,7 @@ export interface TypedValueOptions {
 
 export class TypedValue {
   readonly name: string;
-  readonly type: ValueType;
+  readonly type: SourceType;
   /** The problem with the setting, found at deploy. */
   readonly problem: TbError | undefined;
   /** How the value is read for a message (all types but `auto`, the node's own rule). */
@@ -54,7 +54,7 @@ export class TypedValue {
     this.warnings = IgnoredWarnings.of(node);
     const t = opts.type === undefined || opts.type === null || opts.type === '' ? 'auto' : String(opts.type);
     let problem = typeProblem(`${opts.name}Type`, t, opts.types, opts.type);
-    this.type = problem ? 'auto' : (t as ValueType);
+    this.type = problem ? 'auto' : (t as SourceType);
     if (!problem && this.type !== 'auto') {
       this.input = new TypedInput(RED, node, this.type, opts.value, {
         name: opts.name,

@@ -28,13 +28,13 @@ import { MAX_KEY_LENGTH } from '../protocol/telemetry';
 export const VALUES_FROM = ['payload', 'rows'] as const;
 export type ValuesFrom = (typeof VALUES_FROM)[number];
 
-export const VALUE_ROW_TYPES = ['str', 'num', 'bool', 'json', 'msg', 'flow', 'global', 'env', 'jsonata'] as const;
-export type ValueRowType = (typeof VALUE_ROW_TYPES)[number];
+export const VALUE_TYPES = ['str', 'num', 'bool', 'json', 'msg', 'flow', 'global', 'env', 'jsonata'] as const;
+export type ValueType = (typeof VALUE_TYPES)[number];
 
 /** A row as the dialog saves it (the value as the TypedInput holds it: text). */
 export interface ValueRow {
   key: string;
-  type: ValueRowType;
+  type: ValueType;
   value: string;
 }
 
@@ -128,11 +128,11 @@ export function prepareValueRows(rows: unknown): PreparedRows {
     seen.set(key, i);
     const field = rowField(key);
     const type = r.type === undefined || r.type === '' ? 'str' : r.type;
-    if (!(VALUE_ROW_TYPES as readonly unknown[]).includes(type))
-      problem(`${field} has the type ${JSON.stringify(type)}: one of ${VALUE_ROW_TYPES.join(', ')}`);
+    if (!(VALUE_TYPES as readonly unknown[]).includes(type))
+      problem(`${field} has the type ${JSON.stringify(type)}: one of ${VALUE_TYPES.join(', ')}`);
     const raw = r.value === undefined || r.value === null ? '' : r.value;
     const text = typeof raw === 'string' ? raw : String(raw);
-    switch (type as ValueRowType) {
+    switch (type as ValueType) {
       case 'str': {
         const t = typeof raw === 'string' ? parseTemplate(raw) : undefined;
         template[key] = text;

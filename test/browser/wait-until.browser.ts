@@ -77,6 +77,8 @@ describe('tb-wait-until (browser)', function () {
         { id: 'waitV', type: 'tb-wait-until', ...fresh, ...at(400, 60) },
         { id: 'waitA', type: 'tb-wait-until', ...fresh, ...at(400, 140) },
         { id: 'waitL', type: 'tb-wait-until', ...fresh, ...at(700, 60) },
+        // Saved by version 1 before most settings existed: the dialog shows what the migration gives them.
+        { id: 'waitOld', type: 'tb-wait-until', connection: 'connW', key: 'humidity', version: 1, ...at(700, 140) },
         // Written by hand: only what it needs; the rest is what the runtime reads when a setting is missing.
         {
           id: 'waitT',
@@ -234,6 +236,44 @@ describe('tb-wait-until (browser)', function () {
     assert.equal(await page.evaluate(() => $('#node-input-timeout').val()), '30m');
     await saveDialog(page);
     assert.deepEqual(await saved(), expected);
+  });
+
+  it('a node saved by version 1: the dialog shows its settings migrated, and saving writes version 2', async function () {
+    await openDialog(page, 'waitOld');
+    const shown = () =>
+      page.evaluate(() => ({
+        waitFor: $('#node-input-waitFor').val(),
+        keyType: $('#node-input-keyType').val(),
+        operator: $('#node-input-operator').val(),
+        listMode: $('#node-input-listMode').val(),
+        checkCurrent: $('#node-input-checkCurrent').prop('checked'),
+        maxWaits: $('#node-input-maxWaits').val(),
+        timeout: $('#node-input-timeout').val(),
+      }));
+    // A timeout version 1 lacked read msg.timeout (else 30 s): the migration leaves it empty, which says so.
+    assert.deepEqual(await shown(), {
+      waitFor: 'value',
+      keyType: 'TIME_SERIES',
+      operator: 'eq',
+      listMode: 'all',
+      checkCurrent: true,
+      maxWaits: '1000',
+      timeout: '',
+    });
+    await says('until humidity = (value) within msg.timeout (else 30 s)');
+    await tray().locator('#node-input-operator').selectOption('changes');
+    await saveDialog(page);
+    const saved = await page.evaluate(() => {
+      const x = RED.nodes.node('waitOld');
+      return {
+        version: x.version,
+        timeout: x.timeout,
+        maxWaits: x.maxWaits,
+        checkCurrent: x.checkCurrent,
+        valid: x.valid,
+      };
+    });
+    assert.deepEqual(saved, { version: 2, timeout: '', maxWaits: '1000', checkCurrent: true, valid: true });
   });
 
   it('the entity line says which entity is watched, as configured (picked by name, a msg. property, the message)', async function () {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { util } from '@node-red/util';
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbInputError } from '../../src/errors';
-import { TypedInput, typeProblem, type TypedInputOptions, type TypedInputType } from '../../src/node-red/typed-input';
+import { TypedInput, typeProblem, type TypedInputOptions } from '../../src/node-red/typed-input';
+import type { ValueType } from '../../src/settings/value-rows';
 
 const RED = { util } as unknown as NodeAPI;
 
@@ -22,7 +23,7 @@ function nodeWith(flow: Record<string, unknown>, global: Record<string, unknown>
 const node = nodeWith({ room: 'kitchen' }, { limit: 7 });
 const msg = { payload: { a: { b: 3 } }, user: 'ann' } as unknown as NodeMessage;
 
-function input(type: TypedInputType, value: unknown, opts: Partial<TypedInputOptions> = {}): TypedInput {
+function input(type: ValueType, value: unknown, opts: Partial<TypedInputOptions> = {}): TypedInput {
   return new TypedInput(RED, node, type, value, { name: 'setting', ...opts });
 }
 

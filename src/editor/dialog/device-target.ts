@@ -15,6 +15,7 @@
  * `-concurrency`); the part binds them.
  */
 import { parseTemplate } from '../../protocol/bindings';
+import { TARGET_SOURCES } from '../../settings/target';
 import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
 import { keysInput } from '../builder/actions';
 import { Lookups } from '../builder/lookups';
@@ -23,7 +24,6 @@ import { PICKED, pickedEntity, pickedEntityInput } from './picked-entity';
 import { blank, isUuid, wholeAtLeast } from './predicates';
 
 /** Where the entity comes from, as the node keeps it (`targetType`): the message, a fixed one (JSON), a msg. property, JSONata. */
-export const TARGET_SOURCES = ['auto', 'json', 'msg', 'jsonata'];
 
 export interface DeviceTargetOptions {
   /** The runtime's own check of the node's settings as the dialog holds them (`E.runtimeCheck(SETTINGS)`). */

@@ -19,12 +19,24 @@
  * test/package.test.ts holds the two sides together: every property of the html's defaults (and credentials)
  * has a validator here, and every validator here a property there.
  */
+import type { NodeDeclaration, Setting } from '../../settings/declare';
+import { migrate, type Migration } from '../../settings/migrate';
 import { addConnection } from '../builder/dialogs';
 import type { EditorNode, TypeHelpers, Validator } from './for-type';
+import { blank } from './predicates';
 
 export interface DialogSpec<P extends string> {
-  /** Every property of the node (its html's `defaults`, and `credentials` for a config node) and its check. */
-  validators: Record<P, Validator>;
+  /**
+   * The node's declared settings (its settings.ts) and migrations: the dialog's properties, their generated
+   * validators, and the migration of a node saved by an older version when its dialog opens.
+   */
+  declaration?: NodeDeclaration;
+  migrations?: readonly Migration[];
+  /**
+   * The checks of the node's properties: every one, for a node without a declaration; with one, only those whose
+   * check is more than its kind says (a choice among its values, a whole number in its range, a check box…).
+   */
+  validators: Partial<Record<P, Validator>>;
   /** Catalog keys of property labels that are not the conventional `<type>.label.<prop>`. */
   labels?: Partial<Record<P, string>>;
   /** The node's label on the canvas (Node-RED's `label`). */
@@ -70,18 +82,69 @@ function labelStyle(this: EditorNode): string {
   return this.name ? 'node_label_italic' : '';
 }
 
+/** The check a setting's kind gives (the node's own validator stands in for it where the kind says too little). */
+function kindValidator(E: TypeHelpers, name: string, s: Setting): Validator {
+  const key = `${E.type}.errors.${name}`;
+  switch (s.kind) {
+    case 'choice':
+      return E.oneOf(s.values, key);
+    case 'flag':
+      return E.bool(s.label ?? `${E.type}.label.${name}`);
+    case 'whole': {
+      const check = E.whole(s.min, s.max ?? null, key);
+      return s.optional || s.default === '' ? E.when((v) => !blank(v), check) : check;
+    }
+    case 'config':
+      return s.type === 'tb-connection' ? E.connection() : E.any;
+    case 'version':
+      return E.version();
+    default:
+      return E.any;
+  }
+}
+
+/**
+ * Before the dialog shows a node: a node saved by an older version is migrated (on a copy), and every setting the
+ * migration changes shows its new value; a setting the node still lacks (a flow written by hand) shows its default,
+ * which is what the runtime reads in its place.
+ */
+function showMigrated(E: TypeHelpers, decl: NodeDeclaration, migrations: readonly Migration[], node: EditorNode): void {
+  const migrated = migrate(decl, migrations, node);
+  for (const [name, s] of Object.entries(decl.settings)) {
+    if (migrated[name] === undefined) migrated[name] = s.default;
+    if (name === 'version' || migrated[name] === node[name] || typeof s.default === 'object') continue;
+    const el = E.input(name);
+    if (!el.length) continue;
+    if (el.is(':checkbox')) el.prop('checked', migrated[name] === true || migrated[name] === 'true');
+    else el.val(migrated[name] as string);
+  }
+}
+
 export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): Dialog {
   const { type, t } = E;
-  const validators: Record<string, Validator> = spec.validators;
+  const decl = spec.declaration;
+  const migrations = spec.migrations ?? [];
+  const validators: Record<string, Validator> = {};
+  if (decl) {
+    for (const [name, s] of Object.entries(decl.settings)) validators[name] = kindValidator(E, name, s);
+    for (const name of Object.keys(decl.credentials ?? {})) validators[name] = E.any;
+  }
+  for (const [name, v] of Object.entries(spec.validators) as Array<[string, Validator | undefined]>) {
+    if (!v) continue;
+    if (decl && !(name in validators)) throw new Error(`${type}: a validator for ${name}, which it does not declare`);
+    validators[name] = v;
+  }
   const labels: Record<string, string | undefined> = spec.labels ?? {};
   const config = E.prefix === 'node-config-input-';
+  const prepare = spec.oneditprepare ?? nothing;
+  const save = spec.oneditsave ?? nothing;
   return {
     type,
     properties: Object.keys(validators),
     label: (prop) => t(labels[prop] ?? `${type}.label.${prop}`),
     validate: (prop) => {
       const v = validators[prop];
-      if (!v) throw new Error(`${type}: no validator for ${prop} (src/editor/nodes/${type}.ts)`);
+      if (!v) throw new Error(`${type}: no validator for ${prop} (src/nodes/${type}/editor.ts)`);
       return v;
     },
     nodeLabel: spec.label,
@@ -90,8 +153,19 @@ export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): D
     onadd: spec.onadd ?? (config ? nothing : addConnection),
     inputLabels: spec.inputLabels ?? (() => t(`${type}.inputLabel`)),
     outputLabels: spec.outputLabels ?? (() => t(`${type}.outputLabel`)),
-    oneditprepare: spec.oneditprepare ?? nothing,
-    oneditsave: spec.oneditsave ?? nothing,
+    oneditprepare: decl
+      ? function (this: EditorNode) {
+          showMigrated(E, decl, migrations, this);
+          prepare.call(this);
+        }
+      : prepare,
+    // The settings saved are those of the declaration's version (Node-RED sees the change and saves the node).
+    oneditsave: decl
+      ? function (this: EditorNode) {
+          save.call(this);
+          this.version = decl.version;
+        }
+      : save,
     oneditcancel: spec.oneditcancel ?? nothing,
     oneditresize: spec.oneditresize ?? nothing,
   };

@@ -10,7 +10,7 @@
  * validate it), and .val() gives an element's `value` as it is: so that element's `value` is the rows themselves,
  * kept up to date by the list, and Node-RED saves and checks them as it does any other property.
  */
-import { prepareValueRows, VALUE_ROW_TYPES, VALUES_FROM, type ValueRow } from '../../settings/value-rows';
+import { prepareValueRows, VALUE_TYPES, VALUES_FROM, type ValueRow } from '../../settings/value-rows';
 import type { EditorNode, TypeHelpers, Validator } from './for-type';
 
 export interface ValueRowsOptions {
@@ -90,10 +90,10 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
           const value = $('<input type="text" data-tb-value-value style="width: 100%;">').appendTo(
             $('<div style="flex: 1;"></div>').appendTo(row),
           );
-          value.typedInput({ default: 'str', types: VALUE_ROW_TYPES.slice() });
+          value.typedInput({ default: 'str', types: VALUE_TYPES.slice() });
           value.typedInput(
             'type',
-            data.type && (VALUE_ROW_TYPES as readonly string[]).includes(data.type) ? data.type : 'str',
+            data.type && (VALUE_TYPES as readonly string[]).includes(data.type) ? data.type : 'str',
           );
           value.typedInput('value', data.value === undefined || data.value === null ? '' : String(data.value));
           value.on('change', changed);

@@ -16,7 +16,8 @@ import { sendSplit } from '../../families/query-node';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../../node-red/input';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
-import { TypedInput, type TypedInputType } from '../../node-red/typed-input';
+import { TypedInput } from '../../node-red/typed-input';
+import type { ValueType } from '../../settings/value-rows';
 import { flag, intSetting } from '../../settings/read';
 
 interface BuildReportDef extends NodeDef {
@@ -56,7 +57,7 @@ export default function (RED: NodeAPI): void {
     const maxWaitMs = intSetting(config.maxWait, 120) * 1000;
     // The dialog offers str / msg / flow / global / env (a str id is taken as it is, placeholders are not read); a type
     // of a hand-edited flow that no TypedInput type is, is read by RED.util.evaluateNodeProperty, as before.
-    const view = new TypedInput(RED, node, (config.viewConfigIdType || 'str') as TypedInputType, config.viewConfigId, {
+    const view = new TypedInput(RED, node, (config.viewConfigIdType || 'str') as ValueType, config.viewConfigId, {
       name: 'viewConfigId',
     });
     const filtersType = config.filtersType || 'json';

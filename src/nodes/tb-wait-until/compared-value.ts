@@ -3,12 +3,11 @@
  * for each message (src/nodes/support/typed-input).
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
-import { TYPED_INPUT_TYPES, TypedInput } from '../../node-red/typed-input';
+import { TypedInput } from '../../node-red/typed-input';
 import type { Sourced } from '../../settings/options';
+import type { ValueType } from '../../settings/value-rows';
 
 export type { JsonataExpr } from '../../node-red/typed-input';
-export const VALUE_TYPES = TYPED_INPUT_TYPES;
-export type ValueType = (typeof VALUE_TYPES)[number];
 
 const PLACES: Record<string, string> = { msg: 'message property', env: 'environment variable' };
 

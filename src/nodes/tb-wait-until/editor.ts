@@ -3,17 +3,20 @@
  * of its keys compared with a value, or an alarm state), the timeout, and the condition read back as a sentence
  * ("until temperature ≥ 21 within 30 min").
  */
-import { targetEntityTypes, validateSetting } from '../../editor/builder/action-settings';
+import { validateSetting } from '../../editor/builder/action-settings';
 import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
-import { deviceTarget, messageSettings, placeholderAware, TARGET_SOURCES } from '../../editor/dialog/device-target';
+import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { blank } from '../../editor/dialog/predicates';
 import { parseTemplate } from '../../protocol/bindings';
+import { fromMessage } from '../../settings/declare';
 import { durationOption } from '../../settings/options';
-import { VALUE_ROW_TYPES } from '../../settings/value-rows';
-import { ALARM_STATES, isNumericText, LIST_MODES, WAIT_FOR, WAIT_KEY_TYPES, WAIT_OPERATORS } from './logic';
+import { VALUE_TYPES } from '../../settings/value-rows';
+import { isNumericText } from './logic';
+import { MIGRATIONS } from './migrations';
+import { ALARM_STATES, TB_WAIT_UNTIL } from './settings';
 
 const E = forType('tb-wait-until');
 const t = E.t;
@@ -52,10 +55,11 @@ const saved =
     node[prop];
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v)).trim();
-const waitFor = (get: Get): string => str(get('waitFor')) || 'value';
-// What the runtime reads when a setting is missing (src/query/wait.ts prepareWaitSettings, wait-until.ts).
-const operator = (get: Get): string => str(get('operator')) || 'eq';
-const valueType = (get: Get): string => str(get('valueType')) || 'str';
+const waitFor = (get: Get): string => str(get('waitFor')) || TB_WAIT_UNTIL.settings.waitFor.default;
+// What the runtime reads when a setting is empty: its default.
+const DEFAULTS = TB_WAIT_UNTIL.settings;
+const operator = (get: Get): string => str(get('operator')) || DEFAULTS.operator.default;
+const valueType = (get: Get): string => str(get('valueType')) || DEFAULTS.valueType.default;
 
 /** Is the value to compare with in use (a value wait with a comparison other than "changes")? */
 function comparing(this: EditorNode): boolean {
@@ -228,26 +232,10 @@ function sentence(get: Get): string {
 const OUTPUTS = ['met', 'timedOut'];
 
 export default dialog(E, {
-  validators: {
-    name: E.any,
-    connection: E.connection(),
-    target: target.target,
-    targetType: E.oneOf(TARGET_SOURCES, 'tb-wait-until.errors.targetType'),
-    targetEntityType: E.oneOf(targetEntityTypes(ENTITY_RULE), 'tb-wait-until.errors.targetEntityType'),
-    waitFor: E.oneOf(WAIT_FOR, 'tb-wait-until.errors.waitFor'),
-    keyType: E.oneOf(WAIT_KEY_TYPES, 'tb-wait-until.errors.keyType'),
-    key,
-    operator: E.oneOf(WAIT_OPERATORS, 'tb-wait-until.errors.operator'),
-    value,
-    valueType: E.oneOf(VALUE_ROW_TYPES, 'tb-wait-until.errors.valueType'),
-    alarmState: E.oneOf(ALARM_STATES, 'tb-wait-until.errors.alarmState'),
-    alarmType: E.any,
-    listMode: E.oneOf(LIST_MODES, 'tb-wait-until.errors.listMode'),
-    checkCurrent: E.bool('tb-wait-until.label.checkCurrent'),
-    timeout,
-    maxWaits: E.whole(1, null, 'tb-wait-until.errors.maxWaits'),
-    version: E.version(),
-  },
+  declaration: TB_WAIT_UNTIL,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say (choices, the check box and the count are checked by their kind).
+  validators: { target: target.target, key, value, timeout },
   label() {
     return String(this.name || condition(saved(this)));
   },
@@ -256,19 +244,8 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    // A node saved without these (a flow written by hand) shows what the runtime reads then.
-    E.selectDefaults(node, {
-      waitFor: 'value',
-      keyType: 'TIME_SERIES',
-      operator: 'eq',
-      alarmState: 'acknowledged',
-      listMode: 'all',
-      targetEntityType: 'DEVICE',
-    });
-    if (node.maxWaits === undefined) E.input('maxWaits').val(1000);
-    if (node.checkCurrent === undefined) E.input('checkCurrent').prop('checked', true);
-    // The timeout left empty reads msg.timeout (else 30 s).
-    messageSettings(E, node, { timeout: 'msg.timeout' });
+    // A setting left empty reads the message (the timeout: msg.timeout, else 30 s).
+    messageSettings(E, node, fromMessage(TB_WAIT_UNTIL));
     // A fixed entity is picked by name; the key as a chip, suggested from its own keys of the chosen type.
     target.prepare();
     const sel = (prop: string) => `#${E.prefix}${prop}`;
@@ -289,7 +266,7 @@ export default dialog(E, {
       kind: () => KEY_KINDS[String(E.input('keyType').val())] ?? 'ENTITY_FIELD',
       watch: [sel('target'), sel('targetEntityType'), sel('keyType'), sel('connection')],
     });
-    E.typedInput('value', VALUE_ROW_TYPES);
+    E.typedInput('value', VALUE_TYPES);
     alarmTypeInput(sel('alarmType'), connection);
     E.input('operator').on('change', () => {
       // A JSONata condition is an expression over { value, ts, entity }.

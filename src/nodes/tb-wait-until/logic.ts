@@ -19,31 +19,26 @@ import type {
   EntityKey,
   EntityKeyType,
 } from '../../protocol/types';
-import { describe, got, isObject } from '../../protocol/validate';
-import { durationOption, DURATION_TEXT } from '../../settings/options';
+import { got, isObject } from '../../protocol/validate';
 import type { Sourced } from '../../settings/options';
+import { DURATION_TEXT, durationOption } from '../../settings/options';
+import { readSettings } from '../../settings/read';
+import {
+  TB_WAIT_UNTIL,
+  type AlarmState,
+  type ListMode,
+  type WaitFor,
+  type WaitKeyType,
+  type WaitOperator,
+} from './settings';
 
-export const WAIT_FOR = ['value', 'alarm'] as const;
-export const WAIT_KEY_TYPES = [
-  'TIME_SERIES',
-  'SERVER_ATTRIBUTE',
-  'SHARED_ATTRIBUTE',
-  'CLIENT_ATTRIBUTE',
-  'ENTITY_FIELD',
-] as const;
-export const WAIT_OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'changes', 'jsonata'] as const;
-export const ALARM_STATES = ['acknowledged', 'cleared', 'either'] as const;
-export const LIST_MODES = ['all', 'any'] as const;
-
-export type WaitFor = (typeof WAIT_FOR)[number];
-export type WaitKeyType = (typeof WAIT_KEY_TYPES)[number];
-export type WaitOperator = (typeof WAIT_OPERATORS)[number];
-export type AlarmState = (typeof ALARM_STATES)[number];
-export type ListMode = (typeof LIST_MODES)[number];
-
-/** The issue's default timeout, and the default limit of waits running at once in one node. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 30000;
-export const DEFAULT_MAX_WAITS = 1000;
+/** The timeout of a wait when neither the node nor the message sets one: the node's default. */
+export const DEFAULT_WAIT_TIMEOUT_MS = durationOption(
+  { value: TB_WAIT_UNTIL.settings.timeout.default, field: 'timeout' },
+  undefined,
+) as number;
+/** The waits one node runs at once, unless its settings say otherwise. */
+export const DEFAULT_MAX_WAITS = TB_WAIT_UNTIL.settings.maxWaits.default as number;
 
 /** The symbols of the operators, for messages and statuses ("until temperature ≥ 21"). */
 export const OPERATOR_TEXT: Readonly<Record<WaitOperator, string>> = {
@@ -73,43 +68,29 @@ export interface WaitSettings {
   maxWaits: number;
 }
 
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], name: string, fallback: T): T {
-  if (v === undefined || v === null || v === '') return fallback;
-  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  const hint = typeof v === 'string' ? allowed.find((a) => a.toLowerCase() === v.trim().toLowerCase()) : undefined;
-  throw new TbConfigError(
-    `${name} must be one of ${allowed.join(', ')} (got ${describe(v)}${hint ? `; did you mean "${hint}"?` : ''})`,
-  );
-}
-
-/** The settings of a tb-wait-until node (as the editor saves them: strings, '' = not set). Throws a TbConfigError. */
-export function prepareWaitSettings(c: Record<string, unknown>): WaitSettings {
-  const waitFor = oneOf(c.waitFor, WAIT_FOR, 'waitFor', 'value');
-  const keyType = oneOf(c.keyType, WAIT_KEY_TYPES, 'keyType', 'TIME_SERIES');
-  const operator = oneOf(c.operator, WAIT_OPERATORS, 'operator', 'eq');
-  const alarmState = oneOf(c.alarmState, ALARM_STATES, 'alarmState', 'acknowledged');
-  const listMode = oneOf(c.listMode, LIST_MODES, 'listMode', 'all');
-  const key = typeof c.key === 'string' ? c.key.trim() : '';
-  if (waitFor === 'value' && key === '')
+/**
+ * The settings of a tb-wait-until node as it saved them (after its migrations): read by its declaration, then its own
+ * rule (a value wait names its key). Throws a TbConfigError naming the setting.
+ */
+export function prepareWaitSettings(saved: Readonly<Record<string, unknown>>): WaitSettings {
+  const { values: v, problems } = readSettings(TB_WAIT_UNTIL, saved);
+  if (problems.length) throw problems[0];
+  const key = v.key.trim();
+  if (v.waitFor === 'value' && key === '')
     throw new TbConfigError(
-      `key must name the ${keyType === 'ENTITY_FIELD' ? 'entity field' : keyType === 'TIME_SERIES' ? 'time series' : 'attribute'} to wait for (e.g. temperature)`,
+      `key must name the ${v.keyType === 'ENTITY_FIELD' ? 'entity field' : v.keyType === 'TIME_SERIES' ? 'time series' : 'attribute'} to wait for (e.g. temperature)`,
     );
-  if (c.alarmType !== undefined && c.alarmType !== null && typeof c.alarmType !== 'string')
-    throw new TbConfigError(`alarmType must be an alarm type such as "High Temperature" ${got(c.alarmType)}`);
-  const alarmType = typeof c.alarmType === 'string' ? c.alarmType.trim() : '';
-  const checkCurrent =
-    c.checkCurrent === undefined || c.checkCurrent === null || c.checkCurrent === ''
-      ? true
-      : c.checkCurrent === true || c.checkCurrent === 'true';
-  let maxWaits = DEFAULT_MAX_WAITS;
-  if (c.maxWaits !== undefined && c.maxWaits !== null && c.maxWaits !== '') {
-    const n =
-      typeof c.maxWaits === 'number' ? c.maxWaits : /^\s*\d+\s*$/.test(String(c.maxWaits)) ? Number(c.maxWaits) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1)
-      throw new TbConfigError(`maxWaits must be a whole number of at least 1 (got ${describe(c.maxWaits)})`);
-    maxWaits = n;
-  }
-  return { waitFor, keyType, key, operator, alarmState, alarmType, listMode, checkCurrent, maxWaits };
+  return {
+    waitFor: v.waitFor,
+    keyType: v.keyType,
+    key,
+    operator: v.operator,
+    alarmState: v.alarmState,
+    alarmType: v.alarmType.trim(),
+    listMode: v.listMode,
+    checkCurrent: v.checkCurrent,
+    maxWaits: v.maxWaits ?? DEFAULT_MAX_WAITS,
+  };
 }
 
 // ---- numbers and equality -------------------------------------------------------------------------------

@@ -9,23 +9,23 @@
  * (the timeout counts from the message). Closing the node ends every wait and timer, sends nothing and unsubscribes
  * everything.
  */
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../../errors';
 import { EntityTarget } from '../../families/device-action';
 import { stateStatus } from '../../families/live-node';
 import type { LiveHub, LiveState, StateInfo, Subscriber } from '../../live/hub';
 import { AlarmDataSubscription, EntityDataSubscription, type LiveEvent, type LiveSink } from '../../live/subscriptions';
-import { usableClient } from '../../node-red/connection';
 import type { TbConnectionNode } from '../../node-red/connection';
+import { usableClient } from '../../node-red/connection';
 import { type SendFn } from '../../node-red/input';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
-import { typeProblem } from '../../node-red/typed-input';
 import { IgnoredWarnings } from '../../node-red/value-sources';
 import { alarmIdFromMessage } from '../../protocol/alarm-actions';
 import { entityText, policyRules, targetsFromMessage, uuidText, type Targets } from '../../protocol/targets';
 import type { AlarmData, EntityData, EntityId } from '../../protocol/types';
 import { type Sourced } from '../../settings/options';
-import { ComparedValue, VALUE_TYPES, type JsonataExpr, type ValueType } from './compared-value';
+import type { ReadSettings } from '../../settings/read';
+import { ComparedValue, type JsonataExpr } from './compared-value';
 import {
   alarmMet,
   alarmReading,
@@ -42,25 +42,7 @@ import {
   type EntityOutcome,
   type WaitSettings,
 } from './logic';
-
-export interface WaitUntilDef extends NodeDef {
-  connection: string;
-  target?: string;
-  targetType?: string;
-  targetEntityType?: string;
-  waitFor?: string;
-  keyType?: string;
-  key?: string;
-  operator?: string;
-  value?: string;
-  valueType?: string;
-  alarmState?: string;
-  alarmType?: string;
-  listMode?: string;
-  checkCurrent?: boolean | string;
-  timeout?: string | number;
-  maxWaits?: string | number;
-}
+import { TB_WAIT_UNTIL, type WaitUntilSettings } from './settings';
 
 /** Is a value met? `previous` = the value seen before (for `changes`). May be async (JSONata). */
 type Test = (value: unknown, ts: number | null, entity: EntityId, previous: unknown) => boolean | Promise<boolean>;
@@ -150,13 +132,13 @@ export class WaitEngine {
   constructor(
     private readonly RED: NodeAPI,
     private readonly node: Node,
-    private readonly config: WaitUntilDef,
+    private readonly config: WaitUntilSettings,
     private readonly conn: TbConnectionNode | undefined,
+    problems: TbError[] = [],
   ) {
-    const problems: TbError[] = [];
     let settings: WaitSettings;
     try {
-      settings = prepareWaitSettings(config as unknown as Record<string, unknown>);
+      settings = prepareWaitSettings(config);
     } catch (err) {
       problems.push(err as TbError);
       settings = prepareWaitSettings({ key: 'x' });
@@ -165,7 +147,7 @@ export class WaitEngine {
     // Any entity with attributes and time series, as tb-telemetry and tb-attributes take.
     this.entity = new EntityTarget(RED, node, config, {});
     problems.push(...this.entity.problems);
-    const raw = config.value === undefined || config.value === null ? '' : String(config.value);
+    const raw = config.value;
     if (settings.waitFor === 'value' && settings.operator === 'jsonata') {
       // A condition, not a TypedInput value (typed-input): evaluated against each update, a failure meets nothing.
       try {
@@ -178,11 +160,8 @@ export class WaitEngine {
           new TbConfigError('value must hold the JSONata condition, e.g. value > 21 and ts > $millis() - 60000'),
         );
     } else if (settings.waitFor === 'value' && settings.operator !== 'changes') {
-      const vt = config.valueType === undefined || config.valueType === '' ? 'str' : config.valueType;
-      const badType = typeProblem('valueType', vt, VALUE_TYPES, config.valueType);
-      if (badType) problems.push(badType);
-      else {
-        this.compared = new ComparedValue(RED, node, raw, vt as ValueType);
+      {
+        this.compared = new ComparedValue(RED, node, raw, config.valueType);
         if (this.compared.problem) problems.push(this.compared.problem);
         else if (this.compared.fixed) {
           // A fixed value is checked once (`>` on "warm" is a setting to fix, not a message to refuse).
@@ -239,11 +218,7 @@ export class WaitEngine {
       return;
     }
     const s = this.settings;
-    const fixedTimeout = !(
-      this.config.timeout === undefined ||
-      this.config.timeout === null ||
-      String(this.config.timeout).trim() === ''
-    );
+    const fixedTimeout = String(this.config.timeout).trim() !== '';
     IgnoredWarnings.of(this.node).check(msg, 'timeout', fixedTimeout);
     const timeoutMs = prepareTimeout(this.config.timeout, m.timeout);
     let test: Test;
@@ -634,10 +609,10 @@ export class WaitEngine {
 export function waitUntilNode(
   RED: NodeAPI,
   node: Node,
-  config: WaitUntilDef,
+  settings: ReadSettings<typeof TB_WAIT_UNTIL.settings>,
   conn: TbConnectionNode | undefined,
 ): WaitEngine {
-  const engine = new WaitEngine(RED, node, config, conn);
+  const engine = new WaitEngine(RED, node, settings.values, conn, [...settings.problems]);
   if (engine.problem) setupProblem(RED, node, engine.problem);
   return engine;
 }

@@ -1,0 +1,8 @@
+/** tb-wait-until's migrations of older saved settings (see src/settings/migrate.ts). */
+import { everySettingSaved, type Migration } from '../../settings/migrate';
+import { TB_WAIT_UNTIL } from './settings';
+
+export const MIGRATIONS: readonly Migration[] = [
+  // Version 1 read a missing timeout as "msg.timeout, else 30 s", which an empty timeout says today.
+  everySettingSaved(TB_WAIT_UNTIL, { timeout: '' }),
+];

@@ -1,0 +1,212 @@
+/**
+ * A node's settings, declared once (each node's `settings.ts`): for every property the node saves, its kind, its
+ * default, the values it allows, whether a message may give it, and its label. Everything else reads the
+ * declaration: the runtime's parsing (`readSettings`), the dialog's `defaults` (written into the node's html at
+ * build) and its validators, the migrations of older saved settings, and the check of the node's reference page.
+ * Pure: no Node-RED, no DOM.
+ */
+
+/** A value a setting saves: what the editor's inputs hold. */
+export type SettingValue = string | number | boolean | readonly unknown[];
+
+interface Common<D extends SettingValue> {
+  /** The value a new node gets in the dialog, and the one the runtime reads when the setting is missing. */
+  readonly default: D;
+  /**
+   * Where a message gives the value when the setting is left empty, such as `msg.timeout` (the node's rule: a
+   * setting fixed in the dialog wins).
+   */
+  readonly fromMessage?: string;
+  /** The catalog key of its label, when it is not `<type>.label.<name>`. */
+  readonly label?: string;
+}
+
+/** Free text ('' = not set). */
+export interface TextSetting extends Common<string> {
+  readonly kind: 'text';
+  /** The dialog requires a value (Node-RED's `required`). */
+  readonly required?: boolean;
+}
+
+/** One of a list of values ('' and a missing value read as the default). */
+export interface ChoiceSetting<V extends string = string> extends Common<V> {
+  readonly kind: 'choice';
+  readonly values: readonly V[];
+}
+
+/** A check box (`true` / `false`; older flows saved "true" / "false"). */
+export interface FlagSetting extends Common<boolean> {
+  readonly kind: 'flag';
+}
+
+/** A whole number from `min` (to `max`); with `optional`, '' means "not set" (the message, or nothing). */
+export interface WholeSetting extends Common<number | ''> {
+  readonly kind: 'whole';
+  readonly min: number;
+  readonly max?: number;
+  readonly optional?: boolean;
+}
+
+/** A number of at least `min` (a fraction allowed). */
+export interface NumberSetting extends Common<number> {
+  readonly kind: 'number';
+  readonly min: number;
+}
+
+/** Text the node reads in its own way (a duration, JSON, a list, a query): saved as the dialog writes it. */
+export interface FormattedSetting extends Common<string | number> {
+  readonly kind: 'duration' | 'json' | 'list' | 'query';
+}
+
+/** The rows of a list the dialog edits (value rows). */
+export interface RowsSetting extends Common<readonly unknown[]> {
+  readonly kind: 'rows';
+}
+
+/** A reference to a config node: the node's connection (`tb-connection`, required), or an optional `tls-config`. */
+export interface ConfigSetting extends Common<''> {
+  readonly kind: 'config';
+  readonly type: string;
+  readonly required: boolean;
+}
+
+/** The version of the saved settings (the node's current version is its default). */
+export interface VersionSetting extends Common<number> {
+  readonly kind: 'version';
+}
+
+export type Setting =
+  | TextSetting
+  | ChoiceSetting
+  | FlagSetting
+  | WholeSetting
+  | NumberSetting
+  | FormattedSetting
+  | RowsSetting
+  | ConfigSetting
+  | VersionSetting;
+
+/** A credential of a config node: kept in Node-RED's credentials store, never in the flow. */
+export interface Credential {
+  readonly type: 'text' | 'password';
+}
+
+/** A node type: what its html registers, and its settings. */
+export interface NodeDeclaration<S extends Record<string, Setting> = Record<string, Setting>> {
+  readonly type: string;
+  /** `config` for the config node. */
+  readonly category: 'ThingsBoard' | 'config';
+  readonly inputs: 0 | 1;
+  readonly outputs: number;
+  /** The version of the settings this code saves; migrations bring older ones up to it. */
+  readonly version: number;
+  readonly settings: S & { readonly version: VersionSetting };
+  readonly credentials?: Readonly<Record<string, Credential>>;
+}
+
+/** The colour of every node of the package (the palette's category). */
+export const NODE_COLOR = '#3FADB5';
+
+// ---- constructors -------------------------------------------------------------------------------------------------
+
+type Extra<T extends Setting> = Partial<Omit<T, 'kind' | 'default' | 'values'>>;
+
+export function text(def = '', extra: Extra<TextSetting> = {}): TextSetting {
+  return { kind: 'text', default: def, ...extra };
+}
+
+export function choice<V extends string>(
+  values: readonly V[],
+  def: NoInfer<V>,
+  extra: Extra<ChoiceSetting<V>> = {},
+): ChoiceSetting<V> {
+  return { kind: 'choice', values, default: def, ...extra };
+}
+
+export function flag(def: boolean, extra: Extra<FlagSetting> = {}): FlagSetting {
+  return { kind: 'flag', default: def, ...extra };
+}
+
+export function whole(
+  def: number | '',
+  range: { min: number; max?: number; optional?: boolean },
+  extra: Extra<WholeSetting> = {},
+): WholeSetting {
+  return { kind: 'whole', default: def, ...range, ...extra };
+}
+
+export function number(def: number, min: number, extra: Extra<NumberSetting> = {}): NumberSetting {
+  return { kind: 'number', default: def, min, ...extra };
+}
+
+export function formatted(
+  kind: FormattedSetting['kind'],
+  def: string | number,
+  extra: Extra<FormattedSetting> = {},
+): FormattedSetting {
+  return { kind, default: def, ...extra };
+}
+
+export function rows(extra: Extra<RowsSetting> = {}): RowsSetting {
+  return { kind: 'rows', default: [], ...extra };
+}
+
+/** The node's tb-connection (required). */
+export function connection(): ConfigSetting {
+  return { kind: 'config', type: 'tb-connection', required: true, default: '' };
+}
+
+/** An optional config node of another type (such as `tls-config`). */
+export function configNode(type: string): ConfigSetting {
+  return { kind: 'config', type, required: false, default: '' };
+}
+
+/** Declares a node type; its settings get `version` (the current version) last. */
+export function declareNode<S extends Record<string, Setting>>(d: {
+  type: string;
+  category?: 'ThingsBoard' | 'config';
+  inputs: 0 | 1;
+  outputs: number;
+  version: number;
+  settings: S;
+  credentials?: Readonly<Record<string, Credential>>;
+}): NodeDeclaration<S> {
+  const version: VersionSetting = { kind: 'version', default: d.version };
+  return {
+    type: d.type,
+    category: d.category ?? 'ThingsBoard',
+    inputs: d.inputs,
+    outputs: d.outputs,
+    version: d.version,
+    settings: { ...d.settings, version },
+    credentials: d.credentials,
+  };
+}
+
+/** The settings a message may give when they are left empty, and the message property each reads. */
+export function fromMessage(decl: NodeDeclaration): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, s] of Object.entries(decl.settings)) if (s.fromMessage) out[name] = s.fromMessage;
+  return out;
+}
+
+// ---- the values a runtime reads -----------------------------------------------------------------------------------
+
+/** The type of a setting's value once read. */
+export type ValueOf<T extends Setting> =
+  T extends ChoiceSetting<infer V>
+    ? V
+    : T extends FlagSetting
+      ? boolean
+      : T extends WholeSetting
+        ? number | undefined
+        : T extends NumberSetting | VersionSetting
+          ? number
+          : T extends RowsSetting
+            ? unknown[]
+            : T extends FormattedSetting
+              ? string | number
+              : string;
+
+/** A node's settings once read: every declared property, with its type. */
+export type Values<S extends Record<string, Setting>> = { -readonly [K in keyof S]: ValueOf<S[K]> };

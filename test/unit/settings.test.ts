@@ -1,0 +1,144 @@
+/**
+ * The settings declared once (src/settings): reading saved settings by their declaration, and migrating settings
+ * saved by an older version.
+ */
+import assert from 'node:assert/strict';
+import { TbConfigError } from '../../src/errors';
+import {
+  choice,
+  connection,
+  declareNode,
+  flag,
+  formatted,
+  fromMessage,
+  rows,
+  text,
+  whole,
+} from '../../src/settings/declare';
+import { everySettingSaved, migrate, savedVersion, type Migration } from '../../src/settings/migrate';
+import { defaultSettings, readSettings } from '../../src/settings/read';
+
+const DECL = declareNode({
+  type: 'tb-example',
+  inputs: 1,
+  outputs: 1,
+  version: 3,
+  settings: {
+    name: text(),
+    connection: connection(),
+    mode: choice(['fast', 'slow'], 'fast'),
+    strict: flag(true),
+    size: whole(10, { min: 1, max: 100 }),
+    limit: whole('', { min: 1, optional: true }),
+    timeout: formatted('duration', '30s', { fromMessage: 'msg.timeout' }),
+    values: rows(),
+  },
+});
+
+describe('settings declared once', function () {
+  describe('readSettings', function () {
+    it('a missing setting reads as its default; version 1 when none was saved', function () {
+      const { values, problems } = readSettings(DECL, {});
+      assert.deepEqual(problems, []);
+      assert.deepEqual(values, {
+        name: '',
+        connection: '',
+        mode: 'fast',
+        strict: true,
+        size: 10,
+        limit: undefined,
+        timeout: '30s',
+        values: [],
+        version: 1,
+      });
+    });
+
+    it('reads what the editor saved: check boxes as "true"/"false" too, whole numbers as digits', function () {
+      const { values, problems } = readSettings(DECL, {
+        mode: 'slow',
+        strict: 'false',
+        size: ' 42 ',
+        limit: '7',
+        timeout: '',
+        values: [{ key: 'a' }],
+        version: 3,
+      });
+      assert.deepEqual(problems, []);
+      assert.equal(values.mode, 'slow');
+      assert.equal(values.strict, false);
+      assert.equal(values.size, 42);
+      assert.equal(values.limit, 7);
+      assert.equal(values.timeout, '', 'an empty formatted setting stays empty: the message gives it');
+      assert.deepEqual(values.values, [{ key: 'a' }]);
+      assert.equal(values.version, 3);
+    });
+
+    it('an empty choice, check box or optional number reads as not set', function () {
+      const { values } = readSettings(DECL, { mode: '', strict: '', limit: ' ' });
+      assert.equal(values.mode, 'fast');
+      assert.equal(values.strict, true);
+      assert.equal(values.limit, undefined);
+    });
+
+    it('a value the setting does not allow is a problem naming it and what it allows; the default is read', function () {
+      const { values, problems } = readSettings(DECL, { mode: 'Slow', strict: 'yes', size: '0', values: 'a' });
+      assert.deepEqual(
+        problems.map((p) => p.message),
+        [
+          'mode must be one of fast, slow (got "Slow"; did you mean "slow"?)',
+          'strict must be true or false (got "yes")',
+          'size must be a whole number from 1 to 100 (got "0")',
+          'values must be a list (got "a")',
+        ],
+      );
+      assert.ok(problems.every((p) => p instanceof TbConfigError));
+      assert.equal(values.mode, 'fast');
+      assert.equal(values.size, 10);
+    });
+
+    it('defaultSettings: what a new node starts with; fromMessage: what a message may give', function () {
+      const d = defaultSettings(DECL);
+      assert.equal(d.version, 3);
+      assert.equal(d.mode, 'fast');
+      assert.deepEqual(d.values, []);
+      assert.notEqual(d.values, DECL.settings.values.default, 'a copy');
+      assert.deepEqual(fromMessage(DECL), { timeout: 'msg.timeout' });
+    });
+  });
+
+  describe('migrate', function () {
+    const steps: Migration[] = [
+      {
+        to: 3,
+        why: 'mode "quick" is called "fast"',
+        up(s) {
+          if (s.mode === 'quick') s.mode = 'fast';
+        },
+      },
+      everySettingSaved(DECL, { timeout: '' }),
+    ];
+
+    it('brings version 1 up step by step, in order, on a copy', function () {
+      const saved = Object.freeze({ mode: 'quick', size: 5 });
+      const m = migrate(DECL, steps, saved);
+      assert.equal(m.version, 3);
+      assert.equal(m.mode, 'fast');
+      assert.equal(m.size, 5, 'a saved value is kept');
+      assert.equal(m.timeout, '', 'a missing setting gets what version 1 read in its place');
+      assert.equal(m.strict, true, 'else its default');
+      assert.deepEqual(saved, { mode: 'quick', size: 5 });
+    });
+
+    it('leaves settings of the current version, or of a newer one, as they are', function () {
+      assert.deepEqual(migrate(DECL, steps, { version: 3, mode: 'quick' }), { version: 3, mode: 'quick' });
+      assert.deepEqual(migrate(DECL, steps, { version: 9 }), { version: 9 });
+    });
+
+    it('savedVersion: 1 when none, or none that makes sense, was saved', function () {
+      assert.equal(savedVersion({}), 1);
+      assert.equal(savedVersion({ version: '2' }), 2);
+      assert.equal(savedVersion({ version: 'x' }), 1);
+      assert.equal(savedVersion({ version: 0 }), 1);
+    });
+  });
+});
