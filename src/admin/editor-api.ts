@@ -3,10 +3,10 @@
  * a preview of a node's query, and a connection test. One EditorApi per platform client, so a redeployed
  * connection (a new client) starts with an empty cache. No Node-RED in here: parameters come in as a plain
  * object, answers go out as JSON-ready values, failures as our errors (bad parameters as TbInputError naming the
- * parameter). src/admin/routes.ts puts it behind the admin HTTP API.
+ * parameter). The routes put it behind the admin HTTP API.
  *
- * Look-ups are cached (see LookupCache); preview and test never are. Queries are validated by the same src/query
- * prepare functions the nodes use, and sent with the same PlatformClient calls.
+ * Look-ups are cached (see LookupCache); preview and test never are. Queries are validated by the same prepare
+ * functions the nodes use, and sent with the same PlatformClient calls.
  */
 import { TbError, TbInputError } from '../errors';
 import type { PlatformClient } from '../platform/client';
@@ -21,12 +21,12 @@ import {
   type ResultFormat,
 } from '../protocol/format';
 import {
-  entityNames,
   entityKeysQuery,
+  entityNames,
   entityNamesQuery,
   entitySearchQuery,
-  LOOKUP_ENTITY_TYPES,
   literalTextSearch,
+  LOOKUP_ENTITY_TYPES,
   nameListParam,
   oneOfParam,
   parseIds,

@@ -1,7 +1,6 @@
 /**
- * What the editor's browser bundle, `resources/tb-editor.js`, defines besides the dialogs (scripts/bundle-editor.js
- * builds it with esbuild into one IIFE script, which every nodes/<type>.html includes, and adds every node's
- * src/nodes/<type>/editor.ts). Three globals:
+ * What the editor's browser bundle, `resources/tb-editor.js`, defines besides the dialogs (the build makes it one
+ * script, which every node's html includes, and adds every node's dialog). Three globals:
  * - `window.TbQuery`: its exports (tb-query.ts), the runtime's own query module;
  * - `window.TbBuilder`: the query builder and the pickers of the dialogs (builder/);
  * - `window.TbEditor`: the node types' dialogs, which each html registers with `TbEditor.dialog('<type>')`.

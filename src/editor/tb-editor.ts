@@ -1,7 +1,7 @@
 /**
  * `window.TbEditor`: the node types' dialogs. `TbEditor.dialog('<type>')` is a node type's typed definition (the
- * default export of its src/nodes/<type>/editor.ts), which its html registers. The bundle's entry hands them all to
- * `defineDialogs` (scripts/bundle-editor.js lists the node folders).
+ * default export of its folder's editor.ts), which its html registers. The bundle's entry, made by the build from the
+ * node folders, hands them all to `defineDialogs`.
  */
 import type { Dialog } from './dialog/dialog';
 import { forType } from './dialog/for-type';
@@ -16,8 +16,7 @@ function dialog(type: string): Dialog {
 
 const api = {
   dialog,
-  // No html calls it any more (each dialog's module does); test/browser/editor.browser.ts checks the shared script
-  // by it. Drop it when that check asks for `dialog` instead.
+  // No html calls it any more (each dialog's module does); a browser test checks the shared script by it.
   forType,
 };
 

@@ -1,7 +1,7 @@
 /**
- * `window.TbQuery` (the exports of the editor bundle, see index.ts): the runtime's own pure query module
- * (src/query), so the validators the dialog runs are the very code the nodes run, and the editor flags a query
- * with the runtime's wording.
+ * `window.TbQuery` (the exports of the editor bundle, see index.ts): the runtime's own pure query code (the protocol
+ * core and the query model), so the validators the dialog runs are the very code the nodes run, and the editor flags
+ * a query with the runtime's wording.
  */
 
 export {
@@ -27,6 +27,36 @@ export {
   SORT_DIRECTIONS,
   STRING_OPERATIONS,
 } from '../protocol/types';
+export {
+  DEFAULT_PAGE_SIZE,
+  UUID_PATTERN,
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareAlarmStatusOptions,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+  prepareEntityId,
+  prepareKeysOptions,
+} from '../protocol/validate';
+export {
+  compactQuery,
+  formatQuery,
+  locatePath,
+  offsetAt,
+  parseJsonText,
+  positionAt,
+  shortJsonMessage,
+} from '../query-model/json-text';
+export {
+  deletePath,
+  getPath,
+  hasPath,
+  heldPaths,
+  isCovered,
+  pathString,
+  setPath,
+  toSegments,
+} from '../query-model/paths';
 export {
   ALARM_FIELD_NAMES,
   ALARM_FILTER_FIELDS,
@@ -57,35 +87,5 @@ export {
   visibleFields,
 } from '../query-model/schema';
 export { selectsAnyStatus, summarize } from '../query-model/summary';
-export {
-  compactQuery,
-  formatQuery,
-  locatePath,
-  offsetAt,
-  parseJsonText,
-  positionAt,
-  shortJsonMessage,
-} from '../query-model/json-text';
-export {
-  deletePath,
-  getPath,
-  hasPath,
-  heldPaths,
-  isCovered,
-  pathString,
-  setPath,
-  toSegments,
-} from '../query-model/paths';
-export {
-  DEFAULT_PAGE_SIZE,
-  UUID_PATTERN,
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareAlarmStatusOptions,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-  prepareEntityId,
-  prepareKeysOptions,
-} from '../protocol/validate';
 
 export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from '../query-model/check';

@@ -1,14 +1,14 @@
 /**
  * A quick reader for the frame a busy live flow receives by the thousand: an entity's latest values changed
- * (ENTITY_DATA `update`, protocol reference §6.4), in the exact form ThingsBoard writes it (Jackson, no white space;
- * the creator's properties first, see sim/ws/messages.ts):
+ * (ENTITY_DATA `update`), in the exact form ThingsBoard writes it (Jackson, no white space; the creator's properties
+ * first):
  *
  *   {"cmdId":1,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"…"},
  *    "latest":{"TIME_SERIES":{"temp":{"ts":1700000000000,"value":"23.5"}}},"timeseries":null,"aggLatest":null}],
  *    "errorCode":0,"errorMsg":null,"allowedEntities":10000,"cmdUpdateType":"ENTITY_DATA"}
  *
  * or with the class's fields in declaration order (`"cmdId":1,"errorCode":0,"errorMsg":null,"data":null,"update":[…],
- * "allowedEntities":…`), as §6.6 of the reference shows them.
+ * "allowedEntities":…`).
  *
  * It reads the bytes as they came off the socket, and builds exactly the object `JSON.parse(buffer.toString())`
  * builds: the same properties in the same order, the same values. Any frame that is not exactly of this form is

@@ -138,7 +138,7 @@ const ENVELOPE_BYTES = 11;
  * turn handles at most this many frames and one socket read: the frames of a read already taken are still handled.
  * Frames are counted since reading last paused, not per turn (which has no cheap marker): at a low rate, reading
  * pauses for one turn after every 64 frames, with nothing waiting, which costs a pause and a resume.
- * Bench scenario 2 at 1,000 entities: bench/RESULTS.md (issue 21).
+ * Measured by the live benchmark at 1,000 entities (bench/RESULTS.md).
  */
 export const FRAMES_PER_TURN = 64;
 

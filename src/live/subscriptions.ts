@@ -8,6 +8,7 @@ import { TbError } from '../errors';
 import {
   applyFlatChanges,
   copyFlat,
+  FlatEntity,
   flattenAlarm,
   flattenEntity,
   formatAlarms,
@@ -15,7 +16,6 @@ import {
   pageInfo,
   parseValue,
   ResultFormat,
-  FlatEntity,
 } from '../protocol/format';
 import type {
   AlarmCountQuery,

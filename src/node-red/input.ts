@@ -8,8 +8,6 @@ import { errorStatus, status } from './status';
 
 export type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
-export type DoneFn = (err?: Error) => void;
-
 /** Makes sure what reaches done() is an Error (a Catch node gets `msg.error.message = err.toString()`). */
 export function asError(err: unknown): Error {
   if (err instanceof Error) return err;

@@ -5,7 +5,7 @@
  * - `auto`: the node's rule (e.g. `msg.assignee`);
  * - `str` / `json`: fixed in the node; a `json` value is parsed, and a fixed value checked, once at deploy; a `str`
  *   value may hold placeholders (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`, `{{env.<NAME>}}`), read
- *   for each message with the rules of a bound query (src/nodes/support/value-sources);
+ *   for each message with the rules of a bound query;
  * - `msg`: a message property path (read with RED.util.getMessageProperty);
  * - `jsonata`: an expression, prepared once at deploy and evaluated against the message.
  * A fixed value wins over the message: a message property of the node's own name (`sameName`, e.g. msg.comment)

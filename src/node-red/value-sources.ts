@@ -1,5 +1,5 @@
 /**
- * Where a node's value comes from (issue 17), the Node-RED side of src/query/bindings:
+ * Where a node's value comes from, the Node-RED side of the placeholders (protocol/bindings):
  *
  * - `readRefs`: the values of placeholders (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`,
  *   `{{env.<NAME>}}`) for one message, read as Node-RED reads them (RED.util.getMessageProperty, the node's context

@@ -1,5 +1,5 @@
 /**
- * Alarm actions over REST (protocol §11): acknowledge, clear, assign, unassign, comment, raise (create or update)
+ * Alarm actions over REST: acknowledge, clear, assign, unassign, comment, raise (create or update)
  * and delete, plus the users an alarm may be assigned to and one alarm's AlarmInfo. Every request goes through
  * the Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes).
  *
@@ -10,7 +10,7 @@
  *   Alarm, a comment, or nothing); for delete it is the alarm as it was just before;
  * - a comment is written after the action, also when the action was already done (not in strict mode, where
  *   that is an error and nothing else is done);
- * - raise tells a created alarm from an updated one (see `isCreated` in src/query/alarm-actions), and raises of
+ * - raise tells a created alarm from an updated one (see `isCreated`), and raises of
  *   the same originator and type on one connection go out one after the other, so that each look-up sees the
  *   previous raise;
  * - 404 and 403 answers say which alarm (or user) and what was refused.

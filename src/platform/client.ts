@@ -69,25 +69,25 @@ export class PlatformClient {
     return this.http.baseUrl;
   }
 
-  /** The editor's look-ups (§12): profile names, alarm types, the current user, the server version. */
+  /** The editor's look-ups: profile names, alarm types, the current user, the server version. */
   get lookups(): PlatformLookups {
     if (!this.lookupsClient) this.lookupsClient = new PlatformLookups(this.session);
     return this.lookupsClient;
   }
 
-  /** The alarm actions of §11 (acknowledge, clear, assign, comment, raise, delete…) on this client. */
+  /** The alarm actions (acknowledge, clear, assign, comment, raise, delete…) on this client. */
   get alarms(): AlarmActions {
     if (!this.alarmActions) this.alarmActions = new AlarmActions(this.session, this.queries, this.lookups);
     return this.alarmActions;
   }
 
-  /** Time series and attributes of entities (§13: save, latest, history, delete; attribute save, read, delete). */
+  /** Time series and attributes of entities (save, latest, history, delete; attribute save, read, delete). */
   get deviceData(): DeviceData {
     if (!this.deviceDataClient) this.deviceDataClient = new DeviceData(this.session);
     return this.deviceDataClient;
   }
 
-  /** Server-side RPC to devices (§13: send at most once, persistent RPCs read, followed and cancelled). */
+  /** Server-side RPC to devices (send at most once, persistent RPCs read, followed and cancelled). */
   get rpc(): RpcClient {
     if (!this.rpcClient) this.rpcClient = new RpcClient(this.session, this.timeoutMs);
     return this.rpcClient;

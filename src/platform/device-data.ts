@@ -1,17 +1,17 @@
 /**
- * Time series and attributes of an entity over REST (protocol §13.1.1-1.7): save, latest, history (page after page),
+ * Time series and attributes of an entity over REST: save, latest, history (page after page),
  * delete; attribute save, read (one scope, or each of the three), delete. Every request goes through
  * the Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes), which
  * turns both error body shapes (the JSON error object, and the bare string or empty body most of these routes
  * answer) into errors with the server's words; 404 and 403 get a sentence naming the entity in front.
- * Requests that are validated here were validated by src/query first. Nothing in here knows about Node-RED.
+ * Requests that are validated here were validated by the node's logic first. Nothing in here knows about Node-RED.
  */
 import { TbError } from '../errors';
 import { checkAttributeList, type AttributeKv, type ScopeChoice } from '../protocol/attributes';
 import {
   deleteParams,
-  historyParams,
   HistoryPager,
+  historyParams,
   latestParams,
   type DeleteRequest,
   type HistoryRequest,

@@ -1,5 +1,5 @@
 /**
- * The platform's look-up endpoints for an editor (protocol §12): profile names and entity view / edge types,
+ * The platform's look-up endpoints for an editor: profile names and entity view / edge types,
  * alarm types, the current user and the server version. Requests go through the Requester (auth, 401 retry,
  * 429 policy, our error classes). Nothing in here knows about Node-RED.
  *

@@ -1,6 +1,6 @@
 /**
  * Entity and alarm queries over REST: find (one page, or page after page), count, key discovery, and one alarm by
- * id. It takes queries that src/query has already validated and made wire-ready; requests go through the
+ * id. It takes queries that the protocol core has already validated and made wire-ready; requests go through the
  * Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes).
  */
 import { fromKeysV1, fromKeysV2, type KeysResult } from '../protocol/format';

@@ -1,5 +1,5 @@
 /**
- * Server-side RPC over REST (protocol §13.1.8-1.9): send (lightweight one-way / two-way, or persistent), read a
+ * Server-side RPC over REST: send (lightweight one-way / two-way, or persistent), read a
  * persistent RPC, follow it to its final state, cancel (delete) it. Every request goes through
  * the Requester (auth, the retry after 401 "token expired", the 429 policy, our error classes).
  *

@@ -1,5 +1,5 @@
 /**
- * Values from the message (issue 17): placeholders in a built query.
+ * Values from the message: placeholders in a built query.
  *
  * A string leaf of a query that is exactly `{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}` or
  * `{{env.<NAME>}}` (spaces inside the braces allowed) is a bound value: each message replaces it by the value
@@ -44,7 +44,7 @@ export interface Bindings {
 }
 
 /**
- * The keys under which a query holds a list (src/query/types.ts: entityList, the *Types of the type and search
+ * The keys under which a query holds a list (entityList, the *Types of the type and search
  * filters, the alarm filter's lists, the key lists): a whole-list binding there takes an array, and a single
  * value becomes a one-item list.
  */

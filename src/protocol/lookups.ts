@@ -1,5 +1,5 @@
 /**
- * The queries behind the editor's look-ups (protocol §12), built here so that wire JSON stays in src/query:
+ * The queries behind the editor's look-ups, built here so that wire JSON stays in the protocol core:
  * entities by name (a "contains" search), names of known ids, and the entities whose keys a key picker lists.
  * Pure: no I/O, no Node-RED. Each result goes through the same prepare function as a node's query, so the
  * editor's look-ups send exactly what a node would.
@@ -22,7 +22,7 @@ export type ProfileEntityType = (typeof PROFILE_ENTITY_TYPES)[number];
 export const LOOKUP_ENTITY_TYPES = QUERYABLE_ENTITY_TYPES;
 export type LookupEntityType = (typeof LOOKUP_ENTITY_TYPES)[number];
 
-/** At most this many entities per search (§12 suggests a page of 50). */
+/** At most this many entities per search (a page of 50). */
 export const ENTITY_SEARCH_LIMIT = 50;
 /** At most this many ids per name resolution. */
 export const MAX_RESOLVE_IDS = 100;
@@ -39,7 +39,7 @@ export function oneOfParam<T extends string>(v: unknown, allowed: readonly T[], 
 
 /**
  * A text for `pageLink.textSearch` that matches itself literally: the server puts it in
- * `ILIKE '%' || text || '%'` without escaping (§5.3), so `%`, `_` and `\` are escaped here.
+ * `ILIKE '%' || text || '%'` without escaping, so `%`, `_` and `\` are escaped here.
  */
 export function literalTextSearch(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -47,7 +47,7 @@ export function literalTextSearch(text: string): string {
 
 /**
  * Entities of one type whose name contains `search` (case-insensitive), sorted by name, at most `limit`:
- * `pageLink.textSearch` over the one requested field, `name` (§12, §5.3).
+ * `pageLink.textSearch` over the one requested field, `name`.
  */
 export function entitySearchQuery(
   entityType: LookupEntityType,
@@ -111,7 +111,7 @@ export function entityNames(rows: EntityData[]): Array<{ id: EntityId; name: str
 /**
  * The entities whose keys a key picker lists: those of the given profiles (device/asset profile names, entity
  * view/edge types) through the matching type filter, or every entity of the type when no profile is given.
- * The page is the default one (100 entities; the v1 key endpoint caps it there anyway, §4.1).
+ * The page is the default one (100 entities; the v1 key endpoint caps it there anyway).
  */
 export function profileKeysQuery(entityType: LookupEntityType, profiles: string[]): EntityDataQuery {
   let entityFilter: EntityFilter;

@@ -68,7 +68,7 @@ export interface RpcRequest {
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * What an error answer of the send means (protocol §13.1.8): `noReply` for 504 (v2), 408 / 409 (v1), and the
+ * What an error answer of the send means (`RpcV2Controller`, `RpcV1Controller`): `noReply` for 504 (v2), 408 / 409 (v1), and the
  * server's 500 "Request timeout" (its 30 s cap); `badReply` for 406 (the device's reply is not JSON).
  */
 export function classifyRpcAnswer(

@@ -1,5 +1,5 @@
 /**
- * Which entity a device action (tb-telemetry, tb-attributes, tb-rpc; protocol §13) acts on, read from whatever
+ * Which entity a device action (tb-telemetry, tb-attributes, tb-rpc) acts on, read from whatever
  * an earlier node put in the message. Pure: no I/O, no Node-RED.
  *
  * Shapes accepted for one entity:
@@ -19,7 +19,7 @@ import { describe, got, isObject, UUID_PATTERN } from './validate';
 const UUID_RE = new RegExp(UUID_PATTERN);
 
 /**
- * Entity types whose attributes and time series the server can read and write (`AccessValidator`, protocol §13.1):
+ * Entity types whose attributes and time series the server can read and write (`AccessValidator`):
  * any other type (ALARM, DASHBOARD…) is answered with a 500 "Not Implemented!", so it is refused before sending.
  */
 export const TELEMETRY_ENTITY_TYPES = [
@@ -179,9 +179,6 @@ export function prepareTargets(v: unknown, field: string, rules: TargetRules): T
     fail(field, `${field} must be ${TARGET_SHAPES} ${got(v === null ? undefined : v)}`);
   return { entities: [prepareTarget(v, field, rules)], bulk: false };
 }
-
-/** Where the node looks by default, for messages. */
-export const AUTO_TARGET_TEXT = 'msg.entity, else msg.topic (an entity UUID)';
 
 /**
  * The entity (or entities) of a message when the node reads them "automatically": `msg.entity`; when that is

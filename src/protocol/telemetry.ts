@@ -19,7 +19,7 @@ export const ORDERS = ['ASC', 'DESC'] as const;
 
 export type Order = (typeof ORDERS)[number];
 
-/** The server refuses a query of more intervals than this (`DATABASE_TS_MAX_INTERVALS`, protocol §13.1.6). */
+/** The server refuses a query of more intervals than this (`DATABASE_TS_MAX_INTERVALS`). */
 export const MAX_INTERVALS = 700;
 
 /** Keys are at most 255 characters (`KvUtils`). */

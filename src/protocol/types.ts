@@ -4,8 +4,7 @@
  * Every type, field and enum value mirrors the server's Java classes in thingsboard/thingsboard: the query objects,
  * the key discovery answers and the v2 WebSocket commands and updates. Paths are short: `Q/` is
  * common/data/src/main/java/org/thingsboard/server/common/data/query/, `CD/` the same without query/, `DAO/`
- * dao/src/main/java/org/thingsboard/server/dao/; every prefix, and the server files behind the "protocol §n" of other
- * comments, are listed under "Sources" in sim/README.md.
+ * dao/src/main/java/org/thingsboard/server/dao/ (the simulator's README lists every prefix).
  * The enum values are also exported as `readonly` arrays so that validation and the editor share one list.
  */
 
@@ -214,7 +213,7 @@ export interface EntityKey {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Entity filters (§3.3)
+// Entity filters
 // ---------------------------------------------------------------------------------------------------------------
 
 export interface SingleEntityFilter {
@@ -349,7 +348,7 @@ export type EntityFilter =
   | EdgeSearchQueryFilter;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Key filters (§3.4)
+// Key filters
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
@@ -411,7 +410,7 @@ export interface KeyFilter {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Queries (§3.2)
+// Queries
 // ---------------------------------------------------------------------------------------------------------------
 
 export interface EntityDataSortOrder {
@@ -470,7 +469,7 @@ export interface AlarmCountQuery extends AlarmFilterFields {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Responses (§3.5, §4)
+// Responses
 // ---------------------------------------------------------------------------------------------------------------
 
 /** `count` is present only for aggregated values. `{ts:0, value:""}` means "no value". */
@@ -555,7 +554,7 @@ export interface PageData<T> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Alarm actions (§11)
+// Alarm actions
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The body of `POST /api/alarm` without an id: create, or update the active alarm of that originator and type. */
@@ -571,7 +570,7 @@ export interface AlarmCreateBody {
   propagateRelationTypes: string[];
   /** Required from a customer user (its own customer: the CREATE permission check); absent for a tenant admin. */
   customerId?: CustomerId;
-  /** The active alarm's assignee, kept (see `raiseWireBody` in src/query/alarm-actions). */
+  /** The active alarm's assignee, kept (see `raiseWireBody`). */
   assigneeId?: UserId;
 }
 
@@ -618,7 +617,7 @@ export interface AvailableEntityKeysV2 {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// WebSocket commands (§6.3)
+// WebSocket commands
 // ---------------------------------------------------------------------------------------------------------------
 
 export const WS_CMD_TYPES = [
@@ -768,7 +767,7 @@ export interface WsCmdsWrapper {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// WebSocket updates (§6.5, §6.6)
+// WebSocket updates
 // ---------------------------------------------------------------------------------------------------------------
 
 export const CMD_UPDATE_TYPES = [

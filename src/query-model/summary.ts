@@ -1,5 +1,5 @@
 /**
- * One line in plain English of what a query asks for, phrased after the server's semantics (protocol §5):
+ * One line in plain English of what a query asks for, phrased after the server's semantics:
  * name filters are case-insensitive prefixes unless % is used, empty lists mean "any", the alarm status list is two
  * ANDed conditions, a time window wins over startTs/endTs, an alarm count without an entity filter counts every
  * alarm of the tenant (or customer), and so on. A query that can obviously match nothing says so.
@@ -13,8 +13,8 @@ import type { EntityFilterType } from '../protocol/types';
 import {
   ENTITY_FILTER_SCHEMA,
   entityTypeName,
-  isQueryMode,
   FILTER_RESULT_TYPES,
+  isQueryMode,
   OPERATION_LABELS,
   type QueryMode,
 } from './schema';
@@ -40,7 +40,7 @@ const VALUE_MAX = 32;
 /** Hard cap on the whole line. */
 const LINE_MAX = 220;
 
-/** Alarm fields with a column that alarm text search looks in (§5.3); `status` has none. */
+/** Alarm fields with a column that alarm text search looks in; `status` has none. */
 const ALARM_SEARCH_COLUMNS = new Set([
   'createdTime',
   'ackTs',
@@ -134,7 +134,7 @@ function isShownRef(s: string): boolean {
   return s.startsWith('‹');
 }
 
-/** A value from the message (a leaf that is one placeholder, issue 17): `‹msg.payload›`, else undefined. */
+/** A value from the message (a leaf that is one placeholder): `‹msg.payload›`, else undefined. */
 function bound(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   const whole = parseTemplate(v)?.whole;
@@ -235,7 +235,7 @@ function entityRefs(type: string, ids: string[], notes: Notes): string {
     : `any of ${ids.length} ${entityTypeName(type, 2)}`;
 }
 
-/** The word for an entity type's name column (§5.2): email for users, title for customers, tenants, dashboards. */
+/** The word for an entity type's name column: email for users, title for customers, tenants, dashboards. */
 function nameWord(type: string | undefined): string {
   if (type === 'USER') return 'with email';
   if (type === 'CUSTOMER' || type === 'TENANT' || type === 'DASHBOARD') return 'with title';
@@ -243,7 +243,7 @@ function nameWord(type: string | undefined): string {
 }
 
 /**
- * A name filter (§5.2): ILIKE, so case-insensitive; `x` means the prefix `x%`, and a filter that starts or ends
+ * A name filter: ILIKE, so case-insensitive; `x` means the prefix `x%`, and a filter that starts or ends
  * with % is the pattern itself. Undefined when it sets no condition.
  */
 function nameCondition(filter: unknown, word: string): string | undefined {
@@ -433,7 +433,7 @@ function entities(filter: unknown, notes: Notes): string {
 // Key filters
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The server's IN list split (§5.5): trim, split on commas, strip quotes when every item has the same ones. */
+/** The server's IN list split (`StringUtils.splitByCommaWithoutQuotes`): trim, split on commas, strip quotes when every item has the same ones. */
 function splitIn(v: string): string[] {
   const items = v.trim().split(/\s*,\s*/);
   for (const q of ["'", '"']) {
@@ -450,7 +450,7 @@ interface ValueText {
 
 /**
  * The value a predicate compares with (`FilterPredicateValue#getValue`): userValue, else the dynamic attribute, else
- * defaultValue; a resolvedValue sent with the dynamic value stands in for the attribute as each path does (§5.6):
+ * defaultValue; a resolvedValue sent with the dynamic value stands in for the attribute as each path does:
  * REST find uses it as is, a live subscription until the attribute is read. REST counts and alarm queries read no
  * dynamic value at all, and no path reads CURRENT_DEVICE.
  */
@@ -602,7 +602,7 @@ export function selectsAnyStatus(v: unknown): boolean {
   return statusText(v) === undefined;
 }
 
-/** §5.9: two independent conditions, ANDed; ANY or an empty list means none. */
+/** The alarm status list: two independent conditions, ANDed; ANY or an empty list means none. */
 function statusText(v: unknown): string | undefined {
   const s = strings(v);
   if (s.length === 0 || s.includes('ANY')) return undefined;
@@ -647,7 +647,7 @@ function alarmText(f: Obj, notes: Notes): string {
   return assignee ? `${head} ${assignee}` : head;
 }
 
-/** §5.9: a window > 0 wins (find: from startTs when given, else ending now; count: always ending now). */
+/** The alarm time: a window > 0 wins (find: from startTs when given, else ending now; count: always ending now). */
 function timeText(f: Obj, count: boolean, notes: Notes): string {
   const boundWindow = bound(f.timeWindow);
   if (boundWindow) return `last ${boundWindow} ms`;
@@ -711,8 +711,8 @@ function alarmDataText(q: Obj, notes: Notes): string {
 /**
  * What a live subscription (ALARM_DATA) does with the query's times (TbAlarmDataSubCtx: the live filter and the
  * refresh timer use only timeWindow). No window at all is fine: tb-subscribe sends one reaching back to the epoch
- * (src/live/subscriptions.ts#withLiveWindow), so "any time" holds and new alarms stream. startTs/endTs without a
- * window are sent as written: timeWindow 0 passes no alarm event (§9.12). A fixed range (startTs + timeWindow)
+ * (withLiveWindow), so "any time" holds and new alarms stream. startTs/endTs without a
+ * window are sent as written: timeWindow 0 passes no alarm event. A fixed range (startTs + timeWindow)
  * re-fetches that range only, so alarms raised after its end never show.
  */
 function liveAlarmHint(pageLink: Obj, notes: Notes): void {

@@ -8,7 +8,6 @@ import { choice, text } from './declare';
 
 /** Where the entity comes from: the message (msg.entity, else msg.topic), fixed JSON, a message property, JSONata. */
 export const TARGET_SOURCES = ['auto', 'json', 'msg', 'jsonata'] as const;
-export type TargetSource = (typeof TARGET_SOURCES)[number];
 
 /** The entity and its source. */
 export function targetSettings() {

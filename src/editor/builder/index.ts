@@ -1,8 +1,7 @@
 /**
  * `window.TbBuilder`: the dialog helpers of node-red-contrib-thingsboard-query that need more than a few
  * lines — the query builder, and the small server-backed helpers of the other dialogs (dialogs.ts: connection
- * test, entity pickers, suggestions, view link). Loaded by every node's html from resources/ (built by
- * scripts/bundle-editor.js).
+ * test, entity pickers, suggestions, view link). Loaded by every node's html from resources/ (the editor bundle).
  */
 import { compactQuery } from '../../query-model/json-text';
 import { defaultQuery, type QueryMode } from '../../query-model/schema';

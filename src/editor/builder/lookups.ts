@@ -94,7 +94,7 @@ function query(params: Record<string, string | undefined>): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** The preview endpoint's answer (src/admin/editor-api.ts PreviewResult). */
+/** The preview endpoint's answer (the admin endpoints' PreviewResult). */
 export interface PreviewAnswer {
   payload: unknown;
   page?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 /**
- * The dialog's validation is the runtime's: the same prepare functions of src/query/validate/ (bundled into
- * the editor, through src/query/check.ts), so a wrong filter type, operation or enum is flagged before deploy in
+ * The dialog's validation is the runtime's: the same prepare functions of the protocol core's validation
+ * (bundled into the editor, through the query model's check), so a wrong filter type, operation or enum is flagged before deploy in
  * the runtime's words.
  */
 import { parseJsonText, shortJsonMessage } from '../../query-model/json-text';

@@ -1,6 +1,6 @@
 /**
  * The value a tb-wait-until condition compares with (`value` / `valueType`, a TypedInput): checked at deploy, read
- * for each message (src/nodes/support/typed-input).
+ * for each message, as a TypedInput.
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TypedInput } from '../../node-red/typed-input';

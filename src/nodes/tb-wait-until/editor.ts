@@ -14,7 +14,7 @@ import { parseTemplate } from '../../protocol/bindings';
 import { fromMessage } from '../../settings/declare';
 import { durationOption } from '../../settings/options';
 import { VALUE_TYPES } from '../../settings/value-rows';
-import { isNumericText } from './logic';
+import { durationParts, isNumericText } from './logic';
 import { MIGRATIONS } from './migrations';
 import { ALARM_STATES, TB_WAIT_UNTIL } from './settings';
 
@@ -26,11 +26,10 @@ const NUMERIC = ['lt', 'lte', 'gt', 'gte'];
 
 /**
  * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: its runtime gives the entity
- * setting the empty policy (`new EntityTarget(…, {})` in src/nodes/support/wait-until.ts: every type of
- * TELEMETRY_ENTITY_TYPES, a bare UUID typed by targetEntityType), which is tb-attributes' row of ACTION_TARGETS
- * (src/query/targets.ts). The device-target part takes its rule from a type of that table, which has no row of its
- * own for this node (test/query/device-actions.test.ts pins it to the three device actions): so it borrows that row,
- * and the part's texts are read from this node's catalog (below).
+ * setting the empty policy (every type of TELEMETRY_ENTITY_TYPES, a bare UUID typed by targetEntityType), which is
+ * tb-attributes' row of ACTION_TARGETS. The device-target part takes its rule from a type of that table, which has no
+ * row of its own for this node (the table is the three device actions'): so it borrows that row, and the part's texts
+ * are read from this node's catalog (below).
  */
 const ENTITY_RULE = 'tb-attributes';
 
@@ -67,7 +66,7 @@ function comparing(this: EditorNode): boolean {
   return waitFor(get) === 'value' && operator(get) !== 'changes';
 }
 
-/** The target checked by the runtime's own rules (src/query/targets, through the device actions' check). */
+/** The target checked by the runtime's own rules (the targets' rule, through the device actions' check). */
 const targetCheck = placeholderAware(
   (name) =>
     function (v, opt) {
@@ -150,16 +149,10 @@ const timeout: Validator = function (v, opt) {
 // The condition as a sentence
 // ---------------------------------------------------------------------------------------------------------------
 
-/** A duration as a person says it: 30 s, 30 min, 2 h (the largest unit that divides it). */
+/** A duration as a person says it, in the largest unit that divides it (the runtime's rule), translated. */
 function durationText(ms: number): string {
-  const units: Array<[string, number]> = [
-    ['d', 86400000],
-    ['h', 3600000],
-    ['min', 60000],
-    ['s', 1000],
-  ];
-  for (const [unit, size] of units) if (ms % size === 0) return t(`tb-wait-until.unit.${unit}`, { n: ms / size });
-  return t('tb-wait-until.unit.ms', { n: ms });
+  const { n, unit } = durationParts(ms);
+  return t(`tb-wait-until.unit.${unit}`, { n });
 }
 
 /** The value to compare with, as the sentence shows it (a text in quotes, a source by its path). */

@@ -1,10 +1,10 @@
 /**
- * tb-wait-until (issue 19), the pure part: the node's settings, the condition (compiled once per wait and tested on
+ * tb-wait-until, the pure part: the node's settings, the condition (compiled once per wait and tested on
  * every value the entity reports), the timeout, the live queries that watch one entity, and the shape of
- * `msg.waited`. No I/O, no Node-RED: the node side is src/nodes/support/wait-until.ts.
+ * `msg.waited`. No I/O, no Node-RED.
  *
  * Numbers: ThingsBoard stores a text that looks like a number as that number (`transport.json.type_cast_enabled`,
- * protocol §13.3: commons-lang `NumberUtils.isParsable`), and the WebSocket sends every latest value as text. So a
+ * commons-lang `NumberUtils.isParsable` in its `JsonConverter`), and the WebSocket sends every latest value as text. So a
  * value that is numeric text compares as the number it stands for, on either side of the comparison: `"21"` equals
  * `21`, and `>` applies to `"21.5"` but not to `"warm"`.
  */
@@ -97,7 +97,7 @@ export function prepareWaitSettings(saved: Readonly<Record<string, unknown>>): W
 
 /**
  * commons-lang3 `NumberUtils.isParsable`, the test ThingsBoard's JsonConverter applies before storing a text as a
- * number (protocol §13.3): an optional "-", digits, at most one ".", not ending with ".".
+ * number: an optional "-", digits, at most one ".", not ending with ".".
  */
 export function isNumericText(s: string): boolean {
   const len = s.length;
@@ -171,7 +171,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 
 /**
  * A list for `in` / `not in`: an array, or a text split as ThingsBoard splits an IN filter's value
- * (`CD/StringUtils.java#splitByCommaWithoutQuotes`, protocol §5.5): trimmed, split on commas with the spaces around
+ * (`CD/StringUtils.java#splitByCommaWithoutQuotes`): trimmed, split on commas with the spaces around
  * them, and the quotes stripped when every item has the same ones.
  */
 export function listValue(v: unknown, field: string): unknown[] {
@@ -289,7 +289,7 @@ export const MAX_TIMER_MS = 2147483647;
 
 /**
  * The timeout of one wait, in ms (0 = no limit): the node's `timeout` setting when set, else `msg.timeout`, else 30 s.
- * A number is ms; a text is a duration such as `90s`, `10m`, `2h` (src/query/options.ts). Throws a TbInputError.
+ * A number is ms; a text is a duration such as `90s`, `10m`, `2h`. Throws a TbInputError.
  */
 export function prepareTimeout(setting: unknown, fromMsg: unknown): number {
   const set = !(setting === undefined || setting === null || (typeof setting === 'string' && setting.trim() === ''));
@@ -305,10 +305,22 @@ export function prepareTimeout(setting: unknown, fromMsg: unknown): number {
 /** "30 s", "10 min", "2 h", for statuses and messages. */
 export function durationText(ms: number): string {
   if (ms === 0) return 'no limit';
-  if (ms % 3600000 === 0) return `${ms / 3600000} h`;
-  if (ms % 60000 === 0) return `${ms / 60000} min`;
-  if (ms % 1000 === 0) return `${ms / 1000} s`;
-  return `${ms} ms`;
+  const { n, unit } = durationParts(ms);
+  return `${n} ${unit}`;
+}
+
+/** The units a duration is said in, largest first. */
+const UNITS: ReadonlyArray<readonly ['d' | 'h' | 'min' | 's', number]> = [
+  ['d', 86400000],
+  ['h', 3600000],
+  ['min', 60000],
+  ['s', 1000],
+];
+
+/** A duration in the largest unit that divides it: 30 s, 30 min, 2 h, 1 d (ms when none does). */
+export function durationParts(ms: number): { n: number; unit: 'd' | 'h' | 'min' | 's' | 'ms' } {
+  for (const [unit, size] of UNITS) if (ms % size === 0) return { n: ms / size, unit };
+  return { n: ms, unit: 'ms' };
 }
 
 // ---- what is watched ------------------------------------------------------------------------------------
@@ -321,7 +333,7 @@ export function latestValue(
 ): { value: unknown; ts: number } | undefined {
   const tv = ed?.latest?.[keyType as EntityKeyType]?.[key];
   if (!tv) return undefined;
-  // A deleted key arrives as ts 0 and "" (protocol §13.4); the server answers a missing one the same way.
+  // A deleted key arrives as ts 0 and "" (the WebSocket's deleted-key update); the server answers a missing one the same way.
   if (tv.ts === 0 && (tv.value === '' || tv.value === null)) return undefined;
   return { value: parseValue(tv), ts: tv.ts };
 }

@@ -1,4 +1,4 @@
-/** tb-wait-until's settings, declared once (see src/settings/declare.ts). */
+/** tb-wait-until's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { choice, connection, declareNode, flag, formatted, text, whole } from '../../settings/declare';
 import { targetEntityTypeSetting, targetSettings } from '../../settings/target';
 import { VALUE_TYPES } from '../../settings/value-rows';

@@ -1,10 +1,10 @@
 /**
- * The node side of tb-wait-until (issue 19): its settings (checked at deploy), the waits it runs (one per message,
+ * The node side of tb-wait-until: its settings (checked at deploy), the waits it runs (one per message,
  * each on one entity or a list of them, with its own timer), and the live subscriptions behind them: one per entity
  * watched (per key, or per alarm type), shared by every wait of the node on that entity, over the connection's
- * shared WebSocket (src/live). The condition, the timeout, the queries and `msg.waited` are src/query/wait.ts.
+ * shared WebSocket. The condition, the timeout, the queries and `msg.waited` are the node's pure logic.
  *
- * After a reconnect the subscription kinds (src/live/subscriptions) compare the server's fresh answer with what they
+ * After a reconnect the subscription kinds compare the server's fresh answer with what they
  * knew and report what changed meanwhile, so a wait sees a change made during the outage; its timer is not touched
  * (the timeout counts from the message). Closing the node ends every wait and timer, sends nothing and unsubscribes
  * everything.

@@ -4,7 +4,7 @@
  * Each `prepare*` function checks its input and returns a **new** object holding only fields the server knows,
  * at every level (query, entityFilter, pageLink, sortOrder, keyFilter, predicate, value, EntityKey). That matters on
  * the WebSocket, where an unknown field outside `query`/`entityFilter` makes the server reject the whole message
- * (protocol §6.9). The input is never modified.
+ * (the v2 WebSocket API). The input is never modified.
  *
  * Every failure throws `TbInputError(fieldPath, message)`; the message names the full path and what is allowed,
  * e.g. `query.pageLink.pageSize must be a positive integer (got 0)`.

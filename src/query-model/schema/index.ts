@@ -3,7 +3,7 @@
  * which builder parts each query mode shows, the key-filter tables, name suggestions, neutral new queries, and the
  * JSON schema of the JSON view, generated from the same tables so that the forms and the JSON view never disagree.
  *
- * The tables follow what the runtime validator (validate/) reads; the tests in test/query/schema/ hold the two
+ * The tables follow what the runtime validator (validate/) reads; their tests hold the two
  * together. Pure: no DOM, no Node-RED, no I/O.
  *
  * The parts, a file each: spec.ts (query modes, field kinds, the shape of a field and of a filter type), filters.ts
@@ -12,9 +12,9 @@
  * builder shows; the rest is held), json-fields.ts and json-schema.ts (the JSON schema of the JSON view).
  */
 
-export { QUERY_MODES, type FieldKind, type FieldSpec, type FilterTypeSpec, type QueryMode } from './spec';
+export { builderCoverage } from './coverage';
 export { ENTITY_FILTER_SCHEMA, FILTER_RESULT_TYPES, filterEntityType, newEntityFilter, visibleFields } from './filters';
-export { ALARM_FIELD_NAMES, ENTITY_FIELD_NAMES, ENTITY_TYPE_NAMES, entityFieldNames, entityTypeName } from './names';
+export { jsonSchema } from './json-schema';
 export {
   KEY_FILTER_HELP,
   KEY_TYPES_FOR,
@@ -37,5 +37,5 @@ export {
   type FieldList,
   type ModeSpec,
 } from './modes';
-export { builderCoverage } from './coverage';
-export { jsonSchema } from './json-schema';
+export { ALARM_FIELD_NAMES, ENTITY_FIELD_NAMES, ENTITY_TYPE_NAMES, entityFieldNames, entityTypeName } from './names';
+export { QUERY_MODES, type FieldKind, type FieldSpec, type FilterTypeSpec, type QueryMode } from './spec';

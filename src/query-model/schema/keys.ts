@@ -101,7 +101,7 @@ export const VALUE_TYPE_PREDICATES: Readonly<Record<EntityKeyValueType, SimplePr
   DATE_TIME: 'NUMERIC',
 };
 
-/** Plain-language notes on key filters, for the form's help (§5.5). */
+/** Plain-language notes on key filters, for the form's help. */
 export const KEY_FILTER_HELP: Readonly<Record<string, string>> = {
   typed:
     'A string condition only matches values stored as text, a numeric one only numbers, a boolean one only booleans.',
@@ -114,7 +114,7 @@ export const KEY_FILTER_HELP: Readonly<Record<string, string>> = {
 
 /**
  * The dynamic value sources the builder offers: a server attribute of the caller's tenant, customer or user.
- * CURRENT_DEVICE is never offered: no query path resolves it (§5.6). REST find fails on it with an internal error
+ * CURRENT_DEVICE is never offered: no query path resolves it. REST find fails on it with an internal error
  * (`DefaultEntityQueryService#resolveDynamicValue`), REST counts and alarm queries resolve no dynamic value at all,
  * and a live subscription skips it (`TbAbstractEntityQuerySubCtx#resolve`), so the value would silently be the
  * default. (ThingsBoard offers it only in device profile alarm rules, where the rule engine resolves it.)

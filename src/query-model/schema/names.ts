@@ -59,7 +59,7 @@ const CONTACT_FIELDS = [
 ];
 
 /**
- * ENTITY_FIELD names per entity type (§3.6: the columns, then the computed fields), for suggestions. Aliases
+ * ENTITY_FIELD names per entity type (the columns, then the computed fields), for suggestions. Aliases
  * (`title` for a device's name…) are left out. `default` is for the other types, `relationsQuery` for the union a
  * relations query allows (plus `parentId` with several roots).
  */
@@ -121,7 +121,7 @@ export function entityFieldNames(filter: unknown): readonly string[] {
 }
 
 /**
- * ALARM_FIELD names (§5.3: the columns alarm text search and sorting know, with their aliases, plus the computed
+ * ALARM_FIELD names (the columns alarm text search and sorting know, with their aliases, plus the computed
  * `status` and `assignee`), most useful first.
  */
 export const ALARM_FIELD_NAMES: readonly string[] = [
