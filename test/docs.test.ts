@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as acorn from 'acorn';
 import MarkdownIt from 'markdown-it';
+import type { NodeDeclaration } from '../src/settings/declare';
 
 type Token = ReturnType<MarkdownIt['parse']>[number];
 
@@ -180,6 +181,15 @@ function registration(type: string): Registration {
     outputs: prop('outputs')?.value ?? 0,
     config: prop('category')?.value === 'config',
   };
+}
+
+/** The node's declared settings (its settings.ts), when it declares them. */
+function declarationOf(type: string): NodeDeclaration | undefined {
+  const file = path.join(ROOT, 'src', 'nodes', type, 'settings.ts');
+  if (!fs.existsSync(file)) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the settings module of that node's folder
+  const mod = require(file) as Record<string, unknown>;
+  return Object.values(mod).find((v) => (v as NodeDeclaration | undefined)?.type === type) as NodeDeclaration;
 }
 
 const catalog = (type: string) => JSON.parse(read(`src/nodes/${type}/locale.json`))[type];
@@ -411,6 +421,37 @@ describe('the documentation', function () {
             [],
             'Settings rows of properties the node does not have',
           );
+        });
+
+        it('shows the declared default of every setting, and every value a choice allows', function () {
+          const decl = declarationOf(type);
+          if (!decl) return;
+          const settings = section(toks(), 'Settings', 2);
+          const head = settings.slice(settings.findIndex((x) => x.type === 'thead_open'));
+          const header = head
+            .slice(
+              0,
+              head.findIndex((x) => x.type === 'thead_close'),
+            )
+            .filter((x) => x.type === 'inline');
+          const col = (name: string) => header.findIndex((x) => x.content.trim() === name);
+          const [property, dflt] = [col('Property'), col('Default')];
+          assert.ok(dflt >= 0, 'a Default column');
+          const rows = tableRows(settings);
+          for (const [name, s] of Object.entries(decl.settings)) {
+            const row = rows.find((r) => codes(r[property]).includes(name));
+            if (!row) continue; // the test above names it
+            const cell = row[dflt].content.trim();
+            const d = s.default;
+            if (s.kind === 'query' || Array.isArray(d)) continue; // a query or a list of rows is told in words
+            const shown = d === '' ? '' : typeof d === 'boolean' ? (d ? 'on' : 'off') : `\`${String(d)}\``;
+            assert.equal(cell, shown, `the Default of ${name} (the declaration says ${JSON.stringify(d)})`);
+            if (s.kind === 'choice') {
+              const named = row.flatMap((c) => codes(c));
+              const missing = s.values.filter((v) => !named.includes(v));
+              assert.deepEqual(missing, [], `values of ${name} its row does not name`);
+            }
+          }
         });
 
         it('names in Examples only example flows that exist, by their title', function () {
