@@ -960,22 +960,37 @@ describe('query builder (browser)', function () {
   it('a suggestion answer that comes after the pick does not open the menu again', async function () {
     await open('ecB', { entityFilter: { type: 'entityType', entityType: 'DEVICE' }, keyFilters: [] });
     await selectIn('entityFilter.type', 'deviceType');
-    // The answer for the last letters typed is slow; the earlier ones already list "thermostat".
+    // The answer for the last letters typed is held until after the pick; the earlier ones already list
+    // "thermostat".
     const slow = /\/profiles\?.*search=thermos(&|$)/;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(slow, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await held;
       await route.continue();
     });
     try {
-      const answered = page.waitForResponse(slow, { timeout: WAIT });
+      // The page notes when jQuery has handed that answer to the widget (ajaxComplete comes after its callbacks).
+      await page.evaluate((src) => {
+        const w = window as any;
+        w.tbSlowAnswered = new Promise<void>((resolve) =>
+          $(document).on('ajaxComplete', (_e: unknown, _xhr: unknown, o: { url: string }) => {
+            if (new RegExp(src).test(o.url)) resolve();
+          }),
+        );
+      }, slow.source);
       const input = field('entityFilter.deviceTypes').last();
       await input.click();
       await input.pressSequentially('thermos', { delay: 5 });
       const item = page.locator('.red-ui-autoComplete-container li a', { hasText: 'thermostat' }).first();
       await item.waitFor({ state: 'visible', timeout: WAIT });
       await item.click();
-      await answered;
-      await page.waitForTimeout(300); // the widget shows an answer right away: give it time to (not) do so
+      release();
+      // The widget shows an answer as soon as it has it (a few promise steps after jQuery's callbacks): after the
+      // answer and one more task of the page, the menu would be open.
+      await page.evaluate(() =>
+        (window as any).tbSlowAnswered.then(() => new Promise((resolve) => setTimeout(resolve, 0))),
+      );
       assert.equal(await page.locator('.red-ui-autoComplete-container:visible').count(), 0, 'the menu stays closed');
       assert.deepEqual((await dialogQuery()).entityFilter.deviceTypes, ['thermostat']);
     } finally {

@@ -14,6 +14,7 @@ import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { demoFlows, demoServer } from '../../scripts/start';
 import { dbl, long } from '../../sim';
 import { useSimulator } from '../support/simulator';
+import { waitFor } from '../support/wait';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { deployFlows, sharedNodeRed } from './nodered';
 
@@ -172,9 +173,7 @@ describe('npm start demo (browser)', function () {
           sim.telemetry.sharedPushes(d.id) === 2 &&
           sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value === 21,
       );
-    for (const end = Date.now() + WAIT; !bothSet(); await new Promise((r) => setTimeout(r, 50))) {
-      if (Date.now() > end) assert.fail("the two schedules did not both set every thermostat, the day's 21 °C last");
-    }
+    await waitFor(bothSet, WAIT, "the two schedules to set every thermostat, the day's 21 °C last");
     // The README's picture of the loop: the tab's nodes with their statuses, palette and sidebar out of the way.
     await page.evaluate(() => {
       RED.menu.setSelected('menu-item-palette', false);

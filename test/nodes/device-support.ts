@@ -73,8 +73,3 @@ export class InFlight {
     this.sim.httpServer!.off('request', this.listener as never);
   }
 }
-
-/** A pause in real time (only to show that nothing happens during it). */
-export function quiet(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}

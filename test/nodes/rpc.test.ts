@@ -7,6 +7,8 @@
  * cancel, cancel while following), redeploy while following (nothing polls after it), and bulk.
  */
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import sinon, { type SinonFakeTimers as FakeTimers } from 'sinon';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbRpc from '../../src/nodes/tb-rpc/index';
 import tbTelemetry from '../../src/nodes/tb-telemetry/index';
@@ -22,11 +24,34 @@ import {
   TENANT,
   useRuntime,
 } from '../support/runtime';
-import { InFlight, quiet, waitFor, type Rec } from './device-support';
+import { InFlight, type Rec } from './device-support';
+import { fakeTimers, waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbRpc, tbTelemetry];
 const CUSTOMER_A = { username: 'customer@thingsboard.org', password: 'customer' };
 const UNKNOWN = '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f';
+
+/** The longest wait between two polls of a persistent RPC in these tests (tbConnectionRpcPollMaxMs). */
+const POLL_MAX_MS = 80;
+
+/** Is a follower waiting for its next poll: is a timer due within the longest wait between polls? */
+function sleeping(clock: FakeTimers): boolean {
+  const timers = (clock as unknown as { timers?: Map<number, { callAt: number }> }).timers ?? new Map();
+  return [...timers.values()].some((t) => t.callAt - clock.now <= POLL_MAX_MS);
+}
+
+/**
+ * Runs the followers of persistent RPCs on the fake clock until `done()`: whenever one waits for its next poll, the
+ * clock moves to the end of that wait, and nowhere else; the polls themselves go over real I/O. So the polls come at
+ * the same times of the clock on any machine, however long each takes.
+ */
+async function follow(clock: FakeTimers, done: () => boolean): Promise<void> {
+  for (;;) {
+    await waitFor(() => done() || sleeping(clock), 8000, 'the follower to wait for its next poll, or to end');
+    if (done()) return;
+    await clock.nextAsync();
+  }
+}
 
 function rpc(id: string, props: Rec = {}): Rec {
   return { id, type: 'tb-rpc', connection: 'c1', wires: [['out']], ...props };
@@ -288,14 +313,19 @@ describe('tb-rpc (runtime + simulator)', function () {
     it('waitFor accepted: output at once with msg.rpc = {id, method, status: QUEUED}, kept for an offline device for a day by default', async () => {
       await load([rpc('r', { persistent: true, waitFor: 'accepted' })]);
       const d = dev('Spare Sensor');
-      const before = Date.now();
-      const out = await results.ok('r', { entity: d.id, method: 'setConfig', payload: { a: 1 } });
+      const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] }); // the node's now stands still
+      let out: Rec;
+      try {
+        out = await results.ok('r', { entity: d.id, method: 'setConfig', payload: { a: 1 } });
+      } finally {
+        clock.restore();
+      }
       const r = out.rpc as Rec;
       assert.equal(r.status, 'QUEUED');
       assert.equal(r.method, 'setConfig');
       const stored = sim.rpc.get(r.id as string)!;
       assert.equal(stored.status, 'QUEUED');
-      assert.ok((stored.expirationTime as number) >= before + 86400000 - 1000, 'a one-day expiration');
+      assert.equal(stored.expirationTime, clock.now + 86400000, 'a one-day expiration');
       assert.deepEqual(last('r'), { fill: 'green', shape: 'ring', text: key('rpcQueued') });
     });
 
@@ -305,12 +335,18 @@ describe('tb-rpc (runtime + simulator)', function () {
         rpc('e', { persistent: true, waitFor: 'accepted', additionalInfo: '' }),
       ]);
       const d = dev('Spare Sensor');
-      const out = await results.ok('r', {
-        entity: d.id,
-        method: 'm',
-        additionalInfo: { by: 'flow' },
-        expiration: '1h',
-      });
+      const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] }); // the node's now stands still
+      let out: Rec;
+      try {
+        out = await results.ok('r', {
+          entity: d.id,
+          method: 'm',
+          additionalInfo: { by: 'flow' },
+          expiration: '1h',
+        });
+      } finally {
+        clock.restore();
+      }
       const stored = sim.rpc.get((out.rpc as Rec).id as string)!;
       assert.deepEqual(stored.additionalInfo, { by: 'node-red' }, "the node's");
       const fromMsg = await results.ok('e', { entity: d.id, method: 'm', additionalInfo: { by: 'flow' } });
@@ -320,7 +356,7 @@ describe('tb-rpc (runtime + simulator)', function () {
         "left empty: the message's",
       );
       assert.equal((stored.request as Rec).retries, 2);
-      assert.ok(Math.abs((stored.expirationTime as number) - (Date.now() + 3600000)) < 5000);
+      assert.equal(stored.expirationTime, clock.now + 3600000, 'msg.expiration: an hour from the message');
     });
 
     it('followed to SUCCESSFUL: the state in the status, the reply in msg.payload', async () => {
@@ -394,13 +430,36 @@ describe('tb-rpc (runtime + simulator)', function () {
       await load([rpc('r', { persistent: true, expiration: '1s' })]);
       sim.rpc.setTimers({ mode: 'manual' }); // nothing happens on the server's side
       const d = dev('Spare Sensor');
-      const started = Date.now();
-      await results.fails('r', { entity: d.id, method: 'm' }, 'TB_RPC_EXPIRED', /was still QUEUED at its expiration/);
-      const took = Date.now() - started;
-      assert.ok(took >= 1000 && took < 3000, `${took} ms`);
-      const polls = sim.countRequests('/api/rpc/persistent/', 'GET');
-      await quiet(300);
-      assert.equal(sim.countRequests('/api/rpc/persistent/', 'GET'), polls, 'no poll after');
+      const clock = fakeTimers();
+      try {
+        const start = clock.now;
+        // When each poll went out, on the follower's clock (it moves only between polls, see follow()).
+        const pollTimes: number[] = [];
+        const onRequest = (req: IncomingMessage) => {
+          if (req.method === 'GET' && req.url?.startsWith('/api/rpc/persistent/')) pollTimes.push(clock.now - start);
+        };
+        sim.httpServer!.on('request', onRequest);
+        let ended = false;
+        const failed = results.fails(
+          'r',
+          { entity: d.id, method: 'm' },
+          'TB_RPC_EXPIRED',
+          /was still QUEUED at its expiration/,
+        );
+        void failed.then(
+          () => (ended = true),
+          () => (ended = true),
+        );
+        await follow(clock, () => ended);
+        await failed;
+        sim.httpServer!.off('request', onRequest);
+        // Its expiration (1 s) plus the grace (300 ms): given up then, not before, not after.
+        assert.equal(clock.now - start, 1300);
+        assert.ok(pollTimes.length >= 2 && Math.max(...pollTimes) <= 1300, `polls at ${pollTimes.join(', ')} ms`);
+        assert.equal(clock.countTimers(), 0, 'no poll after: nothing left scheduled');
+      } finally {
+        clock.restore();
+      }
     });
 
     it('cancel: msg.action "cancel" with msg.rpc.id deletes it; a customer user may not; an unknown id is not found', async () => {
@@ -450,14 +509,21 @@ describe('tb-rpc (runtime + simulator)', function () {
 
     it('redeploy while following: the followed RPC is dropped cleanly, nothing polls after close', async () => {
       await load([rpc('r', { persistent: true })]);
+      sim.rpc.setTimers({ mode: 'manual' }); // nothing happens on the server's side: the clock's timers are the node's
       const d = dev('Spare Sensor');
-      inject('r', { entity: d.id, method: 'm' });
-      await waitFor(() => sim.countRequests('/api/rpc/persistent/', 'GET') >= 2, 5000, 'polls');
-      // redeploy without the node ("modified nodes"): it closes
-      await helper.setFlows(flow(connectionNode(sim.url)) as never, 'nodes', { c1: TENANT } as never);
-      const polls = sim.countRequests('/api/rpc/persistent/', 'GET');
-      await quiet(400);
-      assert.equal(sim.countRequests('/api/rpc/persistent/', 'GET'), polls, 'no poll after close');
+      const polls = () => sim.countRequests('/api/rpc/persistent/', 'GET');
+      const clock = fakeTimers();
+      try {
+        inject('r', { entity: d.id, method: 'm' });
+        // two polls, and the follower waiting for its third
+        await follow(clock, () => polls() >= 2 && sleeping(clock));
+        // redeploy without the node ("modified nodes"): it closes
+        await helper.setFlows(flow(connectionNode(sim.url)) as never, 'nodes', { c1: TENANT } as never);
+        assert.equal(clock.countTimers(), 0, 'no poll after close: its wait ended with it, nothing left scheduled');
+      } finally {
+        clock.restore();
+      }
+      assert.equal(polls(), 2);
       assert.equal(results.pending, 0, 'no output, no error');
       assert.equal(posted(), 1);
     });

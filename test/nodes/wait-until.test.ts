@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Node } from 'node-red';
+import type { TbConnectionNode } from '../../src/node-red/connection';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbWaitUntil from '../../src/nodes/tb-wait-until/index';
 import { BASE_TIME, HOUR } from '../../sim';
@@ -17,13 +18,14 @@ import {
   inject,
   key,
   lastStatus,
+  messages,
   statuses,
   TENANT,
   useRuntime,
   type Msg,
   type Rec,
 } from '../support/runtime';
-import { waitFor } from '../support/wait';
+import { fakeTimers, realTimers, waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbWaitUntil];
 const NOW = BASE_TIME + HOUR;
@@ -67,19 +69,19 @@ class Outputs {
     }
   }
 
-  /** The next output after the `n` first (rejects after `ms`). */
+  /** The next output after the `n` first (rejects after `ms` of real time, also under fake timers). */
   async nth(n: number, ms = 8000): Promise<{ port: 'met' | 'late' | 'error'; msg: Msg }> {
-    const t0 = Date.now();
+    const end = performance.now() + ms;
     while (this.all.length <= n) {
-      const left = ms - (Date.now() - t0);
+      const left = end - performance.now();
       if (left <= 0)
         throw new Error(
           `timed out waiting for output #${n + 1} (got ${this.all.length}: ${this.all.map((o) => o.port).join(', ')})`,
         );
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
+        const t = realTimers.setTimeout(resolve, left);
         this.waiters.push(() => {
-          clearTimeout(t);
+          realTimers.clearTimeout(t);
           resolve();
         });
       });
@@ -92,8 +94,6 @@ class Outputs {
     return this.nth(this.all.length, ms);
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('tb-wait-until (runtime + simulator WebSocket)', function () {
   const sim = useRuntime(
@@ -125,6 +125,19 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       { c1: TENANT },
     );
     out = new Outputs();
+  };
+  const hub = () => (helper.getNode('c1') as unknown as TbConnectionNode).live();
+  /**
+   * Every frame the server sent before now has been handled, and whatever the node sent on because of it has come
+   * out: a new wait of node "w" on a fresh device whose current value (`value`) meets its condition at once is met
+   * by the first answer of its own subscription, which the server sends after those frames on the one socket; the
+   * node handles frames, and Node-RED delivers messages, in order. Checks that its output is the next one.
+   */
+  const handled = async (value: unknown): Promise<void> => {
+    const n = out.all.length;
+    inject('w', { entity: probe(value), barrier: true });
+    const o = await out.nth(n);
+    assert.deepEqual([o.port, o.msg.barrier], ['met', true], 'nothing came out before the new wait was met');
   };
   /** Subscriptions the server holds (every session's cmdIds). */
   const serverSubs = () => sim.ws.sessionList().reduce((n, s) => n + s.cmdIds.length, 0);
@@ -189,12 +202,11 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
         const e = probe(start);
         inject('w', { entity: e });
         await subscribed(1);
-        await sleep(50);
-        assert.equal(out.all.length, 0, 'the current value does not meet it');
         setT(e, then);
+        // The current value came first on the socket: had it met the condition, the wait would have ended with it.
         const o = await out.next();
         assert.equal(o.port, 'met', JSON.stringify(o.msg.error ?? o.msg.waited));
-        assert.deepEqual((o.msg.waited as Rec).value, then);
+        assert.deepEqual((o.msg.waited as Rec).value, then, 'the current value does not meet it; the change does');
       });
     }
 
@@ -276,9 +288,8 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       inject('w', { entity: [a, b, c] });
       await subscribed(3);
       setT(b, 30);
-      await sleep(50);
-      assert.equal(out.all.length, 0, 'c has not met yet');
       setT(c, 35);
+      // b's change came first: had the wait ended on it (c not met yet), its one output would list c at 25, unmet.
       const o = await out.next();
       assert.equal(o.port, 'met');
       const w = o.msg.waited as { met: boolean; ms: number; entities: Rec[] };
@@ -317,22 +328,32 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
     it('times out on output 2 with the last value seen; msg.timeout when the setting is empty; never both outputs', async () => {
       await load([waiter({ value: '99', valueType: 'num', timeout: '' })]);
       const e = probe(20);
-      const t0 = Date.now();
-      inject('w', { entity: e, timeout: 200 });
-      await subscribed(1);
-      setT(e, 21);
-      const o = await out.next();
-      assert.equal(o.port, 'late');
-      const w = o.msg.waited as Rec;
-      assert.equal(w.met, false);
-      assert.equal(w.value, 21);
-      assert.equal(w.ts, ts);
-      assert.ok((w.ms as number) >= 190 && Date.now() - t0 < 2000, `waited ${w.ms} ms`);
+      // The wait's timer and clock are fake: installed before the message starts them, moved by the test.
+      const clock = fakeTimers();
+      try {
+        inject('w', { entity: e, timeout: 200 });
+        await subscribed(1);
+        const frames = hub().stats.messages;
+        setT(e, 21);
+        await waitFor(() => hub().stats.messages > frames, 5000, 'the change read');
+        await clock.tickAsync(199);
+        assert.equal(out.all.length, 0, 'still waiting after 199 ms');
+        await clock.tickAsync(1);
+        const o = await out.nth(0);
+        assert.equal(o.port, 'late');
+        const w = o.msg.waited as Rec;
+        assert.equal(w.met, false);
+        assert.equal(w.value, 21);
+        assert.equal(w.ts, ts);
+        assert.equal(w.ms, 200, 'timed out 200 ms after the message');
+      } finally {
+        clock.restore();
+      }
       await showed('waitTimedOut');
       await subscribed(0);
       setT(e, 99);
-      await sleep(100);
-      assert.equal(out.all.length, 1, 'nothing after the timeout');
+      await handled(99);
+      assert.equal(out.all.length, 2, 'nothing after the timeout');
     });
 
     it('reset: with an entity cancels its waits, without one all of them; nothing is sent', async () => {
@@ -351,23 +372,32 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       await showed('waitCancelled');
       setT(a, 99);
       setT(b, 99);
-      await sleep(100);
-      assert.equal(out.all.length, 0);
+      await handled(99);
+      assert.equal(out.all.length, 1, 'nothing but the new wait');
     });
 
     it('restart: the waits of that entity are replaced by the new one', async () => {
-      await load([waiter({ value: '99', valueType: 'num', timeout: '0' })]);
+      // A Complete node tells when a message is done: the two replaced waits end (without output) then.
+      const done = { id: 'done', type: 'complete', z: 't', scope: ['w'], uncaught: false, wires: [['completed']] };
+      await load(
+        [waiter({ value: '99', valueType: 'num', timeout: '0' })],
+        [done, { id: 'completed', type: 'helper', z: 't', x: 300, y: 400, wires: [] }],
+      );
       const a = probe(1);
       inject('w', { entity: a, n: 1 });
       inject('w', { entity: a, n: 2 });
       await subscribed(1);
+      const replaced = messages('completed', 2);
       inject('w', { entity: a, n: 3, restart: true });
-      await sleep(50);
+      assert.deepEqual(
+        (await replaced).map((m) => m.n),
+        [1, 2],
+      );
       setT(a, 99);
       const o = await out.next();
       assert.equal(o.msg.n, 3);
-      await sleep(100);
-      assert.equal(out.all.length, 1, 'only the restarted wait was met');
+      await handled(99);
+      assert.equal(out.all.length, 2, 'only the restarted wait was met');
     });
   });
 
@@ -375,19 +405,24 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
     it('many waits on one entity share one subscription', async () => {
       await load([waiter({ value: '99', valueType: 'num', timeout: '0' })]);
       const a = probe(1);
+      const before = sim.ws.commandsReceived().length;
       for (let i = 0; i < 5; i++) inject('w', { entity: a });
       await showed('waiting');
-      await sleep(100);
-      assert.equal(serverSubs(), 1);
+      await subscribed(1);
       setT(a, 99);
       for (let i = 0; i < 5; i++) assert.equal((await out.nth(i)).port, 'met');
+      // Each wait was met through a subscription: had one of them made its own, the server would have its command.
+      const commands = sim.ws
+        .commandsReceived()
+        .slice(before)
+        .filter((c) => c.type === 'ENTITY_DATA' && JSON.stringify(c.cmd).includes(a.id));
+      assert.equal(commands.length, 1, 'one subscription for the five waits');
       await subscribed(0);
     });
 
     it('a change during an outage is met after the reconnect; the timeout keeps counting from the start', async () => {
       await load([waiter({ value: '30', valueType: 'num', timeout: '3s' })]);
       const e = probe(20);
-      const t0 = Date.now();
       inject('w', { entity: e });
       await subscribed(1);
       const total = sim.ws.connections().total;
@@ -399,37 +434,54 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       assert.equal(o.port, 'met');
       assert.equal((o.msg.waited as Rec).value, 30);
       assert.equal(sim.ws.connections().total, total + 1, 'reconnected once');
-      assert.ok(Date.now() - t0 < 3000);
+      // met, not timed out: before the 3 s were over (a wait ends once, on one output)
 
-      // the timer is not restarted by the reconnect
+      // the timer is not restarted by the reconnect: the wait's timer and the reconnect's backoff run on the fake
+      // clock, installed before the message starts them
       await load([waiter({ value: '99', valueType: 'num', timeout: '600ms' })]);
       const f = probe(1);
-      const t1 = Date.now();
-      inject('w', { entity: f });
-      await subscribed(1);
-      await sleep(300);
-      sim.ws.dropAll();
-      const late = await out.next();
-      assert.equal(late.port, 'late');
-      assert.ok(Date.now() - t1 < 900, `timed out ${Date.now() - t1} ms after the message`);
+      const clock = fakeTimers();
+      try {
+        inject('w', { entity: f });
+        await subscribed(1);
+        await clock.tickAsync(300);
+        const sockets = sim.ws.connections().total;
+        sim.ws.dropAll();
+        await showed('reconnecting'); // the backoff has begun: 20 ms, at most 200
+        await clock.tickAsync(200);
+        await waitFor(() => sim.ws.connections().total === sockets + 1 && serverSubs() === 1, 5000, 'the reconnect');
+        await clock.tickAsync(99);
+        assert.equal(out.all.length, 0, 'still waiting 599 ms after the message');
+        await clock.tickAsync(1);
+        const late = await out.nth(0);
+        assert.equal(late.port, 'late');
+        assert.equal((late.msg.waited as Rec).ms, 600, 'timed out 600 ms after the message, not after the reconnect');
+      } finally {
+        clock.restore();
+      }
     });
 
     it('a redeploy during 100 waits ends every wait and timer, sends nothing, leaves no subscription', async () => {
-      const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
       await load([waiter({ value: '99', valueType: 'num', timeout: '400ms' })]);
       const entities = Array.from({ length: 20 }, () => probe(1));
-      const before = timers();
-      for (let i = 0; i < 100; i++) inject('w', { entity: entities[i % 20] });
-      await showed('waiting');
-      await subscribed(20);
-      assert.ok(timers() >= before + 100, `a timer per wait (${timers() - before})`);
-      await helper.setFlows(
-        flow(connectionNode(sim.url), { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] }) as never,
-        'nodes',
-      );
-      await subscribed(0);
-      assert.ok(timers() <= before, `no timer left (${timers() - before} more than before)`);
-      await sleep(600);
+      // The waits' timers are fake (installed before the messages start them): the clock counts them.
+      const clock = fakeTimers();
+      try {
+        const before = clock.countTimers();
+        for (let i = 0; i < 100; i++) inject('w', { entity: entities[i % 20] });
+        await showed('waiting');
+        await subscribed(20);
+        await waitFor(() => clock.countTimers() >= before + 100, 5000, 'a timer per wait');
+        await helper.setFlows(
+          flow(connectionNode(sim.url), { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] }) as never,
+          'nodes',
+        );
+        await subscribed(0);
+        assert.equal(clock.countTimers(), before, 'no timer left');
+        await clock.tickAsync(600); // past every timeout: nothing is left to fire
+      } finally {
+        clock.restore();
+      }
       assert.equal(out.all.length, 0, 'nothing sent, nothing caught');
     });
   });
@@ -527,9 +579,9 @@ describe('tb-wait-until (runtime + simulator WebSocket)', function () {
       inject('w', { entity: dev });
       await subscribed(1);
       sim.data.clearAlarm(older.id);
-      await sleep(100);
-      assert.equal(out.all.length, 0);
       sim.data.clearAlarm(latest.id);
+      // The older one's clearing came first on the socket: had it met the wait, the wait would have ended with it,
+      // the latest still active.
       const o = await out.next();
       assert.equal(o.port, 'met');
       assert.equal(((o.msg.waited as Rec).alarm as Rec).id, latest.id);

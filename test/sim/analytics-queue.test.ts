@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { VIEW_ENERGY_PER_BUILDING_PER_DAY } from '../../sim/analytics';
 import { setupAnalytics, type ACtx, type Res } from '../../sim/analytics/testkit';
+import { fakeTimers } from '../support/wait';
 
 const REPORT = { viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_DAY };
 
@@ -86,13 +87,33 @@ describe('simulator: analytics report queue', function () {
   it('never more than `concurrency` reports compute at once; the rest wait their turn', async () => {
     c = await setupAnalytics({ concurrency: 2, reportDelayMs: 40 });
     token = (await c.login()).token;
-    const t0 = Date.now();
-    const rs = await Promise.all(Array.from({ length: 6 }, () => c.report(token, REPORT)));
-    const elapsed = Date.now() - t0;
+    const svc = c.a.service;
+    let arrived = 0;
+    let allIn!: () => void;
+    const admitted = new Promise<void>((resolve) => (allIn = resolve));
+    const count = () => ++arrived === 6 && allIn();
+    svc.on('started', count).on('queued', count);
+    const clock = fakeTimers(); // each report computes for 40 ms of the fake clock
+    let rs: Res[];
+    try {
+      const all = Promise.all(Array.from({ length: 6 }, () => c.report(token, REPORT)));
+      await admitted;
+      assert.deepEqual([svc.stats.running, svc.stats.waiting], [2, 4]);
+      // three rounds of 40 ms: two reports end at each
+      for (const completed of [2, 4, 6]) {
+        await clock.tickAsync(39);
+        assert.equal(svc.stats.completed, completed - 2, `${completed - 2} done before the round's 40 ms`);
+        await clock.tickAsync(1);
+        assert.equal(svc.stats.completed, completed, `${completed} done after it`);
+      }
+      rs = await all;
+    } finally {
+      clock.restore();
+      svc.off('started', count).off('queued', count);
+    }
     assert.deepEqual(statuses(rs), { 200: 6 });
-    const s = c.a.service.stats;
+    const s = svc.stats;
     assert.deepEqual([s.maxRunningSeen, s.maxWaitingSeen, s.maxConcurrentSeen], [2, 4, 6]);
-    assert.ok(elapsed >= 3 * 40 - 5, `three rounds of 40 ms, took ${elapsed} ms`);
   });
 
   it('maxConcurrentSeen tells whether a client kept to its own limit', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { BASE_TIME, HOUR } from '../../sim/dataset';
 import {
   DAY,
@@ -11,6 +12,7 @@ import {
   viewIdFor,
 } from '../../sim/analytics';
 import { useAnalyticsSetup } from '../support/simulator';
+import { fakeTimers } from '../support/wait';
 
 const DAY_VIEW = VIEW_ENERGY_PER_BUILDING_PER_DAY;
 const DEC31 = BASE_TIME - DAY; // 2025-12-31T00:00:00Z
@@ -396,9 +398,22 @@ describe('simulator: analytics views (tables from the dataset)', function () {
         delayMs: 30,
         compute: (ctx) => [{ start: ctx.range.startTs, end: ctx.range.endTs, who: ctx.caller.email }],
       });
-      const t0 = Date.now();
-      const t = await table({ viewConfigId: id });
-      assert.ok(Date.now() - t0 >= 25);
+      const clock = fakeTimers(); // the view's computation waits its delay on the fake clock
+      let t: Awaited<ReturnType<typeof table>>;
+      try {
+        const started = once(c.a.service, 'started');
+        const answer = table({ viewConfigId: id });
+        await started;
+        let done = false;
+        c.a.service.once('done', () => (done = true));
+        await clock.tickAsync(29);
+        assert.equal(done, false, 'still computing after 29 ms');
+        await clock.tickAsync(1);
+        assert.equal(done, true, 'done after its 30 ms');
+        t = await answer;
+      } finally {
+        clock.restore();
+      }
       assert.deepEqual(t.dataTable, [
         { start: DEFAULT_RANGE.startTs, end: DEFAULT_RANGE.endTs, who: 'tenant@thingsboard.org' },
       ]);

@@ -13,6 +13,7 @@ import {
   VIEW_IDS,
 } from '../../sim/analytics';
 import { jwtPayload, setupAnalytics, toRes, type ACtx } from '../../sim/analytics/testkit';
+import { fakeTimers } from '../support/wait';
 
 const REPORT = { viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_DAY };
 
@@ -352,13 +353,22 @@ describe('simulator: analytics service (auth and protocol)', function () {
     it('a fault with only delayMs makes the report slow (it holds a worker) and then answers it', async () => {
       const svc = c.a.service;
       svc.addFault({ path: 'publicApi/buildReport', delayMs: 60 });
-      const t0 = Date.now();
-      const pending = c.report(token, REPORT);
-      await new Promise<void>((resolve) => svc.once('started', () => resolve()));
-      assert.equal(svc.stats.running, 1);
-      const r = await pending;
-      assert.equal(r.status, 200);
-      assert.ok(Date.now() - t0 >= 55, `took ${Date.now() - t0} ms`);
+      const clock = fakeTimers(); // the report's worker holds it on the fake clock
+      try {
+        const pending = c.report(token, REPORT);
+        await new Promise<void>((resolve) => svc.once('started', () => resolve()));
+        assert.equal(svc.stats.running, 1);
+        let done = false;
+        svc.once('done', () => (done = true));
+        await clock.tickAsync(59);
+        assert.deepEqual([done, svc.stats.running], [false, 1], 'still computing after 59 ms');
+        await clock.tickAsync(1);
+        assert.equal(done, true, 'done after 60 ms');
+        const r = await pending;
+        assert.equal(r.status, 200);
+      } finally {
+        clock.restore();
+      }
       assert.equal(svc.stats.running, 0);
     });
 

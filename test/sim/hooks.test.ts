@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { Simulator } from '../../sim/index';
 import { ALL_DEVICES, Client } from '../../sim/testkit';
 import { useSimSetup } from '../support/simulator';
+import { fakeTimers } from '../support/wait';
 
 const COUNT = '/api/entitiesQuery/count';
 const BODY = { entityFilter: ALL_DEVICES };
@@ -69,15 +73,34 @@ describe('simulator: test hooks', function () {
       assert.equal(c.sim.requests.entries().at(-2)?.status, 0);
     });
     it('delay, then normal handling; latency option', async () => {
-      c.sim.faults.add({ path: COUNT, delayMs: 60 });
-      let t = Date.now();
-      assert.equal((await c.tenant.post(COUNT, BODY)).text, '28');
-      assert.ok(Date.now() - t >= 55, 'delayed');
-      c.sim.setLatency(40);
-      t = Date.now();
-      await c.tenant.post(COUNT, BODY);
-      assert.ok(Date.now() - t >= 35, 'latency applied');
-      c.sim.setLatency(0);
+      // The server's timers run on the fake clock (installed before a request arrives): it holds each answer for
+      // exactly its delay, and the test moves the clock up to it.
+      const clock = fakeTimers();
+      try {
+        /** Sends a count and checks that the server answers it after `ms` of the clock, not before. */
+        const heldFor = async (ms: number, what: string): Promise<string> => {
+          // The request is read: the server's own 'end' listener (added first) has set its timer.
+          const read = new Promise<ServerResponse>((resolve) =>
+            c.sim.httpServer!.once('request', (req: IncomingMessage, res: ServerResponse) =>
+              req.on('end', () => resolve(res)),
+            ),
+          );
+          const answer = c.tenant.post(COUNT, BODY);
+          const res = await read;
+          await clock.tickAsync(ms - 1);
+          assert.equal(res.writableEnded, false, `${what}: no answer after ${ms - 1} ms`);
+          await clock.tickAsync(1);
+          assert.equal(res.writableEnded, true, `${what}: the answer after ${ms} ms`);
+          return (await answer).text;
+        };
+        c.sim.faults.add({ path: COUNT, delayMs: 60 });
+        assert.equal(await heldFor(60, 'delayed'), '28');
+        c.sim.setLatency(40);
+        await heldFor(40, 'latency applied');
+        c.sim.setLatency(0);
+      } finally {
+        clock.restore();
+      }
     });
     it('a fault that is only a status answers the default error body', async () => {
       c.sim.faults.add({ status: 401, times: Infinity, path: '/api/entitiesQuery' });
@@ -187,22 +210,28 @@ describe('simulator: test hooks', function () {
       });
       assert.equal(bad.status, 400);
       assert.match(bad.body.error, /steps\[1\]\.alarm\.action must be 'ack' or 'clear'/);
-      const r = await ctl.post('/__sim/schedule', {
-        steps: [
-          { afterMs: 20, telemetry: { entityId: dev.id, values: { temperature: 30.5 }, ts: c.clock.now + 1 } },
-          { afterMs: 40, attributes: { entityId: dev.id, scope: 'SERVER_SCOPE', values: { active: true } } },
-          { afterMs: 60, alarm: { id: alarm.id, action: 'ack' } },
-          { afterMs: 60000, telemetry: { entityId: dev.id, values: { temperature: 99 } } },
-        ],
-      });
-      assert.deepEqual(r.body, { scheduled: 4 });
-      assert.notEqual(c.sim.data.latestOf(dev.id, 'temperature')?.value, 30.5, 'not at once');
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      assert.equal(c.sim.data.latestOf(dev.id, 'temperature')?.value, 30.5);
-      assert.equal(c.sim.data.attributeOf(dev.id, 'SERVER_SCOPE', 'active')?.value, true);
-      assert.equal(c.sim.data.getAlarm(alarm.id)?.acknowledged, true);
-      assert.deepEqual((await ctl.request('GET', '/__sim/schedule')).body, { pending: 1 });
-      assert.deepEqual((await ctl.request('DELETE', '/__sim/schedule')).body, { cancelled: 1 });
+      // The steps' timers run on the fake clock, installed before they are scheduled.
+      const clock = fakeTimers();
+      try {
+        const r = await ctl.post('/__sim/schedule', {
+          steps: [
+            { afterMs: 20, telemetry: { entityId: dev.id, values: { temperature: 30.5 }, ts: c.clock.now + 1 } },
+            { afterMs: 40, attributes: { entityId: dev.id, scope: 'SERVER_SCOPE', values: { active: true } } },
+            { afterMs: 60, alarm: { id: alarm.id, action: 'ack' } },
+            { afterMs: 60000, telemetry: { entityId: dev.id, values: { temperature: 99 } } },
+          ],
+        });
+        assert.deepEqual(r.body, { scheduled: 4 });
+        assert.notEqual(c.sim.data.latestOf(dev.id, 'temperature')?.value, 30.5, 'not at once');
+        await clock.tickAsync(60);
+        assert.equal(c.sim.data.latestOf(dev.id, 'temperature')?.value, 30.5);
+        assert.equal(c.sim.data.attributeOf(dev.id, 'SERVER_SCOPE', 'active')?.value, true);
+        assert.equal(c.sim.data.getAlarm(alarm.id)?.acknowledged, true);
+        assert.deepEqual((await ctl.request('GET', '/__sim/schedule')).body, { pending: 1 });
+        assert.deepEqual((await ctl.request('DELETE', '/__sim/schedule')).body, { cancelled: 1 });
+      } finally {
+        clock.restore();
+      }
     });
   });
 
@@ -213,10 +242,26 @@ describe('simulator: test hooks', function () {
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.equal(sim.url, url);
       assert.ok(sim.port > 0);
-      await fetch(`${url}/__sim/health`); // leaves a keep-alive socket open
-      const t = Date.now();
-      await sim.stop();
-      assert.ok(Date.now() - t < 500);
+      // A kept-alive socket that nothing but stop() closes: the agent keeps its free sockets without a timeout,
+      // and the server's keep-alive timeout is off. Were stop() to wait for idle sockets to go, it would never end.
+      sim.httpServer!.keepAliveTimeout = 0;
+      const agent = new http.Agent({ keepAlive: true });
+      try {
+        const free = once(agent, 'free');
+        const socket = await new Promise<Socket>((resolve, reject) => {
+          const req = http.get(`${url}/__sim/health`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(req.socket as Socket));
+          });
+          req.on('error', reject);
+        });
+        await free; // kept alive, idle in the agent's pool
+        const closed = once(socket, 'close');
+        await sim.stop();
+        await closed;
+      } finally {
+        agent.destroy();
+      }
       await assert.rejects(fetch(`${url}/__sim/health`));
       await sim.stop(); // idempotent
     });

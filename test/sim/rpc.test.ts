@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { SimEntity } from '../../sim/index';
 import { Client, login, NOW, setup, type HttpResult } from '../../sim/testkit';
 import { useSimSetup } from '../support/simulator';
+import { fakeTimers } from '../support/wait';
 
 const TEXT = 'text/plain;charset=UTF-8';
 
@@ -14,8 +15,8 @@ type Msg = any;
 interface Call {
   res: Promise<HttpResult>;
   rpcId: string;
-  /** whether `res` has settled */
-  settled(): boolean;
+  /** whether the server has answered it (its 'answered' event) */
+  answered(): boolean;
 }
 
 describe('simulator: §13 RPC', function () {
@@ -35,20 +36,21 @@ describe('simulator: §13 RPC', function () {
     opts: { v1?: boolean; client?: Client; device?: string } = {},
   ): Promise<Call> {
     const got = once(c.sim.rpc.events, 'request');
-    let done = false;
     const res = (opts.client ?? c.tenant).post(
       `${opts.v1 ? '/api/plugins/rpc' : '/api/rpc'}/${mode}/${opts.device ?? dev.id}`,
       body,
     );
-    void res.then(
-      () => (done = true),
-      () => (done = true),
-    );
     const [ev] = (await got) as [{ rpcId: string }];
-    return { res, rpcId: ev.rpcId, settled: () => done };
+    // The server answers inside advance(), synchronously: its event says so before any I/O.
+    let answered = false;
+    const onAnswer = (a: { rpcId: string }) => {
+      if (a.rpcId !== ev.rpcId) return;
+      answered = true;
+      c.sim.rpc.events.off('answered', onAnswer);
+    };
+    c.sim.rpc.events.on('answered', onAnswer);
+    return { res, rpcId: ev.rpcId, answered: () => answered };
   }
-  /** Lets pending I/O run, so a settled answer is seen by `settled()`. */
-  const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
   const status = (id: string): unknown => c.sim.rpc.get(id)?.status;
   const statuses = (): { rpcId: string; status: string }[] => {
     const seen: { rpcId: string; status: string }[] = [];
@@ -78,8 +80,7 @@ describe('simulator: §13 RPC', function () {
       c.sim.rpc.setDevice(dev.id, { mode: 'answer', reply: (x) => ({ got: x.method, n: 21.5 }), replyDelayMs: 2000 });
       const two = await call('twoway', { method: 'read' });
       c.sim.rpc.advance(1999);
-      await tick();
-      assert.equal(two.settled(), false);
+      assert.equal(two.answered(), false);
       c.sim.rpc.advance(1);
       assert.deepEqual((await two.res).body, { got: 'read', n: 21.5 });
       c.sim.rpc.setDevice(dev.id, { mode: 'answer', reply: 'ok' });
@@ -91,8 +92,7 @@ describe('simulator: §13 RPC', function () {
       c.sim.rpc.setDevice(dev.id, { mode: 'silent' });
       const two = await call('twoway', { method: 'm' });
       c.sim.rpc.advance(9999);
-      await tick();
-      assert.equal(two.settled(), false);
+      assert.equal(two.answered(), false);
       c.sim.rpc.advance(1);
       assert.deepEqual([(await two.res).status, (await two.res).text], [504, '']);
       const v1 = await call('twoway', { method: 'm' }, { v1: true });
@@ -106,8 +106,7 @@ describe('simulator: §13 RPC', function () {
       c.sim.rpc.setDevice(dev.id, { mode: 'silent' });
       const low = await call('twoway', { method: 'm', timeout: 1000 });
       c.sim.rpc.advance(4999);
-      await tick();
-      assert.equal(low.settled(), false);
+      assert.equal(low.answered(), false);
       c.sim.rpc.advance(1);
       assert.equal((await low.res).status, 504);
       const exp = await call('twoway', { method: 'm', timeout: 20_000, expirationTime: NOW + 2000 });
@@ -116,8 +115,10 @@ describe('simulator: §13 RPC', function () {
       // a timeout in the query string is ignored (body only): the default 10 s applies
       const q = c.tenant.post(`/api/rpc/twoway/${dev.id}?timeout=1000`, { method: 'm' });
       await once(c.sim.rpc.events, 'request');
+      let answered = false;
+      c.sim.rpc.events.once('answered', () => (answered = true));
       c.sim.rpc.advance(5000);
-      await tick();
+      assert.equal(answered, false, 'not at the 5 s floor of a 1 s timeout');
       c.sim.rpc.advance(5000);
       assert.equal((await q).status, 504);
     });
@@ -127,8 +128,7 @@ describe('simulator: §13 RPC', function () {
       const one = await call('oneway', { method: 'm' });
       const v1 = await call('oneway', { method: 'm' }, { v1: true });
       c.sim.rpc.advance(9999);
-      await tick();
-      assert.equal(one.settled() || v1.settled(), false);
+      assert.equal(one.answered() || v1.answered(), false);
       c.sim.rpc.advance(1);
       assert.deepEqual([(await one.res).status, (await v1.res).status], [504, 409]);
       assert.equal(c.sim.rpc.deliveredCount(dev.id), 0);
@@ -166,8 +166,7 @@ describe('simulator: §13 RPC', function () {
       c.sim.rpc.setDevice(dev.id, { mode: 'unrouted' });
       const one = await call('oneway', { method: 'm' });
       c.sim.rpc.advance(10_000);
-      await tick();
-      assert.equal(one.settled(), false);
+      assert.equal(one.answered(), false);
       c.sim.rpc.advance(1000);
       assert.equal((await one.res).status, 504);
       assert.equal(c.sim.rpc.deliveredCount(), 0);
@@ -177,8 +176,7 @@ describe('simulator: §13 RPC', function () {
       c.sim.rpc.setDevice(dev.id, { mode: 'silent' });
       const two = await call('twoway', { method: 'm', timeout: 60_000 });
       c.sim.rpc.advance(29_999);
-      await tick();
-      assert.equal(two.settled(), false);
+      assert.equal(two.answered(), false);
       c.sim.rpc.advance(1);
       const r = await two.res;
       assert.deepEqual([r.status, r.body.message, r.body.errorCode], [500, 'Request timeout', 2]);
@@ -417,6 +415,7 @@ describe('simulator: §13 RPC', function () {
     it('closeIdleConnections closes a kept-alive socket', async () => {
       const agent = new http.Agent({ keepAlive: true });
       try {
+        const free = once(agent, 'free');
         const socket = await new Promise<import('node:net').Socket>((resolve, reject) => {
           const req = http.get(`${c.url}/__sim/health`, { agent }, (res) => {
             res.resume();
@@ -425,7 +424,7 @@ describe('simulator: §13 RPC', function () {
           req.on('error', reject);
         });
         const closed = once(socket, 'close');
-        await tick();
+        await free; // kept alive: back in the agent's pool, idle
         c.sim.closeIdleConnections();
         await closed;
       } finally {
@@ -468,10 +467,22 @@ describe('simulator: §13 RPC on real timers', function () {
     try {
       const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo G-101');
       c.sim.rpc.setDevice(dev.id, { mode: 'silent' });
-      const t0 = Date.now();
-      const r = await c.tenant.post(`/api/rpc/twoway/${dev.id}`, { method: 'm' });
-      assert.equal(r.status, 504);
-      assert.ok(Date.now() - t0 < 2000, 'the 10 s window took 20 ms');
+      const clock = fakeTimers();
+      try {
+        const taken = once(c.sim.rpc.events, 'request');
+        const answered = once(c.sim.rpc.events, 'answered');
+        const res = c.tenant.post(`/api/rpc/twoway/${dev.id}`, { method: 'm' });
+        await taken;
+        let over = false;
+        void answered.then(() => (over = true));
+        await clock.tickAsync(19);
+        assert.equal(over, false, 'still waiting after 19 ms');
+        await clock.tickAsync(1);
+        assert.equal(over, true, 'the 10 s window took 20 ms');
+        assert.equal((await res).status, 504);
+      } finally {
+        clock.restore();
+      }
       void c.tenant.post(`/api/rpc/twoway/${dev.id}`, { method: 'm', timeout: 25_000 }).catch(() => undefined);
       await once(c.sim.rpc.events, 'request');
       assert.ok(c.sim.rpc.pendingTimers() > 0);

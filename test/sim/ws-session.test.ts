@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { BASE_TIME, TENANT_API_KEY, dbl } from '../../sim/index';
 import { nameQuery, TestWs, tsKey, wsSetup, type WsCtx } from '../../sim/ws/testclient';
+import { fakeTimers, waitFor } from '../support/wait';
 
 const COUNT_DEVICES = {
   type: 'ENTITY_COUNT',
@@ -350,11 +351,21 @@ describe('simulator ws: handshake and session', function () {
     it('delayMs delays every message; sendRaw reaches every session', async () => {
       const ws = await c.connect();
       await ws.probe();
-      c.sim.ws.delayMs(80);
-      const t0 = Date.now();
-      ws.cmds(COUNT_DEVICES);
-      await ws.forCmd(2);
-      assert.ok(Date.now() - t0 >= 75, `arrived after ${Date.now() - t0} ms`);
+      const clock = fakeTimers(); // the session holds its messages on the fake clock
+      try {
+        c.sim.ws.delayMs(80);
+        const sent = c.sim.ws.messagesSent();
+        const answer = ws.forCmd(2);
+        ws.cmds(COUNT_DEVICES);
+        await waitFor(() => c.sim.ws.sessionList()[0].pending === 1, 5000, 'the answer held');
+        await clock.tickAsync(79);
+        assert.equal(c.sim.ws.messagesSent(), sent, 'not sent after 79 ms');
+        await clock.tickAsync(1);
+        assert.equal(c.sim.ws.messagesSent(), sent + 1, 'sent after 80 ms');
+        await answer;
+      } finally {
+        clock.restore();
+      }
       c.sim.ws.delayMs(0);
       const other = await c.connect();
       await other.probe();

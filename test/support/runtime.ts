@@ -1,6 +1,7 @@
 /**
  * Test support for node tests: the real Node-RED runtime (node-red-node-test-helper) with our node
- * modules, against the simulator over loopback. Waits are on events, never on sleeps.
+ * modules, against the simulator over loopback. Waits are on events, never on sleeps; their guards run on the real
+ * timers, also while a test drives the code under test with fake ones.
  */
 import helper from 'node-red-node-test-helper';
 type TestFlows = Parameters<typeof helper.load>[1];
@@ -14,6 +15,7 @@ import { nodeRedMain } from '../../scripts/embedded';
 import type { SimOptions, Simulator } from '../../sim';
 import { clearTokenCache } from '../../src/platform/token-cache';
 import { startSimulator, useFixture, type Lifecycle } from './simulator';
+import { realTimers } from './wait';
 
 // TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs the node tests on another
 // Node-RED version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).
@@ -94,14 +96,14 @@ export function messages(id: string, n: number, ms = 8000): Promise<Msg[]> {
   const node = helper.getNode(id) as unknown as Node;
   return new Promise((resolve, reject) => {
     const got: Msg[] = [];
-    const timer = setTimeout(() => {
+    const timer = realTimers.setTimeout(() => {
       node.removeListener('input', onInput);
       reject(new Error(`timed out waiting for ${n} message(s) at "${id}" (got ${got.length})`));
     }, ms);
     function onInput(msg: Msg) {
       got.push(msg);
       if (got.length === n) {
-        clearTimeout(timer);
+        realTimers.clearTimeout(timer);
         node.removeListener('input', onInput);
         resolve(got);
       }
@@ -122,14 +124,14 @@ export function statusWhere(
 ): Promise<{ fill?: string; shape?: string; text?: string }> {
   const node = helper.getNode(id) as unknown as EventEmitter;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const timer = realTimers.setTimeout(() => {
       node.removeListener('call:status', on);
       reject(new Error(`timed out waiting for a status on "${id}"`));
     }, ms);
     function on(call: { args: Array<{ fill?: string; shape?: string; text?: string }> }) {
       const s = call.args[0];
       if (s && pred(s)) {
-        clearTimeout(timer);
+        realTimers.clearTimeout(timer);
         node.removeListener('call:status', on);
         resolve(s);
       }
@@ -204,8 +206,8 @@ export class Collector {
       if (hit) return Promise.resolve(hit);
     }
     return new Promise((resolve, reject) => {
-      const w = { pred, resolve: (m: Msg) => (clearTimeout(t), resolve(m)), from: this.all.length };
-      const t = setTimeout(() => {
+      const w = { pred, resolve: (m: Msg) => (realTimers.clearTimeout(t), resolve(m)), from: this.all.length };
+      const t = realTimers.setTimeout(() => {
         this.waiters = this.waiters.filter((x) => x !== w);
         reject(
           new Error(
@@ -256,12 +258,12 @@ export class Results {
     const r = this.queue.shift();
     if (r) return Promise.resolve(r);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
+      const t = realTimers.setTimeout(() => {
         this.waiting = undefined;
         reject(new Error('timed out waiting for an output or an error'));
       }, ms);
       this.waiting = (x) => {
-        clearTimeout(t);
+        realTimers.clearTimeout(t);
         resolve(x);
       };
     });

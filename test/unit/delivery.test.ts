@@ -10,8 +10,24 @@ import type { AddressInfo } from 'node:net';
 import { TbNetworkError } from '../../src/errors';
 import { Gate, runBulk, allFailedError, bulkFailedError, errorEntry, forEachBulk } from '../../src/platform/bulk';
 import { HttpClient, type RetryPolicy } from '../../src/platform/http';
+import { fakeTimers } from '../support/wait';
 
 const FAST: RetryPolicy = { retries: 3, initialMs: 20, maxMs: 50, jitter: 0 };
+
+/**
+ * Runs `work` on sinon's fake timers, moving the clock until no timer is left: the work of each item lasts its own
+ * number of (fake) milliseconds, so the items finish in an order of the test's choosing, the same on any machine.
+ */
+async function onFakeTimers<T>(work: () => Promise<T>): Promise<T> {
+  const clock = fakeTimers();
+  try {
+    const done = work();
+    await clock.runAllAsync();
+    return await done;
+  } finally {
+    clock.restore();
+  }
+}
 
 /** A server that counts requests per path; `destroy(path)` says whether to drop the socket after reading a request. */
 async function server(
@@ -175,14 +191,16 @@ describe('unit: delivery modes and bulk', () => {
       let inFlight = 0;
       let peak = 0;
       const items = Array.from({ length: 20 }, (_, i) => i);
-      const out = await runBulk(items, 4, async (i) => {
-        inFlight++;
-        peak = Math.max(peak, inFlight);
-        await new Promise((r) => setTimeout(r, (20 - i) % 7));
-        inFlight--;
-        if (i === 13) throw new Error('thirteen');
-        return i * 10;
-      });
+      const out = await onFakeTimers(() =>
+        runBulk(items, 4, async (i) => {
+          inFlight++;
+          peak = Math.max(peak, inFlight);
+          await new Promise((r) => setTimeout(r, (20 - i) % 7));
+          inFlight--;
+          if (i === 13) throw new Error('thirteen');
+          return i * 10;
+        }),
+      );
       assert.equal(peak, 4);
       assert.deepEqual(
         out.map((o) => (o.ok ? o.value : 'failed')),
@@ -216,15 +234,17 @@ describe('unit: delivery modes and bulk', () => {
       let inFlight = 0;
       let peak = 0;
       const order: number[] = [];
-      await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          gate.run(async () => {
-            inFlight++;
-            peak = Math.max(peak, inFlight);
-            order.push(i);
-            await new Promise((r) => setTimeout(r, 5));
-            inFlight--;
-          }),
+      await onFakeTimers(() =>
+        Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            gate.run(async () => {
+              inFlight++;
+              peak = Math.max(peak, inFlight);
+              order.push(i);
+              await new Promise((r) => setTimeout(r, 5));
+              inFlight--;
+            }),
+          ),
         ),
       );
       assert.equal(peak, 2);
@@ -235,19 +255,21 @@ describe('unit: delivery modes and bulk', () => {
       let inFlight = 0;
       let peak = 0;
       const seen: Array<[number, unknown]> = [];
-      const ret = await forEachBulk(
-        [0, 1, 2, 3, 4, 5, 6, 7],
-        3,
-        async (i) => {
-          inFlight++;
-          peak = Math.max(peak, inFlight);
-          await new Promise((r) => setTimeout(r, (8 - i) % 4));
-          inFlight--;
-          if (i === 5) throw new Error('five');
-          return i * 2;
-        },
-        undefined,
-        (i, o) => seen.push([i, o.ok ? o.value : (o.error as Error).message]),
+      const ret = await onFakeTimers(() =>
+        forEachBulk(
+          [0, 1, 2, 3, 4, 5, 6, 7],
+          3,
+          async (i) => {
+            inFlight++;
+            peak = Math.max(peak, inFlight);
+            await new Promise((r) => setTimeout(r, (8 - i) % 4));
+            inFlight--;
+            if (i === 5) throw new Error('five');
+            return i * 2;
+          },
+          undefined,
+          (i, o) => seen.push([i, o.ok ? o.value : (o.error as Error).message]),
+        ),
       );
       assert.equal(ret, undefined);
       assert.equal(peak, 3);

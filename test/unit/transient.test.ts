@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TbApiError, TbError } from '../../src/errors';
 import { HttpClient, type Delivery, type RetryPolicy } from '../../src/platform/http';
+import { fakeTimers } from '../support/wait';
 
 const FAST: RetryPolicy = { retries: 3, initialMs: 20, maxMs: 5000, jitter: 0, maxTotalMs: 30000 };
 
@@ -18,9 +19,11 @@ type Answer = { status: number; headers?: Record<string, string>; body?: string 
 async function server(
   answers: Answer[],
   port = 0,
-): Promise<{ srv: http.Server; url: string; hits: () => number; streamed: () => number }> {
+): Promise<{ srv: http.Server; url: string; hits: () => number; streamed: () => number; closed: () => Promise<void> }> {
   let hits = 0;
   let streamed = 0;
+  let streamClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (streamClosed = resolve));
   const srv = http.createServer((req, res) => {
     const a = answers[hits++];
     req.resume();
@@ -36,7 +39,7 @@ async function server(
         }
         res.end('"}');
       };
-      res.on('close', () => undefined);
+      res.on('close', streamClosed);
       pump();
       return;
     }
@@ -52,6 +55,8 @@ async function server(
     url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
     hits: () => hits,
     streamed: () => streamed,
+    /** Resolves when the streamed answer's connection closed (the client went away, or the whole body was written). */
+    closed: () => closed,
   };
 }
 
@@ -99,10 +104,26 @@ describe('unit: transient answers and the size limit (HttpClient)', () => {
   it("honours a 503's Retry-After (seconds), within the budget", async () => {
     const s = await start([{ status: 503, headers: { 'Retry-After': '1' } }]);
     const waits: number[] = [];
-    const t0 = Date.now();
-    await client!.send('GET', '/x', undefined, undefined, { onRetry: (_n, ms) => waits.push(ms) });
+    const clock = fakeTimers();
+    try {
+      let retrying!: () => void;
+      const retry = new Promise<void>((resolve) => (retrying = resolve));
+      const sent = client!.send('GET', '/x', undefined, undefined, {
+        onRetry: (_n, ms) => {
+          waits.push(ms);
+          retrying();
+        },
+      });
+      await retry; // the 503 is in, and the client's wait has begun
+      await clock.tickAsync(999);
+      assert.equal(clock.countTimers(), 1, 'its wait is still running after 999 ms');
+      assert.equal(s.hits(), 1, 'not sent again before the second is over');
+      await clock.tickAsync(1);
+      assert.equal((await sent).status, 200);
+    } finally {
+      clock.restore();
+    }
     assert.deepEqual(waits, [1000]);
-    assert.ok(Date.now() - t0 >= 990, 'waited the second');
     assert.equal(s.hits(), 2);
   });
 
@@ -111,9 +132,20 @@ describe('unit: transient answers and the size limit (HttpClient)', () => {
       ...FAST,
       maxTotalMs: 1000,
     });
-    const t0 = Date.now();
-    const err = await rejected(client!.send('GET', '/x', undefined, undefined));
-    assert.ok(Date.now() - t0 < 1000, 'did not wait 3 s');
+    const clock = fakeTimers();
+    let err: TbError;
+    try {
+      let retrying!: () => void;
+      const retry = new Promise<void>((resolve) => (retrying = resolve));
+      const failed = rejected(client!.send('GET', '/x', undefined, undefined, { onRetry: () => retrying() }));
+      await retry;
+      // The first 503 has no Retry-After: its backoff is 20 ms. The clock moves no further, so had the client
+      // waited the second answer's 3 s, this would never settle.
+      await clock.tickAsync(20);
+      err = await failed;
+    } finally {
+      clock.restore();
+    }
     assert.ok(err instanceof TbApiError);
     assert.equal(err.code, 'TB_UNAVAILABLE');
     assert.equal(err.status, 503);
@@ -172,7 +204,7 @@ describe('unit: transient answers and the size limit (HttpClient)', () => {
     const err = await rejected(client!.send('GET', '/big', undefined, undefined));
     assert.equal(err.code, 'TB_RESPONSE_TOO_LARGE');
     assert.match(err.message, /GET \/big with more than 1 MB, the connection's limit/);
-    await new Promise((r) => setTimeout(r, 100));
+    await s.closed(); // the client went away: the server's answer is over
     assert.ok(s.streamed() < 16 * 1024 * 1024, `the server stopped early (${s.streamed()} bytes of 64 MB written)`);
     assert.equal(s.hits(), 1, 'not retried');
   });
