@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { useSimulator } from '../support/simulator';
 import { adminAuthSettings, startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
+import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium } from './chromium';
 import { openDialog } from './editor-page';
 

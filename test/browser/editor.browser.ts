@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { closeTrays as closeAll, openDialog as openEditDialog } from './editor-page';
-import { sharedNodeRed } from './nodered';
 import { useSimulator } from '../support/simulator';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
+import { closeTrays as closeAll, openDialog as openEditDialog } from './editor-page';
+import { sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import { TbInputError } from '../../src/errors';
 import {
   actionProblem,
   fixedEntities,
@@ -18,12 +17,13 @@ import {
   settingsCheck,
   validateSetting,
 } from '../../src/editor/builder/action-settings';
-import { OptionReader } from '../../src/settings/options';
-import { prepareRpcRequest } from '../../src/nodes/tb-rpc/logic';
-import { prepareTelemetryRequest } from '../../src/nodes/tb-telemetry/logic';
+import { TbInputError } from '../../src/errors';
 import { checkAttributeSettings } from '../../src/nodes/tb-attributes/logic';
+import { prepareRpcRequest } from '../../src/nodes/tb-rpc/logic';
 import { checkRpcSettings } from '../../src/nodes/tb-rpc/logic';
+import { prepareTelemetryRequest } from '../../src/nodes/tb-telemetry/logic';
 import { checkTelemetrySettings } from '../../src/nodes/tb-telemetry/logic';
+import { OptionReader } from '../../src/settings/options';
 
 // Each device action's dialog registers its node's own check of its settings, as these do.
 settingsCheck('tb-attributes', checkAttributeSettings);

@@ -9,20 +9,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
+import { TbInputError } from '../../src/errors';
 import * as types from '../../src/protocol/types';
+import * as typesModule from '../../src/protocol/types';
 import * as validate from '../../src/protocol/validate';
+import * as jsonTextModule from '../../src/query-model/json-text';
+import * as pathsModule from '../../src/query-model/paths';
+import * as schemaModule from '../../src/query-model/schema';
+import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
+import { summarize } from '../../src/query-model/summary';
+import * as summaryModule from '../../src/query-model/summary';
+import { U1, U2 } from '../query/helpers';
 
 /** The runtime's own query module: its protocol types and validation. */
 const runtime = { ...types, ...validate };
-import { TbInputError } from '../../src/errors';
-import { summarize } from '../../src/query-model/summary';
-import * as schemaModule from '../../src/query-model/schema';
-import * as summaryModule from '../../src/query-model/summary';
-import * as jsonTextModule from '../../src/query-model/json-text';
-import * as pathsModule from '../../src/query-model/paths';
-import * as typesModule from '../../src/protocol/types';
-import { defaultQuery, jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
-import { U1, U2 } from '../query/helpers';
 
 const root = path.resolve(__dirname, '..', '..');
 const BUNDLE = path.join(root, 'resources', 'tb-editor.js');

@@ -9,13 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { TbInputError } from '../../src/errors';
-import { jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
 } from '../../src/protocol/validate';
+import { jsonSchema, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
 
 const root = path.resolve(__dirname, '..', '..');
 const DIR = path.join(root, 'resources', 'schemas');

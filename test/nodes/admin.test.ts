@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import sinon from 'sinon';
 import type { Response } from 'supertest';
+import { BASE_TIME, Simulator, TENANT_API_KEY } from '../../sim';
+import { TbInputError } from '../../src/errors';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import { formatAlarms, formatEntities } from '../../src/protocol/format';
 import {
@@ -18,8 +20,6 @@ import {
   prepareEntityCountQuery,
   prepareEntityDataQuery,
 } from '../../src/protocol/validate';
-import { TbInputError } from '../../src/errors';
-import { BASE_TIME, Simulator, TENANT_API_KEY } from '../../sim';
 import { helper, TENANT, useRuntime } from '../support/runtime';
 
 type Rec = Record<string, unknown>;

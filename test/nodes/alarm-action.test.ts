@@ -5,11 +5,11 @@
  * created vs updated, delete, comments, and the pipeline tb-subscribe → acknowledge → tb-subscribe.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
-import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import { BASE_TIME, HOUR } from '../../sim';
 import type { SimAlarm } from '../../sim/dataset';
+import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import {
   Collector,
   connectionNode,

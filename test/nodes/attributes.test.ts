@@ -5,8 +5,8 @@
  * entity query's output (order, partial failure), retry safety, and a write seen by tb-subscribe.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
 import tbAttributes from '../../src/nodes/tb-attributes/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
 import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import { Collector, key } from '../support/runtime';
 import { InFlight, useTelemetryTests, type Rec } from './device-support';

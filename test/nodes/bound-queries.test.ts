@@ -4,12 +4,12 @@
  * against the simulator.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbEntityCount from '../../src/nodes/tb-entity-count/index';
-import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
-import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import { BASE_TIME } from '../../sim';
+import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityCount from '../../src/nodes/tb-entity-count/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import {
   assertCode,
   Collector,

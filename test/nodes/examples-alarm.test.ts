@@ -6,12 +6,12 @@
  * into the alarm status node, and a new critical alarm is told as it is raised.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
+import { dbl } from '../../sim';
 import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
 import tbAlarmStatus from '../../src/nodes/tb-alarm-status/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
 import tbSubscribe from '../../src/nodes/tb-subscribe/index';
-import { dbl } from '../../sim';
 import { Collector, loadExample, statusWhere, useRuntime } from '../support/runtime';
 
 describe('examples: acting on alarms (runtime + simulator)', function () {

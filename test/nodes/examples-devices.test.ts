@@ -7,13 +7,13 @@
  * ends at the catch node; the last 24 hours of a device picked by name come back as hourly rows and chart data.
  */
 import assert from 'node:assert/strict';
+import { dbl, long } from '../../sim';
+import tbAttributes from '../../src/nodes/tb-attributes/index';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
+import tbRpc from '../../src/nodes/tb-rpc/index';
 import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import tbTelemetry from '../../src/nodes/tb-telemetry/index';
-import tbAttributes from '../../src/nodes/tb-attributes/index';
-import tbRpc from '../../src/nodes/tb-rpc/index';
-import { dbl, long } from '../../sim';
 import {
   assertCode,
   Collector,

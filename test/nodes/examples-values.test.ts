@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeAPI } from 'node-red';
+import { BASE_TIME } from '../../sim';
+import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
 import tbSubscribe from '../../src/nodes/tb-subscribe/index';
-import { BASE_TIME } from '../../sim';
 import { Collector, helper, inject, key, loadExample, statuses, useRuntime } from '../support/runtime';
 
 type Rec = Record<string, unknown>;

@@ -6,14 +6,13 @@
  * back. Each timed-out branch runs with the example's timeout cut to a second.
  */
 import assert from 'node:assert/strict';
+import { dbl, type RpcCall } from '../../sim';
+import tbAttributes from '../../src/nodes/tb-attributes/index';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbSubscribe from '../../src/nodes/tb-subscribe/index';
-import tbAttributes from '../../src/nodes/tb-attributes/index';
 import tbRpc from '../../src/nodes/tb-rpc/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import tbWaitUntil from '../../src/nodes/tb-wait-until/index';
-import { dbl, type RpcCall } from '../../sim';
-import { waitFor } from './device-support';
 import {
   Collector,
   coreNode,
@@ -27,6 +26,7 @@ import {
   useRuntime,
   type ExampleNode,
 } from '../support/runtime';
+import { waitFor } from './device-support';
 
 // the examples' messages are arbitrary JSON, read deep in the assertions
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -6,13 +6,13 @@
  * so the socket never holds more than one read.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbSubscribe from '../../src/nodes/tb-subscribe/index';
+import { startSim } from '../../sim/process';
 import { FRAMES_PER_TURN } from '../../src/live/hub';
 import type { TbConnectionNode } from '../../src/node-red/connection';
-import { startSim } from '../../sim/process';
-import { useFixture } from '../support/simulator';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import { Collector, connectionNode, flow, helper, TENANT } from '../support/runtime';
+import { useFixture } from '../support/simulator';
 
 const DEVICES = 20;
 const UPDATES = 10000;

@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import sinon from 'sinon';
+import { BASE_TIME, HOUR } from '../../sim';
+import type { LiveHub } from '../../src/live/hub';
+import type { TbConnectionNode } from '../../src/node-red/connection';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbSubscribe from '../../src/nodes/tb-subscribe/index';
-import type { TbConnectionNode } from '../../src/node-red/connection';
-import type { LiveHub } from '../../src/live/hub';
-import { BASE_TIME, HOUR } from '../../sim';
 import {
   assertCode,
   Collector,

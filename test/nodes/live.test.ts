@@ -4,11 +4,11 @@
  * close/redeploy hygiene, reconnects (drop, restart, expired token, 1008), dead peers, malformed frames.
  */
 import assert from 'node:assert/strict';
+import { BASE_TIME, HOUR, TENANT_API_KEY } from '../../sim';
+import type { TbConnectionNode } from '../../src/node-red/connection';
+import tbAlarmStatus from '../../src/nodes/tb-alarm-status/index';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbSubscribe from '../../src/nodes/tb-subscribe/index';
-import tbAlarmStatus from '../../src/nodes/tb-alarm-status/index';
-import type { TbConnectionNode } from '../../src/node-red/connection';
-import { BASE_TIME, HOUR, TENANT_API_KEY } from '../../sim';
 import {
   Collector,
   connectionNode,

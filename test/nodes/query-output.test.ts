@@ -5,12 +5,12 @@
  * straight into tb-attributes (query → attributes, no node between).
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbEntityCount from '../../src/nodes/tb-entity-count/index';
+import { BASE_TIME } from '../../sim';
 import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
 import tbAttributes from '../../src/nodes/tb-attributes/index';
-import { BASE_TIME } from '../../sim';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityCount from '../../src/nodes/tb-entity-count/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
 import {
   errorsLogged,
   flowsOn,

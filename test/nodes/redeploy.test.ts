@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityCount from '../../src/nodes/tb-entity-count/index';
 import { tokenCacheSize } from '../../src/platform/token-cache';
+import { startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 import { assertCode, connectionNode, flow, helper, inject, message, TENANT, useRuntime } from '../support/runtime';
 import { replaceSimulator, useSimulator } from '../support/simulator';
-import { startChildNodeRed, type ChildNodeRed } from '../support/child-node-red';
 import { waitFor } from '../support/wait';
 
 type Rec = Record<string, unknown>;

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import sinon from 'sinon';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbBuildReport from '../../src/nodes/tb-build-report/index';
 import { BASE_TIME, HOUR, VIEW_ENERGY_PER_BUILDING_PER_DAY, VIEW_ENERGY_PER_BUILDING_PER_HOUR } from '../../sim';
+import tbBuildReport from '../../src/nodes/tb-build-report/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
 import {
   connectionNode,
   flow,

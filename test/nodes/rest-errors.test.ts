@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import sinon from 'sinon';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbEntityCount from '../../src/nodes/tb-entity-count/index';
-import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
 import { BASE_TIME, Simulator, TENANT_API_KEY, DISABLED_API_KEY } from '../../sim';
+import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityCount from '../../src/nodes/tb-entity-count/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
 import {
   connectionNode,
   flow,

@@ -3,11 +3,11 @@
  * filters, key filters, paging, allPages, split, formats, counts, keys and alarm filters.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbEntityCount from '../../src/nodes/tb-entity-count/index';
-import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
 import { BASE_TIME, HOUR } from '../../sim';
+import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityCount from '../../src/nodes/tb-entity-count/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
 import { prepareEntityDataQuery } from '../../src/protocol/validate';
 import {
   connectionNode,
@@ -22,7 +22,6 @@ import {
   TENANT,
   useRuntime,
 } from '../support/runtime';
-
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- core split/join nodes, for the join test
 const splitJoin = require('@node-red/nodes/core/sequence/17-split.js');
 

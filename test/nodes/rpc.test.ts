@@ -24,8 +24,8 @@ import {
   TENANT,
   useRuntime,
 } from '../support/runtime';
-import { InFlight, type Rec } from './device-support';
 import { fakeTimers, waitFor } from '../support/wait';
+import { InFlight, type Rec } from './device-support';
 
 const NODES = [tbConnection, tbRpc, tbTelemetry];
 const CUSTOMER_A = { username: 'customer@thingsboard.org', password: 'customer' };

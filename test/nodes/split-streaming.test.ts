@@ -6,10 +6,10 @@
  * Both REST finders that page: tb-entity-query and tb-alarm-query.
  */
 import assert from 'node:assert/strict';
+import { BASE_TIME } from '../../sim';
+import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbAlarmQuery from '../../src/nodes/tb-alarm-query/index';
-import { BASE_TIME } from '../../sim';
 import { flowsOn, helper, inject, useRuntime, type Msg, type Rec } from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbAlarmQuery];

@@ -6,11 +6,11 @@
  * retry safety (a save stored before the connection was lost: exactly one point), and a save seen by tb-subscribe.
  */
 import assert from 'node:assert/strict';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbTelemetry from '../../src/nodes/tb-telemetry/index';
-import tbSubscribe from '../../src/nodes/tb-subscribe/index';
-import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
 import { BASE_TIME, HOUR } from '../../sim';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
+import tbSubscribe from '../../src/nodes/tb-subscribe/index';
+import tbTelemetry from '../../src/nodes/tb-telemetry/index';
 import { Collector, coreNode, inject, key, statuses } from '../support/runtime';
 import { InFlight, useTelemetryTests, type Rec } from './device-support';
 

@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityCount from '../../src/nodes/tb-entity-count/index';
 import { connectionNode, flow, helper, inject, message, TENANT, assertCode, useRuntime } from '../support/runtime';
-
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the core tls-config node
 const tlsNode = require('@node-red/nodes/core/network/05-tls.js');
 

@@ -4,13 +4,13 @@
  * comment, a raise, an RPC), retries running out, and the connection's Largest answer (maxResponseMB).
  */
 import assert from 'node:assert/strict';
+import { BASE_TIME, HOUR } from '../../sim';
+import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
+import tbAttributes from '../../src/nodes/tb-attributes/index';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
-import tbTelemetry from '../../src/nodes/tb-telemetry/index';
-import tbAttributes from '../../src/nodes/tb-attributes/index';
-import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
 import tbRpc from '../../src/nodes/tb-rpc/index';
-import { BASE_TIME, HOUR } from '../../sim';
+import tbTelemetry from '../../src/nodes/tb-telemetry/index';
 import { flowsOn, helper, key, lastStatus, statuses, useRuntime, type Msg, type Rec } from '../support/runtime';
 
 const NODES = [tbConnection, tbEntityQuery, tbTelemetry, tbAttributes, tbAlarmAction, tbRpc];

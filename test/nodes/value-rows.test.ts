@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import type { Node } from 'node-red';
-import tbConnection from '../../src/nodes/tb-connection/index';
 import tbAttributes from '../../src/nodes/tb-attributes/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
 import tbTelemetry from '../../src/nodes/tb-telemetry/index';
 import { errorsLogged, helper, key, statuses } from '../support/runtime';
 import { useTelemetryTests, type Rec } from './device-support';

@@ -11,12 +11,12 @@
  */
 import assert from 'node:assert/strict';
 import type { Node } from 'node-red';
-import tbConnection from '../../src/nodes/tb-connection/index';
-import tbTelemetry from '../../src/nodes/tb-telemetry/index';
-import tbAttributes from '../../src/nodes/tb-attributes/index';
-import tbRpc from '../../src/nodes/tb-rpc/index';
-import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
 import { BASE_TIME, HOUR } from '../../sim';
+import tbAlarmAction from '../../src/nodes/tb-alarm-action/index';
+import tbAttributes from '../../src/nodes/tb-attributes/index';
+import tbConnection from '../../src/nodes/tb-connection/index';
+import tbRpc from '../../src/nodes/tb-rpc/index';
+import tbTelemetry from '../../src/nodes/tb-telemetry/index';
 import { flowsOn, helper, useRuntime } from '../support/runtime';
 import type { Rec } from './device-support';
 

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import type { Node } from 'node-red';
+import { BASE_TIME, HOUR } from '../../sim';
 import type { TbConnectionNode } from '../../src/node-red/connection';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbWaitUntil from '../../src/nodes/tb-wait-until/index';
-import { BASE_TIME, HOUR } from '../../sim';
 import {
   assertCode,
   connectionNode,

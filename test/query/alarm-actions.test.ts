@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { TbApiError, TbError, TbInputError } from '../../src/errors';
 import {
+  prepareAssignee,
+  prepareComment,
+  prepareOperation,
+  prepareOriginator,
+  prepareRaise,
+  prepareRaiseSettings,
+  type RaiseSettings,
+} from '../../src/nodes/tb-alarm-action/logic';
+import {
   ALARM_OPERATIONS,
   activeAlarmQuery,
   alarmIdFromMessage,
@@ -12,15 +21,6 @@ import {
   prepareAlarmId,
   raiseWireBody,
 } from '../../src/protocol/alarm-actions';
-import {
-  prepareAssignee,
-  prepareComment,
-  prepareOperation,
-  prepareOriginator,
-  prepareRaise,
-  prepareRaiseSettings,
-  type RaiseSettings,
-} from '../../src/nodes/tb-alarm-action/logic';
 import { prepareAlarmDataQuery } from '../../src/protocol/validate';
 import { throwsInput, U1, U2, U3 } from './helpers';
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { TbInputError } from '../../src/errors';
 import {
   explainBound,
   findBindings,
@@ -9,7 +10,6 @@ import {
   type QueryPath,
 } from '../../src/protocol/bindings';
 import { prepareEntityDataQuery } from '../../src/protocol/validate';
-import { TbInputError } from '../../src/errors';
 
 /** A reader over plain objects standing in for msg, flow, global and env (the runtime reads Node-RED's). */
 function reader(sources: Partial<Record<BindingRef['source'], Record<string, unknown>>>) {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ENTITY_FILTER_TYPES } from '../../src/protocol/types';
 import {
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
 } from '../../src/protocol/validate';
-import { ENTITY_FILTER_TYPES } from '../../src/protocol/types';
 
 /*
  * A corpus of real ThingsBoard queries (test/fixtures/tb-queries.json, see test/fixtures/README.md): every entry must

@@ -5,17 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { TbInputError } from '../../src/errors';
-import { checkAttributeList } from '../../src/protocol/attributes';
 import { flatAttributes, prepareAttributeRequest, prepareScope } from '../../src/nodes/tb-attributes/logic';
 import {
-  boolOption,
-  durationOption,
-  enumOption,
-  intOption,
-  keysOption,
-  OptionReader,
-  timeOption,
-} from '../../src/settings/options';
+  methodFromMessage,
+  prepareAction,
+  prepareCancelId,
+  prepareMethod,
+  prepareRpcRequest,
+} from '../../src/nodes/tb-rpc/logic';
+import { checkAttributeList } from '../../src/protocol/attributes';
 import {
   classifyRpcAnswer,
   DEFAULT_EXPIRATION,
@@ -24,13 +22,6 @@ import {
   followDelay,
   replyOf,
 } from '../../src/protocol/rpc';
-import {
-  methodFromMessage,
-  prepareAction,
-  prepareCancelId,
-  prepareMethod,
-  prepareRpcRequest,
-} from '../../src/nodes/tb-rpc/logic';
 import {
   ACTION_TARGETS,
   prepareTarget,
@@ -42,6 +33,15 @@ import {
   targetsFromMessage,
   TELEMETRY_ENTITY_TYPES,
 } from '../../src/protocol/targets';
+import {
+  boolOption,
+  durationOption,
+  enumOption,
+  intOption,
+  keysOption,
+  OptionReader,
+  timeOption,
+} from '../../src/settings/options';
 import { throwsInput, U1, U2, U3 } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);

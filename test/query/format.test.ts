@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { TbInputError } from '../../src/errors';
 import {
   applyFlatChanges,
   flattenAlarm,
@@ -12,7 +13,6 @@ import {
 } from '../../src/protocol/format';
 import type { ResultFormat } from '../../src/protocol/format';
 import type { AlarmData, EntityData } from '../../src/protocol/types';
-import { TbInputError } from '../../src/errors';
 import { U1, U2 } from './helpers';
 
 const DEV = { entityType: 'DEVICE', id: U1 };

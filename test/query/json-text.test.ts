@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { TbInputError } from '../../src/errors';
+import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/protocol/validate';
 import {
   compactQuery,
   formatQuery,
@@ -9,8 +11,6 @@ import {
   shortJsonMessage,
 } from '../../src/query-model/json-text';
 import { defaultQuery } from '../../src/query-model/schema';
-import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/protocol/validate';
-import { TbInputError } from '../../src/errors';
 
 /** The 1-based line and column of the first occurrence of `needle` in `text`. */
 function at(text: string, needle: string, nth = 0): { line: number; column: number } {

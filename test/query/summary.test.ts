@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { summarize, type SummaryOptions } from '../../src/query-model/summary';
 import { defaultQuery, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
+import { summarize, type SummaryOptions } from '../../src/query-model/summary';
 import { U1, U2, U3 } from './helpers';
 
 const DEV = { type: 'entityType', entityType: 'DEVICE' };

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { TbError } from '../../src/errors';
-import { OptionReader } from '../../src/settings/options';
+import {
+  flatLatest,
+  historyRows,
+  prepareTelemetryRequest,
+  TELEMETRY_OPERATIONS,
+} from '../../src/nodes/tb-telemetry/logic';
 import {
   checkValues,
   deleteParams,
@@ -12,12 +17,7 @@ import {
   type HistoryRequest,
   type TimeseriesAnswer,
 } from '../../src/protocol/telemetry';
-import {
-  flatLatest,
-  historyRows,
-  prepareTelemetryRequest,
-  TELEMETRY_OPERATIONS,
-} from '../../src/nodes/tb-telemetry/logic';
+import { OptionReader } from '../../src/settings/options';
 import { prepareOperation } from '../../src/settings/options';
 import { throwsInput } from './helpers';
 

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { TbConfigError } from '../../src/errors';
-import type { BindingRef } from '../../src/protocol/bindings';
 import { prepareAttributeRequest } from '../../src/nodes/tb-attributes/logic';
-import { OptionReader } from '../../src/settings/options';
 import { prepareTelemetryRequest } from '../../src/nodes/tb-telemetry/logic';
+import type { BindingRef } from '../../src/protocol/bindings';
+import { OptionReader } from '../../src/settings/options';
 import { prepareValueRows, rowValues, valuesFrom } from '../../src/settings/value-rows';
 import { throwsInput } from './helpers';
 

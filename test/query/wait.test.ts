@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { TbConfigError, TbInputError } from '../../src/errors';
-import type { AlarmData, EntityData } from '../../src/protocol/types';
 import {
   alarmMet,
   alarmReading,
@@ -25,6 +24,7 @@ import {
   waitedOf,
   type EntityOutcome,
 } from '../../src/nodes/tb-wait-until/logic';
+import type { AlarmData, EntityData } from '../../src/protocol/types';
 
 const E = { entityType: 'DEVICE', id: '784f394c-42b6-435a-983c-b7beff2784f9' };
 

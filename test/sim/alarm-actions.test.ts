@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { HOUR, type ChangeEvent } from '../../sim/index';
 import { javaUuid, noXss } from '../../sim/alarm-actions';
+import { HOUR, type ChangeEvent } from '../../sim/index';
 import { login, NOW, type Client } from '../../sim/testkit';
 import { TestWs, type Msg } from '../../sim/ws/testclient';
 import { useSimSetup } from '../support/simulator';

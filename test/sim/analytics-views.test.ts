@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { BASE_TIME, HOUR } from '../../sim/dataset';
 import {
   DAY,
   DEFAULT_RANGE,
@@ -11,6 +10,7 @@ import {
   VIEW_TOP_ALARMED_DEVICES,
   viewIdFor,
 } from '../../sim/analytics';
+import { BASE_TIME, HOUR } from '../../sim/dataset';
 import { useAnalyticsSetup } from '../support/simulator';
 import { fakeTimers } from '../support/wait';
 

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BASE_TIME, Dataset } from '../../sim/dataset';
-import { Simulator } from '../../sim/index';
-import { seedDataset } from '../../sim/seed';
 import {
   AnalyticsService,
   attachAnalytics,
@@ -13,6 +10,9 @@ import {
   VIEW_IDS,
 } from '../../sim/analytics';
 import { jwtPayload, setupAnalytics, toRes, type ACtx } from '../../sim/analytics/testkit';
+import { BASE_TIME, Dataset } from '../../sim/dataset';
+import { Simulator } from '../../sim/index';
+import { seedDataset } from '../../sim/seed';
 import { fakeTimers } from '../support/wait';
 
 const REPORT = { viewConfigId: VIEW_ENERGY_PER_BUILDING_PER_DAY };

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { compileLike, splitInList } from '../../sim/query/predicates';
 import {
   BASE_TIME,
   HOUR,
@@ -10,6 +9,7 @@ import {
   type ChangeEvent,
   type KvEntry,
 } from '../../sim/index';
+import { compileLike, splitInList } from '../../sim/query/predicates';
 import { ALL_DEVICES, THERMOSTATS, attr, field, findQuery, names, numPred, keyFilter, ts } from '../../sim/testkit';
 import { useSimSetup } from '../support/simulator';
 

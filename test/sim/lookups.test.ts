@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { Simulator } from '../../sim/index';
 import { BASE_TIME } from '../../sim/dataset';
+import { Simulator } from '../../sim/index';
 import { Client, login, NOW } from '../../sim/testkit';
 import { useSimSetup } from '../support/simulator';
 

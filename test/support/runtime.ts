@@ -3,19 +3,19 @@
  * modules, against the simulator over loopback. Waits are on events, never on sleeps; their guards run on the real
  * timers, also while a test drives the code under test with fake ones.
  */
-import helper from 'node-red-node-test-helper';
-type TestFlows = Parameters<typeof helper.load>[1];
-import type { EventEmitter } from 'node:events';
-import type { Node, NodeMessage } from 'node-red';
-
 import assert from 'node:assert/strict';
+import type { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Node, NodeMessage } from 'node-red';
+import helper from 'node-red-node-test-helper';
 import { nodeRedMain } from '../../scripts/embedded';
 import type { SimOptions, Simulator } from '../../sim';
 import { clearTokenCache } from '../../src/platform/token-cache';
 import { startSimulator, useFixture, type Lifecycle } from './simulator';
 import { realTimers } from './wait';
+
+type TestFlows = Parameters<typeof helper.load>[1];
 
 // TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs the node tests on another
 // Node-RED version (e.g. the oldest supported, 3.1); by default the devDependency (4.1.x).

@@ -5,8 +5,8 @@
  * ./runtime, which adds the runtime's part).
  */
 import { Simulator, type SimOptions } from '../../sim';
-import { setupAnalytics, type ACtx } from '../../sim/analytics/testkit';
 import type { AnalyticsServerOptions } from '../../sim/analytics';
+import { setupAnalytics, type ACtx } from '../../sim/analytics/testkit';
 import { setup, type Ctx } from '../../sim/testkit';
 import { wsSetup, type WsCtx } from '../../sim/ws/testclient';
 

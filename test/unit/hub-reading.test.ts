@@ -3,8 +3,8 @@
  * until the next turn is resumed even when the hub let go of it meanwhile, so that its closing handshake ends.
  */
 import assert from 'node:assert/strict';
-import { LiveHub, type Subscriber, type WsCommand, type WsMessage } from '../../src/live/hub';
 import { Client } from '../../sim/testkit';
+import { LiveHub, type Subscriber, type WsCommand, type WsMessage } from '../../src/live/hub';
 import { useSimulator } from '../support/simulator';
 import { waitFor } from '../support/wait';
 

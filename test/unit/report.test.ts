@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { TbInputError } from '../../src/errors';
 import { prepareReportRequest, reportCsv, reportRows } from '../../src/analytics/report';
+import { TbInputError } from '../../src/errors';
 
 const F = { viewConfigId: 'viewConfigId', rangeStartTs: 'rangeStartTs', rangeEndTs: 'rangeEndTs', filters: 'filters' };
 const VIEW = '3f1c2a4e-5b6d-11ee-8c99-0242ac120002';

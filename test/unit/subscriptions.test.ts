@@ -10,8 +10,8 @@ import {
   withLiveWindow,
 } from '../../src/live/subscriptions';
 import { flattenEntity } from '../../src/protocol/format';
-import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/protocol/validate';
 import type { AlarmData, EntityData } from '../../src/protocol/types';
+import { prepareAlarmDataQuery, prepareEntityDataQuery } from '../../src/protocol/validate';
 
 class Sink implements LiveSink {
   events: LiveEvent[] = [];

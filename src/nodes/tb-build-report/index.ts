@@ -17,8 +17,8 @@ import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../../node-red/input';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import { TypedInput } from '../../node-red/typed-input';
-import type { ValueType } from '../../settings/value-rows';
 import { flag, intSetting } from '../../settings/read';
+import type { ValueType } from '../../settings/value-rows';
 
 interface BuildReportDef extends NodeDef {
   connection: string;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
+import { heldPaths } from '../../../src/query-model/paths';
 import { builderCoverage } from '../../../src/query-model/schema/coverage';
 import { defaultQuery } from '../../../src/query-model/schema/modes';
 import { QUERY_MODES } from '../../../src/query-model/schema/spec';
-import { heldPaths } from '../../../src/query-model/paths';
 import { U1 } from '../helpers';
 
 describe('query/schema/coverage: what the builder shows', () => {

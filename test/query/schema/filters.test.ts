@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
+import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
 import {
   ENTITY_FILTER_SCHEMA,
   filterEntityType,
   newEntityFilter,
   visibleFields,
 } from '../../../src/query-model/schema/filters';
-import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
 import { U1, throwsInput } from '../helpers';
 import { fullFilter, prepared, sample, switches, variants } from './support';
 

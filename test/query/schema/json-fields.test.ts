@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { jsonSchema } from '../../../src/query-model/schema/json-schema';
+import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
+import { UUID_PATTERN } from '../../../src/protocol/validate';
 import { ENTITY_FILTER_SCHEMA } from '../../../src/query-model/schema/filters';
+import { jsonSchema } from '../../../src/query-model/schema/json-schema';
 import { defaultQuery } from '../../../src/query-model/schema/modes';
 import { QUERY_MODES, type QueryMode } from '../../../src/query-model/schema/spec';
-import { UUID_PATTERN } from '../../../src/protocol/validate';
-import { ENTITY_FILTER_TYPES } from '../../../src/protocol/types';
 import { fullFilter, schemaOk, validator, variants } from './support';
 
 describe('query/schema/json-fields: JSON schema of the fields and filter types', () => {

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
 import {
+  DYNAMIC_VALUE_SOURCE_TYPES,
+  ENTITY_KEY_TYPES,
+  ENTITY_KEY_VALUE_TYPES,
+  FILTER_PREDICATE_TYPES,
+} from '../../../src/protocol/types';
+import { prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/protocol/validate';
+import { newEntityFilter } from '../../../src/query-model/schema/filters';
+import {
   KEY_TYPES_FOR,
   OPERATION_LABELS,
   PREDICATE_OPERATIONS,
@@ -8,15 +16,7 @@ import {
   newKeyFilter,
   newPredicate,
 } from '../../../src/query-model/schema/keys';
-import { newEntityFilter } from '../../../src/query-model/schema/filters';
 import { QUERY_MODES } from '../../../src/query-model/schema/spec';
-import { prepareAlarmDataQuery, prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/protocol/validate';
-import {
-  DYNAMIC_VALUE_SOURCE_TYPES,
-  ENTITY_KEY_TYPES,
-  ENTITY_KEY_VALUE_TYPES,
-  FILTER_PREDICATE_TYPES,
-} from '../../../src/protocol/types';
 import { throwsInput } from '../helpers';
 
 describe('query/schema/keys: key filter tables', () => {

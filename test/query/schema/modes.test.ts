@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { ALARM_FILTER_FIELDS, MODE_SCHEMA, defaultQuery } from '../../../src/query-model/schema/modes';
-import { newEntityFilter } from '../../../src/query-model/schema/filters';
-import { QUERY_MODES, type QueryMode } from '../../../src/query-model/schema/spec';
-import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../../src/protocol/validate';
 import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../../src/protocol/types';
+import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../../src/protocol/validate';
+import { newEntityFilter } from '../../../src/query-model/schema/filters';
+import { ALARM_FILTER_FIELDS, MODE_SCHEMA, defaultQuery } from '../../../src/query-model/schema/modes';
+import { QUERY_MODES, type QueryMode } from '../../../src/query-model/schema/spec';
 import { PREPARE, sample } from './support';
 
 describe('query/schema/modes: modes and default queries', () => {

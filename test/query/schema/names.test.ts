@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ALARM_FIELD_NAMES, ENTITY_FIELD_NAMES, entityFieldNames } from '../../../src/query-model/schema/names';
 import { QUERYABLE_ENTITY_TYPES } from '../../../src/protocol/types';
+import { ALARM_FIELD_NAMES, ENTITY_FIELD_NAMES, entityFieldNames } from '../../../src/query-model/schema/names';
 
 describe('query/schema/names: names for suggestions', () => {
   it('entity field names per entity type (§3.6)', () => {

@@ -1,5 +1,12 @@
 /** Helpers the schema test files share: the runtime validator per mode, sample values of the tables, and ajv. */
 import Ajv, { type ValidateFunction } from 'ajv';
+import { TbInputError } from '../../../src/errors';
+import {
+  prepareAlarmCountQuery,
+  prepareAlarmDataQuery,
+  prepareEntityCountQuery,
+  prepareEntityDataQuery,
+} from '../../../src/protocol/validate';
 import {
   visibleFields,
   jsonSchema,
@@ -7,13 +14,6 @@ import {
   type FilterTypeSpec,
   type QueryMode,
 } from '../../../src/query-model/schema';
-import {
-  prepareAlarmCountQuery,
-  prepareAlarmDataQuery,
-  prepareEntityCountQuery,
-  prepareEntityDataQuery,
-} from '../../../src/protocol/validate';
-import { TbInputError } from '../../../src/errors';
 import { U1, U2 } from '../helpers';
 
 export const PREPARE: Record<QueryMode, (q: unknown, field?: string, options?: { live?: boolean }) => unknown> = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/protocol/validate';
 import { ALIAS_ENTITY_TYPES, ENTITY_FILTER_TYPES, type EntityFilter } from '../../../src/protocol/types';
+import { prepareEntityCountQuery, prepareEntityDataQuery } from '../../../src/protocol/validate';
 import { U1, U2, U3, throwsInput } from '../helpers';
 
 /** The wire copy of a filter, through a count query. */

@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
 import {
+  BOOLEAN_OPERATIONS,
+  DYNAMIC_VALUE_SOURCE_TYPES,
+  NUMERIC_OPERATIONS,
+  STRING_OPERATIONS,
+  type KeyFilter,
+} from '../../../src/protocol/types';
+import {
   impliedValueType,
   jacksonDouble,
   prepareAlarmCountQuery,
@@ -7,13 +14,6 @@ import {
   prepareEntityCountQuery,
   prepareEntityDataQuery,
 } from '../../../src/protocol/validate';
-import {
-  BOOLEAN_OPERATIONS,
-  DYNAMIC_VALUE_SOURCE_TYPES,
-  NUMERIC_OPERATIONS,
-  STRING_OPERATIONS,
-  type KeyFilter,
-} from '../../../src/protocol/types';
 import { throwsInput } from '../helpers';
 
 const entityFilter = { type: 'entityType', entityType: 'DEVICE' };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { jsonText, prepareEntityCountQuery } from '../../../src/protocol/validate';
 import { TbInputError } from '../../../src/errors';
+import { jsonText, prepareEntityCountQuery } from '../../../src/protocol/validate';
 
 describe('query/validate/primitives: the checks every part uses', () => {
   describe('messages and errors', () => {
