@@ -582,13 +582,15 @@ describe('the documentation', function () {
     });
   });
 
-  it('CONTRIBUTING.md gives exactly the two set-up commands, each in a code block of its own', function () {
-    const blocks = tokens('CONTRIBUTING.md')
-      .filter((t) => t.type === 'fence')
-      .map((t) => t.content.trim());
-    assert.ok(blocks.includes('npm install && npm start'), 'a code block holding only "npm install && npm start"');
-    assert.ok(blocks.includes('npm test'), 'a code block holding only "npm test"');
-  });
+  for (const doc of ['README.md', 'CONTRIBUTING.md']) {
+    it(`${doc} gives exactly the two set-up commands, each in a code block of its own`, function () {
+      const blocks = tokens(doc)
+        .filter((t) => t.type === 'fence')
+        .map((t) => t.content.trim());
+      assert.ok(blocks.includes('npm install && npm start'), 'a code block holding only "npm install && npm start"');
+      assert.ok(blocks.includes('npm test'), 'a code block holding only "npm test"');
+    });
+  }
 });
 
 /** The emphasised texts of an inline token (`*Title*`, `**Title**`): how the pages name an example. */
