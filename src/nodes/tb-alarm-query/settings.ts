@@ -1,12 +1,11 @@
-/** tb-alarm-query's settings, declared once (see src/settings/declare.ts). */
+/** tb-alarm-query's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { compactQuery } from '../../query-model/json-text';
 import { defaultQuery } from '../../query-model/schema';
 import { choice, connection, declareNode, text } from '../../settings/declare';
 import { pagedResultSettings, querySettings, resultOutputSetting } from '../../settings/query';
 
 /** Find the alarms, or count them. */
-export const ALARM_QUERY_OPERATIONS = ['find', 'count'] as const;
-export type AlarmQueryOperation = (typeof ALARM_QUERY_OPERATIONS)[number];
+const ALARM_QUERY_OPERATIONS = ['find', 'count'] as const;
 
 export const TB_ALARM_QUERY = declareNode({
   type: 'tb-alarm-query',

@@ -1,4 +1,4 @@
-/** tb-entity-count's migrations of older saved settings (see src/settings/migrate.ts). */
+/** tb-entity-count's migrations: settings saved by an older version, brought up to date when a flow loads. */
 import { everySettingSaved, type Migration } from '../../settings/migrate';
 import { TB_ENTITY_COUNT } from './settings';
 

@@ -1,4 +1,4 @@
-/** tb-entity-count's settings, declared once (see src/settings/declare.ts). */
+/** tb-entity-count's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { compactQuery } from '../../query-model/json-text';
 import { defaultQuery } from '../../query-model/schema';
 import { connection, declareNode, text } from '../../settings/declare';

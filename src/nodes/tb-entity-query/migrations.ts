@@ -1,4 +1,4 @@
-/** tb-entity-query's migrations of older saved settings (see src/settings/migrate.ts). */
+/** tb-entity-query's migrations: settings saved by an older version, brought up to date when a flow loads. */
 import { everySettingSaved, type Migration } from '../../settings/migrate';
 import { TB_ENTITY_QUERY } from './settings';
 

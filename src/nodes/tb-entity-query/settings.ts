@@ -1,12 +1,11 @@
-/** tb-entity-query's settings, declared once (see src/settings/declare.ts). */
+/** tb-entity-query's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { compactQuery } from '../../query-model/json-text';
 import { defaultQuery } from '../../query-model/schema';
 import { choice, connection, declareNode, flag, formatted, text } from '../../settings/declare';
 import { pagedResultSettings, querySettings, resultOutputSetting } from '../../settings/query';
 
 /** Find the entities, or list the keys of the entities found. */
-export const ENTITY_QUERY_OPERATIONS = ['find', 'keys'] as const;
-export type EntityQueryOperation = (typeof ENTITY_QUERY_OPERATIONS)[number];
+const ENTITY_QUERY_OPERATIONS = ['find', 'keys'] as const;
 
 export const TB_ENTITY_QUERY = declareNode({
   type: 'tb-entity-query',
