@@ -1,34 +1,44 @@
 /**
  * The common life of the three REST query nodes (tb-entity-query, tb-entity-count, tb-alarm-query):
  * resolve and validate the query, call the platform client, format the answer into the message(s), keep
- * the status, and honour the input contract. Each node file only says which operation it runs.
+ * the status, and honour the input contract. Each node's index only says which operation it runs, with the settings
+ * it read by its declaration.
  */
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
-import { TbConfigError, TbInputError } from '../errors';
+import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { TbConfigError, TbError, TbInputError } from '../errors';
 import { lookupConnection, usableClient } from '../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../node-red/input';
 import { errorStatus, setupProblem, status } from '../node-red/status';
 import type { PlatformClient } from '../platform/client';
 import type { CallOptions } from '../platform/requester';
-import { formatAlarms, formatEntities, pageInfo } from '../protocol/format';
-import type { AlarmData, EntityData, EntityDataQuery, AlarmDataQuery, PageData } from '../protocol/types';
+import { formatAlarms, formatEntities, pageInfo, type ResultFormat } from '../protocol/format';
+import type { AlarmData, AlarmDataQuery, EntityData, EntityDataQuery, PageData } from '../protocol/types';
 import type { PrepareOptions } from '../protocol/validate';
-import { flag, intSetting } from '../settings/read';
-import { QuerySource, Prepare } from './query-source';
+import type { QueryType } from '../settings/query';
+import { Prepare, QuerySource } from './query-source';
 
-export interface RestNodeDef extends NodeDef {
+/** The settings every REST query node reads (its declaration's query, queryType and output, read at deploy). */
+export interface RestSettings {
   connection: string;
-  query: string;
-  queryType: string;
-  format?: string;
-  allPages?: boolean | string;
-  maxItems?: number | string;
-  split?: boolean | string;
-  /** *Output to*: the message property the result goes to (`payload` when absent, as before the setting). */
-  output?: string;
+  query: string | number;
+  queryType: QueryType;
+  /** *Output to*: the message property the result goes to. */
+  output: string;
 }
 
-export type Format = 'flat' | 'raw';
+/** The settings of a find (its declaration's pagedResultSettings). */
+export interface FindSettings {
+  format: ResultFormat;
+  allPages: boolean;
+  maxItems: number | undefined;
+  split: boolean;
+}
+
+/** What a node read from its settings: the values, and what is wrong with them (a problem at deploy). */
+export interface ReadRestSettings {
+  values: RestSettings;
+  problems: readonly TbError[];
+}
 
 /** What a node does with its validated query. `ctx` carries the per-message helpers. */
 export type Operation<Q> = (q: Q, msg: NodeMessageInFlow, ctx: OperationContext) => Promise<void>;
@@ -51,7 +61,7 @@ const payloadOutput: Output = (msg, value) => {
 
 /**
  * The *Output to* setting (`output`: a message property as Node-RED's TypedInput of type msg writes it, with or
- * without `msg.`; `payload` when absent) as a setter, parsed once at deploy so that a message costs one assignment
+ * without `msg.`) as a setter, parsed once at deploy so that a message costs one assignment
  * (or a short walk). Throws a TbConfigError naming the setting for a path Node-RED cannot write.
  */
 export function outputTo(RED: NodeAPI, output: string | undefined): Output {
@@ -120,22 +130,25 @@ const REST: PrepareOptions = { live: false };
 export function restNode<Q>(
   RED: NodeAPI,
   node: Node,
-  config: RestNodeDef,
+  settings: ReadRestSettings,
   prepare: Prepare<Q>,
   operation: Operation<Q>,
 ): void {
-  const conn = lookupConnection(RED, node, config.connection);
-  const source = new QuerySource<Q>(RED, node, config.query, config.queryType, prepare, REST);
+  const { values } = settings;
+  const conn = lookupConnection(RED, node, values.connection);
+  const source = new QuerySource<Q>(RED, node, String(values.query), values.queryType, prepare, REST);
   const activity = new Activity(RED, node);
   const call: CallOptions = { onRetry: (n) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
   let output: Output = payloadOutput;
   let outputProblem: TbConfigError | undefined;
   try {
-    output = outputTo(RED, config.output);
+    output = outputTo(RED, values.output);
   } catch (err) {
     outputProblem = err as TbConfigError;
   }
-  const problem = outputProblem ?? source.problem;
+  // A setting its declaration does not allow (an operation, a format, a check box, a count) comes first.
+  const settingsProblem = settings.problems[0] ?? outputProblem;
+  const problem = settingsProblem ?? source.problem;
   if (problem) setupProblem(RED, node, problem);
   if (conn) conn.register(node);
 
@@ -143,7 +156,7 @@ export function restNode<Q>(
     let query: Q;
     let client: PlatformClient;
     try {
-      if (outputProblem) throw outputProblem;
+      if (settingsProblem) throw settingsProblem;
       const q = source.resolve(msg);
       query = q instanceof Promise ? await q : q;
       client = usableClient(conn);
@@ -161,13 +174,12 @@ export function restNode<Q>(
 /** Find: one page (or every page with allPages), as one message or one message per item (split). */
 export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
   RED: NodeAPI,
-  config: RestNodeDef,
+  settings: FindSettings,
   kind: 'entity' | 'alarm',
 ): Operation<Q> {
-  const format: Format = config.format === 'raw' ? 'raw' : 'flat';
-  const allPages = flag(config.allPages);
-  const split = flag(config.split);
-  const maxItems = intSetting(config.maxItems, 10000);
+  const { format, allPages, split } = settings;
+  // A whole number the declaration requires (never missing once read: its default stands in).
+  const maxItems = settings.maxItems as number;
   const fmt = (items: Array<EntityData | AlarmData>): unknown[] =>
     kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format);
   const fetchOne = (client: PlatformClient, q: Q, call: CallOptions): Promise<PageData<EntityData | AlarmData>> =>

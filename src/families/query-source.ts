@@ -1,7 +1,7 @@
 /**
  * Where a node's query comes from: the `query` property with its TypedInput type (json | msg | flow | global
  * | jsonata). A `json` query is parsed and validated once, at deploy; the other kinds are read and validated
- * for each message. `prepare` is one of the src/query prepare functions: it validates and returns the
+ * for each message. `prepare` is one of the protocol's prepare functions: it validates and returns the
  * wire-ready query, or throws a TbInputError naming the field. `options` go to every `prepare` call: `live`
  * for a WebSocket subscription, REST otherwise.
  */
@@ -11,11 +11,9 @@ import { TypedInput, typeProblem } from '../node-red/typed-input';
 import { checkRefs, readRefs } from '../node-red/value-sources';
 import { explainBound, findBindings, isQueryList, resolveBindings, type Bindings } from '../protocol/bindings';
 import type { PrepareOptions } from '../protocol/validate';
+import { QUERY_TYPE, QUERY_TYPES, type QueryType } from '../settings/query';
 
-export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
 export type Prepare<T> = (input: unknown, field: string, options?: PrepareOptions) => T;
-
-const QUERY_TYPES: readonly string[] = ['json', 'msg', 'flow', 'global', 'jsonata'];
 
 export class QuerySource<T> {
   readonly type: QueryType;
@@ -38,7 +36,7 @@ export class QuerySource<T> {
     private readonly prepare: Prepare<T>,
     private readonly options: PrepareOptions = {},
   ) {
-    const t = (type || 'json') as QueryType;
+    const t = (type || QUERY_TYPE.default) as QueryType;
     this.type = t;
     this.value = value ?? '';
     this.configError = typeProblem('queryType', t, QUERY_TYPES, String(type));

@@ -2,7 +2,8 @@
  * *Output to* in the query dialogs (tb-entity-query, tb-entity-count, tb-alarm-query) in a real editor (Debian
  * chromium, the shared embedded Node-RED): a TypedInput that offers msg. only, msg.payload for a flow saved before
  * the setting, what a person types is what the node stores (and the port label says it), and a property Node-RED
- * cannot write is flagged with the catalog's words.
+ * cannot write is flagged with the catalog's words. A node saved by version 1 with only its query shows its other
+ * settings as the runtime reads them, and saving writes version 2.
  */
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
@@ -77,6 +78,8 @@ describe('Output to in the query dialogs (browser)', function () {
           version: 1,
           ...at(300, 220),
         },
+        // Saved by version 1 with its query only (a flow written by hand): every other setting is missing.
+        { id: 'eqV', type: 'tb-entity-query', connection: 'connO', query: THERMOSTATS, version: 1, ...at(300, 300) },
       ];
     },
   });
@@ -107,6 +110,49 @@ describe('Output to in the query dialogs (browser)', function () {
     await tray().locator('#node-dialog-ok').click();
     await page.waitForFunction(() => $('.red-ui-tray').length === 0, undefined, { timeout: WAIT });
   }
+
+  it('a node saved by version 1 with its query only: its settings shown migrated, and saving writes version 2', async () => {
+    await openDialog(page, 'eqV', { ready: '[data-tb-output]' });
+    const settings = await page.evaluate(() => ({
+      operation: $('#node-input-operation').val(),
+      format: $('#node-input-format').val(),
+      allPages: $('#node-input-allPages').prop('checked'),
+      maxItems: $('#node-input-maxItems').val(),
+      split: $('#node-input-split').prop('checked'),
+      keysTimeseries: $('#node-input-keysTimeseries').prop('checked'),
+      keysAttributes: $('#node-input-keysAttributes').prop('checked'),
+      keysScopes: $('#node-input-keysScopes').typedInput('value'),
+      output: $('#node-input-output').typedInput('value'),
+    }));
+    // What the runtime reads when they are missing: the declared defaults (version 1 read the same).
+    assert.deepEqual(settings, {
+      operation: 'find',
+      format: 'flat',
+      allPages: false,
+      maxItems: '10000',
+      split: false,
+      keysTimeseries: true,
+      keysAttributes: true,
+      keysScopes: '',
+      output: 'payload',
+    });
+    await save();
+    const saved = await page.evaluate(() => {
+      const n = RED.nodes.node('eqV');
+      const { version, operation, format, maxItems, keysTimeseries, keysAttributes, output, valid } = n;
+      return { version, operation, format, maxItems, keysTimeseries, keysAttributes, output, valid };
+    });
+    assert.deepEqual(saved, {
+      version: 2,
+      operation: 'find',
+      format: 'flat',
+      maxItems: '10000',
+      keysTimeseries: true,
+      keysAttributes: true,
+      output: 'payload',
+      valid: true,
+    });
+  });
 
   it('offers msg. only, shows msg.payload for a flow saved before the setting, and stores what is typed', async () => {
     for (const [id, type] of [

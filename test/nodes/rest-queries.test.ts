@@ -11,10 +11,12 @@ import tbEntityQuery from '../../src/nodes/tb-entity-query/index';
 import { prepareEntityDataQuery } from '../../src/protocol/validate';
 import {
   connectionNode,
+  errorsLogged,
   flow,
   helper,
   inject,
   key,
+  lastStatus,
   message,
   messages,
   statuses,
@@ -747,5 +749,71 @@ describe('REST query nodes (runtime + simulator)', function () {
       assert.equal((m.page as Rec).totalElements, 20);
       await helper.unload();
     }
+  });
+
+  describe('settings saved by an older version, or not allowed', function () {
+    const DEVICES = { entityFilter: { type: 'entityType', entityType: 'DEVICE' } };
+    const TYPES = ['tb-entity-query', 'tb-entity-count', 'tb-alarm-query'];
+
+    /** One node of each type, saved with its connection and `props` only, each wired to its own helper node. */
+    async function loadEach(props: Rec): Promise<void> {
+      const nodes = TYPES.flatMap((type) => [
+        { id: type, type, connection: 'c1', ...props, wires: [[`${type}-out`]] },
+        { id: `${type}-out`, type: 'helper' },
+      ]);
+      await helper.load(NODES, flow(connectionNode(sim.url), ...nodes), { c1: TENANT });
+    }
+
+    it('saved by version 1 without a query: none, as version 1 read it (a problem at deploy, every message refused)', async () => {
+      await loadEach({ version: 1 });
+      for (const type of TYPES) {
+        assert.equal(lastStatus(type)?.fill, 'red', type);
+        assert.match(String(errorsLogged(type)[0]), /^query must be an object .*\(missing\)$/, type);
+      }
+      const caught = message('caught');
+      inject('tb-entity-count', { payload: 'x' });
+      assert.match(String(((await caught).error as Rec).message), /query must be an object/);
+    });
+
+    it("saved by version 2 without a query: the query a new node's dialog starts with", async () => {
+      await loadEach({ version: 2 });
+      const count = message('tb-entity-count-out');
+      const found = message('tb-entity-query-out');
+      const alarms = message('tb-alarm-query-out');
+      for (const type of TYPES) inject(type, { payload: 'x' });
+      // every device; every device with its name, type and label, by name; the active alarms of every device
+      assert.equal((await count).payload, await direct('/api/entitiesQuery/count', { ...DEVICES, keyFilters: [] }));
+      const entities = (await found).payload as Rec[];
+      const byName = (await direct('/api/entitiesQuery/find', {
+        ...DEVICES,
+        entityFields: ['name', 'type', 'label'].map((k) => ({ type: 'ENTITY_FIELD', key: k })),
+        pageLink: {
+          page: 0,
+          pageSize: 100,
+          sortOrder: { key: { type: 'ENTITY_FIELD', key: 'name' }, direction: 'ASC' },
+        },
+      })) as { data: Array<{ entityId: { id: string } }> };
+      assert.ok(entities.length > 0);
+      assert.deepEqual(
+        entities.map((e) => e.id),
+        byName.data.map((d) => d.entityId.id),
+      );
+      assert.deepEqual(Object.keys(entities[0]).sort(), ['entityType', 'id', 'label', 'name', 'ts', 'type']);
+      const active = (await alarms).payload as Rec[];
+      assert.ok(active.length > 0);
+      assert.ok(active.every((a) => a.status === 'ACTIVE_UNACK' || a.status === 'ACTIVE_ACK'));
+      for (const type of TYPES) assert.deepEqual(errorsLogged(type), [], type);
+    });
+
+    it('a setting its declaration does not allow is a problem at deploy, naming it and what it allows', async () => {
+      await loadQueryNode({ format: 'Raw', allPages: 'yes', maxItems: '0' });
+      assert.equal(lastStatus('q')?.fill, 'red');
+      assert.deepEqual(errorsLogged('q').map(String), [
+        'format must be one of flat, raw (got "Raw"; did you mean "raw"?)',
+      ]);
+      const caught = message('caught');
+      inject('q', { payload: thermostats(5) });
+      assert.match(String(((await caught).error as Rec).message), /format must be one of flat, raw/);
+    });
   });
 });

@@ -51,6 +51,8 @@ describe('settings: the dialog and the runtime agree on every default', function
 
   it('covers the node types that declare their settings', function () {
     assert.ok(TYPES.includes('tb-wait-until'), TYPES.join(', '));
+    for (const type of ['tb-entity-query', 'tb-entity-count', 'tb-alarm-query'])
+      assert.ok(TYPES.includes(type), `${type} in ${TYPES.join(', ')}`);
   });
 
   for (const type of TYPES) {

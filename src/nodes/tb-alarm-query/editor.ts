@@ -3,12 +3,14 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
 import type { QueryMode } from '../../query-model/schema';
+import { MIGRATIONS } from './migrations';
+import { TB_ALARM_QUERY } from './settings';
 
 const E = forType('tb-alarm-query');
 const t = E.t;
 
 function op(node: EditorNode): string {
-  return String(E.value(node, 'operation') || 'find');
+  return String(E.value(node, 'operation') || TB_ALARM_QUERY.settings.operation.default);
 }
 /** The kind of query the operation takes. */
 function modeOf(node: EditorNode): QueryMode {
@@ -20,15 +22,12 @@ const results = pagedResults(E);
 const output = resultOutput(E);
 
 export default dialog(E, {
+  declaration: TB_ALARM_QUERY,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say (the choices, check boxes and the count are checked by their kind).
   validators: {
-    name: E.any,
-    connection: E.connection(),
-    operation: E.oneOf(['find', 'count'], 'tb-alarm-query.errors.operation'),
     query: query.query,
-    queryType: query.queryType,
-    ...results.validators,
     output: output.validator,
-    version: E.version(),
   },
   label() {
     return String(
@@ -39,9 +38,8 @@ export default dialog(E, {
   outputLabels: output.labelled(results.outputLabels('count')),
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { operation: 'find', format: 'flat' });
     query.prepare(node);
-    output.prepare(node);
+    output.prepare();
     E.input('operation').on('change', () => query.modeChanged());
     E.showRows(() => {
       const find = op(node) === 'find';

@@ -1,22 +1,22 @@
 /** tb-alarm-query: find alarms (POST /api/alarmsQuery/find) or count them (POST /api/alarmsQuery/count). */
-import type { Node, NodeAPI } from 'node-red';
-import { findOperation, restNode, RestNodeDef } from '../../families/query-node';
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { findOperation, restNode } from '../../families/query-node';
+import { nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { AlarmCountQuery, AlarmDataQuery } from '../../protocol/types';
 import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../protocol/validate';
-
-interface AlarmQueryDef extends RestNodeDef {
-  operation?: string;
-}
+import { MIGRATIONS } from './migrations';
+import { TB_ALARM_QUERY } from './settings';
 
 export default function (RED: NodeAPI): void {
-  function TbAlarmQuery(this: Node, config: AlarmQueryDef) {
+  function TbAlarmQuery(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
-    if (config.operation === 'count') {
+    const settings = nodeSettings(this, TB_ALARM_QUERY, MIGRATIONS, config);
+    if (settings.values.operation === 'count') {
       restNode<AlarmCountQuery>(
         RED,
         this,
-        config,
+        settings,
         prepareAlarmCountQuery,
         async (q, msg, { client, send, activity, call, output }) => {
           const n = await client.countAlarms(q, call);
@@ -29,9 +29,9 @@ export default function (RED: NodeAPI): void {
       restNode<AlarmDataQuery>(
         RED,
         this,
-        config,
+        settings,
         prepareAlarmDataQuery,
-        findOperation<AlarmDataQuery>(RED, config, 'alarm'),
+        findOperation<AlarmDataQuery>(RED, settings.values, 'alarm'),
       );
     }
   }

@@ -2,6 +2,8 @@
 import { dialog } from '../../editor/dialog/dialog';
 import { forType } from '../../editor/dialog/for-type';
 import { queryPart, resultOutput } from '../../editor/dialog/query-part';
+import { MIGRATIONS } from './migrations';
+import { TB_ENTITY_COUNT } from './settings';
 
 const E = forType('tb-entity-count');
 
@@ -9,13 +11,12 @@ const query = queryPart(E, { mode: () => 'entityCount', operation: () => 'count'
 const output = resultOutput(E);
 
 export default dialog(E, {
+  declaration: TB_ENTITY_COUNT,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say.
   validators: {
-    name: E.any,
-    connection: E.connection(),
     query: query.query,
-    queryType: query.queryType,
     output: output.validator,
-    version: E.version(),
   },
   label() {
     return String(this.name || E.t('tb-entity-count.defaultLabel'));
@@ -23,7 +24,7 @@ export default dialog(E, {
   outputLabels: output.labelled(() => E.t('tb-entity-count.outputLabel')),
   oneditprepare() {
     query.prepare(this);
-    output.prepare(this);
+    output.prepare();
   },
   oneditsave: query.close,
   oneditcancel: query.close,

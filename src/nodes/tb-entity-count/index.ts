@@ -1,17 +1,21 @@
 /** tb-entity-count: count entities (POST /api/entitiesQuery/count). Wiring only. */
-import type { Node, NodeAPI } from 'node-red';
-import { restNode, RestNodeDef } from '../../families/query-node';
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { restNode } from '../../families/query-node';
+import { nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { EntityCountQuery } from '../../protocol/types';
 import { prepareEntityCountQuery } from '../../protocol/validate';
+import { MIGRATIONS } from './migrations';
+import { TB_ENTITY_COUNT } from './settings';
 
 export default function (RED: NodeAPI): void {
-  function TbEntityCount(this: Node, config: RestNodeDef) {
+  function TbEntityCount(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
+    const settings = nodeSettings(this, TB_ENTITY_COUNT, MIGRATIONS, config);
     restNode<EntityCountQuery>(
       RED,
       this,
-      config,
+      settings,
       prepareEntityCountQuery,
       async (q, msg, { client, send, activity, call, output }) => {
         const n = await client.countEntities(q, call);

@@ -2,14 +2,15 @@
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
+import { ATTRIBUTE_SCOPES } from '../../protocol/types';
+import { MIGRATIONS } from './migrations';
+import { TB_ENTITY_QUERY } from './settings';
 
 const E = forType('tb-entity-query');
 const t = E.t;
 
-const SCOPES = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE'];
-
 function op(node: EditorNode): string {
-  return String(E.value(node, 'operation') || 'find');
+  return String(E.value(node, 'operation') || TB_ENTITY_QUERY.settings.operation.default);
 }
 
 const query = queryPart(E, { mode: () => 'entityData', operation: op });
@@ -17,15 +18,12 @@ const results = pagedResults(E);
 const output = resultOutput(E);
 
 export default dialog(E, {
+  declaration: TB_ENTITY_QUERY,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say (the choices, check boxes and the count are checked by their kind).
   validators: {
-    name: E.any,
-    connection: E.connection(),
-    operation: E.oneOf(['find', 'keys'], 'tb-entity-query.errors.operation'),
     query: query.query,
-    queryType: query.queryType,
-    ...results.validators,
     output: output.validator,
-    keysTimeseries: E.bool('tb-entity-query.label.keysTimeseries'),
     keysAttributes: E.all(E.bool('tb-entity-query.label.keysAttributes'), function (v, opt) {
       // Discovering keys needs at least one of the two kinds.
       const ts = E.value(this, 'keysTimeseries');
@@ -33,8 +31,7 @@ export default dialog(E, {
         return t('tb-entity-query.errors.keysNone');
       return true;
     }),
-    keysScopes: E.listOf(SCOPES, 'tb-entity-query.errors.keysScopes'),
-    version: E.version(),
+    keysScopes: E.listOf(ATTRIBUTE_SCOPES, 'tb-entity-query.errors.keysScopes'),
   },
   label() {
     return String(
@@ -45,13 +42,12 @@ export default dialog(E, {
   outputLabels: output.labelled(results.outputLabels('keys')),
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { operation: 'find', format: 'flat' });
     query.prepare(node);
-    output.prepare(node);
+    output.prepare();
     E.multiSelect(
       'keysScopes',
       'scopes',
-      SCOPES.map((s) => ({ value: s, label: t(`tb-entity-query.scope.${s}`) })),
+      ATTRIBUTE_SCOPES.map((s) => ({ value: s, label: t(`tb-entity-query.scope.${s}`) })),
     );
     E.showRows(() => {
       const find = op(node) === 'find';

@@ -1,32 +1,25 @@
 /** tb-entity-query: find entities (POST /api/entitiesQuery/find) or list their keys. Wiring only. */
-import type { Node, NodeAPI } from 'node-red';
-import { findOperation, Operation, restNode, RestNodeDef } from '../../families/query-node';
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { findOperation, Operation, restNode } from '../../families/query-node';
+import { nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { EntityDataQuery } from '../../protocol/types';
 import { prepareEntityDataQuery, prepareKeysOptions } from '../../protocol/validate';
-import { flag } from '../../settings/read';
-
-interface EntityQueryDef extends RestNodeDef {
-  operation?: string;
-  keysTimeseries?: boolean | string;
-  keysAttributes?: boolean | string;
-  keysScopes?: string;
-}
+import { MIGRATIONS } from './migrations';
+import { TB_ENTITY_QUERY } from './settings';
 
 export default function (RED: NodeAPI): void {
-  function TbEntityQuery(this: Node, config: EntityQueryDef) {
+  function TbEntityQuery(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
+    const settings = nodeSettings(this, TB_ENTITY_QUERY, MIGRATIONS, config);
+    const v = settings.values;
     let operation: Operation<EntityDataQuery>;
-    if (config.operation === 'keys') {
+    if (v.operation === 'keys') {
       let options: ReturnType<typeof prepareKeysOptions> | undefined;
       let problem: Error | undefined;
       try {
         options = prepareKeysOptions(
-          {
-            timeseries: flag(config.keysTimeseries ?? true),
-            attributes: flag(config.keysAttributes ?? true),
-            scopes: config.keysScopes ?? '',
-          },
+          { timeseries: v.keysTimeseries, attributes: v.keysAttributes, scopes: v.keysScopes },
           'keys options',
         );
       } catch (err) {
@@ -48,9 +41,9 @@ export default function (RED: NodeAPI): void {
         );
       };
     } else {
-      operation = findOperation<EntityDataQuery>(RED, config, 'entity');
+      operation = findOperation<EntityDataQuery>(RED, v, 'entity');
     }
-    restNode(RED, this, config, prepareEntityDataQuery, operation);
+    restNode(RED, this, settings, prepareEntityDataQuery, operation);
   }
   RED.nodes.registerType('tb-entity-query', TbEntityQuery);
 }
