@@ -20,9 +20,6 @@ export interface ReportTable {
   dataTable: Array<Record<string, unknown>>;
 }
 
-export const REPORT_FORMATS = ['rows', 'table', 'csv'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A time as ms since the epoch: a number, a numeric string, or an ISO date text. */

@@ -39,7 +39,10 @@ export interface FlagSetting extends Common<boolean> {
   readonly kind: 'flag';
 }
 
-/** A whole number from `min` (to `max`); with `optional`, '' means "not set" (the message, or nothing). */
+/**
+ * A whole number from `min` (to `max`); with `optional`, '' means "not set" (the message, or nothing). A missing one
+ * reads as its default, as every setting does.
+ */
 export interface WholeSetting extends Common<number | ''> {
   readonly kind: 'whole';
   readonly min: number;
@@ -47,10 +50,11 @@ export interface WholeSetting extends Common<number | ''> {
   readonly optional?: boolean;
 }
 
-/** A number of at least `min` (a fraction allowed). */
+/** A number of at least `min` (a fraction allowed); with `above`, greater than `min` ('' reads as the default). */
 export interface NumberSetting extends Common<number> {
   readonly kind: 'number';
   readonly min: number;
+  readonly above?: boolean;
 }
 
 /** Text the node reads in its own way (a duration, JSON, a list, a query): saved as the dialog writes it. */

@@ -46,7 +46,9 @@ function readOne(name: string, s: Setting, v: unknown): { value: unknown; proble
       if (v === false || v === 'false') return { value: false };
       return { value: s.default, problem: new TbConfigError(`${name} must be true or false (got ${describe(v)})`) };
     case 'whole': {
-      if (missing(v) || (typeof v === 'string' && v.trim() === '')) {
+      // A missing one is its default; '' is "not set" when the setting is optional (or has no default).
+      if (missing(v)) v = s.default;
+      if (typeof v === 'string' && v.trim() === '') {
         return { value: s.optional || s.default === '' ? undefined : s.default };
       }
       const n = wholeNumber(v);
@@ -60,10 +62,11 @@ function readOne(name: string, s: Setting, v: unknown): { value: unknown; proble
     case 'number': {
       if (missing(v) || (typeof v === 'string' && v.trim() === '')) return { value: s.default };
       const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
-      if (Number.isFinite(n) && n >= s.min) return { value: n };
+      if (Number.isFinite(n) && (s.above ? n > s.min : n >= s.min)) return { value: n };
+      const range = s.above ? `greater than ${s.min}` : `of at least ${s.min}`;
       return {
         value: s.default,
-        problem: new TbConfigError(`${name} must be a number of at least ${s.min} (got ${describe(v)})`),
+        problem: new TbConfigError(`${name} must be a number ${range} (got ${describe(v)})`),
       };
     }
     case 'rows':

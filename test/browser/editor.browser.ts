@@ -14,7 +14,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
-import { closeTrays as closeAll, openDialog as openEditDialog } from './editor-page';
+import { closeTrays as closeAll, openDialog as openEditDialog, saveDialog } from './editor-page';
 import { sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
@@ -474,8 +474,9 @@ describe('editor (browser)', function () {
     await limit.fill('64');
     await limit.dispatchEvent('change');
     await page.waitForFunction(() => !$('[data-tb-ws-limit]').hasClass('input-error'), undefined, { timeout: WAIT });
-    // Retries within a budget, and the largest answer: the defaults (a flow from before them shows them too),
-    // a value out of range flagged, a good one accepted.
+    // Retries within a budget, and the largest answer: what a connection saved before them (version 1) read in
+    // their place, shown migrated (the retries left empty: settings.js, else the default the placeholder shows); a
+    // value out of range flagged, a good one accepted.
     const setting = async (hook: string, bad: string, good: string): Promise<string> => {
       const input = topTray().locator(`[${hook}]`);
       assert.equal(await input.isVisible(), true, hook);
@@ -494,8 +495,51 @@ describe('editor (browser)', function () {
       return shown;
     };
     assert.equal(await setting('data-tb-retries', '11', '5'), 'default 3');
-    assert.equal(await setting('data-tb-retry-budget', '0', '60'), 'default 30');
-    assert.equal(await setting('data-tb-max-response', '-1', '64'), 'default 32');
+    assert.equal(await setting('data-tb-retry-budget', '0', '60'), '30');
+    assert.equal(await setting('data-tb-max-response', '-1', '64'), '32');
+  });
+
+  it('tb-build-report saved by version 1 without most settings: its dialog shows them migrated, saving writes version 2', async function () {
+    await openDialog('br1');
+    const shown = await page.evaluate(() => ({
+      viewConfigIdType: $('#node-input-viewConfigIdType').val(),
+      range: $('#node-input-range').val(),
+      last: $('#node-input-last').val(),
+      lastUnit: $('#node-input-lastUnit').val(),
+      filters: $('#node-input-filters').val(),
+      filtersType: $('#node-input-filtersType').val(),
+      format: $('#node-input-format').val(),
+      split: $('#node-input-split').prop('checked'),
+      parseNumbers: $('#node-input-parseNumbers').prop('checked'),
+      maxRetries: $('#node-input-maxRetries').val(),
+      maxWait: $('#node-input-maxWait').val(),
+    }));
+    // Version 1 read a missing parseNumbers as off and missing filters as none: the migration says so.
+    assert.deepEqual(shown, {
+      viewConfigIdType: 'str',
+      range: 'view',
+      last: '24',
+      lastUnit: 'hours',
+      filters: '',
+      filtersType: 'json',
+      format: 'rows',
+      split: false,
+      parseNumbers: false,
+      maxRetries: '5',
+      maxWait: '120',
+    });
+    await saveDialog(page);
+    const saved = await page.evaluate(() => {
+      const n = RED.nodes.node('br1');
+      return {
+        version: n.version,
+        parseNumbers: n.parseNumbers,
+        filters: n.filters,
+        maxWait: n.maxWait,
+        valid: n.valid,
+      };
+    });
+    assert.deepEqual(saved, { version: 2, parseNumbers: false, filters: '', maxWait: '120', valid: true });
   });
 
   it('tb-entity-count: an injected message shows the count as the node status', async function () {
@@ -574,6 +618,8 @@ describe('editor (browser)', function () {
       );
     const conn = flows.find((n: any) => n.id === ids.conn);
     assert.equal(conn.url, sim.url);
+    // Saved by version 1: the dialog saved it migrated (retries empty: settings.js, else the default), as version 2.
+    assert.deepEqual([conn.version, conn.retries, conn.retryBudget], [2, '', '30']);
     assert.equal(conn.credentials, undefined, 'no credentials in the flow');
     const creds = await (await admin('GET', `/credentials/tb-connection/${ids.conn}`)).json();
     assert.deepEqual([creds.username, creds.has_password, creds.password], [TENANT.username, true, undefined]);

@@ -189,6 +189,28 @@ describe('tb-build-report (runtime + simulator analytics)', function () {
     }
   });
 
+  it('saved by version 1 without parseNumbers and filters: read as then, numbers as text and no filter', async () => {
+    sim.analytics.setNumericStrings(true);
+    try {
+      const { parseNumbers: _p, filters: _f, ...saved } = reportNode({ filtersType: 'msg' });
+      // A version 2 node without them (written by hand) reads their defaults: parseNumbers on, filters {} (none).
+      for (const [node, numbers] of [
+        [saved, false],
+        [{ ...saved, version: 2, filtersType: 'json' }, true],
+      ] as const) {
+        await load(node);
+        const got = message('out');
+        inject('r', { payload: 1 });
+        const rows = (await got).payload as Rec[];
+        assert.ok(rows.length > 1, 'every building: no filter');
+        assert.equal(typeof rows[0].energy, numbers ? 'number' : 'string');
+        await helper.unload();
+      }
+    } finally {
+      sim.analytics.setNumericStrings(false);
+    }
+  });
+
   it('bad requests are refused before the network, naming the field', async () => {
     await load(
       reportNode({

@@ -557,6 +557,24 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
     assert.equal(sim.countRequests('/api'), 0);
   });
 
+  it('a connection setting the dialog refuses is a configuration error naming the setting, before any request', async () => {
+    for (const [conn, why] of [
+      [{ authMode: 'Token' }, 'authMode must be one of password, apiKey, token (got "Token"; did you mean "token"?)'],
+      [{ timeout: 0 }, 'timeout must be a number greater than 0 (got 0)'],
+      [{ reportConcurrency: 20 }, 'reportConcurrency must be a whole number from 1 to 10 (got 20)'],
+    ] as const) {
+      await load(TENANT, conn);
+      const caught = message('caught');
+      inject('q', { payload: GOOD });
+      const error = (await caught).error as Rec;
+      assertCode(error, 'TB_CONFIG');
+      assert.match(error.message as string, new RegExp(why.replace(/[()"?;]/g, '\\$&')));
+      assert.deepEqual(statuses('q').at(-1), { fill: 'red', shape: 'dot', text: key('configError') });
+      await helper.unload();
+    }
+    assert.equal(sim.countRequests('/api'), 0);
+  });
+
   it('never puts a secret in an error, a status or a message', async () => {
     const secret = 'S3cr3t-Pa55word';
     await load({ username: 'tenant@thingsboard.org', password: secret });

@@ -32,11 +32,13 @@ const node = (id: string, type: string, props: Rec = {}): Rec => ({
 const query = (id: string, props: Rec = {}) =>
   node(id, 'tb-entity-query', { queryType: 'json', query: JSON.stringify(THERMOSTATS), ...props });
 
+const FAST_RETRIES = { tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 };
+
 describe('transient server errors and answers too large (runtime + simulator)', function () {
   const sim = useRuntime(
     { now: () => BASE_TIME + HOUR },
     {
-      settings: { tbConnectionRetryInitialMs: 5, tbConnectionRetryMaxMs: 20 },
+      settings: FAST_RETRIES,
       reset: (s) => s.resetRequests(),
       cleanup: (s) => s.faults.clear(),
     },
@@ -88,6 +90,31 @@ describe('transient server errors and answers too large (runtime + simulator)', 
       assert.deepEqual(lastStatus('q'), { fill: 'red', shape: 'ring', text: key('httpError') });
       sim.faults.remove(id);
       assert.equal(((await ok('q')).payload as unknown[]).length, 5, 'the node answers the next message');
+    });
+
+    it("retries left empty, or missing from a connection saved before it had them, are settings.js's count", async () => {
+      helper.settings({ ...FAST_RETRIES, tbConnectionRetryCount: 1 } as Rec);
+      try {
+        // [the connection's settings, the requests of a query that meets 503 every time]
+        const cases: Array<[Rec, number]> = [
+          [{}, 2], // version 1 (0.1.0) had no retries: settings.js's 1
+          [{ version: 2, retries: '' }, 2], // left empty: settings.js's 1
+          [{ version: 2 }, 4], // version 2 without it (written by hand): its default, 3
+          [{ version: 2, retries: 0 }, 1],
+        ];
+        for (const [conn, requests] of cases) {
+          await load([query('q')], undefined, conn);
+          await ok('q');
+          sim.resetRequests();
+          const id = sim.faults.add({ path: FIND, status: 503, times: Infinity });
+          await fails('q', {}, 'TB_UNAVAILABLE');
+          assert.equal(sim.countRequests(FIND), requests, JSON.stringify(conn));
+          sim.faults.remove(id);
+          await helper.unload();
+        }
+      } finally {
+        helper.settings(FAST_RETRIES as Rec);
+      }
     });
 
     it('a telemetry save answered 502 after the server stored it: sent again, exactly one point', async () => {

@@ -11,6 +11,7 @@ import {
   flag,
   formatted,
   fromMessage,
+  number,
   rows,
   text,
   whole,
@@ -103,6 +104,41 @@ describe('settings declared once', function () {
       assert.deepEqual(d.values, []);
       assert.notEqual(d.values, DECL.settings.values.default, 'a copy');
       assert.deepEqual(fromMessage(DECL), { timeout: 'msg.timeout' });
+    });
+  });
+
+  describe('numbers', function () {
+    const NUMBERS = declareNode({
+      type: 'tb-numbers',
+      inputs: 0,
+      outputs: 0,
+      version: 2,
+      settings: {
+        timeout: number(30, 0, { above: true }),
+        ratio: number(1, 0),
+        retries: whole(3, { min: 0, max: 10, optional: true }),
+      },
+    });
+
+    it('a missing number reads as its default, an empty one too unless it is optional', function () {
+      assert.deepEqual(readSettings(NUMBERS, {}).values, { timeout: 30, ratio: 1, retries: 3, version: 1 });
+      const { values, problems } = readSettings(NUMBERS, { timeout: ' ', ratio: '', retries: '' });
+      assert.deepEqual(problems, []);
+      assert.deepEqual(values, { timeout: 30, ratio: 1, retries: undefined, version: 1 });
+    });
+
+    it('a number is read from digits too, fractions allowed; `above` refuses the minimum itself', function () {
+      const { values, problems } = readSettings(NUMBERS, { timeout: '0.5', ratio: 0, retries: '10' });
+      assert.deepEqual(problems, []);
+      assert.deepEqual(values, { timeout: 0.5, ratio: 0, retries: 10, version: 1 });
+      assert.deepEqual(
+        readSettings(NUMBERS, { timeout: 0, ratio: -1, retries: 11 }).problems.map((p) => p.message),
+        [
+          'timeout must be a number greater than 0 (got 0)',
+          'ratio must be a number of at least 0 (got -1)',
+          'retries must be a whole number from 0 to 10 (got 11)',
+        ],
+      );
     });
   });
 

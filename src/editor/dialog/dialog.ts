@@ -94,6 +94,14 @@ function kindValidator(E: TypeHelpers, name: string, s: Setting): Validator {
       const check = E.whole(s.min, s.max ?? null, key);
       return s.optional || s.default === '' ? E.when((v) => !blank(v), check) : check;
     }
+    case 'number': {
+      // Empty reads as the default.
+      const check: Validator = function (v) {
+        const n = Number(v);
+        return isFinite(n) && (s.above ? n > s.min : n >= s.min) ? true : E.t(key);
+      };
+      return E.when((v) => !blank(v), check);
+    }
     case 'config':
       return s.type === 'tb-connection' ? E.connection() : E.any;
     case 'version':

@@ -3,19 +3,22 @@ import { viewIdFromLink } from '../../editor/builder/dialogs';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type Validator } from '../../editor/dialog/for-type';
 import { blank, isPlainObject, isUuid, wholeAtLeast } from '../../editor/dialog/predicates';
+import { MIGRATIONS } from './migrations';
+import { FILTER_TYPES, REPORT_FORMATS, TB_BUILD_REPORT, VIEW_TYPES } from './settings';
 
 const E = forType('tb-build-report');
 const t = E.t;
+const DEFAULTS = TB_BUILD_REPORT.settings;
 
-const VIEW_TYPES = ['str', 'msg', 'flow', 'global', 'env'];
-const FILTER_TYPES = ['json', 'msg', 'jsonata'];
-const RANGES = ['view', 'last', 'fixed', 'msg'];
-const UNITS = ['minutes', 'hours', 'days'];
-const FORMATS = ['rows', 'table', 'csv'];
+/** A setting's value, or its default when it has none (a node saved without it shows the default). */
+function current(node: Record<string, unknown>, prop: 'viewConfigIdType' | 'filtersType' | 'range' | 'format'): string {
+  return String(E.value(node, prop) || DEFAULTS[prop].default);
+}
+const listed = (values: readonly string[], v: string): boolean => values.indexOf(v) !== -1;
 
 function rangeIs(range: string) {
   return function (this: Record<string, unknown>): boolean {
-    return E.value(this, 'range') === range;
+    return current(this, 'range') === range;
   };
 }
 /** A fixed range's end: a whole number of milliseconds (the message names the field, translated when it runs). */
@@ -43,20 +46,20 @@ function describeTs(v: unknown): string {
 }
 
 export default dialog(E, {
+  declaration: TB_BUILD_REPORT,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say (the choices, check boxes and whole numbers are checked by their kind).
   validators: {
-    name: E.any,
     connection: E.connection((cfg) => (blank(cfg.analyticsUrl) ? t('tb-build-report.errors.noAnalytics') : true)),
     viewConfigId: function (v, opt) {
-      const type = E.value(this, 'viewConfigIdType') || 'str';
-      if (VIEW_TYPES.indexOf(type as string) === -1) return t('tb-build-report.errors.viewConfigIdType');
+      const type = current(this, 'viewConfigIdType');
+      if (!listed(VIEW_TYPES, type)) return t('tb-build-report.errors.viewConfigIdType');
       if (type === 'str') return isUuid(String(v || '').trim()) ? true : t('tb-build-report.errors.viewConfigId');
       if (blank(v)) return t('tb-build-report.errors.viewConfigIdEmpty');
       return RED.validators.typedInput('viewConfigIdType').call(this, v, opt);
     },
-    viewConfigIdType: E.oneOf(VIEW_TYPES, 'tb-build-report.errors.viewConfigIdType'),
-    range: E.oneOf(RANGES, 'tb-build-report.errors.range'),
+    // Checked only while the range uses it.
     last: E.when(rangeIs('last'), E.positive('tb-build-report.errors.last')),
-    lastUnit: E.oneOf(UNITS, 'tb-build-report.errors.lastUnit'),
     rangeStartTs: E.when(rangeIs('fixed'), timestamp('rangeStartTs')),
     rangeEndTs: E.when(
       rangeIs('fixed'),
@@ -69,29 +72,21 @@ export default dialog(E, {
     ),
     filters: function (v, opt) {
       if (v === undefined) return true;
-      const type = E.value(this, 'filtersType') || 'json';
-      if (FILTER_TYPES.indexOf(type as string) === -1) return t('tb-build-report.errors.filtersType');
+      const type = current(this, 'filtersType');
+      if (!listed(FILTER_TYPES, type)) return t('tb-build-report.errors.filtersType');
       if (type === 'json') return blank(v) ? true : checkFilters(String(v));
       return RED.validators.typedInput('filtersType').call(this, v, opt);
     },
-    filtersType: E.oneOf(FILTER_TYPES, 'tb-build-report.errors.filtersType'),
-    format: E.oneOf(FORMATS, 'tb-build-report.errors.format'),
-    split: E.bool('tb-build-report.label.split'),
-    parseNumbers: E.bool('tb-build-report.label.parseNumbers'),
-    maxRetries: E.whole(0, null, 'tb-build-report.errors.maxRetries'),
-    maxWait: E.whole(1, null, 'tb-build-report.errors.maxWait'),
-    version: E.version(),
   },
   label() {
     return String(this.name || t('tb-build-report.defaultLabel'));
   },
   outputLabels() {
-    const f = FORMATS.indexOf(this.format as string) !== -1 ? this.format : 'rows';
+    const f = listed(REPORT_FORMATS, String(this.format)) ? this.format : DEFAULTS.format.default;
     return f === 'rows' && this.split ? t('tb-build-report.outputLabel.split') : t(`tb-build-report.outputLabel.${f}`);
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { range: 'view', lastUnit: 'hours', format: 'rows' });
     const view = E.typedInput('viewConfigId', VIEW_TYPES, 'payload.viewConfigId');
     E.typedInput('filters', FILTER_TYPES, 'payload.filters');
     view.on('change', () => {
@@ -107,12 +102,12 @@ export default dialog(E, {
       $('#tb-rangeEndTs-date').text(describeTs(E.input('rangeEndTs').val()));
     };
     E.showRows(() => {
-      const range = E.value(node, 'range') || 'view';
+      const range = current(node, 'range');
       return {
         '.tb-row-last': range === 'last',
         '.tb-row-fixed': range === 'fixed',
         '.tb-tip-msg': range === 'msg',
-        '.tb-row-split': (E.value(node, 'format') || 'rows') === 'rows',
+        '.tb-row-split': current(node, 'format') === 'rows',
       };
     }, ['range', 'format']);
     E.input('rangeStartTs').add(E.input('rangeEndTs')).on('change keyup paste', showDates);

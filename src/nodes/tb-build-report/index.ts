@@ -1,71 +1,45 @@
 /**
- * tb-build-report: the computed table of a saved analytics (Trendz) view, as rows, the server's table or
- * CSV. Wiring only: the request and formats are src/query/report, the client src/analytics.
+ * tb-build-report: the computed table of a saved analytics (Trendz) view, as rows, the server's table or CSV. Wiring
+ * only: its settings are settings.ts; the request, its checks and the output formats belong to the analytics client.
  */
 import type { Node, NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
-import {
-  prepareReportRequest,
-  reportCsv,
-  ReportFormat,
-  reportRows,
-  REPORT_FORMATS,
-  ReportRequest,
-} from '../../analytics/report';
-import { TbConfigError, TbInputError } from '../../errors';
+import { prepareReportRequest, reportCsv, ReportRequest, reportRows } from '../../analytics/report';
+import { TbInputError } from '../../errors';
 import { sendSplit } from '../../families/query-node';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../../node-red/input';
+import { nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import { TypedInput } from '../../node-red/typed-input';
-import { flag, intSetting } from '../../settings/read';
-import type { ValueType } from '../../settings/value-rows';
+import { MIGRATIONS } from './migrations';
+import { TB_BUILD_REPORT, type LastUnit } from './settings';
 
-interface BuildReportDef extends NodeDef {
-  connection: string;
-  viewConfigId: string;
-  viewConfigIdType: string;
-  range: string;
-  last?: string | number;
-  lastUnit?: string;
-  rangeStartTs?: string | number;
-  rangeEndTs?: string | number;
-  filters?: string;
-  filtersType?: string;
-  format?: string;
-  split?: boolean | string;
-  parseNumbers?: boolean | string;
-  maxRetries?: string | number;
-  maxWait?: string | number;
-}
-
-const UNIT_MS: Record<string, number> = { minutes: 60000, hours: 3600000, days: 86400000 };
-const RANGES: readonly string[] = ['view', 'last', 'fixed', 'msg'];
+const UNIT_MS: Record<LastUnit, number> = { minutes: 60000, hours: 3600000, days: 86400000 };
+const DEFAULT_FILTERS = TB_BUILD_REPORT.settings.filters.default;
 
 export default function (RED: NodeAPI): void {
-  function TbBuildReport(this: Node, config: BuildReportDef) {
+  function TbBuildReport(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const conn = lookupConnection(RED, node, config.connection);
+    const settings = nodeSettings(node, TB_BUILD_REPORT, MIGRATIONS, config);
+    const s = settings.values;
+    const conn = lookupConnection(RED, node, s.connection);
     const activity = new Activity(RED, node);
-    const range = RANGES.includes(config.range) ? config.range : 'view';
-    const format: ReportFormat = (REPORT_FORMATS as readonly string[]).includes(String(config.format))
-      ? (config.format as ReportFormat)
-      : 'rows';
-    const split = flag(config.split) && format !== 'table' && format !== 'csv';
-    const parseNumbers = flag(config.parseNumbers);
-    const maxRetries = Math.max(0, parseInt(String(config.maxRetries ?? 5), 10) || 0);
-    const maxWaitMs = intSetting(config.maxWait, 120) * 1000;
-    // The dialog offers str / msg / flow / global / env (a str id is taken as it is, placeholders are not read); a type
-    // of a hand-edited flow that no TypedInput type is, is read by RED.util.evaluateNodeProperty, as before.
-    const view = new TypedInput(RED, node, (config.viewConfigIdType || 'str') as ValueType, config.viewConfigId, {
-      name: 'viewConfigId',
-    });
-    const filtersType = config.filtersType || 'json';
+    const range = s.range;
+    const format = s.format;
+    const split = s.split && format !== 'table' && format !== 'csv';
+    // Whole numbers within their range (their default when the saved one is not).
+    const maxRetries = s.maxRetries as number;
+    const maxWaitMs = (s.maxWait as number) * 1000;
+    // str (the id as it is: placeholders are not read), msg, flow, global or env.
+    const view = new TypedInput(RED, node, s.viewConfigIdType, s.viewConfigId, { name: 'viewConfigId' });
+    const filtersType = s.filtersType;
     // A json filter stays text for prepareReportRequest, which reads it for each message (TB_INVALID_INPUT naming
     // filters), and an unnamed msg filter is no filter: only a named msg property and JSONata are read as a TypedInput.
+    // An empty JSONata filter evaluates the setting's default (no filter).
     const filtersInput =
-      filtersType === 'jsonata' || (filtersType === 'msg' && config.filters)
-        ? new TypedInput(RED, node, filtersType, filtersType === 'jsonata' ? config.filters || '{}' : config.filters, {
+      filtersType === 'jsonata' || (filtersType === 'msg' && s.filters)
+        ? new TypedInput(RED, node, filtersType, filtersType === 'jsonata' ? s.filters || DEFAULT_FILTERS : s.filters, {
             name: 'filters',
             jsonata: {
               invalid: 'The filters JSONata expression is not valid',
@@ -75,11 +49,7 @@ export default function (RED: NodeAPI): void {
             rawMsgErrors: true,
           })
         : undefined;
-    let problem: Error | undefined = view.problem ?? filtersInput?.problem;
-    if (!problem && range === 'last' && !(Number(config.last) > 0))
-      problem = new TbConfigError(
-        `last must be a positive number of ${config.lastUnit || 'hours'} (got "${String(config.last)}")`,
-      );
+    const problem: Error | undefined = settings.problems[0] ?? view.problem ?? filtersInput?.problem;
     if (problem) setupProblem(RED, node, problem);
     if (conn) conn.register(node);
 
@@ -91,11 +61,10 @@ export default function (RED: NodeAPI): void {
       let endField = 'rangeEndTs';
       if (range === 'last') {
         rangeEndTs = Date.now();
-        rangeStartTs =
-          (rangeEndTs as number) - Number(config.last) * (UNIT_MS[config.lastUnit ?? 'hours'] ?? UNIT_MS.hours);
+        rangeStartTs = (rangeEndTs as number) - s.last * UNIT_MS[s.lastUnit];
       } else if (range === 'fixed') {
-        rangeStartTs = config.rangeStartTs;
-        rangeEndTs = config.rangeEndTs;
+        rangeStartTs = s.rangeStartTs;
+        rangeEndTs = s.rangeEndTs;
       } else if (range === 'msg') {
         const p = (msg.payload ?? {}) as Record<string, unknown>;
         rangeStartTs = p.rangeStartTs;
@@ -103,12 +72,12 @@ export default function (RED: NodeAPI): void {
         startField = 'msg.payload.rangeStartTs';
         endField = 'msg.payload.rangeEndTs';
       }
-      const filtersField = filtersType === 'msg' ? `msg.${config.filters}` : 'filters';
+      const filtersField = filtersType === 'msg' ? `msg.${s.filters}` : 'filters';
       const filters = filtersInput
         ? (await filtersInput.read(msg)).value
-        : filtersType === 'msg' || !config.filters?.trim()
+        : filtersType === 'msg' || !s.filters.trim()
           ? undefined
-          : config.filters;
+          : s.filters;
       const req = prepareReportRequest(
         { viewConfigId, rangeStartTs, rangeEndTs, filters },
         { viewConfigId: viewField, rangeStartTs: startField, rangeEndTs: endField, filters: filtersField },
@@ -149,14 +118,14 @@ export default function (RED: NodeAPI): void {
         });
         msg.columns = table.columnLabels;
         if (split) {
-          sendSplit(RED, msg, send, reportRows(table, parseNumbers));
+          sendSplit(RED, msg, send, reportRows(table, s.parseNumbers));
         } else {
           msg.payload =
             format === 'table'
               ? table
               : format === 'csv'
-                ? reportCsv(table, parseNumbers)
-                : reportRows(table, parseNumbers);
+                ? reportCsv(table, s.parseNumbers)
+                : reportRows(table, s.parseNumbers);
           send(msg);
         }
         const rows = table.dataTable.length;

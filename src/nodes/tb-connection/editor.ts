@@ -3,6 +3,8 @@ import { connectionTest } from '../../editor/builder/dialogs';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { blank } from '../../editor/dialog/predicates';
+import { MIGRATIONS } from './migrations';
+import { ANALYTICS_AUTH, AUTH_MODES, TB_CONNECTION } from './settings';
 
 const E = forType('tb-connection', { config: true });
 const t = E.t;
@@ -10,8 +12,9 @@ const t = E.t;
 function isHttpUrl(v: unknown): boolean {
   return /^https?:\/\/[^\s/?#]+(\/[^\s]*)?$/i.test(String(v || '').trim());
 }
+const AUTH_MODE = TB_CONNECTION.settings.authMode.default;
 function authMode(node: EditorNode): unknown {
-  return E.value(node, 'authMode') || 'password';
+  return E.value(node, 'authMode') || AUTH_MODE;
 }
 function ownAnalyticsLogin(node: EditorNode): boolean {
   return !blank(E.value(node, 'analyticsUrl')) && E.value(node, 'analyticsAuth') === 'own';
@@ -58,7 +61,7 @@ const SIGN_IN: Record<string, { keys: string[]; message: string }> = {
   token: { keys: ['token'], message: 'tb-connection.errors.signInToken' },
 };
 const signInReady: Validator = function (v, opt) {
-  const mode = String(v === undefined ? 'password' : v);
+  const mode = String(v === undefined ? AUTH_MODE : v);
   const need = Object.prototype.hasOwnProperty.call(SIGN_IN, mode) ? SIGN_IN[mode] : undefined;
   return need && missing(this, need.keys).length ? t(need.message) : true;
 };
@@ -70,12 +73,15 @@ const analyticsSignInReady: Validator = function (v, opt) {
 };
 
 export default dialog(E, {
+  declaration: TB_CONNECTION,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say: the addresses, the sign-in each way needs, the TLS node, and the
+  // timeouts, which may not be left empty (the numbers and the whole numbers are checked by their kind).
   validators: {
-    name: E.any,
     url: function (v, opt) {
       return isHttpUrl(v) ? true : t('tb-connection.errors.url');
     },
-    authMode: E.all(E.oneOf(['password', 'apiKey', 'token'], 'tb-connection.errors.authMode'), signInReady),
+    authMode: E.all(E.oneOf(AUTH_MODES, 'tb-connection.errors.authMode'), signInReady),
     tls: function (v, opt) {
       if (!v || v === '_ADD_' || E.value(this, 'usetls') === false) return true;
       const cfg = RED.nodes.node(String(v));
@@ -83,31 +89,12 @@ export default dialog(E, {
       return cfg.valid === false ? t('tb-connection.errors.tlsInvalid') : true;
     },
     timeout: E.positive('tb-connection.errors.timeout'),
-    wsMessageLimit: function (v, opt) {
-      // Absent in flows made before this setting (and in pasted ones): the default applies.
-      if (v === undefined || blank(v)) return true;
-      return E.positive('tb-connection.errors.wsMessageLimit').call(this, v, opt);
-    },
-    // Absent in flows made before these settings: the defaults apply.
-    retries: function (v, opt) {
-      if (v === undefined || blank(v)) return true;
-      const n = Number(v);
-      return Number.isInteger(n) && n >= 0 && n <= 10 ? true : t('tb-connection.errors.retries');
-    },
-    retryBudget: function (v, opt) {
-      if (v === undefined || blank(v)) return true;
-      return E.positive('tb-connection.errors.retryBudget').call(this, v, opt);
-    },
-    maxResponseMB: function (v, opt) {
-      if (v === undefined || blank(v)) return true;
-      return E.positive('tb-connection.errors.maxResponseMB').call(this, v, opt);
-    },
     analyticsUrl: function (v, opt) {
       if (v === undefined) return true;
       return blank(v) || isHttpUrl(v) ? true : t('tb-connection.errors.analyticsUrl');
     },
     analyticsAuth: E.all(
-      E.oneOf(['same', 'own'], 'tb-connection.errors.analyticsAuth'),
+      E.oneOf(ANALYTICS_AUTH, 'tb-connection.errors.analyticsAuth'),
       function (v, opt) {
         // The analytics service shares only a password login.
         if (v === 'same' && !blank(E.value(this, 'analyticsUrl')) && authMode(this) !== 'password')
@@ -116,9 +103,7 @@ export default dialog(E, {
       },
       analyticsSignInReady,
     ),
-    reportConcurrency: E.whole(1, 10, 'tb-connection.errors.reportConcurrency'),
     reportTimeout: E.positive('tb-connection.errors.reportTimeout'),
-    version: E.version(),
     // The credentials.
     username: needed(forMode('password'), 'tb-connection.errors.username'),
     password: needed(forMode('password'), 'tb-connection.errors.password'),
@@ -138,7 +123,9 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { authMode: 'password', analyticsAuth: 'same' });
+    // Left empty, these read their default (the retries: settings.js first), which the empty box shows.
+    for (const prop of ['retries', 'retryBudget', 'maxResponseMB'] as const)
+      E.input(prop).attr('placeholder', String(TB_CONNECTION.settings[prop].default));
     E.input('usetls').prop('checked', !!node.tls && node.tls !== '_ADD_');
     E.showRows(() => {
       const mode = authMode(node);

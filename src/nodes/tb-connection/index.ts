@@ -1,7 +1,7 @@
 /**
- * tb-connection: the config node that owns everything about one ThingsBoard server.
- * Wiring only: the HTTP client, token lifecycle and (later) the shared WebSocket live in src/platform and
- * src/live.
+ * tb-connection: the config node that owns everything about one ThingsBoard server. Wiring only: it reads its
+ * settings by their declaration (settings.ts) and builds from them the HTTP client and its sign-in, the shared live
+ * connection and the analytics client, which the nodes that use it share.
  */
 import type https from 'node:https';
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
@@ -11,54 +11,22 @@ import { AnalyticsClient } from '../../analytics/client';
 import { TbConfigError, TbError } from '../../errors';
 import { LiveHub } from '../../live/hub';
 import { setting, TbConnectionNode, TbCredentials } from '../../node-red/connection';
+import { nodeSettings } from '../../node-red/settings';
 import { errorStatus } from '../../node-red/status';
-import { AuthMode } from '../../platform/auth';
 import { PlatformClient } from '../../platform/client';
-import { DEFAULT_MAX_RESPONSE_MB } from '../../platform/http';
+import { MIGRATIONS } from './migrations';
+import { TB_CONNECTION } from './settings';
 
-interface TbConnectionDef extends NodeDef {
-  url: string;
-  authMode: string;
-  tls?: string;
-  timeout?: string | number;
-  /** Largest WebSocket message the server accepts, in KiB (ThingsBoard's default is 32). */
-  wsMessageLimit?: string | number;
-  /** Retries of a request that failed for a reason worth another try (429, 502/503/504, refused connection). */
-  retries?: string | number;
-  /** At most this many seconds of waiting between the tries of one request. */
-  retryBudget?: string | number;
-  /** The largest answer read, in MB; a larger one is dropped while it is read. */
-  maxResponseMB?: string | number;
-  analyticsUrl?: string;
-  analyticsAuth?: string;
-  reportConcurrency?: string | number;
-  reportTimeout?: string | number;
-}
+/** The retries of a connection that leaves them empty and of a settings.js that does not set them. */
+const DEFAULT_RETRIES = TB_CONNECTION.settings.retries.default as number;
 
 interface TlsConfigNode extends Node {
   addTLSOptions(opts: https.AgentOptions): https.AgentOptions;
 }
 
-const AUTH_MODES: readonly string[] = ['password', 'apiKey', 'token'];
-
-function positive(v: unknown, fallback: number): number {
-  const n = typeof v === 'number' ? v : parseFloat(String(v ?? ''));
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-/** A whole number ≥ 0 from the dialog, else `fallback` (absent in flows made before the setting). */
-function count(v: unknown, fallback: number): number {
-  const n = typeof v === 'number' ? v : String(v ?? '').trim() === '' ? NaN : Number(v);
-  return Number.isInteger(n) && n >= 0 ? n : fallback;
-}
-
-function maxResponseBytes(config: TbConnectionDef): number {
-  return Math.floor(positive(config.maxResponseMB, DEFAULT_MAX_RESPONSE_MB) * 1024 * 1024);
-}
-
 export default function (RED: NodeAPI): void {
   registerEditorEndpoints(RED, (id) => editorConnection(RED, id));
-  function TbConnection(this: TbConnectionNode, config: TbConnectionDef) {
+  function TbConnection(this: TbConnectionNode, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
     node.users = {};
@@ -69,37 +37,37 @@ export default function (RED: NodeAPI): void {
     let analytics: AnalyticsClient | undefined;
     let tls: https.AgentOptions | undefined;
 
+    const { values, problems } = nodeSettings(node, TB_CONNECTION, MIGRATIONS, config);
     const creds: TbCredentials = node.credentials || {};
-    const url = (config.url || '').trim();
-    const authMode = (config.authMode || 'password') as AuthMode;
+    const url = values.url.trim();
+    const maxResponseBytes = Math.floor(values.maxResponseMB * 1024 * 1024);
     try {
       if (!/^https?:\/\/[^\s/]+/i.test(url)) {
         throw new TbConfigError(
           `url must be the http(s) address of the ThingsBoard platform, e.g. http://localhost:8080 (got "${url}")`,
         );
       }
-      if (!AUTH_MODES.includes(authMode)) {
-        throw new TbConfigError(`authMode must be one of ${AUTH_MODES.join(', ')} (got "${String(config.authMode)}")`);
-      }
-      if (config.tls) {
-        const tlsNode = RED.nodes.getNode(config.tls) as TlsConfigNode | null;
+      // A setting the dialog would refuse (such as an authMode that is none of password, apiKey, token).
+      if (problems.length) throw problems[0];
+      if (values.tls) {
+        const tlsNode = RED.nodes.getNode(values.tls) as TlsConfigNode | null;
         if (tlsNode) tls = tlsNode.addTLSOptions({});
       }
       node.platform = new PlatformClient({
         url,
-        authMode,
+        authMode: values.authMode,
         credentials: { username: creds.username, password: creds.password, apiKey: creds.apiKey, token: creds.token },
-        timeoutMs: positive(config.timeout, 30) * 1000,
+        timeoutMs: values.timeout * 1000,
         tls,
         retry: {
-          // The connection's own setting; flows made before it fall back to settings.js, then to 3.
-          retries: count(config.retries, setting(RED, 'tbConnectionRetryCount', 3)),
+          // Left empty (a connection saved before it had retries): settings.js, else the setting's default.
+          retries: values.retries ?? setting(RED, 'tbConnectionRetryCount', DEFAULT_RETRIES),
           initialMs: setting(RED, 'tbConnectionRetryInitialMs', 1000),
           maxMs: setting(RED, 'tbConnectionRetryMaxMs', 30000),
           jitter: 0.2,
-          maxTotalMs: positive(config.retryBudget, 30) * 1000,
+          maxTotalMs: values.retryBudget * 1000,
         },
-        maxResponseBytes: maxResponseBytes(config),
+        maxResponseBytes,
         auth: {
           // A redeploy with the same address and credentials keeps the tokens (no new login).
           cache: { key: node.id, url },
@@ -146,7 +114,7 @@ export default function (RED: NodeAPI): void {
           authBackoffMs: setting(RED, 'tbConnectionAuthBackoffMs', 30000),
           pingIntervalMs: setting(RED, 'tbConnectionPingIntervalMs', 20000),
           handshakeTimeoutMs: setting(RED, 'tbConnectionHandshakeTimeoutMs', 15000),
-          maxMessageBytes: Math.floor(positive(config.wsMessageLimit, 32) * 1024),
+          maxMessageBytes: Math.floor(values.wsMessageLimit * 1024),
           suspectWindowMs: setting(RED, 'tbConnectionSuspectWindowMs', 3000),
           log: (level, text) => (level === 'warn' ? node.warn(text) : node.debug(text)),
         });
@@ -155,7 +123,7 @@ export default function (RED: NodeAPI): void {
     };
     node.analytics = (): AnalyticsClient => {
       if (analytics) return analytics;
-      const aUrl = (config.analyticsUrl || '').trim();
+      const aUrl = values.analyticsUrl.trim();
       if (!aUrl) {
         throw new TbConfigError(
           'The connection has no analytics URL: open the connection and set it (e.g. http://host:8888/apiTrendz/ or <platform url>/apiTrendz/)',
@@ -166,7 +134,7 @@ export default function (RED: NodeAPI): void {
           `analyticsUrl must be an http(s) address such as http://host:8888/apiTrendz/ (got "${aUrl}")`,
         );
       }
-      const own = config.analyticsAuth === 'own';
+      const own = values.analyticsAuth === 'own';
       const username = own ? creds.analyticsUsername : creds.username;
       const password = own ? creds.analyticsPassword : creds.password;
       if (!username || !password) {
@@ -180,9 +148,10 @@ export default function (RED: NodeAPI): void {
         url: aUrl,
         username,
         password,
-        timeoutMs: positive(config.reportTimeout, 300) * 1000,
-        maxResponseBytes: maxResponseBytes(config),
-        concurrency: Math.min(10, Math.max(1, Math.floor(positive(config.reportConcurrency, 2)))),
+        timeoutMs: values.reportTimeout * 1000,
+        maxResponseBytes,
+        // A whole number from 1 to 10 (its default when the saved one is not).
+        concurrency: values.reportConcurrency as number,
         tls,
       });
       return analytics;
@@ -205,14 +174,7 @@ export default function (RED: NodeAPI): void {
   }
 
   RED.nodes.registerType('tb-connection', TbConnection as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
-    credentials: {
-      username: { type: 'text' },
-      password: { type: 'password' },
-      apiKey: { type: 'password' },
-      token: { type: 'password' },
-      analyticsUsername: { type: 'text' },
-      analyticsPassword: { type: 'password' },
-    },
+    credentials: TB_CONNECTION.credentials,
   });
 }
 

@@ -1,0 +1,10 @@
+/** tb-connection's migrations of older saved settings (see src/settings/migrate.ts). */
+import { everySettingSaved, type Migration } from '../../settings/migrate';
+import { TB_CONNECTION } from './settings';
+
+export const MIGRATIONS: readonly Migration[] = [
+  // A connection saved before it had retries (0.1.0) read settings.js's tbConnectionRetryCount, else 3: an empty
+  // retries says so today. The limits that came with it (wsMessageLimit, retryBudget, maxResponseMB) were fixed or
+  // absent in 0.1.0; since 0.2.0 a connection without them reads their defaults, which the migration keeps.
+  everySettingSaved(TB_CONNECTION, { retries: '' }),
+];
