@@ -3,11 +3,10 @@
  * else msg.topic as a UUID; an array acts on each), the bounded concurrency of a bulk action with its results in
  * input order, the output of one entity or of many, the status of a partial failure, and stopping on close; and
  * `deviceActionNode()`, their whole wiring (as `restNode()` is the query nodes'), so that each node file says only
- * what is its own. The protocol work is src/platform (device-data, rpc) and src/query (targets, telemetry,
- * attributes, rpc).
+ * what is its own. Each node reads its settings by its declaration first; the family takes what it read.
  */
 import { setMaxListeners } from 'node:events';
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../errors';
 import { lookupConnection, usableClient } from '../node-red/connection';
 import { Activity, onClose, onInput, type SendFn } from '../node-red/input';
@@ -29,15 +28,26 @@ import {
 } from '../protocol/targets';
 import type { EntityId } from '../protocol/types';
 import { OptionReader, type Bag } from '../settings/options';
-import { intSetting } from '../settings/read';
 
-export interface DeviceActionDef extends NodeDef {
+/**
+ * What the family reads of a device action's settings, as the node read them by its declaration (a missing one is
+ * its default); the others ride along, for the options a message may set.
+ */
+export interface DeviceActionSettings {
   connection: string;
-  target?: string;
-  targetType?: string;
+  target: string;
+  targetType: string;
+  /** The type of a bare id (tb-rpc has none: devices only). */
   targetEntityType?: string;
-  concurrency?: string | number;
-  format?: string;
+  /** A whole number of at least 1 (a setting that is never empty). */
+  concurrency: number | undefined;
+  [name: string]: unknown;
+}
+
+/** A device action's settings as read at deploy: the values, and what is wrong with them. */
+export interface ReadDeviceAction {
+  values: DeviceActionSettings;
+  problems: readonly TbError[];
 }
 
 /** Message properties an error brings along (e.g. msg.rpc of a failed RPC): put on the message that goes to Catch. */
@@ -52,9 +62,6 @@ export function withProps<E extends Error>(err: E, props: Props): E {
 function propsOf(err: unknown): Props | undefined {
   return err && typeof err === 'object' ? errorProps.get(err) : undefined;
 }
-
-/** Default requests in flight for one bulk message. */
-export const DEFAULT_CONCURRENCY = 4;
 
 /** What one entity's action gives: the message properties it sets (payload, ts, rpc…). */
 export type Props = Record<string, unknown>;
@@ -83,7 +90,7 @@ export class EntityTarget {
   constructor(
     RED: NodeAPI,
     node: Node,
-    config: Pick<DeviceActionDef, 'target' | 'targetType' | 'targetEntityType'>,
+    config: Pick<DeviceActionSettings, 'target' | 'targetType' | 'targetEntityType'>,
     policy: TargetPolicy,
   ) {
     let rules: TargetRules;
@@ -120,7 +127,6 @@ export class EntityTarget {
 export class DeviceAction {
   readonly activity: Activity;
   readonly concurrency: number;
-  readonly format: 'flat' | 'raw';
   readonly call: CallOptions;
   /** Set on close: a bulk takes no new entity, a follower polls no more. */
   readonly stop: StopSignal = { stopped: false };
@@ -128,20 +134,19 @@ export class DeviceAction {
   private readonly entity: EntityTarget;
   private readonly problems: TbError[] = [];
 
+  /** `problems`: those found reading the settings, shown first. */
   constructor(
     private readonly RED: NodeAPI,
     private readonly node: Node,
-    config: DeviceActionDef,
+    settings: DeviceActionSettings,
     type: DeviceActionType,
+    problems: readonly TbError[] = [],
   ) {
     this.activity = new Activity(RED, node);
     this.call = { onRetry: (n) => this.activity.show(status(RED, 'yellow', 'ring', 'retrying', { n })) };
-    this.concurrency = intSetting(config.concurrency, DEFAULT_CONCURRENCY);
-    const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
-    this.format = fmt === 'raw' ? 'raw' : 'flat';
-    if (fmt !== 'flat' && fmt !== 'raw')
-      this.problems.push(new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`));
-    this.entity = new EntityTarget(RED, node, config, ACTION_TARGETS[type]);
+    this.concurrency = settings.concurrency as number;
+    this.problems.push(...problems);
+    this.entity = new EntityTarget(RED, node, settings, ACTION_TARGETS[type]);
     this.problems.push(...this.entity.problems);
   }
 
@@ -180,7 +185,10 @@ export class DeviceAction {
     targets: Targets,
     work: (e: EntityId) => Promise<Props>,
     statusOf: (props: Props) => NodeStatus,
-    /** Entities handled at once in a bulk (default: the node's concurrency; more when `work` bounds its own requests). */
+    /**
+     * Entities handled at once in a bulk (default: the node's concurrency; more when `work` bounds its own
+     * requests).
+     */
     concurrency: number = this.concurrency,
   ): Promise<void> {
     const RED = this.RED;
@@ -260,21 +268,12 @@ function resultEntry(entity: EntityId, o: Outcome<Props>): Record<string, unknow
   return { entity, ok: false, error: errorEntry(o.error), ...propsOf(o.error) };
 }
 
-/** The configured operation, checked at deploy (a problem, or undefined). */
-export function operationProblem(
-  config: { operation?: string },
-  operations: readonly string[],
-): TbConfigError | undefined {
-  const op = config.operation;
-  if (op === undefined || op === '' || op === 'msg' || operations.includes(op)) return undefined;
-  return new TbConfigError(`operation must be one of ${operations.join(', ')}, msg (got ${JSON.stringify(op)})`);
-}
-
 /** What one device-action node says of itself; deviceActionNode() does the rest. `R` is the request of a message. */
 export interface DeviceActionParts<R> {
   /**
-   * The node's text settings that may hold placeholders (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`,
-   * `{{env.<NAME>}}`), resolved for each message before `request`.
+   * The settings a message may give (those its declaration says `fromMessage`): each may hold placeholders
+   * (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`, `{{env.<NAME>}}`), resolved for each message before
+   * `request`.
    */
   settings?: readonly string[];
   /**
@@ -304,24 +303,25 @@ export interface DeviceActionParts<R> {
 }
 
 /**
- * Sets up a device-action node: connection lookup, the entity settings, the problems found at deploy, the input
- * handler (checks, targets, request and client, each failure before sending shown at once; then the work on each
- * entity through DeviceAction.run) and close handling. `parts` gets the node's DeviceAction (its format, call
- * options, stop signal) and says the rest.
+ * Sets up a device-action node from the settings it read: connection lookup, the entity settings, the problems found
+ * at deploy (those of reading the settings first), the input handler (checks, targets, request and client, each
+ * failure before sending shown at once; then the work on each entity through DeviceAction.run) and close handling.
+ * `parts` gets the node's DeviceAction (its call options, stop signal) and says the rest.
  */
 export function deviceActionNode<R>(
   RED: NodeAPI,
   node: Node,
-  config: DeviceActionDef,
+  read: ReadDeviceAction,
   type: DeviceActionType,
   parts: (action: DeviceAction) => DeviceActionParts<R>,
 ): void {
-  const conn = lookupConnection(RED, node, config.connection);
-  const action = new DeviceAction(RED, node, config, type);
+  const config: Bag = read.values;
+  const conn = lookupConnection(RED, node, read.values.connection);
+  const action = new DeviceAction(RED, node, read.values, type, read.problems);
   const own = parts(action);
-  const bound = new BoundSettings(RED, node, config as unknown as Bag, own.settings ?? []);
+  const bound = new BoundSettings(RED, node, config, own.settings ?? []);
   const warnings = IgnoredWarnings.of(node);
-  const fixed = (own.fixed ?? []).filter((name) => (config as unknown as Bag)[name] !== 'msg');
+  const fixed = (own.fixed ?? []).filter((name) => config[name] !== 'msg');
   for (const p of [...(own.problems ?? []), bound.problem]) if (p) action.addProblem(p);
   if (action.problem) setupProblem(RED, node, action.problem);
   if (conn) conn.register(node);
@@ -330,7 +330,7 @@ export function deviceActionNode<R>(
   const request = async (msg: NodeMessageInFlow, now: number): Promise<R> => {
     const m = msg as unknown as Bag;
     for (const name of fixed) warnings.check(msg, name, true);
-    const r = bound.resolve(config as unknown as Bag, msg);
+    const r = bound.resolve(config, msg);
     const resolved = r instanceof Promise ? await r : r;
     const options = new OptionReader(resolved.query, m);
     try {

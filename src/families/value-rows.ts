@@ -1,22 +1,24 @@
 /**
- * The values a save of tb-attributes or tb-telemetry writes (issue 18): msg.payload (`valuesFrom` payload, the
- * default), or the rows set in the dialog (`valuesFrom` rows, src/query/value-rows), read for each message with
- * Node-RED's own helpers: placeholders and msg / flow / global / env rows through value-sources (as every other
- * setting reads them), JSONata rows through typed-input. With rows, msg.payload is not read for the values.
- * A msg / flow / global / env row is read as the whole placeholder it stands for (src/query/value-rows), not through
- * typed-input: all of a message's rows are read at once, and a path through a missing object (payload.a.b without
- * payload.a) is a missing value that refuses the message naming `values.<key>`, as a `{{msg.payload.a.b}}` would.
+ * The values a save of tb-attributes or tb-telemetry writes: msg.payload (`valuesFrom` payload, the default), or the
+ * rows set in the dialog (`valuesFrom` rows), read for each message with Node-RED's own helpers: placeholders and
+ * msg / flow / global / env rows as every other setting reads them, JSONata rows as a TypedInput. With rows,
+ * msg.payload is not read for the values. A msg / flow / global / env row is read as the whole placeholder it stands
+ * for, not as a TypedInput: all of a message's rows are read at once, and a path through a missing object
+ * (payload.a.b without payload.a) is a missing value that refuses the message naming `values.<key>`, as a
+ * `{{msg.payload.a.b}}` would.
  */
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { TbConfigError, TbError, TbInputError } from '../errors';
 import { TypedInput } from '../node-red/typed-input';
 import { checkRefs, readRefs } from '../node-red/value-sources';
-import { prepareValueRows, rowField, rowValues, valuesFrom, type PreparedRows } from '../settings/value-rows';
+import { prepareValueRows, rowField, rowValues, type PreparedRows, type ValuesFrom } from '../settings/value-rows';
 
-export interface ValueRowsDef {
-  operation?: string;
-  valuesFrom?: string;
-  values?: unknown;
+/** The settings the rows are read from, as the node read them by its declaration. */
+export interface ValueRowsSettings {
+  /** One of the node's operations, or msg. */
+  operation: string;
+  valuesFrom: ValuesFrom;
+  values: unknown[];
 }
 
 /** The values of one message and whether they are the rows (named `values.<key>`) or msg.payload. */
@@ -29,19 +31,19 @@ export class ValueRows {
   /** A problem with the rows, found at deploy (only when the node may save and takes its values from rows). */
   readonly problem: TbError | undefined;
   private readonly rows: PreparedRows | undefined;
-  /** The JSONata rows (src/nodes/support/typed-input). */
+  /** The JSONata rows. */
   private readonly computed: Array<{ key: string; input: TypedInput }> = [];
 
   constructor(
     private readonly RED: NodeAPI,
     private readonly node: Node,
-    config: ValueRowsDef,
+    config: ValueRowsSettings,
   ) {
     const op = config.operation;
     // A node that never saves keeps rows left over from an earlier setting without complaint.
-    const saves = op === undefined || op === '' || op === 'save' || op === 'msg';
+    const saves = op === 'save' || op === 'msg';
     try {
-      if (valuesFrom(config.valuesFrom) !== 'rows' || !saves) return;
+      if (config.valuesFrom !== 'rows' || !saves) return;
       const rows = prepareValueRows(config.values);
       for (const leaf of rows.bindings?.leaves ?? []) {
         const refs = leaf.whole ? [leaf.whole] : (leaf.parts ?? []).filter((p) => typeof p !== 'string');

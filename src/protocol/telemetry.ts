@@ -25,9 +25,6 @@ export const MAX_INTERVALS = 700;
 /** Keys are at most 255 characters (`KvUtils`). */
 export const MAX_KEY_LENGTH = 255;
 
-/** Default cap on the points of a history read without a limit. */
-export const DEFAULT_MAX_ITEMS = 100000;
-
 /** A time-series point as the server answers it with `useStrictDataTypes=true`. */
 export interface TsPoint {
   ts: number;

@@ -14,7 +14,9 @@ interface Common<D extends SettingValue> {
   readonly default: D;
   /**
    * Where a message gives the value when the setting is left empty, such as `msg.timeout` (the node's rule: a
-   * setting fixed in the dialog wins).
+   * setting fixed in the dialog wins). The node reads such a setting for each message (the message's value when it
+   * is empty, and for some nodes its placeholders filled in from the message) and checks it then, naming where the
+   * value came from: so it is read as saved, not checked by its kind (a missing one reads as its default).
    */
   readonly fromMessage?: string;
   /** The catalog key of its label, when it is not `<type>.label.<name>`. */
@@ -115,40 +117,52 @@ export const NODE_COLOR = '#3FADB5';
 
 type Extra<T extends Setting> = Partial<Omit<T, 'kind' | 'default' | 'values'>>;
 
-export function text(def = '', extra: Extra<TextSetting> = {}): TextSetting {
-  return { kind: 'text', default: def, ...extra };
+/** A setting a message may give when it is left empty (see `fromMessage`): its value is read as saved. */
+export interface MessageSetting {
+  readonly fromMessage: string;
 }
 
-export function choice<V extends string>(
+/** The setting, marked as one a message may give when its extra says so. */
+type With<T extends Setting, X> = X extends { fromMessage: string } ? T & MessageSetting : T;
+
+export function text<X extends Extra<TextSetting> = object>(def = '', extra?: X): With<TextSetting, X> {
+  return { kind: 'text', default: def, ...extra } as With<TextSetting, X>;
+}
+
+export function choice<V extends string, X extends Extra<ChoiceSetting<V>> = object>(
   values: readonly V[],
   def: NoInfer<V>,
-  extra: Extra<ChoiceSetting<V>> = {},
-): ChoiceSetting<V> {
-  return { kind: 'choice', values, default: def, ...extra };
+  extra?: X,
+): With<ChoiceSetting<V>, X> {
+  return { kind: 'choice', values, default: def, ...extra } as With<ChoiceSetting<V>, X>;
 }
 
-export function flag(def: boolean, extra: Extra<FlagSetting> = {}): FlagSetting {
-  return { kind: 'flag', default: def, ...extra };
+export function flag<X extends Extra<FlagSetting> = object>(def: boolean, extra?: X): With<FlagSetting, X> {
+  return { kind: 'flag', default: def, ...extra } as With<FlagSetting, X>;
 }
 
-export function whole(
+export function whole<X extends Extra<WholeSetting> = object>(
   def: number | '',
   range: { min: number; max?: number; optional?: boolean },
-  extra: Extra<WholeSetting> = {},
-): WholeSetting {
-  return { kind: 'whole', default: def, ...range, ...extra };
+  extra?: X,
+): With<WholeSetting, X> {
+  return { kind: 'whole', default: def, ...range, ...extra } as With<WholeSetting, X>;
 }
 
-export function number(def: number, min: number, extra: Extra<NumberSetting> = {}): NumberSetting {
-  return { kind: 'number', default: def, min, ...extra };
+export function number<X extends Extra<NumberSetting> = object>(
+  def: number,
+  min: number,
+  extra?: X,
+): With<NumberSetting, X> {
+  return { kind: 'number', default: def, min, ...extra } as With<NumberSetting, X>;
 }
 
-export function formatted(
+export function formatted<X extends Extra<FormattedSetting> = object>(
   kind: FormattedSetting['kind'],
   def: string | number,
-  extra: Extra<FormattedSetting> = {},
-): FormattedSetting {
-  return { kind, default: def, ...extra };
+  extra?: X,
+): With<FormattedSetting, X> {
+  return { kind, default: def, ...extra } as With<FormattedSetting, X>;
 }
 
 export function rows(extra: Extra<RowsSetting> = {}): RowsSetting {
@@ -196,9 +210,10 @@ export function fromMessage(decl: NodeDeclaration): Record<string, string> {
 
 // ---- the values a runtime reads -----------------------------------------------------------------------------------
 
-/** The type of a setting's value once read. */
-export type ValueOf<T extends Setting> =
-  T extends ChoiceSetting<infer V>
+/** The type of a setting's value once read (one a message may give: as saved, for the node to check). */
+export type ValueOf<T extends Setting> = T extends MessageSetting
+  ? unknown
+  : T extends ChoiceSetting<infer V>
     ? V
     : T extends FlagSetting
       ? boolean

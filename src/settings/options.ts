@@ -12,7 +12,9 @@
  * ISO text or a Date.
  */
 import { TbInputError } from '../errors';
+import { RESULT_FORMATS } from '../protocol/format';
 import { describe, got, timeValue } from '../protocol/validate';
+import { choice, whole } from './declare';
 
 /** A value and where it was read (for messages): `{value: msg.payload.originator, field: "msg.payload.originator"}`. */
 export interface Sourced {
@@ -164,8 +166,8 @@ export function timeOption(s: Sourced | undefined): number | undefined {
 
 /**
  * A list of keys: an array of strings or a comma-separated text, trimmed, empty entries dropped, duplicates
- * dropped. ThingsBoard reads `keys` as a comma-separated list and does not trim it (protocol §13.6 trap 5), so
- * a key with a comma cannot be asked for and is refused.
+ * dropped. ThingsBoard reads `keys` as a comma-separated list and does not trim it, so a key with a comma cannot be
+ * asked for and is refused.
  */
 export function keysOption(s: Sourced | undefined): string[] {
   if (!s) return [];
@@ -230,4 +232,18 @@ export const SOME_KEY = 'key';
 /** Is a setting left empty (undefined, null, or blank text)? */
 export function blankSetting(v: unknown): boolean {
   return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Settings the device actions share (besides the entity's: targetSettings)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** In parallel: how many entities of a list a device action acts on at once. */
+export function concurrencySetting() {
+  return whole(4, { min: 1 });
+}
+
+/** The output of a read: flat (key: value, rows by time) or raw (as ThingsBoard sends it). */
+export function formatSetting() {
+  return choice(RESULT_FORMATS, 'flat');
 }

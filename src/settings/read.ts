@@ -2,7 +2,8 @@
  * Reading a node's saved settings by its declaration (settings.ts): a missing setting reads as its default, a
  * choice must be one of its values, a check box true or false, a whole number within its range. What is wrong is
  * a problem naming the setting and what it allows; the value read is then the default, and the node reports the
- * problem at deploy (and refuses every message) rather than guessing.
+ * problem at deploy (and refuses every message) rather than guessing. A setting a message may give when it is left
+ * empty is read as saved: the node checks it for each message.
  */
 import { TbConfigError } from '../errors';
 import { describe } from '../protocol/validate';
@@ -35,6 +36,8 @@ function wholeNumber(v: unknown): number {
 
 /** Reads one setting: its value, or a problem (the value is then its default). */
 function readOne(name: string, s: Setting, v: unknown): { value: unknown; problem?: TbConfigError } {
+  // A setting a message may give is the node's to read for each message and to check then (see `fromMessage`).
+  if (s.fromMessage !== undefined) return { value: missing(v) ? s.default : v };
   switch (s.kind) {
     case 'choice':
       if (missing(v) || v === '') return { value: s.default };

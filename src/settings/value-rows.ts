@@ -1,12 +1,12 @@
 /**
- * The values of a save set in the dialog (issue 18), the pure part shared by tb-attributes, tb-telemetry and their
- * dialogs: rows of key, type and value, instead of msg.payload, so that "targetTemp = 21 on every thermostat" needs
- * no node to build a payload.
+ * The values of a save set in the dialog, the pure part shared by tb-attributes, tb-telemetry and their dialogs:
+ * rows of key, type and value, instead of msg.payload, so that "targetTemp = 21 on every thermostat" needs no node
+ * to build a payload.
  *
  * A row's type is one of Node-RED's TypedInput types that the house evaluates:
  * - `str`, `num`, `bool`, `json`: fixed, read and checked once at deploy; a `str` value may hold placeholders
- *   (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`, `{{env.<NAME>}}`, src/query/bindings), resolved for
- *   each message with the rules of every other setting (a whole placeholder keeps the value's type);
+ *   (`{{msg.<path>}}`, `{{flow.<key>}}`, `{{global.<key>}}`, `{{env.<NAME>}}`), resolved for each message with the
+ *   rules of every other setting (a whole placeholder keeps the value's type);
  * - `msg`, `flow`, `global`, `env`: read for each message exactly as a `{{…}}` placeholder that is the whole value;
  * - `jsonata`: an expression the caller prepares at deploy and evaluates for each message.
  * A key is named (not blank, at most 255 characters) and given once: anything else is a problem of the settings,
@@ -23,10 +23,16 @@ import {
   type BoundLeaf,
 } from '../protocol/bindings';
 import { MAX_KEY_LENGTH } from '../protocol/telemetry';
+import { choice, rows as valueRows } from './declare';
 
 /** Where a save's values come from: msg.payload (as before rows existed), or the rows of the dialog. */
 export const VALUES_FROM = ['payload', 'rows'] as const;
 export type ValuesFrom = (typeof VALUES_FROM)[number];
+
+/** The settings of a save's values: where they come from (msg.payload, as before rows existed) and the rows. */
+export function valueRowsSettings() {
+  return { valuesFrom: choice(VALUES_FROM, 'payload'), values: valueRows() };
+}
 
 export const VALUE_TYPES = ['str', 'num', 'bool', 'json', 'msg', 'flow', 'global', 'env', 'jsonata'] as const;
 export type ValueType = (typeof VALUE_TYPES)[number];
@@ -57,13 +63,6 @@ export function rowField(key: string): string {
 
 function problem(message: string): never {
   throw new TbConfigError(message);
-}
-
-/** The node's `valuesFrom`: `payload` when unset (flows saved before rows existed). */
-export function valuesFrom(v: unknown): ValuesFrom {
-  if (v === undefined || v === null || v === '') return 'payload';
-  if ((VALUES_FROM as readonly unknown[]).includes(v)) return v as ValuesFrom;
-  return problem(`valuesFrom must be payload or rows (got ${JSON.stringify(v)})`);
 }
 
 const REF_SOURCES: readonly string[] = ['msg', 'flow', 'global', 'env'];
@@ -165,7 +164,7 @@ export function prepareValueRows(rows: unknown): PreparedRows {
   return { template, bindings: bindingsOf(leaves), jsonata, objects };
 }
 
-/** The rows' placeholders as src/query/bindings holds them: every reference once. */
+/** The rows' placeholders as the bindings hold them: every reference once. */
 function bindingsOf(leaves: BoundLeaf[]): Bindings | undefined {
   if (!leaves.length) return undefined;
   const refs = new Map<string, BindingRef>();
@@ -179,8 +178,8 @@ function bindingsOf(leaves: BoundLeaf[]): Bindings | undefined {
 
 /**
  * The values of one message, `{key: value}` in the order of the rows: `read` gives each placeholder's value (as
- * src/nodes/support/value-sources reads it), `computed` the JSONata rows' results. A missing value refuses the message
- * (a TbInputError naming `values.<key>`); the values are checked further by the save (checkValues).
+ * every other setting's placeholder is read), `computed` the JSONata rows' results. A missing value refuses the
+ * message (a TbInputError naming `values.<key>`); the values are checked further by the save (checkValues).
  */
 export function rowValues(
   rows: PreparedRows,

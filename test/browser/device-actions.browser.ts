@@ -72,6 +72,16 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
         // Fresh, for the entity line under the target box.
         { id: 'telL', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(700, 60) },
         { id: 'attrL', type: 'tb-attributes', connection: 'connD', version: 1, ...at(700, 140) },
+        // Saved by version 1 without the options a message may give: the dialog shows what the migration gives them.
+        {
+          id: 'rpcOld',
+          type: 'tb-rpc',
+          connection: 'connD',
+          method: 'reboot',
+          methodType: 'str',
+          version: 1,
+          ...at(700, 220),
+        },
         {
           id: 'injD',
           type: 'inject',
@@ -244,7 +254,8 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
         valid: x.valid,
       };
     });
-    // A node deployed without maxItems and concurrency shows (and keeps) their defaults.
+    // A node deployed without maxItems and concurrency shows (and keeps) what version 1 read in their place: the
+    // default concurrency, and maxItems and order left empty (msg.maxItems and msg.order, else 100000 and ASC).
     assert.deepEqual(n, {
       operation: 'history',
       target: JSON.stringify({ entityType: 'DEVICE', id: a101 }),
@@ -253,8 +264,8 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       last: '24h',
       agg: 'AVG',
       interval: '1h',
-      order: 'ASC',
-      maxItems: '100000',
+      order: '',
+      maxItems: '',
       concurrency: '4',
       valid: true,
     });
@@ -429,5 +440,46 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       valid: true,
       label: 'RPC setGpio',
     });
+  });
+
+  it('tb-rpc saved by version 1: the dialog shows it migrated, and saving writes version 2', async function () {
+    await open('rpcOld');
+    const shown = () =>
+      page.evaluate(() => ({
+        mode: $('#node-input-mode').val(),
+        timeout: $('#node-input-timeout').val(),
+        waitFor: $('#node-input-waitFor').val(),
+        paramsFrom: $('#node-input-paramsFrom').val(),
+        persistent: $('#node-input-persistent').prop('checked'),
+        concurrency: $('#node-input-concurrency').val(),
+        // The envelope marker of each setting that reads the message as it stands (some rows are hidden).
+        fromMessage: $('.tb-from-msg')
+          .filter((_: number, m: HTMLElement) => m.style.display !== 'none')
+          .map((_: number, m: HTMLElement) => $(m).closest('label').attr('for'))
+          .get(),
+      }));
+    // Version 1 read a missing mode, timeout and waitFor from the message (else twoway, 10 s, final): left empty.
+    assert.deepEqual(await shown(), {
+      mode: '',
+      timeout: '',
+      waitFor: '',
+      paramsFrom: 'payload',
+      persistent: false,
+      concurrency: '4',
+      fromMessage: [
+        'node-input-mode',
+        'node-input-timeout',
+        'node-input-waitFor',
+        'node-input-expiration',
+        'node-input-retries',
+        'node-input-additionalInfo',
+      ],
+    });
+    await save();
+    const saved = await page.evaluate(() => {
+      const x = RED.nodes.node('rpcOld');
+      return { version: x.version, mode: x.mode, timeout: x.timeout, waitFor: x.waitFor, valid: x.valid };
+    });
+    assert.deepEqual(saved, { version: 2, mode: '', timeout: '', waitFor: '', valid: true });
   });
 });

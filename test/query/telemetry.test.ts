@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
 import { TbError } from '../../src/errors';
-import {
-  flatLatest,
-  historyRows,
-  prepareTelemetryRequest,
-  TELEMETRY_OPERATIONS,
-} from '../../src/nodes/tb-telemetry/logic';
+import { flatLatest, historyRows, prepareTelemetryRequest } from '../../src/nodes/tb-telemetry/logic';
+import { TELEMETRY_OPERATIONS } from '../../src/nodes/tb-telemetry/settings';
 import {
   checkValues,
   deleteParams,
-  historyParams,
   HistoryPager,
+  historyParams,
   latestParams,
   MAX_INTERVALS,
   prepareTimeseries,
   type HistoryRequest,
   type TimeseriesAnswer,
 } from '../../src/protocol/telemetry';
-import { OptionReader } from '../../src/settings/options';
-import { prepareOperation } from '../../src/settings/options';
+import { OptionReader, prepareOperation } from '../../src/settings/options';
 import { throwsInput } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);

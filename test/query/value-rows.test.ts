@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import { TbConfigError } from '../../src/errors';
 import { prepareAttributeRequest } from '../../src/nodes/tb-attributes/logic';
 import { prepareTelemetryRequest } from '../../src/nodes/tb-telemetry/logic';
+import { TB_TELEMETRY } from '../../src/nodes/tb-telemetry/settings';
 import type { BindingRef } from '../../src/protocol/bindings';
 import { OptionReader } from '../../src/settings/options';
-import { prepareValueRows, rowValues, valuesFrom } from '../../src/settings/value-rows';
+import { readSettings } from '../../src/settings/read';
+import { prepareValueRows, rowValues } from '../../src/settings/value-rows';
 import { throwsInput } from './helpers';
 
 function refused(rows: unknown, re: RegExp): void {
@@ -26,10 +28,17 @@ const msgOf =
 
 describe('value rows (src/query/value-rows)', () => {
   it('valuesFrom: payload when unset, rows, anything else refused', () => {
-    assert.equal(valuesFrom(undefined), 'payload');
-    assert.equal(valuesFrom(''), 'payload');
-    assert.equal(valuesFrom('rows'), 'rows');
-    assert.throws(() => valuesFrom('msg'), /valuesFrom must be payload or rows \(got "msg"\)/);
+    // Declared with the node's settings: read by its declaration.
+    const valuesFrom = (v: unknown) => readSettings(TB_TELEMETRY, { valuesFrom: v });
+    assert.equal(valuesFrom(undefined).values.valuesFrom, 'payload');
+    assert.equal(valuesFrom('').values.valuesFrom, 'payload');
+    assert.equal(valuesFrom('rows').values.valuesFrom, 'rows');
+    assert.match(
+      valuesFrom('msg')
+        .problems.map((p) => p.message)
+        .join(),
+      /valuesFrom must be one of payload, rows \(got "msg"\)/,
+    );
   });
 
   it('fixed values read as their TypedInput type, in the order of the rows; a key trimmed', () => {

@@ -97,6 +97,29 @@ describe('settings declared once', function () {
       assert.equal(values.size, 10);
     });
 
+    it('a setting a message may give reads as saved (empty, a placeholder, a value for the node to check)', function () {
+      const decl = declareNode({
+        type: 'tb-example',
+        inputs: 1,
+        outputs: 1,
+        version: 2,
+        settings: {
+          order: choice(['ASC', 'DESC'], 'ASC', { fromMessage: 'msg.order' }),
+          limit: whole(100, { min: 1 }, { fromMessage: 'msg.limit' }),
+        },
+      });
+      assert.deepEqual(readSettings(decl, { order: '', limit: '' }), {
+        values: { order: '', limit: '', version: 1 },
+        problems: [],
+      });
+      assert.deepEqual(readSettings(decl, { order: 'asc', limit: '{{msg.n}}', version: 2 }).values, {
+        order: 'asc',
+        limit: '{{msg.n}}',
+        version: 2,
+      });
+      assert.deepEqual(readSettings(decl, {}).values, { order: 'ASC', limit: 100, version: 1 }, 'missing: its default');
+    });
+
     it('defaultSettings: what a new node starts with; fromMessage: what a message may give', function () {
       const d = defaultSettings(DECL);
       assert.equal(d.version, 3);

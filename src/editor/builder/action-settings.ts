@@ -12,6 +12,7 @@
  */
 import { prepareTargets, targetRules } from '../../protocol/targets';
 import { errorInfo } from '../../query-model/check';
+import { targetEntityTypeSetting } from '../../settings/target';
 import { isUuid } from '../dialog/predicates';
 
 export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const;
@@ -46,7 +47,7 @@ export function settingsCheck(type: ActionType, check: SettingsCheck): void {
 
 function checkTarget(type: ActionType, s: Settings): void {
   const rules = targetRules(type, s.targetEntityType);
-  if ((s.targetType ?? 'auto') !== 'json') return;
+  if (s.targetType !== 'json') return;
   const text = typeof s.target === 'string' ? s.target : '';
   let value: unknown;
   try {
@@ -99,6 +100,9 @@ export function validateSetting(type: ActionType, settings: Settings, name: stri
 // Keys
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The type of a bare id when the node has no setting for it (tb-rpc: devices only). */
+const BARE_ID_TYPE = targetEntityTypeSetting().default;
+
 /** Where the suggested keys come from: fixed entities (their own keys), or every entity of a type. */
 export interface KeySource {
   entityType: string;
@@ -125,7 +129,7 @@ export function fixedEntities(targetType: string, target: string, fallbackType: 
       /* not JSON yet: the type's keys */
     }
   }
-  return { entityType: fallbackType || 'DEVICE', ids: [] };
+  return { entityType: fallbackType || BARE_ID_TYPE, ids: [] };
 }
 
 /** The key names of an entity look-up (the editor endpoint's keys answer). */

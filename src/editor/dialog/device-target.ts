@@ -9,7 +9,8 @@
  * - a line that says which entity that is, as configured (`describe`);
  * - the `targetEntityType` select: the type of a bare id (for nodes that act on several types);
  * - the keys as chips, suggested from the fixed entity's own keys (else its type's);
- * - their validators, and the `concurrency` check (the bulk of a list of entities runs that many at once).
+ * - the target's validator, and the `concurrency` check (the bulk of a list of entities runs that many at once;
+ *   blank reads as the node's default).
  *
  * The template holds the inputs (`#node-input-target`, `-targetType`, `-targetEntityType`, `-keys`,
  * `-concurrency`); the part binds them.
@@ -22,8 +23,6 @@ import { Lookups } from '../builder/lookups';
 import type { TypeHelpers, Validator } from './for-type';
 import { PICKED, pickedEntity, pickedEntityInput } from './picked-entity';
 import { blank, isUuid, wholeAtLeast } from './predicates';
-
-/** Where the entity comes from, as the node keeps it (`targetType`): the message, a fixed one (JSON), a msg. property, JSONata. */
 
 export interface DeviceTargetOptions {
   /** The runtime's own check of the node's settings as the dialog holds them (`E.runtimeCheck(SETTINGS)`). */
@@ -53,9 +52,7 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
 
   return {
     target: E.target(TARGET_SOURCES, o.runtime),
-    targetType: E.oneOf(TARGET_SOURCES, `${type}.errors.targetType`),
-    targetEntityType: E.oneOf(entityTypes, `${type}.errors.targetEntityType`),
-    /** In parallel: a whole number of at least 1 (blank: the runtime's default). */
+    /** In parallel: a whole number of at least 1 (blank: the node's default). */
     concurrency: function (v, opt) {
       return v === undefined || blank(v) || wholeAtLeast(v, 1) ? true : E.t(`${type}.errors.concurrency`);
     } as Validator,
@@ -122,28 +119,28 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
 }
 
 /**
- * The settings a message may set, shown in the dialog (issue 17's rule: a value fixed in the dialog wins, a setting
+ * The settings a message may set, shown in the dialog (the node's rule: a value fixed in the dialog wins, a setting
  * left empty, or holding a `{{msg.…}}` placeholder, reads the message). `settings` maps each setting to the message
- * property it reads (`keys` → `msg.keys`). Each gets a small envelope marker beside its label while it is empty or
- * holds a placeholder, its tooltip saying where the value comes from; a select among them gets the choice "from the
- * message" (its empty value) unless it has an empty choice already, and `defaults` says what a select left unset
- * by an older flow shows (instead of the editor's select defaults, which would replace the empty choice).
+ * property it reads (`keys` → `msg.keys`: the declaration's `fromMessage`). Each gets a small envelope marker beside
+ * its label while it is empty or holds a placeholder, its tooltip saying where the value comes from; a select among
+ * them gets the choice "from the message" (its empty value) unless it has an empty choice already, and keeps the
+ * value the dialog shows (a node migrated from an older version may show that empty value).
  */
 export function messageSettings(
   E: TypeHelpers,
-  node: Record<string, unknown>,
+  // The node: what the dialog shows of it is read from the inputs (its migrated settings), not from it.
+  _node: Record<string, unknown>,
   settings: Record<string, string>,
-  defaults: Record<string, string> = {},
 ): void {
   for (const name of Object.keys(settings)) {
     const el = E.input(name);
     if (!el.length) continue;
     const prop = settings[name];
-    if (el.is('select')) {
-      if (!el.find('option[value=""]').length)
-        el.append($('<option value="">').text(E.t(`${E.type}.fromMsg`, { prop })));
-      const saved = node[name];
-      el.val(saved === undefined || saved === null ? (defaults[name] ?? '') : String(saved));
+    if (el.is('select') && !el.find('option[value=""]').length) {
+      // Empty before the choice exists, the select shows no value (null): after it, that choice.
+      const shown: unknown = el.val();
+      el.append($('<option value="">').text(E.t(`${E.type}.fromMsg`, { prop })));
+      el.val(shown === null || shown === undefined ? '' : String(shown));
     }
     const marker = $('<i class="fa fa-envelope-o tb-from-msg" style="margin-left: 4px; opacity: 0.7;"></i>').attr(
       'title',

@@ -85,6 +85,8 @@ function labelStyle(this: EditorNode): string {
 /** The check a setting's kind gives (the node's own validator stands in for it where the kind says too little). */
 function kindValidator(E: TypeHelpers, name: string, s: Setting): Validator {
   const key = `${E.type}.errors.${name}`;
+  // A setting a message may give may be left empty: a value is checked as the node checks it (its own validator).
+  if (s.fromMessage !== undefined) return E.any;
   switch (s.kind) {
     case 'choice':
       return E.oneOf(s.values, key);

@@ -1,16 +1,16 @@
 /**
- * The values of a save set in the dialog (tb-attributes, tb-telemetry; issue 18): the `valuesFrom` select
- * (msg.payload, or set here) and, when set here, an editable list of rows: a key, and a TypedInput for the value
- * and its type (fixed text, number, boolean or JSON, a msg. / flow. / global. / env. property, JSONata; text may
- * hold `{{msg.…}}` placeholders). The node keeps them in `values`, `[{ key, type, value }]`, read by the runtime's own
- * check (src/query/value-rows), which also gives the dialog its messages.
+ * The values of a save set in the dialog (tb-attributes, tb-telemetry): the `valuesFrom` select (msg.payload, or set
+ * here; declared with the node's settings) and, when set here, an editable list of rows: a key, and a TypedInput for
+ * the value and its type (fixed text, number, boolean or JSON, a msg. / flow. / global. / env. property, JSONata;
+ * text may hold `{{msg.…}}` placeholders). The node keeps them in `values`, `[{ key, type, value }]`, read by the
+ * runtime's own check, which also gives the dialog its messages.
  *
  * The template holds `#node-input-valuesFrom` (a select) and `#node-input-values`, the element the list is built in.
  * Node-RED reads every property's `#node-input-<prop>` with jQuery's .val() after oneditsave (and on each change, to
  * validate it), and .val() gives an element's `value` as it is: so that element's `value` is the rows themselves,
  * kept up to date by the list, and Node-RED saves and checks them as it does any other property.
  */
-import { prepareValueRows, VALUE_TYPES, VALUES_FROM, type ValueRow } from '../../settings/value-rows';
+import { prepareValueRows, VALUE_TYPES, type ValueRow } from '../../settings/value-rows';
 import type { EditorNode, TypeHelpers, Validator } from './for-type';
 
 export interface ValueRowsOptions {
@@ -63,8 +63,10 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
   }
 
   return {
-    valuesFrom: E.oneOf(VALUES_FROM, `${type}.errors.valuesFrom`),
-    /** The rows, in the runtime's words, when the node saves them (rows left from another choice are kept, unchecked). */
+    /**
+     * The rows, in the runtime's words, when the node saves them (rows left from another choice are kept,
+     * unchecked).
+     */
     values: function (v, opt) {
       if (v === undefined || !fromRows(this) || !o.saves(this)) return true;
       try {
@@ -77,7 +79,6 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
 
     /** Builds the list from the node's rows (in oneditprepare). */
     prepare(node: EditorNode): void {
-      if (!node.valuesFrom) E.input('valuesFrom').val('payload');
       const ol = $('<ol data-tb-value-list></ol>').appendTo(holder());
       ol.editableList({
         addItem(row: JQuery, _index: number, data: Partial<ValueRow>) {

@@ -1,26 +1,26 @@
-/** tb-attributes' dialog: save, read and delete attributes (the settings as src/query/attributes reads them). */
+/** tb-attributes' dialog: save, read and delete attributes (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
+import { fromMessage } from '../../settings/declare';
 import { checkAttributeSettings } from './logic';
+import { MIGRATIONS } from './migrations';
+import { SCOPE_SETTINGS, TB_ATTRIBUTES } from './settings';
 
 const E = forType('tb-attributes');
 settingsCheck('tb-attributes', checkAttributeSettings);
 const t = E.t;
 
-const OPERATIONS = ['save', 'read', 'delete', 'msg'];
-const SCOPES = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', 'any', 'msg'];
-/** The settings the runtime reads (src/query/attributes, targets), as the dialog holds them now. */
-const SETTINGS = ['operation', 'scope', 'target', 'targetType', 'targetEntityType', 'keys'];
+const OPERATIONS: readonly string[] = TB_ATTRIBUTES.settings.operation.values;
 
 function op(node: EditorNode): string {
-  return String(E.value(node, 'operation') || 'save');
+  return String(E.value(node, 'operation') || TB_ATTRIBUTES.settings.operation.default);
 }
 
-/** The runtime's own check of the settings (src/query), when the problem is this setting's. */
-const runtime = placeholderAware(E.runtimeCheck(SETTINGS));
+/** The runtime's own check of the settings as the dialog holds them, when the problem is this setting's. */
+const runtime = placeholderAware(E.runtimeCheck(Object.keys(TB_ATTRIBUTES.settings)));
 const target = deviceTarget(E, {
   runtime,
   // The keys of the chosen scope (any scope for `any` or msg.scope).
@@ -39,25 +39,20 @@ const values = valueRows(E, { saves: (node) => op(node) === 'save' || op(node) =
 /** The scope: one of the list, and one the action allows (the runtime's words: save writes SERVER or SHARED). */
 const scope: Validator = function (v, opt) {
   if (v === undefined) return true;
-  if (SCOPES.indexOf(v as string) === -1) return t('tb-attributes.errors.scope');
+  if ((SCOPE_SETTINGS as readonly unknown[]).indexOf(v) === -1) return t('tb-attributes.errors.scope');
   return runtime('scope').call(this, v, opt);
 };
 
 export default dialog(E, {
+  declaration: TB_ATTRIBUTES,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say: the scope the operation allows, the keys, the rows, the entity.
   validators: {
-    name: E.any,
-    connection: E.connection(),
-    operation: E.oneOf(OPERATIONS, 'tb-attributes.errors.operation'),
     scope,
     target: target.target,
-    targetType: target.targetType,
-    targetEntityType: target.targetEntityType,
     keys: runtime('keys'),
-    valuesFrom: values.valuesFrom,
     values: values.values,
-    format: E.oneOf(['flat', 'raw'], 'tb-attributes.errors.format'),
     concurrency: target.concurrency,
-    version: E.version(),
   },
   label() {
     return String(
@@ -67,16 +62,9 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, {
-      operation: 'save',
-      scope: 'SERVER_SCOPE',
-      targetEntityType: 'DEVICE',
-      format: 'flat',
-      concurrency: 4,
-    });
     target.prepare();
     // Keys left empty (or a {{msg.…}} placeholder) read msg.keys.
-    messageSettings(E, node, { keys: 'msg.keys' });
+    messageSettings(E, node, fromMessage(TB_ATTRIBUTES));
     values.prepare(node);
     E.showRows(() => {
       const o = op(node);

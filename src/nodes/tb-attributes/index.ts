@@ -1,39 +1,29 @@
 /**
- * tb-attributes: save, read or delete the attributes of an entity, or of each entity of a list (protocol §13).
- * Wiring only: the per-message work is src/nodes/support/attributes, value-rows and device-action, the REST calls
- * src/platform/device-data, validation src/query/attributes.
+ * tb-attributes: save, read or delete the attributes of an entity, or of each entity of a list. Wiring only: the
+ * per-message work is run.ts, its checks logic.ts, the settings settings.ts; the rest, which the device actions
+ * share, is their family's (deviceActionNode).
  */
-import type { Node, NodeAPI } from 'node-red';
-import { TbConfigError } from '../../errors';
-import { deviceActionNode, operationProblem } from '../../families/device-action';
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { deviceActionNode } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
-import { ATTRIBUTE_OPERATIONS } from './logic';
-import {
-  ATTRIBUTE_SETTINGS,
-  attributeRequest,
-  attributeStatus,
-  attributeWork,
-  SCOPE_SETTINGS,
-  type AttributesDef,
-} from './run';
+import { nodeSettings } from '../../node-red/settings';
+import { fromMessage } from '../../settings/declare';
+import { MIGRATIONS } from './migrations';
+import { attributeRequest, attributeStatus, attributeWork } from './run';
+import { TB_ATTRIBUTES } from './settings';
 
 export default function (RED: NodeAPI): void {
-  function TbAttributes(this: Node, config: AttributesDef) {
+  function TbAttributes(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
-    const badScope = config.scope && !(SCOPE_SETTINGS as readonly string[]).includes(config.scope);
-    const rows = new ValueRows(RED, this, config);
-    deviceActionNode(RED, this, config, 'tb-attributes', (action) => ({
-      problems: [
-        operationProblem(config, ATTRIBUTE_OPERATIONS),
-        badScope
-          ? new TbConfigError(`scope must be one of ${SCOPE_SETTINGS.join(', ')} (got ${JSON.stringify(config.scope)})`)
-          : undefined,
-        rows.problem,
-      ],
-      settings: ATTRIBUTE_SETTINGS,
+    const read = nodeSettings(this, TB_ATTRIBUTES, MIGRATIONS, config);
+    const s = read.values;
+    const rows = new ValueRows(RED, this, s);
+    deviceActionNode(RED, this, read, 'tb-attributes', (action) => ({
+      problems: [rows.problem],
+      settings: Object.keys(fromMessage(TB_ATTRIBUTES)),
       fixed: ['operation', 'scope'],
-      request: (msg, _now, options) => attributeRequest(config, msg, options, rows),
-      work: (client, req) => ({ each: (e) => attributeWork(client, e, req, action.format, action.call) }),
+      request: (msg, _now, options) => attributeRequest(s, msg, options, rows),
+      work: (client, req) => ({ each: (e) => attributeWork(client, e, req, s.format, action.call) }),
       status: (req, props) => attributeStatus(RED, req, props),
     }));
   }

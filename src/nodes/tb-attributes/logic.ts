@@ -17,10 +17,11 @@ import {
   unsetMsg,
   type Bag,
 } from '../../settings/options';
+import { ATTRIBUTE_OPERATIONS, TB_ATTRIBUTES, type AttributeOperation } from './settings';
 
-export const ATTRIBUTE_OPERATIONS = ['save', 'read', 'delete'] as const;
-
-export type AttributeOperation = (typeof ATTRIBUTE_OPERATIONS)[number];
+/** What the node reads when its operation or scope is left empty: its defaults. */
+const DEFAULT_OPERATION = TB_ATTRIBUTES.settings.operation.default as AttributeOperation;
+const DEFAULT_SCOPE = TB_ATTRIBUTES.settings.scope.default as ScopeChoice;
 
 export type AttributeRequest =
   | { operation: 'save'; scope: AttributeScope; values: Record<string, unknown> }
@@ -29,7 +30,7 @@ export type AttributeRequest =
 
 /** The scope of a message: the node's, or `msg.scope` when the node says "msg"; checked against the operation. */
 export function prepareScope(node: unknown, msg: Bag, operation: AttributeOperation): ScopeChoice {
-  const configured = node === undefined || node === null || node === '' ? 'SERVER_SCOPE' : node;
+  const configured = node === undefined || node === null || node === '' ? DEFAULT_SCOPE : node;
   let s: ScopeChoice;
   let field = 'scope';
   if (configured === 'msg') {
@@ -39,9 +40,9 @@ export function prepareScope(node: unknown, msg: Bag, operation: AttributeOperat
         field,
         `msg.scope must be one of ${SCOPE_CHOICES.join(', ')} (missing; the node takes the scope from the message)`,
       );
-    s = enumOption({ value: msg.scope, field }, SCOPE_CHOICES, 'SERVER_SCOPE');
+    s = enumOption({ value: msg.scope, field }, SCOPE_CHOICES, DEFAULT_SCOPE);
   } else {
-    s = enumOption({ value: configured, field }, SCOPE_CHOICES, 'SERVER_SCOPE');
+    s = enumOption({ value: configured, field }, SCOPE_CHOICES, DEFAULT_SCOPE);
   }
   if (operation === 'save' && !(WRITABLE_SCOPES as readonly string[]).includes(s)) {
     const why =
@@ -56,8 +57,8 @@ export function prepareScope(node: unknown, msg: Bag, operation: AttributeOperat
 }
 
 /**
- * The request of one message (options from the message first, then the node). With `fromRows` the values of a save
- * are the dialog's rows for this message (src/query/value-rows), not msg.payload.
+ * The request of one message (options from the node first, then the message). With `fromRows` the values of a save
+ * are the dialog's rows for this message, not msg.payload.
  */
 export function prepareAttributeRequest(
   operation: AttributeOperation,
@@ -109,8 +110,8 @@ function fail(field: string, message: string): never {
  * checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
  */
 export function checkAttributeSettings(s: Record<string, unknown>): void {
-  const op = blankSetting(s.operation) ? 'save' : s.operation;
-  const scope = blankSetting(s.scope) ? 'SERVER_SCOPE' : s.scope;
+  const op = blankSetting(s.operation) ? DEFAULT_OPERATION : s.operation;
+  const scope = blankSetting(s.scope) ? DEFAULT_SCOPE : s.scope;
   if (op === 'msg' || scope === 'msg' || !(ATTRIBUTE_OPERATIONS as readonly unknown[]).includes(op)) return;
   const o = op as AttributeOperation;
   const sc: ScopeChoice = prepareScope(scope, {}, o);

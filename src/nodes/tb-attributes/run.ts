@@ -1,45 +1,37 @@
 /**
  * tb-attributes' per-message work: the operation and scope (the node's, or msg.operation / msg.scope), the request
- * (src/query/attributes: checked before anything is sent; a save's values from msg.payload or the dialog's rows), the REST call of each entity
- * (src/platform/device-data) and what it puts on the message.
+ * (checked before anything is sent; a save's values from msg.payload or the dialog's rows), the REST call of each
+ * entity and what it puts on the message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
-import type { DeviceActionDef, Props } from '../../families/device-action';
-import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
+import type { Props } from '../../families/device-action';
+import type { ValueRows } from '../../families/value-rows';
 import { countStatus, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
 import type { AttributeScope, EntityId } from '../../protocol/types';
 import type { Bag, OptionReader } from '../../settings/options';
 import { prepareOperation } from '../../settings/options';
-import {
-  ATTRIBUTE_OPERATIONS,
-  flatAttributes,
-  prepareAttributeRequest,
-  prepareScope,
-  type AttributeRequest,
-} from './logic';
+import { flatAttributes, prepareAttributeRequest, prepareScope, type AttributeRequest } from './logic';
+import { ATTRIBUTE_OPERATIONS, TB_ATTRIBUTES, type AttributeOperation, type AttributesSettings } from './settings';
 
-export interface AttributesDef extends DeviceActionDef, ValueRowsDef {
-  operation?: string;
-  scope?: string;
-}
-
-/** The configured scope, checked at deploy. */
-export const SCOPE_SETTINGS = ['SERVER_SCOPE', 'SHARED_SCOPE', 'CLIENT_SCOPE', 'any', 'msg'] as const;
-
-/** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
-export const ATTRIBUTE_SETTINGS = ['keys'] as const;
-
-/** The request of one message (throws a TbInputError before anything is sent); a save's values from msg.payload or `rows`. */
+/**
+ * The request of one message (throws a TbInputError before anything is sent); a save's values from msg.payload or
+ * `rows`.
+ */
 export async function attributeRequest(
-  config: AttributesDef,
+  config: Pick<AttributesSettings, 'operation' | 'scope'>,
   msg: NodeMessageInFlow,
   options: OptionReader,
   rows: ValueRows,
 ): Promise<AttributeRequest> {
   const m = msg as unknown as Bag;
-  const operation = prepareOperation(config.operation, m, ATTRIBUTE_OPERATIONS, 'save');
+  const operation = prepareOperation(
+    config.operation,
+    m,
+    ATTRIBUTE_OPERATIONS,
+    TB_ATTRIBUTES.settings.operation.default as AttributeOperation,
+  );
   const scope = prepareScope(config.scope, m, operation);
   if (operation !== 'save') return prepareAttributeRequest(operation, scope, options, msg.payload);
   const { values, fromRows } = await rows.of(msg);

@@ -1,34 +1,20 @@
-/** tb-rpc's dialog: a command to a device (the settings as src/query/rpc reads them). */
+/** tb-rpc's dialog: a command to a device (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { isOn } from '../../editor/dialog/predicates';
 import { jsonText } from '../../protocol/validate';
-import { PARAMS_FROM } from './logic';
+import { fromMessage } from '../../settings/declare';
 import { checkRpcSettings } from './logic';
+import { MIGRATIONS } from './migrations';
+import { METHOD_SOURCES, TB_RPC } from './settings';
 
 const E = forType('tb-rpc');
 settingsCheck('tb-rpc', checkRpcSettings);
 const t = E.t;
 
-const METHOD_SOURCES = ['auto', 'str', 'msg', 'jsonata'];
-/** The settings the runtime reads (src/query/rpc, targets), as the dialog holds them now. */
-const SETTINGS = [
-  'target',
-  'targetType',
-  'method',
-  'methodType',
-  'paramsFrom',
-  'params',
-  'mode',
-  'timeout',
-  'persistent',
-  'expiration',
-  'retries',
-  'additionalInfo',
-  'waitFor',
-];
+const DEFAULTS = TB_RPC.settings;
 /** Fixed params longer than this are cut in the summary line. */
 const SUMMARY_JSON_MAX = 60;
 
@@ -36,13 +22,13 @@ function persistent(node: EditorNode): boolean {
   return isOn(E.value(node, 'persistent'));
 }
 
-/** The runtime's own check of the settings (src/query), when the problem is this setting's. */
-const check = E.runtimeCheck(SETTINGS);
+/** The runtime's own check of the settings as the dialog holds them, when the problem is this setting's. */
+const check = E.runtimeCheck(Object.keys(TB_RPC.settings));
 const runtime = placeholderAware(check);
 const target = deviceTarget(E, { runtime });
 
 function paramsFrom(node: EditorNode): string {
-  return String(E.value(node, 'paramsFrom') || 'payload');
+  return String(E.value(node, 'paramsFrom') || DEFAULTS.paramsFrom.default);
 }
 
 /** The fixed params as the summary shows them: compact JSON, cut when long. */
@@ -58,7 +44,7 @@ function paramsText(text: string): string {
 
 /** The method the node sends, in words: a fixed name, or where it is read. */
 function methodText(node: EditorNode): string {
-  const src = String(E.value(node, 'methodType') || 'auto');
+  const src = String(E.value(node, 'methodType') || DEFAULTS.methodType.default);
   const v = String(E.value(node, 'method') ?? '').trim();
   if (src === 'str') return v ? `"${v}"` : t('tb-rpc.summary.noMethod');
   if (src === 'msg') return t('tb-rpc.summary.methodIn', { prop: `msg.${v}` });
@@ -79,14 +65,12 @@ function summary(node: EditorNode): string {
 }
 
 export default dialog(E, {
+  declaration: TB_RPC,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say: the options as the runtime checks them, the method, the entity.
   validators: {
-    name: E.any,
-    connection: E.connection(),
     target: target.target,
-    targetType: target.targetType,
     method: E.sourced('method', METHOD_SOURCES, runtime),
-    methodType: E.oneOf(METHOD_SOURCES, 'tb-rpc.errors.methodType'),
-    paramsFrom: E.oneOf(PARAMS_FROM, 'tb-rpc.errors.paramsFrom'),
     // Fixed params are JSON as they are (no placeholders): the runtime parses them once, at deploy.
     params: check('params'),
     mode: runtime('mode'),
@@ -97,7 +81,6 @@ export default dialog(E, {
     additionalInfo: runtime('additionalInfo'),
     waitFor: runtime('waitFor'),
     concurrency: target.concurrency,
-    version: E.version(),
   },
   label() {
     if (this.name) return String(this.name);
@@ -107,23 +90,8 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    // A flow saved before the Params setting reads msg.payload, as it did.
-    E.selectDefaults(node, { concurrency: 4, paramsFrom: 'payload' });
-    if (node.timeout === undefined) E.input('timeout').val(10000);
     // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
-    messageSettings(
-      E,
-      node,
-      {
-        mode: 'msg.mode',
-        timeout: 'msg.timeout',
-        expiration: 'msg.expiration',
-        retries: 'msg.retries',
-        additionalInfo: 'msg.additionalInfo',
-        waitFor: 'msg.waitFor',
-      },
-      { mode: 'twoway', waitFor: 'final' },
-    );
+    messageSettings(E, node, fromMessage(TB_RPC));
     // A fixed device is picked by name with the query builder's entity picker (devices only).
     target.prepare();
     E.sourcedInput('method', METHOD_SOURCES);

@@ -6,7 +6,6 @@
 import { TbInputError } from '../../errors';
 import {
   DEFAULT_EXPIRATION,
-  DEFAULT_RPC_TIMEOUT,
   MAX_LIGHTWEIGHT_TIMEOUT,
   MAX_RPC_RETRIES,
   RPC_MODES,
@@ -17,6 +16,15 @@ import {
 import { got, isObject } from '../../protocol/validate';
 import type { Sourced } from '../../settings/options';
 import { boolOption, durationOption, enumOption, intOption, OptionReader } from '../../settings/options';
+import { PARAMS_FROM, TB_RPC } from './settings';
+
+/** What a setting reads when neither the node nor the message sets it: the node's default. */
+const DEFAULTS = TB_RPC.settings;
+/** The wait of a command when neither the node nor the message sets one. */
+export const DEFAULT_TIMEOUT_MS = durationOption(
+  { value: DEFAULTS.timeout.default, field: 'timeout' },
+  undefined,
+) as number;
 
 /** The method name: a non-empty string. */
 export function prepareMethod(s: Sourced): string {
@@ -45,15 +53,10 @@ export function methodFromMessage(msg: { method?: unknown; topic?: unknown }): S
   );
 }
 
-/** Where a command's params come from (the node's Params setting, `paramsFrom`). */
-export const PARAMS_FROM = ['payload', 'json', 'none'] as const;
-
-export type ParamsFrom = (typeof PARAMS_FROM)[number];
-
 /**
- * The params of a command that takes none. The server would take a body without params (it passes `null` on, §13
- * 1.8), but a device's RPC handler that reads a field of its params then fails on null: an empty object is what
- * such a handler copes with, and says "no params" as plainly.
+ * The params of a command that takes none. The server would take a body without params (it passes `null` on), but
+ * a device's RPC handler that reads a field of its params then fails on null: an empty object is what such a
+ * handler copes with, and says "no params" as plainly.
  */
 export const NO_PARAMS: Readonly<Record<string, never>> = Object.freeze({});
 
@@ -65,7 +68,8 @@ export type ParamsSetting = { from: 'payload' } | { from: 'json' | 'none'; value
  * msg.payload. Throws (a TbInputError naming `params` or `paramsFrom`) on a setting the node cannot use.
  */
 export function prepareParamsSetting(paramsFrom: unknown, params: unknown): ParamsSetting {
-  const from = paramsFrom === undefined || paramsFrom === null || paramsFrom === '' ? 'payload' : paramsFrom;
+  const from =
+    paramsFrom === undefined || paramsFrom === null || paramsFrom === '' ? DEFAULTS.paramsFrom.default : paramsFrom;
   if (from === 'payload') return { from };
   if (from === 'none') return { from, value: NO_PARAMS };
   if (from !== 'json')
@@ -121,10 +125,10 @@ export function prepareRpcRequest(
   now: number,
   paramsField = 'msg.payload',
 ): RpcRequest {
-  const mode = enumOption(r.get('mode'), RPC_MODES, 'twoway');
-  const persistent = boolOption(r.get('persistent'), false);
+  const mode = enumOption(r.get('mode'), RPC_MODES, DEFAULTS.mode.default);
+  const persistent = boolOption(r.get('persistent'), DEFAULTS.persistent.default);
   const timeoutS = r.get('timeout');
-  const timeout = durationOption(timeoutS, DEFAULT_RPC_TIMEOUT) as number;
+  const timeout = durationOption(timeoutS, DEFAULT_TIMEOUT_MS) as number;
   if (!persistent && timeout > MAX_LIGHTWEIGHT_TIMEOUT) {
     const field = timeoutS ? timeoutS.field : 'timeout';
     fail(
@@ -137,7 +141,7 @@ export function prepareRpcRequest(
     jsonValue(params, paramsField);
     body.params = params;
   }
-  const waitFor = enumOption(r.get('waitFor'), WAIT_FOR, 'final');
+  const waitFor = enumOption(r.get('waitFor'), WAIT_FOR, DEFAULTS.waitFor.default);
   if (persistent) {
     const expiration = durationOption(r.get('expiration'), DEFAULT_EXPIRATION, 1000) as number;
     body.persistent = true;

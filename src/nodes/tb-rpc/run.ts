@@ -1,18 +1,12 @@
 /**
- * tb-rpc's settings and per-message work: the method (TypedInput, by default msg.method, else msg.topic), the
- * params (msg.payload, fixed JSON or none: the Params setting, checked at deploy), the request of each message (src/query/rpc: checked before anything is sent), one device's send and, for a
- * persistent RPC with `waitFor: final`, the following to its final state (src/platform/rpc), the cancel of a
- * persistent RPC (`msg.action = "cancel"`), and what each puts on the message.
+ * tb-rpc's per-message work: the method (TypedInput, by default msg.method, else msg.topic), the params (msg.payload,
+ * fixed JSON or none: the Params setting, checked at deploy), the request of each message (checked before anything
+ * is sent), one device's send and, for a persistent RPC with `waitFor: final`, the following to its final state,
+ * the cancel of a persistent RPC (`msg.action = "cancel"`), and what each puts on the message.
  */
 import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
-import {
-  failureStatus,
-  withProps,
-  type DeviceAction,
-  type DeviceActionDef,
-  type Props,
-} from '../../families/device-action';
+import { failureStatus, withProps, type DeviceAction, type Props } from '../../families/device-action';
 import { setting } from '../../node-red/connection';
 import { type SendFn } from '../../node-red/input';
 import { status } from '../../node-red/status';
@@ -26,32 +20,17 @@ import type { EntityId } from '../../protocol/types';
 import type { OptionReader } from '../../settings/options';
 import {
   AUTO_METHOD_TEXT,
-  prepareAction,
-  prepareCancelId,
   looksLikeTimestamp,
   methodFromMessage,
   paramsOf,
+  prepareAction,
+  prepareCancelId,
   prepareMethod,
   prepareParamsSetting,
   prepareRpcRequest,
   type ParamsSetting,
 } from './logic';
-
-export interface RpcDef extends DeviceActionDef {
-  method?: string;
-  methodType?: string;
-  mode?: string;
-  timeout?: string | number;
-  persistent?: boolean | string;
-  expiration?: string | number;
-  retries?: string | number;
-  additionalInfo?: string;
-  waitFor?: string;
-  /** Where the params come from: payload (default), json (`params`), none. */
-  paramsFrom?: string;
-  /** The fixed params, JSON text (paramsFrom json). */
-  params?: string;
-}
+import { METHOD_SOURCES, type RpcSettings } from './settings';
 
 /** The polling of persistent RPCs, from the settings (tbConnectionRpcPoll…), defaults 1 s → 10 s. */
 export function followTiming(RED: NodeAPI): FollowTiming {
@@ -61,9 +40,6 @@ export function followTiming(RED: NodeAPI): FollowTiming {
     graceMs: setting(RED, 'tbConnectionRpcExpiryGraceMs', DEFAULT_FOLLOW.graceMs),
   };
 }
-
-/** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
-export const RPC_SETTINGS = ['mode', 'timeout', 'expiration', 'retries', 'additionalInfo', 'waitFor'] as const;
 
 /** The method and params settings, and the request of each message. */
 export class RpcInputs {
@@ -76,13 +52,13 @@ export class RpcInputs {
   constructor(
     RED: NodeAPI,
     private readonly node: Node,
-    config: RpcDef,
+    config: Pick<RpcSettings, 'method' | 'methodType' | 'paramsFrom' | 'params'>,
   ) {
     this.method = new TypedValue(RED, node, {
       name: 'method',
       value: config.method,
       type: config.methodType,
-      types: ['auto', 'str', 'msg', 'jsonata'],
+      types: METHOD_SOURCES,
       auto: (msg) => methodFromMessage(msg as { method?: unknown; topic?: unknown }),
       check: (v, field) => prepareMethod({ value: v, field }),
       sameName: 'method',

@@ -1,59 +1,22 @@
-/** tb-telemetry's dialog: save, read and delete time series (the settings as src/query/telemetry reads them). */
+/** tb-telemetry's dialog: save, read and delete time series (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
+import { fromMessage } from '../../settings/declare';
 import { checkTelemetrySettings } from './logic';
+import { MIGRATIONS } from './migrations';
+import { TB_TELEMETRY } from './settings';
 
 const E = forType('tb-telemetry');
 settingsCheck('tb-telemetry', checkTelemetrySettings);
 const t = E.t;
 
-const OPERATIONS = ['save', 'latest', 'history', 'delete', 'msg'];
-/** The settings the runtime reads (src/query/telemetry, targets), as the dialog holds them now. */
-const SETTINGS = [
-  'operation',
-  'target',
-  'targetType',
-  'targetEntityType',
-  'keys',
-  'last',
-  'from',
-  'to',
-  'agg',
-  'interval',
-  'intervalType',
-  'timeZone',
-  'limit',
-  'order',
-  'maxItems',
-  'ttl',
-  'all',
-  'deleteLatest',
-  'rewriteLatest',
-];
-
-/** The settings a message may set when the dialog leaves them empty, and the property each reads. */
-const FROM_MSG: Record<string, string> = {};
-for (const n of [
-  'keys',
-  'last',
-  'from',
-  'to',
-  'agg',
-  'interval',
-  'intervalType',
-  'timeZone',
-  'limit',
-  'order',
-  'maxItems',
-  'ttl',
-])
-  FROM_MSG[n] = `msg.${n}`;
+const OPERATIONS: readonly string[] = TB_TELEMETRY.settings.operation.values;
 
 function op(node: EditorNode): string {
-  return String(E.value(node, 'operation') || 'save');
+  return String(E.value(node, 'operation') || TB_TELEMETRY.settings.operation.default);
 }
 
 /** Does the operation (or any, with msg) use this setting? */
@@ -79,18 +42,16 @@ function uses(node: EditorNode, what: 'keys' | 'range' | 'history' | 'delete' | 
 /** A save's values: msg.payload, or rows set here. */
 const values = valueRows(E, { saves: (node) => uses(node, 'save') });
 
-/** The runtime's own check of the settings (src/query), when the problem is this setting's. */
-const runtime = placeholderAware(E.runtimeCheck(SETTINGS));
+/** The runtime's own check of the settings as the dialog holds them, when the problem is this setting's. */
+const runtime = placeholderAware(E.runtimeCheck(Object.keys(TB_TELEMETRY.settings)));
 const target = deviceTarget(E, { runtime, keys: { kind: () => 'timeseries' } });
 
 export default dialog(E, {
+  declaration: TB_TELEMETRY,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say: the options as the runtime checks them, the rows, the entity.
   validators: {
-    name: E.any,
-    connection: E.connection(),
-    operation: E.oneOf(OPERATIONS, 'tb-telemetry.errors.operation'),
     target: target.target,
-    targetType: target.targetType,
-    targetEntityType: target.targetEntityType,
     keys: runtime('keys'),
     last: runtime('last'),
     from: runtime('from'),
@@ -103,14 +64,9 @@ export default dialog(E, {
     order: runtime('order'),
     maxItems: runtime('maxItems'),
     ttl: runtime('ttl'),
-    valuesFrom: values.valuesFrom,
     values: values.values,
     all: E.all(E.bool('tb-telemetry.label.all'), runtime('all')),
-    deleteLatest: E.bool('tb-telemetry.label.deleteLatest'),
-    rewriteLatest: E.bool('tb-telemetry.label.rewriteLatest'),
-    format: E.oneOf(['flat', 'raw'], 'tb-telemetry.errors.format'),
     concurrency: target.concurrency,
-    version: E.version(),
   },
   label() {
     return String(
@@ -120,10 +76,8 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { operation: 'save', targetEntityType: 'DEVICE', format: 'flat', concurrency: 4 });
     // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
-    messageSettings(E, node, FROM_MSG, { agg: 'NONE', order: 'ASC' });
-    if (node.maxItems === undefined) E.input('maxItems').val(100000);
+    messageSettings(E, node, fromMessage(TB_TELEMETRY));
     // A fixed entity is picked by name; the keys as chips, suggested from its own time series (else its type's).
     target.prepare();
     values.prepare(node);

@@ -1,28 +1,33 @@
 /**
- * tb-telemetry: save, read (latest or history) or delete the time series of an entity, or of each entity of a list
- * (protocol §13). Wiring only: the settings and per-message work are src/nodes/support/telemetry,
- * value-rows and device-action, the REST calls src/platform/device-data, validation src/query/telemetry.
+ * tb-telemetry: save, read (latest or history) or delete the time series of an entity, or of each entity of a list.
+ * Wiring only: the per-message work is run.ts, its checks logic.ts, the settings settings.ts; the rest, which the
+ * device actions share, is their family's (deviceActionNode).
  */
-import type { Node, NodeAPI } from 'node-red';
-import { deviceActionNode, operationProblem } from '../../families/device-action';
+import type { Node, NodeAPI, NodeDef } from 'node-red';
+import { deviceActionNode } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
 import { setting } from '../../node-red/connection';
+import { nodeSettings } from '../../node-red/settings';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
-import { TELEMETRY_OPERATIONS } from './logic';
-import { TELEMETRY_SETTINGS, telemetryRequest, telemetryStatus, telemetryWork, type TelemetryDef } from './run';
+import { fromMessage } from '../../settings/declare';
+import { MIGRATIONS } from './migrations';
+import { telemetryRequest, telemetryStatus, telemetryWork } from './run';
+import { TB_TELEMETRY } from './settings';
 
 export default function (RED: NodeAPI): void {
-  function TbTelemetry(this: Node, config: TelemetryDef) {
+  function TbTelemetry(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
+    const read = nodeSettings(this, TB_TELEMETRY, MIGRATIONS, config);
+    const s = read.values;
     const pageSize =
       setting(RED, 'tbConnectionHistoryPageSize', DEFAULT_HISTORY_PAGE_SIZE) || DEFAULT_HISTORY_PAGE_SIZE;
-    const rows = new ValueRows(RED, this, config);
-    deviceActionNode(RED, this, config, 'tb-telemetry', (action) => ({
-      problems: [operationProblem(config, TELEMETRY_OPERATIONS), rows.problem],
-      settings: TELEMETRY_SETTINGS,
+    const rows = new ValueRows(RED, this, s);
+    deviceActionNode(RED, this, read, 'tb-telemetry', (action) => ({
+      problems: [rows.problem],
+      settings: Object.keys(fromMessage(TB_TELEMETRY)),
       fixed: ['operation'],
-      request: (msg, now, options) => telemetryRequest(config, msg, now, options, rows),
-      work: (client, req) => ({ each: (e) => telemetryWork(client, e, req, action.format, pageSize, action.call) }),
+      request: (msg, now, options) => telemetryRequest(s.operation, msg, now, options, rows),
+      work: (client, req) => ({ each: (e) => telemetryWork(client, e, req, s.format, pageSize, action.call) }),
       status: (req, props) => telemetryStatus(RED, req, props),
     }));
   }

@@ -7,7 +7,6 @@ import { TbError, TbInputError } from '../../errors';
 import {
   AGGREGATIONS,
   checkValues,
-  DEFAULT_MAX_ITEMS,
   INTERVAL_TYPES,
   MAX_INTERVALS,
   ORDERS,
@@ -32,14 +31,16 @@ import {
   timeOption,
   type Bag,
 } from '../../settings/options';
+import { TB_TELEMETRY, TELEMETRY_OPERATIONS, type TelemetryOperation } from './settings';
 
 function fail(field: string, message: string): never {
   throw new TbInputError(field, message);
 }
 
-export const TELEMETRY_OPERATIONS = ['save', 'latest', 'history', 'delete'] as const;
-
-export type TelemetryOperation = (typeof TELEMETRY_OPERATIONS)[number];
+/** What a setting reads when neither the node nor the message sets it: the node's default. */
+const DEFAULTS = TB_TELEMETRY.settings;
+/** The points of a history read without a limit, at most, when neither the node nor the message says. */
+export const DEFAULT_MAX_ITEMS = DEFAULTS.maxItems.default as number;
 
 /** The range options, read together from one place: the message when it sets any of them, else the node. */
 const RANGE_NAMES = ['from', 'to', 'last'] as const;
@@ -113,8 +114,8 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
       'from',
       'from is missing: history needs a range, from (and to, by default now), or last (ms before now, e.g. 24h)',
     );
-  const agg = enumOption(r.get('agg'), AGGREGATIONS, 'NONE');
-  const order = enumOption(r.get('order'), ORDERS, 'ASC');
+  const agg = enumOption(r.get('agg'), AGGREGATIONS, DEFAULTS.agg.default);
+  const order = enumOption(r.get('order'), ORDERS, DEFAULTS.order.default);
   const limitS = r.get('limit');
   const limit = intOption(limitS, undefined, 1);
   const maxItems = intOption(r.get('maxItems'), DEFAULT_MAX_ITEMS, 1) as number;
@@ -172,9 +173,9 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
 function prepareDelete(r: OptionReader, now: number): DeleteRequest {
   const keys = requiredKeys(r.get('keys'), 'keys', 'delete removes the keys it is given');
   const g = r.group(['all', 'from', 'to', 'last']);
-  const all = boolOption(g.all, false);
-  const deleteLatest = boolOption(r.get('deleteLatest'), true);
-  const rewriteLatest = boolOption(r.get('rewriteLatest'), false);
+  const all = boolOption(g.all, DEFAULTS.all.default);
+  const deleteLatest = boolOption(r.get('deleteLatest'), DEFAULTS.deleteLatest.default);
+  const rewriteLatest = boolOption(r.get('rewriteLatest'), DEFAULTS.rewriteLatest.default);
   const range = prepareRange(r, now, ['all', 'from', 'to', 'last']);
   if (all) {
     if (range)
@@ -198,9 +199,9 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
 }
 
 /**
- * The request of one message: the options of its operation, from the message first and the node's settings next.
+ * The request of one message: the options of its operation, from the node's settings first and the message next.
  * `now` stamps the values of a save and ends a range without `to`. With `fromRows` the values of a save are the
- * dialog's rows for this message (src/query/value-rows: `{key: value}`, one point at `now`), not msg.payload.
+ * dialog's rows for this message (`{key: value}`, one point at `now`), not msg.payload.
  */
 export function prepareTelemetryRequest(
   operation: TelemetryOperation,
@@ -255,7 +256,7 @@ export function historyRows(series: TimeseriesAnswer, order: Order): HistoryRow[
 
 /**
  * The flat latest values: `values = {key: value}` with native types, `ts = {key: ms}`. A key that has no value
- * is `null` and has no ts (the server answers it with `value: null` and its own clock as ts: §13.1.5).
+ * is `null` and has no ts (the server answers it with `value: null` and its own clock as ts).
  */
 export function flatLatest(answer: unknown): { values: Record<string, unknown>; ts: Record<string, number> } {
   if (!isObject(answer))
@@ -276,10 +277,6 @@ export function flatLatest(answer: unknown): { values: Record<string, unknown>; 
 }
 
 /**
- * The dialog's check of the node's settings (registered by its dialog, run by the device-target part): the runtime's own
- * checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
- */
-/**
  * The settings as the runtime reads them, with what a message may bring filled in: keys (history and delete need
  * them) and a short range (history and delete need one), so that the checks after them still run.
  */
@@ -297,8 +294,12 @@ function telemetryBag(op: TelemetryOperation, s: Record<string, unknown>): Bag {
   return bag;
 }
 
+/**
+ * The dialog's check of the node's settings (registered by its dialog, run by the device-target part): the runtime's
+ * own checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
+ */
 export function checkTelemetrySettings(s: Record<string, unknown>, now: number): void {
-  const op = blankSetting(s.operation) ? 'save' : s.operation;
+  const op = blankSetting(s.operation) ? DEFAULTS.operation.default : s.operation;
   const ops: readonly TelemetryOperation[] =
     op === 'msg'
       ? TELEMETRY_OPERATIONS

@@ -1,12 +1,12 @@
 /**
- * tb-telemetry's settings and per-message work: the operation (the node's, or msg.operation), the request of each
- * message (src/query/telemetry: options read from the node's settings, those left empty from the message, and checked
- * before anything is sent; a save's values from msg.payload or the dialog's rows), the REST call of
- * each entity (src/platform/device-data) and what it puts on the message.
+ * tb-telemetry's per-message work: the operation (the node's, or msg.operation), the request of each message
+ * (options read from the node's settings, those left empty from the message, and checked before anything is sent;
+ * a save's values from msg.payload or the dialog's rows), the REST call of each entity and what it puts on the
+ * message.
  */
 import type { NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
-import type { DeviceActionDef, Props } from '../../families/device-action';
-import type { ValueRows, ValueRowsDef } from '../../families/value-rows';
+import type { Props } from '../../families/device-action';
+import type { ValueRows } from '../../families/value-rows';
 import { countStatus, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
@@ -14,47 +14,25 @@ import { type TelemetryRequest } from '../../protocol/telemetry';
 import type { EntityId } from '../../protocol/types';
 import type { Bag, OptionReader } from '../../settings/options';
 import { prepareOperation } from '../../settings/options';
-import {
-  flatLatest,
-  historyRows,
-  prepareTelemetryRequest,
-  TELEMETRY_OPERATIONS,
-  type TelemetryOperation,
-} from './logic';
+import { flatLatest, historyRows, prepareTelemetryRequest } from './logic';
+import { TB_TELEMETRY, TELEMETRY_OPERATIONS, type TelemetryOperation } from './settings';
 
-export interface TelemetryDef extends DeviceActionDef, ValueRowsDef {
-  operation?: string;
-}
-
-/** The text settings that may hold placeholders (`{{msg.<path>}}`…), and the options a message may set when they are left empty. */
-export const TELEMETRY_SETTINGS = [
-  'keys',
-  'last',
-  'from',
-  'to',
-  'agg',
-  'interval',
-  'intervalType',
-  'timeZone',
-  'limit',
-  'order',
-  'maxItems',
-  'ttl',
-] as const;
-
-/** The request of one message (throws a TbInputError before anything is sent); a save's values from msg.payload or `rows`. */
+/**
+ * The request of one message, for the node's `operation` setting (throws a TbInputError before anything is sent); a
+ * save's values from msg.payload or `rows`.
+ */
 export async function telemetryRequest(
-  config: TelemetryDef,
+  setting: string,
   msg: NodeMessageInFlow,
   now: number,
   options: OptionReader,
   rows: ValueRows,
 ): Promise<TelemetryRequest> {
   const operation: TelemetryOperation = prepareOperation(
-    config.operation,
+    setting,
     msg as unknown as Bag,
     TELEMETRY_OPERATIONS,
-    'save',
+    TB_TELEMETRY.settings.operation.default as TelemetryOperation,
   );
   if (operation !== 'save') return prepareTelemetryRequest(operation, options, msg.payload, now);
   const { values, fromRows } = await rows.of(msg);
