@@ -11,11 +11,9 @@ import { TypedInput, typeProblem } from '../node-red/typed-input';
 import { checkRefs, readRefs } from '../node-red/value-sources';
 import { explainBound, findBindings, isQueryList, resolveBindings, type Bindings } from '../protocol/bindings';
 import type { PrepareOptions } from '../protocol/validate';
+import { QUERY_TYPES, type QueryType } from '../settings/query';
 
-export type QueryType = 'json' | 'msg' | 'flow' | 'global' | 'jsonata';
 export type Prepare<T> = (input: unknown, field: string, options?: PrepareOptions) => T;
-
-const QUERY_TYPES: readonly string[] = ['json', 'msg', 'flow', 'global', 'jsonata'];
 
 export class QuerySource<T> {
   readonly type: QueryType;

@@ -14,13 +14,11 @@
  * Messages come from the node's catalog: `<type>.errors.queryType`, `queryEmpty`, `queryJson` (with __error__).
  */
 import type { QueryMode } from '../../query-model/schema';
+import { QUERY_TYPES } from '../../settings/query';
 import { close, modeChanged, open, resize } from '../builder/session';
 import { jsonProblem, validateText } from '../builder/validation';
 import type { EditorNode, TypeHelpers, Validator } from './for-type';
 import { blank } from './predicates';
-
-/** Where a node's query comes from: the JSON of the dialog, a message, context or JSONata. */
-export const QUERY_TYPES = ['json', 'msg', 'flow', 'global', 'jsonata'];
 
 export interface QueryPartOptions {
   /** The kind of query the node's settings (as the dialog holds them, else as saved) take. */
@@ -38,7 +36,7 @@ export function queryPart(E: TypeHelpers, o: QueryPartOptions) {
   return {
     query: function (v, opt) {
       const qt = E.value(this, 'queryType') || 'json';
-      if (QUERY_TYPES.indexOf(qt as string) === -1) return err('queryType');
+      if ((QUERY_TYPES as readonly unknown[]).indexOf(qt) === -1) return err('queryType');
       if (qt === 'json' && blank(v)) return err('queryEmpty');
       const r = RED.validators.typedInput('queryType').call(this, v, opt);
       if (r !== true) return r || err('queryJson', { error: '' });
