@@ -553,6 +553,23 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await statusWhere('as', (s) => s.text === key('unsubscribed'));
   });
 
+  it('alarm status: a node saved without an entity type watches a bare id as a device; a type it does not take is a configuration problem', async () => {
+    const a102 = dev('Thermo A-102');
+    await load([
+      { id: 'old', type: 'tb-alarm-status', connection: 'c1', originatorId: a102.id, wires: [['out']] },
+      { id: 'bad', type: 'tb-alarm-status', connection: 'c1', originatorType: 'device', wires: [['out']] },
+    ]);
+    const first = await new Collector('out').until((m) => m.topic === a102.id);
+    assert.deepEqual(first.originator, { entityType: 'DEVICE', id: a102.id });
+    assert.equal(statuses('bad')[0].shape, 'dot');
+    assert.deepEqual(errorsLogged('bad').map(String), [
+      'originatorType must be one of DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, EDGE, TENANT (got "device"; did you mean "DEVICE"?)',
+    ]);
+    const caught = message('caught');
+    inject('bad', { payload: a102.id });
+    assertCode((await caught).error as Rec, 'TB_CONFIG');
+  });
+
   it('a message replaces the running subscription; msg.action "unsubscribe" stops it and the socket closes', async () => {
     await load([{ ...sub('s', 'entityData', THERMOSTATS), queryType: 'msg', query: 'payload' }]);
     const c = new Collector('out');
