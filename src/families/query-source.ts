@@ -1,7 +1,7 @@
 /**
  * Where a node's query comes from: the `query` property with its TypedInput type (json | msg | flow | global
  * | jsonata). A `json` query is parsed and validated once, at deploy; the other kinds are read and validated
- * for each message. `prepare` is one of the src/query prepare functions: it validates and returns the
+ * for each message. `prepare` is one of the protocol's prepare functions: it validates and returns the
  * wire-ready query, or throws a TbInputError naming the field. `options` go to every `prepare` call: `live`
  * for a WebSocket subscription, REST otherwise.
  */

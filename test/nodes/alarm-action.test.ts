@@ -1,5 +1,5 @@
 /**
- * tb-alarm-action in the real Node-RED runtime against the simulator's §11 endpoints over loopback: every
+ * tb-alarm-action in the real Node-RED runtime against the simulator's alarm endpoints over loopback: every
  * operation, every shape of the alarm / assignee / originator, message overrides, idempotent and strict modes,
  * two acknowledgements at once, not found, permissions, bad input (nothing sent), 429, an expired token, raise
  * created vs updated, delete, comments, and the pipeline tb-subscribe → acknowledge → tb-subscribe.
