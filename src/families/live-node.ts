@@ -3,47 +3,10 @@
  * states into status, and server errors into errors a Catch node receives.
  */
 import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
-import { TbConfigError, type TbError } from '../errors';
+import type { TbError } from '../errors';
 import type { LiveState, StateInfo } from '../live/hub';
 import type { LiveEvent, LiveSink } from '../live/subscriptions';
 import { errorStatus, status } from '../node-red/status';
-
-/**
- * The events a tb-subscribe node may choose to send, per kind of subscription. Counts, time series and history
- * are not in these lists: they are always sent (each has its own setting that turns it on).
- */
-export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData', readonly string[]>> = {
-  entityData: ['snapshot', 'update', 'added', 'removed'],
-  alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
-};
-const KIND_LABEL: Record<string, string> = { entityData: 'entity data', alarmData: 'alarm data' };
-
-/**
- * Reads the `events` setting of a tb-subscribe node: a comma-separated list of event names (an array of names
- * is accepted too). Returns the events NOT to send, or undefined to send every event (missing or empty
- * setting, every name listed, or a count subscription, which only ever sends its count). A name that is not
- * an event of this kind throws a TbConfigError naming the field and the allowed names.
- */
-export function droppedEvents(kind: string, value: unknown): ReadonlySet<string> | undefined {
-  const allowed = kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : undefined;
-  if (!allowed || value === undefined || value === null) return undefined;
-  const help = () => `choose from ${allowed.join(', ')} (empty = all; counts, time series and history are always sent)`;
-  let names: string[];
-  if (typeof value === 'string') names = value.split(',');
-  else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) names = value as string[];
-  else throw new TbConfigError(`events must be a comma-separated list of ${KIND_LABEL[kind]} events: ${help()}`);
-  names = names.map((n) => n.trim()).filter((n) => n.length > 0);
-  if (names.length === 0) return undefined;
-  const unknown = names.filter((n) => !allowed.includes(n));
-  if (unknown.length) {
-    const what = unknown.map((n) => JSON.stringify(n)).join(', ');
-    throw new TbConfigError(
-      `events: ${what} ${unknown.length > 1 ? 'are not events' : 'is not an event'} of ${KIND_LABEL[kind]}; ${help()}`,
-    );
-  }
-  const drop = new Set(allowed.filter((n) => !names.includes(n)));
-  return drop.size ? drop : undefined;
-}
 
 /**
  * Turns one live event into the message the node sends (a new message each time). The `_msgid` is in each literal:

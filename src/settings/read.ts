@@ -14,6 +14,11 @@ export interface ReadSettings<S extends Record<string, Setting>> {
   values: Values<S>;
   /** One per setting that holds what it does not allow. */
   problems: TbConfigError[];
+  /**
+   * The same problems by the name of their setting, for a node that reports a setting's problem only where it uses
+   * the setting (such as a setting of an operation it is not set to).
+   */
+  problemOf: Partial<Record<keyof S & string, TbConfigError>>;
 }
 
 /** Is a saved value missing (a flow written by hand, or an older version)? */
@@ -98,12 +103,20 @@ export function readSettings<D extends NodeDeclaration>(
 ): ReadSettings<D['settings']> {
   const values: Record<string, unknown> = {};
   const problems: TbConfigError[] = [];
+  const problemOf: Record<string, TbConfigError> = {};
   for (const [name, s] of Object.entries(decl.settings) as Array<[string, Setting]>) {
     const r = readOne(name, s, saved[name]);
     values[name] = r.value;
-    if (r.problem) problems.push(r.problem);
+    if (r.problem) {
+      problems.push(r.problem);
+      problemOf[name] = r.problem;
+    }
   }
-  return { values: values as Values<D['settings']>, problems };
+  return {
+    values: values as Values<D['settings']>,
+    problems,
+    problemOf: problemOf as ReadSettings<D['settings']>['problemOf'],
+  };
 }
 
 /** The default of every declared setting, as a new node's dialog starts. */

@@ -102,6 +102,8 @@ describe('tb-alarm-action (browser)', function () {
           ...at(380, 160),
           wires: [[]],
         },
+        // Saved by version 1 with its connection only (a flow written by hand): the runtime reads the defaults.
+        { id: 'actV1', type: 'tb-alarm-action', connection: 'connA', version: 1, ...at(380, 240), wires: [[]] },
       ];
     },
   });
@@ -335,5 +337,31 @@ describe('tb-alarm-action (browser)', function () {
     await saveDialog(page);
     assert.deepEqual(await props(), before);
     assert.equal(before.valid, true);
+  });
+
+  it('a node saved by version 1 with its connection only: the dialog shows what the runtime reads; saving writes version 2', async function () {
+    await openDialog(page, 'actV1');
+    const shown = await page.evaluate(() => ({
+      operation: $('#node-input-operation').val(),
+      alarmType: $('#node-input-alarmType').val(),
+      commentType: $('#node-input-commentType').val(),
+      originatorEntityType: $('#node-input-originatorEntityType').val(),
+      format: $('#node-input-format').val(),
+      strict: $('#node-input-strict').prop('checked'),
+    }));
+    assert.deepEqual(shown, {
+      operation: 'acknowledge',
+      alarmType: 'auto',
+      commentType: 'auto',
+      originatorEntityType: 'DEVICE',
+      format: 'flat',
+      strict: false,
+    });
+    await saveDialog(page);
+    const saved = await page.evaluate(() => {
+      const x = RED.nodes.node('actV1');
+      return { version: x.version, operation: x.operation, format: x.format, strict: x.strict, valid: x.valid };
+    });
+    assert.deepEqual(saved, { version: 2, operation: 'acknowledge', format: 'flat', strict: false, valid: true });
   });
 });

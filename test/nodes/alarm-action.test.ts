@@ -1,5 +1,5 @@
 /**
- * tb-alarm-action in the real Node-RED runtime against the simulator's §11 endpoints over loopback: every
+ * tb-alarm-action in the real Node-RED runtime against the simulator's alarm endpoints over loopback: every
  * operation, every shape of the alarm / assignee / originator, message overrides, idempotent and strict modes,
  * two acknowledgements at once, not found, permissions, bad input (nothing sent), 429, an expired token, raise
  * created vs updated, delete, comments, and the pipeline tb-subscribe → acknowledge → tb-subscribe.
@@ -650,6 +650,33 @@ describe('tb-alarm-action (runtime + simulator)', function () {
       await fails('j', { payload: {} }, 'TB_CONFIG', /JSONata expression of alarm is not valid/);
       await fails('x', { payload: newAlarm().id }, 'TB_CONFIG', /No ThingsBoard connection is selected/);
       assert.equal(sim.countRequests('/api'), 0);
+    });
+
+    it('a source, an entity type or a check box it does not allow is a problem where the operation uses it', async () => {
+      await load([
+        action('t', { alarmType: 'fixed' }),
+        action('tr', { operation: 'raise', alarmType: 'fixed', alarmName: 'T', severity: 'MINOR' }),
+        action('e', { operation: 'raise', originatorEntityType: 'GADGET' }),
+        action('s', { strict: 'maybe' }),
+      ]);
+      for (const id of ['t', 'e', 's']) assert.equal(statuses(id)[0].shape, 'dot', `${id}: a red dot at deploy`);
+      assert.equal(statuses('tr').length, 0, 'the alarm source of a raise is no problem');
+      await fails(
+        't',
+        { payload: newAlarm().id },
+        'TB_CONFIG',
+        /^TbConfigError: alarmType must be one of auto, msg, str, jsonata \(got "fixed"\)$/,
+      );
+      await fails(
+        'e',
+        { payload: {} },
+        'TB_CONFIG',
+        /originatorEntityType must be one of DEVICE, ASSET, .* \(got "GADGET"\)/,
+      );
+      await fails('s', { payload: newAlarm().id }, 'TB_CONFIG', /strict must be true or false \(got "maybe"\)/);
+      assert.equal(sim.countRequests('/api'), 0);
+      const out = await ok('tr', { payload: { originator: { entityType: 'DEVICE', id: dev('Thermo A-101').id } } });
+      assert.equal(out.created, true);
     });
   });
 

@@ -482,6 +482,42 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.equal(statuses('e').slice(-1)[0].shape, 'dot');
   });
 
+  it('settings: a version 1 node without a query still lacks it; a wrong setting the node reads is a configuration problem', async () => {
+    const bare = { id: 'v2', type: 'tb-subscribe', connection: 'c1', version: 2, wires: [['out']] };
+    const series = { tsKeys: 'temperature' };
+    await load([
+      // Saved by version 1 without a query: an empty query, as version 1 read it (not the dialog's starting one).
+      { id: 'v1', type: 'tb-subscribe', connection: 'c1', kind: 'entityData', version: 1, wires: [['out']] },
+      // Version 2 with only its version: the dialog's defaults, the starting query among them.
+      bare,
+      sub('kind', 'entitydata', THERMOSTATS),
+      // A unit or a window the series would read, while they are off (no series keys) and on.
+      sub('off', 'entityData', THERMOSTATS, { tsWindowUnit: 'weeks', tsWindow: 0 }),
+      sub('unit', 'entityData', THERMOSTATS, { ...series, tsWindowUnit: 'weeks' }),
+      sub('window', 'entityData', THERMOSTATS, { ...series, tsWindow: 0 }),
+      sub('history', 'entityData', THERMOSTATS, { history: true, historyKeys: 'temperature', historyLimit: '0' }),
+    ]);
+    const problems: Array<[string, RegExp]> = [
+      ['v1', /^query/],
+      [
+        'kind',
+        /^kind must be one of entityData, entityCount, alarmData, alarmCount \(got "entitydata"; did you mean "entityData"\?\)$/,
+      ],
+      ['unit', /^tsWindowUnit must be one of minutes, hours, days \(got "weeks"\)$/],
+      ['window', /^tsWindow must be a number greater than 0 \(got 0\)$/],
+      ['history', /^historyLimit must be a whole number of at least 1 \(got "0"\)$/],
+    ];
+    for (const [id, re] of problems) {
+      assert.equal(statuses(id)[0].shape, 'dot', `${id}: a red dot at deploy`);
+      const logged = errorsLogged(id).map(String);
+      assert.equal(logged.length, 1, `${id}: one log line`);
+      assert.match(logged[0], re);
+    }
+    for (const id of ['v2', 'off'])
+      await waitFor(() => statuses(id).some((st) => st.fill === 'green' && st.text === key('watchingEntities')));
+    assert.deepEqual(errorsLogged('off'), [], 'settings the node does not read are no problem');
+  });
+
   it('alarm status: "no alarm" / "alarm active" for one entity, "alarm on 1 of 2" / "no alarm on all 2" for several', async () => {
     const a103 = dev('Thermo A-103');
     const g103 = dev('Thermo G-103');
@@ -515,6 +551,23 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     await statusWhere('as', (s) => s.fill === 'yellow' && s.text === key('alarmActive'));
     inject('as', { payload: g103.id, action: 'unsubscribe' });
     await statusWhere('as', (s) => s.text === key('unsubscribed'));
+  });
+
+  it('alarm status: a node saved without an entity type watches a bare id as a device; a type it does not take is a configuration problem', async () => {
+    const a102 = dev('Thermo A-102');
+    await load([
+      { id: 'old', type: 'tb-alarm-status', connection: 'c1', originatorId: a102.id, wires: [['out']] },
+      { id: 'bad', type: 'tb-alarm-status', connection: 'c1', originatorType: 'device', wires: [['out']] },
+    ]);
+    const first = await new Collector('out').until((m) => m.topic === a102.id);
+    assert.deepEqual(first.originator, { entityType: 'DEVICE', id: a102.id });
+    assert.equal(statuses('bad')[0].shape, 'dot');
+    assert.deepEqual(errorsLogged('bad').map(String), [
+      'originatorType must be one of DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, EDGE, TENANT (got "device"; did you mean "DEVICE"?)',
+    ]);
+    const caught = message('caught');
+    inject('bad', { payload: a102.id });
+    assertCode((await caught).error as Rec, 'TB_CONFIG');
   });
 
   it('a message replaces the running subscription; msg.action "unsubscribe" stops it and the socket closes', async () => {

@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
 import { TbConfigError } from '../../src/errors';
-import { CHOOSABLE_EVENTS, droppedEvents, NodeSink } from '../../src/families/live-node';
+import { NodeSink } from '../../src/families/live-node';
 import type { LiveEvent } from '../../src/live/subscriptions';
+import { droppedEvents } from '../../src/nodes/tb-subscribe/logic';
+import { CHOOSABLE_EVENTS } from '../../src/nodes/tb-subscribe/settings';
 
 describe('live nodes: the events setting and the sink', function () {
   describe('droppedEvents (the `events` property of tb-subscribe)', function () {

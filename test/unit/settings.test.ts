@@ -82,7 +82,12 @@ describe('settings declared once', function () {
     });
 
     it('a value the setting does not allow is a problem naming it and what it allows; the default is read', function () {
-      const { values, problems } = readSettings(DECL, { mode: 'Slow', strict: 'yes', size: '0', values: 'a' });
+      const { values, problems, problemOf } = readSettings(DECL, {
+        mode: 'Slow',
+        strict: 'yes',
+        size: '0',
+        values: 'a',
+      });
       assert.deepEqual(
         problems.map((p) => p.message),
         [
@@ -93,6 +98,8 @@ describe('settings declared once', function () {
         ],
       );
       assert.ok(problems.every((p) => p instanceof TbConfigError));
+      assert.deepEqual(Object.keys(problemOf), ['mode', 'strict', 'size', 'values'], 'each by its setting');
+      assert.equal(problemOf.strict, problems[1]);
       assert.equal(values.mode, 'fast');
       assert.equal(values.size, 10);
     });

@@ -37,7 +37,10 @@ export interface DialogSpec<P extends string> {
    * check is more than its kind says (a choice among its values, a whole number in its range, a check box…).
    */
   validators: Partial<Record<P, Validator>>;
-  /** Catalog keys of property labels that are not the conventional `<type>.label.<prop>`. */
+  /**
+   * Catalog keys of property labels that are not the conventional `<type>.label.<prop>` (with a declaration, its
+   * settings' `label` say them).
+   */
   labels?: Partial<Record<P, string>>;
   /** The node's label on the canvas (Node-RED's `label`). */
   label(this: EditorNode): string;
@@ -144,7 +147,8 @@ export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): D
     if (decl && !(name in validators)) throw new Error(`${type}: a validator for ${name}, which it does not declare`);
     validators[name] = v;
   }
-  const labels: Record<string, string | undefined> = spec.labels ?? {};
+  const labels: Record<string, string | undefined> = { ...spec.labels };
+  if (decl) for (const [name, s] of Object.entries(decl.settings)) if (s.label) labels[name] ??= s.label;
   const config = E.prefix === 'node-config-input-';
   const prepare = spec.oneditprepare ?? nothing;
   const save = spec.oneditsave ?? nothing;

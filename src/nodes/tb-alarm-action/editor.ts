@@ -7,24 +7,34 @@ import { pickedEntityInput } from '../../editor/dialog/picked-entity';
 import { blank, isPlainObject, isUuid } from '../../editor/dialog/predicates';
 import { parseTemplate } from '../../protocol/bindings';
 import { ALARM_SEVERITIES } from '../../protocol/types';
+import { fromMessage } from '../../settings/declare';
+import { MIGRATIONS } from './migrations';
+import {
+  ACTIONS,
+  ALARM_SOURCES,
+  ASSIGNEE_SOURCES,
+  COMMENT_SOURCES,
+  DETAILS_SOURCES,
+  ORIGINATOR_ENTITY_TYPES,
+  ORIGINATOR_SOURCES,
+  TB_ALARM_ACTION,
+} from './settings';
 
 const E = forType('tb-alarm-action');
 const t = E.t;
 
-const OPERATIONS = ['acknowledge', 'clear', 'assign', 'unassign', 'comment', 'raise', 'delete', 'msg'];
-const ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'EDGE', 'TENANT', 'USER', 'DASHBOARD'];
 type Sourced = 'alarm' | 'assignee' | 'comment' | 'originator' | 'details';
 /** Where each value may come from: 'auto' is the message property the contract names. */
-const SOURCES: Record<Sourced, string[]> = {
-  alarm: ['auto', 'msg', 'str', 'jsonata'],
-  assignee: ['auto', 'str', 'msg', 'jsonata'],
-  comment: ['auto', 'str', 'msg', 'jsonata'],
-  originator: ['auto', 'json', 'msg', 'jsonata'],
-  details: ['auto', 'json', 'msg', 'jsonata'],
+const SOURCES: Record<Sourced, readonly string[]> = {
+  alarm: ALARM_SOURCES,
+  assignee: ASSIGNEE_SOURCES,
+  comment: COMMENT_SOURCES,
+  originator: ORIGINATOR_SOURCES,
+  details: DETAILS_SOURCES,
 };
 
 function op(node: EditorNode): string {
-  return String(E.value(node, 'operation') || 'acknowledge');
+  return String(E.value(node, 'operation') || TB_ALARM_ACTION.settings.operation.default);
 }
 /** Which settings the action uses ('msg' may be any of them). */
 function uses(node: EditorNode, what: 'alarm' | 'assignee' | 'comment' | 'raise'): boolean {
@@ -60,11 +70,6 @@ function sourced(prop: Sourced, check?: (text: string) => true | string): Valida
     return r === true ? true : r || t('tb-alarm-action.errors.source', { field: t(`tb-alarm-action.label.${prop}`) });
   };
 }
-function sourceType(prop: Sourced): Validator {
-  return E.oneOf(SOURCES[prop], `tb-alarm-action.errors.${prop === 'alarm' ? 'alarmType' : 'source'}`, () => ({
-    field: t(`tb-alarm-action.label.${prop}`),
-  }));
-}
 function jsonObject(text: string): Record<string, unknown> | null {
   try {
     const o: unknown = JSON.parse(text);
@@ -80,24 +85,22 @@ function using(what: 'alarm' | 'assignee' | 'comment' | 'raise', validator: Vali
 }
 
 export default dialog(E, {
+  declaration: TB_ALARM_ACTION,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say (the choices, among them the sources, and the check boxes are checked
+  // by their kind).
   validators: {
-    name: E.any,
-    connection: E.connection(),
-    operation: E.oneOf(OPERATIONS, 'tb-alarm-action.errors.operation'),
     alarm: using(
       'alarm',
       sourced('alarm', (v) => (isUuid(v) || parseTemplate(v) ? true : t('tb-alarm-action.errors.alarm'))),
     ),
-    alarmType: sourceType('alarm'),
     assignee: using('assignee', sourced('assignee')),
-    assigneeType: sourceType('assignee'),
     comment: using('comment', function (v, opt) {
       // "Add a comment" with a fixed text needs the text.
       const fixed = (E.value(this, 'commentType') || 'auto') === 'str';
       if (v !== undefined && op(this) === 'comment' && fixed && blank(v)) return t('tb-alarm-action.errors.comment');
       return sourced('comment').call(this, v, opt);
     }),
-    commentType: sourceType('comment'),
     originator: using(
       'raise',
       sourced('originator', (v) => {
@@ -106,9 +109,6 @@ export default dialog(E, {
         return ok ? true : t('tb-alarm-action.errors.originator');
       }),
     ),
-    originatorType: sourceType('originator'),
-    originatorEntityType: E.oneOf(ENTITY_TYPES, 'tb-alarm-action.errors.originatorEntityType'),
-    alarmName: E.any,
     severity: function (v, opt) {
       return v === undefined || v === '' || (ALARM_SEVERITIES as readonly unknown[]).indexOf(v) !== -1
         ? true
@@ -118,27 +118,18 @@ export default dialog(E, {
       'raise',
       sourced('details', (v) => (jsonObject(v) ? true : t('tb-alarm-action.errors.details'))),
     ),
-    detailsType: sourceType('details'),
-    propagate: E.bool('tb-alarm-action.label.propagateToRelated'),
-    propagateToOwner: E.bool('tb-alarm-action.label.propagateToOwner'),
-    propagateToTenant: E.bool('tb-alarm-action.label.propagateToTenant'),
     propagateRelationTypes: E.keyList('tb-alarm-action.errors.propagateRelationTypes'),
-    format: E.oneOf(['flat', 'raw'], 'tb-alarm-action.errors.format'),
-    strict: E.bool('tb-alarm-action.label.strict'),
-    version: E.version(),
   },
-  labels: { propagate: 'tb-alarm-action.label.propagateToRelated' },
   label() {
     return String(
       this.name ||
         t(
-          `tb-alarm-action.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`,
+          `tb-alarm-action.defaultLabel.${(ACTIONS as readonly unknown[]).indexOf(this.operation) !== -1 ? this.operation : 'msg'}`,
         ),
     );
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, { operation: 'acknowledge', originatorEntityType: 'DEVICE', format: 'flat' });
     const connection = () => E.input('connection').val() as string | undefined;
     // Each source: "from the message" (the contract's property) first, then the usual types; the entity to raise on
     // also "entity picked by name", kept as json (as the device actions' target).
@@ -148,18 +139,14 @@ export default dialog(E, {
       prop: 'originator',
       sources: SOURCES.originator,
       autoLabel: t('tb-alarm-action.source.originator'),
-      entityTypes: ENTITY_TYPES,
+      entityTypes: ORIGINATOR_ENTITY_TYPES,
       connection,
     });
     // The pickers of the query builder where they apply: users, alarm types.
     userInput('#node-input-assignee', connection);
     alarmTypeInput('#node-input-alarmName', connection);
     // A raise's settings left empty (or holding a {{msg.…}} placeholder) read the alarm from msg.payload.
-    messageSettings(E, node, {
-      alarmName: 'msg.payload.type',
-      severity: 'msg.payload.severity',
-      propagateRelationTypes: 'msg.payload.propagateRelationTypes',
-    });
+    messageSettings(E, node, fromMessage(TB_ALARM_ACTION));
     E.showRows(() => {
       const o = op(node);
       return {

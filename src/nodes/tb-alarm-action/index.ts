@@ -1,22 +1,26 @@
 /**
- * tb-alarm-action: acknowledge, clear, assign, unassign, comment, raise or delete an alarm (protocol §11).
- * Wiring only: the settings and the per-message request are src/nodes/support/alarm-action, the REST work is
- * PlatformClient.alarms (src/platform/alarm-actions), validation src/query/alarm-actions.
+ * tb-alarm-action: acknowledge, clear, assign, unassign, comment, raise or delete an alarm over ThingsBoard's REST
+ * API. Wiring only: the settings and the request of each message are run.ts, the checks of what a message gives
+ * logic.ts, the settings settings.ts.
  */
-import type { Node, NodeAPI } from 'node-red';
+import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { lookupConnection, usableClient } from '../../node-red/connection';
 import { Activity, onClose, onInput } from '../../node-red/input';
+import { nodeSettings } from '../../node-red/settings';
 import { setupProblem, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../../protocol/alarm-actions';
-import { AlarmActionInputs, failureStatus, resultStatus, writeResult, type AlarmActionDef } from './run';
+import { MIGRATIONS } from './migrations';
+import { AlarmActionInputs, failureStatus, resultStatus, writeResult } from './run';
+import { TB_ALARM_ACTION } from './settings';
 
 export default function (RED: NodeAPI): void {
-  function TbAlarmAction(this: Node, config: AlarmActionDef) {
+  function TbAlarmAction(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const conn = lookupConnection(RED, node, config.connection);
-    const inputs = new AlarmActionInputs(RED, node, config);
+    const settings = nodeSettings(node, TB_ALARM_ACTION, MIGRATIONS, config);
+    const conn = lookupConnection(RED, node, settings.values.connection);
+    const inputs = new AlarmActionInputs(RED, node, settings, config as unknown as Record<string, unknown>);
     const activity = new Activity(RED, node);
     const onRetry = (n: number) => activity.show(status(RED, 'yellow', 'ring', 'retrying', { n }));
     if (inputs.problem) setupProblem(RED, node, inputs.problem);

@@ -22,6 +22,7 @@ import {
 } from '../../protocol/types';
 import { describe, got, isJsonData, isObject, prepareEntityId } from '../../protocol/validate';
 import type { Sourced } from '../../settings/options';
+import { TB_ALARM_ACTION } from './settings';
 
 function fail(field: string, message: string): never {
   throw new TbInputError(field, message);
@@ -196,7 +197,9 @@ function flagSetting(v: unknown): boolean {
 
 /** Validates the node's raise settings (field names are the node's property names). */
 export function prepareRaiseSettings(cfg: RaiseSettingsInput): RaiseSettings {
-  const et = blank(cfg.originatorEntityType) ? 'DEVICE' : cfg.originatorEntityType;
+  const et = blank(cfg.originatorEntityType)
+    ? TB_ALARM_ACTION.settings.originatorEntityType.default
+    : cfg.originatorEntityType;
   if (typeof et !== 'string' || et === 'ALARM' || !(ENTITY_TYPES as readonly string[]).includes(et)) {
     fail(
       'originatorEntityType',

@@ -1,26 +1,25 @@
 /**
- * The node side of tb-alarm-action: its settings (validated at deploy), the request for each message (read from
- * the message and the settings, validated by src/query/alarm-actions before anything is sent), the output
- * message and the status texts. The REST work is `PlatformClient.alarms.run` (src/platform/alarm-actions).
+ * The node side of tb-alarm-action: its settings (checked at deploy), the request for each message (read from the
+ * message and the settings, checked before anything is sent), the output message and the status texts.
  */
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
+import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
 import { errorStatus, status, type StatusKey } from '../../node-red/status';
 import { TypedValue } from '../../node-red/typed-value';
 import { BoundSettings, IgnoredWarnings, type Settings } from '../../node-red/value-sources';
 import type { AlarmActionResult } from '../../platform/alarm-actions';
 import {
-  ALARM_OPERATIONS,
   alarmIdFromMessage,
   isAlreadyDone,
   prepareAlarmId,
   type AlarmActionRequest,
   type AlarmOperation,
 } from '../../protocol/alarm-actions';
+import type { ResultFormat } from '../../protocol/format';
 import { flattenAlarm } from '../../protocol/format';
 import { isObject } from '../../protocol/validate';
 import { type Sourced } from '../../settings/options';
-import { flag } from '../../settings/read';
+import type { ReadSettings } from '../../settings/read';
 import {
   prepareAssignee,
   prepareComment,
@@ -30,33 +29,45 @@ import {
   prepareRaiseSettings,
   type RaiseSettings,
 } from './logic';
+import {
+  ALARM_SOURCES,
+  ASSIGNEE_SOURCES,
+  COMMENT_SOURCES,
+  DETAILS_SOURCES,
+  ORIGINATOR_SOURCES,
+  TB_ALARM_ACTION,
+  type AlarmActionSettings,
+} from './settings';
 
 /** The raise's text settings that may hold placeholders (`{{msg.<path>}}`…). */
 const RAISE_TEXT = ['alarmName', 'severity', 'propagateRelationTypes'] as const;
 
-export interface AlarmActionDef extends NodeDef {
-  connection: string;
-  operation?: string;
-  alarm?: string;
-  alarmType?: string;
-  assignee?: string;
-  assigneeType?: string;
-  comment?: string;
-  commentType?: string;
-  originator?: string;
-  originatorType?: string;
-  originatorEntityType?: string;
-  alarmName?: string;
-  severity?: string;
-  details?: string;
-  detailsType?: string;
-  propagate?: boolean | string;
-  propagateToOwner?: boolean | string;
-  propagateToTenant?: boolean | string;
-  propagateRelationTypes?: string;
-  format?: string;
-  strict?: boolean | string;
-}
+/** The parts of the node's settings: a problem of one counts where the operation uses that part. */
+type Part = 'operation' | 'format' | 'strict' | 'alarm' | 'assignee' | 'comment' | 'raise';
+
+/** The part each setting belongs to (name and connection have none: they are never a problem here). */
+const PART_OF: Partial<Record<keyof AlarmActionSettings, Part>> = {
+  operation: 'operation',
+  alarm: 'alarm',
+  alarmType: 'alarm',
+  assignee: 'assignee',
+  assigneeType: 'assignee',
+  comment: 'comment',
+  commentType: 'comment',
+  originator: 'raise',
+  originatorType: 'raise',
+  originatorEntityType: 'raise',
+  alarmName: 'raise',
+  severity: 'raise',
+  details: 'raise',
+  detailsType: 'raise',
+  propagate: 'raise',
+  propagateToOwner: 'raise',
+  propagateToTenant: 'raise',
+  propagateRelationTypes: 'raise',
+  format: 'format',
+  strict: 'strict',
+};
 
 /** What each operation reads. */
 const USES: Record<AlarmOperation, ReadonlyArray<'alarm' | 'assignee' | 'comment' | 'raise'>> = {
@@ -78,11 +89,11 @@ function payloadProp(msg: NodeMessage, name: string): Sourced {
   return { value: isObject(p) ? p[name] : undefined, field: `msg.payload.${name}` };
 }
 
-/** The node's settings, validated at deploy, and what it reads from each message. */
+/** The node's settings, checked at deploy, and what it reads from each message. */
 export class AlarmActionInputs {
   /** The configured operation, or 'msg' (from msg.operation). */
   readonly operation: AlarmOperation | 'msg';
-  readonly format: 'flat' | 'raw';
+  readonly format: ResultFormat;
   readonly strict: boolean;
   private readonly alarm: TypedValue;
   private readonly assignee: TypedValue;
@@ -93,87 +104,87 @@ export class AlarmActionInputs {
   /** The raise's text settings with placeholders (alarm type, severity, relation types). */
   private readonly raiseText: BoundSettings;
   private readonly warnings: IgnoredWarnings;
-  private readonly config: AlarmActionDef;
-  private readonly problems: Partial<
-    Record<'operation' | 'format' | 'alarm' | 'assignee' | 'comment' | 'raise', TbError>
-  > = {};
+  private readonly settings: AlarmActionSettings;
+  private readonly problems: Partial<Record<Part, TbError>> = {};
 
-  constructor(RED: NodeAPI, node: Node, config: AlarmActionDef) {
-    this.config = config;
+  /** `saved`: the settings as the flow holds them (a problem's message quotes what was saved). */
+  constructor(
+    RED: NodeAPI,
+    node: Node,
+    read: ReadSettings<typeof TB_ALARM_ACTION.settings>,
+    saved: Readonly<Record<string, unknown>>,
+  ) {
+    const s = read.values;
+    this.settings = s;
     this.warnings = IgnoredWarnings.of(node);
-    const op = config.operation === undefined || config.operation === '' ? 'acknowledge' : config.operation;
-    if (op === 'msg' || (ALARM_OPERATIONS as readonly string[]).includes(op))
-      this.operation = op as AlarmOperation | 'msg';
-    else {
-      this.operation = 'acknowledge';
-      this.problems.operation = new TbConfigError(
-        `operation must be one of ${ALARM_OPERATIONS.join(', ')}, msg (got ${JSON.stringify(config.operation)})`,
-      );
+    // A setting that holds what it does not allow is a problem of its part (the first one of each part).
+    for (const [name, problem] of Object.entries(read.problemOf) as Array<[keyof AlarmActionSettings, TbError]>) {
+      const part = PART_OF[name];
+      if (part && !this.problems[part]) this.problems[part] = problem;
     }
-    const fmt = config.format === undefined || config.format === '' ? 'flat' : config.format;
-    this.format = fmt === 'raw' ? 'raw' : 'flat';
-    if (fmt !== 'flat' && fmt !== 'raw')
-      this.problems.format = new TbConfigError(`format must be flat or raw (got ${JSON.stringify(config.format)})`);
-    this.strict = flag(config.strict);
+    if (this.problems.format)
+      this.problems.format = new TbConfigError(`format must be flat or raw (got ${JSON.stringify(saved.format)})`);
+    this.operation = s.operation;
+    this.format = s.format;
+    this.strict = s.strict;
 
     this.alarm = new TypedValue(RED, node, {
       name: 'alarm',
-      value: config.alarm,
-      type: config.alarmType,
-      types: ['auto', 'msg', 'str', 'jsonata'],
+      value: s.alarm,
+      type: s.alarmType,
+      types: ALARM_SOURCES,
       // msg.payload.id, then msg.payload (an id), then msg.topic: validated where it is found (the error says where it looked)
       auto: (msg) => ({ value: alarmIdFromMessage(msg), field: 'msg.payload' }),
       check: (v, field) => prepareAlarmId(v, field),
     });
     this.assignee = new TypedValue(RED, node, {
       name: 'assignee',
-      value: config.assignee,
-      type: config.assigneeType,
-      types: ['auto', 'str', 'msg', 'jsonata'],
+      value: s.assignee,
+      type: s.assigneeType,
+      types: ASSIGNEE_SOURCES,
       auto: (msg) => prop(msg, 'assignee'),
       check: (v, field) => prepareAssignee(v, field),
       sameName: 'assignee',
     });
     this.comment = new TypedValue(RED, node, {
       name: 'comment',
-      value: config.comment,
-      type: config.commentType,
-      types: ['auto', 'str', 'msg', 'jsonata'],
+      value: s.comment,
+      type: s.commentType,
+      types: COMMENT_SOURCES,
       auto: (msg) => prop(msg, 'comment'),
       sameName: 'comment',
     });
-    this.raiseText = new BoundSettings(RED, node, config as unknown as Settings, RAISE_TEXT);
+    this.raiseText = new BoundSettings(RED, node, s as unknown as Settings, RAISE_TEXT);
     let raiseSettings: RaiseSettings | undefined;
     try {
       // A setting with placeholders is checked for each message, once resolved.
-      const fixed: Settings = { ...config };
+      const fixed: Settings = { ...s };
       for (const n of RAISE_TEXT) if (this.raiseText.isBound(n)) fixed[n] = undefined;
       if (this.raiseText.problem) throw this.raiseText.problem;
       raiseSettings = prepareRaiseSettings(fixed);
     } catch (err) {
-      this.problems.raise = err as TbError;
+      this.problems.raise ??= err as TbError;
     }
     this.raise = raiseSettings;
-    const entityType = raiseSettings ? raiseSettings.originatorEntityType : 'DEVICE';
     this.originator = new TypedValue(RED, node, {
       name: 'originator',
-      value: config.originator,
-      type: config.originatorType,
-      types: ['auto', 'json', 'msg', 'jsonata'],
+      value: s.originator,
+      type: s.originatorType,
+      types: ORIGINATOR_SOURCES,
       auto: (msg) => payloadProp(msg, 'originator'),
-      check: (v, field) => prepareOriginator(v, field, entityType),
+      check: (v, field) => prepareOriginator(v, field, s.originatorEntityType),
     });
     this.details = new TypedValue(RED, node, {
       name: 'details',
-      value: config.details,
-      type: config.detailsType,
-      types: ['auto', 'json', 'msg', 'jsonata'],
+      value: s.details,
+      type: s.detailsType,
+      types: DETAILS_SOURCES,
       auto: (msg) => payloadProp(msg, 'details'),
     });
-    if (this.alarm.problem) this.problems.alarm = this.alarm.problem;
-    if (this.assignee.problem) this.problems.assignee = this.assignee.problem;
-    if (this.comment.problem) this.problems.comment = this.comment.problem;
-    if (!this.problems.raise) this.problems.raise = this.originator.problem ?? this.details.problem;
+    this.problems.alarm ??= this.alarm.problem;
+    this.problems.assignee ??= this.assignee.problem;
+    this.problems.comment ??= this.comment.problem;
+    this.problems.raise ??= this.originator.problem ?? this.details.problem;
   }
 
   /** The first problem with a setting the configured operation uses (every setting when it comes from msg). */
@@ -181,6 +192,7 @@ export class AlarmActionInputs {
     const p = this.problems;
     if (p.operation) return p.operation;
     if (p.format) return p.format;
+    if (p.strict) return p.strict;
     const uses = this.operation === 'msg' ? (['alarm', 'assignee', 'comment', 'raise'] as const) : USES[this.operation];
     for (const u of uses) if (p[u]) return p[u];
     return undefined;
@@ -190,6 +202,7 @@ export class AlarmActionInputs {
   operationOf(msg: NodeMessage): AlarmOperation {
     if (this.problems.operation) throw this.problems.operation;
     if (this.problems.format) throw this.problems.format;
+    if (this.problems.strict) throw this.problems.strict;
     this.warnings.check(msg, 'operation', this.operation !== 'msg');
     return this.operation === 'msg'
       ? prepareOperation((msg as Record<string, unknown>).operation, 'msg.operation')
@@ -220,7 +233,7 @@ export class AlarmActionInputs {
   /** The raise settings of this message: those checked at deploy, or with this message's placeholder values. */
   private async raiseSettings(msg: NodeMessage): Promise<RaiseSettings> {
     if (!this.raiseText.any) return this.raise as RaiseSettings;
-    const resolved = await this.raiseText.resolve(this.config as unknown as Settings, msg);
+    const resolved = await this.raiseText.resolve(this.settings as unknown as Settings, msg);
     try {
       return prepareRaiseSettings(resolved.query);
     } catch (err) {
@@ -230,7 +243,7 @@ export class AlarmActionInputs {
 }
 
 /** The output: the incoming message with the alarm, its id, the operation and what happened. */
-export function writeResult(msg: NodeMessage, result: AlarmActionResult, format: 'flat' | 'raw'): void {
+export function writeResult(msg: NodeMessage, result: AlarmActionResult, format: ResultFormat): void {
   const m = msg as Record<string, unknown>;
   m.payload = result.alarm === null ? null : format === 'raw' ? result.alarm : flattenAlarm(result.alarm);
   m.topic = result.alarmId;

@@ -4,30 +4,28 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType } from '../../editor/dialog/for-type';
 import { blank, isUuid, items } from '../../editor/dialog/predicates';
 import { ALARM_SEVERITIES } from '../../protocol/types';
+import { MIGRATIONS } from './migrations';
+import { TB_ALARM_STATUS } from './settings';
 
 const E = forType('tb-alarm-status');
 const t = E.t;
 
-const ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'EDGE', 'TENANT'];
-
 export default dialog(E, {
+  declaration: TB_ALARM_STATUS,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say (the entity type is checked by its kind).
   validators: {
-    name: E.any,
-    connection: E.connection(),
-    originatorType: E.oneOf(ENTITY_TYPES, 'tb-alarm-status.errors.originatorType'),
     originatorId: function (v, opt) {
       if (v === undefined) return true;
       return blank(v) || isUuid(String(v).trim()) ? true : t('tb-alarm-status.errors.originatorId');
     },
     typeList: E.keyList('tb-alarm-status.errors.typeList'),
     severityList: E.listOf(ALARM_SEVERITIES, 'tb-alarm-status.errors.severityList'),
-    version: E.version(),
   },
   label() {
     return String(this.name || t('tb-alarm-status.defaultLabel'));
   },
   oneditprepare() {
-    E.selectDefaults(this, { originatorType: 'DEVICE' });
     // The entity by name (the id stays in the hidden text box the node saves).
     entityInput({
       idInput: '#node-input-originatorId',

@@ -1,6 +1,6 @@
 /**
- * tb-alarm-status: live "does this entity have an active alarm?" (ALARM_STATUS) for one or more
- * originators, over the connection's shared WebSocket. Wiring only.
+ * tb-alarm-status: live "does this entity have an active alarm?" (ALARM_STATUS) for one or more originators, over the
+ * connection's shared WebSocket. Wiring: the node's settings, the entities it watches, and its status.
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { TbInputError } from '../../errors';
@@ -8,23 +8,19 @@ import { NodeSink } from '../../families/live-node';
 import { AlarmStatusSubscription } from '../../live/subscriptions';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
+import { nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import type { EntityId } from '../../protocol/types';
 import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../../protocol/validate';
-
-interface AlarmStatusDef extends NodeDef {
-  connection: string;
-  originatorType?: string;
-  originatorId?: string;
-  typeList?: string;
-  severityList?: string;
-}
+import { MIGRATIONS } from './migrations';
+import { TB_ALARM_STATUS } from './settings';
 
 export default function (RED: NodeAPI): void {
-  function TbAlarmStatus(this: Node, config: AlarmStatusDef) {
+  function TbAlarmStatus(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const conn = lookupConnection(RED, node, config.connection);
+    const { values: s, problems } = nodeSettings(node, TB_ALARM_STATUS, MIGRATIONS, config);
+    const conn = lookupConnection(RED, node, s.connection);
     const watched = new Map<string, { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean }>();
     /** Of the watched entities: how many answered so far, and how many have an active alarm. */
     let known = 0;
@@ -35,14 +31,15 @@ export default function (RED: NodeAPI): void {
       if (v !== undefined) known += sign;
       if (v === true) active += sign;
     };
+    /** A problem of the node's settings, found at deploy: every message is refused with it. */
+    let settingsProblem: Error | undefined = problems[0];
     let lists: { typeList: string[]; severityList: string[] } | undefined;
-    let listsProblem: Error | undefined;
     try {
-      lists = prepareAlarmStatusOptions({ typeList: config.typeList, severityList: config.severityList });
+      if (!settingsProblem) lists = prepareAlarmStatusOptions({ typeList: s.typeList, severityList: s.severityList });
     } catch (err) {
-      listsProblem = err as Error;
-      setupProblem(RED, node, err);
+      settingsProblem = err as Error;
     }
+    if (settingsProblem) setupProblem(RED, node, settingsProblem);
 
     /**
      * One entity: "alarm active" / "no alarm". Several: "alarm on 2 of 5" / "no alarm on all 5". Until every
@@ -61,7 +58,7 @@ export default function (RED: NodeAPI): void {
 
     function watch(originator: EntityId): void {
       if (!conn) throw noConnectionError();
-      if (listsProblem || !lists) throw listsProblem;
+      if (settingsProblem || !lists) throw settingsProblem;
       const hub = conn.live();
       const key = `${originator.entityType}:${originator.id}`;
       if (watched.has(key)) return; // already watched: its value is sent on change
@@ -99,18 +96,18 @@ export default function (RED: NodeAPI): void {
 
     function originatorOf(payload: unknown, field: string): EntityId {
       if (typeof payload === 'string')
-        return prepareEntityId({ entityType: config.originatorType || 'DEVICE', id: payload.trim() }, field);
+        return prepareEntityId({ entityType: s.originatorType, id: payload.trim() }, field);
       return prepareEntityId(payload, field);
     }
 
     if (conn) conn.register(node);
-    if (!listsProblem && conn && config.originatorId && config.originatorId.trim()) {
+    if (!settingsProblem && conn && s.originatorId.trim()) {
       try {
-        watch(originatorOf(config.originatorId, 'originatorId'));
+        watch(originatorOf(s.originatorId, 'originatorId'));
       } catch (err) {
         setupProblem(RED, node, err);
       }
-    } else if (!listsProblem) {
+    } else if (!settingsProblem) {
       node.status(status(RED, 'grey', 'ring', 'idle'));
     }
 

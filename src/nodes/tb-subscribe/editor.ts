@@ -3,28 +3,29 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { blank, isOn, items } from '../../editor/dialog/predicates';
 import { queryPart } from '../../editor/dialog/query-part';
-import type { QueryMode } from '../../query-model/schema';
+import { MIGRATIONS } from './migrations';
+import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
 const E = forType('tb-subscribe');
 const t = E.t;
 
-const KINDS: readonly QueryMode[] = ['entityData', 'entityCount', 'alarmData', 'alarmCount'];
-/** The events each kind can send (counts always send the number). */
-const EVENTS: Record<QueryMode, readonly string[]> = {
-  entityData: ['snapshot', 'update', 'added', 'removed'],
-  entityCount: [],
-  alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
-  alarmCount: [],
-};
-const UNITS = ['minutes', 'hours', 'days'];
-const AGGS = ['NONE', 'AVG', 'MIN', 'MAX', 'SUM', 'COUNT'];
-
-function kindOf(node: EditorNode): QueryMode {
-  return (E.value(node, 'kind') || 'entityData') as QueryMode;
+/** The events a kind can send that a node may choose (counts always send the number). */
+function eventsOf(kind: SubscribeKind): readonly string[] {
+  return kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : [];
 }
-/** The kind as saved, for the labels (an unknown one reads as entity data). */
-function savedKind(node: EditorNode): QueryMode {
-  return KINDS.indexOf(node.kind as QueryMode) !== -1 ? (node.kind as QueryMode) : 'entityData';
+
+/** A kind, or the default one for an empty or unknown kind. */
+function known(kind: unknown): SubscribeKind {
+  return (SUBSCRIBE_KINDS as readonly unknown[]).indexOf(kind) !== -1
+    ? (kind as SubscribeKind)
+    : TB_SUBSCRIBE.settings.kind.default;
+}
+function kindOf(node: EditorNode): SubscribeKind {
+  return known(E.value(node, 'kind'));
+}
+/** The kind as saved, for the labels. */
+function savedKind(node: EditorNode): SubscribeKind {
+  return known(node.kind);
 }
 // Time series and history settings are used by entity data subscriptions only.
 function tsInUse(this: EditorNode): boolean {
@@ -41,41 +42,34 @@ function field(name: string): () => Record<string, unknown> {
 const query = queryPart(E, { mode: kindOf, operation: kindOf, live: true });
 
 export default dialog(E, {
+  declaration: TB_SUBSCRIBE,
+  migrations: MIGRATIONS,
+  // What the kinds of its settings do not say (the choices and the check box are checked by their kind).
   validators: {
-    name: E.any,
-    connection: E.connection(),
-    kind: E.oneOf(KINDS, 'tb-subscribe.errors.kind'),
     query: query.query,
-    queryType: query.queryType,
-    format: E.oneOf(['flat', 'raw'], 'tb-subscribe.errors.format'),
     events: function (v, opt) {
       // Empty = every event of the kind; otherwise names of that kind's events only.
       if (v === undefined || blank(v)) return true;
-      const allowed = EVENTS[kindOf(this)] || [];
+      const allowed = eventsOf(kindOf(this));
       const ok = allowed.length > 0 && items(v).every((e) => allowed.indexOf(e) !== -1);
       return ok ? true : t('tb-subscribe.errors.events', { allowed: allowed.join(', ') || '-' });
     },
     tsKeys: E.keyList('tb-subscribe.errors.keyList', field('tsKeys')),
     tsWindow: E.when(tsInUse, E.positive('tb-subscribe.errors.positive', field('tsWindow'))),
-    tsWindowUnit: E.oneOf(UNITS, 'tb-subscribe.errors.unit', field('tsWindow')),
     tsLimit: E.when(tsInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('tsLimit'))),
-    history: E.bool('tb-subscribe.label.history'),
     historyKeys: E.all(E.keyList('tb-subscribe.errors.keyList', field('historyKeys')), function (v, opt) {
       return v !== undefined && historyInUse.call(this) && blank(v) ? t('tb-subscribe.errors.historyKeys') : true;
     }),
     historyRange: E.when(historyInUse, E.positive('tb-subscribe.errors.positive', field('historyRange'))),
-    historyRangeUnit: E.oneOf(UNITS, 'tb-subscribe.errors.unit', field('historyRange')),
     historyInterval: E.when(
       historyInUse,
       E.all(E.whole(0, null, 'tb-subscribe.errors.historyInterval'), function (v, opt) {
         // Aggregation needs an interval.
-        const agg = E.value(this, 'historyAgg') || 'NONE';
+        const agg = E.value(this, 'historyAgg') || TB_SUBSCRIBE.settings.historyAgg.default;
         return agg !== 'NONE' && Number(v) === 0 ? t('tb-subscribe.errors.historyAggInterval') : true;
       }),
     ),
     historyLimit: E.when(historyInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('historyLimit'))),
-    historyAgg: E.oneOf(AGGS, 'tb-subscribe.errors.historyAgg'),
-    version: E.version(),
   },
   label() {
     return String(this.name || t(`tb-subscribe.defaultLabel.${savedKind(this)}`));
@@ -85,13 +79,6 @@ export default dialog(E, {
   },
   oneditprepare() {
     const node = this;
-    E.selectDefaults(node, {
-      kind: 'entityData',
-      format: 'flat',
-      tsWindowUnit: 'hours',
-      historyRangeUnit: 'hours',
-      historyAgg: 'NONE',
-    });
     query.prepare(node);
 
     // Which events to send: one check box per event of the kind; all checked is stored as '' (all).
@@ -99,8 +86,9 @@ export default dialog(E, {
     const drawEvents = () => {
       const kind = kindOf(node);
       const box = $('#tb-subscribe-events').empty();
-      const chosen = blank(eventsInput.val()) ? EVENTS[kind] : items(eventsInput.val());
-      for (const ev of EVENTS[kind]) {
+      const all = eventsOf(kind);
+      const chosen = blank(eventsInput.val()) ? all : items(eventsInput.val());
+      for (const ev of all) {
         const label = $(
           '<label class="tb-b-check" style="display: inline-flex; width: auto; margin-right: 10px;">',
         ).appendTo(box);
@@ -115,9 +103,7 @@ export default dialog(E, {
                 return $(this).attr('data-tb-event');
               })
               .get();
-            eventsInput
-              .val(on.length === EVENTS[kind].length ? '' : on.length ? on.join(',') : 'none')
-              .trigger('change');
+            eventsInput.val(on.length === all.length ? '' : on.length ? on.join(',') : 'none').trigger('change');
           });
         $('<span>')
           .text(t(`tb-subscribe.event.${ev}`))
@@ -130,18 +116,18 @@ export default dialog(E, {
       const kind = kindOf(node);
       const rules: Record<string, unknown> = {
         '.tb-row-format': kind === 'entityData' || kind === 'alarmData',
-        '.tb-row-events': EVENTS[kind].length > 0,
+        '.tb-row-events': eventsOf(kind).length > 0,
         '.tb-row-entityData': kind === 'entityData',
         '.tb-row-ts': tsInUse.call(node),
         '.tb-row-history': historyInUse.call(node),
       };
-      for (const k of KINDS) rules[`.tb-tip-${k}`] = k === kind;
+      for (const k of SUBSCRIBE_KINDS) rules[`.tb-tip-${k}`] = k === kind;
       return rules;
     }, ['history', 'tsKeys']);
 
     E.input('kind').on('change', () => {
       // Keep the chosen events that the new kind has too; none left means all.
-      const allowed = EVENTS[kindOf(node)];
+      const allowed = eventsOf(kindOf(node));
       const kept = blank(eventsInput.val()) ? [] : items(eventsInput.val()).filter((e) => allowed.indexOf(e) !== -1);
       eventsInput.val(kept.length && kept.length < allowed.length ? kept.join(',') : '');
       drawEvents();

@@ -1,11 +1,11 @@
 /**
- * tb-subscribe: live entity data, entity count, alarm data or alarm count over the connection's shared
- * WebSocket. Wiring only: the socket is src/live/hub, the meaning of updates src/live/subscriptions.
+ * tb-subscribe: live entity data, entity count, alarm data or alarm count over the connection's shared WebSocket.
+ * Wiring: the node's settings, the subscriptions it starts, replaces and stops, and its status.
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
-import { TbError, TbInputError } from '../../errors';
-import { droppedEvents, NodeSink } from '../../families/live-node';
-import { QuerySource, Prepare } from '../../families/query-source';
+import { TbConfigError, TbError, TbInputError } from '../../errors';
+import { NodeSink } from '../../families/live-node';
+import { Prepare, QuerySource } from '../../families/query-source';
 import type { Subscriber } from '../../live/hub';
 import {
   AlarmDataSubscription,
@@ -18,100 +18,91 @@ import {
 } from '../../live/subscriptions';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
+import { nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
-import type { ResultFormat } from '../../protocol/format';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../../protocol/types';
 import {
+  describe,
   jsonText,
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
   prepareEntityCountQuery,
   prepareEntityDataQuery,
 } from '../../protocol/validate';
-import { flag, intSetting } from '../../settings/read';
+import { droppedEvents, keyList, spanMs } from './logic';
+import { MIGRATIONS } from './migrations';
+import { TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
-type Kind = 'entityData' | 'entityCount' | 'alarmData' | 'alarmCount';
 type AnyQuery = EntityDataQuery | EntityCountQuery | AlarmDataQuery | AlarmCountQuery;
 
-interface SubscribeDef extends NodeDef {
-  connection: string;
-  kind: string;
-  query: string;
-  queryType: string;
-  format?: string;
-  tsKeys?: string;
-  tsWindow?: string | number;
-  tsWindowUnit?: string;
-  tsLimit?: string | number;
-  history?: boolean | string;
-  historyKeys?: string;
-  historyRange?: string | number;
-  historyRangeUnit?: string;
-  historyInterval?: string | number;
-  historyLimit?: string | number;
-  historyAgg?: string;
-  /** Comma-separated events to send (entity data / alarm data); missing or empty = all. */
-  events?: string | string[];
-}
-
-const KINDS: readonly string[] = ['entityData', 'entityCount', 'alarmData', 'alarmCount'];
-const PREPARE: Record<Kind, Prepare<AnyQuery>> = {
+const PREPARE: Record<SubscribeKind, Prepare<AnyQuery>> = {
   entityData: prepareEntityDataQuery,
   entityCount: prepareEntityCountQuery,
   alarmData: prepareAlarmDataQuery,
   alarmCount: prepareAlarmCountQuery,
 };
-const UNIT_MS: Record<string, number> = { minutes: 60000, hours: 3600000, days: 86400000 };
-const AGGS: readonly string[] = ['NONE', 'AVG', 'MIN', 'MAX', 'SUM', 'COUNT'];
 
-function keyList(v: string | undefined): string[] {
-  return (v ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-function span(n: unknown, unit: unknown, fallback: number): number {
-  const v = typeof n === 'number' ? n : parseFloat(String(n ?? ''));
-  return (Number.isFinite(v) && v > 0 ? v : fallback) * (UNIT_MS[String(unit)] ?? UNIT_MS.hours);
-}
+/** The settings read only while the series are on (entity data with series keys), and only while the history is. */
+const SERIES_SETTINGS: readonly string[] = ['tsWindow', 'tsWindowUnit', 'tsLimit'];
+const HISTORY_SETTINGS: readonly string[] = [
+  'historyRange',
+  'historyRangeUnit',
+  'historyInterval',
+  'historyLimit',
+  'historyAgg',
+];
 
 export default function (RED: NodeAPI): void {
-  function TbSubscribe(this: Node, config: SubscribeDef) {
+  function TbSubscribe(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const kind: Kind = (KINDS.includes(config.kind) ? config.kind : 'entityData') as Kind;
-    const format: ResultFormat = config.format === 'raw' ? 'raw' : 'flat';
-    const series: SeriesOptions | undefined =
-      kind === 'entityData' && keyList(config.tsKeys).length
-        ? {
-            keys: keyList(config.tsKeys),
-            windowMs: span(config.tsWindow, config.tsWindowUnit, 1),
-            limit: intSetting(config.tsLimit, 100),
-          }
-        : undefined;
-    const history: HistoryOptions | undefined =
-      kind === 'entityData' && flag(config.history) && keyList(config.historyKeys).length
-        ? {
-            keys: keyList(config.historyKeys),
-            rangeMs: span(config.historyRange, config.historyRangeUnit, 24),
-            intervalMs: Math.max(0, parseInt(String(config.historyInterval ?? 0), 10) || 0),
-            limit: intSetting(config.historyLimit, 1000),
-            agg: (AGGS.includes(String(config.historyAgg)) ? config.historyAgg : 'NONE') as HistoryOptions['agg'],
-          }
-        : undefined;
+    const { values: s, problemOf } = nodeSettings(node, TB_SUBSCRIBE, MIGRATIONS, config);
+    const kind = s.kind;
+    const tsKeys = keyList(s.tsKeys);
+    const historyKeys = keyList(s.historyKeys);
+    const seriesOn = kind === 'entityData' && tsKeys.length > 0;
+    const historyOn = kind === 'entityData' && s.history && historyKeys.length > 0;
+    const series: SeriesOptions | undefined = seriesOn
+      ? { keys: tsKeys, windowMs: spanMs(s.tsWindow, s.tsWindowUnit), limit: s.tsLimit as number }
+      : undefined;
+    const history: HistoryOptions | undefined = historyOn
+      ? {
+          keys: historyKeys,
+          rangeMs: spanMs(s.historyRange, s.historyRangeUnit),
+          intervalMs: s.historyInterval as number,
+          limit: s.historyLimit as number,
+          agg: s.historyAgg,
+        }
+      : undefined;
+
+    /**
+     * The first problem of a setting the node reads: the series' settings count only while the series are on, the
+     * history's only while it is on (the dialog, too, checks them only then); the window and the range are numbers
+     * greater than 0.
+     */
+    const settingsProblem = (): TbError | undefined => {
+      for (const name of Object.keys(TB_SUBSCRIBE.settings) as Array<keyof typeof TB_SUBSCRIBE.settings>) {
+        if (SERIES_SETTINGS.includes(name) ? !seriesOn : HISTORY_SETTINGS.includes(name) ? !historyOn : false) continue;
+        if ((name === 'tsWindow' || name === 'historyRange') && (problemOf[name] || s[name] <= 0)) {
+          const saved = (config as unknown as Record<string, unknown>)[name];
+          return new TbConfigError(`${name} must be a number greater than 0 (got ${describe(saved)})`);
+        }
+        if (problemOf[name]) return problemOf[name];
+      }
+      return undefined;
+    };
 
     let drop: ReadonlySet<string> | undefined;
     let eventsProblem: TbError | undefined;
     try {
-      drop = droppedEvents(kind, config.events);
+      drop = droppedEvents(kind, s.events);
     } catch (err) {
       eventsProblem = err as TbError;
     }
 
-    const conn = lookupConnection(RED, node, config.connection);
-    const source = new QuerySource<AnyQuery>(RED, node, config.query, config.queryType, PREPARE[kind], { live: true });
-    const problem: TbError | undefined = eventsProblem ?? source.problem;
+    const conn = lookupConnection(RED, node, s.connection);
+    const source = new QuerySource<AnyQuery>(RED, node, String(s.query), s.queryType, PREPARE[kind], { live: true });
+    const problem: TbError | undefined = settingsProblem() ?? eventsProblem ?? source.problem;
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
     /** With values from the message: the resolved query now subscribed, as JSON (the same one again changes nothing). */
     let boundKey: string | undefined;
@@ -159,14 +150,14 @@ export default function (RED: NodeAPI): void {
       const sink: NodeSink = new NodeSink(RED, node, kind, (ev) => statusAfter(table, ev, sink.memo.shown), drop);
       const subs: Subscriber[] = [];
       if (kind === 'entityData') {
-        const live = new EntityDataSubscription(sink, query as EntityDataQuery, format, series);
+        const live = new EntityDataSubscription(sink, query as EntityDataQuery, s.format, series);
         table = live;
         subs.push(live);
         if (history) {
           const fetch: EntityHistoryFetch = new EntityHistoryFetch(
             sink,
             query as EntityDataQuery,
-            format,
+            s.format,
             history,
             () => {
               setImmediate(() => hub.unsubscribe(fetch));
@@ -176,7 +167,7 @@ export default function (RED: NodeAPI): void {
         }
       } else if (kind === 'alarmData') {
         const platform = conn.platform;
-        const live = new AlarmDataSubscription(sink, query as AlarmDataQuery, format, (id) =>
+        const live = new AlarmDataSubscription(sink, query as AlarmDataQuery, s.format, (id) =>
           platform ? platform.getAlarmInfo(id) : Promise.resolve(null),
         );
         table = live;

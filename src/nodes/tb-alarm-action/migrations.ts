@@ -1,0 +1,9 @@
+/** tb-alarm-action's migrations of older saved settings (see src/settings/migrate.ts). */
+import { everySettingSaved, type Migration } from '../../settings/migrate';
+import { TB_ALARM_ACTION } from './settings';
+
+export const MIGRATIONS: readonly Migration[] = [
+  // Version 1 (0.2.0, which brought the node) saved every setting there is, and read each missing one as its default
+  // does: acknowledge, every value from the message, DEVICE, flat, no propagation, not strict.
+  everySettingSaved(TB_ALARM_ACTION),
+];

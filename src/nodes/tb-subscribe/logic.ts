@@ -1,0 +1,47 @@
+/** tb-subscribe's pure logic: the events it sends, its key lists and spans of time. No I/O, no Node-RED. */
+import { TbConfigError } from '../../errors';
+import { CHOOSABLE_EVENTS, type SpanUnit } from './settings';
+
+const KIND_LABEL: Record<string, string> = { entityData: 'entity data', alarmData: 'alarm data' };
+
+/**
+ * Reads the `events` setting: a comma-separated list of event names (an array of names is accepted too). Returns the
+ * events NOT to send, or undefined to send every event (missing or empty setting, every name listed, or a count
+ * subscription, which only ever sends its count). A name that is not an event of this kind throws a TbConfigError
+ * naming the field and the allowed names.
+ */
+export function droppedEvents(kind: string, value: unknown): ReadonlySet<string> | undefined {
+  const allowed = kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : undefined;
+  if (!allowed || value === undefined || value === null) return undefined;
+  const help = () => `choose from ${allowed.join(', ')} (empty = all; counts, time series and history are always sent)`;
+  let names: string[];
+  if (typeof value === 'string') names = value.split(',');
+  else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) names = value as string[];
+  else throw new TbConfigError(`events must be a comma-separated list of ${KIND_LABEL[kind]} events: ${help()}`);
+  names = names.map((n) => n.trim()).filter((n) => n.length > 0);
+  if (names.length === 0) return undefined;
+  const unknown = names.filter((n) => !allowed.includes(n));
+  if (unknown.length) {
+    const what = unknown.map((n) => JSON.stringify(n)).join(', ');
+    throw new TbConfigError(
+      `events: ${what} ${unknown.length > 1 ? 'are not events' : 'is not an event'} of ${KIND_LABEL[kind]}; ${help()}`,
+    );
+  }
+  const drop = new Set(allowed.filter((n) => !names.includes(n)));
+  return drop.size ? drop : undefined;
+}
+
+/** The keys of a comma-separated list (blank items left out). */
+export function keyList(v: unknown): string[] {
+  return String(v)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+const UNIT_MS: Readonly<Record<SpanUnit, number>> = { minutes: 60000, hours: 3600000, days: 86400000 };
+
+/** A span of time in ms: `n` of the unit. */
+export function spanMs(n: number, unit: SpanUnit): number {
+  return n * UNIT_MS[unit];
+}

@@ -1,0 +1,60 @@
+/** tb-subscribe's settings, declared once (see src/settings/declare.ts). */
+import { RESULT_FORMATS } from '../../protocol/format';
+import { AGGREGATIONS } from '../../protocol/telemetry';
+import { compactQuery } from '../../query-model/json-text';
+import { defaultQuery, type QueryMode } from '../../query-model/schema';
+import { choice, connection, declareNode, flag, formatted, number, text, whole } from '../../settings/declare';
+import { querySettings } from '../../settings/query';
+
+/** What a node watches: entities and their latest values, their number, alarms, or their number. */
+export const SUBSCRIBE_KINDS = [
+  'entityData',
+  'entityCount',
+  'alarmData',
+  'alarmCount',
+] as const satisfies readonly QueryMode[];
+export type SubscribeKind = (typeof SUBSCRIBE_KINDS)[number];
+
+/**
+ * The events a node may choose to send, per kind of subscription. Counts, time series and history are not in these
+ * lists: they are always sent (each has its own setting that turns it on).
+ */
+export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData', readonly string[]>> = {
+  entityData: ['snapshot', 'update', 'added', 'removed'],
+  alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
+};
+
+/** The units of the series window and of the history's range. */
+export const SPAN_UNITS = ['minutes', 'hours', 'days'] as const;
+export type SpanUnit = (typeof SPAN_UNITS)[number];
+
+export const TB_SUBSCRIBE = declareNode({
+  type: 'tb-subscribe',
+  inputs: 1,
+  outputs: 1,
+  version: 2,
+  settings: {
+    name: text(),
+    connection: connection(),
+    kind: choice(SUBSCRIBE_KINDS, 'entityData'),
+    // The query a new node starts with: the builder's neutral query of entity data.
+    ...querySettings(compactQuery(defaultQuery('entityData'))),
+    format: choice(RESULT_FORMATS, 'flat'),
+    events: formatted('list', ''),
+    tsKeys: formatted('list', ''),
+    // A number greater than 0 (index.ts checks it while the series are on).
+    tsWindow: number(1, 0),
+    tsWindowUnit: choice(SPAN_UNITS, 'hours'),
+    tsLimit: whole(100, { min: 1 }),
+    history: flag(false),
+    historyKeys: formatted('list', ''),
+    // A number greater than 0 (index.ts checks it while the history is on).
+    historyRange: number(24, 0),
+    historyRangeUnit: choice(SPAN_UNITS, 'hours'),
+    historyInterval: whole(0, { min: 0 }),
+    historyLimit: whole(1000, { min: 1 }),
+    historyAgg: choice(AGGREGATIONS, 'NONE'),
+  },
+});
+
+export type SubscribeSettings = import('../../settings/declare').Values<typeof TB_SUBSCRIBE.settings>;
