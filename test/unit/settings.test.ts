@@ -115,10 +115,9 @@ describe('settings declared once', function () {
           limit: whole(100, { min: 1 }, { fromMessage: 'msg.limit' }),
         },
       });
-      assert.deepEqual(readSettings(decl, { order: '', limit: '' }), {
-        values: { order: '', limit: '', version: 1 },
-        problems: [],
-      });
+      const empty = readSettings(decl, { order: '', limit: '' });
+      assert.deepEqual(empty.values, { order: '', limit: '', version: 1 });
+      assert.deepEqual(empty.problems, []);
       assert.deepEqual(readSettings(decl, { order: 'asc', limit: '{{msg.n}}', version: 2 }).values, {
         order: 'asc',
         limit: '{{msg.n}}',
