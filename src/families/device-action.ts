@@ -202,7 +202,7 @@ export class DeviceAction {
         if (this.stop.stopped && err instanceof TbError && err.code === 'TB_CLOSED') return this.dropped();
         const props = propsOf(err);
         if (props) Object.assign(m, props);
-        this.activity.end(failureStatus(RED, err));
+        this.activity.end(actionFailureStatus(RED, err));
         throw err;
       }
       if (this.stop.stopped) return this.dropped();
@@ -233,7 +233,7 @@ export class DeviceAction {
     m.failed = failed;
     if (failed === total) {
       const err = bulkFailedError(targets.entities, total, 0, firstError);
-      this.activity.end(failureStatus(RED, err));
+      this.activity.end(actionFailureStatus(RED, err));
       throw err;
     }
     send(m);
@@ -257,7 +257,7 @@ export class DeviceAction {
 }
 
 /** Red, with the reason: "not found", "not permitted", "no reply"… or the usual error texts. */
-export function failureStatus(RED: NodeAPI, err: unknown): NodeStatus {
+export function actionFailureStatus(RED: NodeAPI, err: unknown): NodeStatus {
   if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
   if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', 'ring', 'notPermitted');
   return errorStatus(RED, err);
@@ -356,7 +356,7 @@ export function deviceActionNode<R>(
       client = usableClient(conn);
     } catch (err) {
       // Nothing was sent: bad input, a bad setting, no connection.
-      action.activity.immediate(failureStatus(RED, err));
+      action.activity.immediate(actionFailureStatus(RED, err));
       throw err;
     }
     const work = own.work(client, req, targets);

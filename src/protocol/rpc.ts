@@ -11,9 +11,9 @@ export const RPC_MODES = ['oneway', 'twoway'] as const;
 
 export type RpcMode = (typeof RPC_MODES)[number];
 
-export const WAIT_FOR = ['accepted', 'final'] as const;
+export const RPC_WAIT_FOR = ['accepted', 'final'] as const;
 
-export type WaitFor = (typeof WAIT_FOR)[number];
+export type RpcWaitFor = (typeof RPC_WAIT_FOR)[number];
 
 /** The server's default wait, and its floor (`min_timeout`): anything lower is raised to it. */
 export const DEFAULT_RPC_TIMEOUT = 10000;
@@ -57,7 +57,7 @@ export interface RpcRequest {
   method: string;
   mode: RpcMode;
   persistent: boolean;
-  waitFor: WaitFor;
+  waitFor: RpcWaitFor;
   /** The wait of a lightweight RPC (ms, as sent). */
   timeout: number;
   body: RpcBody;

@@ -5,11 +5,8 @@
  * points per key, newest first by default, so a long range is read page after page). No I/O, no Node-RED.
  */
 import { TbError, TbInputError } from '../errors';
+import type { Aggregation } from './types';
 import { describe, got, isObject, timeValue } from './validate';
-
-export const AGGREGATIONS = ['NONE', 'AVG', 'MIN', 'MAX', 'SUM', 'COUNT'] as const;
-
-export type Aggregation = (typeof AGGREGATIONS)[number];
 
 export const INTERVAL_TYPES = ['MILLISECONDS', 'WEEK', 'WEEK_ISO', 'MONTH', 'QUARTER'] as const;
 

@@ -652,7 +652,8 @@ export const UNSUBSCRIBE_CMD_TYPES = [
 ] as const;
 export type UnsubscribeCmdType = (typeof UNSUBSCRIBE_CMD_TYPES)[number];
 
-export const AGGREGATIONS = ['MIN', 'MAX', 'AVG', 'SUM', 'COUNT', 'NONE'] as const;
+/** The server's `Aggregation` values, none first (the order a dialog offers them in). */
+export const AGGREGATIONS = ['NONE', 'AVG', 'MIN', 'MAX', 'SUM', 'COUNT'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
 export const INTERVAL_TYPES = ['MILLISECONDS', 'WEEK', 'WEEK_ISO', 'MONTH', 'QUARTER'] as const;

@@ -126,14 +126,3 @@ export function defaultSettings(decl: NodeDeclaration): Record<string, unknown> 
     out[name] = Array.isArray(s.default) ? [...s.default] : s.default;
   return out;
 }
-
-/** A checkbox setting ("true" in older flows). */
-export function flag(v: unknown): boolean {
-  return v === true || v === 'true';
-}
-
-/** A positive whole-number setting, or the fallback. */
-export function intSetting(v: unknown, fallback: number): number {
-  const n = typeof v === 'number' ? v : parseInt(String(v ?? ''), 10);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}

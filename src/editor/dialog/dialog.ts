@@ -1,8 +1,8 @@
 /**
- * A node type's editor definition, typed (`dialog(E, spec)` in src/editor/nodes/<type>.ts). Its html registers
- * the type inline, as the Flow Library's parser needs it (literal type, inline `defaults` with every property,
- * literal category, colour, icon and ports), and takes everything else from here through
- * `TbEditor.dialog('<type>')`:
+ * A node type's editor definition, typed (`dialog(E, spec)`, the default export of a node's editor.ts). The build
+ * writes the node's registration into its html, from its declared settings, in the shape the Flow Library's parser
+ * reads (literal type, inline `defaults` with every property, literal category, colour, icon and ports), and the
+ * registration takes everything else from here through `TbEditor.dialog('<type>')`:
  *
  *   var D = TbEditor.dialog('tb-rpc');
  *   RED.nodes.registerType('tb-rpc', {
@@ -16,7 +16,7 @@
  * A module's top level builds its validators but translates nothing: the bundle also runs where there is no RED
  * (at build, to write the query schemas; in the unit tests), so every RED._ and $ call sits inside a function.
  *
- * test/package.test.ts holds the two sides together: every property of the html's defaults (and credentials)
+ * The package test holds the two sides together: every property of the html's defaults (and credentials)
  * has a validator here, and every validator here a property there.
  */
 import type { NodeDeclaration, Setting } from '../../settings/declare';

@@ -88,7 +88,7 @@ export function forType(type: string, options?: { config?: boolean }) {
   }
 
   /**
-   * The device-action dialogs' check through the runtime's own code (src/query): `runtime(name)` is a validator that
+   * The device-action dialogs' check through the runtime's own code: `runtime(name)` is a validator that
    * reports the problem of setting `name` among `settingNames` as the dialog holds them.
    */
   function runtimeCheck(settingNames: readonly string[]): (name: string) => Validator {

@@ -11,7 +11,7 @@ import { setupProblem, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../../protocol/alarm-actions';
 import { MIGRATIONS } from './migrations';
-import { AlarmActionInputs, failureStatus, resultStatus, writeResult } from './run';
+import { AlarmActionInputs, alarmFailureStatus, resultStatus, writeResult } from './run';
 import { TB_ALARM_ACTION } from './settings';
 
 export default function (RED: NodeAPI): void {
@@ -36,7 +36,7 @@ export default function (RED: NodeAPI): void {
         client = usableClient(conn);
       } catch (err) {
         // Nothing was sent: bad input, a bad setting, no connection.
-        activity.immediate(failureStatus(RED, err, operation));
+        activity.immediate(alarmFailureStatus(RED, err, operation));
         throw err;
       }
       activity.start();
@@ -46,7 +46,7 @@ export default function (RED: NodeAPI): void {
         send(msg);
         activity.end(resultStatus(RED, result));
       } catch (err) {
-        activity.end(failureStatus(RED, err, operation));
+        activity.end(alarmFailureStatus(RED, err, operation));
         throw err;
       }
     });

@@ -280,7 +280,7 @@ export function resultStatus(RED: NodeAPI, result: AlarmActionResult): NodeStatu
 }
 
 /** Red with the reason: "already acknowledged" (strict), "not found", "not permitted", or the usual error texts. */
-export function failureStatus(RED: NodeAPI, err: unknown, operation: AlarmOperation | undefined): NodeStatus {
+export function alarmFailureStatus(RED: NodeAPI, err: unknown, operation: AlarmOperation | undefined): NodeStatus {
   if (operation && isAlreadyDone(operation, err)) {
     const key = ALREADY_KEY[operation];
     if (key) return status(RED, 'red', 'ring', key);

@@ -1,4 +1,4 @@
-/** tb-alarm-action's settings, declared once (see src/settings/declare.ts). */
+/** tb-alarm-action's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { ALARM_OPERATIONS } from '../../protocol/alarm-actions';
 import { RESULT_FORMATS } from '../../protocol/format';
 import { choice, connection, declareNode, flag, formatted, text } from '../../settings/declare';

@@ -1,4 +1,4 @@
-/** tb-alarm-status's settings, declared once (see src/settings/declare.ts). */
+/** tb-alarm-status's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { choice, connection, declareNode, formatted, text } from '../../settings/declare';
 
 /** The types of entity the node watches (an entity given as a bare id is of the chosen one). */

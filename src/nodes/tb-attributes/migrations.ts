@@ -1,4 +1,4 @@
-/** tb-attributes' migrations of older saved settings (see src/settings/migrate.ts). */
+/** tb-attributes' migrations: settings saved by an older version, brought up to this one. */
 import { everySettingSaved, type Migration } from '../../settings/migrate';
 import { TB_ATTRIBUTES } from './settings';
 

@@ -1,4 +1,4 @@
-/** tb-attributes' settings, declared once (see src/settings/declare.ts). */
+/** tb-attributes' settings, declared once: the dialog, the runtime and the reference page read them. */
 import { SCOPE_CHOICES } from '../../protocol/attributes';
 import { choice, connection, declareNode, formatted, text, type Values } from '../../settings/declare';
 import { concurrencySetting, formatSetting } from '../../settings/options';

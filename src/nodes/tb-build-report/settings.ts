@@ -1,4 +1,4 @@
-/** tb-build-report's settings, declared once (see src/settings/declare.ts). */
+/** tb-build-report's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { choice, connection, declareNode, flag, number, text, whole } from '../../settings/declare';
 
 /** Where the view's id comes from: typed in (`str`), a message property, a context variable, an environment one. */

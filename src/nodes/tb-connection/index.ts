@@ -178,7 +178,7 @@ export default function (RED: NodeAPI): void {
   });
 }
 
-/** A deployed tb-connection as the editor endpoints need it (src/admin knows no node type: it asks this). */
+/** A deployed tb-connection as the editor endpoints need it (the admin endpoints know no node type: they ask this). */
 function editorConnection(RED: NodeAPI, id: string): EditorConnection | undefined {
   const conn = RED.nodes.getNode(id) as TbConnectionNode | null;
   if (!conn || conn.type !== 'tb-connection') return undefined;

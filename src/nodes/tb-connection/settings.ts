@@ -1,4 +1,6 @@
-/** tb-connection's settings and credentials, declared once (see src/settings/declare.ts). */
+/**
+ * tb-connection's settings and credentials, declared once: the dialog, the runtime and the reference page read them.
+ */
 import { choice, configNode, declareNode, number, text, whole } from '../../settings/declare';
 
 /** The ways to sign in to ThingsBoard: username and password, an API key (4.3+), a token issued elsewhere. */

@@ -9,7 +9,7 @@ import {
   MAX_LIGHTWEIGHT_TIMEOUT,
   MAX_RPC_RETRIES,
   RPC_MODES,
-  WAIT_FOR,
+  RPC_WAIT_FOR,
   type RpcBody,
   type RpcRequest,
 } from '../../protocol/rpc';
@@ -141,7 +141,7 @@ export function prepareRpcRequest(
     jsonValue(params, paramsField);
     body.params = params;
   }
-  const waitFor = enumOption(r.get('waitFor'), WAIT_FOR, DEFAULTS.waitFor.default);
+  const waitFor = enumOption(r.get('waitFor'), RPC_WAIT_FOR, DEFAULTS.waitFor.default);
   if (persistent) {
     const expiration = durationOption(r.get('expiration'), DEFAULT_EXPIRATION, 1000) as number;
     body.persistent = true;

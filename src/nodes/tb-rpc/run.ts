@@ -6,7 +6,7 @@
  */
 import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
-import { failureStatus, withProps, type DeviceAction, type Props } from '../../families/device-action';
+import { actionFailureStatus, withProps, type DeviceAction, type Props } from '../../families/device-action';
 import { setting } from '../../node-red/connection';
 import { type SendFn } from '../../node-red/input';
 import { status } from '../../node-red/status';
@@ -127,14 +127,14 @@ export class Followers {
       id = prepareCancelId(msg.rpc);
       c = client();
     } catch (err) {
-      activity.immediate(failureStatus(this.RED, err));
+      activity.immediate(actionFailureStatus(this.RED, err));
       throw err;
     }
     activity.start();
     try {
       await c.rpc.cancel(id, this.action.call);
     } catch (err) {
-      activity.end(failureStatus(this.RED, err));
+      activity.end(actionFailureStatus(this.RED, err));
       throw err;
     }
     this.poke(id);

@@ -1,5 +1,5 @@
-/** tb-rpc's settings, declared once (see src/settings/declare.ts). */
-import { DEFAULT_RPC_TIMEOUT, MAX_RPC_RETRIES, RPC_MODES, WAIT_FOR } from '../../protocol/rpc';
+/** tb-rpc's settings, declared once: the dialog, the runtime and the reference page read them. */
+import { DEFAULT_RPC_TIMEOUT, MAX_RPC_RETRIES, RPC_MODES, RPC_WAIT_FOR } from '../../protocol/rpc';
 import { choice, connection, declareNode, flag, formatted, text, whole, type Values } from '../../settings/declare';
 import { concurrencySetting } from '../../settings/options';
 import { targetSettings } from '../../settings/target';
@@ -35,7 +35,7 @@ export const TB_RPC = declareNode({
     expiration: formatted('duration', '', { fromMessage: 'msg.expiration' }),
     retries: whole('', { min: 0, max: MAX_RPC_RETRIES, optional: true }, { fromMessage: 'msg.retries' }),
     additionalInfo: formatted('json', '', { fromMessage: 'msg.additionalInfo' }),
-    waitFor: choice(WAIT_FOR, 'final', { fromMessage: 'msg.waitFor' }),
+    waitFor: choice(RPC_WAIT_FOR, 'final', { fromMessage: 'msg.waitFor' }),
     concurrency: concurrencySetting(),
   },
 });

@@ -1,4 +1,4 @@
-/** tb-subscribe's migrations of older saved settings (see src/settings/migrate.ts). */
+/** tb-subscribe's migrations: settings saved by an older version, brought up to this one. */
 import { everySettingSaved, type Migration } from '../../settings/migrate';
 import { TB_SUBSCRIBE } from './settings';
 

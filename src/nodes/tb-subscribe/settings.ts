@@ -1,6 +1,6 @@
-/** tb-subscribe's settings, declared once (see src/settings/declare.ts). */
+/** tb-subscribe's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { RESULT_FORMATS } from '../../protocol/format';
-import { AGGREGATIONS } from '../../protocol/telemetry';
+import { AGGREGATIONS } from '../../protocol/types';
 import { compactQuery } from '../../query-model/json-text';
 import { defaultQuery, type QueryMode } from '../../query-model/schema';
 import { choice, connection, declareNode, flag, formatted, number, text, whole } from '../../settings/declare';

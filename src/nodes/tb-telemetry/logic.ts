@@ -5,7 +5,6 @@
  */
 import { TbError, TbInputError } from '../../errors';
 import {
-  AGGREGATIONS,
   checkValues,
   INTERVAL_TYPES,
   MAX_INTERVALS,
@@ -17,6 +16,7 @@ import {
   type TelemetryRequest,
   type TimeseriesAnswer,
 } from '../../protocol/telemetry';
+import { AGGREGATIONS } from '../../protocol/types';
 import { describe, got, isObject } from '../../protocol/validate';
 import {
   blankSetting,

@@ -1,5 +1,6 @@
-/** tb-telemetry's settings, declared once (see src/settings/declare.ts). */
-import { AGGREGATIONS, INTERVAL_TYPES, ORDERS } from '../../protocol/telemetry';
+/** tb-telemetry's settings, declared once: the dialog, the runtime and the reference page read them. */
+import { INTERVAL_TYPES, ORDERS } from '../../protocol/telemetry';
+import { AGGREGATIONS } from '../../protocol/types';
 import { choice, connection, declareNode, flag, formatted, text, whole, type Values } from '../../settings/declare';
 import { concurrencySetting, formatSetting } from '../../settings/options';
 import { targetEntityTypeSetting, targetSettings } from '../../settings/target';
