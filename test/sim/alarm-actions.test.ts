@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { javaUuid, noXss } from '../../sim/alarm-actions';
 import { HOUR, type ChangeEvent } from '../../sim/index';
 import { login, NOW, type Client } from '../../sim/testkit';
-import { TestWs, type Msg } from '../../sim/ws/testclient';
+import { TestWs, type Msg } from '../../sim/ws-client';
 import { useSimSetup } from '../support/simulator';
 
 const MISSING = '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f';

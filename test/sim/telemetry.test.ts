@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BASE_TIME, HOUR, type SimEntity } from '../../sim/index';
 import { Client, login, NOW, type HttpResult } from '../../sim/testkit';
-import { TestWs, tsKey, type Msg } from '../../sim/ws/testclient';
+import { TestWs, tsKey, type Msg } from '../../sim/ws-client';
 import { useSimSetup } from '../support/simulator';
 
 const T = '/api/plugins/telemetry';

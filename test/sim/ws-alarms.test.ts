@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { BASE_TIME, HOUR } from '../../sim/index';
 import { login } from '../../sim/testkit';
 import { NPE_ALARM_COUNT_QUERY } from '../../sim/ws/subs/counts';
-import { tsKey, type Msg, type TestWs, type WsCtx } from '../../sim/ws/testclient';
+import { tsKey, type Msg, type TestWs, type WsCtx } from '../../sim/ws-client';
 import { useWsSetup } from '../support/simulator';
 
 const DEVICES = { type: 'entityType', entityType: 'DEVICE' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { burstKeys } from '../../sim/ws';
-import { tsKey, wsSetup, type Msg, type WsCtx } from '../../sim/ws/testclient';
+import { tsKey, wsSetup, type Msg, type WsCtx } from '../../sim/ws-client';
 
 function benchQuery(keys: string[]): Record<string, unknown> {
   return {

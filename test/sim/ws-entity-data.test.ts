@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { BASE_TIME, HOUR, dbl } from '../../sim/index';
 import { NPE_LATEST_VALUES } from '../../sim/ws/subs/entity-data';
-import { field, nameQuery, tsKey, type TestWs, type Msg } from '../../sim/ws/testclient';
+import { field, nameQuery, tsKey, type TestWs, type Msg } from '../../sim/ws-client';
 import { useWsSetup } from '../support/simulator';
 
 const T = (n: number): number => BASE_TIME + n * 1000;

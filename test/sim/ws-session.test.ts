@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { BASE_TIME, TENANT_API_KEY, dbl } from '../../sim/index';
-import { nameQuery, TestWs, tsKey, wsSetup, type WsCtx } from '../../sim/ws/testclient';
+import { nameQuery, TestWs, tsKey, wsSetup, type WsCtx } from '../../sim/ws-client';
 import { fakeTimers, waitFor } from '../support/wait';
 
 const COUNT_DEVICES = {

@@ -8,7 +8,7 @@ import { Simulator, type SimOptions } from '../../sim';
 import type { AnalyticsServerOptions } from '../../sim/analytics';
 import { setupAnalytics, type ACtx } from '../../sim/analytics/testkit';
 import { setup, type Ctx } from '../../sim/testkit';
-import { wsSetup, type WsCtx } from '../../sim/ws/testclient';
+import { wsSetup, type WsCtx } from '../../sim/ws-client';
 
 export interface Lifecycle<T> {
   /** A fresh value for every test (default: one for the whole block). */
@@ -106,7 +106,7 @@ export function useSimSetup(options: SimOptions = {}, life: Lifecycle<Ctx> = {})
   );
 }
 
-/** The simulator's WebSocket tests: sim/ws/testclient's `wsSetup()` as a fixture (its sockets closed with it). */
+/** The simulator's WebSocket tests: sim/ws-client's `wsSetup()` as a fixture (its sockets closed with it). */
 export function useWsSetup(options: SimOptions = {}, life: Lifecycle<WsCtx> = {}): WsCtx {
   return useFixture(
     () => wsSetup(options),

@@ -3,8 +3,8 @@
  * events (never on timers), and "probes" the session to prove that nothing else arrived in between.
  */
 import WebSocket from 'ws';
-import { Simulator, type SimOptions } from '../index';
-import { NOW, type Clock } from '../testkit';
+import { NOW, type Clock } from './testkit';
+import { Simulator, type SimOptions } from './index';
 
 // test code inspects arbitrary JSON shapes
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
