@@ -985,6 +985,12 @@ describe('query builder (browser)', function () {
       const item = page.locator('.red-ui-autoComplete-container li a', { hasText: 'thermostat' }).first();
       await item.waitFor({ state: 'visible', timeout: WAIT });
       await item.click();
+      // The box takes the pick once the menu is gone (until then it carries data-tb-pending).
+      await page.waitForFunction(
+        () => $('.red-ui-autoComplete-container:visible').length === 0 && $('[data-tb-pending]').length === 0,
+        undefined,
+        { timeout: WAIT },
+      );
       release();
       // The widget shows an answer as soon as it has it (a few promise steps after jQuery's callbacks): after the
       // answer and one more task of the page, the menu would be open.
