@@ -5,8 +5,9 @@
  * came from the socket; each stage adds one step of the real path:
  *
  *   parse    JSON.parse of the frame (what every client does, the reference node included)
- *   route    the hub instead: the frame read (these frames by the hub's quick reader, without JSON.parse), frame checks,
- *            cmdId lookup, the subscription's onMessage (a subscriber that does nothing); less than `parse`
+ *   route    the hub instead: the frame read (these frames by the hub's quick reader, without JSON.parse),
+ *            frame checks, cmdId lookup, the subscription's onMessage (a subscriber that does nothing); less than
+ *            `parse`
  *   merge    + EntityDataSubscription in raw format: the entity's state and the changed keys
  *   format   + the flat row (format flat), sink that drops the event
  *   send     + NodeSink: the message built and handed to node.send (a stub that keeps only the last message)
@@ -100,7 +101,8 @@ function updateFrames(n: number, count: number): Buffer[] {
     const sentAt = (ts + frac).toExponential().replace('e+', 'E');
     out[i] = Buffer.from(
       `{"cmdId":1,"data":null,"update":[{"entityId":{"entityType":"DEVICE","id":"${uuid(i % n)}"},` +
-        `"latest":{"TIME_SERIES":{"sentAt":{"ts":${ts},"value":"${sentAt}"},"seq":{"ts":${ts},"value":"${i + 1}"}}},"timeseries":null,"aggLatest":null}],` +
+        `"latest":{"TIME_SERIES":{"sentAt":{"ts":${ts},"value":"${sentAt}"},"seq":{"ts":${ts},` +
+        `"value":"${i + 1}"}}},"timeseries":null,"aggLatest":null}],` +
         `"errorCode":0,"errorMsg":null,"allowedEntities":10000,"cmdUpdateType":"ENTITY_DATA"}`,
     );
   }

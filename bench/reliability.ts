@@ -128,7 +128,10 @@ function revision(): string {
   }
 }
 
-/** Writes the measured part: between the markers `<!-- part:start -->` and `<!-- part:end -->` when the file has them, else the whole file. */
+/**
+ * Writes the measured part: between the markers `<!-- part:start -->` and `<!-- part:end -->` when the file has them,
+ * else the whole file.
+ */
 function writeReport(file: string, md: string, part: 'measured' | 'hour'): void {
   const START = `<!-- ${part}:start -->`;
   const END = `<!-- ${part}:end -->`;
@@ -216,17 +219,21 @@ async function main(): Promise<void> {
   lines.push(`- Command: \`${command}\``);
   lines.push(`- Code: commit ${rev} (dist/ built from it by \`npm run reliability\`)`);
   lines.push(
-    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`,
+    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} ` +
+      `GiB, ${os.type()} ${os.release()}`,
   );
   const load = (l: number[]): string => l.map((x) => x.toFixed(1)).join(' / ');
   lines.push(
-    `- Load average (1/5/15 min) at the start: ${load(loadStart)}, at the end: ${load(os.loadavg())} (other work on the machine slows the rates, not the counts)`,
+    `- Load average (1/5/15 min) at the start: ${load(loadStart)}, at the end: ${load(os.loadavg())} (other work on ` +
+      'the machine slows the rates, not the counts)',
   );
   lines.push(
-    `- Node ${process.version}${gcAvailable() ? ' (--expose-gc)' : ''}, node-red ${version('node-red')}, axios ${version('axios')}, ws ${version('ws')}`,
+    `- Node ${process.version}${gcAvailable() ? ' (--expose-gc)' : ''}, node-red ${version('node-red')}, ` +
+      `axios ${version('axios')}, ws ${version('ws')}`,
   );
   lines.push(
-    '- Set-up: the simulator (`sim/cli.ts`, 1,000 extra bench devices) in its own process and Node-RED 4 embedded in the ' +
+    '- Set-up: the simulator (`sim/cli.ts`, 1,000 extra bench devices) in its own process and Node-RED 4 ' +
+      'embedded in the ' +
       "probe's process (`scripts/embedded.ts`, this repository loaded through `nodesDir`), both on 127.0.0.1; flows " +
       'deployed through the admin API (`POST /flows`); the runtime settings are the defaults' +
       (args.quick ? ' except the 429 retry waits (--quick: 0.1 s initial, 0.4 s cap).' : '.'),
@@ -236,7 +243,8 @@ async function main(): Promise<void> {
   for (const r of results) {
     const bad = r.checks.filter((ch) => !ch.pass).length;
     lines.push(
-      `| ${r.title} | ${r.checks.length} | ${r.checks.length === 0 ? '**could not run**' : bad ? `**${bad} failed**` : 'all pass'} |`,
+      `| ${r.title} | ${r.checks.length} ` +
+        `| ${r.checks.length === 0 ? '**could not run**' : bad ? `**${bad} failed**` : 'all pass'} |`,
     );
   }
   lines.push('');
@@ -268,7 +276,8 @@ async function main(): Promise<void> {
   }
   log(
     failed.length || failures.length || escaped.length
-      ? `RESULT: ${failed.length} check(s) failed, ${failures.length} probe(s) not run, ${escaped.length} uncaught error(s)`
+      ? `RESULT: ${failed.length} check(s) failed, ${failures.length} probe(s) not run, ${escaped.length} uncaught ` +
+          'error(s)'
       : 'RESULT: every check passed',
   );
   process.exitCode = failed.length || failures.length || escaped.length ? 1 : 0;

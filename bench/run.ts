@@ -6,7 +6,8 @@
  * --quick      a seconds-long smoke run (small counts, one measured round); does not write RESULTS.md
  *              unless --out is given
  * --rounds N   measured rounds after the warm-up round (default 5)
- * --only a,b   only these contenders (keys: ours, ours-raw, ours-bound, ours10, axios, axios-nr, raw, core, ref; a key also
+ * --only a,b only these contenders (keys: ours, ours-raw, ours-bound, ours10, axios, axios-nr, raw, core, ref; a key
+ * also
  *              selects its variants, e.g. ours -> ours@100, ours+split, ours/small, ours/c1)
  * --profile    run the Node-RED (agent) process under `node --cpu-prof`; profiles go to bench/profiles/ and a
  *              summary (top functions by self time, by origin: ours / Node-RED / axios / ws / node) is printed
@@ -121,7 +122,9 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   log(
-    `benchmark suite: scenarios ${args.scenarios.join(', ')}${args.quick ? ' (quick: small counts, no warm-up round)' : ''}, ${args.rounds} measured round(s)${args.quick ? '' : ' + 1 warm-up'}`,
+    'benchmark suite: ' +
+      `scenarios ${args.scenarios.join(', ')}${args.quick ? ' (quick: small counts, no warm-up round)' : ''}, ${args.rounds} ` +
+      `measured round(s)${args.quick ? '' : ' + 1 warm-up'}`,
   );
   for (const id of args.scenarios) {
     const s = SCENARIOS[id];
@@ -154,15 +157,18 @@ async function main(): Promise<void> {
   lines.push(`- Command: \`${command}\``);
   lines.push(`- Code measured: commit ${rev} (dist/ built from it by \`npm run bench\`)`);
   lines.push(
-    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}`,
+    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} ` +
+      `GiB, ${os.type()} ${os.release()}`,
   );
   lines.push(
     `- Node ${process.version}, node-red ${nodeRedVersion()}, axios ${pkgVersion('axios')}, ws ${pkgVersion('ws')}`,
   );
   lines.push(
-    `- Each scenario: the simulator in its own process; each contender in its own process (Node-RED with only that ` +
-      `contender's flow; the raw clients without Node-RED), measured in turn, in rotated order, ${args.quick ? 'no warm-up round (--quick)' : 'one warm-up round discarded'}, then ${args.rounds} measured round(s) ` +
-      `(scenarios 3 and 4 at most 3, scenario 5 at most 2, scenario 6: heap at most 2, history at most 3); figures are medians over the measured rounds.`,
+    '- Each scenario: the simulator in its own process; each contender in its own process (Node-RED with only that ' +
+      "contender's flow; the raw clients without Node-RED), measured in turn, in rotated " +
+      `order, ${args.quick ? 'no warm-up round (--quick)' : 'one warm-up round discarded'}, then ${args.rounds} ` +
+      'measured round(s) (scenarios 3 and 4 at most 3, scenario 5 at most 2, scenario 6: heap at most 2, history at ' +
+      'most 3); figures are medians over the measured rounds.',
   );
   lines.push('');
   const allTargets: Array<[number, string, string, string, boolean | undefined]> = [];

@@ -91,7 +91,8 @@ async function outOfProcess(sizes: number[], updates: number, rounds: number): P
         const us = (((await sim.cpuMs()) - cpu0) * 1000) / updates;
         const perSec = (updates * 1000) / ms;
         console.log(
-          `  @${n} round ${r + 1}: simulator ${us.toFixed(2)} µs of CPU per update, ${Math.round(perSec)} updates/s at the client`,
+          `  @${n} round ${r + 1}: simulator ${us.toFixed(2)} µs of CPU per update, ${Math.round(perSec)} updates/s ` +
+            'at the client',
         );
         if (r >= 5) {
           cost.push(us);
@@ -101,7 +102,9 @@ async function outOfProcess(sizes: number[], updates: number, rounds: number): P
       client.close();
       if (cost.length > 0) {
         console.log(
-          `@${n} devices: simulator ${median(cost).toFixed(2)} µs of CPU per update (${Math.min(...cost).toFixed(2)}–${Math.max(...cost).toFixed(2)}), ${Math.round(median(rate))} updates/s, median of ${cost.length} rounds`,
+          `@${n} devices: simulator ${median(cost).toFixed(2)} µs of CPU per update ` +
+            `(${Math.min(...cost).toFixed(2)}–${Math.max(...cost).toFixed(2)}), ${Math.round(median(rate))} ` +
+            `updates/s, median of ${cost.length} rounds`,
         );
       }
     }

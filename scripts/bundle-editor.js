@@ -72,7 +72,8 @@ esbuild
     // the globals (a re-declared global `var` keeps its value).
     banner: {
       js:
-        "/* node-red-contrib-thingsboard-query: the editor (window.TbQuery: the runtime's query module; window.TbBuilder:\n" +
+        "/* node-red-contrib-thingsboard-query: the editor (window.TbQuery: the runtime's query module; " +
+        'window.TbBuilder:\n' +
         ' * the query builder; window.TbEditor: the dialogs), bundled from src/editor by scripts/bundle-editor.js.\n' +
         ' * Generated file: do not edit. */\n' +
         'if (typeof window === "undefined" || !window.TbQuery) {',

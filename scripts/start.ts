@@ -69,7 +69,8 @@ export function portProblem(err: unknown, name: PortVariable, port: number): Dem
   if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
   const hint = name === 'PORT' ? ' (is Node-RED already running there?)' : '';
   return new DemoConfigError(
-    `${PORT_OF[name]} ${port} is already in use${hint}: choose another with ${name}, e.g. \`${name}=${port + 1} npm start\`, or ${name}=0 for any free port`,
+    `${PORT_OF[name]} ${port} is already in use${hint}: choose another with ${name}, e.g. \`${name}=${port + 1} npm ` +
+      `start\`, or ${name}=0 for any free port`,
   );
 }
 
@@ -148,7 +149,8 @@ export function demoServer(env: Record<string, string | undefined>, simUrl?: str
     throw new DemoConfigError('TB_ANALYTICS_USERNAME/TB_ANALYTICS_PASSWORD need TB_ANALYTICS_URL');
   if (analyticsUrl && apiKey && !aUser) {
     throw new DemoConfigError(
-      'TB_ANALYTICS_URL with TB_API_KEY: the analytics service signs in with a username and password: set TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD',
+      'TB_ANALYTICS_URL with TB_API_KEY: the analytics service signs in with a username and password: set ' +
+        'TB_ANALYTICS_USERNAME and TB_ANALYTICS_PASSWORD',
     );
   }
 
@@ -304,7 +306,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\n${server.description}\nNode-RED editor:       ${nr.url}/\n` +
       (server.real
-        ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C to stop.\n\n'
+        ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C ' +
+          'to stop.\n\n'
         : 'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' +
           'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n'),
   );

@@ -1,7 +1,8 @@
 /**
  * The access check of the telemetry, attribute and RPC routes (`SEC/AccessValidator.java`,
- * `SEC/permission/*Permissions.java`). Refusals are bare strings (403 / 404, `EXC/AccessDeniedException.java`, `EXC/EntityNotFoundException.java`);
- * an entity type the validator does not know throws `IllegalStateException("Not Implemented!")` synchronously: 500 JSON.
+ * `SEC/permission/*Permissions.java`). Refusals are bare strings (403 / 404, `EXC/AccessDeniedException.java`,
+ * `EXC/EntityNotFoundException.java`); an entity type the validator does not know throws `IllegalStateException("Not
+ * Implemented!")` synchronously: 500 JSON.
  */
 import type { Dataset, SimEntity } from './dataset';
 import { general, MSG_PERMISSION, PlainError } from './errors';

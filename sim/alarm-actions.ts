@@ -212,7 +212,8 @@ function uuidId(v: unknown, cls: string): string | null {
   if (id === null) throw jsonParseError(`Cannot construct instance of \`${PKG}.id.${cls}\`: null id`);
   if (!UUID36.test(id)) {
     throw jsonParseError(
-      `Cannot deserialize value of type \`java.util.UUID\` from String "${id}": UUID has to be represented by standard 36-char representation`,
+      `Cannot deserialize value of type \`java.util.UUID\` from String "${id}": UUID has to be represented by ` +
+        'standard 36-char representation',
     );
   }
   return id.toLowerCase();
@@ -317,7 +318,9 @@ export class AlarmActions {
     );
   }
 
-  /** `checkEntityId(id, READ)` for the entity types of the dataset (missing: 404 "<Type> with id [..] is not found"). */
+  /**
+   * `checkEntityId(id, READ)` for the entity types of the dataset (missing: 404 "<Type> with id [..] is not found").
+   */
   checkEntityRead(caller: Caller, ref: EntityId): SimEntity | SimAlarm {
     if (ref.entityType === 'ALARM') return this.checkAlarm(caller, ref.id);
     const e = this.ds.get(ref.id);
@@ -354,7 +357,10 @@ export class AlarmActions {
     }
   }
 
-  /** `EntityService#fetchEntityCustomerId`: the owner of a HasCustomerId entity (device, asset, entity view, edge, user), else none. */
+  /**
+   * `EntityService#fetchEntityCustomerId`: the owner of a HasCustomerId entity (device, asset, entity view, edge,
+   * user), else none.
+   */
   originatorCustomer(ref: EntityId): string | null {
     const e = this.ds.get(ref.id);
     if (!e) return null;
@@ -530,7 +536,8 @@ export class AlarmActions {
       if (existing.type === 'SYSTEM') throw badRequest("System alarm comment can't be updated!");
       if (!isObj(comment)) {
         throw general(
-          `class com.fasterxml.jackson.databind.node.${nodeClass(comment)} cannot be cast to class com.fasterxml.jackson.databind.node.ObjectNode`,
+          `class com.fasterxml.jackson.databind.node.${nodeClass(comment)} cannot be cast to class ` +
+            'com.fasterxml.jackson.databind.node.ObjectNode',
         );
       }
       const edited: Record<string, JsonValue> = { ...comment, edited: 'true', editedOn: this.ctx.now() };

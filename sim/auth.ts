@@ -1,4 +1,7 @@
-/** REST authentication (`SEC/auth/rest/RestLoginProcessingFilter.java`, `SEC/model/token/JwtTokenFactory.java`): login, refresh, logout, JWT and API-key header checks, with the server's errors. */
+/**
+ * REST authentication (`SEC/auth/rest/RestLoginProcessingFilter.java`, `SEC/model/token/JwtTokenFactory.java`): login,
+ * refresh, logout, JWT and API-key header checks, with the server's errors.
+ */
 import { randomUUID } from 'node:crypto';
 import { ApiError, unauthorized } from './errors';
 import { parseJwt, signJwt, type JwtClaims, type JwtParseResult } from './jwt';

@@ -649,8 +649,9 @@ export class Dataset extends EventEmitter {
   }
 
   /**
-   * Stores typed points as the REST save does (`C/TelemetryController.java`): one `telemetry` event per distinct ts, in the order the ts
-   * first appears; a later entry for the same key and ts replaces the earlier one. Returns the points stored.
+   * Stores typed points as the REST save does (`C/TelemetryController.java`): one `telemetry` event per distinct ts, in
+   * the order the ts first appears; a later entry for the same key and ts replaces the earlier one. Returns the points
+   * stored.
    */
   setTelemetryEntries(ref: EntityRef, entries: readonly (readonly [string, KvEntry])[]): number {
     const e = this.resolve(ref);
@@ -697,10 +698,10 @@ export class Dataset extends EventEmitter {
   }
 
   /**
-   * The time-series delete of `C/TelemetryController.java`: points with `startTs <= ts < endTs` go; the latest value goes only when
-   * `deleteLatest` and its ts is in the range, and with `rewriteLatest` the newest remaining point before `startTs`
-   * becomes the latest. Events: `telemetry` for rewritten latest values, `keysDeleted` (TIME_SERIES) for removed
-   * ones (as `DefaultTelemetrySubscriptionService#onTimeSeriesDelete`). Returns the points removed.
+   * The time-series delete of `C/TelemetryController.java`: points with `startTs <= ts < endTs` go; the latest value
+   * goes only when `deleteLatest` and its ts is in the range, and with `rewriteLatest` the newest remaining point
+   * before `startTs` becomes the latest. Events: `telemetry` for rewritten latest values, `keysDeleted` (TIME_SERIES)
+   * for removed ones (as `DefaultTelemetrySubscriptionService#onTimeSeriesDelete`). Returns the points removed.
    */
   deleteTelemetryRange(
     ref: EntityRef,
@@ -960,7 +961,9 @@ export class Dataset extends EventEmitter {
   clearAlarm(id: string, ts?: number): SimAlarm {
     return this.tryClearAlarm(id, ts).alarm;
   }
-  /** `clear_alarm`: `modified` false (and no event) when the alarm was cleared already; `details` replace the old ones. */
+  /**
+   * `clear_alarm`: `modified` false (and no event) when the alarm was cleared already; `details` replace the old ones.
+   */
   tryClearAlarm(id: string, ts?: number, details?: JsonValue): AlarmCallResult {
     const a = this.alarmOrThrow(id);
     if (a.cleared) return this.result(a, false);

@@ -111,7 +111,9 @@ export class Simulator {
   readonly analytics: AnalyticsService;
   /** the telemetry and attribute routes; counters `storedPoints()`, `saves()`, `attributeWrites()`, `sharedPushes()` */
   readonly telemetry: TelemetryApi;
-  /** server-side RPC: simulated devices (`setDevice`), timers (`advance`), counters (`deliveredCount`, `calls`), events */
+  /**
+   * server-side RPC: simulated devices (`setDevice`), timers (`advance`), counters (`deliveredCount`, `calls`), events
+   */
   readonly rpc: RpcService;
   /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
   httpServer: Server | null = null;

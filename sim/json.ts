@@ -266,7 +266,9 @@ function quote(s: string, gson: boolean): string {
   return gson ? q.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : q;
 }
 
-/** Gson `JsonElement#toString`: compact, numbers as their literal (how a JSON telemetry or attribute value is stored). */
+/**
+ * Gson `JsonElement#toString`: compact, numbers as their literal (how a JSON telemetry or attribute value is stored).
+ */
 export function gsonToString(n: GNode): string {
   switch (n.t) {
     case 'obj':

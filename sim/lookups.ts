@@ -22,7 +22,8 @@ export function requiredInt(params: URLSearchParams, name: string): number {
   const s = v.trim();
   if (!/^[+-]?\d+$/.test(s) || Math.abs(Number(s)) > 2147483647) {
     throw badRequest(
-      `Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: "${v}"`,
+      `Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type 'int'; For ` +
+        `input string: "${v}"`,
     );
   }
   return Number(s);
@@ -94,7 +95,9 @@ const tenantRef = (tenantId: string): EntityId => ({ entityType: 'TENANT', id: t
 
 const DEVICE_TRANSPORT_TYPES = ['DEFAULT', 'MQTT', 'COAP', 'LWM2M', 'SNMP'];
 
-/** Sortable columns of the profile tables; `description` and `isDefault` are null / false on every simulated profile. */
+/**
+ * Sortable columns of the profile tables; `description` and `isDefault` are null / false on every simulated profile.
+ */
 function profileSortValue(e: SimEntity, property: string, device: boolean): string | number | null {
   switch (property) {
     case 'createdTime':

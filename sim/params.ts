@@ -1,7 +1,9 @@
 /** Spring's conversion of request parameters and path variables, as the controllers see them. */
 import { badRequest, general } from './errors';
 
-/** Spring's boolean conversion for request parameters (the keys endpoints answer 500 for a bad value, see server.ts). */
+/**
+ * Spring's boolean conversion for request parameters (the keys endpoints answer 500 for a bad value, see server.ts).
+ */
 export function springBool(v: string, name: string): boolean {
   const s = v.trim().toLowerCase();
   if (s === 'true' || s === 'on' || s === 'yes' || s === '1') return true;
@@ -15,7 +17,8 @@ export function springBool(v: string, name: string): boolean {
 /** The 400/31 of a `MethodArgumentTypeMismatchException` (`C/BaseController.java:470-471`). */
 export function typeMismatch(name: string, javaType: string, detail: string): Error {
   return badRequest(
-    `Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type '${javaType}'; ${detail}`,
+    `Method parameter '${name}': Failed to convert value of type 'java.lang.String' to required type ` +
+      `'${javaType}'; ${detail}`,
   );
 }
 

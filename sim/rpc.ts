@@ -238,7 +238,8 @@ interface Pending {
 }
 
 const NPE_METHOD =
-  'Cannot invoke "com.fasterxml.jackson.databind.JsonNode.asText()" because the return value of "com.fasterxml.jackson.databind.JsonNode.get(String)" is null';
+  'Cannot invoke "com.fasterxml.jackson.databind.JsonNode.asText()" because the return value of ' +
+  '"com.fasterxml.jackson.databind.JsonNode.get(String)" is null';
 const FINAL: ReadonlySet<RpcStatus> = new Set(['SUCCESSFUL', 'FAILED', 'EXPIRED', 'DELIVERED']);
 const MAX_STORED = 10_000;
 const CALL_LOG = 1000;
@@ -293,7 +294,10 @@ function deviceRef(ref: string | EntityId): string {
 
 export class RpcService {
   readonly timers: RpcTimers;
-  /** 'request' ({rpcId, deviceId, method, oneway, persistent, expirationTime}), 'delivered' (RpcCall), 'status' ({rpcId, status}), 'answered' ({rpcId, status}) */
+  /**
+   * 'request' ({rpcId, deviceId, method, oneway, persistent, expirationTime}), 'delivered' (RpcCall), 'status' ({rpcId,
+   * status}), 'answered' ({rpcId, status})
+   */
   readonly events = new EventEmitter();
   private readonly behaviours = new Map<string, DeviceBehaviour>();
   private readonly seeded = new Map<string, DeviceBehaviour>();
@@ -532,7 +536,10 @@ export class RpcService {
     ];
     if (rpcStatus !== null && rpcStatus !== '' && !statuses.includes(rpcStatus as RpcStatus)) {
       throw badRequest(
-        `Method parameter 'rpcStatus': Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.rpc.RpcStatus'; Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.RequestParam org.thingsboard.server.common.data.rpc.RpcStatus] for value [${rpcStatus}]`,
+        "Method parameter 'rpcStatus': Failed to convert value of type 'java.lang.String' to required type " +
+          "'org.thingsboard.server.common.data.rpc.RpcStatus'; Failed to convert from type [java.lang.String] to " +
+          'type [@org.springframework.web.bind.annotation.RequestParam ' +
+          `org.thingsboard.server.common.data.rpc.RpcStatus] for value [${rpcStatus}]`,
       );
     }
     // ResponseStatusException(400) caught by BaseController's handler: 500 (RpcControllerTest.java:181-188)

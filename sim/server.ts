@@ -84,7 +84,8 @@ function requiredBool(params: URLSearchParams, name: string): boolean {
 function parseScope(v: string): AttributeScope {
   if ((ATTRIBUTE_SCOPES as readonly string[]).includes(v)) return v as AttributeScope;
   throw general(
-    `Failed to convert value of type 'java.lang.String' to required type 'org.thingsboard.server.common.data.AttributeScope'; No enum constant ${v}`,
+    "Failed to convert value of type 'java.lang.String' to required type " +
+      `'org.thingsboard.server.common.data.AttributeScope'; No enum constant ${v}`,
   );
 }
 
@@ -539,7 +540,9 @@ export class HttpFront {
     });
   }
 
-  /** Answers one request; `done` gets the status sent (0 = connection dropped), at once or when an async route answers. */
+  /**
+   * Answers one request; `done` gets the status sent (0 = connection dropped), at once or when an async route answers.
+   */
   private respond(
     r: Req,
     res: ServerResponse,

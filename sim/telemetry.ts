@@ -235,7 +235,8 @@ function calendarEnd(startTs: number, type: IntervalType, tz: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// aggregation (`DAO/sqlts/AbstractChunkedAggregationTimeseriesDao.java:129-171`, `DAO/model/sqlts/ts/TsKvEntity.java:40-94`)
+// aggregation (`DAO/sqlts/AbstractChunkedAggregationTimeseriesDao.java:129-171`,
+// `DAO/model/sqlts/ts/TsKvEntity.java:40-94`)
 
 function aggregateBucket(points: readonly KvEntry[], agg: Aggregation, ts: number): KvEntry | null {
   if (points.length === 0) return null;
@@ -343,7 +344,8 @@ export class TelemetryApi {
     throw typeMismatch(
       'scope',
       'org.thingsboard.server.common.data.AttributeScope',
-      `Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.PathVariable org.thingsboard.server.common.data.AttributeScope] for value [${v}]`,
+      'Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.PathVariable ' +
+        `org.thingsboard.server.common.data.AttributeScope] for value [${v}]`,
     );
   }
 
@@ -493,7 +495,10 @@ export class TelemetryApi {
 
   // --- reads -----------------------------------------------------------------------------------------------------
 
-  /** `getLatestTimeseries` (`C/TelemetryController.java`): `{k: [{ts, value}]}`, a missing requested key `{ts: now, value: null}`. */
+  /**
+   * `getLatestTimeseries` (`C/TelemetryController.java`): `{k: [{ts, value}]}`, a missing requested key `{ts: now,
+   * value: null}`.
+   */
   latest(caller: Caller, entityType: string, entityIdStr: string, q: URLSearchParams): RouteAnswer {
     const keys = keysParam(q, this.ctx.versionAtLeast('4.3'));
     const strict = boolParam(q, 'useStrictDataTypes', false);
@@ -536,7 +541,9 @@ export class TelemetryApi {
         throw typeMismatch(
           'intervalType',
           'org.thingsboard.server.common.data.kv.IntervalType',
-          `Failed to convert from type [java.lang.String] to type [@org.springframework.web.bind.annotation.RequestParam org.thingsboard.server.common.data.kv.IntervalType] for value [${itRaw}]`,
+          'Failed to convert from type [java.lang.String] to type ' +
+            '[@org.springframework.web.bind.annotation.RequestParam ' +
+            `org.thingsboard.server.common.data.kv.IntervalType] for value [${itRaw}]`,
         );
       }
       intervalType = itRaw as IntervalType;
@@ -573,13 +580,15 @@ export class TelemetryApi {
                 : 90 * DAY;
         if (step < 1) {
           throw bad(
-            `Invalid TsKvQuery: 'interval' must be greater than 0, but got ${step}. Please check your query parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.`,
+            `Invalid TsKvQuery: 'interval' must be greater than 0, but got ${step}. Please check your query ` +
+              "parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.",
           );
         }
         const count = Math.trunc((endTs - startTs) / Math.max(step, 1000));
         if (count > MAX_INTERVALS || count < 0) {
           throw bad(
-            `Incorrect TsKvQuery. Number of intervals is to high - ${count}. Please increase 'interval' parameter for your query or reduce the time range of the query.`,
+            `Incorrect TsKvQuery. Number of intervals is to high - ${count}. Please increase 'interval' parameter ` +
+              'for your query or reduce the time range of the query.',
           );
         }
       }
@@ -616,7 +625,10 @@ export class TelemetryApi {
     return this.json(out);
   }
 
-  /** `getAttributes` / `getAttributesByScope` (`C/TelemetryController.java`): native values; without scope the three scopes merged. */
+  /**
+   * `getAttributes` / `getAttributesByScope` (`C/TelemetryController.java`): native values; without scope the three
+   * scopes merged.
+   */
   attributes(
     caller: Caller,
     entityType: string,

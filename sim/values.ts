@@ -1,6 +1,7 @@
 /**
  * Typed key-value values and the two ways the server prints them:
- * - `sqlValueString`: what REST queries and the initial WS page show (Postgres text, then EntityDataAdapter.convertValue);
+ * - `sqlValueString`: what REST queries and the initial WS page show (Postgres text, then
+ *   EntityDataAdapter.convertValue);
  * - `javaValueString`: what WS live updates and series show (KvEntry.getValueAsString, Java Double.toString).
  */
 import type { KvEntry, KvType } from './types';
@@ -187,7 +188,10 @@ export function javaValueString(e: KvEntry): string {
   }
 }
 
-/** Sort helpers, as the query's ORDER BY: num = coalesce(dbl_v, long_v, bool ? 1 : 0); str = coalesce(str_v, json_v::text, ''). */
+/**
+ * Sort helpers, as the query's ORDER BY: num = coalesce(dbl_v, long_v, bool ? 1 : 0); str = coalesce(str_v,
+ * json_v::text, '').
+ */
 export function sortNum(e: KvEntry | undefined): number | null {
   if (!e) return null;
   switch (e.type) {

@@ -505,7 +505,10 @@ describe('the documentation', function () {
       const NOT_SHOWN = ['disconnected'];
       /** The status texts of the tables: every `code` in the first cell of each row. */
       const documented = () => tableRows(section(page(), 'Status texts', 2)).flatMap(([first]) => codes(first));
-      /** A catalog text as a pattern: each __variable__ is a number; a __status__ is an HTTP status or an RPC's state (QUEUED, SENT…). */
+      /**
+       * A catalog text as a pattern: each __variable__ is a number; a __status__ is an HTTP status or an RPC's state
+       * (QUEUED, SENT…).
+       */
       const pattern = (tpl: string) =>
         new RegExp(
           `^${tpl

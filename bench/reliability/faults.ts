@@ -233,8 +233,10 @@ export const faults: Probe = async (c) => {
       const during = await round(`f${i}`, prefix, 30000).finally(() => clearInterval(sampler));
       if (fc.spec?.bodyBytes) {
         memoryNotes.push(
-          `- ${fc.name}, three answers at once: RSS of the Node-RED process ${mb(rss0)} before, ${mb(peak)} at the peak ` +
-            `(an answer over the connection's Largest answer, 32 MB by default, is dropped before it is read when it declares its length, else while it is read, the answers read at once sharing the limit; a smaller one is read whole, then parsed).`,
+          `- ${fc.name}, three answers at once: RSS of the Node-RED process ${mb(rss0)} before, ${mb(peak)} at the ` +
+            "peak (an answer over the connection's Largest answer, 32 MB by default, is dropped before it is read " +
+            'when it declares its length, else while it is read, the answers read at once sharing the limit; a ' +
+            'smaller one is read whole, then parsed).',
         );
         checks.push(
           check(
@@ -257,7 +259,8 @@ export const faults: Probe = async (c) => {
         rows.push([
           fc.name,
           n.type,
-          `${d.err.length} error${d.err.length === 1 ? '' : 's'}, ${d.out.length} output${d.out.length === 1 ? '' : 's'}`,
+          `${d.err.length} error${d.err.length === 1 ? '' : 's'}, ${d.out.length} ` +
+            `output${d.out.length === 1 ? '' : 's'}`,
           d.firstMs === undefined ? '—' : secs(d.firstMs),
           answered ? 'answered' : `**${a.out.length} output(s), ${a.err.length} error(s)**`,
           errorText(d.err[0]) || '—',
@@ -278,7 +281,8 @@ export const faults: Probe = async (c) => {
         );
       }
       c.log(
-        `  ${fc.name}: ${[...during.values()].map((o) => `${o.err.length}e/${o.out.length}o`).join(' ')}; after: ${[...after.values()].map((o) => (o.out.length === 1 ? 'answered' : 'NOT answered')).join(' ')}`,
+        `  ${fc.name}: ${[...during.values()].map((o) => `${o.err.length}e/${o.out.length}o`).join(' ')}; ` +
+          `after: ${[...after.values()].map((o) => (o.out.length === 1 ? 'answered' : 'NOT answered')).join(' ')}`,
       );
     }
     // The same size read and delivered once the connection's limit is above it.
@@ -297,7 +301,13 @@ export const faults: Probe = async (c) => {
     const got = bigOut.out[0]
       ? (((bigOut.out[0].payload as Rec | undefined)?.blob as string | undefined)?.length ?? 0)
       : 0;
-    big.note = `- ${huge / 2 ** 20} MB in one attribute, read by tb-attributes on a connection whose Largest answer is raised above it: ${got === huge ? `delivered whole in ${secs(bigOut.firstMs ?? 0)}` : `**not delivered** (${errorText(bigOut.err[0]) || 'no outcome'})`}.`;
+    big.note =
+      `- ${huge / 2 ** 20} MB in one attribute, read by tb-attributes on a connection whose Largest answer ` +
+      `is raised above it: ${
+        got === huge
+          ? `delivered whole in ${secs(bigOut.firstMs ?? 0)}`
+          : `**not delivered** (${errorText(bigOut.err[0]) || 'no outcome'})`
+      }.`;
     checks.push(
       check(
         `${huge / 2 ** 20} MB answer with the Largest answer raised: delivered`,
@@ -315,12 +325,18 @@ export const faults: Probe = async (c) => {
   }
 
   const md = [
-    `Three REST nodes on one connection (timeout ${timeoutS} s, default retry policy${c.opts.quick ? ' with --quick waits' : ': 3 retries of a 429, 1 s initial, 30 s cap, ±20 % jitter, Retry-After honoured'}). ` +
-      'For each fault: the fault is put on every query request (`POST /__sim/faults`, `times: null`), one message goes ' +
-      `into each node, the probe waits for its outcome (at most 30 s) and ${grace / 1000} s more for a second one; then the fault is ` +
-      'removed and one more message goes into each node. The DNS case uses a second connection to ' +
-      `\`http://${DNS_HOST}:<port>\`: \`*.invalid\` fails with ENOTFOUND in this process's \`dns.lookup\` while the fault is on, ` +
-      'and resolves to 127.0.0.1 after (nothing leaves the machine). "time" is from sending the message to its outcome.',
+    `Three REST nodes on one connection (timeout ${timeoutS} s, default retry ` +
+      `policy${
+        c.opts.quick
+          ? ' with --quick waits'
+          : ': 3 retries of a 429, 1 s initial, 30 s cap, ±20 % jitter, Retry-After honoured'
+      }). ` +
+      'For each fault: the fault is put on every query request (`POST /__sim/faults`, `times: null`), one message ' +
+      `goes into each node, the probe waits for its outcome (at most 30 s) and ${grace / 1000} s more for a second ` +
+      'one; then the fault is removed and one more message goes into each node. The DNS case uses a second ' +
+      `connection to \`http://${DNS_HOST}:<port>\`: \`*.invalid\` fails with ENOTFOUND in this process's ` +
+      '`dns.lookup` while the fault is on, and resolves to 127.0.0.1 after (nothing leaves the machine). "time" is ' +
+      'from sending the message to its outcome.',
     '',
     table(['fault', 'node', 'outcomes of the message', 'time', 'next message', 'error at the Catch node'], rows, [
       'l',

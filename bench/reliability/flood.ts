@@ -132,12 +132,12 @@ export const flood: Probe = async (c) => {
     const heap1 = await heapUsed();
 
     const md = [
-      `One tb-subscribe (entity data, flat, ${ENTITIES} bench devices, latest \`seq\`) wired to a sink. The simulator ` +
-        `writes ${int(n)} updates (keys \`sentAt\`, \`seq\`) round-robin over the ${ENTITIES} devices as fast as the socket ` +
-        'drains (`POST /__sim/ws/burst`); each is one WebSocket message. The sink counts every `update` message by its ' +
-        '`seq`; "out of order" = a device\'s update with a lower `seq` than one already received for that device. ' +
-        "Memory is the Node-RED process's (heap after GC when run with --expose-gc); the rate depends on the machine and " +
-        'its load (see the load average above): bench/RESULTS.md measures speed.',
+      `One tb-subscribe (entity data, flat, ${ENTITIES} bench devices, latest \`seq\`) wired to a sink. The ` +
+        `simulator writes ${int(n)} updates (keys \`sentAt\`, \`seq\`) round-robin over the ${ENTITIES} devices as ` +
+        'fast as the socket drains (`POST /__sim/ws/burst`); each is one WebSocket message. The sink counts every ' +
+        '`update` message by its `seq`; "out of order" = a device\'s update with a lower `seq` than one already ' +
+        "received for that device. Memory is the Node-RED process's (heap after GC when run with --expose-gc); the " +
+        'rate depends on the machine and its load (see the load average above): bench/RESULTS.md measures speed.',
       '',
       table(
         [
@@ -166,8 +166,9 @@ export const flood: Probe = async (c) => {
         ],
       ),
       '',
-      `- Simulator: burst written in ${(burst.durationMs / 1000).toFixed(2)} s, ${int(burst.messagesSent)} messages, ` +
-        `${burst.stalls} waits for the socket to drain (${(burst.stallMs / 1000).toFixed(2)} s)${burst.aborted ? ', ABORTED' : ''}.`,
+      `- Simulator: burst written in ${(burst.durationMs / 1000).toFixed(2)} s, ${int(burst.messagesSent)} ` +
+        `messages, ${burst.stalls} waits for the socket to drain (${(burst.stallMs / 1000).toFixed(2)} ` +
+        `s)${burst.aborted ? ', ABORTED' : ''}.`,
     ].join('\n');
     const checks = [
       check('updates lost', '0', int(lost), lost === 0),

@@ -606,7 +606,8 @@ export const fuzz: Probe = async (c) => {
             tally.foreign++;
             if (process.env.RELIABILITY_DEBUG)
               c.log(
-                `    foreign error: ${String((err as { stack?: string }).stack ?? err.message)}\n    input: ${describeInput(inputs.get(tag))}`,
+                `    foreign error: ${String((err as { stack?: string }).stack ?? err.message)}\n    ` +
+                  `input: ${describeInput(inputs.get(tag))}`,
               );
             if (tally.foreignSamples.length < 3) tally.foreignSamples.push(String(err.message).slice(0, 200));
           }
@@ -618,7 +619,9 @@ export const fuzz: Probe = async (c) => {
       node.receive({ ...(clone(t.valid[0]) as Rec), fuzzTag: `${t.id}#valid` });
       tally.answered = await waitFor(() => (outputs.get(t.id) ?? []).slice(before).some(t.answered), 15000);
       c.log(
-        `  ${t.node.type}: ${tally.sent} sent, ${tally.ok} done, ${tally.errors} done(err), ${tally.missing} without an end, ${tally.doubled} ended twice, ${tally.foreign} foreign errors; valid message after: ${tally.answered ? 'answered' : 'NOT answered'}`,
+        `  ${t.node.type}: ${tally.sent} sent, ${tally.ok} done, ${tally.errors} done(err), ${tally.missing} without ` +
+          `an end, ${tally.doubled} ended twice, ${tally.foreign} foreign errors; valid message ` +
+          `after: ${tally.answered ? 'answered' : 'NOT answered'}`,
       );
     }
   } finally {
@@ -669,15 +672,15 @@ export const fuzz: Probe = async (c) => {
     );
   }
   const md = [
-    `${int(n)} messages per node type (seed ${c.opts.seed}), at most 16 unfinished at a time per node, sent into the node ` +
-      'with `receive()`; each node takes its query or request from the message. About 5 % are valid templates, 70 % ' +
-      'mutated templates, 25 % random payloads; message properties the node reads (action, operation, comment, ' +
+    `${int(n)} messages per node type (seed ${c.opts.seed}), at most 16 unfinished at a time per node, sent into the ` +
+      'node with `receive()`; each node takes its query or request from the message. About 5 % are valid templates, ' +
+      '70 % mutated templates, 25 % random payloads; message properties the node reads (action, operation, comment, ' +
       'assignee, topic) are random in a quarter of the messages. A Complete node (scope: the fuzzed nodes) and the ' +
-      'Catch node report each `done()` and `done(err)`; "foreign" errors are those that are not one of the package\'s own ' +
-      '(a TypeError escaping, for example). Untagged errors at the Catch node (from live subscriptions, not from a ' +
-      `message): ${untaggedErrors}. Generated messages that Node-RED's own \`RED.util.cloneMessage\` cannot copy (it throws, ` +
-      'so they cannot reach a Complete or Catch node, nor travel through any flow) were replaced by new ones: ' +
-      `${int(replaced)}.`,
+      'Catch node report each `done()` and `done(err)`; "foreign" errors are those that are not one of the ' +
+      "package's own (a TypeError escaping, for example). Untagged errors at the Catch node (from live " +
+      `subscriptions, not from a message): ${untaggedErrors}. Generated messages that Node-RED's own ` +
+      '`RED.util.cloneMessage` cannot copy (it throws, so they cannot reach a Complete or Catch node, nor travel ' +
+      `through any flow) were replaced by new ones: ${int(replaced)}.`,
     '',
     table(
       [

@@ -398,7 +398,8 @@ export const hour: Probe = async (c) => {
       f.end = Date.now();
       await recover(f);
       c.log(
-        `  ${new Date().toISOString().slice(11, 19)} ${KIND_TEXT[kind]}: ${f.errors} error(s) inside, recovered in ${secs(Math.max(0, ...[...f.recovery.values()].map((x) => x ?? Infinity)))}` +
+        `  ${new Date().toISOString().slice(11, 19)} ${KIND_TEXT[kind]}: ${f.errors} error(s) inside, ` +
+          `recovered in ${secs(Math.max(0, ...[...f.recovery.values()].map((x) => x ?? Infinity)))}` +
           `, live ${f.liveRecovery === undefined ? 'NOT' : secs(f.liveRecovery)}; outside so far ${outside.length}`,
       );
       const next = f.start + periodMs / 2 - Date.now();
@@ -504,8 +505,15 @@ export const hour: Probe = async (c) => {
 
   const md = [
     `${quick ? `--quick: ${faultCount} faults ${periodMs / 1000} s apart, windows of ${windowMs / 1000} s` : `${minutes} minutes, a fault every minute (half-way through it), windows of ${windowMs / 1000} s`}, ` +
-      `in rotation: ${KINDS.map((k) => KIND_TEXT[k]).join(', ')}. One connection (timeout ${timeoutS} s, the default retries: 3 within 30 s${quick ? ', Largest answer 1 MB; answers of 2 MB' : `; answers of ${largeBytes / 2 ** 20} MB against the default Largest answer of 32 MB`}). ` +
-      `An error belongs to a fault when it comes from the fault's start to ${graceMs / 1000} s after its window. Run time ${secs(runMs)}.`,
+      `in rotation: ${KINDS.map((k) => KIND_TEXT[k]).join(', ')}. One connection (timeout ${timeoutS} s, the default ` +
+      'retries: 3 within 30 ' +
+      `s${
+        quick
+          ? ', Largest answer 1 MB; answers of 2 MB'
+          : `; answers of ${largeBytes / 2 ** 20} MB against the default Largest answer of 32 MB`
+      }). ` +
+      `An error belongs to a fault when it comes from the fault's start to ${graceMs / 1000} s after its window. Run ` +
+      `time ${secs(runMs)}.`,
     '',
     table(['node', 'messages', 'answered', 'errors', 'lost', 'two outcomes'], workerRows, [
       'l',
@@ -528,11 +536,20 @@ export const hour: Probe = async (c) => {
       ['l', 'r', 'r', 'r', 'r'],
     ),
     '',
-    `- Requests to the simulator's /api during the load: ${int(m.requests)}; errors at Catch outside fault windows: ${outside.length}${outside.length ? ` (first: ${outside.slice(0, 3).join(' | ')})` : ''}; inside: ${int(insideErrors)}.`,
-    `- On the server: ${int(savedOk.length)} telemetry saves answered, ${saveMissing} of them missing, ${saveRepeats} value(s) stored twice; ${int(rpcCalls.length)} RPCs delivered, ${rpcRepeats} twice, ${rpcMissing} answered but not delivered; ` +
-      `${int(ofWorker('hour_comment').length)} comments asked, ${commentRepeats} alarm(s) with two, ${commentMissing} answered but not stored; ${notAcked} acknowledged alarm(s) not acknowledged.`,
-    `- Live counter: ${int(counter)} written, ${int(liveSeen.length)} updates received (changes while a session was down arrive as the latest value), last ${liveLast ?? '—'}, ${liveOutOfOrder} out of order, ${liveRepeats} repeated.`,
-    `- Heap after GC, load paused, nothing in flight: ${mb(m.start.heap)} after the warm-up, ${mb(m.end.heap)} at the end (${heapGrowth >= 0 ? '+' : ''}${mb(heapGrowth)}); active handles ${m.start.handles} and ${m.end.handles}.`,
+    `- Requests to the simulator's /api during the load: ${int(m.requests)}; errors at Catch outside fault ` +
+      `windows: ${outside.length}${outside.length ? ` (first: ${outside.slice(0, 3).join(' | ')})` : ''}; ` +
+      `inside: ${int(insideErrors)}.`,
+    `- On the server: ${int(savedOk.length)} telemetry saves answered, ${saveMissing} of them ` +
+      `missing, ${saveRepeats} value(s) stored twice; ${int(rpcCalls.length)} RPCs delivered, ${rpcRepeats} ` +
+      `twice, ${rpcMissing} answered but not delivered; ${int(ofWorker('hour_comment').length)} comments ` +
+      `asked, ${commentRepeats} alarm(s) with two, ${commentMissing} answered but not stored; ${notAcked} ` +
+      'acknowledged alarm(s) not acknowledged.',
+    `- Live counter: ${int(counter)} written, ${int(liveSeen.length)} updates received (changes while a session was ` +
+      `down arrive as the latest value), last ${liveLast ?? '—'}, ${liveOutOfOrder} out of order, ${liveRepeats} ` +
+      'repeated.',
+    `- Heap after GC, load paused, nothing in flight: ${mb(m.start.heap)} after the warm-up, ${mb(m.end.heap)} at ` +
+      `the end (${heapGrowth >= 0 ? '+' : ''}${mb(heapGrowth)}); active handles ${m.start.handles} ` +
+      `and ${m.end.handles}.`,
   ].join('\n');
 
   const checks = [

@@ -178,15 +178,15 @@ export const isolation: Probe = async (c) => {
     r.badStatus,
   ]);
   const md = [
-    `One connection, two tb-subscribe nodes for ${s} s each run: "healthy" (the 20 thermostats, latest temperature) and ` +
-      '"big" (an entity list of 1,000 device ids: a 39 KB command; the simulator, like ThingsBoard, closes the session ' +
-      "with 1009 on an incoming message over 32 KiB). A thermostat's temperature changes twice a second. Run 1 keeps " +
-      'the connection\'s "Live message limit" at its default, 32 KB; run 2 sets it to 64 KB (as for a server configured ' +
-      'with a larger buffer, which this one is not), so that the command is sent and the close-and-block path runs. ' +
-      '"Updates received" counts the thermostat\'s updates at the healthy node; while a session is closed and opened ' +
-      'again, changes of one key reach the node as the latest value after the resubscribe. ' +
-      'Issue 11 measured, before the fix: 62 sessions in 60 s, 188 red "reconnect in 1s" statuses on the healthy node, ' +
-      'no error at any Catch node.',
+    `One connection, two tb-subscribe nodes for ${s} s each run: "healthy" (the 20 thermostats, latest temperature) ` +
+      'and "big" (an entity list of 1,000 device ids: a 39 KB command; the simulator, like ThingsBoard, closes the ' +
+      "session with 1009 on an incoming message over 32 KiB). A thermostat's temperature changes twice a second. Run " +
+      '1 keeps the connection\'s "Live message limit" at its default, 32 KB; run 2 sets it to 64 KB (as for a server ' +
+      'configured with a larger buffer, which this one is not), so that the command is sent and the close-and-block ' +
+      'path runs. "Updates received" counts the thermostat\'s updates at the healthy node; while a session is closed ' +
+      'and opened again, changes of one key reach the node as the latest value after the resubscribe. Issue 11 ' +
+      'measured, before the fix: 62 sessions in 60 s, 188 red "reconnect in 1s" statuses on the healthy node, no ' +
+      'error at any Catch node.',
     '',
     table(
       [

@@ -242,13 +242,14 @@ export const redeploys: Probe = async (c) => {
       ],
     ];
     const md = [
-      `One connection with 7 live nodes (tb-subscribe: entity data, entity data with time series, entity data with ` +
-        `history, entity count, alarm data, alarm count; tb-alarm-status on one device), each wired to a sink. ` +
-        `Deployed once with credentials, then ${n} times "full" (Node-RED stops and starts every node) and ${n} times ` +
-        `"modified nodes": ${connChanges} of them change the connection (Node-RED restarts it and its 7 users), the ` +
-        `others change one tb-subscribe (only it restarts). After each deploy the probe waits until every restarted ` +
-        `node sent its first message again (page, count, history or alarm status; at most 15 s). Heap ${gcNote}; ` +
-        `active resources = \`process.getActiveResourcesInfo()\` of the Node-RED process (sockets, timers, servers).`,
+      'One connection with 7 live nodes (tb-subscribe: entity data, entity data with time series, entity data with ' +
+        'history, entity count, alarm data, alarm count; tb-alarm-status on one device), each wired to a sink. ' +
+        `Deployed once with credentials, then ${n} times "full" (Node-RED stops and starts every node) and ${n} ` +
+        `times "modified nodes": ${connChanges} of them change the connection (Node-RED restarts it and its 7 ` +
+        'users), the others change one tb-subscribe (only it restarts). After each deploy the probe waits until ' +
+        'every restarted node sent its first message again (page, count, history or alarm status; at most 15 s). ' +
+        `Heap ${gcNote}; active resources = \`process.getActiveResourcesInfo()\` of the Node-RED process (sockets, ` +
+        'timers, servers).',
       '',
       table(
         [
@@ -265,8 +266,10 @@ export const redeploys: Probe = async (c) => {
       ),
       '',
       `- Active resources after the first deploy: ${resourcesText(res0)}; at the end: ${resourcesText(resEnd)}.`,
-      `- Token refreshes: ${refreshes}. Errors at the Catch node: ${errors.length}${errors.length ? ` (first: ${errors[0].slice(0, 160)})` : ''}.`,
-      `- Redeploys after which a node did not subscribe again within 15 s: ${missed}${missedWhere.length ? ` (${missedWhere.join('; ')})` : ''}.`,
+      `- Token refreshes: ${refreshes}. Errors at the Catch ` +
+        `node: ${errors.length}${errors.length ? ` (first: ${errors[0].slice(0, 160)})` : ''}.`,
+      '- Redeploys after which a node did not subscribe again within 15 ' +
+        `s: ${missed}${missedWhere.length ? ` (${missedWhere.join('; ')})` : ''}.`,
     ].join('\n');
 
     const heapGrowth = heapEnd - heap0;

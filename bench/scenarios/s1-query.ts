@@ -58,7 +58,8 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
       wires: [[`sink_${id}`]],
     });
     const coreFunc =
-      `msg.headers = { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + ${JSON.stringify(token)} };\n` +
+      `msg.headers = { 'Content-Type': 'application/json', 'X-Authorization': ` +
+      `'Bearer ' + ${JSON.stringify(token)} };\n` +
       `msg.payload = ${JSON.stringify(query)};\nreturn msg;`;
     const flowFor: Record<string, FlowNode[]> = {
       ours: [ours('ours_flat', 'flat'), sink('sink_ours_flat')],
@@ -146,13 +147,15 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
         contenders,
         opts,
         (r) =>
-          `${fmt(r.perSec)} msg/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`,
+          `${fmt(r.perSec)} msg/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ` +
+          `ms${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`,
       );
       for (const [key, rs] of res) {
         const bad = rs.find((r) => r.errors > 0 || r.items !== 100);
         if (bad)
           notes.push(
-            `${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${bad.items} items in the last answer (expected 100)`,
+            `${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${bad.items} items in the last answer (expected ` +
+              '100)',
           );
       }
       const rows = contenders.map((c) => {
@@ -215,13 +218,15 @@ export async function scenario1(opts: RunOptions): Promise<ScenarioResult> {
       const redirectCost = ratio(perSec('axios-nr'), perSec('axios'));
       notes.push(`axios maxRedirects 0 ÷ defaults: ${fmtRatio(redirectCost)} (the redirect follower's cost)`);
       notes.push(
-        `the HTTP client underneath: raw axios (maxRedirects 0, no Node-RED at all) ÷ reference node = ${fmtRatio(ratio(perSec('axios-nr'), perSec('ref')))}; ` +
-          `ours raw ÷ raw axios (maxRedirects 0) = ${fmtRatio(ratio(perSec('ours-raw'), perSec('axios-nr')))}; ours flat ÷ ours raw = ${fmtRatio(ratio(oursRate, perSec('ours-raw')))}`,
+        'the HTTP client underneath: raw axios (maxRedirects 0, no Node-RED at all) ÷ reference node ' +
+          `= ${fmtRatio(ratio(perSec('axios-nr'), perSec('ref')))}; ours raw ÷ raw axios (maxRedirects 0) ` +
+          `= ${fmtRatio(ratio(perSec('ours-raw'), perSec('axios-nr')))}; ours flat ÷ ours raw ` +
+          `= ${fmtRatio(ratio(oursRate, perSec('ours-raw')))}`,
       );
       const markdown = [
-        `${fmt(n)} queries per contender and round, ${inflight} in flight; simulator with ${fmt(devices)} bench devices; ` +
-          `each answer is one page of 100 devices (2 entity fields, 4 latest values). Each contender in its own process ` +
-          `(Node-RED with only its flow; axios without Node-RED). Latency = from the message entering ` +
+        `${fmt(n)} queries per contender and round, ${inflight} in flight; simulator with ${fmt(devices)} bench ` +
+          'devices; each answer is one page of 100 devices (2 entity fields, 4 latest values). Each contender in its ' +
+          'own process (Node-RED with only its flow; axios without Node-RED). Latency = from the message entering ' +
           `the contender (or the request call, for axios) to its arrival at the sink. ${roundsText(opts, opts.rounds)}`,
         '',
         table(['contender', 'queries/s', 'p50 ms', 'p99 ms', 'client CPU µs/query', 'simulator CPU %'], rows),

@@ -25,7 +25,8 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
   const sizes = [1, 100, 1000];
   // Nothing here reads history: 100 points per key keep the simulator's heap the same size from the first round to the
   // last (with the default 5,000, 1,000 devices gather up to 10 million points over a run, and the simulator slows as
-  // its heap grows: raw ws client at 1,000 entities 120,395 -> 131,837 updates/s with the limit, 8 rounds each, BENCH_PIN=0:1).
+  // its heap grows: raw ws client at 1,000 entities 120,395 -> 131,837 updates/s with the limit, 8 rounds each,
+  // BENCH_PIN=0:1).
   const sim = await startSim(['--extra-devices', '1000', '--history-limit', '100']);
   const notes: string[] = [];
   try {
@@ -108,13 +109,15 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         [...new Set(chosen.map((c) => c.key.split('@')[0]))].map((k) => [k, { nodeRed: k !== 'raw' }]),
       );
       opts.log(
-        `  scenario 2: ${fmt(updates)} updates per burst over 1, 100, 1,000 entities; delay at ${fmt(rate)}/s with ${fmt(paced)} updates over 100 entities`,
+        `  scenario 2: ${fmt(updates)} updates per burst over 1, 100, 1,000 entities; delay at ${fmt(rate)}/s ` +
+          `with ${fmt(paced)} updates over 100 entities`,
       );
       const res = await runRounds(
         chosen,
         opts,
         (c) =>
-          `${fmt(c.burst.perSec)} upd/s (${fmt(c.burst.received)}/${fmt(c.burst.updates)}; sim ${fmt(c.burst.sim.updatesPerSec)}/s, ${c.burst.sim.stalls} stalls)` +
+          `${fmt(c.burst.perSec)} upd/s (${fmt(c.burst.received)}/${fmt(c.burst.updates)}; ` +
+          `sim ${fmt(c.burst.sim.updatesPerSec)}/s, ${c.burst.sim.stalls} stalls)` +
           (c.paced ? `  @${rate}/s delay p50 ${fmtMs(c.paced.delayP50)} p99 ${fmtMs(c.paced.delayP99)} ms` : ''),
       );
       for (const [key, rs] of res) {
@@ -169,7 +172,8 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         if (ours && ref && ours.length === ref.length && ours.length > 1) {
           const pairs = ours.map((c, i) => c.burst.perSec / ref[i].burst.perSec);
           notes.push(
-            `@${fmt(n)}: ours ÷ reference node round by round: ${pairs.map((r) => fmtRatio(r)).join(', ')} (median ${fmtRatio(median(pairs))})`,
+            `@${fmt(n)}: ours ÷ reference node round by round: ${pairs.map((r) => fmtRatio(r)).join(', ')} ` +
+              `(median ${fmtRatio(median(pairs))})`,
           );
         }
       }
@@ -188,10 +192,12 @@ export async function scenario2(opts: RunOptions): Promise<ScenarioResult> {
         pass: Number.isFinite(p99 - refP99) ? p99 <= refP99 : undefined,
       });
       const markdown = [
-        `${fmt(updates)} updates per burst (2 changed keys each), round-robin over N bench devices, pushed by the simulator as fast ` +
-          `as the socket drains; updates/s = updates ÷ (last arrival at the sink − first update's send time). Delay = arrival at ` +
-          `the sink − the send time the simulator wrote into the update (same machine clock), ${fmt(paced)} updates paced at ` +
-          `${fmt(rate)}/s over 100 entities. Each contender in its own process (the raw client without Node-RED). Client CPU includes the Node-RED process's own work. ${roundsText(opts, opts.rounds)}`,
+        `${fmt(updates)} updates per burst (2 changed keys each), round-robin over N bench devices, pushed by the ` +
+          "simulator as fast as the socket drains; updates/s = updates ÷ (last arrival at the sink − first update's " +
+          'send time). Delay = arrival at the sink − the send time the simulator wrote into the update (same machine ' +
+          `clock), ${fmt(paced)} updates paced at ${fmt(rate)}/s over 100 entities. Each contender in its own ` +
+          "process (the raw client without Node-RED). Client CPU includes the Node-RED process's own " +
+          `work. ${roundsText(opts, opts.rounds)}`,
         '',
         table(
           [

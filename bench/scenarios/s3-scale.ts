@@ -144,8 +144,8 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
         chosen,
         { ...opts, rounds },
         (c) =>
-          `subscribed ${fmt(c.subscribedMs)} ms (deploy ${fmt(c.deployMs)}), sockets ${c.sockets}, open ${c.openSessions}, ` +
-          `resubscribed ${fmt(c.resubscribedMs)} ms, heap ${fmt(c.heapPerSubKb, 1)} KB/sub`,
+          `subscribed ${fmt(c.subscribedMs)} ms (deploy ${fmt(c.deployMs)}), sockets ${c.sockets}, ` +
+          `open ${c.openSessions}, resubscribed ${fmt(c.resubscribedMs)} ms, heap ${fmt(c.heapPerSubKb, 1)} KB/sub`,
       );
 
       // Bare Node-RED nodes, for context: what S nodes cost before any subscription.
@@ -209,16 +209,20 @@ export async function scenario3(opts: RunOptions): Promise<ScenarioResult> {
         },
       ];
       notes.push(
-        `a bare Node-RED node (bench-sink) costs ${fmt(bareKb, 1)} KB of heap: included in the per-subscription figure of every node-based contender`,
+        `a bare Node-RED node (bench-sink) costs ${fmt(bareKb, 1)} KB of heap: included in the per-subscription ` +
+          'figure of every node-based contender',
       );
       notes.push(
-        'the drop is abrupt (the clients see 1006); our hub waits its reconnect backoff first (tbConnectionReconnectInitialMs, 1 s ± 20 %), the core websocket client 3 s, the raw client reconnects at once; the reference node does not reconnect',
+        'the drop is abrupt (the clients see 1006); our hub waits its reconnect backoff first ' +
+          '(tbConnectionReconnectInitialMs, 1 s ± 20 %), the core websocket client 3 s, the raw client reconnects at ' +
+          'once; the reference node does not reconnect',
       );
       const markdown = [
-        `${fmt(S)} ENTITY_DATA subscriptions (a single bench device each: name + temperature). "Subscribed" = from the deploy ` +
-          `request until every subscription's first data arrived at the sink (ours: and every node's status is green); "again after a drop" = from ` +
-          `the simulator dropping every session until all are subscribed again (ours: every node went non-green and back to green). Heap = ` +
-          `heapUsed after GC with the subscriptions minus with an empty flow, ÷ ${fmt(S)}. ${roundsText(opts, rounds)}`,
+        `${fmt(S)} ENTITY_DATA subscriptions (a single bench device each: name + temperature). "Subscribed" = from ` +
+          "the deploy request until every subscription's first data arrived at the sink (ours: and every node's " +
+          'status is green); "again after a drop" = from the simulator dropping every session until all are ' +
+          'subscribed again (ours: every node went non-green and back to green). Heap = heapUsed after GC with the ' +
+          `subscriptions minus with an empty flow, ÷ ${fmt(S)}. ${roundsText(opts, rounds)}`,
         '',
         table(
           [

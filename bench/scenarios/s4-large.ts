@@ -1,9 +1,9 @@
 /**
- * Scenario 4: large results. allPages over 1,000, 10,000 and 100,000 bench devices (pages of 1,000), with and without split:
- * total time and peak RSS. Every measurement runs in a fresh agent process (Node-RED with only that
- * contender's flow; the raw client in a process without Node-RED), so that the peak RSS is that
- * contender's alone: after start-up and deploy the process is garbage-collected and its peak-RSS counter
- * reset (/proc/self/clear_refs), then the query runs once, cold.
+ * Scenario 4: large results. allPages over 1,000, 10,000 and 100,000 bench devices (pages of 1,000), with and without
+ * split: total time and peak RSS. Every measurement runs in a fresh agent process (Node-RED with only that contender's
+ * flow; the raw client in a process without Node-RED), so that the peak RSS is that contender's alone: after start-up
+ * and deploy the process is garbage-collected and its peak-RSS counter reset (/proc/self/clear_refs), then the query
+ * runs once, cold.
  */
 import { startSim } from '../../sim/process';
 import type { LargeResult } from '../agent/query-load';
@@ -90,10 +90,15 @@ async function runAt(
             sink('sink_out'),
           ];
         case 'core': {
-          const build = `const q = ${JSON.stringify(query)};\nq.pageLink.page = msg.pageNo || 0;\nmsg.headers = ${headers};\nmsg.payload = q;\nreturn msg;`;
+          const build =
+            `const q = ${JSON.stringify(query)};\nq.pageLink.page = msg.pageNo || 0;\nmsg.headers ` +
+            `= ${headers};\nmsg.payload = q;\nreturn msg;`;
           const collect = split
-            ? `const page = msg.payload;\nconst out = { payload: page.data };\nif (page.hasNext) { msg.pageNo = (msg.pageNo || 0) + 1; return [msg, out]; }\nreturn [null, out];`
-            : `const page = msg.payload;\nmsg.items = msg.items ? msg.items.concat(page.data) : page.data;\nif (page.hasNext) { msg.pageNo = (msg.pageNo || 0) + 1; return [msg, null]; }\nmsg.payload = msg.items;\ndelete msg.items;\nreturn [null, msg];`;
+            ? 'const page = msg.payload;\nconst out = { payload: page.data };\nif (page.hasNext) { msg.pageNo = ' +
+              '(msg.pageNo || 0) + 1; return [msg, out]; }\nreturn [null, out];'
+            : 'const page = msg.payload;\nmsg.items = msg.items ? msg.items.concat(page.data) : page.data;\nif ' +
+              '(page.hasNext) { msg.pageNo = (msg.pageNo || 0) + 1; return [msg, null]; }\nmsg.payload = ' +
+              'msg.items;\ndelete msg.items;\nreturn [null, msg];';
           return [
             functionNode('entry', build, [['core_http']]),
             httpRequestNode('core_http', findUrl, [['core_collect']]),
@@ -180,19 +185,22 @@ async function runAt(
     }
     const chosen = selected(contenders, opts).filter((c) => !keys || keys.includes(c.key));
     opts.log(
-      `  scenario 4: allPages over ${fmt(total)} bench devices, pages of ${fmt(pageSize)}, a fresh process per measurement, ${rounds} round(s)`,
+      `  scenario 4: allPages over ${fmt(total)} bench devices, pages of ${fmt(pageSize)}, a fresh process per ` +
+        `measurement, ${rounds} round(s)`,
     );
     const res = await runRounds(
       chosen,
       { ...opts, rounds },
       (r) =>
-        `${fmt(r.elapsedMs)} ms  ${fmt(r.items)} items in ${fmt(r.messages)} msg  peak RSS ${fmt(r.peakRss / MB)} MB (base ${fmt(r.baseRss / MB)})${r.errors ? `  ERROR ${r.firstError}` : ''}`,
+        `${fmt(r.elapsedMs)} ms  ${fmt(r.items)} items in ${fmt(r.messages)} msg  peak RSS ${fmt(r.peakRss / MB)} MB ` +
+        `(base ${fmt(r.baseRss / MB)})${r.errors ? `  ERROR ${r.firstError}` : ''}`,
     );
     for (const [key, rs] of res) {
       const bad = rs.find((r) => r.errors > 0 || r.items !== total);
       if (bad)
         notes.push(
-          `${fmt(total)} entities, ${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.items)} items (expected ${fmt(total)})`,
+          `${fmt(total)} entities, ${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.items)} items ` +
+            `(expected ${fmt(total)})`,
         );
     }
     return { total, chosen, res };
@@ -258,20 +266,22 @@ export async function scenario4(opts: RunOptions): Promise<ScenarioResult> {
   const time = (k: string) => med(res.get(k), (r) => r.elapsedMs);
   if (res.get('ref')?.length && res.get('core')?.length) {
     notes.push(
-      `time ours ÷ reference node: ${(time('ours') / time('ref')).toFixed(2)} (no split), ${(time('ours+split') / time('ref+split')).toFixed(2)} (split); ` +
-        `ours ÷ core flow: ${(time('ours') / time('core')).toFixed(2)} (no split), ${(time('ours+split') / time('core+split')).toFixed(2)} (split) — lower is faster`,
+      `time ours ÷ reference node: ${(time('ours') / time('ref')).toFixed(2)} (no ` +
+        `split), ${(time('ours+split') / time('ref+split')).toFixed(2)} (split); ours ÷ core ` +
+        `flow: ${(time('ours') / time('core')).toFixed(2)} (no ` +
+        `split), ${(time('ours+split') / time('core+split')).toFixed(2)} (split) — lower is faster`,
     );
   }
   const markdown = [
-    `allPages over ${fmt(total)} bench devices (2 entity fields, 4 latest values), pages of ${fmt(PAGE_SIZE)}; ` +
-      `one message with every item, or one message per item (split). Each measurement in a fresh process: peak RSS is the ` +
-      `process's high-water mark during the query (reset after start-up, deploy and a GC); "base" is the RSS just before it. ` +
-      `The raw client runs in a process without Node-RED. ${roundsText(opts, rounds)}`,
+    `allPages over ${fmt(total)} bench devices (2 entity fields, 4 latest values), pages of ${fmt(PAGE_SIZE)}; one ` +
+      'message with every item, or one message per item (split). Each measurement in a fresh process: peak RSS is ' +
+      'the process\'s high-water mark during the query (reset after start-up, deploy and a GC); "base" is the RSS ' +
+      `just before it. The raw client runs in a process without Node-RED. ${roundsText(opts, rounds)}`,
     '',
     table(['contender', 'total ms', 'items/s', 'messages', 'peak RSS MB', 'peak − base MB', 'client CPU ms'], rows),
     '',
-    `allPages + split by size (a simulator with that many bench devices each time; "before": the same query before a parsed ` +
-      `answer's bytes were let go at once, see src/platform/http.ts releaseBody):`,
+    'allPages + split by size (a simulator with that many bench devices each time; "before": the same query before a ' +
+      "parsed answer's bytes were let go at once, see src/platform/http.ts releaseBody):",
     '',
     table(['entities', 'contender', 'total ms', 'peak RSS MB', 'peak − base MB', 'before (ms, peak − base)'], sizeRows),
     '',

@@ -101,7 +101,8 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
         // 429: put the request back together and try again after 1 s (a delay node); anything else goes on.
         functionNode(
           'core_check',
-          `if (msg.statusCode === 429) {\n  msg.headers = ${JSON.stringify(headers)};\n  msg.payload = ${JSON.stringify(body)};\n  return [msg, null];\n}\nreturn [null, msg];`,
+          `if (msg.statusCode === 429) {\n  msg.headers = ${JSON.stringify(headers)};\n  msg.payload ` +
+            `= ${JSON.stringify(body)};\n  return [msg, null];\n}\nreturn [null, msg];`,
           [['core_delay'], ['sink_rep']],
         ),
         {
@@ -192,13 +193,15 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
           opts,
         );
         opts.log(
-          `  scenario 5 (${s.name}: ${s.workers} workers + queue of ${s.queue}, ${delayMs} ms per report): ${n} reports at once; queue limit ${fmt(limitMs)} ms`,
+          `  scenario 5 (${s.name}: ${s.workers} workers + queue of ${s.queue}, ${delayMs} ms per report): ${n} ` +
+            `reports at once; queue limit ${fmt(limitMs)} ms`,
         );
         const res = await runRounds(
           contenders,
           { ...opts, rounds },
           (r) =>
-            `${fmt(r.elapsedMs)} ms  ok ${r.ok}/${r.n}  requests ${r.requests}  429 ${r.rejected}${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`,
+            `${fmt(r.elapsedMs)} ms  ok ${r.ok}/${r.n}  requests ${r.requests}  ` +
+            `429 ${r.rejected}${r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ''}`,
         );
         for (const c of contenders) {
           const rs = res.get(c.key)!;
@@ -219,18 +222,20 @@ export async function scenario5(opts: RunOptions): Promise<ScenarioResult> {
             targets.push({
               what: `${n} reports, ${s.workers} workers + queue of ${s.queue}: ${c.label.replace(/^ours \(/, 'ours (')} all succeed`,
               goal: `${n}/${n}`,
-              measured: `${fmt(Math.min(...rs.map((r) => r.ok)))}/${n}, ${fmtRatio(med(rs, (r) => r.elapsedMs) / limitMs)} the queue limit`,
+              measured:
+                `${fmt(Math.min(...rs.map((r) => r.ok)))}/${n}, ${fmtRatio(med(rs, (r) => r.elapsedMs) / limitMs)} ` +
+                'the queue limit',
               pass: rs.length ? okAll : undefined,
             });
           }
         }
       }
       const markdown = [
-        `${n} report requests (view "energy per building per day") fired at once; every report holds a worker of the service for ${delayMs} ms; ` +
-          `the service answers 429 when its workers and its queue are full. Queue limit = ceil(${n} ÷ workers) × ${delayMs} ms. ` +
-          `"requests" counts every buildReport request the service received (retries included), "429" its rejections. ` +
-          `Ours uses its own 429 policy (Retry-After, else 1 s doubling, ± 20 %) with max retries 20; the baselines retry after 1 s. ` +
-          `${roundsText(opts, rounds)}`,
+        `${n} report requests (view "energy per building per day") fired at once; every report holds a worker of the ` +
+          `service for ${delayMs} ms; the service answers 429 when its workers and its queue are full. Queue limit = ` +
+          `ceil(${n} ÷ workers) × ${delayMs} ms. "requests" counts every buildReport request the service received ` +
+          '(retries included), "429" its rejections. Ours uses its own 429 policy (Retry-After, else 1 s doubling, ± ' +
+          `20 %) with max retries 20; the baselines retry after 1 s. ${roundsText(opts, rounds)}`,
         '',
         table(
           [

@@ -225,16 +225,24 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
       const concurrencyOf = (key: string): number => (key.endsWith('/c1') ? 1 : CONCURRENCY);
       await pool.prestart(saveContenders.map((c) => [c.key, { nodeRed: c.key.startsWith('ours') }]));
       opts.log(
-        `  scenario 6a: bulk save of ${SCOPE} attributes to ${fmt(n)} devices in one message, server answering after ${LATENCY_MS} ms`,
+        `  scenario 6a: bulk save of ${SCOPE} attributes to ${fmt(n)} devices in one message, server answering ` +
+          `after ${LATENCY_MS} ms`,
       );
       const describeBulk = (r: BulkRun): string =>
-        `${fmt(r.elapsedMs)} ms  ${fmt(r.ok)}/${fmt(r.n)} ok  ${fmt(r.requests)} requests${r.heap ? `  heap base ${fmt(r.heap.base / MB, 1)} MB, peak +${fmt((r.heap.peak - r.heap.base) / MB, 2)}, after +${fmt((r.heap.after - r.heap.base) / MB, 2)} (${r.heap.samples} samples)` : ''}${r.failed ? `  FAILED ${r.failed}: ${r.firstError}` : ''}`;
+        `${fmt(r.elapsedMs)} ms  ${fmt(r.ok)}/${fmt(r.n)} ok  ${fmt(r.requests)} ` +
+        `requests${
+          r.heap
+            ? `  heap base ${fmt(r.heap.base / MB, 1)} MB, peak +${fmt((r.heap.peak - r.heap.base) / MB, 2)}, after ` +
+              `+${fmt((r.heap.after - r.heap.base) / MB, 2)} (${r.heap.samples} samples)`
+            : ''
+        }${r.failed ? `  FAILED ${r.failed}: ${r.firstError}` : ''}`;
       const saves = await runRounds(saveContenders, opts, describeBulk);
       const checkBulk = (key: string, rs: BulkRun[], count: number): void => {
         const bad = rs.find((r) => r.failed > 0 || r.ok !== count || r.requests !== count);
         if (bad)
           notes.push(
-            `${key}: ${bad.failed} failed (${bad.firstError ?? ''}), ${fmt(bad.ok)} ok, ${fmt(bad.requests)} requests (expected ${fmt(count)})`,
+            `${key}: ${bad.failed} failed (${bad.firstError ?? ''}), ${fmt(bad.ok)} ok, ${fmt(bad.requests)} ` +
+              `requests (expected ${fmt(count)})`,
           );
       };
       for (const [key, rs] of saves) checkBulk(key, rs, n);
@@ -255,7 +263,9 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
       const vsAxios = ratio(time('ours'), time('axios'));
       const vsAxiosNr = ratio(time('ours'), time('axios-nr'));
       targets.push({
-        what: `bulk save to ${fmt(n)} devices (${LATENCY_MS} ms server): ours at concurrency ${CONCURRENCY}, speed-up over one at a time`,
+        what:
+          `bulk save to ${fmt(n)} devices (${LATENCY_MS} ms server): ours at concurrency ${CONCURRENCY}, speed-up ` +
+          'over one at a time',
         goal: '≥ 3×',
         measured: fmtRatio(speedup),
         pass: Number.isFinite(speedup) ? speedup >= 3 : undefined,
@@ -273,15 +283,18 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
         pass: Number.isFinite(vsAxiosNr) ? vsAxiosNr <= 1.1 : undefined,
       });
       notes.push(
-        `raw axios: ${CONCURRENCY} workers ÷ one at a time = ${fmtRatio(ratio(time('axios/c1'), time('axios')))} speed-up; ` +
-          `"latency floor" = ${fmt(n)} × ${LATENCY_MS} ms ÷ requests in flight, what the server's wait alone costs`,
+        `raw axios: ${CONCURRENCY} workers ÷ one at a time = ${fmtRatio(ratio(time('axios/c1'), time('axios')))} ` +
+          `speed-up; "latency floor" = ${fmt(n)} × ${LATENCY_MS} ms ÷ requests in flight, what the server's wait ` +
+          'alone costs',
       );
       sections.push(
-        `### Bulk attribute save\n\nOne message with \`msg.entity\` = ${fmt(n)} device ids (\`{entityType, id}\`) and \`msg.payload\` = ` +
-          `${JSON.stringify(VALUES).replace(/"/g, "'")} into tb-attributes (save, ${SCOPE}); time = from the message entering the node until ` +
-          `its one output message (the ${fmt(n)} results in input order) reaches the sink. Raw axios: the same ${fmt(n)} \`POST ` +
-          `…/DEVICE/{id}/attributes/${SCOPE}\` requests from a pool of workers, results kept in input order, no Node-RED. ` +
-          `The simulator waits ${LATENCY_MS} ms (a timer) before handling each request (\`--latency ${LATENCY_MS}\`). ${roundsText(opts, opts.rounds)}`,
+        `### Bulk attribute save\n\nOne message with \`msg.entity\` = ${fmt(n)} device ids (\`{entityType, id}\`) ` +
+          `and \`msg.payload\` = ${JSON.stringify(VALUES).replace(/"/g, "'")} into tb-attributes (save, ${SCOPE}); ` +
+          `time = from the message entering the node until its one output message (the ${fmt(n)} results in input ` +
+          `order) reaches the sink. Raw axios: the same ${fmt(n)} \`POST …/DEVICE/{id}/attributes/${SCOPE}\` ` +
+          'requests from a pool of workers, results kept in input order, no Node-RED. The simulator ' +
+          `waits ${LATENCY_MS} ms (a timer) before handling each request ` +
+          `(\`--latency ${LATENCY_MS}\`). ${roundsText(opts, opts.rounds)}`,
         '',
         table(
           [
@@ -393,22 +406,26 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
       const beyond = (k: string): number => hm(k, (h) => h.peak - h.after);
       const growth = beyond(`ours@${heapSizes[1]}`) - beyond(`ours@${heapSizes[0]}`);
       targets.push({
-        what: `bulk save heap beyond the result list (peak during − after, with the results held), ${fmt(heapSizes[0])} → ${fmt(heapSizes[1])} entities (ours)`,
+        what:
+          `bulk save heap beyond the result list (peak during − after, with the results held), ${fmt(heapSizes[0])} ` +
+          `→ ${fmt(heapSizes[1])} entities (ours)`,
         goal: 'flat (≤ +1 MB)',
         measured: Number.isFinite(growth) ? `${growth >= 0 ? '+' : '−'}${fmt(Math.abs(growth) / 1024)} KB` : '—',
         pass: Number.isFinite(growth) ? growth <= MB : undefined,
       });
       sections.push(
         '',
-        `### Heap of a bulk save: ${fmt(heapSizes[0])} vs ${fmt(heapSizes[1])} entities\n\nThe same bulk save with ${heapSizes.map((s) => fmt(s)).join(' and ')} ` +
-          `devices, each measurement in a fresh process, after a bulk save to ${fmt(Math.min(HEAP_WARMUP, Math.floor(heapSizes[0] / 2)))} of the devices that loads and compiles what the run ` +
-          `uses. heapUsed after a full GC: "before" with the input message built; "peak during" = the ` +
-          `largest of ~20 samples taken while the save runs (ours: at each progress status the node shows, every 5 % of the entities; ` +
-          `axios: every 5 % of the completions), each after a full GC; "after" = when the output arrives, with the result list ` +
-          `still held (after − before: the result list, plus whatever V8 compiled during the run). Heap beyond the result ` +
-          `list = peak during − after: what the save holds besides its results (per-entity state kept until the end, requests ` +
-          `in flight, pending promises); it must not grow with the entity count. The samples' GCs make these runs slower ` +
-          `than the timed ones. ${roundsText(opts, heapRounds)}`,
+        `### Heap of a bulk save: ${fmt(heapSizes[0])} vs ${fmt(heapSizes[1])} entities\n\nThe same bulk save ` +
+          `with ${heapSizes.map((s) => fmt(s)).join(' and ')} devices, each measurement in a fresh process, after a ` +
+          `bulk save to ${fmt(Math.min(HEAP_WARMUP, Math.floor(heapSizes[0] / 2)))} of the devices that loads and ` +
+          'compiles what the run uses. heapUsed after a full GC: "before" with the input message built; "peak ' +
+          'during" = the largest of ~20 samples taken while the save runs (ours: at each progress status the node ' +
+          'shows, every 5 % of the entities; axios: every 5 % of the completions), each after a full GC; "after" = ' +
+          'when the output arrives, with the result list still held (after − before: the result list, plus whatever ' +
+          'V8 compiled during the run). Heap beyond the result list = peak during − after: what the save holds ' +
+          'besides its results (per-entity state kept until the end, requests in flight, pending promises); it must ' +
+          "not grow with the entity count. The samples' GCs make these runs slower than the timed " +
+          `ones. ${roundsText(opts, heapRounds)}`,
         '',
         table(
           [
@@ -521,13 +538,16 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
       historyContenders,
       { ...opts, rounds: historyRounds },
       (r) =>
-        `${fmt(r.elapsedMs)} ms  ${fmt(r.points)} points in ${fmt(r.requests)} requests  peak RSS ${fmt(r.peakRss / MB)} MB (base ${fmt(r.baseRss / MB)})${r.truncated ? '  TRUNCATED' : ''}${r.errors ? `  ERROR ${r.firstError}` : ''}`,
+        `${fmt(r.elapsedMs)} ms  ${fmt(r.points)} points in ${fmt(r.requests)} requests  peak ` +
+        `RSS ${fmt(r.peakRss / MB)} MB ` +
+        `(base ${fmt(r.baseRss / MB)})${r.truncated ? '  TRUNCATED' : ''}${r.errors ? `  ERROR ${r.firstError}` : ''}`,
     );
     for (const [key, rs] of hist) {
       const bad = rs.find((r) => r.errors > 0 || r.points !== points || r.truncated);
       if (bad)
         notes.push(
-          `${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.points)} points (expected ${fmt(points)})${bad.truncated ? ', truncated' : ''}`,
+          `${key}: ${bad.errors} errors (${bad.firstError ?? ''}), ${fmt(bad.points)} points ` +
+            `(expected ${fmt(points)})${bad.truncated ? ', truncated' : ''}`,
         );
     }
     const histRows = historyContenders.map((c) => {
@@ -551,25 +571,30 @@ export async function scenario6(opts: RunOptions): Promise<ScenarioResult> {
     // A full last page may have more after it: one more (empty) request ends the range, for ours and for axios alike.
     const maxPages = Math.ceil(points / HISTORY_PAGE) + 1;
     targets.push({
-      what: `history of ${fmt(points)} points in ${HISTORY_PAGE}-point pages (ours, flat): every point, page after page`,
+      what:
+        `history of ${fmt(points)} points in ${HISTORY_PAGE}-point pages (ours, flat): every point, ` +
+        `page after page`,
       goal: `${fmt(points)} points in ≤ ${fmt(maxPages)} requests`,
       measured: oursHist?.length ? `${fmt(med(oursHist, (r) => r.points))} in ${fmt(pages)}` : '—',
       pass: allRead === undefined ? undefined : allRead && pages <= maxPages,
     });
     const ht = (k: string): number => med(hist.get(k), (r) => r.elapsedMs);
     notes.push(
-      `history time ours ÷ raw axios: ${fmtRatio(ratio(ht('ours'), ht('axios')))} (flat rows), ${fmtRatio(ratio(ht('ours-raw'), ht('axios')))} (raw) — lower is faster; ` +
-        `ours at its default page size (10,000) ÷ ours at 100: ${fmtRatio(ratio(ht('ours/p10000'), ht('ours')))}`,
+      `history time ours ÷ raw axios: ${fmtRatio(ratio(ht('ours'), ht('axios')))} (flat ` +
+        `rows), ${fmtRatio(ratio(ht('ours-raw'), ht('axios')))} (raw) — lower is faster; ours at its default page ` +
+        `size (10,000) ÷ ours at 100: ${fmtRatio(ratio(ht('ours/p10000'), ht('ours')))}`,
     );
     sections.push(
       '',
-      `### History of ${fmt(points)} points\n\nOne key of one device holding ${fmt(points)} points (one per second), read over its whole ` +
-        `range, oldest first, in pages of ${HISTORY_PAGE} points (the server's default limit): tb-telemetry (operation history, ` +
-        `\`tbConnectionHistoryPageSize: ${HISTORY_PAGE}\`, maxItems ${fmt(maxItems)}) with flat output (rows \`{ts, ${HISTORY_KEY}}\`) or raw ` +
-        `(\`{${HISTORY_KEY}: [{ts, value}]}\`), and once at its default page size; raw axios: the same requests page after page, ` +
-        `every point pushed into one array. Without the ${LATENCY_MS} ms wait (the simulator answers at once), so that the ` +
-        `client's own cost shows. Each measurement in a fresh process: peak RSS is its high-water mark during the read (reset ` +
-        `after start-up, deploy and a GC); "base" is the RSS just before. ${roundsText(opts, historyRounds)}`,
+      `### History of ${fmt(points)} points\n\nOne key of one device holding ${fmt(points)} points (one per second), ` +
+        `read over its whole range, oldest first, in pages of ${HISTORY_PAGE} points (the server's default limit): ` +
+        `tb-telemetry (operation history, \`tbConnectionHistoryPageSize: ${HISTORY_PAGE}\`, ` +
+        `maxItems ${fmt(maxItems)}) with flat output (rows \`{ts, ${HISTORY_KEY}}\`) or raw (\`{${HISTORY_KEY}: ` +
+        '[{ts, value}]}`), and once at its default page size; raw axios: the same requests page after page, every ' +
+        `point pushed into one array. Without the ${LATENCY_MS} ms wait (the simulator answers at once), so that the ` +
+        "client's own cost shows. Each measurement in a fresh process: peak RSS is its high-water mark during the " +
+        'read (reset after start-up, deploy and a GC); "base" is the RSS just ' +
+        `before. ${roundsText(opts, historyRounds)}`,
       '',
       table(
         [

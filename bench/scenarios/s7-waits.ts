@@ -65,7 +65,9 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
         chosen,
         { ...opts, rounds },
         (c) =>
-          `started ${fmt(c.startMs)} ms, heap ${fmt(c.heapPerWaitKb, 1)} KB/wait, server subs ${c.serverSubsWaiting} → ${c.serverSubsAfter}, met ${c.met}, write→met p50 ${fmtMs(c.p50)} p99 ${fmtMs(c.p99)} ms, socket→met p50 ${fmtMs(c.socketP50)} p99 ${fmtMs(c.socketP99)} ms`,
+          `started ${fmt(c.startMs)} ms, heap ${fmt(c.heapPerWaitKb, 1)} KB/wait, server subs ${c.serverSubsWaiting} ` +
+          `→ ${c.serverSubsAfter}, met ${c.met}, write→met p50 ${fmtMs(c.p50)} p99 ${fmtMs(c.p99)} ms, socket→met ` +
+          `p50 ${fmtMs(c.socketP50)} p99 ${fmtMs(c.socketP99)} ms`,
       );
       const o = res.get('ours');
       const rows = chosen.map((c) => {
@@ -118,13 +120,14 @@ export async function scenario7(opts: RunOptions): Promise<ScenarioResult> {
         },
       ];
       const markdown = [
-        `${fmt(N)} messages into one tb-wait-until node (\`sentAt\` changes, timeout 10 min), one bench device each, on one connection ` +
-          `(one WebSocket). "Started" = from the first message until the simulator holds every subscription. Heap = heapUsed after GC ` +
-          `with the waits running minus before them, ÷ ${fmt(N)} (a wait and its entity's subscription). Then the simulator writes one value ` +
-          `per device at ${fmt(rate)}/s: "socket → met" = the message leaving on "met" (at the sink) minus the time its update's frame reached the ` +
-          `client's socket (before the hub reads it): the node's own delay; "write → met" = the same minus the simulator's wall clock written in ` +
-          `the value (the simulator's routing and sending included). ` +
-          `${roundsText(opts, rounds)}`,
+        `${fmt(N)} messages into one tb-wait-until node (\`sentAt\` changes, timeout 10 min), one bench device each, ` +
+          'on one connection (one WebSocket). "Started" = from the first message until the simulator holds every ' +
+          `subscription. Heap = heapUsed after GC with the waits running minus before them, ÷ ${fmt(N)} (a wait and ` +
+          `its entity's subscription). Then the simulator writes one value per device at ${fmt(rate)}/s: "socket → ` +
+          'met" = the message leaving on "met" (at the sink) minus the time its update\'s frame reached the ' +
+          'client\'s socket (before the hub reads it): the node\'s own delay; "write → met" = the same minus the ' +
+          "simulator's wall clock written in the value (the simulator's routing and sending " +
+          `included). ${roundsText(opts, rounds)}`,
         '',
         table(
           [

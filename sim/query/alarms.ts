@@ -156,12 +156,14 @@ export class AlarmQueryEngine {
     if (rows.length === 0) return pageOf([], 0, pl.pageSize, pl.page);
     if (!q.alarmFields) {
       throw general(
-        'Cannot invoke "java.util.List.iterator()" because the return value of "org.thingsboard.server.common.data.query.AlarmDataQuery.getAlarmFields()" is null',
+        'Cannot invoke "java.util.List.iterator()" because the return value of ' +
+          '"org.thingsboard.server.common.data.query.AlarmDataQuery.getAlarmFields()" is null',
       );
     }
     if (alarmSort && alarmSort.direction === null) {
       throw general(
-        'Cannot invoke "org.thingsboard.server.common.data.query.EntityDataSortOrder$Direction.ordinal()" because the return value of "org.thingsboard.server.common.data.query.EntityDataSortOrder.getDirection()" is null',
+        'Cannot invoke "org.thingsboard.server.common.data.query.EntityDataSortOrder$Direction.ordinal()" because ' +
+          'the return value of "org.thingsboard.server.common.data.query.EntityDataSortOrder.getDirection()" is null',
       );
     }
     const accept = alarmFilter(pl, findWindow(pl, now), caller);

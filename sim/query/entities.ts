@@ -1,7 +1,7 @@
 /**
- * Entity Data Query semantics (`DAO/sql/query/DefaultEntityQueryRepository.java`) over the Dataset. Matching rows for a (caller, filter, key filters,
- * sort, textSearch) combination are cached and reused until the dataset changes, so paging through 100,000
- * entities costs a slice per request.
+ * Entity Data Query semantics (`DAO/sql/query/DefaultEntityQueryRepository.java`) over the Dataset. Matching rows for a
+ * (caller, filter, key filters, sort, textSearch) combination are cached and reused until the dataset changes, so
+ * paging through 100,000 entities costs a slice per request.
  */
 import type { Dataset, SimEntity } from '../dataset';
 import { ApiError, badRequest, forbidden, general } from '../errors';
@@ -92,7 +92,8 @@ export function validateCountQuery(q: EntityCountQuery): void {
     }
     if (f.multiRoot && (!f.multiRootEntityIds || f.multiRootEntityIds.length === 0)) {
       throw badRequest(
-        "Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string representation of UUIDs",
+        "Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string " +
+          'representation of UUIDs',
       );
     }
     if (!f.multiRoot && f.rootEntity === null)
@@ -537,7 +538,10 @@ export class EntityQueryEngine {
     };
   }
 
-  /** Whether the caller may see the entity (the permission part of the query's SQL). Invisible entities are dropped silently. */
+  /**
+   * Whether the caller may see the entity (the permission part of the query's SQL). Invisible entities are dropped
+   * silently.
+   */
   visible(caller: Caller, e: SimEntity): boolean {
     if (caller.authority === 'SYS_ADMIN') return e.entityType === 'TENANT' || e.entityType === 'TENANT_PROFILE';
     if (e.tenantId !== caller.tenantId) return false;

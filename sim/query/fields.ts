@@ -1,4 +1,6 @@
-/** ENTITY_FIELD keys per entity type (`DAO/sql/query/EntityKeyMapping.java`): allowed columns, aliases, computed fields. */
+/**
+ * ENTITY_FIELD keys per entity type (`DAO/sql/query/EntityKeyMapping.java`): allowed columns, aliases, computed fields.
+ */
 import type { Dataset, SimEntity } from '../dataset';
 import type { EntityType, KvEntry } from '../types';
 

@@ -1,4 +1,7 @@
-/** Key discovery: POST /api/entitiesQuery/find/keys (v1) and /api/v2/entitiesQuery/find/keys (`DefaultEntityQueryService#getKeysByQuery`). */
+/**
+ * Key discovery: POST /api/entitiesQuery/find/keys (v1) and /api/v2/entitiesQuery/find/keys
+ * (`DefaultEntityQueryService#getKeysByQuery`).
+ */
 import type { Dataset, SimEntity } from '../dataset';
 import { badRequest } from '../errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Caller, type KvEntry } from '../types';

@@ -45,7 +45,8 @@ export function enumOf<T extends string>(v: Json, allowed: readonly T[], cls: st
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   if (typeof v === 'string' && v === '') return null; // Jackson: empty String as null enum
   throw jsonParseError(
-    `Cannot deserialize value of type \`${cls}\` from ${typeof v === 'string' ? `String "${v}"` : describe(v)}: not one of the values accepted for Enum class: [${allowed.join(', ')}]`,
+    `Cannot deserialize value of type \`${cls}\` from ${typeof v === 'string' ? `String "${v}"` : describe(v)}: not ` +
+      `one of the values accepted for Enum class: [${allowed.join(', ')}]`,
   );
 }
 
@@ -289,7 +290,8 @@ export function parseEntityFilter(v: Json): EntityFilter | null {
       );
     }
     throw jsonParseError(
-      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.EntityFilter\`: known type ids = [${FILTER_TYPES.join(', ')}]`,
+      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.EntityFilter\`: known type ids = ` +
+        `[${FILTER_TYPES.join(', ')}]`,
     );
   }
   const type = t as EntityFilterTypeName;
@@ -435,7 +437,8 @@ export function parsePredicate(v: Json): Predicate {
   const t = o.type;
   if (typeof t !== 'string' || !(PREDICATE_TYPES as readonly string[]).includes(t)) {
     throw jsonParseError(
-      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.KeyFilterPredicate\`: known type ids = [BOOLEAN, COMPLEX, NUMERIC, STRING]`,
+      `Could not resolve type id '${String(t)}' as a subtype of \`${PKG}.query.KeyFilterPredicate\`: known type ids ` +
+        '= [BOOLEAN, COMPLEX, NUMERIC, STRING]',
     );
   }
   switch (t as (typeof PREDICATE_TYPES)[number]) {

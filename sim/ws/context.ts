@@ -84,7 +84,10 @@ export interface SubHost {
   readonly closed: boolean;
 }
 
-/** Thrown by a command handler: close the session with 1012 SERVICE_RESTARTED (what the server does for a command without a query). */
+/**
+ * Thrown by a command handler: close the session with 1012 SERVICE_RESTARTED (what the server does for a command
+ * without a query).
+ */
 export class RestartSession extends Error {
   constructor(message = 'ws command failed with a runtime exception') {
     super(message);

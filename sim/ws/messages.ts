@@ -15,7 +15,10 @@ import type { AlarmData, EntityData, PageData } from '../types';
 
 /** Shape (b): the legacy TelemetrySubscriptionUpdate keyed by subscriptionId (validation/dispatcher errors). */
 export function legacyError(subscriptionId: number, errorCode: number, errorMsg: string): string {
-  return `{"subscriptionId":${subscriptionId},"errorCode":${errorCode},"errorMsg":${JSON.stringify(errorMsg)},"data":null,"latestValues":{}}`;
+  return (
+    `{"subscriptionId":${subscriptionId},"errorCode":${errorCode},"errorMsg":${JSON.stringify(errorMsg)},` +
+    `"data":null,"latestValues":{}}`
+  );
 }
 
 /** The one-off notice of the per-session update rate limit (a raw string on the server, no `data`). */
@@ -26,7 +29,10 @@ export function tooManyUpdates(subscriptionId: number): string {
 export const PARSE_ERROR = legacyError(1, 2, 'Failed to parse the payload');
 
 export function entityDataPage(cmdId: number, page: PageData<EntityData>, allowed: number): string {
-  return `{"cmdId":${cmdId},"data":${JSON.stringify(page)},"update":null,"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`;
+  return (
+    `{"cmdId":${cmdId},"data":${JSON.stringify(page)},"update":null,"errorCode":0,"errorMsg":null,` +
+    `"allowedEntities":${allowed},"cmdUpdateType":"ENTITY_DATA"}`
+  );
 }
 
 export function entityDataUpdate(cmdId: number, update: EntityData[] | string, allowed: number): string {
@@ -49,15 +55,24 @@ export function entityDataUpdateTail(allowed: number): string {
 
 /** Shape (a): an error raised inside the data services, as an EntityDataUpdate (allowedEntities 0). */
 export function entityDataError(cmdId: number, errorCode: number, errorMsg: string): string {
-  return `{"cmdId":${cmdId},"data":null,"update":null,"errorCode":${errorCode},"errorMsg":${JSON.stringify(errorMsg)},"allowedEntities":0,"cmdUpdateType":"ENTITY_DATA"}`;
+  return (
+    `{"cmdId":${cmdId},"data":null,"update":null,"errorCode":${errorCode},` +
+    `"errorMsg":${JSON.stringify(errorMsg)},"allowedEntities":0,"cmdUpdateType":"ENTITY_DATA"}`
+  );
 }
 
 export function alarmDataPage(cmdId: number, page: PageData<AlarmData>, allowed: number, total: number): string {
-  return `{"cmdId":${cmdId},"data":${JSON.stringify(page)},"update":null,"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`;
+  return (
+    `{"cmdId":${cmdId},"data":${JSON.stringify(page)},"update":null,"errorCode":0,"errorMsg":null,` +
+    `"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`
+  );
 }
 
 export function alarmDataUpdate(cmdId: number, update: AlarmData[], allowed: number, total: number): string {
-  return `{"cmdId":${cmdId},"data":null,"update":${JSON.stringify(update)},"errorCode":0,"errorMsg":null,"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`;
+  return (
+    `{"cmdId":${cmdId},"data":null,"update":${JSON.stringify(update)},"errorCode":0,"errorMsg":null,` +
+    `"allowedEntities":${allowed},"totalEntities":${total},"cmdUpdateType":"ALARM_DATA"}`
+  );
 }
 
 export function countData(cmdId: number, count: number): string {

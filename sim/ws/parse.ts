@@ -50,7 +50,8 @@ function strict(o: Obj, known: readonly string[], cls: string): void {
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) {
       throw new WsParseError(
-        `Unrecognized field "${k}" (class ${cls}), not marked as ignorable (${known.length} known properties: ${known.map((x) => `"${x}"`).join(', ')}])`,
+        `Unrecognized field "${k}" (class ${cls}), not marked as ignorable (${known.length} known ` +
+          `properties: ${known.map((x) => `"${x}"`).join(', ')}])`,
       );
     }
   }
@@ -100,7 +101,8 @@ function enumOrNull<T extends string>(v: unknown, allowed: readonly T[], cls: st
   if (v === null || v === undefined || v === '') return null;
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   throw new WsParseError(
-    `Cannot deserialize value of type \`${cls}\` from ${typeof v === 'string' ? `String "${v}"` : describe(v)}: not one of the values accepted for Enum class: [${allowed.join(', ')}]`,
+    `Cannot deserialize value of type \`${cls}\` from ${typeof v === 'string' ? `String "${v}"` : describe(v)}: not ` +
+      `one of the values accepted for Enum class: [${allowed.join(', ')}]`,
   );
 }
 
@@ -428,7 +430,8 @@ function parseCmd(v: unknown): WsCmd {
   }
   if (typeof t !== 'string' || !KNOWN_TYPES.includes(t)) {
     throw new WsParseError(
-      `Could not resolve type id '${String(t)}' as a subtype of \`${WS}.WsCmd\`: known type ids = [${KNOWN_TYPES.join(', ')}]`,
+      `Could not resolve type id '${String(t)}' as a subtype of \`${WS}.WsCmd\`: known type ids = ` +
+        `[${KNOWN_TYPES.join(', ')}]`,
     );
   }
   const cmdId = int(o.cmdId);

@@ -301,7 +301,9 @@ export class WsServer implements SessionHub {
     const low = this.lowWater();
     return [...this.sessions].filter((s) => s.pending() >= low).map((s) => s.id);
   }
-  /** Resolves when every session's pending count (but the excluded) is below the low-water mark, or after `timeoutMs`. */
+  /**
+   * Resolves when every session's pending count (but the excluded) is below the low-water mark, or after `timeoutMs`.
+   */
   waitForDrain(timeoutMs: number, exclude?: ReadonlySet<number>): Promise<boolean> {
     if (this.maxPending(exclude) < this.lowWater()) return Promise.resolve(true);
     return new Promise((resolve) => {
@@ -359,7 +361,10 @@ export class WsServer implements SessionHub {
     this.refuse = on ? reason : null;
   }
 
-  /** Max authenticated sessions per tenant (null/0 = unlimited); more close with 1008 "Max tenant sessions limit reached!". */
+  /**
+   * Max authenticated sessions per tenant (null/0 = unlimited); more close with 1008 "Max tenant sessions limit
+   * reached!".
+   */
   sessionLimit(n: number | null): void {
     this.opts.maxSessionsPerTenant = n === null ? 0 : Math.max(0, Math.floor(n));
   }

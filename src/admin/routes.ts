@@ -1,12 +1,18 @@
 /**
  * The admin HTTP endpoints of tb-connection, for the editor (paths relative to the admin root; JSON in and out):
  *
- *   GET  tb-connection/:id/profiles?entityType=DEVICE|ASSET|ENTITY_VIEW|EDGE&search=   {items: [{name}]}
- *   GET  tb-connection/:id/entities?entityType=…&search=  |  &ids=<uuid>,<uuid>        {items: [{id, name}]}
- *   GET  tb-connection/:id/keys?entityType=…&profiles=a,b  |  &ids=<uuid>,<uuid>      {entityTypes, timeseries, attributes}
- *   GET  tb-connection/:id/alarm-types?search=                                         {items: ["High Temperature", …]}
- *   POST tb-connection/:id/preview {node, operation, query, format}                    {payload, page?, withoutConditions?}
- *   POST tb-connection/:id/test                                                        {ok, user, authority, serverVersion} | {ok:false, code, message}
+ *   GET  tb-connection/:id/profiles?entityType=DEVICE|ASSET|ENTITY_VIEW|EDGE&search=
+ *        → {items: [{name}]}
+ *   GET  tb-connection/:id/entities?entityType=…&search=  |  &ids=<uuid>,<uuid>
+ *        → {items: [{id, name}]}
+ *   GET  tb-connection/:id/keys?entityType=…&profiles=a,b  |  &ids=<uuid>,<uuid>
+ *        → {entityTypes, timeseries, attributes}
+ *   GET  tb-connection/:id/alarm-types?search=
+ *        → {items: ["High Temperature", …]}
+ *   POST tb-connection/:id/preview {node, operation, query, format}
+ *        → {payload, page?, withoutConditions?}
+ *   POST tb-connection/:id/test
+ *        → {ok, user, authority, serverVersion} | {ok:false, code, message}
  *
  * GETs need `tb-connection.read`, POSTs `tb-connection.write`. Errors are `{code, message}` (plus `field` for bad
  * input) with a status from errorReply(). The work is done by EditorApi; this file is the Node-RED wiring: ask
@@ -43,7 +49,8 @@ export class NotDeployedError extends Error {
   readonly code = 'TB_NOT_DEPLOYED';
   constructor(id: string) {
     super(
-      `No deployed ThingsBoard connection has the id "${id}": deploy the connection first (a new or changed connection is only known to the runtime after a deploy)`,
+      `No deployed ThingsBoard connection has the id "${id}": deploy the connection first (a new or changed ` +
+        'connection is only known to the runtime after a deploy)',
     );
     this.name = 'NotDeployedError';
   }

@@ -144,7 +144,8 @@ function explain(err: unknown, viewConfigId: string): unknown {
       400,
       err.errorCode,
       err.serverMessage,
-      `The analytics service rejected the report for view ${viewConfigId} (HTTP 400${server}); check the view id and the filter names`,
+      `The analytics service rejected the report for view ${viewConfigId} (HTTP 400${server}); check the view id and ` +
+        'the filter names',
     );
   }
   if (err.code === 'TB_UNAVAILABLE') {
@@ -171,7 +172,8 @@ function explain(err: unknown, viewConfigId: string): unknown {
       429,
       err.errorCode,
       err.serverMessage,
-      `The analytics service's report queue stayed full for view ${viewConfigId}${err.message.includes('gave up') ? err.message.slice(err.message.indexOf(' (gave up')) : ''}`,
+      "The analytics service's report queue stayed full for " +
+        `view ${viewConfigId}${err.message.includes('gave up') ? err.message.slice(err.message.indexOf(' (gave up')) : ''}`,
     );
   }
   return err;

@@ -33,7 +33,8 @@ function timestamp(v: unknown, field: string): number {
   if (n === undefined || !Number.isFinite(n) || n < 0 || !Number.isInteger(Math.round(n))) {
     throw new TbInputError(
       field,
-      `${field} must be a time in milliseconds since 1970 (a number such as 1767225600000, or an ISO date), got ${jsonText(v)}`,
+      `${field} must be a time in milliseconds since 1970 (a number such as 1767225600000, or an ISO date), ` +
+        `got ${jsonText(v)}`,
     );
   }
   return Math.round(n);
@@ -53,7 +54,8 @@ export function prepareReportRequest(
   if (typeof id !== 'string' || !UUID_RE.test(id)) {
     throw new TbInputError(
       fields.viewConfigId,
-      `${fields.viewConfigId} must be the UUID of an analytics view (the id at the end of the view's link, e.g. 3f1c2a4e-5b6d-11ee-8c99-0242ac120002), got ${jsonText(idRaw)}`,
+      `${fields.viewConfigId} must be the UUID of an analytics view (the id at the end of the view's link, e.g. ` +
+        `3f1c2a4e-5b6d-11ee-8c99-0242ac120002), got ${jsonText(idRaw)}`,
     );
   }
   const out: ReportRequest = { viewConfigId: id };
@@ -63,7 +65,8 @@ export function prepareReportRequest(
     const missing = hasStart ? fields.rangeEndTs : fields.rangeStartTs;
     throw new TbInputError(
       missing,
-      `${missing} is missing: give both ${fields.rangeStartTs} and ${fields.rangeEndTs}, or neither (the view's own range)`,
+      `${missing} is missing: give both ${fields.rangeStartTs} and ${fields.rangeEndTs}, or neither (the view's own ` +
+        'range)',
     );
   }
   if (hasStart) {

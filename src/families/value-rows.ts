@@ -68,7 +68,10 @@ export class ValueRows {
     }
   }
 
-  /** The values of a save for this message: the rows, read once for the message whatever the number of entities; else msg.payload. */
+  /**
+   * The values of a save for this message: the rows, read once for the message whatever the number of entities; else
+   * msg.payload.
+   */
   async of(msg: NodeMessage): Promise<SaveValues> {
     if (this.problem) throw this.problem;
     const rows = this.rows;

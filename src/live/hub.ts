@@ -420,7 +420,8 @@ export class LiveHub {
           why,
           new TbError(
             'TB_AUTH_FAILED',
-            `ThingsBoard refused the WebSocket authentication with the API key (${why}). Live subscriptions with an API key need ThingsBoard 4.4 or later; with an older server use the "password" mode for live nodes`,
+            `ThingsBoard refused the WebSocket authentication with the API key (${why}). Live subscriptions with an ` +
+              'API key need ThingsBoard 4.4 or later; with an older server use the "password" mode for live nodes',
           ),
         );
         return;
@@ -505,11 +506,15 @@ export class LiveHub {
     const kb = Math.ceil(this.encode(entry.sub.command(), 0, false).bytes / 1024);
     const hint =
       code === 1009
-        ? `ThingsBoard refuses messages that large (the command is ${kb} KB): set the connection's "Live message limit" to the server's (server.ws.max_text_message_buffer_size, 32 KB by default) or make the query smaller, with a filter such as deviceType or a relation instead of a long entity list`
+        ? `ThingsBoard refuses messages that large (the command is ${kb} KB): set the connection's "Live message ` +
+          'limit" to the server\'s (server.ws.max_text_message_buffer_size, 32 KB by default) or make the query ' +
+          'smaller, with a filter such as deviceType or a relation instead of a long entity list'
         : 'the server fails on this command: check the query, or the server log';
     const err = new TbError(
       'TB_SUBSCRIPTION',
-      `ThingsBoard closed the WebSocket (${why}) ${entry.strikes} times right after this subscription's command, so it is no longer sent; the other subscriptions of the connection keep running. ${hint[0].toUpperCase()}${hint.slice(1)}`,
+      `ThingsBoard closed the WebSocket (${why}) ${entry.strikes} times right after this subscription's command, so ` +
+        'it is no longer sent; the other subscriptions of the connection keep ' +
+        `running. ${hint[0].toUpperCase()}${hint.slice(1)}`,
     );
     entry.blocked = err;
     entry.isolate = false;
@@ -645,7 +650,9 @@ export class LiveHub {
       const kb = (n: number) => `${Math.ceil(n / 1024)} KB`;
       throw new TbInputError(
         'query',
-        `The live query is ${kb(bytes + ENVELOPE_BYTES)}; ThingsBoard accepts ${kb(limit)} per WebSocket message (the connection's "Live message limit"), so it was not sent: use a filter such as deviceType or a relation instead of a long entity list`,
+        `The live query is ${kb(bytes + ENVELOPE_BYTES)}; ThingsBoard accepts ${kb(limit)} per WebSocket message ` +
+          '(the connection\'s "Live message limit"), so it was not sent: use a filter such as deviceType or a ' +
+          'relation instead of a long entity list',
       );
     }
     return { cmdId, json, bytes };

@@ -585,9 +585,9 @@ export class AlarmDataSubscription extends Base {
  *   (DefaultAlarmQueryRepository.java:209-242), timeWindow > 0 and startTs 0 gives `startTs = now - timeWindow`,
  *   `endTs = now`, and the lower bound is only applied `if (startTs > 0)`. With timeWindow = our now the lower bound
  *   is the clock difference between server and client: absent when the client's clock is ahead, that difference
- *   after 1970-01-01 when it is behind (only a clock decades behind would miss an alarm). Every real alarm passes (the old 24 h default lost
- *   active alarms raised more than a day ago). The upper bound `created_time <= now` is taken at each fetch, so
- *   new alarms are in the re-fetches.
+ *   after 1970-01-01 when it is behind (only a clock decades behind would miss an alarm). Every real alarm passes
+ *   (the old 24 h default lost active alarms raised more than a day ago). The upper bound `created_time <= now` is
+ *   taken at each fetch, so new alarms are in the re-fetches.
  * - The live filter (TbAlarmDataSubCtx.java:258) and the periodic pruning `cleanupOldAlarms`
  *   (TbAlarmDataSubCtx.java:242-254, run by the refresh task through `checkAndResetInvocationCounter`, :302-310)
  *   compare createdTime with `now - timeWindow`, which stays near the epoch (it grows by the time since the

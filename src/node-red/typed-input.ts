@@ -23,11 +23,17 @@ export type JsonataExpr = ReturnType<NodeAPI['util']['prepareJSONataExpression']
 export type PathType = 'msg' | 'flow' | 'global' | 'env';
 
 export interface TypedInputOptions {
-  /** The setting's name: the field of a fixed value, and the JSONata wording's default (`The JSONata expression of <name> …`). */
+  /**
+   * The setting's name: the field of a fixed value, and the JSONata wording's default (`The JSONata expression of
+   * <name> …`).
+   */
   name: string;
   /** A `str` value may hold `{{msg.x}}`-style placeholders, read for each message (else the text is taken as it is). */
   placeholders?: boolean;
-  /** The deploy problem of a msg / flow / global / env setting that names nothing (without it, a blank is read as it is). */
+  /**
+   * The deploy problem of a msg / flow / global / env setting that names nothing (without it, a blank is read as it
+   * is).
+   */
   blank?: (type: PathType) => string;
   /**
    * The JSONata wording, `<invalid>: <reason>` at deploy and `<failed>: <reason>` for a message (defaults: `The JSONata
@@ -59,7 +65,9 @@ const NO_SETTINGS: Settings = Object.freeze({});
 export class TypedInput {
   /** What is wrong with the setting, found at deploy: `read` throws it. */
   readonly problem: TbError | undefined;
-  /** The value fixed in the node (str without placeholders, num, bool, json; a blank json is undefined), read at deploy. */
+  /**
+   * The value fixed in the node (str without placeholders, num, bool, json; a blank json is undefined), read at deploy.
+   */
   readonly fixed: Sourced | undefined;
   /** The name the value goes by in error messages. */
   readonly field: string;

@@ -32,7 +32,10 @@ export interface TypedValueOptions {
   auto: (msg: NodeMessage) => Sourced;
   /** Checks a value fixed in the node (str / json) at deploy; throws a TbError. */
   check?: (value: unknown, field: string) => void;
-  /** The message property `auto` reads under the setting's own name (msg.<sameName>): ignored, with a warning, when the value is fixed. */
+  /**
+   * The message property `auto` reads under the setting's own name (msg.<sameName>): ignored, with a warning, when the
+   * value is fixed.
+   */
   sameName?: string;
 }
 

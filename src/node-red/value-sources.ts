@@ -191,8 +191,9 @@ export class IgnoredWarnings {
     if (this.told.has(prop)) return;
     this.told.add(prop);
     this.node.warn(
-      `msg.${prop} is ignored: the node's setting "${setting}" is fixed in its dialog, and a fixed setting wins over the message. ` +
-        `To read it from the message, set the field to "from the message" (empty it, choose "from the message", or write {{msg.${prop}}}); said once`,
+      `msg.${prop} is ignored: the node's setting "${setting}" is fixed in its dialog, and a fixed setting wins over ` +
+        'the message. To read it from the message, set the field to "from the message" (empty it, choose "from the ' +
+        `message", or write {{msg.${prop}}}); said once`,
     );
   }
 

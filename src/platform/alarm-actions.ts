@@ -94,7 +94,8 @@ function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | '
     const what = operation === 'read' ? 'this request' : `"${operation}"`;
     return explained(
       err,
-      `This ThingsBoard server does not offer ${what} for alarms (assign, unassign, comments and the assignee look-up need ThingsBoard 3.5 or newer)`,
+      `This ThingsBoard server does not offer ${what} for alarms (assign, unassign, comments and the assignee ` +
+        'look-up need ThingsBoard 3.5 or newer)',
     );
   }
   const status = statusOf(err);
@@ -103,7 +104,8 @@ function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | '
     const what = operation === 'read' ? 'read' : VERB[operation];
     return explained(
       err,
-      `ThingsBoard did not allow this connection's user to ${what} alarm ${alarmId} (a customer user may only act on its own customer's alarms)`,
+      `ThingsBoard did not allow this connection's user to ${what} alarm ${alarmId} (a customer user may only act on ` +
+        "its own customer's alarms)",
     );
   }
   return err;
@@ -190,7 +192,9 @@ export class AlarmActions {
     await this.call('DELETE', `/api/alarm/${enc(alarmId)}`, undefined, opts);
   }
 
-  /** One page of `GET /api/users/assign/{alarmId}` (the users this alarm may be assigned to; search by e-mail or name). */
+  /**
+   * One page of `GET /api/users/assign/{alarmId}` (the users this alarm may be assigned to; search by e-mail or name).
+   */
   async usersForAssign(
     alarmId: string,
     textSearch: string,
@@ -312,7 +316,8 @@ export class AlarmActions {
     }
     throw new TbError(
       'TB_NOT_FOUND',
-      `No user with the e-mail "${ref.email}" can be assigned alarm ${alarmId}: ThingsBoard offers the tenant's administrators and the users of the alarm's customer (check the address, or give the user's id)`,
+      `No user with the e-mail "${ref.email}" can be assigned alarm ${alarmId}: ThingsBoard offers the tenant's ` +
+        "administrators and the users of the alarm's customer (check the address, or give the user's id)",
     );
   }
 

@@ -34,7 +34,9 @@ interface Reader {
   tracked: boolean;
 }
 
-/** Answers smaller than this are not counted with the others (64 KB: below it, sharing saves nothing worth the work). */
+/**
+ * Answers smaller than this are not counted with the others (64 KB: below it, sharing saves nothing worth the work).
+ */
 const TRACKED = 64 * 1024;
 
 type AddRequest = (req: http.ClientRequest, options: unknown) => void;

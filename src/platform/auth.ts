@@ -209,7 +209,8 @@ export class AuthManager {
           err.status,
           err.errorCode,
           err.serverMessage,
-          `ThingsBoard refused the API key (HTTP ${err.status}: ${err.serverMessage ?? 'unauthorized'}). API keys need ThingsBoard 4.3 or later; check that the key exists, is enabled and has not expired`,
+          `ThingsBoard refused the API key (HTTP ${err.status}: ${err.serverMessage ?? 'unauthorized'}). API keys ` +
+            'need ThingsBoard 4.3 or later; check that the key exists, is enabled and has not expired',
         ),
       );
     }
@@ -275,7 +276,8 @@ export class AuthManager {
       401,
       11,
       'Token has expired',
-      `The pre-issued token of the connection expired${when}. Paste a new token, or use the "password" or "API key" mode so that tokens are renewed automatically`,
+      `The pre-issued token of the connection expired${when}. Paste a new token, or use the "password" or "API key" ` +
+        'mode so that tokens are renewed automatically',
     );
   }
 
@@ -308,7 +310,8 @@ export class AuthManager {
             200,
             undefined,
             `scope ${body.scope}`,
-            `This account uses two-factor authentication, which a flow cannot answer (${this.serviceName} login). Create an API key for the account (ThingsBoard 4.3+) and choose the "API key" authentication mode`,
+            `This account uses two-factor authentication, which a flow cannot answer (${this.serviceName} login). ` +
+              'Create an API key for the account (ThingsBoard 4.3+) and choose the "API key" authentication mode',
           ),
         );
       }
@@ -324,7 +327,8 @@ export class AuthManager {
           res.status,
           apiErr.errorCode,
           apiErr.serverMessage,
-          `${this.serviceName} refused the username/password (HTTP ${res.status}: ${apiErr.serverMessage ?? 'unauthorized'}). Check the credentials of the connection`,
+          `${this.serviceName} refused the username/password ` +
+            `(HTTP ${res.status}: ${apiErr.serverMessage ?? 'unauthorized'}). Check the credentials of the connection`,
         ),
       );
     }

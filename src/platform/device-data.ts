@@ -61,7 +61,8 @@ function aboutEntity(err: unknown, e: EntityId, verb: Verb): unknown {
     let why = "a customer user may act only on its own customer's devices, assets, entity views and edges";
     if (e.entityType === 'TENANT' && writes)
       why =
-        "a tenant administrator cannot write its own tenant's attributes or time series: ThingsBoard refuses it by design";
+        "a tenant administrator cannot write its own tenant's attributes or time series: ThingsBoard refuses it by " +
+        'design';
     else if (e.entityType === 'CUSTOMER' && writes) why = 'a customer user cannot write its own customer entity';
     return explained(err, `ThingsBoard did not allow this connection's user to ${verb} ${who} (${why})`);
   }
@@ -139,7 +140,10 @@ export class DeviceData {
   // Attributes
   // -------------------------------------------------------------------------------------------------------------
 
-  /** `POST …/attributes/{scope}` with `{key: value}` (the same values again change nothing: retried once after a lost connection). */
+  /**
+   * `POST …/attributes/{scope}` with `{key: value}` (the same values again change nothing: retried once after a lost
+   * connection).
+   */
   async saveAttributes(
     e: EntityId,
     scope: AttributeScope,

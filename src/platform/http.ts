@@ -30,13 +30,18 @@ import { ANSWER_TOO_LARGE, AnswerLimit } from './answer-limit';
 import { backoffDelay, BackoffOptions, parseRetryAfter } from './backoff';
 
 export interface RetryPolicy extends BackoffOptions {
-  /** How many times a retryable failure (429, 502/503/504, refused connection) is retried before it becomes an error. */
+  /**
+   * How many times a retryable failure (429, 502/503/504, refused connection) is retried before it becomes an error.
+   */
   retries: number;
   /** Give up early when the waits would add up to more than this (ms). */
   maxTotalMs?: number;
 }
 
-/** Defaults of the official ThingsBoard clients (3 retries, 1 s initial, 30 s cap, ±20 % jitter), and at most 30 s of waiting in all. */
+/**
+ * Defaults of the official ThingsBoard clients (3 retries, 1 s initial, 30 s cap, ±20 % jitter), and at most 30 s of
+ * waiting in all.
+ */
 export const DEFAULT_RETRY: RetryPolicy = { retries: 3, initialMs: 1000, maxMs: 30000, jitter: 0.2, maxTotalMs: 30000 };
 
 /** The largest answer read by default (the connection's `maxResponseMB`). */
@@ -57,7 +62,10 @@ export interface HttpClientOptions {
   serviceName?: string;
   /** The largest answer read, in bytes (default 32 MB); a larger one is dropped while it is read. */
   maxResponseBytes?: number;
-  /** The connection setting that sets `maxResponseBytes`, named in TB_RESPONSE_TOO_LARGE (default "Largest answer (maxResponseMB)"). */
+  /**
+   * The connection setting that sets `maxResponseBytes`, named in TB_RESPONSE_TOO_LARGE (default "Largest answer
+   * (maxResponseMB)").
+   */
   maxResponseSetting?: string;
 }
 
@@ -345,7 +353,9 @@ export class HttpClient {
               ? ' (not sent again: a resend could do it twice)'
               : ' (not sent again: the server may or may not have applied it)';
         } else if (attempt > 0 || policy.retries > 0) {
-          why = ` (gave up after ${attempt} retr${attempt === 1 ? 'y' : 'ies'}, ${tries} tries, ${Math.round(waited / 100) / 10} s of waiting)`;
+          why =
+            ` (gave up after ${attempt} retr${attempt === 1 ? 'y' : 'ies'}, ${tries} ` +
+            `tries, ${Math.round(waited / 100) / 10} s of waiting)`;
         }
         throw this.apiError(res.status, parsed instanceof NotJson ? parsed.text : parsed, method, path, why);
       }
@@ -402,7 +412,8 @@ export class HttpClient {
     if (isConnectionLoss(err)) {
       return new TbNetworkError(
         'TB_UNREACHABLE',
-        `The connection to ${where} was lost before it answered (${method} ${path}): ${e.code ?? e.message ?? 'network error'}`,
+        `The connection to ${where} was lost before it answered ` +
+          `(${method} ${path}): ${e.code ?? e.message ?? 'network error'}`,
       );
     }
     return new TbNetworkError(
@@ -417,8 +428,9 @@ export class HttpClient {
     const size = b >= 1024 * 1024 ? `${Math.round((b / 1024 / 1024) * 10) / 10} MB` : `${Math.round(b / 1024)} KB`;
     return new TbError(
       'TB_RESPONSE_TOO_LARGE',
-      `${this.serviceName} answered ${method} ${path} with more than ${size}, the connection's limit (${this.maxResponseSetting}); the answer was dropped. ` +
-        'Ask for less: a smaller page size (with "all pages" to get every page), fewer fields or keys, a narrower time range, or raise the limit on the connection',
+      `${this.serviceName} answered ${method} ${path} with more than ${size}, the connection's limit ` +
+        `(${this.maxResponseSetting}); the answer was dropped. Ask for less: a smaller page size (with "all pages" ` +
+        'to get every page), fewer fields or keys, a narrower time range, or raise the limit on the connection',
     );
   }
 

@@ -157,7 +157,8 @@ export class RpcClient {
       if (statusOf(err) === 403)
         throw explained(
           err,
-          `ThingsBoard did not allow this connection's user to cancel the persistent RPC ${rpcId} (only a tenant administrator may delete an RPC)`,
+          `ThingsBoard did not allow this connection's user to cancel the persistent RPC ${rpcId} (only a tenant ` +
+            'administrator may delete an RPC)',
         );
       throw err;
     }
@@ -224,7 +225,8 @@ function aboutRpc(err: unknown, who: string, method: string, timeout: number): u
     if (status === 403)
       return explained(
         err,
-        `ThingsBoard did not allow this connection's user to send the RPC "${method}" to ${who} (a customer user may only command its own customer's devices)`,
+        `ThingsBoard did not allow this connection's user to send the RPC "${method}" to ${who} (a customer user may ` +
+          "only command its own customer's devices)",
       );
     return err;
   }

@@ -30,7 +30,8 @@ const UUID_RE = new RegExp(UUID_PATTERN);
 
 /** What an alarm reference may be, for messages. */
 export const ALARM_SHAPES =
-  'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as the alarm query, subscribe and alarm action nodes send it';
+  'an alarm id: a UUID, {"entityType": "ALARM", "id": "<uuid>"}, or an alarm as the alarm query, subscribe and alarm ' +
+  'action nodes send it';
 
 function fail(field: string, message: string): never {
   throw new TbInputError(field, message);

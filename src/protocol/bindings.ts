@@ -179,7 +179,9 @@ export interface ResolveOptions {
    * an array, and a single value becomes a one-item list.
    */
   readonly isList?: (at: QueryPath) => boolean;
-  /** What a missing whole value's message suggests (default: leaving the field unbound, which means "any" in a query). */
+  /**
+   * What a missing whole value's message suggests (default: leaving the field unbound, which means "any" in a query).
+   */
   readonly wholeHint?: string;
 }
 
@@ -240,7 +242,8 @@ function missingValue(
   const hint = leaf.whole ? wholeHint : '';
   return new TbInputError(
     where,
-    `${where} is bound to ${ref.text}, which is ${value === '' ? 'empty' : shown(value)}: the message must give it a value${hint}`,
+    `${where} is bound to ${ref.text}, which is ${value === '' ? 'empty' : shown(value)}: the message must give it a ` +
+      `value${hint}`,
   );
 }
 

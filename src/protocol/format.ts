@@ -172,7 +172,10 @@ const PRODUCT_LOW = 1;
 /** The first 16 of the 17 digits {@link read17} read, as an integer. */
 const FIRST16 = 2;
 
-/** a x b exactly, as SCRATCH[PRODUCT_HIGH] + SCRATCH[PRODUCT_LOW] (Dekker's algorithm; no overflow at the sizes used here). */
+/**
+ * a x b exactly, as SCRATCH[PRODUCT_HIGH] + SCRATCH[PRODUCT_LOW] (Dekker's algorithm; no overflow at the sizes used
+ * here).
+ */
 function twoProduct(a: number, b: number): void {
   const p = a * b;
   let c = SPLITTER * a;
@@ -189,8 +192,9 @@ function twoProduct(a: number, b: number): void {
 let readLast = 0;
 
 /**
- * Reads the 17 significant digits {@link scanDecimal} just found in `s`, the first 16 as an integer into SCRATCH[FIRST16] and
- * the last into readLast; false when the first 16 make 2^53 - 1 or more (then that integer + 1 would not be exact).
+ * Reads the 17 significant digits {@link scanDecimal} just found in `s`, the first 16 as an integer into
+ * SCRATCH[FIRST16] and the last into readLast; false when the first 16 make 2^53 - 1 or more (then that integer + 1
+ * would not be exact).
  */
 function read17(s: string): boolean {
   let h = 0;
@@ -228,10 +232,10 @@ function neighbour(x: number, up: boolean): number {
 /**
  * The double nearest to D x 10^q, with D the 17 digits {@link read17} read (10^16 <= D < 10^17) and -22 <= q <= -1,
  * computed from them rather than by `+s`: what `+s` gives, or NaN within 10^-6 of a tie (the caller then asks `+s`).
- * D is exact as the sum of two doubles (10 x its first 16 digits exactly, plus the last one), and 10^-q is an exact double, so
- * x0 = D / 10^-q (rounded once) is within one step of the value, and the exact remainder D - x0 x 10^-q says which
- * side of x0 the value lies and how far: the nearest double is x0, or its neighbour on that side when the value is
- * past their midpoint.
+ * D is exact as the sum of two doubles (10 x its first 16 digits exactly, plus the last one), and 10^-q is an exact
+ * double, so x0 = D / 10^-q (rounded once) is within one step of the value, and the exact remainder D - x0 x 10^-q says
+ * which side of x0 the value lies and how far: the nearest double is x0, or its neighbour on that side when the value
+ * is past their midpoint.
  */
 function nearest17(q: number): number {
   const p = POW10[-q];
@@ -256,8 +260,8 @@ function nearest17(q: number): number {
 
 /**
  * Do the 17 significant digits that {@link read17} just read (not an integer) survive the trip through the double
- * `x` (the double nearest to the text's absolute value, as `+s` rounds it)? Decides what comparing them with String(x) decides,
- * without printing x, on the path of every such value of a live update (a `sentAt` with a sub-millisecond part
+ * `x` (the double nearest to the text's absolute value, as `+s` rounds it)? Decides what comparing them with String(x)
+ * decides, without printing x, on the path of every such value of a live update (a `sentAt` with a sub-millisecond part
  * usually has 17). With D the 17 digits as an integer and the value D x 10^q (-22 <= q <= -1), H its first 16:
  * - String(x) is the shortest decimal that reads back as x, so it has 16 digits or fewer when H or H + 1
  *   (x 10^(q+1), the 16-digit decimals on either side of the text) rounds to x: then the 17 digits are LOST;
@@ -324,7 +328,8 @@ let scanExp = 0;
 let scanInteger = false;
 /**
  * Its significant digits as an integer when no trailing zero follows them (else -1); exact up to 2^53. Kept in
- * SCRATCH[MANTISSA]: a module-level `let` would box every such number (a `sentAt`'s digits are far beyond a small integer).
+ * SCRATCH[MANTISSA]: a module-level `let` would box every such number (a `sentAt`'s digits are far beyond a small
+ * integer).
  */
 const MANTISSA = 3;
 

@@ -20,10 +20,15 @@ export const DEFAULT_RPC_TIMEOUT = 10000;
 
 export const MIN_RPC_TIMEOUT = 5000;
 
-/** The server cuts every HTTP wait at about 30 s (`spring.mvc.async.request-timeout`): a longer wait needs persistent. */
+/**
+ * The server cuts every HTTP wait at about 30 s (`spring.mvc.async.request-timeout`): a longer wait needs persistent.
+ */
 export const MAX_LIGHTWEIGHT_TIMEOUT = 29000;
 
-/** Default expiration of a persistent RPC: one day (the server's own 10 s would expire a command queued for an offline device at once). */
+/**
+ * Default expiration of a persistent RPC: one day (the server's own 10 s would expire a command queued for an offline
+ * device at once).
+ */
 export const DEFAULT_EXPIRATION = 86400000;
 
 /** The server caps the retries of a persistent RPC at 5 (`actors.rpc.max_retries`). */
@@ -68,8 +73,8 @@ export interface RpcRequest {
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * What an error answer of the send means (`RpcV2Controller`, `RpcV1Controller`): `noReply` for 504 (v2), 408 / 409 (v1), and the
- * server's 500 "Request timeout" (its 30 s cap); `badReply` for 406 (the device's reply is not JSON).
+ * What an error answer of the send means (`RpcV2Controller`, `RpcV1Controller`): `noReply` for 504 (v2), 408 / 409
+ * (v1), and the server's 500 "Request timeout" (its 30 s cap); `badReply` for 406 (the device's reply is not JSON).
  */
 export function classifyRpcAnswer(
   status: number,
@@ -83,17 +88,24 @@ export function classifyRpcAnswer(
 
 export function noReplyText(device: string, method: string, timeout: number, status: number): string {
   return (
-    `Device ${device} did not ${status === 409 ? 'take' : 'answer'} the RPC "${method}" within ${Math.max(timeout, MIN_RPC_TIMEOUT)} ms (HTTP ${status}). ` +
-    'Usual causes: the device is offline; it is connected but not subscribed to RPC; or its rule chain has no "rpc call request" node'
+    `Device ${device} did not ${status === 409 ? 'take' : 'answer'} the RPC "${method}" ` +
+    `within ${Math.max(timeout, MIN_RPC_TIMEOUT)} ms (HTTP ${status}). Usual causes: the device is offline; it is ` +
+    'connected but not subscribed to RPC; or its rule chain has no "rpc call request" node'
   );
 }
 
 export function badReplyText(device: string, method: string): string {
-  return `Device ${device} replied to the RPC "${method}" with something that is not JSON (HTTP 406): a two-way reply must be valid JSON, e.g. "ok" in quotes or {"result": "ok"}`;
+  return (
+    `Device ${device} replied to the RPC "${method}" with something that is not JSON (HTTP 406): a two-way reply ` +
+    'must be valid JSON, e.g. "ok" in quotes or {"result": "ok"}'
+  );
 }
 
 export function uncertainText(device: string, method: string, cause: string): string {
-  return `The connection was lost after the RPC "${method}" to device ${device} went out: the device may or may not have run it, so it was not sent again (${cause})`;
+  return (
+    `The connection was lost after the RPC "${method}" to device ${device} went out: the device may or may not have ` +
+    `run it, so it was not sent again (${cause})`
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -45,7 +45,8 @@ export const TARGET_ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER'
 
 /** What a target may look like, for messages. */
 export const TARGET_SHAPES =
-  'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its originator), or an array of these';
+  'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its ' +
+  'originator), or an array of these';
 
 /** The entity types a device action's target may have: all of them, or a subset (e.g. DEVICE for RPC). */
 export interface TargetPolicy {
@@ -118,7 +119,8 @@ function idOf(v: Record<string, unknown>, field: string, defaultType: EntityType
     const hint = ENTITY_TYPES.find((t) => t === et.toUpperCase());
     fail(
       `${field}.entityType`,
-      `${field}.entityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER (got ${describe(et)}${hint ? `; did you mean "${hint}"?` : ''})`,
+      `${field}.entityType must be an entity type such as DEVICE, ASSET, ENTITY_VIEW, CUSTOMER ` +
+        `(got ${describe(et)}${hint ? `; did you mean "${hint}"?` : ''})`,
     );
   }
   const id = uuidText(v.id);
@@ -191,12 +193,14 @@ export function targetsFromMessage(msg: { entity?: unknown; topic?: unknown }, r
   if (t === undefined || t === null || t === '') {
     return fail(
       'msg.entity',
-      `msg.entity is missing (and msg.topic holds no entity UUID): no entity to act on. Send ${TARGET_SHAPES} in msg.entity`,
+      `msg.entity is missing (and msg.topic holds no entity UUID): no entity to act on. Send ${TARGET_SHAPES} in ` +
+        'msg.entity',
     );
   }
   return fail(
     'msg.entity',
-    `msg.entity is missing, and msg.topic is not an entity UUID ${got(t)}: no entity to act on. Send ${TARGET_SHAPES} in msg.entity`,
+    `msg.entity is missing, and msg.topic is not an entity UUID ${got(t)}: no entity to act on. ` +
+      `Send ${TARGET_SHAPES} in msg.entity`,
   );
 }
 

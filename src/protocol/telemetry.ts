@@ -101,7 +101,8 @@ export function checkValues(v: unknown, field: string, what: string): Record<str
     if (k.length > MAX_KEY_LENGTH)
       fail(
         field,
-        `${field} has a key of ${k.length} characters ("${k.slice(0, 20)}…"); ThingsBoard takes at most ${MAX_KEY_LENGTH}`,
+        `${field} has a key of ${k.length} characters ("${k.slice(0, 20)}…"); ThingsBoard takes at ` +
+          `most ${MAX_KEY_LENGTH}`,
       );
     const value = v[k];
     const at = `${field}.${k}`;
@@ -132,14 +133,16 @@ function record(v: unknown, field: string, now: number): TsRecord {
   if (hasTs && !hasValues) {
     fail(
       field,
-      `${field} has a ts but no values: send {ts, values: {key: value, …}} (without "values" ThingsBoard would store a key named "ts")`,
+      `${field} has a ts but no values: send {ts, values: {key: value, …}} (without "values" ThingsBoard would store ` +
+        'a key named "ts")',
     );
   }
   const extra = Object.keys(v).filter((k) => k !== 'ts' && k !== 'values');
   if (extra.length) {
     fail(
       field,
-      `${field} has values and also ${extra.map((k) => `"${k}"`).join(', ')}: ThingsBoard ignores keys beside ts and values; put them in values`,
+      `${field} has values and also ${extra.map((k) => `"${k}"`).join(', ')}: ThingsBoard ignores keys beside ts and ` +
+        'values; put them in values',
     );
   }
   const ts = hasTs && v.ts !== undefined && v.ts !== null ? stampOf(v.ts, `${field}.ts`) : now;

@@ -79,7 +79,9 @@ export const QUERYABLE_ENTITY_TYPES = [
   'QUEUE_STATS',
 ] as const;
 
-/** Alias entity types that the server resolves to the caller's user, tenant, customer or owner (`Q/AliasEntityId.java`). */
+/**
+ * Alias entity types that the server resolves to the caller's user, tenant, customer or owner (`Q/AliasEntityId.java`).
+ */
 export const ALIAS_ENTITY_TYPES = ['CURRENT_USER', 'CURRENT_TENANT', 'CURRENT_CUSTOMER', 'CURRENT_USER_OWNER'] as const;
 export type AliasEntityType = (typeof ALIAS_ENTITY_TYPES)[number];
 

@@ -398,7 +398,8 @@ function entities(filter: unknown, notes: Notes): string {
     }
     case 'apiUsageState':
       return f.customerId != null
-        ? `the API usage state of ${entityRef(typeof f.customerId === 'string' ? { entityType: 'CUSTOMER', id: f.customerId } : { entityType: 'CUSTOMER', ...(f.customerId as Obj) }, notes)}`
+        ? 'the API usage state ' +
+            `of ${entityRef(typeof f.customerId === 'string' ? { entityType: 'CUSTOMER', id: f.customerId } : { entityType: 'CUSTOMER', ...(f.customerId as Obj) }, notes)}`
         : 'the API usage state of the tenant';
     case 'relationsQuery':
       return relationsQuery(f, notes);
@@ -422,7 +423,13 @@ function entities(filter: unknown, notes: Notes): string {
         const rel = nonEmpty(f.relationType) ? f.relationType : undefined;
         return `${related(what, entityRef(f.rootEntity, notes), f.direction, notes)}${relationDetails(f, rel)}`;
       }
-      const what = `${noun} of ${none ? `no ${profileWord(resultType)}` : `${profileWord(resultType)} ${names.length > 0 ? list(names) : notes.missing()}`}`;
+      const what =
+        `${noun} ` +
+        `of ${
+          none
+            ? `no ${profileWord(resultType)}`
+            : `${profileWord(resultType)} ${names.length > 0 ? list(names) : notes.missing()}`
+        }`;
       const cond = nameCondition(f[`${plural.slice(0, -5)}NameFilter`], 'named');
       return cond ? `${what} ${cond}` : what;
     }
@@ -433,7 +440,10 @@ function entities(filter: unknown, notes: Notes): string {
 // Key filters
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The server's IN list split (`StringUtils.splitByCommaWithoutQuotes`): trim, split on commas, strip quotes when every item has the same ones. */
+/**
+ * The server's IN list split (`StringUtils.splitByCommaWithoutQuotes`): trim, split on commas, strip quotes when every
+ * item has the same ones.
+ */
 function splitIn(v: string): string[] {
   const items = v.trim().split(/\s*,\s*/);
   for (const q of ["'", '"']) {
@@ -616,7 +626,9 @@ function statusText(v: unknown): string | undefined {
   return parts.length > 0 ? parts.join(' and ') : undefined;
 }
 
-/** "active alarms of any severity", "alarms of type X, CRITICAL or MAJOR, active," (the list form ends with a comma). */
+/**
+ * "active alarms of any severity", "alarms of type X, CRITICAL or MAJOR, active," (the list form ends with a comma).
+ */
 function alarmText(f: Obj, notes: Notes): string {
   const status = statusText(f.statusList);
   const sevs = strings(f.severityList);

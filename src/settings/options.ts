@@ -187,7 +187,8 @@ export function keysOption(s: Sourced | undefined): string[] {
   } else {
     return fail(
       s.field,
-      `${s.field} must be a list of keys: an array of strings, or a comma-separated text such as "temperature, humidity" ${got(v)}`,
+      `${s.field} must be a list of keys: an array of strings, or a comma-separated text such as "temperature, ` +
+        `humidity" ${got(v)}`,
     );
   }
   const out: string[] = [];
@@ -219,7 +220,8 @@ export function prepareOperation<T extends string>(node: unknown, msg: Bag, oper
     if (unsetMsg(msg.operation))
       fail(
         'msg.operation',
-        `msg.operation must be one of ${operations.join(', ')} (missing; the node takes the operation from the message)`,
+        `msg.operation must be one of ${operations.join(', ')} (missing; the node takes the operation from the ` +
+          'message)',
       );
     return enumOption({ value: msg.operation, field: 'msg.operation' }, operations, fallback);
   }

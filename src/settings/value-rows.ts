@@ -119,7 +119,8 @@ export function prepareValueRows(rows: unknown): PreparedRows {
     if (key === '') problem(`values row ${i + 1} has no key: every value needs the name it is saved under`);
     if (key.length > MAX_KEY_LENGTH)
       problem(
-        `values row ${i + 1} has a key of ${key.length} characters ("${key.slice(0, 20)}…"); ThingsBoard takes at most ${MAX_KEY_LENGTH}`,
+        `values row ${i + 1} has a key of ${key.length} characters ("${key.slice(0, 20)}…"); ThingsBoard takes at ` +
+          `most ${MAX_KEY_LENGTH}`,
       );
     const first = seen.get(key);
     if (first !== undefined)

@@ -181,7 +181,10 @@ describe('tb-alarm-action (browser)', function () {
     await page.waitForFunction((t) => $('#node-input-originator').typedInput('type') === t, type, { timeout: WAIT });
   }
 
-  /** What "Raise on" shows: its type's label, the TypedInput's own text box (raw JSON) or not, the picker, "Id is a", and where the invalid mark is. */
+  /**
+   * What "Raise on" shows: its type's label, the TypedInput's own text box (raw JSON) or not, the picker, "Id is a",
+   * and where the invalid mark is.
+   */
   const originatorShown = () =>
     page.evaluate(() => {
       const box = $('#node-input-originator').next('.red-ui-typedInput-container');

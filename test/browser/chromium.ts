@@ -21,8 +21,9 @@ export const CHROMIUM_ARGS = [
 export function requireChromium(): void {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(
-      `The browser tests need Debian's chromium at ${CHROMIUM}, which is missing: install it with ` +
-        '`sudo apt-get update && sudo apt-get install -y chromium` (.ci/run does this by itself), or set CHROMIUM_PATH to a Chromium binary',
+      `The browser tests need Debian's chromium at ${CHROMIUM}, which is missing: install it with \`sudo apt-get ` +
+        'update && sudo apt-get install -y chromium` (.ci/run does this by itself), or set CHROMIUM_PATH to a ' +
+        'Chromium binary',
     );
   }
 }

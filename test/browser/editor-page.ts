@@ -91,7 +91,9 @@ export async function pickSuggestion(page: Page, input: Locator, typed: string, 
  */
 type PageGlobals = { RED: any; $: any };
 
-/** Sets a device-action dialog's entity to one picked by name: the picker type, the entity type, then the suggestion. */
+/**
+ * Sets a device-action dialog's entity to one picked by name: the picker type, the entity type, then the suggestion.
+ */
 export async function pickEntity(page: Page, entityType: string, typed: string, name: string): Promise<void> {
   await page.evaluate(() =>
     ($('#node-input-target') as unknown as { typedInput(m: string, t: string): void }).typedInput('type', 'entity'),

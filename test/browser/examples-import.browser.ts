@@ -431,7 +431,8 @@ describe('examples imported into a fresh editor (browser)', function () {
         .waitForFunction(() => $('[data-tb-field="target.id"]').val() === 'Thermo A-101', undefined, { timeout: WAIT })
         .catch(async () =>
           assert.fail(
-            `${name}: the device is not shown by name (${await page.evaluate(() => $('[data-tb-field="target.id"]').val())})`,
+            `${name}: the device is not shown by name ` +
+              `(${await page.evaluate(() => $('[data-tb-field="target.id"]').val())})`,
           ),
         );
       await closeTrays(page);
@@ -505,7 +506,8 @@ describe('examples imported into a fresh editor (browser)', function () {
               (window as any).tbDebug.filter((m: any) => m.level !== undefined).map((m: any) => m.msg),
             );
             assert.fail(
-              `inject "${inj.name}" ${what}: ${n} error(s) should reach the Catch node's debug node; got ${await caught(at)} (logged: ${JSON.stringify(logged)})`,
+              `inject "${inj.name}" ${what}: ${n} error(s) should reach the Catch node's debug node; ` +
+                `got ${await caught(at)} (logged: ${JSON.stringify(logged)})`,
             );
           });
       };

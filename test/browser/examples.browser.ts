@@ -262,7 +262,8 @@ describe('npm start demo (browser)', function () {
         )
         .catch(async () =>
           assert.fail(
-            `${n.name}: no status matching ${text} (${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`,
+            `${n.name}: no status matching ${text} ` +
+              `(${await page.evaluate((id) => document.getElementById(id)?.querySelector('.red-ui-flow-node-status-label')?.textContent, n.id)})`,
           ),
         );
     }

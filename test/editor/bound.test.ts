@@ -216,7 +216,8 @@ describe('editor/builder/bound: values from the message in the builder', () => {
           statusList: ['ACTIVE'],
           startTs: '{{msg.from}}',
         }),
-        'count of active alarms of any severity on entities that asset ‹msg.site› relates to (up to ‹msg.depth› levels), since ‹msg.from›',
+        'count of active alarms of any severity on entities that asset ‹msg.site› relates to (up to ‹msg.depth› ' +
+          'levels), since ‹msg.from›',
       );
       assert.equal(
         summarize('alarmData', {

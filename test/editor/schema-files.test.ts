@@ -83,7 +83,8 @@ describe('query schemas served with the editor resources (resources/schemas/)', 
       if (runtime) accepted++;
       if (schema !== runtime) {
         differ.push(
-          `${e.id} (${e.mode}): schema ${schema ? 'accepts' : 'refuses'}, runtime ${runtime ? 'accepts' : 'refuses'} ${JSON.stringify(validate[e.mode].errors)}`,
+          `${e.id} (${e.mode}): schema ${schema ? 'accepts' : 'refuses'}, ` +
+            `runtime ${runtime ? 'accepts' : 'refuses'} ${JSON.stringify(validate[e.mode].errors)}`,
         );
       }
     }

@@ -689,7 +689,8 @@ describe('tb-alarm-action (runtime + simulator)', function () {
         { payload: gone },
         'TB_NOT_FOUND',
         new RegExp(
-          `^TbApiError: Alarm ${gone} was not found: it was deleted, or never existed \\(ThingsBoard answered HTTP 404, errorCode 32`,
+          `^TbApiError: Alarm ${gone} was not found: it was deleted, or never existed \\(ThingsBoard answered HTTP ` +
+            '404, errorCode 32',
         ),
       );
       assert.match(err.message as string, /POST \/api\/alarm\/.*\/ack/);

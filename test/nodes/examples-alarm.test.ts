@@ -1,9 +1,9 @@
 /**
- * The alarm examples that act or watch per entity as shipped in examples/, run in the real runtime against the simulator (their
- * connection replaced by the test's, their debug nodes by helper nodes): a new critical alarm is acknowledged
- * with the operator's comment (the alarm from msg.alarm, the comment set in the dialog); a thermostat above the
- * limit gets an alarm that is cleared when it cools down; every meter the query finds goes, row by row, straight
- * into the alarm status node, and a new critical alarm is told as it is raised.
+ * The alarm examples that act or watch per entity as shipped in examples/, run in the real runtime against the
+ * simulator (their connection replaced by the test's, their debug nodes by helper nodes): a new critical alarm is
+ * acknowledged with the operator's comment (the alarm from msg.alarm, the comment set in the dialog); a thermostat
+ * above the limit gets an alarm that is cleared when it cools down; every meter the query finds goes, row by row,
+ * straight into the alarm status node, and a new critical alarm is told as it is raised.
  */
 import assert from 'node:assert/strict';
 import { dbl } from '../../sim';

@@ -147,7 +147,8 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     const error = new Collector(byName('error').id);
     const first = thermostats()[0];
 
-    // The device picked by name in the dialog: Thermo A-101, the first thermostat by name (the simulator's ids are stable).
+    // The device picked by name in the dialog: Thermo A-101, the first thermostat by name (the simulator's ids are
+    // stable).
     assert.equal(first.name, 'Thermo A-101');
     assert.deepEqual(
       [byName('getState').targetType, JSON.parse(String(byName('getState').target))],
@@ -155,7 +156,8 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     );
     press(byName('ask Thermo A-101'));
     const r = await reply.until(() => true, 8000);
-    // The simulated device echoes the call; the example's Params are "no params": {} is sent, not the inject's timestamp.
+    // The simulated device echoes the call; the example's Params are "no params": {} is sent, not the inject's
+    // timestamp.
     assert.deepEqual(r.payload, { method: 'getState', params: {} });
     assert.deepEqual(r.rpc, { method: 'getState', params: {}, status: 'SUCCESSFUL' });
     assert.deepEqual(
@@ -187,7 +189,8 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     assert.equal(calls.length, 20, 'each thermostat got the command once');
     assert.ok(calls.every((c) => c.persistent && !c.oneway));
 
-    // A thermostat that never answers: no reply within the timeout, the error (with its usual causes) at the catch node.
+    // A thermostat that never answers: no reply within the timeout, the error (with its usual causes) at the catch
+    // node.
     sim.rpc.setDevice(first.id, { mode: 'silent' });
     press(byName('ask Thermo A-101'));
     const e = await error.until(() => true, 8000);

@@ -101,7 +101,8 @@ describe('live burst: a backlog of frames is read a slice per turn (runtime + si
     const most = READ_BYTES + (FRAMES_PER_TURN + 1) * frame;
     assert.ok(
       busiest <= most,
-      `at most ${FRAMES_PER_TURN} frames and one socket read (${Math.round(most)} bytes) per turn, saw ${busiest} bytes (frames of ~${Math.round(frame)} bytes, ${perTurn.length} turns)`,
+      `at most ${FRAMES_PER_TURN} frames and one socket read (${Math.round(most)} bytes) per turn, saw ${busiest} ` +
+        `bytes (frames of ~${Math.round(frame)} bytes, ${perTurn.length} turns)`,
     );
   });
 });

@@ -563,7 +563,8 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
     assert.deepEqual(first.originator, { entityType: 'DEVICE', id: a102.id });
     assert.equal(statuses('bad')[0].shape, 'dot');
     assert.deepEqual(errorsLogged('bad').map(String), [
-      'originatorType must be one of DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, EDGE, TENANT (got "device"; did you mean "DEVICE"?)',
+      'originatorType must be one of DEVICE, ASSET, ENTITY_VIEW, CUSTOMER, EDGE, TENANT (got "device"; did you mean ' +
+        '"DEVICE"?)',
     ]);
     const caught = message('caught');
     inject('bad', { payload: a102.id });

@@ -96,7 +96,8 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
 
   it('refreshes before expiry (30 s early, corrected for clock skew) without a 401', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    const sim2 = new Simulator({ tokenLifetimeSec: 600, now: () => Date.now() + 3 * 3600000 }); // server clock 3 h ahead
+    // The server's clock 3 h ahead.
+    const sim2 = new Simulator({ tokenLifetimeSec: 600, now: () => Date.now() + 3 * 3600000 });
     await sim2.start();
     try {
       await helper.load(NODES, flow(connectionNode(sim2.url), queryNode('q')), { c1: TENANT });

@@ -14,7 +14,8 @@ import tbTelemetry from '../../src/nodes/tb-telemetry/index';
 import { Collector, coreNode, inject, key, statuses } from '../support/runtime';
 import { InFlight, useTelemetryTests, type Rec } from './device-support';
 
-// The core change node moves an entity query's output into msg.entity (its module's type does not matter to the helper).
+// The core change node moves an entity query's output into msg.entity (its module's type does not matter to the
+// helper).
 const NODES = [
   tbConnection,
   tbTelemetry,

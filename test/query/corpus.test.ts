@@ -83,7 +83,8 @@ const IGNORED_BY_SERVER: Readonly<Record<string, string>> = {
   'entityFilter[deviceSearchQuery].edgeTypes':
     'the swagger "Edge Search Query" example uses type deviceSearchQuery; DeviceSearchQueryFilter has no edgeTypes',
   'keyFilter.value':
-    'UI KeyFilter property (entity.service.ts L575 sends value: null); REST ignores unknown properties (Spring Boot default)',
+    'UI KeyFilter property (entity.service.ts L575 sends value: null); REST ignores unknown properties (Spring Boot ' +
+    'default)',
   'query.pageLink': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
   'query.entityFields': 'a data query sent to a count: EntityCountQuery ignores unknown properties',
   'query.latestValues': 'a data query sent to a count: EntityCountQuery ignores unknown properties',

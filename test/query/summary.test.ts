@@ -292,7 +292,8 @@ describe('query/summary', () => {
             assetTypes: [null],
           },
         }),
-        'count of assets of no profile that the current user relates to (1 level) (a null type matches nothing: no match possible)',
+        'count of assets of no profile that the current user relates to (1 level) (a null type matches nothing: no ' +
+          'match possible)',
       );
     });
   });
@@ -607,7 +608,8 @@ describe('query/summary', () => {
           },
           NAMES,
         ),
-        'alarms of type High Temperature, CRITICAL or MAJOR, active and unacknowledged, on devices that Campus North relates to (up to 2 levels), last 24 hours, first 100',
+        'alarms of type High Temperature, CRITICAL or MAJOR, active and unacknowledged, on devices that Campus North ' +
+          'relates to (up to 2 levels), last 24 hours, first 100',
       );
     });
 
@@ -652,7 +654,8 @@ describe('query/summary', () => {
       );
       assert.equal(
         alarms({ typeList: ['Fire'], assigneeId: { entityType: 'USER', id: U3 } }),
-        `alarms of type Fire, any severity, any status, assigned to user ${U3.slice(0, 8)}…, on all devices, any time, first 100`,
+        `alarms of type Fire, any severity, any status, assigned to user ${U3.slice(0, 8)}…, on all devices, any ` +
+          'time, first 100',
       );
     });
 
@@ -676,7 +679,8 @@ describe('query/summary', () => {
       );
       assert.equal(
         alarms({ startTs: 1767225600000, endTs: 1767312000000 }),
-        'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC to 2026-01-02 00:00 UTC, first 100',
+        'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC to 2026-01-02 00:00 UTC, first ' +
+          '100',
       );
       assert.equal(
         alarms({ startTs: 1767225600000 }),
@@ -688,11 +692,13 @@ describe('query/summary', () => {
       );
       assert.equal(
         alarms({ startTs: 1767312000000, endTs: 1767225600000 }),
-        'alarms of any status and severity on all devices, from 2026-01-02 00:00 UTC to 2026-01-01 00:00 UTC, first 100 (start after end: no match possible)',
+        'alarms of any status and severity on all devices, from 2026-01-02 00:00 UTC to 2026-01-01 00:00 UTC, first ' +
+          '100 (start after end: no match possible)',
       );
       assert.equal(
         summarize('alarmCount', { timeWindow: day, startTs: 1767225600000 }),
-        'count of alarms of any status and severity on any entity (whole tenant or customer), last 24 hours (startTs ignored by counts)',
+        'count of alarms of any status and severity on any entity (whole tenant or customer), last 24 hours (startTs ' +
+          'ignored by counts)',
       );
     });
 
@@ -701,7 +707,8 @@ describe('query/summary', () => {
         alarms({ statusList: ['ACTIVE'], sortOrder: { key, direction } });
       assert.equal(
         sort({ type: 'ALARM_FIELD', key: 'severity' }, 'DESC'),
-        'active alarms of any severity on all devices, any time, sorted by severity descending (alphabetically), first 100',
+        'active alarms of any severity on all devices, any time, sorted by severity descending (alphabetically), ' +
+          'first 100',
       );
       assert.equal(
         sort({ type: 'ALARM_FIELD', key: 'createdTime' }, 'ASC'),
@@ -724,7 +731,8 @@ describe('query/summary', () => {
       );
       assert.equal(
         alarms({ textSearch: 'fire' }, { alarmFields: [{ type: 'ALARM_FIELD', key: 'status' }] }),
-        "alarms of any status and severity on all devices, any time, first 100, text search 'fire' ignored (no alarm fields to search)",
+        "alarms of any status and severity on all devices, any time, first 100, text search 'fire' ignored (no alarm " +
+          'fields to search)',
       );
       assert.equal(
         alarms({ textSearch: 'fire' }, { alarmFields: [{ type: 'ALARM_FIELD', key: 'type' }] }),
@@ -745,16 +753,19 @@ describe('query/summary', () => {
       // startTs/endTs without a window are sent as written: timeWindow 0 lets no alarm event through
       assert.equal(
         alarms({ statusList: ['ACTIVE'], startTs: Date.UTC(2026, 0, 1) }, {}, { live: true }),
-        'active alarms of any severity on all devices, since 2026-01-01 00:00 UTC, first 100 (live: with startTs/endTs but no timeWindow, new alarms never appear)',
+        'active alarms of any severity on all devices, since 2026-01-01 00:00 UTC, first 100 (live: with ' +
+          'startTs/endTs but no timeWindow, new alarms never appear)',
       );
       assert.equal(
         alarms({ endTs: Date.UTC(2026, 0, 1) }, {}, { live: true }),
-        'alarms of any status and severity on all devices, until 2026-01-01 00:00 UTC, first 100 (live: with startTs/endTs but no timeWindow, new alarms never appear)',
+        'alarms of any status and severity on all devices, until 2026-01-01 00:00 UTC, first 100 (live: with ' +
+          'startTs/endTs but no timeWindow, new alarms never appear)',
       );
       // a fixed range: the re-fetches read that range only
       assert.equal(
         alarms({ startTs: Date.UTC(2026, 0, 1), timeWindow: 86_400_000 }, {}, { live: true }),
-        'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC for 24 hours, first 100 (live: no new alarms once that range has ended)',
+        'alarms of any status and severity on all devices, from 2026-01-01 00:00 UTC for 24 hours, first 100 (live: ' +
+          'no new alarms once that range has ended)',
       );
       // not live: none of these hints
       assert.equal(
@@ -770,7 +781,8 @@ describe('query/summary', () => {
       );
       assert.equal(
         summarize('alarmCount', { keyFilters: [kf('t', num('GREATER', 1))] }),
-        'count of alarms of any status and severity on any entity (whole tenant or customer), any time (key filters ignored without an entity filter)',
+        'count of alarms of any status and severity on any entity (whole tenant or customer), any time (key filters ' +
+          'ignored without an entity filter)',
       );
       assert.equal(
         summarize('alarmCount', {
@@ -778,7 +790,8 @@ describe('query/summary', () => {
           searchPropagatedAlarms: true,
           timeWindow: 3_600_000,
         }),
-        'count of alarms of any status and severity on devices of profile pump (incl. propagated alarms), last hour (an alarm may count more than once)',
+        'count of alarms of any status and severity on devices of profile pump (incl. propagated alarms), last hour ' +
+          '(an alarm may count more than once)',
       );
     });
 

@@ -364,7 +364,10 @@ describe('query: telemetry', () => {
   });
 
   describe('history paging', () => {
-    /** A server: points of each key at the given times, answering `limit` per key in the asked order within [start, end). */
+    /**
+     * A server: points of each key at the given times, answering `limit` per key in the asked order within [start,
+     * end).
+     */
     function server(data: Record<string, number[]>, order: 'ASC' | 'DESC') {
       return (page: { keys: string[]; startTs: number; endTs: number; limit: number }): TimeseriesAnswer => {
         const out: TimeseriesAnswer = {};

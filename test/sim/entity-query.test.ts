@@ -359,7 +359,8 @@ describe('simulator: entity data query', function () {
           findQuery({ type: 'relationsQuery', multiRoot: true, multiRootEntitiesType: 'ASSET' }),
           400,
           31,
-          "Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string representation of UUIDs",
+          "Multi-root relation query filter should contain 'multiRootEntityIds' array that contains string " +
+            'representation of UUIDs',
         ],
         [
           findQuery({ type: 'relationsQuery', direction: 'FROM' }),

@@ -116,7 +116,8 @@ describe('simulator: editor look-ups (§12)', function () {
         '/api/deviceProfileInfos?pageSize=ten&page=0',
         400,
         31,
-        "Method parameter 'pageSize': Failed to convert value of type 'java.lang.String' to required type 'int'; For input string: \"ten\"",
+        "Method parameter 'pageSize': Failed to convert value of type 'java.lang.String' to required type 'int'; For " +
+          'input string: "ten"',
       );
       await expectError(
         '/api/deviceProfileInfos?pageSize=0&page=0',

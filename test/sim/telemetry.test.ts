@@ -87,14 +87,16 @@ describe('simulator: §13 telemetry and attributes', function () {
         await save({ a: 1 }, c.tenant, `${P}/timeseries/ANY/soon`),
         400,
         31,
-        "Method parameter 'ttl': Failed to convert value of type 'java.lang.String' to required type 'java.lang.Long'; For input string: \"soon\"",
+        "Method parameter 'ttl': Failed to convert value of type 'java.lang.String' to required type " +
+          '\'java.lang.Long\'; For input string: "soon"',
       );
     });
 
     it('value typing: integral literals LONG, a dot DOUBLE, numeric strings cast, JSON kept as sent', async () => {
       const r = await save(
-        '{"l": 21, "e": 1e3, "e2": 1.5e3, "d": 21.0, "d2": 21.5, "f": 1.55e1, "s1": "007", "s2": "1.50", ' +
-          '"s3": "abc", "s4": "5.", "b": false, "j": {"a": [1, 2.0]}, "big": 123456789012345678901, "prec": 0.12345678901234567890, "neg": "-0"}',
+        '{"l": 21, "e": 1e3, "e2": 1.5e3, "d": 21.0, "d2": 21.5, "f": 1.55e1, "s1": "007", "s2": "1.50", "s3": ' +
+          '"abc", "s4": "5.", "b": false, "j": {"a": [1, 2.0]}, "big": 123456789012345678901, "prec": ' +
+          '0.12345678901234567890, "neg": "-0"}',
       );
       assert.equal(r.status, 200);
       const t = (k: string): [string, unknown] => {
@@ -241,7 +243,8 @@ describe('simulator: §13 telemetry and attributes', function () {
       const strict = await get(`${P}/values/timeseries?keys=d,j,b,nope&useStrictDataTypes=true`);
       assert.equal(
         strict.text,
-        `{"d":[{"ts":1000,"value":23.0}],"j":[{"ts":1000,"value":{"x":1.0}}],"b":[{"ts":1000,"value":true}],"nope":[{"ts":${NOW},"value":null}]}`,
+        `{"d":[{"ts":1000,"value":23.0}],"j":[{"ts":1000,"value":{"x":1.0}}],"b":[{"ts":1000,"value":true}],` +
+          `"nope":[{"ts":${NOW},"value":null}]}`,
       );
       // no keys: every latest key
       assert.deepEqual(Object.keys(await latest('')), ['d', 'big', 'l', 's', 'b', 'j']);
@@ -278,7 +281,8 @@ describe('simulator: §13 telemetry and attributes', function () {
       ]);
       // the 4.3.1.2 route answers the same
       const r2 = await get(
-        `${P}/values/timeseries/history?keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3&useStrictDataTypes=true`,
+        `${P}/values/timeseries/history?keys=a&startTs=${BASE_TIME}&endTs=${BASE_TIME + 150_000}&orderBy=asc&limit=3` +
+          `&useStrictDataTypes=true`,
       );
       assert.deepEqual(r2.body, r.body);
       // no keys: {} (4.3+)
@@ -358,7 +362,8 @@ describe('simulator: §13 telemetry and attributes', function () {
       plain(
         await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=1000&startTs=0&endTs=701000`),
         400,
-        "Incorrect TsKvQuery. Number of intervals is to high - 701. Please increase 'interval' parameter for your query or reduce the time range of the query.",
+        "Incorrect TsKvQuery. Number of intervals is to high - 701. Please increase 'interval' parameter for your " +
+          'query or reduce the time range of the query.',
       );
       // the count uses max(interval, 1000): 100 ms intervals over 700 s are 700 "intervals"
       assert.equal(
@@ -372,7 +377,8 @@ describe('simulator: §13 telemetry and attributes', function () {
       plain(
         await get(`${P}/values/timeseries?keys=v&agg=AVG&interval=-5&startTs=0&endTs=1000`),
         400,
-        "Invalid TsKvQuery: 'interval' must be greater than 0, but got -5. Please check your query parameters and ensure 'endTs' is greater than 'startTs' or increase 'interval'.",
+        "Invalid TsKvQuery: 'interval' must be greater than 0, but got -5. Please check your query parameters and " +
+          "ensure 'endTs' is greater than 'startTs' or increase 'interval'.",
       );
       jsonError(
         await get(`${P}/values/timeseries?keys=v&agg=MEAN&interval=1000&startTs=0&endTs=1000`),
@@ -410,7 +416,8 @@ describe('simulator: §13 telemetry and attributes', function () {
       );
       // WEEK_ISO buckets end on Mondays
       const w = await get(
-        `${P}/values/timeseries?keys=m&agg=COUNT&intervalType=WEEK_ISO&timeZone=UTC&startTs=${jan}&endTs=${jan + 2 * 24 * HOUR}`,
+        `${P}/values/timeseries?keys=m&agg=COUNT&intervalType=WEEK_ISO&timeZone=UTC` +
+          `&startTs=${jan}&endTs=${jan + 2 * 24 * HOUR}`,
       );
       // 2026-01-15 is a Thursday: the first bucket ends Monday 2026-01-19, after endTs, so it is cut at endTs
       assert.deepEqual(w.body.m, [{ ts: jan + 24 * HOUR, value: '1' }]);
@@ -421,7 +428,8 @@ describe('simulator: §13 telemetry and attributes', function () {
       const r = await get(`${T}/DEVICE/${a101.id}/values/attributes/SHARED_SCOPE?keys=targetTemperature,config,nope`);
       assert.equal(
         r.text,
-        `[{"lastUpdateTs":${r.body[0].lastUpdateTs},"key":"targetTemperature","value":21.0},{"lastUpdateTs":${r.body[1].lastUpdateTs},"key":"config","value":{"mode":"eco","interval":60}}]`,
+        `[{"lastUpdateTs":${r.body[0].lastUpdateTs},"key":"targetTemperature","value":21.0},` +
+          `{"lastUpdateTs":${r.body[1].lastUpdateTs},"key":"config","value":{"mode":"eco","interval":60}}]`,
       );
       const all = await get(`${T}/DEVICE/${a101.id}/values/attributes?keys=note`);
       assert.deepEqual(
@@ -478,7 +486,8 @@ describe('simulator: §13 telemetry and attributes', function () {
 
     it('rewriteLatestIfDeleted: the newest point before startTs becomes the latest', async () => {
       await del(
-        `${P}/timeseries/delete?keys=a&startTs=${BASE_TIME + 3000}&endTs=${BASE_TIME + 9000}&rewriteLatestIfDeleted=true`,
+        `${P}/timeseries/delete?keys=a` +
+          `&startTs=${BASE_TIME + 3000}&endTs=${BASE_TIME + 9000}&rewriteLatestIfDeleted=true`,
       );
       assert.deepEqual(c.sim.data.latestOf(probe.id, 'a'), { ts: BASE_TIME + 2000, type: 'LONG', value: 2 });
     });

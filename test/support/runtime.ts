@@ -153,7 +153,9 @@ export function inject(id: string, msg: Msg): void {
 
 type SpiedCall<A> = { thisValue: unknown; args: A[] };
 
-/** The calls of one spied Node method made by node `id` (the helper's spies sit on Node.prototype: every node's calls). */
+/**
+ * The calls of one spied Node method made by node `id` (the helper's spies sit on Node.prototype: every node's calls).
+ */
 function callsOf<A>(id: string, method: 'status' | 'error' | 'warn' | 'send'): A[][] {
   const n = helper.getNode(id) as unknown as Record<string, { getCalls(): Array<SpiedCall<A>> }>;
   return n[method]
@@ -344,7 +346,9 @@ export function exampleFlow(
   return { nodes: out, byName };
 }
 
-/** Loads an example (see exampleFlow) with our node modules and the core node files it uses; resolves with its byName. */
+/**
+ * Loads an example (see exampleFlow) with our node modules and the core node files it uses; resolves with its byName.
+ */
 export async function loadExample(
   file: string,
   url: string,

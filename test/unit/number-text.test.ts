@@ -151,7 +151,8 @@ describe('numberFromText: long decimal texts', function () {
 
   it('17-digit decimals on and beside an exact tie between two doubles read as `+s` reads them (rounding to even)', function () {
     // Between 2^52 and 2^53 the doubles are the integers, so "N.5" (17 digits) lies exactly halfway between two of
-    // them: the 17-digit path must not decide it from its own arithmetic, and "N.4" / "N.6" must fall on the right side.
+    // them: the 17-digit path must not decide it from its own arithmetic, and "N.4" / "N.6" must fall on the right
+    // side.
     const next = rng(5);
     for (let i = 0; i < 20000; i++) {
       const n = 4503599627370496 + Math.floor(next() * 4503599627370495);

@@ -111,7 +111,8 @@ describe('report request and formats', () => {
     const csv = reportCsv(table, true);
     assert.equal(
       csv,
-      'Date,Building,energy\r\n1606773600000,"Office ""A"", east",412.5\r\n1606860000000,"Line\nbreak",7\r\n1606946400000,,\r\n',
+      'Date,Building,energy\r\n1606773600000,"Office ""A"", ' +
+        'east",412.5\r\n1606860000000,"Line\nbreak",7\r\n1606946400000,,\r\n',
     );
   });
 });

@@ -301,7 +301,8 @@ describe('npm start: a port that is taken or wrong (scripts/start.ts)', function
       oneLine(
         r,
         new RegExp(
-          `^npm start: Node-RED's port ${held.port} is already in use .*PORT=${held.port + 1} npm start.*PORT=0 for any free port$`,
+          `^npm start: Node-RED's port ${held.port} is already in use .*PORT=${held.port + 1} npm start.*PORT=0 for ` +
+            'any free port$',
         ),
       );
     } finally {

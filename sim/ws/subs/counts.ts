@@ -13,9 +13,11 @@ import type { AlarmAction, AlarmListener } from '../router';
 import { matchEntities } from './match';
 
 export const NPE_ALARM_COUNT_QUERY =
-  'Cannot invoke "org.thingsboard.server.common.data.query.AlarmCountQuery.getEntityFilter()" because "this.query" is null';
+  'Cannot invoke "org.thingsboard.server.common.data.query.AlarmCountQuery.getEntityFilter()" because "this.query" ' +
+  'is null';
 export const NPE_ALARM_STATUS_ORIGINATOR =
-  'Cannot invoke "org.thingsboard.server.common.data.id.EntityId.getId()" because the return value of "org.thingsboard.server.service.ws.telemetry.cmd.v2.AlarmStatusCmd.getOriginatorId()" is null';
+  'Cannot invoke "org.thingsboard.server.common.data.id.EntityId.getId()" because the return value of ' +
+  '"org.thingsboard.server.service.ws.telemetry.cmd.v2.AlarmStatusCmd.getOriginatorId()" is null';
 
 /** ENTITY_COUNT: immediate COUNT_DATA, then a recount every refresh interval, sent only when it changed. */
 export class EntityCountSub implements Sub {

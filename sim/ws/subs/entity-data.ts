@@ -32,7 +32,8 @@ import type { KvListener } from '../router';
 import { readAggregate, readSeries } from '../series';
 
 export const NPE_LATEST_VALUES =
-  'Cannot invoke "java.util.List.contains(Object)" because the return value of "org.thingsboard.server.common.data.query.EntityDataQuery.getLatestValues()" is null';
+  'Cannot invoke "java.util.List.contains(Object)" because the return value of ' +
+  '"org.thingsboard.server.common.data.query.EntityDataQuery.getLatestValues()" is null';
 
 const SCOPE_KEY_TYPE: Record<AttributeScope, EntityKeyType> = {
   SERVER_SCOPE: 'SERVER_ATTRIBUTE',
@@ -108,7 +109,9 @@ class Binding implements KvListener {
 
   seriesPrefix(): string {
     if (this.tsPrefix === '') {
-      this.tsPrefix = `${entityDataUpdateHead(this.sub.cmdId)}[{"entityId":${JSON.stringify(this.entityId)},"latest":null,"timeseries":{`;
+      this.tsPrefix =
+        `${entityDataUpdateHead(this.sub.cmdId)}[{"entityId":${JSON.stringify(this.entityId)},` +
+        `"latest":null,"timeseries":{`;
     }
     return this.tsPrefix;
   }

@@ -2,9 +2,10 @@
  * The pure side of the device actions' dialogs (tb-telemetry, tb-attributes, tb-rpc; the widgets are in actions.ts):
  *
  * - their settings checked by the runtime's own code (the target's rule here; each node's own check, which its
- *   dialog registers with `settingsCheck`), so the dialog flags "an aggregation without an interval", "more than 700 intervals" or "a 30 s wait without
- *   persistent" in the words the node would use at run time. What a message may still bring (the keys, the range,
- *   the method) is not asked for in the dialog: only what the node's own settings get wrong;
+ *   dialog registers with `settingsCheck`), so the dialog flags "an aggregation without an interval", "more than
+ *   700 intervals" or "a 30 s wait without persistent" in the words the node would use at run time. What a
+ *   message may still bring (the keys, the range, the method) is not asked for in the dialog: only what the
+ *   node's own settings get wrong;
  * - the keys as chips with suggestions from the entity's own keys (the fixed entity chosen with the entity picker),
  *   else from the keys of the entities of the type the node acts on.
  *

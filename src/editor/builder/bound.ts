@@ -233,8 +233,8 @@ const NON_TEXT = new Set(['integer', 'number', 'boolean', 'array']);
 
 /**
  * The JSON view's schema with a placeholder allowed wherever a number, a boolean, a list, one of a few names or
- * an id goes (free text takes one as it is), so the editor does not underline a value from the message. Objects and references are left as
- * they are: their own fields get the same treatment, and their errors stay as precise as before.
+ * an id goes (free text takes one as it is), so the editor does not underline a value from the message. Objects and
+ * references are left as they are: their own fields get the same treatment, and their errors stay as precise as before.
  */
 export function allowPlaceholders<T>(schema: T): T {
   const walk = (node: unknown): unknown => {

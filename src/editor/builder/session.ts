@@ -8,7 +8,8 @@ import { attach, type Builder } from './builder';
 let current: Builder | undefined;
 
 /**
- * Opens the builder in a query node's dialog: attaches the builder to `#node-input-query` (already a TypedInput) in the dialog's `#tb-builder` div.
+ * Opens the builder in a query node's dialog: attaches the builder to `#node-input-query` (already a TypedInput) in the
+ * dialog's `#tb-builder` div.
  */
 export function open(o: {
   nodeType: string;

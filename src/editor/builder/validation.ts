@@ -1,7 +1,7 @@
 /**
  * The dialog's validation is the runtime's: the same prepare functions of the protocol core's validation
- * (bundled into the editor, through the query model's check), so a wrong filter type, operation or enum is flagged before deploy in
- * the runtime's words.
+ * (bundled into the editor, through the query model's check), so a wrong filter type, operation or enum is flagged
+ * before deploy in the runtime's words.
  */
 import { parseJsonText, shortJsonMessage } from '../../query-model/json-text';
 import type { QueryMode } from '../../query-model/schema';
@@ -45,7 +45,10 @@ export function jsonProblem(text: string): string | undefined {
 export function validateText(mode: QueryMode, text: string, options: ValidateOptions = {}): true | string {
   const parsed = parseJsonText(text);
   if (!parsed.ok)
-    return `${t('jsonError', { error: shortJsonMessage(parsed.message) })} ${t('lineColumn', { line: parsed.line, column: parsed.column })}`;
+    return (
+      `${t('jsonError', { error: shortJsonMessage(parsed.message) })} ` +
+      `${t('lineColumn', { line: parsed.line, column: parsed.column })}`
+    );
   const e = validateQuery(mode, parsed.value, options);
   return e ? e.message : true;
 }

@@ -77,7 +77,9 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
       }
     },
 
-    /** The target's source as the node keeps it now (`auto`, `json`: an entity picked by name too, `msg`, `jsonata`). */
+    /**
+     * The target's source as the node keeps it now (`auto`, `json`: an entity picked by name too, `msg`, `jsonata`).
+     */
     source,
     fixed,
     /** The type of the entity acted on: the fixed entity's, else the one chosen for a bare id. */

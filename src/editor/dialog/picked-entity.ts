@@ -24,7 +24,10 @@ function isJson(text: string): boolean {
   }
 }
 
-/** Is `text` (a json value) one entity the picker can show: `{"entityType": <one of types>, "id": "…"}` and nothing else? */
+/**
+ * Is `text` (a json value) one entity the picker can show: `{"entityType": <one of types>, "id": "…"}` and nothing
+ * else?
+ */
 export function isPickedEntity(text: string, types: readonly string[]): boolean {
   const e = pickedEntity(text);
   return !!e && types.includes(e.entityType);

@@ -55,7 +55,8 @@ const ASSIGNEE_SHAPES =
   'the user to assign: a user id (a UUID or {"entityType": "USER", "id": "<uuid>"}) or an e-mail address';
 
 const ORIGINATOR_SHAPES =
-  'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as the entity query node sends it';
+  'the entity to raise the alarm on: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, or an entity as the entity ' +
+  'query node sends it';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Operation
@@ -163,7 +164,8 @@ function alarmType(v: unknown, field: string): string {
   if (typeof v !== 'string' || v.trim() === '') {
     return fail(
       field,
-      `${field} must be the alarm type, a non-empty string such as "High Temperature" ${v === '' ? '(it is empty)' : got(v)}`,
+      `${field} must be the alarm type, a non-empty string such as "High ` +
+        `Temperature" ${v === '' ? '(it is empty)' : got(v)}`,
     );
   }
   const t = v.trim();
@@ -274,7 +276,8 @@ export function prepareRaise(
   if (originator.value === undefined || originator.value === null || originator.value === '') {
     fail(
       originator.field,
-      `${originator.field} must be ${ORIGINATOR_SHAPES} ${got(originator.value === null ? undefined : originator.value)}`,
+      `${originator.field} must ` +
+        `be ${ORIGINATOR_SHAPES} ${got(originator.value === null ? undefined : originator.value)}`,
     );
   }
   const body: AlarmCreateBody = {

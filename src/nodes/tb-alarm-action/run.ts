@@ -133,7 +133,8 @@ export class AlarmActionInputs {
       value: s.alarm,
       type: s.alarmType,
       types: ALARM_SOURCES,
-      // msg.payload.id, then msg.payload (an id), then msg.topic: validated where it is found (the error says where it looked)
+      // msg.payload.id, then msg.payload (an id), then msg.topic: validated where it is found (the error says where it
+      // looked)
       auto: (msg) => ({ value: alarmIdFromMessage(msg), field: 'msg.payload' }),
       check: (v, field) => prepareAlarmId(v, field),
     });
@@ -209,7 +210,9 @@ export class AlarmActionInputs {
       : this.operation;
   }
 
-  /** The validated request for one message; throws a TbInputError (or the setting's problem) before anything is sent. */
+  /**
+   * The validated request for one message; throws a TbInputError (or the setting's problem) before anything is sent.
+   */
   async request(operation: AlarmOperation, msg: NodeMessage): Promise<AlarmActionRequest> {
     for (const u of USES[operation]) if (this.problems[u]) throw this.problems[u];
     if (operation === 'raise') {

@@ -106,8 +106,8 @@ function fail(field: string, message: string): never {
 }
 
 /**
- * The dialog's check of the node's settings (registered by its dialog, run by the device-target part): the runtime's own
- * checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
+ * The dialog's check of the node's settings (registered by its dialog, run by the device-target part): the runtime's
+ * own checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
  */
 export function checkAttributeSettings(s: Record<string, unknown>): void {
   const op = blankSetting(s.operation) ? DEFAULT_OPERATION : s.operation;

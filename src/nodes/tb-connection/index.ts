@@ -141,7 +141,8 @@ export default function (RED: NodeAPI): void {
         throw new TbConfigError(
           own
             ? 'The connection needs the analytics username and password (analytics authentication "own")'
-            : 'The analytics service needs a username and password: set them on the connection, or choose separate analytics credentials',
+            : 'The analytics service needs a username and password: set them on the connection, or choose separate ' +
+                'analytics credentials',
         );
       }
       analytics = new AnalyticsClient({

@@ -52,7 +52,10 @@ function methodText(node: EditorNode): string {
   return t('tb-rpc.summary.methodIn', { prop: t('tb-rpc.source.method') });
 }
 
-/** The summary line: which method, and where its params come from ("params from msg.payload", "params: {…}", "no params"). */
+/**
+ * The summary line: which method, and where its params come from ("params from msg.payload", "params: {…}", "no
+ * params").
+ */
 function summary(node: EditorNode): string {
   const from = paramsFrom(node);
   const params =

@@ -32,7 +32,8 @@ export function prepareMethod(s: Sourced): string {
   if (typeof v !== 'string' || v.trim() === '') {
     fail(
       s.field,
-      `${s.field} must be the RPC method's name, a non-empty string such as "setGpio" ${v === '' ? '(it is empty)' : got(v)}`,
+      `${s.field} must be the RPC method's name, a non-empty string such as ` +
+        `"setGpio" ${v === '' ? '(it is empty)' : got(v)}`,
     );
   }
   return v.trim();
@@ -49,7 +50,8 @@ export function methodFromMessage(msg: { method?: unknown; topic?: unknown }): S
     return { value: msg.topic, field: 'msg.topic' };
   return fail(
     'msg.method',
-    `msg.method is missing (and msg.topic is empty): set the RPC method's name in msg.method (e.g. "setGpio"), or in the node`,
+    'msg.method is missing (and msg.topic is empty): set the RPC method\'s name in msg.method (e.g. "setGpio"), or ' +
+      'in the node',
   );
 }
 
@@ -133,7 +135,9 @@ export function prepareRpcRequest(
     const field = timeoutS ? timeoutS.field : 'timeout';
     fail(
       field,
-      `${field} is ${timeout} ms: ThingsBoard cuts every wait at about 30 s, so a lightweight RPC may wait at most ${MAX_LIGHTWEIGHT_TIMEOUT} ms. For a longer wait, make it persistent (the answer then comes by following the RPC)`,
+      `${field} is ${timeout} ms: ThingsBoard cuts every wait at about 30 s, so a lightweight RPC may wait at ` +
+        `most ${MAX_LIGHTWEIGHT_TIMEOUT} ms. For a longer wait, make it persistent (the answer then comes by ` +
+        'following the RPC)',
     );
   }
   const body: RpcBody = { method, timeout };
@@ -207,8 +211,8 @@ function jsonValue(v: unknown, field: string): void {
 const TIMESTAMP_WINDOW_MS = 86400000;
 
 /**
- * The dialog's check of the node's settings (registered by its dialog, run by the device-target part): the runtime's own
- * checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
+ * The dialog's check of the node's settings (registered by its dialog, run by the device-target part): the runtime's
+ * own checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
  */
 export function checkRpcSettings(s: Record<string, unknown>, now: number): void {
   if (s.methodType === 'str') prepareMethod({ value: s.method, field: 'method' });

@@ -93,8 +93,9 @@ export class RpcInputs {
     if (this.warnedTimestamp || !looksLikeTimestamp(payload, now)) return;
     this.warnedTimestamp = true;
     this.node.warn(
-      `msg.payload is ${String(payload)}, which looks like a timestamp (an inject node's default payload), and was sent as the command's params. ` +
-        'If the command takes no params or fixed ones, set Params in the node to "no params" or "fixed JSON"; said once',
+      `msg.payload is ${String(payload)}, which looks like a timestamp (an inject node's default payload), and was ` +
+        'sent as the command\'s params. If the command takes no params or fixed ones, set Params in the node to "no ' +
+        'params" or "fixed JSON"; said once',
     );
   }
 }
@@ -221,7 +222,8 @@ function outcome(e: EntityId, req: RpcRequest, id: string, end: Followed): Props
           : 'its expiration';
       const text = end.expiredLocally
         ? `${what} was still ${st} at its expiration (${at}): it will not run any more, counted as EXPIRED`
-        : `${what} ended EXPIRED: it did not complete before its expiration (${at}); the device stayed offline, or did not answer`;
+        : `${what} ended EXPIRED: it did not complete before its expiration (${at}); the device stayed offline, or ` +
+          'did not answer';
       throw withProps(new TbError('TB_RPC_EXPIRED', text), { rpc: { ...rpc, status: 'EXPIRED' } });
     }
     default:

@@ -1,4 +1,6 @@
-/** tb-subscribe's dialog: a live subscription (entities, their count, alarms or their count) and the events it sends. */
+/**
+ * tb-subscribe's dialog: a live subscription (entities, their count, alarms or their count) and the events it sends.
+ */
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { blank, isOn, items } from '../../editor/dialog/predicates';

@@ -104,7 +104,9 @@ export default function (RED: NodeAPI): void {
     const source = new QuerySource<AnyQuery>(RED, node, String(s.query), s.queryType, PREPARE[kind], { live: true });
     const problem: TbError | undefined = settingsProblem() ?? eventsProblem ?? source.problem;
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
-    /** With values from the message: the resolved query now subscribed, as JSON (the same one again changes nothing). */
+    /**
+     * With values from the message: the resolved query now subscribed, as JSON (the same one again changes nothing).
+     */
     let boundKey: string | undefined;
 
     /**
@@ -244,7 +246,8 @@ export default function (RED: NodeAPI): void {
         }
         start(q);
       } catch (err) {
-        if (current) current.sink.memo.shown = undefined; // a running subscription shows its status again on its next event
+        // A running subscription shows its status again on its next event.
+        if (current) current.sink.memo.shown = undefined;
         node.status(err === problem ? { ...errorStatus(RED, err), shape: 'dot' } : errorStatus(RED, err));
         throw err;
       }

@@ -143,7 +143,8 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
       if (typeof tzS.value !== 'string' || !isTimeZone(tzS.value.trim())) {
         fail(
           tzS.field,
-          `${tzS.field} must be an IANA time zone such as "Europe/Berlin" or "UTC" ${got(tzS.value)} (ThingsBoard would silently use its own zone)`,
+          `${tzS.field} must be an IANA time zone such as "Europe/Berlin" or "UTC" ${got(tzS.value)} (ThingsBoard ` +
+            'would silently use its own zone)',
         );
       }
       req.timeZone = tzS.value.trim();
@@ -153,7 +154,8 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
   if (interval === undefined) {
     fail(
       'interval',
-      `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, QUARTER); without one ThingsBoard silently returns raw points`,
+      `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, ` +
+        'QUARTER); without one ThingsBoard silently returns raw points',
     );
   }
   const intervals = Math.floor(span / Math.max(interval, 1000));
@@ -162,7 +164,8 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
     const least = Math.ceil(span / MAX_INTERVALS);
     fail(
       field,
-      `${field} of ${interval} ms splits the ${span} ms range into ${intervals} intervals; ThingsBoard allows at most ${MAX_INTERVALS} (use an interval of at least ${least} ms, or a shorter range)`,
+      `${field} of ${interval} ms splits the ${span} ms range into ${intervals} intervals; ThingsBoard allows at ` +
+        `most ${MAX_INTERVALS} (use an interval of at least ${least} ms, or a shorter range)`,
     );
   }
   req.interval = interval;
@@ -185,7 +188,8 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
   if (!range)
     fail(
       'from',
-      'from is missing: delete needs a range, from and to (to is by default now, and is not included), last, or all: true',
+      'from is missing: delete needs a range, from and to (to is by default now, and is not included), last, or all: ' +
+        'true',
     );
   return {
     operation: 'delete',

@@ -4,8 +4,8 @@
  * `msg.waited`. No I/O, no Node-RED.
  *
  * Numbers: ThingsBoard stores a text that looks like a number as that number (`transport.json.type_cast_enabled`,
- * commons-lang `NumberUtils.isParsable` in its `JsonConverter`), and the WebSocket sends every latest value as text. So a
- * value that is numeric text compares as the number it stands for, on either side of the comparison: `"21"` equals
+ * commons-lang `NumberUtils.isParsable` in its `JsonConverter`), and the WebSocket sends every latest value as text. So
+ * a value that is numeric text compares as the number it stands for, on either side of the comparison: `"21"` equals
  * `21`, and `>` applies to `"21.5"` but not to `"warm"`.
  */
 import { TbConfigError, TbInputError } from '../../errors';
@@ -265,7 +265,8 @@ export function compileCondition(
       if (n === undefined) {
         fail(
           field,
-          `${field} must be a number, or a text that is one such as "21", for "${OPERATOR_TEXT[operator]}" (the server's rule for numeric text: digits, one optional "." and a leading "-") ${got(v)}`,
+          `${field} must be a number, or a text that is one such as "21", for "${OPERATOR_TEXT[operator]}" (the ` +
+            `server's rule for numeric text: digits, one optional "." and a leading "-") ${got(v)}`,
         );
       }
       const cmp = ORDER[operator];
@@ -333,7 +334,8 @@ export function latestValue(
 ): { value: unknown; ts: number } | undefined {
   const tv = ed?.latest?.[keyType as EntityKeyType]?.[key];
   if (!tv) return undefined;
-  // A deleted key arrives as ts 0 and "" (the WebSocket's deleted-key update); the server answers a missing one the same way.
+  // A deleted key arrives as ts 0 and "" (the WebSocket's deleted-key update); the server answers a missing one the
+  // same way.
   if (tv.ts === 0 && (tv.value === '' || tv.value === null)) return undefined;
   return { value: parseValue(tv), ts: tv.ts };
 }

@@ -209,7 +209,9 @@ export class WaitEngine {
 
   // ---- input ----------------------------------------------------------------------------------------------
 
-  /** One message: starts a wait (resolves when it ends), or resets waits. Rejects with bad input, nothing subscribed. */
+  /**
+   * One message: starts a wait (resolves when it ends), or resets waits. Rejects with bad input, nothing subscribed.
+   */
   async input(msg: NodeMessageInFlow, send: SendFn): Promise<void> {
     if (this.problem) throw this.problem;
     const m = msg as unknown as Record<string, unknown>;
@@ -245,7 +247,8 @@ export class WaitEngine {
     if (this.waits.size >= s.maxWaits) {
       throw new TbInputError(
         'maxWaits',
-        `tb-wait-until is already running ${this.waits.size} waits, its limit (maxWaits ${s.maxWaits}): this message starts none. Wait for some to end, send msg.reset, or raise the node's limit`,
+        `tb-wait-until is already running ${this.waits.size} waits, its limit (maxWaits ${s.maxWaits}): this message ` +
+          "starts none. Wait for some to end, send msg.reset, or raise the node's limit",
       );
     }
     // Closed while the message was read (a context read, the alarm's lookup): it starts nothing.
@@ -473,7 +476,8 @@ export class WaitEngine {
     if (part.met || part.wait.ended) return;
     const cur = latestValue(row, this.settings.keyType, this.settings.key);
     if (!cur) return;
-    if (part.ts === cur.ts && part.previous !== undefined && cur.value === part.previous) return; // another key's change
+    // Another key's change: this key's value is the one already seen.
+    if (part.ts === cur.ts && part.previous !== undefined && cur.value === part.previous) return;
     const previous = part.previous;
     part.value = cur.value;
     part.ts = cur.ts;

@@ -138,7 +138,8 @@ export function entityFilter(v: unknown, path: string): EntityFilter {
       } else if (o.rootEntity == null) {
         fail(
           `${path}.rootEntity`,
-          `${path}.rootEntity must be an entity id {"entityType": "DEVICE", "id": "<uuid>"} (missing; or set multiRoot: true with multiRootEntitiesType and multiRootEntityIds)`,
+          `${path}.rootEntity must be an entity id {"entityType": "DEVICE", "id": "<uuid>"} (missing; or set ` +
+            'multiRoot: true with multiRootEntitiesType and multiRootEntityIds)',
         );
       } else {
         out.rootEntity = aliasEntityId(o.rootEntity, `${path}.rootEntity`);

@@ -53,7 +53,8 @@ export function entityKey(v: unknown, path: string, allowAlarmField: boolean): E
   } else if (t === 'ALARM_FIELD') {
     fail(
       `${path}.type`,
-      `${path}.type must be one of ${NON_ALARM_KEY_TYPE.text} (got "ALARM_FIELD", which is only allowed in an alarm query's alarmFields and sort order)`,
+      `${path}.type must be one of ${NON_ALARM_KEY_TYPE.text} (got "ALARM_FIELD", which is only allowed in an alarm ` +
+        "query's alarmFields and sort order)",
     );
   } else {
     type = oneOf(t, NON_ALARM_KEY_TYPE, `${path}.type`);
@@ -154,13 +155,16 @@ function checkCurrentDevice(dyn: DynamicValue<unknown>, user: unknown, path: str
   if (ctx.find) {
     fail(
       p,
-      `${p} must be ${RESOLVED_SOURCES} in an entity data query sent over REST (got "CURRENT_DEVICE": the server fails on it with "Not supported operation for source type", an internal error, even when userValue is set; or give dynamicValue.resolvedValue, which the server then uses as is)`,
+      `${p} must be ${RESOLVED_SOURCES} in an entity data query sent over REST (got "CURRENT_DEVICE": the server ` +
+        'fails on it with "Not supported operation for source type", an internal error, even when userValue is set; ' +
+        'or give dynamicValue.resolvedValue, which the server then uses as is)',
     );
   }
   if (user === null) {
     fail(
       p,
-      `${p} must be ${RESOLVED_SOURCES} (got "CURRENT_DEVICE", which a REST count or alarm query never resolves: the server would silently use defaultValue; or give userValue or dynamicValue.resolvedValue)`,
+      `${p} must be ${RESOLVED_SOURCES} (got "CURRENT_DEVICE", which a REST count or alarm query never resolves: the ` +
+        'server would silently use defaultValue; or give userValue or dynamicValue.resolvedValue)',
     );
   }
 }

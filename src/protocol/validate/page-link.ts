@@ -39,7 +39,8 @@ function sortOrder(v: unknown, path: string, alarm: boolean): EntityDataSortOrde
     const p = `${path}.key.key`;
     fail(
       p,
-      `${p} must be made of letters, digits, "_" and "-" only: the server refuses any other ${key.type} sort key with 400 "Invalid entity data page link sort property" ${got(key.key)}`,
+      `${p} must be made of letters, digits, "_" and "-" only: the server refuses any other ${key.type} sort key ` +
+        `with 400 "Invalid entity data page link sort property" ${got(key.key)}`,
     );
   }
   return {

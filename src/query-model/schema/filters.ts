@@ -8,7 +8,8 @@ import { ALIAS_ENTITY_TYPES, RELATION_DIRECTIONS, type EntityFilterType } from '
 import { clone, isObj, type FieldSpec, type FilterTypeSpec } from './spec';
 
 const NAME_HELP =
-  'Case-insensitive: matches names that start with this text, or use % at the start or end for a pattern (% = any text, _ = any one character); empty = any name.';
+  'Case-insensitive: matches names that start with this text, or use % at the start or end for a pattern (% = any ' +
+  'text, _ = any one character); empty = any name.';
 const DIRECTION_HELP =
   'FROM follows relations going out of the root (e.g. to what it contains); TO follows relations coming into it.';
 const MAX_LEVEL_HELP = '1 = direct relations only; 0 = as deep as the server allows (50 levels).';
@@ -42,7 +43,9 @@ function typeFilter(
         profileType,
         required: true,
         label: listLabel,
-        help: `${what} of any of these ${profileType === 'DEVICE' || profileType === 'ASSET' ? 'profiles' : 'types'} (exact names).`,
+        help:
+          `${what} of any of these ${profileType === 'DEVICE' || profileType === 'ASSET' ? 'profiles' : 'types'} ` +
+          '(exact names).',
       },
       nameFilterField(`${plural.slice(0, -5)}NameFilter`),
     ],
@@ -204,7 +207,9 @@ export const ENTITY_FILTER_SCHEMA: Readonly<Record<EntityFilterType, FilterTypeS
         kind: 'relationFilters',
         default: [],
         label: 'Relation filters',
-        help: 'Any one must match the relation that reaches each entity (the last one; any relation may be crossed on the way); none = any relation to a tenant, customer, user, dashboard, asset, device or entity view.',
+        help:
+          'Any one must match the relation that reaches each entity (the last one; any relation may be crossed on ' +
+          'the way); none = any relation to a tenant, customer, user, dashboard, asset, device or entity view.',
       },
       {
         name: 'negate',

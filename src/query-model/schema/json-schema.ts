@@ -26,9 +26,9 @@ import type { QueryMode } from './spec';
 type ValueKind = 'string' | 'number' | 'boolean';
 
 /**
- * A NUMERIC value's text as the server's Jackson reads it into a Double (validate/key-filters.ts#jacksonDouble): Java-trimmed,
- * sign, digits, dot, exponent. (Text too large for a double, such as "1e999", fits the pattern but the runtime
- * refuses it.)
+ * A NUMERIC value's text as the server's Jackson reads it into a Double (validate/key-filters.ts#jacksonDouble):
+ * Java-trimmed, sign, digits, dot, exponent. (Text too large for a double, such as "1e999", fits the pattern but the
+ * runtime refuses it.)
  */
 const NUMBER_TEXT = '^[\\x00-\\x20]*[+-]?(?:[0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\\.)[\\x00-\\x20]*$';
 /** Text the server's Jackson reads as no value where it expects a Double: empty, blank or "null". */
@@ -205,7 +205,8 @@ function definitions(currentDevice: CurrentDeviceRule): Schema {
         inherit: nullable({ type: 'boolean' }),
         resolvedValue: {
           description:
-            'Normally filled in by the server. One given here is used as is over REST; a live subscription uses it until the attribute is read.',
+            'Normally filled in by the server. One given here is used as is over REST; a live subscription uses it ' +
+            'until the attribute is read.',
         },
       },
     },

@@ -15,7 +15,9 @@ export const ALARM_FILTER_FIELDS: readonly FieldSpec[] = [
     kind: 'enumList',
     options: ALARM_SEARCH_STATUSES,
     label: 'Status',
-    help: 'ACTIVE/CLEARED and ACK/UNACK are two conditions that must both hold (ACTIVE + UNACK = active and unacknowledged); empty or ANY = any status.',
+    help:
+      'ACTIVE/CLEARED and ACK/UNACK are two conditions that must both hold (ACTIVE + UNACK = active and ' +
+      'unacknowledged); empty or ANY = any status.',
   },
   {
     name: 'severityList',
@@ -35,7 +37,9 @@ export const ALARM_FILTER_FIELDS: readonly FieldSpec[] = [
     name: 'startTs',
     kind: 'timestamp',
     label: 'Created from',
-    help: 'With a time window, the window starts here instead of ending now (counts ignore this and end the window now).',
+    help:
+      'With a time window, the window starts here instead of ending now (counts ignore this and end ' +
+      'the window now).',
   },
   { name: 'endTs', kind: 'timestamp', label: 'Created until', help: 'Ignored when a time window is set.' },
   {
@@ -57,7 +61,8 @@ function pageFields(alarm: boolean): FieldSpec[] {
       keyTypes: alarm ? KEY_TYPES_FOR.alarmSort : KEY_TYPES_FOR.entitySort,
       label: 'Sort by',
       help: alarm
-        ? 'An alarm field sorts the alarms (severity alphabetically); any other key sorts the entities, and the alarms follow their order.'
+        ? 'An alarm field sorts the alarms (severity alphabetically); any other key sorts the entities, and the ' +
+          'alarms follow their order.'
         : 'Entity fields sort as text; attribute and time-series values sort as numbers, then text.',
     },
     {
@@ -66,7 +71,8 @@ function pageFields(alarm: boolean): FieldSpec[] {
       label: 'Text search',
       help: alarm
         ? 'Case-insensitive "contains" in any of the alarm fields listed.'
-        : 'Case-insensitive "contains" over the chosen entity fields and latest values run together; ignored when none are chosen.',
+        : 'Case-insensitive "contains" over the chosen entity fields and latest values run together; ignored when ' +
+          'none are chosen.',
     },
   ];
   if (!alarm) {

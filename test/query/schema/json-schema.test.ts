@@ -501,7 +501,8 @@ describe('query/schema/json-schema: JSON schema of a query', () => {
         assert.equal(
           schema,
           runtime,
-          `live ${live}: runtime ${runtime ? 'accepts' : 'rejects'}, schema ${schema ? 'accepts' : 'rejects'}: ${JSON.stringify(validator(mode, live).errors)}`,
+          `live ${live}: runtime ${runtime ? 'accepts' : 'rejects'}, ` +
+            `schema ${schema ? 'accepts' : 'rejects'}: ${JSON.stringify(validator(mode, live).errors)}`,
         );
       }
     });
