@@ -156,10 +156,12 @@ export function startDemoActivity(sim: Simulator, opts: DemoActivityOptions = {}
     rebooting.add(t);
   };
   sim.rpc.events.on('delivered', onDelivered);
+  // What to stop, taken now: the stop may come after the caller let go of the simulator.
+  const { rooms, events } = { rooms: sim.rooms, events: sim.rpc.events };
   return () => {
     clearInterval(timer);
-    sim.rooms.stop();
-    sim.rpc.events.off('delivered', onDelivered);
+    rooms.stop();
+    events.off('delivered', onDelivered);
     for (const t of rebooting) clearTimeout(t);
   };
 }
