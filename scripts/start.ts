@@ -336,10 +336,15 @@ async function main(): Promise<void> {
       (server.real
         ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C ' +
           'to stop.\n\n'
-        : 'Every example flow is deployed on its own tab. The simulator changes telemetry every 3 s: each thermostat\n' +
-          `warms toward its target (targetTemperature, 17 °C at first), and ${warmRooms.join(', ')} are warm by\n` +
-          'themselves (above 25 °C); it raises, acknowledges and clears an alarm every 15 s. The debug sidebar shows\n' +
-          'the messages of the tab you look at (its filter: current flow). Press Ctrl-C to stop.\n\n'),
+        : [
+            'Every example flow is deployed on its own tab, and waits for its inject button or its schedule.',
+            'The simulator changes telemetry every 3 s: each thermostat warms toward its target (its shared attribute',
+            `targetTemperature, 17 °C at first), and ${warmRooms.join(', ')} are warm by themselves,`,
+            'above 25 °C. It raises, acknowledges and clears an alarm every 15 s. The debug sidebar shows the messages',
+            'of the tab you look at (its filter: current flow). Press Ctrl-C to stop.',
+            '',
+            '',
+          ].join('\n')),
   );
   let stopping = false;
   const stop = async () => {
