@@ -1,8 +1,7 @@
 /**
  * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the eight everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
- * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, three thermostats above 25 °C,
- * one critical alarm, every thermostat's target at 17 °C), without the demo's clock: the test steps the heated rooms.
+ * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
  *
  * Each task puts bare nodes on a new tab as the palette gives them (default settings), makes every setting in the
  * dialogs with clicks, choices and typed names and values (never node JSON), presses Deploy and the inject button,
