@@ -17,7 +17,10 @@ const HOUR = 3600000;
 const DAY = 24 * HOUR;
 /** The demo's clock: a step of every room, the meters, the alarms. */
 const TICK_MS = 3000;
-/** How far a heated room moves in one tick, in °C: 4 °C a minute, a small room and a strong heater. */
+/**
+ * How far a heated room moves in one tick, in °C: 4 °C a minute, a room sped up for the demo (a real one warms a few
+ * tenths of a degree a minute), so that a wait for a new target is met while one looks.
+ */
 export const ROOM_STEP = 0.2;
 /** Every thermostat's target when the demo starts: the night setting of the example that sets them. */
 export const START_TARGET = 17;
