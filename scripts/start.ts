@@ -187,10 +187,10 @@ export const repeats = (n: Record<string, unknown>): boolean =>
   n.type === 'inject' && [n.repeat, n.crontab].some((v) => v !== undefined && v !== null && String(v).trim() !== '');
 
 /**
- * All examples as one deployable flow: each on its own tab (the example's tab node), every ThingsBoard node on
- * the one demo `connection`. The examples leave a repeating inject idle until its first interval (so that an
- * example imported without credentials reports nothing before it is set up); the demo's connection is set up,
- * so here they also fire once at deploy, and every tab shows results at once.
+ * All examples as one deployable flow: each on its own tab (the example's tab node), every ThingsBoard node on the
+ * one demo `connection`. Their injects stay as in the examples: a repeating one waits for its first interval and the
+ * others for their button, so a deploy sends nothing to the debug sidebar (two injects fire at deploy, in their
+ * examples too: one sets the flow variable its flow reads, one starts the alarm watch its tab shows).
  */
 export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): FlowNode[] {
   const dir = path.join(REPO_ROOT, 'examples');
@@ -211,7 +211,6 @@ export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): 
       if (copy.type === 'debug' && live.has(copy.id))
         Object.assign(copy, { tosidebar: false, tostatus: true, statusType: 'auto', statusVal: '' });
       if (typeof copy.connection === 'string' && connIds.has(copy.connection)) copy.connection = connection.id;
-      if (repeats(copy)) copy.once = true;
       if (
         copy.type === 'file' &&
         options.fileDir &&
@@ -225,6 +224,32 @@ export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): 
     }
   }
   return out;
+}
+
+/**
+ * The debug sidebar's filter the demo starts with: the messages of the tab being looked at ("current flow"), so that
+ * the examples running on the other tabs, on their timers, do not bury the user's own messages.
+ */
+export const DEMO_DEBUG_FILTER = 'filterCurrent';
+
+/**
+ * Sets the debug sidebar's filter to {@link DEMO_DEBUG_FILTER} in the editor's user settings (the runtime keeps them
+ * in the user directory, and the editor reads them when it opens), unless the user chose one already: a choice made in
+ * the sidebar stays from one start to the next. Returns whether it was set.
+ */
+export async function quietDebugSidebar(editorUrl: string): Promise<boolean> {
+  const url = `${editorUrl}/settings/user`;
+  const res = await fetch(url, { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`reading the editor's user settings failed: HTTP ${res.status}`);
+  const current = (await res.json()) as { debug?: { filter?: unknown } };
+  if (current.debug?.filter !== undefined) return false;
+  const set = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ debug: { filter: DEMO_DEBUG_FILTER } }),
+  });
+  if (!set.ok) throw new Error(`setting the debug sidebar's filter failed: HTTP ${set.status}`);
+  return true;
 }
 
 /** The live node types: they send on their own, as the server's updates come. */
@@ -271,6 +296,7 @@ async function main(): Promise<void> {
   const real = !!(process.env.TB_URL && process.env.TB_URL.trim());
   let sim: import('../sim').Simulator | undefined;
   let stopActivity: () => void = () => undefined;
+  let warmRooms: readonly string[] = [];
   let server: DemoServer;
   // checked before anything starts
   const port = demoPort(process.env, 'PORT', 1880);
@@ -279,7 +305,8 @@ async function main(): Promise<void> {
     server = demoServer(process.env);
   } else {
     const { Simulator } = await import('../sim');
-    const { startDemoActivity } = await import('./demo-activity');
+    const { startDemoActivity, WARM_ROOMS } = await import('./demo-activity');
+    warmRooms = WARM_ROOMS;
     const simulator = new Simulator({ port: simPort });
     sim = simulator;
     const simUrl = await onPort('SIM_PORT', simPort, () => simulator.start());
@@ -303,13 +330,21 @@ async function main(): Promise<void> {
     body: JSON.stringify(demoFlows(server.connection, { fileDir: userDir })),
   });
   if (!res.ok) throw new Error(`deploying the demo flows failed: HTTP ${res.status} ${await res.text()}`);
+  await quietDebugSidebar(nr.url);
   process.stdout.write(
     `\n${server.description}\nNode-RED editor:       ${nr.url}/\n` +
       (server.real
         ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C ' +
           'to stop.\n\n'
-        : 'Every example flow is deployed on its own tab; the simulator changes telemetry every 3 s and raises,\n' +
-          'acknowledges and clears an alarm every 15 s. Press Ctrl-C to stop.\n\n'),
+        : [
+            'Every example flow is deployed on its own tab, and waits for its inject button or its schedule.',
+            'The simulator changes telemetry every 3 s: each thermostat warms toward its target (its shared attribute',
+            `targetTemperature, 17 °C at first), and ${warmRooms.join(', ')} are warm by themselves,`,
+            'above 25 °C. It raises, acknowledges and clears an alarm every 15 s. The debug sidebar shows the messages',
+            'of the tab you look at (its filter: current flow). Press Ctrl-C to stop.',
+            '',
+            '',
+          ].join('\n')),
   );
   let stopping = false;
   const stop = async () => {

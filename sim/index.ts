@@ -16,6 +16,7 @@ import { Dataset, type DatasetOptions } from './dataset';
 import { Faults, RequestLog, type FaultSpec } from './hooks';
 import { AlarmQueryEngine } from './query/alarms';
 import { EntityQueryEngine } from './query/entities';
+import { Rooms } from './rooms';
 import { RpcService, type DeviceBehaviour, type TimerMode } from './rpc';
 import { seedDataset, type SeedInfo } from './seed';
 import { HttpFront } from './server';
@@ -115,6 +116,11 @@ export class Simulator {
    * server-side RPC: simulated devices (`setDevice`), timers (`advance`), counters (`deliveredCount`, `calls`), events
    */
   readonly rpc: RpcService;
+  /**
+   * heated rooms: off until `sim.rooms.start()`; then each `step()` moves every thermostat's temperature toward its
+   * target (the shared attribute `targetTemperature` or the RPC `setTarget`) or its own temperature
+   */
+  readonly rooms: Rooms;
   /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
   httpServer: Server | null = null;
 
@@ -189,6 +195,7 @@ export class Simulator {
       maxRetries: opts.rpcMaxRetries,
       defaultDevice: opts.rpcDefaultDevice,
     });
+    this.rooms = new Rooms({ data: this.data, rpc: this.rpc, now });
     const spare = this.data.findByName('DEVICE', 'Spare Sensor');
     if (spare) this.rpc.seedDevice(spare.id, { mode: 'offline' });
     const wsControl = new WsControl(this.ws);
@@ -347,6 +354,8 @@ export type { KvInput } from './values';
 export type { FaultSpec, Fault, RequestLogEntry } from './hooks';
 export type { DeviceBehaviour, DeviceMode, RpcCall, RpcStatus, TimerMode } from './rpc';
 export type { SaveRecord } from './telemetry';
+export { Rooms, ROOM_TARGET_KEY, ROOM_TARGET_METHOD, ROOM_TEMPERATURE_KEY } from './rooms';
+export type { RoomsOptions, RoomState } from './rooms';
 export type { JwtPair } from './auth';
 export type { WsOptions, BurstOptions, BurstResult, WsCommandLogEntry, WsConnections, WsSessionInfo } from './ws';
 export * from './types';

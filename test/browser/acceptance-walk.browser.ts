@@ -11,7 +11,7 @@
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startDemoActivity } from '../../scripts/demo-activity';
+import { ROOM_STEP, START_TARGET, startDemoActivity, WARM_ROOMS } from '../../scripts/demo-activity';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import {
@@ -61,21 +61,13 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     (await control<Array<{ id: { id: string } }>>('GET', `/entities?type=DEVICE&name=${encodeURIComponent(name)}`))[0]
       .id.id;
 
-  before(async function () {
-    // The demo's life, without its clock: its history up to now and its first critical alarm, then nothing
-    // changes by itself (the counts below stay put).
-    startDemoActivity(sim)();
-    // The demo's thermostats wander between 12 and 35 °C; two of them warm now.
-    for (const [name, t] of [
-      ['Thermo A-103', 26.5],
-      ['Thermo B-102', 27.25],
-    ] as const) {
-      await control('POST', '/telemetry', {
-        entityId: { entityType: 'DEVICE', id: await deviceId(name) },
-        values: { temperature: { $double: t } },
-      });
-    }
+  let stopActivity = () => undefined as void;
+  before(function () {
+    // The demo's life, without its clock: its history up to now, its first critical alarm and its heated rooms, then
+    // nothing changes by itself (the counts below stay put; task 4 steps the rooms as the demo's clock would).
+    stopActivity = startDemoActivity(sim, { clock: false });
   });
+  after(() => stopActivity());
 
   const editor = useEditor({
     dir: 'tb-browser-walk8-',
@@ -209,7 +201,7 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
       .filter(([, t]) => t > 25)
       .map(([n]) => n)
       .sort();
-    assert.ok(above.length > 0, 'the demo has thermostats above 25 °C');
+    assert.deepEqual(above, [...WARM_ROOMS].sort(), "the demo's three warm rooms are above 25 °C");
     let p = await runPreview(page);
     assert.equal(p.state, 'rows', p.text);
     assert.match(p.text, new RegExp(`\\(${above.length} in all\\)`));
@@ -234,6 +226,10 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     const query = (await builderQuery(page)) as any;
     assert.deepEqual(query.keyFilters[0].key, { type: 'TIME_SERIES', key: 'temperature' });
     assert.equal(query.keyFilters[0].predicate.value.defaultValue, 25);
+    // Previewed again: the warm rooms, by name.
+    p = await runPreview(page);
+    assert.equal(p.state, 'rows', p.text);
+    for (const name of above) assert.ok(p.text.includes(name), `${name} in the preview: ${p.text}`);
     await shot('1-query');
     await saveDialog(page);
     await deployButton(page);
@@ -327,8 +323,14 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
     await waitForStatus(page, sub, new RegExp(`^${before + 3} alarms$`));
   });
 
-  it('4. set a target temperature on every thermostat: entity query Output to msg.entity → attributes with a Values row', async function () {
-    const [inj, q, attr, dbg] = await chain(3, 'w4n', ['inject', 'tb-entity-query', 'tb-attributes', 'debug']);
+  it('4. set a target temperature on every thermostat, then wait until the rooms reach it: entity query Output to msg.entity → attributes with a Values row → wait until', async function () {
+    const [inj, q, attr, wait, dbg] = await chain(3, 'w4n', [
+      'inject',
+      'tb-entity-query',
+      'tb-attributes',
+      'tb-wait-until',
+      'debug',
+    ]);
     await edit(q);
     await field('entityFilter.type').first().selectOption('deviceType');
     await pick('entityFilter.deviceTypes', 'therm', 'thermostat');
@@ -355,18 +357,72 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
       values: [{ key: 'targetTemperature', type: 'num', value: '21' }],
       valid: true,
     });
+
+    // Then wait until every room is at 21 °C or more: the entities come with the message (msg.entity, the default).
+    await edit(wait);
+    await pickSuggestion(
+      page,
+      tray().locator('[data-tb-chips="key"] input[data-tb-field="key"]'),
+      'temp',
+      'temperature',
+    );
+    await tray().locator('#node-input-operator').selectOption('gte');
+    await chooseTypedType(page, tray(), '#node-input-value', 'num');
+    await typeTyped(tray(), '#node-input-value', '21');
+    await tray().locator('#node-input-timeout').fill('30m');
+    await tray().locator('#node-input-timeout').press('Tab');
+    assert.match(await page.evaluate(() => String($('[data-tb-sentence]').text())), /temperature ≥ 21/);
+    await shot('4-wait-until');
+    await saveDialog(page);
+    assert.deepEqual(
+      await saved(wait, ['targetType', 'key', 'operator', 'value', 'valueType', 'listMode', 'timeout']),
+      {
+        targetType: 'auto',
+        key: 'temperature',
+        operator: 'gte',
+        value: '21',
+        valueType: 'num',
+        listMode: 'all',
+        timeout: '30m',
+        valid: true,
+      },
+    );
     await deployButton(page);
     const thermostats = sim.data.devices().filter((d) => d.type === 'thermostat');
     assert.equal(thermostats.length, 20, 'the demo has 20 thermostats');
+    const temperature = (d: (typeof thermostats)[0]) => sim.data.latestOf(d.id, 'temperature')?.value as number;
+    // The demo's rooms are at their own temperatures (the start target, 17 °C, holds none up): some below 21.
+    assert.ok(
+      thermostats.every((d) => sim.data.getAttribute(d, 'SHARED_SCOPE', 'targetTemperature')?.value === START_TARGET),
+    );
+    const cool = thermostats.filter((d) => temperature(d) < 21);
+    assert.ok(cool.length >= 3, `rooms below 21 °C: ${cool.map((d) => d.name).join(', ')}`);
     await pressInject(page, inj);
     const s = await waitForStatus(page, attr, new RegExp(`^${thermostats.length} done$`));
     assert.equal(s.fill, 'green');
-    const [results] = (await waitForDebug(page, dbg)) as Array<Array<{ ok: boolean; entity: { id: string } }>>;
-    assert.equal(results.length, thermostats.length, 'one result per thermostat');
-    assert.ok(results.every((r) => r.ok));
     // On the server: every thermostat has the shared attribute, 21 as a number.
     for (const d of thermostats)
       assert.equal(sim.data.getAttribute(d, 'SHARED_SCOPE', 'targetTemperature')?.value, 21, d.name);
+    await waitForStatus(page, wait, /^waiting for 1$/);
+    // The demo's clock: every 3 s each room below its target warms ROOM_STEP °C. The coolest (17.2 °C at least) is
+    // there within 20 steps: a minute.
+    let steps = 0;
+    while (thermostats.some((d) => temperature(d) < 21)) {
+      assert.ok(steps < 20, `still below 21 °C after ${steps} steps of ${ROOM_STEP} °C`);
+      sim.rooms.step();
+      steps++;
+    }
+    const met = await waitForStatus(page, wait, /^met$/);
+    assert.equal(met.fill, 'green');
+    // Met, not timed out: the message came by the first output, with the attributes node's results.
+    const [results] = (await waitForDebug(page, dbg)) as Array<Array<{ ok: boolean; entity: { id: string } }>>;
+    assert.equal(results.length, thermostats.length, 'one result per thermostat');
+    assert.ok(results.every((r) => r.ok));
+    // The cool rooms warmed to the target (those cooler by themselves held there), the warm ones stayed warm.
+    for (const d of cool) assert.ok(temperature(d) >= 21, `${d.name} warmed to its target`);
+    assert.ok(cool.filter((d) => temperature(d) === 21).length >= 3, 'rooms held at 21 °C by their heater');
+    for (const name of WARM_ROOMS)
+      assert.ok(temperature(sim.data.mustFindByName('DEVICE', name)) > 25, `${name} stays warm`);
   });
 
   it('5. a one-way command to a device picked by name: rpc, fixed params, the summary and msg.rpc.params', async function () {

@@ -1,7 +1,8 @@
 /**
  * The `npm start` demo in a browser: every example deployed as scripts/start.ts deploys it (its flow builder,
- * against the simulator), then each tab looked at as a person would: the live nodes show their translated
- * status, and no node sits where a status text is drawn.
+ * against the simulator, and the debug sidebar's filter it sets), then each tab looked at as a person would: the live
+ * nodes show their translated status, no node sits where a status text is drawn, and the sidebar shows the messages
+ * of the tab being looked at.
  *
  * Part of `npm test` (and `npm run test:browser`): it needs Debian's chromium at /usr/bin/chromium.
  */
@@ -11,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
-import { demoFlows, demoServer } from '../../scripts/start';
+import { DEMO_DEBUG_FILTER, demoFlows, demoServer, quietDebugSidebar } from '../../scripts/start';
 import { dbl, long } from '../../sim';
 import { useSimulator } from '../support/simulator';
 import { waitFor } from '../support/wait';
@@ -35,6 +36,8 @@ describe('npm start demo (browser)', function () {
   let page: Page;
   let userDir: string;
   let flows: Array<Record<string, any>>;
+  /** Whether this file set the sidebar's filter in the shared Node-RED's user settings (put back after). */
+  let filterSet = false;
   const pageErrors: string[] = [];
 
   before(async function () {
@@ -45,6 +48,7 @@ describe('npm start demo (browser)', function () {
     // As npm start does (which writes into .demo/): the CSV example's file goes into the temporary directory here.
     flows = demoFlows(demoServer({}, simUrl).connection, { fileDir: userDir });
     await deployFlows(nr, flows);
+    filterSet = await quietDebugSidebar(nr.url);
     ({ context, page } = await launchChromium(path.join(userDir, 'profile')));
     page.on('pageerror', (err) => {
       if (!/ResizeObserver loop/.test(err.message)) pageErrors.push(err.stack || err.message);
@@ -71,6 +75,14 @@ describe('npm start demo (browser)', function () {
   after(async function () {
     await context?.close().catch(() => undefined);
     if (nr) await deployFlows(nr, []).catch(() => undefined); // its nodes let go of the simulator
+    // The other browser files share this Node-RED: its sidebar filter back as it was (null removes a user setting).
+    if (nr && filterSet) {
+      await fetch(`${nr.url}/settings/user`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ debug: { filter: null } }),
+      }).catch(() => undefined);
+    }
     if (userDir) fs.rmSync(userDir, { recursive: true, force: true });
   });
 
@@ -160,12 +172,16 @@ describe('npm start demo (browser)', function () {
   const press = (id: string) =>
     page.evaluate((nodeId) => fetch(`inject/${nodeId}`, { method: 'POST' }).then((r) => r.status), id);
 
-  it("the device actions run in the demo: every thermostat's target set at deploy (the README's automation loop), commands answered, a dew point written", async function () {
-    // Set at deploy (the demo fires the example's two schedules once, the night's first): query → attributes, the
-    // target from the inject, on all 20 thermostats; the day's 21 °C stays.
-    const attrs = node('Set the target temperature of every thermostat', 'set targetTemperature');
+  it("the device actions run in the demo: every thermostat's target set by its schedules' buttons (the README's automation loop), commands answered, a dew point written", async function () {
+    // Nothing fired at deploy: the two schedules of the thermostats wait for their times, or for their buttons.
+    const tab = 'Set the target temperature of every thermostat';
+    const attrs = node(tab, 'set targetTemperature');
+    assert.equal(sim.telemetry.sharedPushes(), 0, 'no target set at deploy');
+    // The night's, then the day's: query → attributes, the target from the inject, on all 20 thermostats.
+    assert.equal(await press(node(tab, '22:00: 17 °C at night').id), 200);
     await waitForStatus(attrs.id, /^20 done$/);
-    await waitForStatus(node('Set the target temperature of every thermostat', 'all thermostats').id, /^20 of 20$/);
+    assert.equal(await press(node(tab, '7:00: 21 °C by day').id), 200);
+    await waitForStatus(node(tab, 'all thermostats').id, /^20 of 20$/);
     const thermostats = sim.data.devices().filter((d) => d.type === 'thermostat');
     const bothSet = () =>
       thermostats.every(
@@ -174,6 +190,7 @@ describe('npm start demo (browser)', function () {
           sim.data.attributeOf(d.id, 'SHARED_SCOPE', 'targetTemperature')?.value === 21,
       );
     await waitFor(bothSet, WAIT, "the two schedules to set every thermostat, the day's 21 °C last");
+    await waitForStatus(attrs.id, /^20 done$/);
     // The README's picture of the loop: the tab's nodes with their statuses, palette and sidebar out of the way.
     await page.evaluate(() => {
       RED.menu.setSelected('menu-item-palette', false);
@@ -218,15 +235,17 @@ describe('npm start demo (browser)', function () {
       });
     }
 
-    // The history of the last 24 hours ran at deploy too.
-    await waitForStatus(node('Last 24 hours, hourly average', 'hourly average, 24 h').id, /^(\d+ rows|1 row|no rows)$/);
+    // The history of the last 24 hours: its button.
+    const history = 'Last 24 hours, hourly average';
+    assert.equal(await press(node(history, 'every hour').id), 200);
+    await waitForStatus(node(history, 'hourly average, 24 h').id, /^(\d+ rows|1 row|no rows)$/);
 
     // Commands: a two-way reply, and a persistent command followed until every thermostat answered.
-    const tab = 'Command a device and wait for its answer';
-    assert.equal(await press(node(tab, 'ask Thermo A-101').id), 200);
-    await waitForStatus(node(tab, 'getState').id, /^replied$/);
-    assert.equal(await press(node(tab, 'fan speed 3 on every thermostat').id), 200);
-    await waitForStatus(node(tab, 'setFanSpeed (persistent)').id, /^20 done$/);
+    const commands = 'Command a device and wait for its answer';
+    assert.equal(await press(node(commands, 'ask Thermo A-101').id), 200);
+    await waitForStatus(node(commands, 'getState').id, /^replied$/);
+    assert.equal(await press(node(commands, 'fan speed 3 on every thermostat').id), 200);
+    await waitForStatus(node(commands, 'setFanSpeed (persistent)').id, /^20 done$/);
     assert.equal(sim.rpc.calls().filter((c) => c.method === 'setFanSpeed').length, 20);
 
     // A thermostat reports: its dew point is written back.
@@ -360,5 +379,62 @@ describe('npm start demo (browser)', function () {
     assert.ok(everyEvent.length > 0, 'an example prints live events to the sidebar');
     for (const d of everyEvent)
       assert.equal(d.active, false, `example debug "${d.name}" prints every live event: it starts off`);
+  });
+
+  it('the debug sidebar shows the messages of the tab looked at (current flow), and no example fires at deploy but two that send it nothing', async function () {
+    // The filter the demo set, as the sidebar shows it.
+    assert.equal(await page.evaluate(() => RED.settings.get('debug.filter')), DEMO_DEBUG_FILTER);
+    await page.evaluate(() => RED.sidebar.show('debug'));
+    assert.equal(
+      await page.evaluate(() => document.querySelector('#red-ui-sidebar-debug-filter span')?.textContent),
+      'current flow',
+    );
+    // As deployed (what a Deploy in the editor starts again): every inject waits for its button or its time, but
+    // two that their examples start at deploy, and these reach no debug node that writes to the sidebar.
+    const atDeploy: string[] = await page.evaluate(() =>
+      RED.nodes
+        .filterNodes({ type: 'inject' })
+        .filter((n: any) => n.once)
+        .map((n: any) => n.name)
+        .sort(),
+    );
+    assert.deepEqual(atDeploy, ['at deploy', 'watch all meters']);
+
+    // Two tabs, each with a message of its own: each shows in the sidebar while its tab is the one looked at.
+    const debugNode = (tab: string, name: string) => {
+      const z = flows.find((n) => n.type === 'tab' && n.label === tab)!.id;
+      return flows.find((n) => n.z === z && n.type === 'debug' && n.name === name)!;
+    };
+    const query = debugNode('Query devices', 'thermostats');
+    const counts = debugNode('Count entities and alarms', 'thermostats');
+    /** The sidebar's messages of a debug node: how many, and how many are shown. */
+    const shown = (id: string) =>
+      page.evaluate((nodeId) => {
+        const all = Array.from(document.querySelectorAll(`.red-ui-debug-msg-node-${nodeId}`));
+        return { all: all.length, visible: all.filter((m) => !m.classList.contains('hide')).length };
+      }, id);
+    const look = async (label: string) => {
+      await page.evaluate((z) => RED.workspaces.show(z), flows.find((n) => n.type === 'tab' && n.label === label)!.id);
+    };
+    await look('Query devices');
+    assert.equal(await press(node('Query devices', 'all thermostats').id), 200);
+    await page.waitForFunction((id) => document.querySelector(`.red-ui-debug-msg-node-${id}:not(.hide)`), query.id, {
+      timeout: WAIT,
+    });
+    // Pressed from its own tab, the counts come while another tab is looked at: out of sight.
+    assert.equal(await press(node('Count entities and alarms', 'every minute').id), 200);
+    await page.waitForFunction((id) => document.querySelector(`.red-ui-debug-msg-node-${id}`), counts.id, {
+      timeout: WAIT,
+    });
+    assert.deepEqual(await shown(counts.id), { all: 1, visible: 0 });
+    assert.deepEqual(await shown(query.id), { all: 1, visible: 1 });
+    await page.screenshot({ path: path.join(screenshotDir(), 'demo-sidebar-current-flow.png') });
+    // The other tab: its messages, and the first tab's out of sight.
+    await look('Count entities and alarms');
+    await page.waitForFunction((id) => document.querySelector(`.red-ui-debug-msg-node-${id}:not(.hide)`), counts.id, {
+      timeout: WAIT,
+    });
+    assert.deepEqual(await shown(counts.id), { all: 1, visible: 1 });
+    assert.deepEqual(await shown(query.id), { all: 1, visible: 0 });
   });
 });

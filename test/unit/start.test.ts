@@ -175,33 +175,57 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     assert.equal(JSON.stringify(flows.filter((n) => n !== conn)).includes(KEY), false);
   });
 
-  it('starts the repeating injects at deploy (the demo is set up; the examples wait), and writes files where it is told', function () {
+  it('fires nothing at deploy that reaches the debug sidebar: every inject as in its example, and writes files where it is told', function () {
     const conn = demoServer({}, SIM).connection;
     const dir = path.join(__dirname, '../../examples');
     const examples = fs
       .readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Array<Record<string, unknown>>);
-    const repeating = examples.filter(repeats);
-    assert.ok(repeating.length > 0, 'some example repeats');
-    for (const n of repeating) assert.equal(n.once, false, `example inject "${n.name}" waits for its first interval`);
     const fileDir = path.join(os.tmpdir(), 'tb-demo-files');
     const flows = demoFlows(conn, { fileDir });
-    for (const n of repeating)
-      assert.equal(flows.find((x) => x.id === n.id)!.once, true, `demo inject "${n.name}" fires at deploy`);
-    for (const n of examples.filter((x) => x.type === 'inject' && !repeats(x))) {
-      assert.equal(flows.find((x) => x.id === n.id)!.once, n.once, `inject "${n.name}" as in its example`);
+    const deployed = (n: Record<string, unknown>) => flows.find((x) => x.id === n.id)!;
+    const injects = examples.filter((n) => n.type === 'inject');
+    for (const n of injects) {
+      assert.deepEqual(
+        [deployed(n).once, deployed(n).repeat, deployed(n).crontab],
+        [n.once, n.repeat, n.crontab],
+        `inject "${n.name as string}" as in its example`,
+      );
     }
-    // The thermostats' two schedules both fire at deploy: the night's first, so that the day's target stays.
-    const [day, night] = ['7:00: 21 °C by day', '22:00: 17 °C at night'].map((name) =>
-      flows.find((x) => x.type === 'inject' && x.name === name)!,
-    );
-    assert.deepEqual([day.once, night.once], [true, true]);
-    assert.ok(Number(night.onceDelay) < Number(day.onceDelay), 'the night schedule fires first');
+    const repeating = examples.filter(repeats);
+    assert.ok(repeating.length >= 4, 'examples that repeat');
+    for (const n of repeating) assert.equal(deployed(n).once, false, `"${n.name as string}" waits for its first time`);
+    // Two fire at deploy, for their own examples: a flow variable the counts read, the alarm watch of the meters.
+    const atDeploy = flows.filter((n) => n.type === 'inject' && n.once === true);
+    assert.deepEqual(atDeploy.map((n) => n.name).sort(), ['at deploy', 'watch all meters']);
+    // What they start reaches no debug node that writes to the sidebar.
+    const byId = new Map(flows.map((n) => [n.id, n]));
+    for (const start of atDeploy) {
+      const seen = new Set<string>();
+      const todo = [start.id];
+      while (todo.length) {
+        for (const port of (byId.get(todo.pop()!)?.wires as string[][] | undefined) ?? []) {
+          for (const id of port) {
+            if (seen.has(id)) continue;
+            seen.add(id);
+            todo.push(id);
+          }
+        }
+      }
+      const loud = [...seen]
+        .map((id) => byId.get(id)!)
+        .filter((n) => n.type === 'debug' && n.active !== false && n.tosidebar !== false);
+      assert.deepEqual(
+        loud.map((n) => n.name),
+        [],
+        `"${start.name as string}" at deploy`,
+      );
+    }
     const files = examples.filter((n) => n.type === 'file');
     assert.ok(files.length > 0, 'an example writes a file');
     for (const n of files) {
-      assert.equal(flows.find((x) => x.id === n.id)!.filename, path.join(fileDir, n.filename as string));
+      assert.equal(deployed(n).filename, path.join(fileDir, n.filename as string));
       assert.equal(
         demoFlows(conn).find((x) => x.id === n.id)!.filename,
         n.filename,
