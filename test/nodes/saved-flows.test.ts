@@ -595,7 +595,7 @@ describe('flows saved by 0.1.0 and 0.2.0, deployed unchanged (runtime + simulato
           assert.equal(sim.data.getAlarm(alarm.id)?.acknowledged, true);
 
           const entity = { entityType: 'DEVICE', id: a101.id };
-          await refuses('tb-telemetry', 'TB_INVALID_INPUT', /msg\.entity is missing/);
+          await refuses('tb-telemetry', 'TB_INVALID_INPUT', /Output to msg\.entity, or send the entity in msg\.entity/);
           inject('tb-telemetry', { entity, payload: { probe: 1.5 } });
           await out('tb-telemetry').until(() => true);
           assert.deepEqual(
@@ -603,12 +603,16 @@ describe('flows saved by 0.1.0 and 0.2.0, deployed unchanged (runtime + simulato
             ['DOUBLE', 1.5],
           );
 
-          await refuses('tb-attributes', 'TB_INVALID_INPUT', /msg\.entity is missing/);
+          await refuses(
+            'tb-attributes',
+            'TB_INVALID_INPUT',
+            /Output to msg\.entity, or send the entity in msg\.entity/,
+          );
           inject('tb-attributes', { entity, payload: { probe: 'on' } });
           await out('tb-attributes').until(() => true);
           assert.equal(sim.data.attributeOf(a101.id, 'SERVER_SCOPE', 'probe')?.value, 'on');
 
-          await refuses('tb-rpc', 'TB_INVALID_INPUT', /msg\.entity is missing/);
+          await refuses('tb-rpc', 'TB_INVALID_INPUT', /Output to msg\.entity, or send the entity in msg\.entity/);
           inject('tb-rpc', { entity, method: 'getState', payload: { verbose: true } });
           const reply = await out('tb-rpc').until(() => true);
           assert.deepEqual(reply.payload, { method: 'getState', params: { verbose: true } });

@@ -4,7 +4,7 @@
  * share, is their family's (deviceActionNode).
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { deviceActionNode } from '../../families/device-action';
+import { deviceActionNode, savePayloadUse } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
 import { nodeSettings } from '../../node-red/settings';
 import { fromMessage } from '../../settings/declare';
@@ -22,6 +22,7 @@ export default function (RED: NodeAPI): void {
       problems: [rows.problem],
       settings: Object.keys(fromMessage(TB_ATTRIBUTES)),
       fixed: ['operation', 'scope'],
+      payloadUse: (msg) => savePayloadUse(s, msg),
       request: (msg, _now, options) => attributeRequest(s, msg, options, rows),
       work: (client, req) => ({ each: (e) => attributeWork(client, e, req, s.format, action.call) }),
       status: (req, props) => attributeStatus(RED, req, props),

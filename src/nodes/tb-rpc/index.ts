@@ -27,6 +27,7 @@ export default function (RED: NodeAPI): void {
         divert: (msg, send, client) =>
           actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined,
         check: (msg) => prepareAction((msg as { action?: unknown }).action),
+        payloadUse: () => (read.values.paramsFrom === 'payload' ? "the command's params" : undefined),
         settings: Object.keys(fromMessage(TB_RPC)),
         request: (msg, now, options) => inputs.request(msg, now, options),
         work: (client, req, targets) => {

@@ -4,7 +4,7 @@
  * device actions share, is their family's (deviceActionNode).
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { deviceActionNode } from '../../families/device-action';
+import { deviceActionNode, savePayloadUse } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
 import { setting } from '../../node-red/connection';
 import { nodeSettings } from '../../node-red/settings';
@@ -26,6 +26,7 @@ export default function (RED: NodeAPI): void {
       problems: [rows.problem],
       settings: Object.keys(fromMessage(TB_TELEMETRY)),
       fixed: ['operation'],
+      payloadUse: (msg) => savePayloadUse(s, msg),
       request: (msg, now, options) => telemetryRequest(s.operation, msg, now, options, rows),
       work: (client, req) => ({ each: (e) => telemetryWork(client, e, req, s.format, pageSize, action.call) }),
       status: (req, props) => telemetryStatus(RED, req, props),
