@@ -220,7 +220,12 @@ describe('tb-rpc (runtime + simulator)', function () {
         'TB_INVALID_INPUT',
         /msg\.timeout is 60000 ms/,
       );
-      await results.fails('r', { entity: d.id }, 'TB_INVALID_INPUT', /msg\.method is missing/);
+      await results.fails(
+        'r',
+        { entity: d.id },
+        'TB_INVALID_INPUT',
+        /: Set the method in the node, or send its name in msg\.method/,
+      );
       await results.fails('r', { topic: 'x' }, 'TB_INVALID_INPUT', /Set the query node's Output to msg\.entity/);
       await results.fails(
         'r',

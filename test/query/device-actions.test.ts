@@ -466,7 +466,11 @@ describe('query: device actions', () => {
       throwsInput(() => prepareMethod({ value: 5, field: 'msg.method' }), 'msg.method', '(got 5)');
       assert.deepEqual(methodFromMessage({ method: 'a', topic: 'b' }), { value: 'a', field: 'msg.method' });
       assert.deepEqual(methodFromMessage({ topic: 'b' }), { value: 'b', field: 'msg.topic' });
-      throwsInput(() => methodFromMessage({}), 'msg.method', 'is missing');
+      refusedWithFix(
+        () => methodFromMessage({}),
+        'msg.method',
+        'Set the method in the node, or send its name in msg.method',
+      );
     });
 
     it('lightweight: two-way by default, timeout 10 s, params left out when undefined', () => {

@@ -3,6 +3,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
 import type { QueryMode } from '../../query-model/schema';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ALARM_QUERY } from './settings';
 
@@ -30,10 +31,7 @@ export default dialog(E, {
     output: output.validator,
   },
   label() {
-    return String(
-      this.name ||
-        (this.operation === 'count' ? t('tb-alarm-query.defaultLabel.count') : t('tb-alarm-query.defaultLabel.find')),
-    );
+    return String(this.name || label(this, t));
   },
   outputLabels: output.labelled(results.outputLabels('count')),
   oneditprepare() {

@@ -5,6 +5,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { checkAttributeSettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { SCOPE_SETTINGS, TB_ATTRIBUTES } from './settings';
@@ -12,8 +13,6 @@ import { SCOPE_SETTINGS, TB_ATTRIBUTES } from './settings';
 const E = forType('tb-attributes');
 settingsCheck('tb-attributes', checkAttributeSettings);
 const t = E.t;
-
-const OPERATIONS: readonly string[] = TB_ATTRIBUTES.settings.operation.values;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || TB_ATTRIBUTES.settings.operation.default);
@@ -55,10 +54,7 @@ export default dialog(E, {
     concurrency: target.concurrency,
   },
   label() {
-    return String(
-      this.name ||
-        t(`tb-attributes.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`),
-    );
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     const node = this;

@@ -3,6 +3,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
 import { ATTRIBUTE_SCOPES } from '../../protocol/types';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ENTITY_QUERY } from './settings';
 
@@ -34,10 +35,7 @@ export default dialog(E, {
     keysScopes: E.listOf(ATTRIBUTE_SCOPES, 'tb-entity-query.errors.keysScopes'),
   },
   label() {
-    return String(
-      this.name ||
-        (this.operation === 'keys' ? t('tb-entity-query.defaultLabel.keys') : t('tb-entity-query.defaultLabel.find')),
-    );
+    return String(this.name || label(this, t));
   },
   outputLabels: output.labelled(results.outputLabels('keys')),
   oneditprepare() {

@@ -6,6 +6,7 @@ import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { isOn } from '../../editor/dialog/predicates';
 import { jsonText } from '../../protocol/validate';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { checkRpcSettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { METHOD_SOURCES, TB_RPC } from './settings';
@@ -86,10 +87,7 @@ export default dialog(E, {
     concurrency: target.concurrency,
   },
   label() {
-    if (this.name) return String(this.name);
-    return this.methodType === 'str' && this.method
-      ? t('tb-rpc.defaultLabel.method', { method: this.method })
-      : t('tb-rpc.defaultLabel.rpc');
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     const node = this;

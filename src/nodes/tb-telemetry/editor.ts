@@ -5,6 +5,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { checkTelemetrySettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_TELEMETRY } from './settings';
@@ -12,8 +13,6 @@ import { TB_TELEMETRY } from './settings';
 const E = forType('tb-telemetry');
 settingsCheck('tb-telemetry', checkTelemetrySettings);
 const t = E.t;
-
-const OPERATIONS: readonly string[] = TB_TELEMETRY.settings.operation.values;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || TB_TELEMETRY.settings.operation.default);
@@ -69,10 +68,7 @@ export default dialog(E, {
     concurrency: target.concurrency,
   },
   label() {
-    return String(
-      this.name ||
-        t(`tb-telemetry.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`),
-    );
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     const node = this;
