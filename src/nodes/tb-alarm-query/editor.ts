@@ -1,4 +1,5 @@
 /** tb-alarm-query's dialog: find alarms, or count them. */
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
@@ -38,6 +39,8 @@ export default dialog(E, {
     const node = this;
     query.prepare(node);
     output.prepare();
+    // Wired into a node that reads msg.entity: one line, and the fix in one click.
+    chainHint(E, this);
     E.input('operation').on('change', () => query.modeChanged());
     E.showRows(() => {
       const find = op(node) === 'find';

@@ -1,4 +1,5 @@
 /** tb-entity-query's dialog: find entities with their keys' values, or discover the keys they have. */
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
@@ -42,6 +43,8 @@ export default dialog(E, {
     const node = this;
     query.prepare(node);
     output.prepare();
+    // Wired into a node that reads msg.entity: one line, and the fix in one click.
+    chainHint(E, this);
     E.multiSelect(
       'keysScopes',
       'scopes',

@@ -1,5 +1,6 @@
 /** tb-telemetry's dialog: save, read and delete time series (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
@@ -76,6 +77,8 @@ export default dialog(E, {
     messageSettings(E, node, fromMessage(TB_TELEMETRY));
     // A fixed entity is picked by name; the keys as chips, suggested from its own time series (else its type's).
     target.prepare();
+    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
+    chainHint(E, this);
     values.prepare(node);
     E.showRows(() => {
       const o = op(node);

@@ -6,6 +6,7 @@
 import { validateSetting } from '../../editor/builder/action-settings';
 import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
@@ -197,6 +198,8 @@ export default dialog(E, {
     messageSettings(E, node, fromMessage(TB_WAIT_UNTIL));
     // A fixed entity is picked by name; the key as a chip, suggested from its own keys of the chosen type.
     target.prepare();
+    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
+    chainHint(E, this);
     const sel = (prop: string) => `#${E.prefix}${prop}`;
     const connection = () => E.input('connection').val() as string | undefined;
     const keyInput = E.input('key');
