@@ -1,7 +1,8 @@
 /**
  * What tb-telemetry, tb-attributes and tb-rpc share: which entity (the `target` TypedInput, by default msg.entity,
- * else msg.topic as a UUID; an array acts on each), the bounded concurrency of a bulk action with its results in
- * input order, the output of one entity or of many, the status of a partial failure, and stopping on close; and
+ * else msg.topic as a UUID, else a query's list in msg.payload; an array acts on each), the bounded concurrency of a
+ * bulk action with its results in input order, the output of one entity or of many (with what was acted on in
+ * msg.entity), the status of a partial failure, and stopping on close; and
  * `deviceActionNode()`, their whole wiring (as `restNode()` is the query nodes'), so that each node file says only
  * what is its own. Each node reads its settings by its declaration first; the family takes what it read.
  */
@@ -79,7 +80,8 @@ function stopController(): AbortController {
 
 /**
  * The entity setting of a node that acts on or watches entities (`target` / `targetType` / `targetEntityType`): by
- * default msg.entity, else msg.topic as a UUID; fixed JSON, a message property or JSONata otherwise.
+ * default msg.entity, else msg.topic as a UUID, else a query's list in msg.payload; fixed JSON, a message property or
+ * JSONata otherwise.
  */
 export class EntityTarget {
   /** Problems of the setting found at deploy (a bad bare-UUID type, a bad fixed entity…). */
