@@ -42,6 +42,8 @@ function listToPayload(node: FlowNode, get: Get): boolean {
 /** Does this node read its entities from the message? */
 function readsEntity(node: FlowNode, get: Get): boolean {
   if (READERS.indexOf(node.type) === -1) return false;
+  // A wait for an alarm without a type reads the alarm from msg.payload, not an entity.
+  if (get(node, 'waitFor') === 'alarm' && String(get(node, 'alarmType') ?? '').trim() === '') return false;
   const source = get(node, 'targetType');
   return source === undefined || source === '' || source === 'auto';
 }
@@ -132,6 +134,7 @@ export function chainHint(E: TypeHelpers, node: EditorNode): void {
     }
     update();
   });
-  for (const prop of query ? ['output', 'operation'] : ['target', 'targetType']) E.input(prop).on('change', update);
+  for (const prop of query ? ['output', 'operation'] : ['target', 'targetType', 'waitFor', 'alarmType'])
+    E.input(prop).on('change', update);
   update();
 }
