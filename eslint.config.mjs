@@ -33,9 +33,9 @@ const LAYERS = [
   ['src/families', ['src/editor', 'src/nodes']],
   // The editor (bundled for the browser) stands on the protocol core and the settings, beside the runtime.
   ['src/editor', [...RUNTIME, 'src/nodes']],
-  // A node's dialog runs in the browser; its pure parts (logic, settings, migrations) in both.
+  // A node's dialog runs in the browser; its pure parts (logic, settings, migrations, label) in both.
   ['src/nodes/*/editor.ts', RUNTIME],
-  ['src/nodes/*/@(logic|settings|migrations).ts', [...RUNTIME, 'src/editor']],
+  ['src/nodes/*/@(logic|settings|migrations|label).ts', [...RUNTIME, 'src/editor']],
 ];
 const zones = [
   ...LAYERS.flatMap(([target, from]) => from.map((f) => ({ target, from: f }))),

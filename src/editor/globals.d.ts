@@ -61,7 +61,13 @@ interface TbRed {
     originalFlow?(): unknown;
     eachConfig(cb: (n: { id: string; type: string; d?: boolean }) => boolean | void): void;
     dirty(): boolean;
+    dirty(value: boolean): void;
+    /** The wires into or out of a node. */
+    filterLinks(filter: { source?: unknown; target?: unknown }): Array<{ source: unknown; target: unknown }>;
   };
+  /** The undo history (an edit made outside the node's own dialog). */
+  history: { push(event: Record<string, unknown>): void };
+  view: { redraw(full?: boolean): void };
   editor: {
     createEditor(options: {
       element?: HTMLElement;
@@ -71,6 +77,8 @@ interface TbRed {
       stateId?: boolean | string;
       minimap?: { enabled: boolean };
     }): TbCodeEditor;
+    /** Checks a node's settings again (its red triangle). */
+    validateNode(node: unknown): boolean;
   };
   notify(text: string, options?: string | Record<string, unknown>): void;
   popover?: { tooltip(target: JQuery, content: string): unknown };
@@ -78,6 +86,8 @@ interface TbRed {
   utils: {
     /** Node-RED's check of a message property path (such as `payload` or `data.list`). */
     validatePropertyExpression(str: string): boolean;
+    /** A node's label as the canvas shows it. */
+    getNodeLabel(node: unknown, defaultLabel?: string): string;
   };
   validators: {
     /** Node-RED's check of a TypedInput's value for the type held in the `typeField` property. */

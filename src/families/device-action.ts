@@ -1,7 +1,8 @@
 /**
  * What tb-telemetry, tb-attributes and tb-rpc share: which entity (the `target` TypedInput, by default msg.entity,
- * else msg.topic as a UUID; an array acts on each), the bounded concurrency of a bulk action with its results in
- * input order, the output of one entity or of many, the status of a partial failure, and stopping on close; and
+ * else msg.topic as a UUID, else a query's list in msg.payload; an array acts on each), the bounded concurrency of a
+ * bulk action with its results in input order, the output of one entity or of many (with what was acted on in
+ * msg.entity), the status of a partial failure, and stopping on close; and
  * `deviceActionNode()`, their whole wiring (as `restNode()` is the query nodes'), so that each node file says only
  * what is its own. Each node reads its settings by its declaration first; the family takes what it read.
  */
@@ -18,6 +19,7 @@ import type { PlatformClient } from '../platform/client';
 import type { CallOptions } from '../platform/requester';
 import {
   ACTION_TARGETS,
+  entityOut,
   policyRules,
   prepareTargets,
   targetsFromMessage,
@@ -78,7 +80,8 @@ function stopController(): AbortController {
 
 /**
  * The entity setting of a node that acts on or watches entities (`target` / `targetType` / `targetEntityType`): by
- * default msg.entity, else msg.topic as a UUID; fixed JSON, a message property or JSONata otherwise.
+ * default msg.entity, else msg.topic as a UUID, else a query's list in msg.payload; fixed JSON, a message property or
+ * JSONata otherwise.
  */
 export class EntityTarget {
   /** Problems of the setting found at deploy (a bad bare-UUID type, a bad fixed entity…). */
@@ -113,10 +116,13 @@ export class EntityTarget {
     if (this.target.problem) this.problems.push(this.target.problem);
   }
 
-  /** The entities of this message (the setting's problems are the caller's to check first). */
-  async targets(msg: NodeMessageInFlow): Promise<Targets> {
+  /**
+   * The entities of this message (the setting's problems are the caller's to check first). `payloadUse`: what the
+   * node reads msg.payload as for this message, when it does (then a list of entities there is not the target).
+   */
+  async targets(msg: NodeMessageInFlow, payloadUse?: string): Promise<Targets> {
     if (this.target.type === 'auto')
-      return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules);
+      return targetsFromMessage(msg as { entity?: unknown; topic?: unknown }, this.rules, payloadUse);
     const r = this.target.resolve(msg);
     const s = r instanceof Promise ? await r : r;
     return prepareTargets(s.value, s.field, this.rules);
@@ -165,10 +171,10 @@ export class DeviceAction {
     if (this.problems.length) throw this.problems[0];
   }
 
-  /** The entities of this message. */
-  async targets(msg: NodeMessageInFlow): Promise<Targets> {
+  /** The entities of this message (`payloadUse`: see EntityTarget.targets). */
+  async targets(msg: NodeMessageInFlow, payloadUse?: string): Promise<Targets> {
     this.check();
-    return this.entity.targets(msg);
+    return this.entity.targets(msg, payloadUse);
   }
 
   /**
@@ -177,7 +183,8 @@ export class DeviceAction {
    * - an array: `msg.payload` = `[{entity, ok: true, …props} | {entity, ok: false, error: {code, message}}]` in
    *   input order and `msg.failed` = how many failed; a partial failure is a yellow status, not an error; when
    *   every entity fails, the first error (with the results on the message) goes to Catch.
-   * `statusOf` gives the green status of a success (for bulk: "N done").
+   * Either way msg.entity says what was acted on (`entityOut`), for the next node. `statusOf` gives the green status
+   * of a success (for bulk: "N done").
    */
   async run(
     msg: NodeMessageInFlow,
@@ -193,6 +200,7 @@ export class DeviceAction {
   ): Promise<void> {
     const RED = this.RED;
     const m = msg as NodeMessage & Record<string, unknown>;
+    m.entity = entityOut(targets, m.entity);
     this.activity.start();
     if (!targets.bulk) {
       let props: Props;
@@ -256,6 +264,18 @@ export class DeviceAction {
   }
 }
 
+/**
+ * For a node that saves values (tb-telemetry, tb-attributes): msg.payload holds the values to save when this message
+ * saves (the node's operation, or msg.operation when it says "msg") and the values are not set in the dialog.
+ */
+export function savePayloadUse(
+  settings: { operation: string; valuesFrom: string },
+  msg: NodeMessageInFlow,
+): string | undefined {
+  const op = settings.operation === 'msg' ? (msg as { operation?: unknown }).operation : settings.operation;
+  return op === 'save' && settings.valuesFrom !== 'rows' ? 'the values to save' : undefined;
+}
+
 /** Red, with the reason: "not found", "not permitted", "no reply"… or the usual error texts. */
 export function actionFailureStatus(RED: NodeAPI, err: unknown): NodeStatus {
   if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
@@ -287,6 +307,11 @@ export interface DeviceActionParts<R> {
   divert?: (msg: NodeMessageInFlow, send: SendFn, client: () => PlatformClient) => Promise<void> | undefined;
   /** Checks of the message made before its targets are read (they throw a TbInputError). */
   check?: (msg: NodeMessageInFlow) => void;
+  /**
+   * What the node reads msg.payload as for this message, when it does ("the values to save", "the params"): then
+   * msg.payload is never read as the entities to act on.
+   */
+  payloadUse?: (msg: NodeMessageInFlow) => string | undefined;
   /**
    * The request of one message, read after its targets (throws before anything is sent). `options` reads the node's
    * settings, placeholders resolved, first; one left empty reads the message property of the same name.
@@ -351,7 +376,7 @@ export function deviceActionNode<R>(
     let client: PlatformClient;
     try {
       own.check?.(msg);
-      targets = await action.targets(msg);
+      targets = await action.targets(msg, own.payloadUse?.(msg));
       req = await request(msg, now);
       client = usableClient(conn);
     } catch (err) {

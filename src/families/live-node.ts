@@ -7,25 +7,56 @@ import type { TbError } from '../errors';
 import type { LiveState, StateInfo } from '../live/hub';
 import type { LiveEvent, LiveSink } from '../live/subscriptions';
 import { errorStatus, status } from '../node-red/status';
+import type { EntityId } from '../protocol/types';
+
+/**
+ * The entity a message about one entity or alarm concerns, `{ entityType, id }` (a new object: the receiver may keep
+ * or change it): an entity's row (flat, or raw with its `entityId`), or an alarm's originator. Undefined for anything
+ * else (an alarm without an originator).
+ */
+export function entityOf(item: unknown): EntityId | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  const o = item as { id?: unknown; entityType?: unknown; entityId?: EntityId | null; originator?: EntityId | null };
+  const e = o.originator ?? o.entityId;
+  if (e && typeof e === 'object') return { entityType: e.entityType, id: e.id };
+  if (typeof o.id === 'string' && typeof o.entityType === 'string')
+    return { entityType: o.entityType as EntityId['entityType'], id: o.id };
+  return undefined;
+}
 
 /**
  * Turns one live event into the message the node sends (a new message each time). The `_msgid` is in each literal:
- * added afterwards, it would need a second block of properties for every message.
+ * added afterwards, it would need a second block of properties for every message. A message about one entity or
+ * alarm carries in msg.entity the entity it concerns (an alarm's: its originator), for a next node that acts on
+ * entities; msg.topic keeps the id of the entity or alarm, as before.
  */
 export function eventMessage(ev: LiveEvent, topic: string, _msgid: string): NodeMessage {
   switch (ev.event) {
     case 'snapshot':
       return { _msgid, topic, event: 'snapshot', payload: ev.items, page: ev.page };
     case 'update':
-      return { _msgid, topic: ev.id, event: 'update', payload: ev.item, changed: ev.changed };
+      return {
+        _msgid,
+        topic: ev.id,
+        event: 'update',
+        payload: ev.item,
+        changed: ev.changed,
+        entity: entityOf(ev.item),
+      };
     case 'count':
       return { _msgid, topic, event: 'count', payload: ev.count };
     case 'history':
       return { _msgid, topic, event: 'history', payload: ev.items };
     case 'alarmStatus':
-      return { _msgid, topic: ev.originator.id, payload: ev.active, originator: ev.originator };
+      return {
+        _msgid,
+        topic: ev.originator.id,
+        payload: ev.active,
+        originator: ev.originator,
+        entity: { entityType: ev.originator.entityType, id: ev.originator.id },
+      };
     default:
-      return { _msgid, topic: ev.id, event: ev.event, payload: ev.item };
+      return { _msgid, topic: ev.id, event: ev.event, payload: ev.item, entity: entityOf(ev.item) };
   }
 }
 

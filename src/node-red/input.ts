@@ -48,11 +48,43 @@ export class Activity {
   }
 }
 
+/** What a node's error handling needs of Node-RED's node and flow (the runtime's own `Node.prototype.error`). */
+interface ErrorReporting {
+  error(this: Node, logMessage: unknown, msg?: unknown): void;
+  _flow?: { handleError?: (node: Node, logMessage: unknown, msg: unknown) => boolean };
+}
+
+const reporting = new WeakSet<Node>();
+
+/**
+ * How a message's error no Catch node takes is logged. Node-RED logs the Error itself, and the debug sidebar draws an
+ * Error as an object, `{ name, message, code, stack }`, each text cut after 30 characters: the useful end of the
+ * sentence is hidden. This node logs the error's text instead, one red line in the sidebar, whose first words (our
+ * errors put the fix first) show whole. A Catch node gets the Error as before (`msg.error.message`, `code`, `stack`):
+ * the flow hands it to the Catch nodes first, as Node-RED's own `error()` does, and only what none took is logged.
+ */
+export function logErrorsAsText(node: Node): void {
+  if (reporting.has(node)) return;
+  reporting.add(node);
+  const proto = Object.getPrototypeOf(node) as ErrorReporting;
+  (node as unknown as ErrorReporting).error = function (this: Node, logMessage: unknown, msg?: unknown): void {
+    const flow = (this as unknown as ErrorReporting)._flow;
+    if (!(logMessage instanceof Error) || !msg || typeof msg !== 'object' || typeof flow?.handleError !== 'function') {
+      proto.error.call(this, logMessage, msg);
+      return;
+    }
+    if (flow.handleError(this, logMessage, msg)) return;
+    proto.error.call(this, logMessage.message || String(logMessage));
+  };
+}
+
 /**
  * Attaches an async input handler with the Node-RED contract: the handler either resolves (it has called
- * send itself) and done() is called, or rejects and done(err) is called. Errors never escape.
+ * send itself) and done() is called, or rejects and done(err) is called. Errors never escape; one no Catch node
+ * takes is logged as its text (logErrorsAsText).
  */
 export function onInput(node: Node, handler: (msg: NodeMessageInFlow, send: SendFn) => Promise<void>): void {
+  logErrorsAsText(node);
   node.on('input', (msg, send, done) => {
     let p: Promise<void>;
     try {

@@ -98,10 +98,8 @@ export function alarmIdFromMessage(msg: { payload?: unknown; topic?: unknown }):
   else if (!blank(p)) pick = { value: p, field: 'msg.payload' };
   else if (!blank(t)) pick = { value: t, field: 'msg.topic' };
   if (!pick) {
-    fail(
-      'msg.payload',
-      `No alarm to act on: msg.payload.id, msg.payload and msg.topic are all empty. Send ${ALARM_SHAPES}`,
-    );
+    // The fix first, short: the debug sidebar shows a text's first 80 characters on its line.
+    fail('msg.payload', 'Send the alarm, or its id, in msg.payload (msg.payload and msg.topic are empty)');
   }
   try {
     return prepareAlarmId(pick.value, pick.field);

@@ -10,6 +10,10 @@
  * - a UUID string, typed by the node's `targetEntityType` (default DEVICE);
  * - an **array** of any of these: one action per entity (bulk), results in the same order.
  *
+ * Read "from the message", the entity is msg.entity, else msg.topic as a UUID, else msg.payload when it is a list of
+ * entities as the query nodes give it (see `isEntityList`). The node passes on what it acted on in msg.entity
+ * (`entityOut`), so that the next node of the chain reads it as it is.
+ *
  * Every failure is a `TbInputError` naming where the value was read (`msg.entity[3].id`…) and what is accepted.
  */
 import { TbInputError } from '../errors';
@@ -43,10 +47,12 @@ export const TELEMETRY_ENTITY_TYPES = [
 /** The entity types a node offers for a bare UUID (the editor's list). */
 export const TARGET_ENTITY_TYPES = ['DEVICE', 'ASSET', 'ENTITY_VIEW', 'CUSTOMER', 'TENANT', 'USER', 'EDGE'] as const;
 
-/** What a target may look like, for messages. */
-export const TARGET_SHAPES =
-  'an entity: {"entityType": "DEVICE", "id": "<uuid>"}, a UUID, an item of tb-entity-query, an alarm (its ' +
-  'originator), or an array of these';
+/** What a target may look like, for messages: short, the shapes in full are on the nodes' pages. */
+export const TARGET_SHAPES = 'an entity, its id, or a list of them';
+const ONE_TARGET = 'an entity ({ "entityType", "id" }, a query row, an alarm) or its id';
+
+/** What to do when a message names no entity: the fix, first. */
+export const NO_ENTITY_FIX = "Set the query node's Output to msg.entity, or send the entity in msg.entity";
 
 /** The entity types a device action's target may have: all of them, or a subset (e.g. DEVICE for RPC). */
 export interface TargetPolicy {
@@ -134,7 +140,7 @@ export function prepareTarget(v: unknown, field: string, rules: TargetRules): En
   let where = field;
   if (typeof v === 'string') {
     const u = uuidText(v);
-    if (!u) fail(field, `${field} must be ${TARGET_SHAPES} ${got(v)}`);
+    if (!u) fail(field, `${field} must be ${ONE_TARGET} ${got(v)}`);
     id = { entityType: rules.defaultType, id: u };
   } else if (isObject(v)) {
     if (isObject(v.originator)) {
@@ -150,10 +156,10 @@ export function prepareTarget(v: unknown, field: string, rules: TargetRules): En
     } else if (v.id !== undefined || v.entityType !== undefined) {
       id = idOf(v, field, rules.defaultType);
     } else {
-      return fail(field, `${field} must be ${TARGET_SHAPES} (got an object without an id)`);
+      return fail(field, `${field} must be ${ONE_TARGET} (got an object without an id)`);
     }
   } else {
-    return fail(field, `${field} must be ${TARGET_SHAPES} ${got(v)}`);
+    return fail(field, `${field} must be ${ONE_TARGET} ${got(v)}`);
   }
   const allowed = rules.allowed ?? TELEMETRY_ENTITY_TYPES;
   if (!allowed.includes(id.entityType)) {
@@ -168,40 +174,74 @@ export interface Targets {
   entities: EntityId[];
   /** True when the value was an array: the output is a list of results even for one entity. */
   bulk: boolean;
+  /** Where they were read: `msg.entity`, `msg.topic`, `msg.payload`, `target` (the node's setting), `msg.<path>`. */
+  field: string;
 }
 
 export function prepareTargets(v: unknown, field: string, rules: TargetRules): Targets {
   if (Array.isArray(v)) {
-    if (v.length === 0) fail(field, `${field} is an empty list: there is no entity to act on (send ${TARGET_SHAPES})`);
+    if (v.length === 0) fail(field, `${field} is an empty list: there is no entity to act on`);
     const entities: EntityId[] = new Array(v.length);
     for (let i = 0; i < v.length; i++) entities[i] = prepareTarget(v[i], `${field}[${i}]`, rules);
-    return { entities, bulk: true };
+    return { entities, bulk: true, field };
   }
   if (v === undefined || v === null || v === '')
     fail(field, `${field} must be ${TARGET_SHAPES} ${got(v === null ? undefined : v)}`);
-  return { entities: [prepareTarget(v, field, rules)], bulk: false };
+  return { entities: [prepareTarget(v, field, rules)], bulk: false, field };
+}
+
+/**
+ * A list of entities as the query nodes give it in msg.payload: not empty, and every row carries an entity id the
+ * way their rows do: an entity query's flat row (`id` and `entityType` as text) or raw row (`entityId`), or an alarm
+ * query's row, flat or raw (its `originator`, the entity acted on).
+ */
+export function isEntityList(v: unknown): v is unknown[] {
+  if (!Array.isArray(v) || v.length === 0) return false;
+  for (const row of v) {
+    if (!isObject(row)) return false;
+    if (isObject(row.entityId) || isObject(row.originator)) continue;
+    if (typeof row.id === 'string' && typeof row.entityType === 'string') continue;
+    return false;
+  }
+  return true;
 }
 
 /**
  * The entity (or entities) of a message when the node reads them "automatically": `msg.entity`; when that is
- * absent, `msg.topic` as a UUID (tb-subscribe's updates carry the entity id there).
+ * absent, `msg.topic` as a UUID (tb-subscribe's updates carry the entity id there); when neither gives one,
+ * `msg.payload` when it is a list of entities as the query nodes give it (`isEntityList`). `payloadUse` says what the
+ * node reads msg.payload as for this message (such as "the values to save"), when it does: then msg.payload is not
+ * read as the entities, and the error says why.
  */
-export function targetsFromMessage(msg: { entity?: unknown; topic?: unknown }, rules: TargetRules): Targets {
+export function targetsFromMessage(
+  msg: { entity?: unknown; topic?: unknown; payload?: unknown },
+  rules: TargetRules,
+  payloadUse?: string,
+): Targets {
   if (msg.entity !== undefined && msg.entity !== null) return prepareTargets(msg.entity, 'msg.entity', rules);
   const t = msg.topic;
   if (typeof t === 'string' && uuidText(t)) return prepareTargets(t, 'msg.topic', rules);
-  if (t === undefined || t === null || t === '') {
-    return fail(
-      'msg.entity',
-      `msg.entity is missing (and msg.topic holds no entity UUID): no entity to act on. Send ${TARGET_SHAPES} in ` +
-        'msg.entity',
-    );
+  if (isEntityList(msg.payload)) {
+    if (!payloadUse) return prepareTargets(msg.payload, 'msg.payload', rules);
+    return fail('msg.entity', `Set the query node's Output to msg.entity (msg.payload holds ${payloadUse})`);
   }
-  return fail(
-    'msg.entity',
-    `msg.entity is missing, and msg.topic is not an entity UUID ${got(t)}: no entity to act on. ` +
-      `Send ${TARGET_SHAPES} in msg.entity`,
-  );
+  if (t === undefined || t === null || t === '') return fail('msg.entity', NO_ENTITY_FIX);
+  return fail('msg.entity', `${NO_ENTITY_FIX} (msg.topic is not an entity id ${got(t)})`);
+}
+
+/**
+ * What msg.entity holds once a node has read `targets` from a message whose msg.entity was `current`: what the node
+ * acted on, in a form the next node reads as it is. Read from msg.entity, it stays as it came (query rows keep
+ * their names), but for a bare id, which becomes `{ entityType, id }` (the next node may type bare ids otherwise);
+ * read from anywhere else, the entity `{ entityType, id }`, or the list of them for a list.
+ */
+export function entityOut(targets: Targets, current: unknown): unknown {
+  const { entities } = targets;
+  if (targets.field !== 'msg.entity') return targets.bulk ? entities : entities[0];
+  if (typeof current === 'string') return entities[0];
+  if (Array.isArray(current) && current.some((x) => typeof x === 'string'))
+    return current.map((x, i) => (typeof x === 'string' ? entities[i] : x));
+  return current;
 }
 
 /** "DEVICE 784f394c-…" for messages. */

@@ -229,3 +229,12 @@ export type ValueOf<T extends Setting> = T extends MessageSetting
 
 /** A node's settings once read: every declared property, with its type. */
 export type Values<S extends Record<string, Setting>> = { -readonly [K in keyof S]: ValueOf<S[K]> };
+
+/**
+ * A translation of a node's catalog key (`<type>.…`), with its variables: the editor's `t`, or the runtime's, which
+ * reads the same catalog. What a node's label is built with, on both sides.
+ */
+export type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+/** A node's settings as saved, read by its label. */
+export type SavedSettings = Readonly<Record<string, unknown>>;

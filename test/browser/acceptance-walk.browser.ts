@@ -1,5 +1,5 @@
 /**
- * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the eight everyday tasks done
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the ten everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
  * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
  *
@@ -39,7 +39,7 @@ declare const $: any;
 const TAB = 'walkTab';
 const CONN = 'walkConn';
 
-describe("the editor's acceptance walk: eight tasks with the mouse (browser)", function () {
+describe("the editor's acceptance walk: ten tasks with the mouse (browser)", function () {
   this.timeout(120000);
 
   const sim = useSimulator();
@@ -163,7 +163,7 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
 
   const shot = (name: string) => tray().screenshot({ path: path.join(screenshotDir(), `walk-${name}.png`) });
 
-  // ---- the eight tasks --------------------------------------------------------------------------------------
+  // ---- the ten tasks ----------------------------------------------------------------------------------------
 
   it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
     const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
@@ -595,5 +595,109 @@ describe("the editor's acceptance walk: eight tasks with the mouse (browser)", f
       'by time',
     );
     assert.ok(rows.every((r) => typeof r.temperature === 'number'));
+  });
+  it('9. an RPC to a device picked by name → wait until at its default: no second pick, the wait ends met', async function () {
+    const [inj, rpc, wait, dbg] = await chain(8, 'w9n', ['inject', 'tb-rpc', 'tb-wait-until', 'debug']);
+    await edit(rpc);
+    await chooseTypedType(page, tray(), '#node-input-target', 'entity');
+    await pickSuggestion(page, field('target.id'), 'B-101', 'Thermo B-101');
+    await chooseTypedType(page, tray(), '#node-input-method', 'str');
+    await typeTyped(tray(), '#node-input-method', 'setTarget');
+    await tray().locator('#node-input-mode').selectOption('oneway');
+    await tray().locator('[data-tb-params-from]').selectOption('json');
+    await typeTyped(tray(), '#node-input-params', '{"temperature": 21}');
+    await saveDialog(page);
+
+    await edit(wait);
+    // The entity is left at its default: the message's, which the rpc node passes on.
+    assert.equal(
+      await page.evaluate(() =>
+        $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text(),
+      ),
+      'msg.entity, else msg.topic',
+    );
+    await pickSuggestion(
+      page,
+      tray().locator('[data-tb-chips="key"] input[data-tb-field="key"]'),
+      'temp',
+      'temperature',
+    );
+    await tray().locator('#node-input-operator').selectOption('gte');
+    await typeTyped(tray(), '#node-input-value', '21');
+    await tray().locator('#node-input-timeout').fill('30m');
+    await tray().locator('#node-input-timeout').press('Tab');
+    assert.match(await page.evaluate(() => $('[data-tb-sentence]').text()), /^until temperature ≥ 21 /);
+    await shot('9-wait');
+    await saveDialog(page);
+    assert.deepEqual(await saved(wait, ['targetType', 'key', 'operator', 'value', 'timeout']), {
+      targetType: 'auto',
+      key: 'temperature',
+      operator: 'gte',
+      value: '21',
+      timeout: '30m',
+      valid: true,
+    });
+    await deployButton(page);
+    // The room is cool: the wait starts below its target.
+    const b101 = await deviceId('Thermo B-101');
+    const report = (t: number) =>
+      control('POST', '/telemetry', {
+        entityId: { entityType: 'DEVICE', id: b101 },
+        values: { temperature: { $double: t } },
+      });
+    await report(18.5);
+    await pressInject(page, inj);
+    await waitForStatus(page, rpc, /^sent$/);
+    // No "msg.entity is missing": the wait watches the device the rpc node commanded.
+    await waitForStatus(page, wait, /^waiting for 1$/);
+    // The thermostat reaches its target (in the demo it moves toward it by itself).
+    await report(21.5);
+    const met = await waitForStatus(page, wait, /^met$/);
+    assert.equal(met.fill, 'green');
+    const [payload] = (await waitForDebug(page, dbg)) as Array<{ method: string; status: string }>;
+    assert.deepEqual([payload.method, payload.status], ['setTarget', 'SENT'], 'msg.payload: what the rpc node did');
+    const topic = await page.evaluate(
+      (id) =>
+        (window as any).tbDebugLog.filter((m: { id: string }) => m.id === id).map((m: { topic: string }) => m.topic),
+      dbg,
+    );
+    assert.deepEqual(topic, ['met: temperature 21.5'], 'msg.topic: how the wait ended, shown above msg.payload');
+  });
+
+  it('10. query → save attributes, Output to left alone: the dialog says so, one click fixes it', async function () {
+    const [inj, q, attr, dbg] = await chain(9, 'w10n', ['inject', 'tb-entity-query', 'tb-attributes', 'debug']);
+    await edit(q);
+    await field('entityFilter.type').first().selectOption('deviceType');
+    await pick('entityFilter.deviceTypes', 'therm', 'thermostat');
+    await saveDialog(page);
+    assert.equal(await page.evaluate((id) => RED.nodes.node(id).output, q), 'payload', 'Output to left alone');
+
+    await edit(attr);
+    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
+    await tray().locator('#node-input-valuesFrom').selectOption('rows');
+    await tray().locator('[data-tb-value-rows] .red-ui-editableList-addButton').click();
+    const row = tray().locator('[data-tb-value-row]').first();
+    await row.locator('input[data-tb-value-key]').fill('mode');
+    await row.locator('input[data-tb-value-key]').press('Tab');
+    await chooseTypedType(page, row, 'input[data-tb-value-value]', 'str');
+    await typeTyped(row, 'input[data-tb-value-value]', 'eco');
+    // The line under the entity says the query before it sends its list to msg.payload; one click fixes it.
+    const hint = tray().locator('[data-tb-chain-hint]');
+    await hint.waitFor({ state: 'visible', timeout: WAIT });
+    assert.match(String(await hint.textContent()), /sends its list to msg\.payload, not msg\.entity/);
+    await shot('10-hint');
+    await hint.locator('[data-tb-chain-fix]').click();
+    await hint.waitFor({ state: 'hidden', timeout: WAIT });
+    await saveDialog(page);
+    assert.equal(await page.evaluate((id) => RED.nodes.node(id).output, q), 'entity', 'the query now sends msg.entity');
+    await deployButton(page);
+    const thermostats = sim.data.devices().filter((d) => d.type === 'thermostat');
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, attr, new RegExp(`^${thermostats.length} done$`));
+    assert.equal(s.fill, 'green');
+    const [results] = (await waitForDebug(page, dbg)) as Array<Array<{ ok: boolean; payload: unknown }>>;
+    assert.ok(results.every((r) => r.ok));
+    assert.deepEqual(results[0].payload, { mode: 'eco' }, 'each result says what was written');
+    for (const d of thermostats) assert.equal(sim.data.getAttribute(d, 'SHARED_SCOPE', 'mode')?.value, 'eco', d.name);
   });
 });

@@ -600,7 +600,7 @@ describe('tb-alarm-action (runtime + simulator)', function () {
           { payload: 'ack' },
           /msg\.payload must be an alarm id.*\(got "ack"\).*looks for the alarm in msg\.payload\.id, then msg\.payload \(an alarm id\), then msg\.topic/,
         ],
-        ['a', {}, /No alarm to act on: msg\.payload\.id, msg\.payload and msg\.topic are all empty/],
+        ['a', {}, /Send the alarm, or its id, in msg\.payload \(msg\.payload and msg\.topic are empty\)/],
         ['a', { payload: { id: 'abc' } }, /msg\.payload\.id must be the alarm's UUID \(got "abc"\)/],
         [
           'a',

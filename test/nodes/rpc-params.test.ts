@@ -53,13 +53,13 @@ describe('tb-rpc Params: from msg.payload, fixed JSON, none (runtime + simulator
     assert.equal('params' in (out.rpc as Rec), false);
   });
 
-  it('fixed JSON: sent whatever msg.payload holds; each message gets its own copy in msg.rpc.params', async () => {
+  it('fixed JSON: sent whatever msg.payload holds, then said in it; each message gets its own copy of the params', async () => {
     await load([rpc('r', { mode: 'oneway', paramsFrom: 'json', params: ' {"pin": 7, "value": [1, 2]} ' })]);
     const d = dev('Thermo A-102');
     const first = await results.ok('r', { entity: d.id, payload: 1767225600000 });
     assert.deepEqual(received(d.id), { pin: 7, value: [1, 2] });
     assert.deepEqual(first.rpc, { method: 'setGpio', params: { pin: 7, value: [1, 2] }, status: 'SENT' });
-    assert.equal(first.payload, 1767225600000, 'the payload as it was (one-way)');
+    assert.deepEqual(first.payload, first.rpc, 'one-way: what was sent, where a debug node looks first');
     ((first.rpc as Rec).params as Rec).pin = 99; // a later node changes what it got
     const second = await results.ok('r', { entity: d.id, payload: { pin: 1 } });
     assert.deepEqual(received(d.id), { pin: 7, value: [1, 2] }, 'msg.payload ignored, the setting untouched');

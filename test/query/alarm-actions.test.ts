@@ -162,7 +162,10 @@ describe('query: alarm actions', () => {
       }
       assert.ok(err instanceof TbInputError);
       assert.equal(err.field, 'msg.payload');
-      assert.match(err.message, /^No alarm to act on: msg\.payload\.id, msg\.payload and msg\.topic are all empty/);
+      assert.match(
+        err.message,
+        /^Send the alarm, or its id, in msg\.payload \(msg\.payload and msg\.topic are empty\)$/,
+      );
     });
   });
 

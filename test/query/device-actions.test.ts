@@ -24,6 +24,9 @@ import {
 } from '../../src/protocol/rpc';
 import {
   ACTION_TARGETS,
+  entityOut,
+  isEntityList,
+  NO_ENTITY_FIX,
   prepareTarget,
   prepareTargetEntityType,
   prepareTargets,
@@ -46,7 +49,19 @@ import { throwsInput, U1, U2, U3 } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const DEVICE = { defaultType: 'DEVICE' };
+const ASSET = { defaultType: 'ASSET' };
 const RPC_RULES = { defaultType: 'DEVICE', allowed: ['DEVICE'], why: 'RPC goes to devices only' };
+
+/** A TbInputError on `field` whose message starts with the fix (not the field) and holds every fragment. */
+function refusedWithFix(fn: () => unknown, field: string, ...fragments: string[]): void {
+  assert.throws(fn, (err: unknown) => {
+    assert.ok(err instanceof TbInputError, String(err));
+    assert.equal(err.field, field);
+    assert.match(err.message, /^Set /);
+    for (const f of fragments) assert.ok(err.message.includes(f), `${JSON.stringify(f)} in: ${err.message}`);
+    return true;
+  });
+}
 
 describe('query: device actions', () => {
   describe('targets', () => {
@@ -151,10 +166,12 @@ describe('query: device actions', () => {
       assert.deepEqual(prepareTargets([U1], 'msg.entity', DEVICE), {
         entities: [{ entityType: 'DEVICE', id: U1 }],
         bulk: true,
+        field: 'msg.entity',
       });
       assert.deepEqual(prepareTargets(U1, 'msg.entity', DEVICE), {
         entities: [{ entityType: 'DEVICE', id: U1 }],
         bulk: false,
+        field: 'msg.entity',
       });
       throwsInput(() => prepareTargets([], 'msg.entity', DEVICE), 'msg.entity', 'empty list');
       throwsInput(() => prepareTargets([U1, 'nope'], 'msg.entity', DEVICE), 'msg.entity[1]', '(got "nope")');
@@ -172,15 +189,82 @@ describe('query: device actions', () => {
       assert.deepEqual(targetsFromMessage({ topic: U2 }, DEVICE), {
         entities: [{ entityType: 'DEVICE', id: U2 }],
         bulk: false,
+        field: 'msg.topic',
       });
-      throwsInput(() => targetsFromMessage({}, DEVICE), 'msg.entity', 'is missing', 'no entity to act on');
-      throwsInput(
+      // The fix first, short enough for the debug sidebar to show it whole (it cuts a text at 80 characters).
+      const fix = "Set the query node's Output to msg.entity, or send the entity in msg.entity";
+      assert.ok(fix.length <= 80);
+      assert.equal(NO_ENTITY_FIX, fix);
+      assert.throws(() => targetsFromMessage({}, DEVICE), {
+        message: fix,
+        field: 'msg.entity',
+        code: 'TB_INVALID_INPUT',
+      });
+      refusedWithFix(
         () => targetsFromMessage({ topic: 'temperature' }, DEVICE),
         'msg.entity',
-        'msg.topic is not an entity UUID',
+        fix,
+        'msg.topic is not an entity id',
         '(got "temperature")',
       );
       throwsInput(() => targetsFromMessage({ entity: 'x' }, DEVICE), 'msg.entity', '(got "x")');
+    });
+
+    it("else msg.payload, when it is a list of entities as the query nodes give it (and not the node's data)", () => {
+      const flat = [
+        { id: U1, entityType: 'DEVICE', name: 'Thermo A-101', ts: {} },
+        { id: U2, entityType: 'ASSET', name: 'Building A', ts: {} },
+      ];
+      const raw = [{ entityId: { entityType: 'DEVICE', id: U1 }, latest: {} }];
+      const alarms = [{ id: U3, type: 'High Temperature', originator: { entityType: 'DEVICE', id: U2 } }];
+      const rawAlarms = [{ id: { entityType: 'ALARM', id: U3 }, originator: { entityType: 'DEVICE', id: U1 } }];
+      assert.deepEqual(targetsFromMessage({ payload: flat }, DEVICE), {
+        entities: [
+          { entityType: 'DEVICE', id: U1 },
+          { entityType: 'ASSET', id: U2 },
+        ],
+        bulk: true,
+        field: 'msg.payload',
+      });
+      assert.deepEqual(targetsFromMessage({ payload: raw }, DEVICE).entities, [{ entityType: 'DEVICE', id: U1 }]);
+      assert.deepEqual(targetsFromMessage({ payload: alarms }, DEVICE).entities, [{ entityType: 'DEVICE', id: U2 }]);
+      assert.deepEqual(targetsFromMessage({ payload: rawAlarms }, DEVICE).entities, [{ entityType: 'DEVICE', id: U1 }]);
+      // msg.entity and a UUID in msg.topic come first; a topic that is not an id does not stop the payload's list.
+      assert.deepEqual(targetsFromMessage({ entity: U3, payload: flat }, DEVICE).field, 'msg.entity');
+      assert.deepEqual(targetsFromMessage({ topic: U3, payload: flat }, DEVICE).field, 'msg.topic');
+      assert.deepEqual(targetsFromMessage({ topic: 'rows', payload: flat }, DEVICE).field, 'msg.payload');
+      // Not a list of entities: refused with the fix.
+      for (const payload of [[], [U1], flat[0], [{ name: 'x' }], [...flat, 7], [{ id: U1 }], 1767225600000])
+        refusedWithFix(() => targetsFromMessage({ payload }, DEVICE), 'msg.entity', "Set the query node's Output");
+      // The node reads msg.payload as something else: the list is not taken for the entities, and the error says why.
+      refusedWithFix(
+        () => targetsFromMessage({ payload: flat }, DEVICE, 'the values to save'),
+        'msg.entity',
+        "Set the query node's Output to msg.entity (msg.payload holds the values to save)",
+      );
+      assert.equal(isEntityList(flat), true);
+      assert.equal(isEntityList([...flat, null]), false);
+    });
+
+    it('msg.entity after the action: what was read, as the next node reads it as it is', () => {
+      const rows = [{ id: U1, entityType: 'DEVICE', name: 'Thermo A-101' }];
+      // From msg.entity: kept as it came (query rows keep their names), but a bare id becomes an entity.
+      const fromEntity = targetsFromMessage({ entity: rows }, DEVICE);
+      assert.equal(entityOut(fromEntity, rows), rows);
+      const one = { entityType: 'ASSET', id: U2, name: 'Building A' };
+      assert.equal(entityOut(targetsFromMessage({ entity: one }, DEVICE), one), one);
+      assert.deepEqual(entityOut(targetsFromMessage({ entity: U1 }, ASSET), U1), { entityType: 'ASSET', id: U1 });
+      assert.deepEqual(entityOut(targetsFromMessage({ entity: [U1, one] }, ASSET), [U1, one]), [
+        { entityType: 'ASSET', id: U1 },
+        one,
+      ]);
+      // From anywhere else: the entity, or the list of them for a list.
+      assert.deepEqual(entityOut(targetsFromMessage({ topic: U1 }, ASSET), undefined), { entityType: 'ASSET', id: U1 });
+      assert.deepEqual(entityOut(targetsFromMessage({ payload: rows }, DEVICE), undefined), [
+        { entityType: 'DEVICE', id: U1 },
+      ]);
+      assert.deepEqual(entityOut(prepareTargets([U1], 'target', DEVICE), 'old'), [{ entityType: 'DEVICE', id: U1 }]);
+      assert.deepEqual(entityOut(prepareTargets(U1, 'target', DEVICE), 'old'), { entityType: 'DEVICE', id: U1 });
     });
 
     it("the node's type for a bare UUID", () => {
@@ -382,7 +466,11 @@ describe('query: device actions', () => {
       throwsInput(() => prepareMethod({ value: 5, field: 'msg.method' }), 'msg.method', '(got 5)');
       assert.deepEqual(methodFromMessage({ method: 'a', topic: 'b' }), { value: 'a', field: 'msg.method' });
       assert.deepEqual(methodFromMessage({ topic: 'b' }), { value: 'b', field: 'msg.topic' });
-      throwsInput(() => methodFromMessage({}), 'msg.method', 'is missing');
+      refusedWithFix(
+        () => methodFromMessage({}),
+        'msg.method',
+        'Set the method in the node, or send its name in msg.method',
+      );
     });
 
     it('lightweight: two-way by default, timeout 10 s, params left out when undefined', () => {

@@ -8,9 +8,9 @@ import { blank, isPlainObject, isUuid } from '../../editor/dialog/predicates';
 import { parseTemplate } from '../../protocol/bindings';
 import { ALARM_SEVERITIES } from '../../protocol/types';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import {
-  ACTIONS,
   ALARM_SOURCES,
   ASSIGNEE_SOURCES,
   COMMENT_SOURCES,
@@ -121,12 +121,7 @@ export default dialog(E, {
     propagateRelationTypes: E.keyList('tb-alarm-action.errors.propagateRelationTypes'),
   },
   label() {
-    return String(
-      this.name ||
-        t(
-          `tb-alarm-action.defaultLabel.${(ACTIONS as readonly unknown[]).indexOf(this.operation) !== -1 ? this.operation : 'msg'}`,
-        ),
-    );
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     const node = this;

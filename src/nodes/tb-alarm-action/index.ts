@@ -6,10 +6,11 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { lookupConnection, usableClient } from '../../node-red/connection';
 import { Activity, onClose, onInput } from '../../node-red/input';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { setupProblem, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../../protocol/alarm-actions';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { AlarmActionInputs, alarmFailureStatus, resultStatus, writeResult } from './run';
 import { TB_ALARM_ACTION } from './settings';
@@ -19,6 +20,7 @@ export default function (RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     const node = this;
     const settings = nodeSettings(node, TB_ALARM_ACTION, MIGRATIONS, config);
+    labelUnnamed(RED, node, TB_ALARM_ACTION.type, settings.values, label);
     const conn = lookupConnection(RED, node, settings.values.connection);
     const inputs = new AlarmActionInputs(RED, node, settings, config as unknown as Record<string, unknown>);
     const activity = new Activity(RED, node);

@@ -245,11 +245,18 @@ export class AlarmActionInputs {
   }
 }
 
-/** The output: the incoming message with the alarm, its id, the operation and what happened. */
+/**
+ * The output: the incoming message with the alarm, its id, the operation and what happened; and in msg.entity the
+ * entity that raised the alarm, `{ entityType, id }`, for a next node that acts on entities (a wait, a telemetry
+ * read, a command to the device). An alarm found gone by a delete has no originator to say: msg.entity is then left
+ * as it came.
+ */
 export function writeResult(msg: NodeMessage, result: AlarmActionResult, format: ResultFormat): void {
   const m = msg as Record<string, unknown>;
   m.payload = result.alarm === null ? null : format === 'raw' ? result.alarm : flattenAlarm(result.alarm);
   m.topic = result.alarmId;
+  const o = result.alarm?.originator;
+  if (o) m.entity = { entityType: o.entityType, id: o.id };
   m.operation = result.operation;
   m.alreadyDone = result.alreadyDone;
   if (result.operation === 'raise') m.created = result.created === true;

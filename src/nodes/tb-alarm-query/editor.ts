@@ -1,8 +1,10 @@
 /** tb-alarm-query's dialog: find alarms, or count them. */
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
 import type { QueryMode } from '../../query-model/schema';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ALARM_QUERY } from './settings';
 
@@ -30,16 +32,15 @@ export default dialog(E, {
     output: output.validator,
   },
   label() {
-    return String(
-      this.name ||
-        (this.operation === 'count' ? t('tb-alarm-query.defaultLabel.count') : t('tb-alarm-query.defaultLabel.find')),
-    );
+    return String(this.name || label(this, t));
   },
   outputLabels: output.labelled(results.outputLabels('count')),
   oneditprepare() {
     const node = this;
     query.prepare(node);
     output.prepare();
+    // Wired into a node that reads msg.entity: one line, and the fix in one click.
+    chainHint(E, this);
     E.input('operation').on('change', () => query.modeChanged());
     E.showRows(() => {
       const find = op(node) === 'find';

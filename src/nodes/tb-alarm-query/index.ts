@@ -1,10 +1,11 @@
 /** tb-alarm-query: find alarms (POST /api/alarmsQuery/find) or count them (POST /api/alarmsQuery/count). */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { findOperation, restNode } from '../../families/query-node';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { AlarmCountQuery, AlarmDataQuery } from '../../protocol/types';
 import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../protocol/validate';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ALARM_QUERY } from './settings';
 
@@ -12,6 +13,7 @@ export default function (RED: NodeAPI): void {
   function TbAlarmQuery(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const settings = nodeSettings(this, TB_ALARM_QUERY, MIGRATIONS, config);
+    labelUnnamed(RED, this, TB_ALARM_QUERY.type, settings.values, label);
     if (settings.values.operation === 'count') {
       restNode<AlarmCountQuery>(
         RED,

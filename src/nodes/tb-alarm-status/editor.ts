@@ -4,6 +4,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType } from '../../editor/dialog/for-type';
 import { blank, isUuid, items } from '../../editor/dialog/predicates';
 import { ALARM_SEVERITIES } from '../../protocol/types';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ALARM_STATUS } from './settings';
 
@@ -23,7 +24,7 @@ export default dialog(E, {
     severityList: E.listOf(ALARM_SEVERITIES, 'tb-alarm-status.errors.severityList'),
   },
   label() {
-    return String(this.name || t('tb-alarm-status.defaultLabel'));
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     // The entity by name (the id stays in the hidden text box the node saves).

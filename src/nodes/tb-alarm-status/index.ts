@@ -8,10 +8,11 @@ import { NodeSink } from '../../families/live-node';
 import { AlarmStatusSubscription } from '../../live/subscriptions';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import type { EntityId } from '../../protocol/types';
 import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../../protocol/validate';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ALARM_STATUS } from './settings';
 
@@ -20,6 +21,7 @@ export default function (RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     const node = this;
     const { values: s, problems } = nodeSettings(node, TB_ALARM_STATUS, MIGRATIONS, config);
+    labelUnnamed(RED, node, TB_ALARM_STATUS.type, s, label);
     const conn = lookupConnection(RED, node, s.connection);
     const watched = new Map<string, { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean }>();
     /** Of the watched entities: how many answered so far, and how many have an active alarm. */

@@ -1,10 +1,12 @@
 /** tb-attributes' dialog: save, read and delete attributes (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { checkAttributeSettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { SCOPE_SETTINGS, TB_ATTRIBUTES } from './settings';
@@ -12,8 +14,6 @@ import { SCOPE_SETTINGS, TB_ATTRIBUTES } from './settings';
 const E = forType('tb-attributes');
 settingsCheck('tb-attributes', checkAttributeSettings);
 const t = E.t;
-
-const OPERATIONS: readonly string[] = TB_ATTRIBUTES.settings.operation.values;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || TB_ATTRIBUTES.settings.operation.default);
@@ -55,14 +55,13 @@ export default dialog(E, {
     concurrency: target.concurrency,
   },
   label() {
-    return String(
-      this.name ||
-        t(`tb-attributes.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`),
-    );
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     const node = this;
     target.prepare();
+    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
+    chainHint(E, this);
     // Keys left empty (or a {{msg.…}} placeholder) read msg.keys.
     messageSettings(E, node, fromMessage(TB_ATTRIBUTES));
     values.prepare(node);

@@ -4,10 +4,11 @@
  * share, is their family's (deviceActionNode).
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { deviceActionNode } from '../../families/device-action';
+import { deviceActionNode, savePayloadUse } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { attributeRequest, attributeStatus, attributeWork } from './run';
 import { TB_ATTRIBUTES } from './settings';
@@ -16,12 +17,14 @@ export default function (RED: NodeAPI): void {
   function TbAttributes(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const read = nodeSettings(this, TB_ATTRIBUTES, MIGRATIONS, config);
+    labelUnnamed(RED, this, TB_ATTRIBUTES.type, read.values, label);
     const s = read.values;
     const rows = new ValueRows(RED, this, s);
     deviceActionNode(RED, this, read, 'tb-attributes', (action) => ({
       problems: [rows.problem],
       settings: Object.keys(fromMessage(TB_ATTRIBUTES)),
       fixed: ['operation', 'scope'],
+      payloadUse: (msg) => savePayloadUse(s, msg),
       request: (msg, _now, options) => attributeRequest(s, msg, options, rows),
       work: (client, req) => ({ each: (e) => attributeWork(client, e, req, s.format, action.call) }),
       status: (req, props) => attributeStatus(RED, req, props),

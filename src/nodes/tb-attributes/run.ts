@@ -49,8 +49,9 @@ export async function attributeWork(
   const data = client.deviceData;
   switch (req.operation) {
     case 'save':
+      // What was written, as tb-telemetry's save says it (with values set in the dialog, msg.payload held none).
       await data.saveAttributes(e, req.scope, req.values, call);
-      return {};
+      return { payload: req.values };
     case 'read': {
       const lists = await data.readScopes(e, req.scope, req.keys, call);
       if (req.scope !== 'any') {
@@ -70,8 +71,9 @@ export async function attributeWork(
       return { payload, ts };
     }
     default:
+      // What was done, where a debug node looks first: the keys deleted.
       await data.deleteAttributes(e, req.scope, req.keys, call);
-      return { deleted: req.keys };
+      return { payload: [...req.keys], deleted: req.keys };
   }
 }
 

@@ -3,6 +3,7 @@ import { viewIdFromLink } from '../../editor/builder/dialogs';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type Validator } from '../../editor/dialog/for-type';
 import { blank, isPlainObject, isUuid, wholeAtLeast } from '../../editor/dialog/predicates';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { FILTER_TYPES, REPORT_FORMATS, TB_BUILD_REPORT, VIEW_TYPES } from './settings';
 
@@ -79,7 +80,7 @@ export default dialog(E, {
     },
   },
   label() {
-    return String(this.name || t('tb-build-report.defaultLabel'));
+    return String(this.name || label(this, t));
   },
   outputLabels() {
     const f = listed(REPORT_FORMATS, String(this.format)) ? this.format : DEFAULTS.format.default;

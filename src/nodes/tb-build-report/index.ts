@@ -8,9 +8,10 @@ import { TbInputError } from '../../errors';
 import { sendSplit } from '../../families/query-node';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../../node-red/input';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import { TypedInput } from '../../node-red/typed-input';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_BUILD_REPORT, type LastUnit } from './settings';
 
@@ -22,6 +23,7 @@ export default function (RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     const node = this;
     const settings = nodeSettings(node, TB_BUILD_REPORT, MIGRATIONS, config);
+    labelUnnamed(RED, node, TB_BUILD_REPORT.type, settings.values, label);
     const s = settings.values;
     const conn = lookupConnection(RED, node, s.connection);
     const activity = new Activity(RED, node);

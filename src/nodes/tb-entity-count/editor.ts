@@ -2,6 +2,7 @@
 import { dialog } from '../../editor/dialog/dialog';
 import { forType } from '../../editor/dialog/for-type';
 import { queryPart, resultOutput } from '../../editor/dialog/query-part';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ENTITY_COUNT } from './settings';
 
@@ -19,7 +20,7 @@ export default dialog(E, {
     output: output.validator,
   },
   label() {
-    return String(this.name || E.t('tb-entity-count.defaultLabel'));
+    return String(this.name || label(this, E.t));
   },
   outputLabels: output.labelled(() => E.t('tb-entity-count.outputLabel')),
   oneditprepare() {

@@ -1,10 +1,11 @@
 /** tb-entity-query: find entities (POST /api/entitiesQuery/find) or list their keys. Wiring only. */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { findOperation, Operation, restNode } from '../../families/query-node';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { EntityDataQuery } from '../../protocol/types';
 import { prepareEntityDataQuery, prepareKeysOptions } from '../../protocol/validate';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_ENTITY_QUERY } from './settings';
 
@@ -12,6 +13,7 @@ export default function (RED: NodeAPI): void {
   function TbEntityQuery(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const settings = nodeSettings(this, TB_ENTITY_QUERY, MIGRATIONS, config);
+    labelUnnamed(RED, this, TB_ENTITY_QUERY.type, settings.values, label);
     const v = settings.values;
     let operation: Operation<EntityDataQuery>;
     if (v.operation === 'keys') {

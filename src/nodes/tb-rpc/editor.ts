@@ -1,11 +1,13 @@
 /** tb-rpc's dialog: a command to a device (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { isOn } from '../../editor/dialog/predicates';
 import { jsonText } from '../../protocol/validate';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { checkRpcSettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { METHOD_SOURCES, TB_RPC } from './settings';
@@ -86,10 +88,7 @@ export default dialog(E, {
     concurrency: target.concurrency,
   },
   label() {
-    if (this.name) return String(this.name);
-    return this.methodType === 'str' && this.method
-      ? t('tb-rpc.defaultLabel.method', { method: this.method })
-      : t('tb-rpc.defaultLabel.rpc');
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     const node = this;
@@ -97,6 +96,8 @@ export default dialog(E, {
     messageSettings(E, node, fromMessage(TB_RPC));
     // A fixed device is picked by name with the query builder's entity picker (devices only).
     target.prepare();
+    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
+    chainHint(E, this);
     E.sourcedInput('method', METHOD_SOURCES);
     // Additional info is JSON: the JSON type gives it the editor's JSON view.
     E.input('additionalInfo').typedInput({ default: 'json', types: ['json'] });

@@ -6,9 +6,10 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { deviceActionNode } from '../../families/device-action';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { Gate } from '../../platform/bulk';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { prepareAction } from './logic';
 import { MIGRATIONS } from './migrations';
 import { actionOf, Followers, followTiming, RpcInputs, rpcStatus } from './run';
@@ -19,6 +20,7 @@ export default function (RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     const node = this;
     const read = nodeSettings(node, TB_RPC, MIGRATIONS, config);
+    labelUnnamed(RED, node, TB_RPC.type, read.values, label);
     deviceActionNode(RED, node, read, 'tb-rpc', (action) => {
       const inputs = new RpcInputs(RED, node, read.values);
       const followers = new Followers(RED, action, followTiming(RED));
@@ -27,6 +29,7 @@ export default function (RED: NodeAPI): void {
         divert: (msg, send, client) =>
           actionOf(msg as { action?: unknown }) === 'cancel' ? followers.cancel(msg, send, client) : undefined,
         check: (msg) => prepareAction((msg as { action?: unknown }).action),
+        payloadUse: () => (read.values.paramsFrom === 'payload' ? "the command's params" : undefined),
         settings: Object.keys(fromMessage(TB_RPC)),
         request: (msg, now, options) => inputs.request(msg, now, options),
         work: (client, req, targets) => {

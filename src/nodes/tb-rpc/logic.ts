@@ -48,11 +48,8 @@ export function methodFromMessage(msg: { method?: unknown; topic?: unknown }): S
     return { value: msg.method, field: 'msg.method' };
   if (msg.topic !== undefined && msg.topic !== null && msg.topic !== '')
     return { value: msg.topic, field: 'msg.topic' };
-  return fail(
-    'msg.method',
-    'msg.method is missing (and msg.topic is empty): set the RPC method\'s name in msg.method (e.g. "setGpio"), or ' +
-      'in the node',
-  );
+  // The fix first, short: the debug sidebar shows a text's first 80 characters on its line.
+  return fail('msg.method', 'Set the method in the node, or send its name in msg.method (e.g. "setGpio")');
 }
 
 /**

@@ -140,6 +140,7 @@ export class Followers {
     }
     this.poke(id);
     msg.rpc = { id, status: 'DELETED' };
+    msg.payload = { id, status: 'DELETED' };
     send(msg);
     activity.end(status(this.RED, 'green', 'dot', 'rpcCancelled'));
   }
@@ -160,9 +161,9 @@ export class Followers {
     const sent = await (gate ? gate.run(send) : send());
     const rpc = rpcFields(req);
     if (sent.kind === 'reply') return { payload: sent.reply, rpc: { ...rpc, status: 'SUCCESSFUL' } };
-    if (sent.kind === 'sent') return { rpc: { ...rpc, status: 'SENT' } };
+    if (sent.kind === 'sent') return noReply({ ...rpc, status: 'SENT' });
     const id = sent.rpcId;
-    if (req.waitFor === 'accepted') return { rpc: { id, ...rpc, status: 'QUEUED' } };
+    if (req.waitFor === 'accepted') return noReply({ id, ...rpc, status: 'QUEUED' });
 
     const poke: Poke = {};
     this.pokes.set(id, poke);
@@ -195,6 +196,14 @@ export class Followers {
   }
 }
 
+/**
+ * An RPC that ended without a reply to pass on (one-way, or queued): what was done goes in msg.payload too, where a
+ * debug node looks first (its own object: a later node that sets msg.payload's fields leaves msg.rpc as it was).
+ */
+function noReply(rpc: Record<string, unknown>): Props {
+  return { payload: { ...rpc }, rpc };
+}
+
 /** What msg.rpc says of every RPC sent: its method, and the params sent (absent when none were). */
 function rpcFields(req: RpcRequest): { method: string; params?: unknown } {
   return req.body.params === undefined ? { method: req.method } : { method: req.method, params: req.body.params };
@@ -209,7 +218,7 @@ function outcome(e: EntityId, req: RpcRequest, id: string, end: Followed): Props
   const what = `The persistent RPC ${id} ("${method}") to ${who}`;
   switch (end.outcome) {
     case 'done':
-      if (req.mode === 'oneway') return { rpc: { ...rpc, status: st === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'DELIVERED' } };
+      if (req.mode === 'oneway') return noReply({ ...rpc, status: st === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'DELIVERED' });
       return { payload: replyOf(end.rpc.response), rpc: { ...rpc, status: 'SUCCESSFUL' } };
     case 'failed':
       throw withProps(new TbError('TB_RPC_FAILED', `${what} ended FAILED: ${failureReason(end.rpc.response)}`), {

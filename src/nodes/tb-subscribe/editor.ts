@@ -5,6 +5,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { blank, isOn, items } from '../../editor/dialog/predicates';
 import { queryPart } from '../../editor/dialog/query-part';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
@@ -74,7 +75,7 @@ export default dialog(E, {
     historyLimit: E.when(historyInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('historyLimit'))),
   },
   label() {
-    return String(this.name || t(`tb-subscribe.defaultLabel.${savedKind(this)}`));
+    return String(this.name || label(this, t));
   },
   outputLabels() {
     return t(`tb-subscribe.outputLabel.${savedKind(this)}`);

@@ -18,7 +18,7 @@ import {
 } from '../../live/subscriptions';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../../protocol/types';
 import {
@@ -29,6 +29,7 @@ import {
   prepareEntityCountQuery,
   prepareEntityDataQuery,
 } from '../../protocol/validate';
+import { label } from './label';
 import { droppedEvents, keyList, spanMs } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_SUBSCRIBE, type SubscribeKind } from './settings';
@@ -57,6 +58,7 @@ export default function (RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     const node = this;
     const { values: s, problemOf } = nodeSettings(node, TB_SUBSCRIBE, MIGRATIONS, config);
+    labelUnnamed(RED, node, TB_SUBSCRIBE.type, s, label);
     const kind = s.kind;
     const tsKeys = keyList(s.tsKeys);
     const historyKeys = keyList(s.historyKeys);

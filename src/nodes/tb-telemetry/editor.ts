@@ -1,10 +1,12 @@
 /** tb-telemetry's dialog: save, read and delete time series (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { valueRows } from '../../editor/dialog/value-rows';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { checkTelemetrySettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_TELEMETRY } from './settings';
@@ -12,8 +14,6 @@ import { TB_TELEMETRY } from './settings';
 const E = forType('tb-telemetry');
 settingsCheck('tb-telemetry', checkTelemetrySettings);
 const t = E.t;
-
-const OPERATIONS: readonly string[] = TB_TELEMETRY.settings.operation.values;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || TB_TELEMETRY.settings.operation.default);
@@ -69,10 +69,7 @@ export default dialog(E, {
     concurrency: target.concurrency,
   },
   label() {
-    return String(
-      this.name ||
-        t(`tb-telemetry.defaultLabel.${OPERATIONS.indexOf(this.operation as string) !== -1 ? this.operation : 'msg'}`),
-    );
+    return String(this.name || label(this, t));
   },
   oneditprepare() {
     const node = this;
@@ -80,6 +77,8 @@ export default dialog(E, {
     messageSettings(E, node, fromMessage(TB_TELEMETRY));
     // A fixed entity is picked by name; the keys as chips, suggested from its own time series (else its type's).
     target.prepare();
+    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
+    chainHint(E, this);
     values.prepare(node);
     E.showRows(() => {
       const o = op(node);

@@ -4,12 +4,13 @@
  * device actions share, is their family's (deviceActionNode).
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { deviceActionNode } from '../../families/device-action';
+import { deviceActionNode, savePayloadUse } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
 import { setting } from '../../node-red/connection';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
 import { fromMessage } from '../../settings/declare';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { telemetryRequest, telemetryStatus, telemetryWork } from './run';
 import { TB_TELEMETRY } from './settings';
@@ -18,6 +19,7 @@ export default function (RED: NodeAPI): void {
   function TbTelemetry(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const read = nodeSettings(this, TB_TELEMETRY, MIGRATIONS, config);
+    labelUnnamed(RED, this, TB_TELEMETRY.type, read.values, label);
     const s = read.values;
     const pageSize =
       setting(RED, 'tbConnectionHistoryPageSize', DEFAULT_HISTORY_PAGE_SIZE) || DEFAULT_HISTORY_PAGE_SIZE;
@@ -26,6 +28,7 @@ export default function (RED: NodeAPI): void {
       problems: [rows.problem],
       settings: Object.keys(fromMessage(TB_TELEMETRY)),
       fixed: ['operation'],
+      payloadUse: (msg) => savePayloadUse(s, msg),
       request: (msg, now, options) => telemetryRequest(s.operation, msg, now, options, rows),
       work: (client, req) => ({ each: (e) => telemetryWork(client, e, req, s.format, pageSize, action.call) }),
       status: (req, props) => telemetryStatus(RED, req, props),

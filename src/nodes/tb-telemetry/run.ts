@@ -66,8 +66,9 @@ export async function telemetryWork(
       return props;
     }
     default:
+      // What was done, where a debug node looks first: the keys deleted.
       await data.deleteTimeseries(e, req, call);
-      return { deleted: req.keys };
+      return { payload: [...req.keys], deleted: req.keys };
   }
 }
 

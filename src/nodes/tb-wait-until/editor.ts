@@ -6,6 +6,7 @@
 import { validateSetting } from '../../editor/builder/action-settings';
 import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
+import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
@@ -14,9 +15,10 @@ import { parseTemplate } from '../../protocol/bindings';
 import { fromMessage } from '../../settings/declare';
 import { durationOption } from '../../settings/options';
 import { VALUE_TYPES } from '../../settings/value-rows';
+import { condition as waitCondition, operator, valueType, waitFor, type Get } from './label';
 import { durationParts, isNumericText } from './logic';
 import { MIGRATIONS } from './migrations';
-import { ALARM_STATES, TB_WAIT_UNTIL } from './settings';
+import { TB_WAIT_UNTIL } from './settings';
 
 const E = forType('tb-wait-until');
 const t = E.t;
@@ -41,7 +43,6 @@ const KEY_KINDS: Record<string, string> = {
   CLIENT_ATTRIBUTE: 'CLIENT_SCOPE',
 };
 
-type Get = (prop: string) => unknown;
 /** The node's settings as the dialog holds them now (else as saved). */
 const live =
   (node: EditorNode): Get =>
@@ -54,11 +55,6 @@ const saved =
     node[prop];
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v)).trim();
-const waitFor = (get: Get): string => str(get('waitFor')) || TB_WAIT_UNTIL.settings.waitFor.default;
-// What the runtime reads when a setting is empty: its default.
-const DEFAULTS = TB_WAIT_UNTIL.settings;
-const operator = (get: Get): string => str(get('operator')) || DEFAULTS.operator.default;
-const valueType = (get: Get): string => str(get('valueType')) || DEFAULTS.valueType.default;
 
 /** Is the value to compare with in use (a value wait with a comparison other than "changes")? */
 function comparing(this: EditorNode): boolean {
@@ -155,26 +151,6 @@ function durationText(ms: number): string {
   return t(`tb-wait-until.unit.${unit}`, { n });
 }
 
-/** The value to compare with, as the sentence shows it (a text in quotes, a source by its path). */
-function valueText(get: Get): string {
-  const type = valueType(get);
-  const v = str(get('value'));
-  if (v === '') return t('tb-wait-until.sentence.noValue');
-  switch (type) {
-    case 'str':
-      // Numeric text compares as the number it stands for (the runtime's rule): shown as one.
-      return isNumericText(v) ? v : JSON.stringify(v);
-    case 'msg':
-    case 'flow':
-    case 'global':
-      return `${type}.${v}`;
-    case 'env':
-      return `env.${v}`;
-    default:
-      return v;
-  }
-}
-
 /** The entities of a fixed list (how many), or 0 when the entity is one or comes from the message. */
 function fixedCount(get: Get): number {
   if (str(get('targetType')) !== 'json') return 0;
@@ -187,26 +163,7 @@ function fixedCount(get: Get): number {
 }
 
 /** "until temperature ≥ 21", "until the alarm of the message is acknowledged" (no time). */
-function condition(get: Get): string {
-  if (waitFor(get) === 'alarm') {
-    const stateName = str(get('alarmState'));
-    const state = t(
-      `tb-wait-until.state.${(ALARM_STATES as readonly string[]).indexOf(stateName) !== -1 ? stateName : 'acknowledged'}`,
-    );
-    const type = str(get('alarmType'));
-    return type
-      ? t('tb-wait-until.sentence.alarmType', { type, state })
-      : t('tb-wait-until.sentence.alarmMsg', { state });
-  }
-  const k = str(get('key')) || t('tb-wait-until.sentence.noKey');
-  const op = operator(get);
-  if (op === 'changes') return t('tb-wait-until.sentence.changes', { key: k });
-  if (op === 'jsonata')
-    return t('tb-wait-until.sentence.jsonata', {
-      expression: str(get('value')) || t('tb-wait-until.sentence.noValue'),
-    });
-  return t('tb-wait-until.sentence.value', { key: k, op: t(`tb-wait-until.symbol.${op}`), value: valueText(get) });
-}
+const condition = (get: Get): string => waitCondition(get, t);
 
 /** The whole condition: "until temperature ≥ 21 on all 3 entities within 30 min". */
 function sentence(get: Get): string {
@@ -241,6 +198,8 @@ export default dialog(E, {
     messageSettings(E, node, fromMessage(TB_WAIT_UNTIL));
     // A fixed entity is picked by name; the key as a chip, suggested from its own keys of the chosen type.
     target.prepare();
+    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
+    chainHint(E, this);
     const sel = (prop: string) => `#${E.prefix}${prop}`;
     const connection = () => E.input('connection').val() as string | undefined;
     const keyInput = E.input('key');

@@ -6,7 +6,8 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { lookupConnection } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { nodeSettings } from '../../node-red/settings';
+import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_WAIT_UNTIL } from './settings';
 import { waitUntilNode } from './waits';
@@ -16,6 +17,7 @@ export default function (RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     const node = this;
     const settings = nodeSettings(node, TB_WAIT_UNTIL, MIGRATIONS, config);
+    labelUnnamed(RED, node, TB_WAIT_UNTIL.type, settings.values, label);
     const conn = lookupConnection(RED, node, settings.values.connection);
     const engine = waitUntilNode(RED, node, settings, conn);
     if (conn) conn.register(node);

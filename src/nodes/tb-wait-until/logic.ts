@@ -458,3 +458,39 @@ export function waitedOf(
     }),
   };
 }
+
+/** A value as a short text: text, numbers and booleans as they are, anything else as JSON, at most 40 characters. */
+function shortValue(v: unknown): string {
+  let s: string;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') s = String(v);
+  else {
+    try {
+      s = JSON.stringify(v) ?? String(v);
+    } catch {
+      s = String(v);
+    }
+  }
+  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
+}
+
+/**
+ * What happened, in a few words, for msg.topic (a debug node shows it above msg.payload, which the wait passes on
+ * untouched): "met: temperature 21", "timed out after 30 s: temperature 19.5", "met: 3 of 3 entities",
+ * "timed out after 30 s: 1 of 3 entities met", "met: alarm ACTIVE_ACK". `what`: the key waited on, or "alarm".
+ */
+export function waitedTopic(
+  outcomes: readonly EntityOutcome[],
+  list: boolean,
+  met: boolean,
+  timeoutMs: number,
+  what: string,
+): string {
+  const head = met ? 'met' : `timed out after ${durationText(timeoutMs)}`;
+  if (list) {
+    const n = outcomes.filter((o) => o.met).length;
+    return met ? `${head}: ${n} of ${outcomes.length} entities` : `${head}: ${n} of ${outcomes.length} entities met`;
+  }
+  const o = outcomes[0];
+  if (o.value === null || o.value === undefined) return `${head}: no ${what} seen`;
+  return `${head}: ${what} ${shortValue(o.value)}`;
+}

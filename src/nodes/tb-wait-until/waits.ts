@@ -21,8 +21,9 @@ import { type SendFn } from '../../node-red/input';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import { IgnoredWarnings } from '../../node-red/value-sources';
 import { alarmIdFromMessage } from '../../protocol/alarm-actions';
-import { entityText, policyRules, targetsFromMessage, uuidText, type Targets } from '../../protocol/targets';
+import { entityOut, entityText, policyRules, targetsFromMessage, uuidText, type Targets } from '../../protocol/targets';
 import type { AlarmData, EntityData, EntityId } from '../../protocol/types';
+import { isObject } from '../../protocol/validate';
 import { type Sourced } from '../../settings/options';
 import type { ReadSettings } from '../../settings/read';
 import { ComparedValue, type JsonataExpr } from './compared-value';
@@ -39,6 +40,7 @@ import {
   prepareWaitSettings,
   valueWatchQuery,
   waitedOf,
+  waitedTopic,
   type EntityOutcome,
   type WaitSettings,
 } from './logic';
@@ -67,6 +69,12 @@ interface Wait {
   readonly started: number;
   readonly list: boolean;
   readonly parts: Part[];
+  /** What msg.entity says when the wait ends: the entity (or entities) waited on, for the next node. */
+  readonly entity: unknown;
+  /** The wait's time limit in ms (0: none). */
+  readonly timeoutMs: number;
+  /** msg.topic holds the alarm waited on: it is not replaced by what happened. */
+  readonly keepTopic: boolean;
   readonly test: Test;
   timer?: NodeJS.Timeout;
   deadline: number;
@@ -226,8 +234,10 @@ export class WaitEngine {
     let test: Test;
     let targets: Targets | undefined;
     let alarm: AlarmData | undefined;
+    // An alarm read from msg.topic keeps it there, for the next alarm node: the outcome is then in msg.waited only.
+    let keepTopic = false;
     if (s.waitFor === 'value') {
-      targets = await this.entity.targets(msg);
+      targets = await this.entity.targets(msg, this.payloadUse());
       test = this.fixedTest ?? this.valueTest(this.compared ? await this.compared.resolve(msg) : undefined);
     } else {
       test = () => false;
@@ -241,6 +251,7 @@ export class WaitEngine {
             `Alarm ${id} was not found (deleted, or this user may not see it): there is no alarm to wait for`,
           );
         alarm = found;
+        keepTopic = uuidText(m.topic) === id || isObject(m.topic);
       }
     }
     if (m.restart === true) this.cancel(targets ? targets.entities : alarm ? [alarm.originator] : undefined);
@@ -262,6 +273,9 @@ export class WaitEngine {
         started: Date.now(),
         list: targets ? targets.bulk : false,
         parts: [],
+        entity: targets ? entityOut(targets, m.entity) : { ...(alarm as AlarmData).originator },
+        timeoutMs,
+        keepTopic,
         test,
         deadline: timeoutMs === 0 ? 0 : Date.now() + timeoutMs,
         ended: false,
@@ -288,6 +302,14 @@ export class WaitEngine {
       if (!wait.ended) this.arm(wait);
       this.showStatus();
     });
+  }
+
+  /** The value compared with is read from msg.payload: then a list of entities there is not the one to watch. */
+  private payloadUse(): string | undefined {
+    const c = this.config;
+    return c.valueType === 'msg' && /^payload(\b|$)/.test(String(c.value).trim())
+      ? 'the value to compare with'
+      : undefined;
   }
 
   private hub(): LiveHub {
@@ -553,11 +575,18 @@ export class WaitEngine {
     for (const part of wait.parts) this.detach(part);
   }
 
-  /** The wait is over: the message goes out on "met" (1) or "timed out" (2), with msg.waited. */
+  /**
+   * The wait is over: the message goes out on "met" (1) or "timed out" (2), with msg.waited, the entity waited on in
+   * msg.entity and what happened in msg.topic (msg.payload is passed on as it came).
+   */
   private complete(wait: Wait, met: boolean): void {
     this.end(wait);
     const m = wait.msg as unknown as Record<string, unknown>;
-    m.waited = waitedOf(wait.parts, wait.list, met, Date.now() - wait.started, this.settings.waitFor === 'alarm');
+    const alarm = this.settings.waitFor === 'alarm';
+    m.waited = waitedOf(wait.parts, wait.list, met, Date.now() - wait.started, alarm);
+    m.entity = wait.entity;
+    if (!wait.keepTopic)
+      m.topic = waitedTopic(wait.parts, wait.list, met, wait.timeoutMs, alarm ? 'alarm' : this.settings.key);
     this.outcome = met ? 'waitMet' : 'waitTimedOut';
     wait.send(met ? [wait.msg, null] : [null, wait.msg]);
     wait.finish();

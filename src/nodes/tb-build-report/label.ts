@@ -1,0 +1,6 @@
+/** tb-build-report's label without a name: the canvas shows it, and the runtime's log and errors. */
+import type { SavedSettings, Translate } from '../../settings/declare';
+
+export function label(_s: SavedSettings, t: Translate): string {
+  return t('tb-build-report.defaultLabel');
+}
