@@ -600,12 +600,12 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     const [inj, rpc, wait, dbg] = await chain(8, 'w9n', ['inject', 'tb-rpc', 'tb-wait-until', 'debug']);
     await edit(rpc);
     await chooseTypedType(page, tray(), '#node-input-target', 'entity');
-    await pickSuggestion(page, field('target.id'), 'B-101', 'Thermo B-101');
+    await pickSuggestion(page, field('target.id'), 'B-203', 'Thermo B-203');
     await chooseTypedType(page, tray(), '#node-input-method', 'str');
     await typeTyped(tray(), '#node-input-method', 'setTarget');
     await tray().locator('#node-input-mode').selectOption('oneway');
     await tray().locator('[data-tb-params-from]').selectOption('json');
-    await typeTyped(tray(), '#node-input-params', '{"temperature": 21}');
+    await typeTyped(tray(), '#node-input-params', '{"target": 23}');
     await saveDialog(page);
 
     await edit(wait);
@@ -623,35 +623,37 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
       'temperature',
     );
     await tray().locator('#node-input-operator').selectOption('gte');
-    await typeTyped(tray(), '#node-input-value', '21');
+    await typeTyped(tray(), '#node-input-value', '23');
     await tray().locator('#node-input-timeout').fill('30m');
     await tray().locator('#node-input-timeout').press('Tab');
-    assert.match(await page.evaluate(() => $('[data-tb-sentence]').text()), /^until temperature ≥ 21 /);
+    assert.match(await page.evaluate(() => $('[data-tb-sentence]').text()), /^until temperature ≥ 23 /);
     await shot('9-wait');
     await saveDialog(page);
     assert.deepEqual(await saved(wait, ['targetType', 'key', 'operator', 'value', 'timeout']), {
       targetType: 'auto',
       key: 'temperature',
       operator: 'gte',
-      value: '21',
+      value: '23',
       timeout: '30m',
       valid: true,
     });
     await deployButton(page);
-    // The room is cool: the wait starts below its target.
-    const b101 = await deviceId('Thermo B-101');
-    const report = (t: number) =>
-      control('POST', '/telemetry', {
-        entityId: { entityType: 'DEVICE', id: b101 },
-        values: { temperature: { $double: t } },
-      });
-    await report(18.5);
+    // A cool room (18.5 °C by itself, held at 21 by task 4's target): the wait starts below the new target.
+    const room = sim.data.mustFindByName('DEVICE', 'Thermo B-203');
+    const temperature = () => sim.data.latestOf(room.id, 'temperature')?.value as number;
+    assert.ok(temperature() < 23, `Thermo B-203 is at ${temperature()} °C`);
     await pressInject(page, inj);
     await waitForStatus(page, rpc, /^sent$/);
     // No "msg.entity is missing": the wait watches the device the rpc node commanded.
     await waitForStatus(page, wait, /^waiting for 1$/);
-    // The thermostat reaches its target (in the demo it moves toward it by itself).
-    await report(21.5);
+    // The room warms toward the target the command set, ROOM_STEP °C at each step of the demo's clock.
+    let steps = 0;
+    while (temperature() < 23) {
+      assert.ok(steps < 40, `still below 23 °C after ${steps} steps of ${ROOM_STEP} °C`);
+      sim.rooms.step();
+      steps++;
+    }
+    assert.ok(steps > 0, 'the room was below the target and warmed');
     const met = await waitForStatus(page, wait, /^met$/);
     assert.equal(met.fill, 'green');
     const [payload] = (await waitForDebug(page, dbg)) as Array<{ method: string; status: string }>;
@@ -661,7 +663,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
         (window as any).tbDebugLog.filter((m: { id: string }) => m.id === id).map((m: { topic: string }) => m.topic),
       dbg,
     );
-    assert.deepEqual(topic, ['met: temperature 21.5'], 'msg.topic: how the wait ended, shown above msg.payload');
+    assert.deepEqual(topic, ['met: temperature 23'], 'msg.topic: how the wait ended, shown above msg.payload');
   });
 
   it('10. query → save attributes, Output to left alone: the dialog says so, one click fixes it', async function () {
