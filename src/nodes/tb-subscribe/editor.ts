@@ -5,6 +5,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { blank, isOn, items } from '../../editor/dialog/predicates';
 import { queryPart } from '../../editor/dialog/query-part';
+import { parseDuration } from '../../protocol/duration';
 import { MIGRATIONS } from './migrations';
 import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
@@ -57,19 +58,24 @@ export default dialog(E, {
       return ok ? true : t('tb-subscribe.errors.events', { allowed: allowed.join(', ') || '-' });
     },
     tsKeys: E.keyList('tb-subscribe.errors.keyList', field('tsKeys')),
-    tsWindow: E.when(tsInUse, E.positive('tb-subscribe.errors.positive', field('tsWindow'))),
+    tsWindow: E.when(tsInUse, E.duration('tb-subscribe.errors.tsWindow', 0, true)),
     tsLimit: E.when(tsInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('tsLimit'))),
     historyKeys: E.all(E.keyList('tb-subscribe.errors.keyList', field('historyKeys')), function (v, opt) {
       return v !== undefined && historyInUse.call(this) && blank(v) ? t('tb-subscribe.errors.historyKeys') : true;
     }),
-    historyRange: E.when(historyInUse, E.positive('tb-subscribe.errors.positive', field('historyRange'))),
+    historyRange: E.when(historyInUse, E.duration('tb-subscribe.errors.historyRange', 0, true)),
     historyInterval: E.when(
       historyInUse,
-      E.all(E.whole(0, null, 'tb-subscribe.errors.historyInterval'), function (v, opt) {
-        // Aggregation needs an interval.
-        const agg = E.value(this, 'historyAgg') || TB_SUBSCRIBE.settings.historyAgg.default;
-        return agg !== 'NONE' && Number(v) === 0 ? t('tb-subscribe.errors.historyAggInterval') : true;
-      }),
+      E.all(
+        E.when((v) => !blank(v), E.duration('tb-subscribe.errors.historyInterval')),
+        function (v, opt) {
+          // Aggregation needs an interval.
+          const agg = E.value(this, 'historyAgg') || TB_SUBSCRIBE.settings.historyAgg.default;
+          return agg !== 'NONE' && !parseDuration(blank(v) ? 0 : String(v))
+            ? t('tb-subscribe.errors.historyAggInterval')
+            : true;
+        },
+      ),
     ),
     historyLimit: E.when(historyInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('historyLimit'))),
   },

@@ -207,6 +207,18 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
  * `now` stamps the values of a save and ends a range without `to`. With `fromRows` the values of a save are the
  * dialog's rows for this message (`{key: value}`, one point at `now`), not msg.payload.
  */
+/**
+ * The time to live of saved values, in whole seconds as ThingsBoard takes it: a duration such as `30d` (a number
+ * alone is ms, as in every duration setting; in msg.ttl it is seconds, as documented); undefined = the tenant's.
+ */
+function prepareTtl(s: ReturnType<OptionReader['get']>): number | undefined {
+  const ms = durationOption(s, undefined, 0, s?.field === 'msg.ttl' ? 's' : 'ms');
+  if (ms === undefined || !s) return undefined;
+  if (ms % 1000 !== 0)
+    fail(s.field, `${s.field} must be whole seconds, such as 30d, 12h or 90s (got ${describe(s.value)})`);
+  return ms / 1000;
+}
+
 export function prepareTelemetryRequest(
   operation: TelemetryOperation,
   r: OptionReader,
@@ -220,7 +232,7 @@ export function prepareTelemetryRequest(
       const records = fromRows
         ? [{ ts: now, values: checkValues(payload, 'values', 'rows of key and value') }]
         : prepareTimeseries(payload, 'msg.payload', now);
-      const ttl = intOption(r.get('ttl'), undefined, 0, Number.MAX_SAFE_INTEGER, 'seconds');
+      const ttl = prepareTtl(r.get('ttl'));
       return ttl ? { operation, records, ttl } : { operation, records };
     }
     case 'latest':

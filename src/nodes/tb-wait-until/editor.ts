@@ -11,10 +11,11 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { blank } from '../../editor/dialog/predicates';
 import { parseTemplate } from '../../protocol/bindings';
+import { durationParts } from '../../protocol/duration';
 import { fromMessage } from '../../settings/declare';
 import { durationOption } from '../../settings/options';
 import { VALUE_TYPES } from '../../settings/value-rows';
-import { durationParts, isNumericText } from './logic';
+import { isNumericText } from './logic';
 import { MIGRATIONS } from './migrations';
 import { ALARM_STATES, TB_WAIT_UNTIL } from './settings';
 
