@@ -11,7 +11,8 @@
 //   rows: a table of several columns does not fit the sidebar (about 300 pixels wide);
 // - several outputs (`### 1. <Port label>`, `### 2. …` under Outputs) become <ol class="node-ports">;
 // - a relative link becomes its address on GitHub's main branch (the help is read inside the editor, where a
-//   relative address means nothing), and pictures are left out (the sidebar is narrow; GitHub shows them).
+//   relative address means nothing), and pictures are left out (the sidebar is narrow; GitHub shows them);
+// - a long code span is cut into one <code> per word, which the narrow sidebar can wrap (see LONG_CODE).
 // Each help is checked with html-validate and the repository's .htmlvalidate.mjs before the build goes on.
 const fs = require('fs');
 const path = require('path');
@@ -29,6 +30,22 @@ function blobBase() {
 }
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+
+/**
+ * The sidebar never wraps a line inside <code> (Node-RED's style: white-space nowrap), so a long code span such as a
+ * JSON example would run off it: one longer than this is written as one <code> per word, which the sidebar wraps
+ * between words and shows as before.
+ */
+const LONG_CODE = 24;
+const codeInline = md.renderer.rules.code_inline;
+md.renderer.rules.code_inline = (tokens, idx, options, env, self) => {
+  const text = tokens[idx].content.trim();
+  if (text.length <= LONG_CODE || !/\s/.test(text)) return codeInline(tokens, idx, options, env, self);
+  return text
+    .split(/\s+/)
+    .map((word) => `<code>${md.utils.escapeHtml(word)}</code>`)
+    .join(' ');
+};
 
 /** Block tokens grouped into top-level blocks: a heading, a paragraph, a table, a list, a code block… */
 function topLevelBlocks(tokens) {

@@ -788,3 +788,23 @@ export function summarize(mode: QueryMode, query: unknown, options: SummaryOptio
     return 'incomplete query';
   }
 }
+
+/** How long a node's label made from its query may be. */
+const LABEL_MAX = 40;
+
+/**
+ * The entities a query selects, short enough for a node's label ("devices of profile thermostat", "all assets"):
+ * the entity filter only, without conditions. Undefined when the query (an object, or its JSON text) is not one
+ * whose entities can be told, or names them by placeholders.
+ */
+export function entitiesLabel(query: unknown): string | undefined {
+  try {
+    const q: unknown = typeof query === 'string' ? JSON.parse(query) : query;
+    if (!isObj(q) || !isObj(q.entityFilter)) return undefined;
+    const notes = new Notes({}, 'entityData');
+    const text = entities(q.entityFilter, notes);
+    return notes.incomplete || text.includes('‹') ? undefined : cut(text, LABEL_MAX);
+  } catch {
+    return undefined;
+  }
+}

@@ -137,11 +137,7 @@ describe('query: telemetry', () => {
       });
       assert.equal((req('save', { ttl: '1h' }, {}, { t: 1 }) as { ttl?: number }).ttl, 3600);
       assert.equal((req('save', { ttl: '30d' }, {}, { t: 1 }) as { ttl?: number }).ttl, 2592000);
-      assert.equal(
-        (req('save', { ttl: '1h' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl,
-        3600,
-        'the node wins',
-      );
+      assert.equal((req('save', { ttl: '1h' }, { ttl: 60 }, { t: 1 }) as { ttl?: number }).ttl, 3600, 'the node wins');
       // A number alone is ms in the node, as in every duration setting: not whole seconds.
       throwsInput(() => req('save', { ttl: '3600' }, {}, { t: 1 }), 'ttl', 'whole seconds');
       assert.equal((req('save', { ttl: '' }, { ttl: '2h' }, { t: 1 }) as { ttl?: number }).ttl, 7200);

@@ -85,6 +85,18 @@ describe('help generator', function () {
     assert.doesNotMatch(b, /<h1|thing \(/);
   });
 
+  it('cuts a long code span into one <code> per word, which the narrow sidebar can wrap; a short one stays whole', function () {
+    const b = body(
+      render(
+        '# t (`tb-x`)\n\nOpening.\n\n## Details\n\nSends `{ "entityType": "DEVICE", "id": "…" }` or `{"pin": 7}`.\n',
+      ),
+    );
+    assert.match(
+      b,
+      /Sends <code>\{<\/code> <code>&quot;entityType&quot;:<\/code> <code>&quot;DEVICE&quot;,<\/code> <code>&quot;id&quot;:<\/code> <code>&quot;…&quot;<\/code> <code>\}<\/code> or <code>\{&quot;pin&quot;: 7\}<\/code>\./,
+    );
+  });
+
   it('wraps the help in a script element named by the node type, after a comment that it is generated', function () {
     const html = render(PAGE, 'tb-x');
     assert.match(

@@ -3,6 +3,7 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
 import { ATTRIBUTE_SCOPES } from '../../protocol/types';
+import { entitiesLabel } from '../../query-model/summary';
 import { MIGRATIONS } from './migrations';
 import { TB_ENTITY_QUERY } from './settings';
 
@@ -34,10 +35,13 @@ export default dialog(E, {
     keysScopes: E.listOf(ATTRIBUTE_SCOPES, 'tb-entity-query.errors.keysScopes'),
   },
   label() {
-    return String(
-      this.name ||
-        (this.operation === 'keys' ? t('tb-entity-query.defaultLabel.keys') : t('tb-entity-query.defaultLabel.find')),
-    );
+    if (this.name) return String(this.name);
+    const keys = this.operation === 'keys';
+    // Named after the entities its query finds, as the other nodes are after their settings; a query from the message
+    // (or one not told in words) keeps the node's name.
+    const what = (this.queryType ?? 'json') === 'json' ? entitiesLabel(this.query) : undefined;
+    if (what) return keys ? t('tb-entity-query.defaultLabel.keysOf', { what }) : what;
+    return keys ? t('tb-entity-query.defaultLabel.keys') : t('tb-entity-query.defaultLabel.find');
   },
   outputLabels: output.labelled(results.outputLabels('keys')),
   oneditprepare() {

@@ -12,6 +12,23 @@ import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } f
 const E = forType('tb-subscribe');
 const t = E.t;
 
+/**
+ * The everyday choices of a live alarm subscription, as the events they send: every change (the first alarms, then
+ * each change), only new alarms, new and cleared ones. Any other choice of events is "choose the events".
+ */
+const ALARM_PICKS: Readonly<Record<string, string>> = {
+  all: '',
+  created: 'created',
+  createdCleared: 'created,cleared',
+};
+
+/** The pick that sends these events (the saved setting), or custom. */
+function alarmPick(events: string): string {
+  const chosen = blank(events) ? '' : items(events).sort().join(',');
+  for (const [pick, ev] of Object.entries(ALARM_PICKS)) if (ev.split(',').sort().join(',') === chosen) return pick;
+  return 'custom';
+}
+
 /** The events a kind can send that a node may choose (counts always send the number). */
 function eventsOf(kind: SubscribeKind): readonly string[] {
   return kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : [];
@@ -89,23 +106,42 @@ export default dialog(E, {
     const node = this;
     query.prepare(node);
 
-    // Which events to send: one check box per event of the kind; all checked is stored as '' (all).
+    // Which events to send: one check box per event of the kind; all checked is stored as '' (all). Alarms offer the
+    // everyday choices as one pick first (the check boxes come with "choose the events").
     const eventsInput = E.input('events');
+    let custom = false;
     const drawEvents = () => {
       const kind = kindOf(node);
       const box = $('#tb-subscribe-events').empty();
       const all = eventsOf(kind);
       const chosen = blank(eventsInput.val()) ? all : items(eventsInput.val());
+      if (kind === 'alarmData') {
+        const picked = custom ? 'custom' : alarmPick(String(eventsInput.val() ?? ''));
+        const select = $('<select style="width: 100%;" data-tb-events-pick>').appendTo(box);
+        for (const p of [...Object.keys(ALARM_PICKS), 'custom'])
+          $('<option>')
+            .val(p)
+            .text(t(`tb-subscribe.alarmPick.${p}`))
+            .appendTo(select);
+        select.val(picked).on('change', () => {
+          const p = String(select.val());
+          custom = p === 'custom';
+          if (!custom) eventsInput.val(ALARM_PICKS[p]).trigger('change');
+          drawEvents();
+        });
+        if (picked !== 'custom') return;
+      }
+      const ticks = kind === 'alarmData' ? $('<div style="margin-top: 6px;">').appendTo(box) : box;
       for (const ev of all) {
         const label = $(
           '<label class="tb-b-check" style="display: inline-flex; width: auto; margin-right: 10px;">',
-        ).appendTo(box);
+        ).appendTo(ticks);
         $('<input type="checkbox" style="width: auto; margin: 0 4px 0 0;">')
           .attr('data-tb-event', ev)
           .prop('checked', chosen.indexOf(ev) !== -1)
           .appendTo(label)
           .on('change', () => {
-            const on = box
+            const on = ticks
               .find('input:checked')
               .map(function () {
                 return $(this).attr('data-tb-event');
@@ -134,6 +170,7 @@ export default dialog(E, {
     }, ['history', 'tsKeys']);
 
     E.input('kind').on('change', () => {
+      custom = false;
       // Keep the chosen events that the new kind has too; none left means all.
       const allowed = eventsOf(kindOf(node));
       const kept = blank(eventsInput.val()) ? [] : items(eventsInput.val()).filter((e) => allowed.indexOf(e) !== -1);

@@ -82,7 +82,6 @@ export default dialog(E, {
     target.prepare();
     values.prepare(node);
     E.showRows(() => {
-      const o = op(node);
       const saves = uses(node, 'save');
       const rows = saves && values.fromRows(node);
       return {
@@ -94,8 +93,7 @@ export default dialog(E, {
         '.tb-row-values': rows,
         '.tb-row-format': uses(node, 'format'),
         '.tb-row-id-type': target.source() !== 'json',
-        '.tb-tip-end': o === 'delete' || o === 'history' || o === 'msg',
-        '.tb-tip-save': saves,
+        '.tb-tip-save': saves && !rows,
         '.tb-tip-rows': rows,
       };
     }, ['operation', 'target', 'valuesFrom']);

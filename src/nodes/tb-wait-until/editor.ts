@@ -280,9 +280,6 @@ export default dialog(E, {
         '.tb-row-alarm': !forValue,
         '.tb-row-id-type': target.source() !== 'json',
         '.tb-tip-no-limit': ms === 0,
-        // With no limit nothing is ever timed out: the outputs' tip does not mention the second one.
-        '.tb-tip-timed': ms !== 0,
-        '.tb-tip-untimed': ms === 0,
       };
     }, [
       'waitFor',
