@@ -149,8 +149,8 @@ describe('durations', function () {
         version: 2,
       });
       assert.deepEqual(
-        [m.tsWindow, m.historyRange, m.historyInterval, 'tsWindowUnit' in m, 'historyRangeUnit' in m],
-        ['2d', '90m', '1h', false, false],
+        [m.tsWindow, m.historyRange, m.historyInterval, m.tsWindowUnit, m.historyRangeUnit],
+        ['2d', '90m', '1h', '', ''],
       );
       const { values, problems } = readSettings(TB_SUBSCRIBE, m);
       assert.deepEqual(problems, []);
@@ -169,7 +169,7 @@ describe('durations', function () {
 
     it('tb-build-report 2 → 3: the last N units become one duration; the maximum wait was seconds', function () {
       const m = migrate(TB_BUILD_REPORT, BUILD_REPORT, { last: 7, lastUnit: 'days', maxWait: 120, version: 2 });
-      assert.deepEqual([m.last, m.maxWait, 'lastUnit' in m], ['7d', '2m', false]);
+      assert.deepEqual([m.last, m.maxWait, m.lastUnit], ['7d', '2m', '']);
       const { values, problems } = readSettings(TB_BUILD_REPORT, m);
       assert.deepEqual(problems, []);
       assert.deepEqual([values.last, values.maxWait], [604800000, 120000]);

@@ -15,7 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
       '(it was seconds: 120 becomes "2m")',
     up(settings) {
       settings.last = spanToDuration(settings.last, settings.lastUnit);
-      delete settings.lastUnit;
+      settings.lastUnit = '';
       settings.maxWait = numberToDuration(settings.maxWait, 's');
     },
   },

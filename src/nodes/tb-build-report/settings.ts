@@ -13,6 +13,13 @@ export const REPORT_FORMATS = ['rows', 'table', 'csv'] as const;
 export type ReportRange = (typeof RANGES)[number];
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
+/**
+ * The units version 2 saved the range "the last …" in, beside a number. The setting stays declared, empty since
+ * version 3, because the editor keeps only the declared properties of a node it loads: a flow of version 2 keeps its
+ * unit until its migration has read it.
+ */
+export const LAST_UNITS = ['', 'minutes', 'hours', 'days'] as const;
+
 export const TB_BUILD_REPORT = declareNode({
   type: 'tb-build-report',
   inputs: 1,
@@ -26,6 +33,7 @@ export const TB_BUILD_REPORT = declareNode({
     range: choice(RANGES, 'view'),
     /** With the range `last`: how far back from now. */
     last: duration('24h', { min: 0, above: true }),
+    lastUnit: choice(LAST_UNITS, ''),
     /** With the range `fixed`: ms since 1970 (an ISO date in a flow written by hand). */
     rangeStartTs: text(),
     rangeEndTs: text(),

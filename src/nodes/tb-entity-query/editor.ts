@@ -14,6 +14,19 @@ function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || TB_ENTITY_QUERY.settings.operation.default);
 }
 
+/** The query a new node starts with. */
+const DEFAULT_QUERY = TB_ENTITY_QUERY.settings.query.default;
+
+/** Are two queries (objects, or their JSON text) the same? */
+function sameQuery(a: unknown, b: unknown): boolean {
+  try {
+    const parse = (q: unknown): unknown => (typeof q === 'string' ? JSON.parse(q) : q);
+    return JSON.stringify(parse(a)) === JSON.stringify(parse(b));
+  } catch {
+    return false;
+  }
+}
+
 const query = queryPart(E, { mode: () => 'entityData', operation: op });
 const results = pagedResults(E);
 const output = resultOutput(E);
@@ -37,9 +50,10 @@ export default dialog(E, {
   label() {
     if (this.name) return String(this.name);
     const keys = this.operation === 'keys';
-    // Named after the entities its query finds, as the other nodes are after their settings; a query from the message
-    // (or one not told in words) keeps the node's name.
-    const what = (this.queryType ?? 'json') === 'json' ? entitiesLabel(this.query) : undefined;
+    // Named after the entities its query finds, as the other nodes are after their settings, once its query is set: a
+    // new node's query, a query from the message (or one not told in words) keeps the node's name.
+    const set = (this.queryType ?? 'json') === 'json' && !sameQuery(this.query, DEFAULT_QUERY);
+    const what = set ? entitiesLabel(this.query) : undefined;
     if (what) return keys ? t('tb-entity-query.defaultLabel.keysOf', { what }) : what;
     return keys ? t('tb-entity-query.defaultLabel.keys') : t('tb-entity-query.defaultLabel.find');
   },

@@ -15,8 +15,8 @@ export const MIGRATIONS: readonly Migration[] = [
     up(settings) {
       settings.tsWindow = spanToDuration(settings.tsWindow ?? 1, settings.tsWindowUnit);
       settings.historyRange = spanToDuration(settings.historyRange ?? 24, settings.historyRangeUnit);
-      delete settings.tsWindowUnit;
-      delete settings.historyRangeUnit;
+      settings.tsWindowUnit = '';
+      settings.historyRangeUnit = '';
       const interval = settings.historyInterval;
       settings.historyInterval =
         interval === 0 || interval === '0' || interval === undefined ? '' : numberToDuration(interval, 'ms');

@@ -24,6 +24,13 @@ export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData', reado
   alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
 };
 
+/**
+ * The units version 2 saved the series window and the history range in, beside a number. The settings stay declared,
+ * empty since version 3, because the editor keeps only the declared properties of a node it loads: a flow of version
+ * 2 keeps its units until its migration has read them.
+ */
+export const SPAN_UNITS = ['', 'minutes', 'hours', 'days'] as const;
+
 export const TB_SUBSCRIBE = declareNode({
   type: 'tb-subscribe',
   inputs: 1,
@@ -40,10 +47,12 @@ export const TB_SUBSCRIBE = declareNode({
     tsKeys: formatted('list', ''),
     // Durations (index.ts reports a problem only while the series, or the history, are on).
     tsWindow: duration('1h', { min: 0, above: true }),
+    tsWindowUnit: choice(SPAN_UNITS, ''),
     tsLimit: whole(100, { min: 1 }),
     history: flag(false),
     historyKeys: formatted('list', ''),
     historyRange: duration('24h', { min: 0, above: true }),
+    historyRangeUnit: choice(SPAN_UNITS, ''),
     // Empty: every stored value (no interval).
     historyInterval: duration('', { min: 0, optional: true }),
     historyLimit: whole(1000, { min: 1 }),
