@@ -150,7 +150,8 @@ function asMigrated(
 ): Validator {
   return function (v, opt) {
     if (savedVersion(this) >= decl.version || v !== this[name]) return validator.call(this, v, opt);
-    return validator.call(migrate(decl, migrations, this), migrate(decl, migrations, this)[name], opt);
+    const migrated = migrate(decl, migrations, this);
+    return validator.call(migrated, migrated[name], opt);
   };
 }
 

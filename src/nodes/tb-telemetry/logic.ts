@@ -4,6 +4,7 @@
  * save stamped once when the message arrives, and the flat forms of the answers. No I/O, no Node-RED.
  */
 import { TbError, TbInputError } from '../../errors';
+import { durationSetting, durationText } from '../../protocol/duration';
 import {
   checkValues,
   INTERVAL_TYPES,
@@ -154,7 +155,7 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
   if (interval === undefined) {
     fail(
       'interval',
-      `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, ` +
+      `interval is missing: agg ${agg} needs an interval (a duration, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, ` +
         'QUARTER); without one ThingsBoard silently returns raw points',
     );
   }
@@ -162,10 +163,12 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
   if (intervals > MAX_INTERVALS) {
     const field = intervalS ? intervalS.field : 'interval';
     const least = Math.ceil(span / MAX_INTERVALS);
+    // Said as one types it: in whole seconds from a second up.
+    const typed = durationSetting(least > 1000 ? Math.ceil(least / 1000) * 1000 : least);
     fail(
       field,
-      `${field} of ${interval} ms splits the ${span} ms range into ${intervals} intervals; ThingsBoard allows at ` +
-        `most ${MAX_INTERVALS} (use an interval of at least ${least} ms, or a shorter range)`,
+      `${field} must be at least ${typed} for this range, or the range shorter: ${durationText(interval)} cuts ` +
+        `${durationText(span)} into ${intervals} intervals, and ThingsBoard allows at most ${MAX_INTERVALS}`,
     );
   }
   req.interval = interval;
