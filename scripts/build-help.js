@@ -11,7 +11,8 @@
 //   rows: a table of several columns does not fit the sidebar (about 300 pixels wide);
 // - several outputs (`### 1. <Port label>`, `### 2. …` under Outputs) become <ol class="node-ports">;
 // - a relative link becomes its address on GitHub's main branch (the help is read inside the editor, where a
-//   relative address means nothing), and pictures are left out (the sidebar is narrow; GitHub shows them).
+//   relative address means nothing), and pictures are left out (the sidebar is narrow; GitHub shows them);
+// - a long code span is cut into one <code> per word, which the narrow sidebar can wrap (see LONG_CODE).
 // Each help is checked with html-validate and the repository's .htmlvalidate.mjs before the build goes on.
 const fs = require('fs');
 const path = require('path');
@@ -29,6 +30,28 @@ function blobBase() {
 }
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+
+/**
+ * The sidebar never wraps a line inside <code> (Node-RED's style: white-space nowrap), so a long code span such as a
+ * JSON example or a deep property path would run off it. One longer than this is written as one <code> per word,
+ * which the sidebar wraps between words; a word still longer is cut after its dots, commas, colons, braces and dashes
+ * (a path, compact JSON, an id) with a <wbr> between the pieces, where a line may break with nothing more copied.
+ */
+const LONG_CODE = 24;
+const codeInline = md.renderer.rules.code_inline;
+const code = (text) => `<code>${md.utils.escapeHtml(text)}</code>`;
+const longWord = (word) =>
+  word.length <= LONG_CODE
+    ? code(word)
+    : word
+        .split(/(?<=[./,:{-])(?=[^./,:{-])/)
+        .map(code)
+        .join('<wbr>');
+md.renderer.rules.code_inline = (tokens, idx, options, env, self) => {
+  const text = tokens[idx].content.trim();
+  if (text.length <= LONG_CODE) return codeInline(tokens, idx, options, env, self);
+  return text.split(/\s+/).map(longWord).join(' ');
+};
 
 /** Block tokens grouped into top-level blocks: a heading, a paragraph, a table, a list, a code block… */
 function topLevelBlocks(tokens) {
@@ -99,32 +122,47 @@ function isPropertyTable(block) {
 
 /**
  * The property cell as a <dt>: its names without the `msg.` prefix (as Node-RED's own help writes them), and
- * whether *(optional)* marks it.
+ * whether *(optional)* marks it. A cell that lists several properties (`msg.a`, `msg.b`) also gives them one by one
+ * (`names`): the sidebar never wraps a <dt>, so each gets its own.
  */
 function propertyTerm(cell) {
   const parts = cell.children || [];
   const optional = parts.some((c, i) => c.type === 'em_open' && /^\(optional\)$/.test((parts[i + 1] || {}).content));
   let name = '';
+  const codes = [];
+  let onlyCodes = true;
   for (let i = 0; i < parts.length; i++) {
     const c = parts[i];
     if (c.type === 'em_open' && /^\(optional\)$/.test((parts[i + 1] || {}).content)) i += 2;
-    else if (c.type === 'code_inline') name += escapeHtml(c.content.replace(/^msg\./, ''));
-    else if (c.type === 'text') name += escapeHtml(c.content);
-    else name += md.renderer.renderInline([c], md.options, {});
+    else if (c.type === 'code_inline') {
+      const one = escapeHtml(c.content.replace(/^msg\./, ''));
+      codes.push(one);
+      name += one;
+    } else if (c.type === 'text') {
+      name += escapeHtml(c.content);
+      if (!/^[\s,]*$/.test(c.content)) onlyCodes = false;
+    } else {
+      name += md.renderer.renderInline([c], md.options, {});
+      onlyCodes = false;
+    }
   }
-  return { name: name.trim(), optional };
+  return { name: name.trim(), names: onlyCodes && codes.length > 1 ? codes : [name.trim()], optional };
 }
 
 function messageProperties(block) {
   const [, ...rows] = tableRows(block);
   const inline = (cell) => md.renderer.renderInline(cell.children, md.options, {}).trim();
   const items = rows.map(([prop, type, text]) => {
-    const { name, optional } = propertyTerm(prop);
+    const { names, optional } = propertyTerm(prop);
     const typeText = inline(type);
-    const dt = `<dt${optional ? ' class="optional"' : ''}>${name}${
-      typeText ? ` <span class="property-type">${typeText}</span>` : ''
-    }</dt>`;
-    return `${dt}\n<dd>${inline(text)}</dd>`;
+    // Several properties that share a description: one <dt> each, the type beside the first.
+    const dts = names.map(
+      (name, i) =>
+        `<dt${optional ? ' class="optional"' : ''}>${name}${
+          typeText && i === 0 ? ` <span class="property-type">${typeText}</span>` : ''
+        }</dt>`,
+    );
+    return `${dts.join('\n')}\n<dd>${inline(text)}</dd>`;
   });
   return `<dl class="message-properties">\n${items.join('\n')}\n</dl>\n`;
 }
@@ -146,7 +184,10 @@ function settingsList(block) {
   const items = rows.map(([label, prop, dflt, text]) => {
     const name = propertyTerm(prop).name;
     const dd = [inline(text), dflt.content.trim() ? `Default: ${inline(dflt)}.` : ''].filter(Boolean).join(' ');
-    return `<dt>${inline(label)}${name ? ` <span class="property-type">${name}</span>` : ''}</dt>\n<dd>${dd}</dd>`;
+    // A setting's label is words, which the sidebar may wrap (its style keeps a <dt> on one line, for a property).
+    return `<dt style="white-space: normal">${inline(label)}${
+      name ? ` <span class="property-type">${name}</span>` : ''
+    }</dt>\n<dd>${dd}</dd>`;
   });
   return `<dl class="message-properties">\n${items.join('\n')}\n</dl>\n`;
 }

@@ -86,6 +86,6 @@ export {
   newPredicate,
   visibleFields,
 } from '../query-model/schema';
-export { selectsAnyStatus, summarize } from '../query-model/summary';
+export { entitiesLabel, selectsAnyStatus, summarize } from '../query-model/summary';
 
 export { check, errorInfo, prepare, type CheckResult, type ErrorInfo } from '../query-model/check';

@@ -9,6 +9,7 @@
  */
 
 import { parseTemplate, type BindingRef } from '../protocol/bindings';
+import { durationParts } from '../protocol/duration';
 import type { EntityFilterType } from '../protocol/types';
 import {
   ENTITY_FILTER_SCHEMA,
@@ -187,21 +188,15 @@ function date(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)}${secs === '00' ? '' : `:${secs}`} UTC`;
 }
 
-/** "24 hours", "7 days", "90 minutes", "1500 ms"; with `bare`, a single unit reads "hour". */
+const UNIT_WORDS = { d: 'day', h: 'hour', min: 'minute', s: 'second' } as const;
+
+/** "24 hours", "7 days", "90 minutes", "1500 ms" (a day reads "24 hours"); with `bare`, a single unit reads "hour". */
 function duration(ms: number, bare = false): string {
-  const DAY = 86_400_000;
-  if (ms % DAY === 0 && ms / DAY >= 2) return `${ms / DAY} days`;
-  for (const [size, unit] of [
-    [3_600_000, 'hour'],
-    [60_000, 'minute'],
-    [1000, 'second'],
-  ] as const) {
-    if (ms % size === 0) {
-      const n = ms / size;
-      return n === 1 ? (bare ? unit : `1 ${unit}`) : `${n} ${unit}s`;
-    }
-  }
-  return `${ms} ms`;
+  let { n, unit } = durationParts(ms);
+  if (unit === 'd' && n === 1) [n, unit] = [24, 'h'];
+  if (unit === 'ms') return `${ms} ms`;
+  const word = UNIT_WORDS[unit];
+  return n === 1 ? (bare ? word : `1 ${word}`) : `${n} ${word}s`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -791,5 +786,25 @@ export function summarize(mode: QueryMode, query: unknown, options: SummaryOptio
     return cut(text, LINE_MAX);
   } catch {
     return 'incomplete query';
+  }
+}
+
+/** How long a node's label made from its query may be. */
+const LABEL_MAX = 40;
+
+/**
+ * The entities a query selects, short enough for a node's label ("devices of profile thermostat", "all assets"):
+ * the entity filter only, without conditions. Undefined when the query (an object, or its JSON text) is not one
+ * whose entities can be told, or names them by placeholders.
+ */
+export function entitiesLabel(query: unknown): string | undefined {
+  try {
+    const q: unknown = typeof query === 'string' ? JSON.parse(query) : query;
+    if (!isObj(q) || !isObj(q.entityFilter)) return undefined;
+    const notes = new Notes({}, 'entityData');
+    const text = entities(q.entityFilter, notes);
+    return notes.incomplete || text.includes('‹') ? undefined : cut(text, LABEL_MAX);
+  } catch {
+    return undefined;
   }
 }

@@ -59,9 +59,20 @@ export interface NumberSetting extends Common<number> {
   readonly above?: boolean;
 }
 
-/** Text the node reads in its own way (a duration, JSON, a list, a query): saved as the dialog writes it. */
+/** Text the node reads in its own way (JSON, a list, a query): saved as the dialog writes it. */
 export interface FormattedSetting extends Common<string | number> {
-  readonly kind: 'duration' | 'json' | 'list' | 'query';
+  readonly kind: 'json' | 'list' | 'query';
+}
+
+/**
+ * A duration, saved as the dialog shows it (`30s`, `15m`, `2h`: see duration.ts) and read as ms: at least `min` ms
+ * (more than it with `above`); with `optional`, '' means "not set" (else '' reads as the default).
+ */
+export interface DurationSetting extends Common<string> {
+  readonly kind: 'duration';
+  readonly min: number;
+  readonly above?: boolean;
+  readonly optional?: boolean;
 }
 
 /** The rows of a list the dialog edits (value rows). */
@@ -88,6 +99,7 @@ export type Setting =
   | WholeSetting
   | NumberSetting
   | FormattedSetting
+  | DurationSetting
   | RowsSetting
   | ConfigSetting
   | VersionSetting;
@@ -165,6 +177,14 @@ export function formatted<X extends Extra<FormattedSetting> = object>(
   return { kind, default: def, ...extra } as With<FormattedSetting, X>;
 }
 
+export function duration<X extends Extra<DurationSetting> = object>(
+  def: string,
+  range: { min: number; above?: boolean; optional?: boolean },
+  extra?: X,
+): With<DurationSetting, X> {
+  return { kind: 'duration', default: def, ...range, ...extra } as With<DurationSetting, X>;
+}
+
 export function rows(extra: Extra<RowsSetting> = {}): RowsSetting {
   return { kind: 'rows', default: [], ...extra };
 }
@@ -217,7 +237,7 @@ export type ValueOf<T extends Setting> = T extends MessageSetting
     ? V
     : T extends FlagSetting
       ? boolean
-      : T extends WholeSetting
+      : T extends WholeSetting | DurationSetting
         ? number | undefined
         : T extends NumberSetting | VersionSetting
           ? number

@@ -8,10 +8,11 @@
  *
  * The node's values come from the editor (strings, '' = not set); a message's value counts as set unless it is
  * `undefined` or `null`. Numbers may be given as numeric strings; booleans as true/false or "true"/"false";
- * durations as ms or a number with a unit (`500ms`, `30s`, `15m`, `24h`, `7d`, `2w`); times as ms since the epoch,
- * ISO text or a Date.
+ * durations as a number with a unit (`500ms`, `30s`, `15m`, `24h`, `7d`, `2w`) or ms alone (see duration.ts); times
+ * as ms since the epoch, ISO text or a Date.
  */
 import { TbInputError } from '../errors';
+import { durationRule, durationText, parseDuration, type DurationUnit } from '../protocol/duration';
 import { RESULT_FORMATS } from '../protocol/format';
 import { describe, got, timeValue } from '../protocol/validate';
 import { choice, whole } from './declare';
@@ -139,23 +140,20 @@ export function intOption(
   return n;
 }
 
-const DURATION_RE = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/i;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60000, h: 3600000, d: 86400000, w: 604800000 };
-export const DURATION_TEXT = 'a duration in ms, or a number with a unit such as 30s, 15m, 24h, 7d';
-
-/** A duration in ms (> 0): a number of ms, or a number with a unit (see DURATION_TEXT). */
-export function durationOption(s: Sourced | undefined, fallback: number | undefined, min = 1): number | undefined {
+/**
+ * A duration in ms (at least `min`, 1 ms unless said): a number of `bare` units (ms unless said), or a text such as
+ * 30s, 15m, 2h (see parseDuration).
+ */
+export function durationOption(
+  s: Sourced | undefined,
+  fallback: number | undefined,
+  min = 1,
+  bare: DurationUnit = 'ms',
+): number | undefined {
   if (!s) return fallback;
-  const v = s.value;
-  let ms: number | undefined;
-  if (typeof v === 'number') ms = v;
-  else if (typeof v === 'string') {
-    const m = DURATION_RE.exec(v);
-    if (m) ms = Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 'ms').toLowerCase()]);
-  }
-  if (ms === undefined || !Number.isFinite(ms) || !Number.isInteger(ms))
-    fail(s.field, `${s.field} must be ${DURATION_TEXT} ${got(v)}`);
-  if (ms < min) fail(s.field, `${s.field} must be at least ${min} ms (got ${describe(v)})`);
+  const ms = parseDuration(s.value, bare);
+  if (ms === undefined) fail(s.field, `${s.field} must be ${durationRule(bare)} ${got(s.value)}`);
+  if (ms < min) fail(s.field, `${s.field} must be at least ${durationText(min)} (got ${describe(s.value)})`);
   return ms;
 }
 

@@ -6,6 +6,7 @@
  * empty is read as saved: the node checks it for each message.
  */
 import { TbConfigError } from '../errors';
+import { DURATION_TEXT, durationText, parseDuration } from '../protocol/duration';
 import { describe } from '../protocol/validate';
 import type { NodeDeclaration, Setting, Values } from './declare';
 
@@ -85,7 +86,22 @@ function readOne(name: string, s: Setting, v: unknown): { value: unknown; proble
       const n = wholeNumber(v);
       return { value: Number.isSafeInteger(n) && n >= 1 ? n : 1 };
     }
-    case 'duration':
+    case 'duration': {
+      // A missing one is its default; '' is "not set" when the setting is optional.
+      if (missing(v)) v = s.default;
+      if (typeof v === 'string' && v.trim() === '') {
+        if (s.optional || s.default === '') return { value: undefined };
+        v = s.default;
+      }
+      const ms = parseDuration(v);
+      if (ms !== undefined && (s.above ? ms > s.min : ms >= s.min)) return { value: ms };
+      const range =
+        s.min === 0 && !s.above ? '' : `, ${s.above ? 'more than' : 'at least'} ${s.min ? durationText(s.min) : '0'}`;
+      return {
+        value: s.default === '' ? undefined : parseDuration(s.default),
+        problem: new TbConfigError(`${name} must be ${DURATION_TEXT}${range} (got ${describe(v)})`),
+      };
+    }
     case 'json':
     case 'list':
     case 'query':

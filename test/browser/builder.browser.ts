@@ -538,10 +538,14 @@ describe('query builder (browser)', function () {
     assert.match(p.text, /Thermo A-101/);
     assert.match(p.text, /\(1 in all\)/);
     await tray().locator('[data-tb-time="last"]').check();
-    await field('pageLink.timeWindow').fill('3');
-    await field('pageLink.timeWindow.unit').selectOption('days');
+    // One duration, as every duration setting takes it; the query holds ms.
+    assert.equal(await field('pageLink.timeWindow').inputValue(), '1d');
+    await field('pageLink.timeWindow').fill('3d');
     q = await dialogQuery();
     assert.equal(q.pageLink.timeWindow, 3 * 86400000);
+    await field('pageLink.timeWindow').fill('90 min');
+    q = await dialogQuery();
+    assert.equal(q.pageLink.timeWindow, 90 * 60000);
     await tray().locator('[data-tb-time="range"]').check();
     q = await dialogQuery();
     assert.equal(q.pageLink.timeWindow, undefined);
@@ -1005,19 +1009,12 @@ describe('query builder (browser)', function () {
     await done();
   });
 
-  it('tb-subscribe: check boxes choose which events are sent', async function () {
+  it('tb-subscribe: live alarms send what one pick says (only new alarms), or the events ticked one by one', async function () {
     await open('subB', undefined, { kind: 'alarmData', events: '' });
-    const boxes = tray().locator('[data-tb-event]');
-    assert.deepEqual(await boxes.evaluateAll((b) => b.map((x) => x.getAttribute('data-tb-event'))), [
-      'snapshot',
-      'created',
-      'acknowledged',
-      'cleared',
-      'updated',
-      'removed',
-    ]);
-    for (const ev of ['snapshot', 'acknowledged', 'cleared', 'updated', 'removed'])
-      await tray().locator(`[data-tb-event="${ev}"]`).uncheck();
+    const pick = tray().locator('[data-tb-events-pick]');
+    assert.equal(await pick.inputValue(), 'all');
+    assert.equal(await tray().locator('[data-tb-event]').count(), 0, 'no ticks for an everyday choice');
+    await pick.selectOption('created');
     await box('pageLink.severityList', 'CRITICAL').check();
     await shot('builder-subscribe-events');
     await done();
@@ -1029,8 +1026,17 @@ describe('query builder (browser)', function () {
     assert.equal(n.events, 'created');
     assert.deepEqual(n.query.pageLink.severityList, ['CRITICAL']);
     assert.equal(n.valid, true);
-    // None at all is not a choice.
+    // Choosing the events shows them ticked as they stand; none at all is not a choice.
     await open('subB');
+    assert.equal(await tray().locator('[data-tb-events-pick]').inputValue(), 'created');
+    await tray().locator('[data-tb-events-pick]').selectOption('custom');
+    const boxes = tray().locator('[data-tb-event]');
+    assert.deepEqual(
+      await boxes.evaluateAll((b) =>
+        b.filter((x) => (x as HTMLInputElement).checked).map((x) => x.getAttribute('data-tb-event')),
+      ),
+      ['created'],
+    );
     await tray().locator('[data-tb-event="created"]').uncheck();
     await page.waitForFunction(() => $('#node-input-events').val() === 'none', undefined, { timeout: WAIT });
     await done();

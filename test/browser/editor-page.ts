@@ -128,7 +128,7 @@ export async function checkTargetLine(
   pick: { entityType: string; typed: string; name: string },
   shot: string,
 ): Promise<void> {
-  const auto = new RegExp(`^${lead} msg\\.entity, else msg\\.topic as a UUID: `);
+  const auto = new RegExp(`^${lead} msg\\.entity, else msg\\.topic \\(its id\\); `);
   await targetLineIs(page, auto);
   await chooseTypedType(page, topTray(page), '#node-input-target', 'entity');
   await targetLineIs(page, /^No entity picked yet/);
@@ -137,7 +137,7 @@ export async function checkTargetLine(
   await topTray(page).screenshot({ path: shot });
   await chooseTypedType(page, topTray(page), '#node-input-target', 'msg');
   await typeTyped(topTray(page), '#node-input-target', 'payload.device');
-  await targetLineIs(page, new RegExp(`^${lead} msg\\.payload\\.device: `));
+  await targetLineIs(page, new RegExp(`^${lead} msg\\.payload\\.device; `));
   await chooseTypedType(page, topTray(page), '#node-input-target', 'auto');
   await targetLineIs(page, auto);
 }

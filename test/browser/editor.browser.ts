@@ -495,17 +495,16 @@ describe('editor (browser)', function () {
       return shown;
     };
     assert.equal(await setting('data-tb-retries', '11', '5'), 'default 3');
-    assert.equal(await setting('data-tb-retry-budget', '0', '60'), '30');
+    assert.equal(await setting('data-tb-retry-budget', '0', '1m'), '30s');
     assert.equal(await setting('data-tb-max-response', '-1', '64'), '32');
   });
 
-  it('tb-build-report saved by version 1 without most settings: its dialog shows them migrated, saving writes version 2', async function () {
+  it('tb-build-report saved by version 1 without most settings: its dialog shows them migrated, saving writes version 3', async function () {
     await openDialog('br1');
     const shown = await page.evaluate(() => ({
       viewConfigIdType: $('#node-input-viewConfigIdType').val(),
       range: $('#node-input-range').val(),
       last: $('#node-input-last').val(),
-      lastUnit: $('#node-input-lastUnit').val(),
       filters: $('#node-input-filters').val(),
       filtersType: $('#node-input-filtersType').val(),
       format: $('#node-input-format').val(),
@@ -518,15 +517,14 @@ describe('editor (browser)', function () {
     assert.deepEqual(shown, {
       viewConfigIdType: 'str',
       range: 'view',
-      last: '24',
-      lastUnit: 'hours',
+      last: '24h',
       filters: '',
       filtersType: 'json',
       format: 'rows',
       split: false,
       parseNumbers: false,
       maxRetries: '5',
-      maxWait: '120',
+      maxWait: '2m',
     });
     await saveDialog(page);
     const saved = await page.evaluate(() => {
@@ -539,7 +537,7 @@ describe('editor (browser)', function () {
         valid: n.valid,
       };
     });
-    assert.deepEqual(saved, { version: 2, parseNumbers: false, filters: '', maxWait: '120', valid: true });
+    assert.deepEqual(saved, { version: 3, parseNumbers: false, filters: '', maxWait: '2m', valid: true });
   });
 
   it('tb-entity-count: an injected message shows the count as the node status', async function () {
@@ -618,8 +616,9 @@ describe('editor (browser)', function () {
       );
     const conn = flows.find((n: any) => n.id === ids.conn);
     assert.equal(conn.url, sim.url);
-    // Saved by version 1: the dialog saved it migrated (retries empty: settings.js, else the default), as version 2.
-    assert.deepEqual([conn.version, conn.retries, conn.retryBudget], [2, '', '30']);
+    // Saved by version 1: the dialog saved it migrated (retries empty: settings.js, else the default; durations with
+    // their unit), as version 3.
+    assert.deepEqual([conn.version, conn.retries, conn.retryBudget, conn.timeout], [3, '', '30s', '30s']);
     assert.equal(conn.credentials, undefined, 'no credentials in the flow');
     const creds = await (await admin('GET', `/credentials/tb-connection/${ids.conn}`)).json();
     assert.deepEqual([creds.username, creds.has_password, creds.password], [TENANT.username, true, undefined]);

@@ -325,7 +325,10 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
         timeout: WAIT,
       });
     await openDialog(page, 'rpcT');
-    assert.match(await line(), /^The device is msg\.entity, else msg\.topic: /);
+    assert.match(
+      await line(),
+      /^The device is msg\.entity, else msg\.topic \(its id\); a list gets one command per device\.$/,
+    );
     await chooseTargetType('entity');
     assert.match(await line(), /^No device picked yet/);
     assert.doesNotMatch(await line(), /msg\.entity/);
@@ -333,14 +336,14 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
     await lineIs(/^The device is Thermo B-201, picked by name\./);
     await tray().screenshot({ path: path.join(screenshotDir(), 'rpc-device-line.png') });
     await chooseTargetType('json');
-    assert.match(await line(), /^The device is the JSON given: /);
+    assert.match(await line(), /^The device is the JSON given; /);
     await chooseTargetType('msg');
     await page.evaluate(() => $('#node-input-target').typedInput('value', 'payload.device'));
-    assert.match(await line(), /^The device is msg\.payload\.device: /);
+    assert.match(await line(), /^The device is msg\.payload\.device; /);
     await chooseTargetType('jsonata');
-    assert.match(await line(), /^The device is what the JSONata expression gives: /);
+    assert.match(await line(), /^The device is what the JSONata expression gives; /);
     await chooseTargetType('auto');
-    assert.match(await line(), /^The device is msg\.entity, else msg\.topic: /);
+    assert.match(await line(), /^The device is msg\.entity, else msg\.topic \(its id\); /);
     await closeTrays(page);
 
     // A device kept as JSON by an older flow: named once its name is looked up.

@@ -94,8 +94,8 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
       assert.equal(p!.field, 'interval');
       assert.equal(
         p!.message,
-        'interval of 60000 ms splits the 86400000 ms range into 1440 intervals; ThingsBoard allows at most 700 (use ' +
-          'an interval of at least 123429 ms, or a shorter range)',
+        'interval must be at least 124s for this range, or the range shorter: 1 min cuts 1 d into 1440 intervals, and ' +
+          'ThingsBoard allows at most 700',
       );
     });
 
@@ -218,7 +218,7 @@ describe("device-action dialogs: the runtime's checks of the settings (editor)",
         runtimeError(() => prepareRpcRequest('m', undefined, new OptionReader({ ...RPC, timeout: '30s' }, {}), NOW)),
       );
       assert.equal(p!.field, 'timeout');
-      assert.match(p!.message, /^timeout is 30000 ms: ThingsBoard cuts every wait at about 30 s/);
+      assert.match(p!.message, /^timeout is 30 s: make it 29 s or less, or tick Persistent for a longer wait/);
       assert.equal(actionProblem('tb-rpc', { ...RPC, timeout: '30s', persistent: true }, NOW), undefined);
       assert.equal(
         actionProblem('tb-rpc', { ...RPC, persistent: true, expiration: '500ms' }, NOW)!.field,

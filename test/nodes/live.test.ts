@@ -493,7 +493,7 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       sub('kind', 'entitydata', THERMOSTATS),
       // A unit or a window the series would read, while they are off (no series keys) and on.
       sub('off', 'entityData', THERMOSTATS, { tsWindowUnit: 'weeks', tsWindow: 0 }),
-      sub('unit', 'entityData', THERMOSTATS, { ...series, tsWindowUnit: 'weeks' }),
+      sub('unit', 'entityData', THERMOSTATS, { ...series, tsWindow: 1, tsWindowUnit: 'fortnights' }),
       sub('window', 'entityData', THERMOSTATS, { ...series, tsWindow: 0 }),
       sub('history', 'entityData', THERMOSTATS, { history: true, historyKeys: 'temperature', historyLimit: '0' }),
     ]);
@@ -503,8 +503,9 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
         'kind',
         /^kind must be one of entityData, entityCount, alarmData, alarmCount \(got "entitydata"; did you mean "entityData"\?\)$/,
       ],
-      ['unit', /^tsWindowUnit must be one of minutes, hours, days \(got "weeks"\)$/],
-      ['window', /^tsWindow must be a number greater than 0 \(got 0\)$/],
+      // Version 2 saved a number and a unit: the migration makes them one duration, or keeps what it cannot read.
+      ['unit', /^tsWindow must be a duration such as 30s, 15m, 2h or 7d .*, more than 0 \(got "1 fortnights"\)$/],
+      ['window', /^tsWindow must be a duration .*, more than 0 \(got 0\)$/],
       ['history', /^historyLimit must be a whole number of at least 1 \(got "0"\)$/],
     ];
     for (const [id, re] of problems) {

@@ -561,7 +561,11 @@ describe('REST nodes: auth, failures and bad input (runtime + simulator)', funct
   it('a connection setting the dialog refuses is a configuration error naming the setting, before any request', async () => {
     for (const [conn, why] of [
       [{ authMode: 'Token' }, 'authMode must be one of password, apiKey, token (got "Token"; did you mean "token"?)'],
-      [{ timeout: 0 }, 'timeout must be a number greater than 0 (got 0)'],
+      // Saved without a version, in seconds: the migration gives 0 its unit ("0"), which is not more than 0.
+      [
+        { timeout: 0 },
+        'timeout must be a duration such as 30s, 15m, 2h or 7d (a number alone is ms), more than 0 (got "0")',
+      ],
       [{ reportConcurrency: 20 }, 'reportConcurrency must be a whole number from 1 to 10 (got 20)'],
     ] as const) {
       await load(TENANT, conn);

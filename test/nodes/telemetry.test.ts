@@ -440,7 +440,7 @@ describe('tb-telemetry (runtime + simulator)', function () {
         't',
         { ...e, keys: 't', last: '24h', agg: 'MAX', interval: '1m' },
         'TB_INVALID_INPUT',
-        /1440 intervals; ThingsBoard allows at most 700/,
+        /^TbInputError: msg.interval must be at least 124s for this range.*1440 intervals, and ThingsBoard allows at most 700/,
       );
       await results.fails(
         't',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { defaultQuery, QUERY_MODES, type QueryMode } from '../../src/query-model/schema';
-import { summarize, type SummaryOptions } from '../../src/query-model/summary';
+import { entitiesLabel, summarize, type SummaryOptions } from '../../src/query-model/summary';
 import { U1, U2, U3 } from './helpers';
 
 const DEV = { type: 'entityType', entityType: 'DEVICE' };
@@ -912,6 +912,36 @@ describe('query/summary', () => {
       const s = summarize('entityData', q);
       assert.ok(s.length <= 220, `${s.length}: ${s}`);
       assert.ok(s.startsWith('devices of profile profile-0, profile-1, profile-2 and 37 more named starting with'), s);
+    });
+  });
+
+  describe('entitiesLabel: a node named after the entities its query finds', () => {
+    it('the entity filter in words, short; the JSON text too', () => {
+      assert.equal(entitiesLabel({ entityFilter: DEV, keyFilters: [kf('t', num('GREATER', 25))] }), 'all devices');
+      assert.equal(
+        entitiesLabel(JSON.stringify({ entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } })),
+        'devices of profile thermostat',
+      );
+      assert.equal(
+        entitiesLabel({ entityFilter: { type: 'entityName', entityType: 'ASSET', entityNameFilter: 'Building' } }),
+        "assets named starting with 'Building'",
+      );
+      const long = entitiesLabel({
+        entityFilter: { type: 'deviceType', deviceTypes: ['thermostat', 'meter', 'gateway', 'sensor'] },
+      });
+      assert.ok(long!.length <= 40 && long!.endsWith('…'), long);
+    });
+
+    it('none for a query it cannot tell: no filter, not JSON, incomplete, or a placeholder', () => {
+      assert.equal(entitiesLabel({}), undefined);
+      assert.equal(entitiesLabel('{'), undefined);
+      assert.equal(entitiesLabel({ entityFilter: { type: 'deviceType', deviceTypes: [] } }), undefined);
+      assert.equal(
+        entitiesLabel({
+          entityFilter: { type: 'entityName', entityType: 'DEVICE', entityNameFilter: '{{msg.payload}}' },
+        }),
+        undefined,
+      );
     });
   });
 });

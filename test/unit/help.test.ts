@@ -85,6 +85,37 @@ describe('help generator', function () {
     assert.doesNotMatch(b, /<h1|thing \(/);
   });
 
+  it('cuts a long code span into one <code> per word, which the narrow sidebar can wrap; a short one stays whole', function () {
+    const b = body(
+      render(
+        '# t (`tb-x`)\n\nOpening.\n\n## Details\n\nSends `{ "entityType": "DEVICE", "id": "…" }` or `{"pin": 7}`.\n',
+      ),
+    );
+    assert.match(
+      b,
+      /Sends <code>\{<\/code> <code>&quot;entityType&quot;:<\/code> <code>&quot;DEVICE&quot;,<\/code> <code>&quot;id&quot;:<\/code> <code>&quot;…&quot;<\/code> <code>\}<\/code> or <code>\{&quot;pin&quot;: 7\}<\/code>\./,
+    );
+  });
+
+  it('a long word of code (a path, compact JSON, an id) may break after its dots, commas, colons, braces, dashes', function () {
+    const b = body(render('# t (`tb-x`)\n\nOpening.\n\n## Details\n\nSee `msg.payload.pageLink.statusList[1]`.\n'));
+    assert.match(
+      b,
+      /See <code>msg\.<\/code><wbr><code>payload\.<\/code><wbr><code>pageLink\.<\/code><wbr><code>statusList\[1\]<\/code>\./,
+    );
+  });
+
+  it('several properties of one row of Inputs get one <dt> each, the type beside the first', function () {
+    const page = PAGE.replace(
+      '| `msg.payload` | object | The values. |',
+      '| `msg.payload` | object | The values. |\n| `msg.mode`, `msg.timeout` *(optional)* | various | Settings. |',
+    );
+    assert.match(
+      body(render(page)),
+      /<dt class="optional">mode <span class="property-type">various<\/span><\/dt>\n<dt class="optional">timeout<\/dt>\n<dd>Settings\.<\/dd>/,
+    );
+  });
+
   it('wraps the help in a script element named by the node type, after a comment that it is generated', function () {
     const html = render(PAGE, 'tb-x');
     assert.match(
@@ -129,8 +160,8 @@ describe('help generator', function () {
     assert.equal(
       settings,
       '<dl class="message-properties">\n' +
-        '<dt>Name <span class="property-type">name</span></dt>\n<dd>The node\'s label.</dd>\n' +
-        '<dt>Mode <span class="property-type">mode</span></dt>\n' +
+        '<dt style="white-space: normal">Name <span class="property-type">name</span></dt>\n<dd>The node\'s label.</dd>\n' +
+        '<dt style="white-space: normal">Mode <span class="property-type">mode</span></dt>\n' +
         '<dd><em>Two-way</em> waits for the reply. Default: <code>twoway</code>.</dd>\n' +
         '</dl>\n',
     );

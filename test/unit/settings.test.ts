@@ -8,8 +8,8 @@ import {
   choice,
   connection,
   declareNode,
+  duration,
   flag,
-  formatted,
   fromMessage,
   number,
   rows,
@@ -31,7 +31,7 @@ const DECL = declareNode({
     strict: flag(true),
     size: whole(10, { min: 1, max: 100 }),
     limit: whole('', { min: 1, optional: true }),
-    timeout: formatted('duration', '30s', { fromMessage: 'msg.timeout' }),
+    timeout: duration('30s', { min: 0 }, { fromMessage: 'msg.timeout' }),
     values: rows(),
   },
 });
@@ -69,7 +69,7 @@ describe('settings declared once', function () {
       assert.equal(values.strict, false);
       assert.equal(values.size, 42);
       assert.equal(values.limit, 7);
-      assert.equal(values.timeout, '', 'an empty formatted setting stays empty: the message gives it');
+      assert.equal(values.timeout, '', 'an empty setting a message may give stays empty: the message gives it');
       assert.deepEqual(values.values, [{ key: 'a' }]);
       assert.equal(values.version, 3);
     });

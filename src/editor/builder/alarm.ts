@@ -3,21 +3,17 @@
  * alarm type chips, assignee, propagated alarms, and the time (any time, the last N, or from / to). The
  * fields live in `pageLink` for alarm data queries and at the top level for alarm counts.
  */
+import { durationSetting, parseDuration } from '../../protocol/duration';
 import { ALARM_SEARCH_STATUSES, ALARM_SEVERITIES } from '../../protocol/types';
 import { MODE_SCHEMA } from '../../query-model/schema';
 import { selectsAnyStatus } from '../../query-model/summary';
 import { bindable, isBound } from './bind';
 import { wholeBinding } from './bound';
-import { checkbox, fromLocalInput, numberValue, row, select, t, textInput, toLocalInput } from './dom';
+import { checkbox, fromLocalInput, row, t, textInput, toLocalInput } from './dom';
 import { isObj, str, type Ctx, type Path } from './model';
 import { chips, completions, entityPicker } from './widgets';
 
 type TimeMode = 'any' | 'last' | 'range';
-const UNITS: ReadonlyArray<{ unit: string; ms: number }> = [
-  { unit: 'days', ms: 86400000 },
-  { unit: 'hours', ms: 3600000 },
-  { unit: 'minutes', ms: 60000 },
-];
 
 /** The time mode a person chose in this dialog (kept across re-draws even before a value is typed). */
 const chosenTime = new WeakMap<Ctx['model'], TimeMode>();
@@ -228,24 +224,20 @@ function timeControls(ctx: Ctx, b: Path, p: string): JQuery {
   return wrap;
 }
 
-/** "The last [24] [hours]": the number and its unit, written as milliseconds. */
+/**
+ * "The last [24h]": a duration as every node's duration settings take it (30m, 24h, 7d; a number alone is ms),
+ * written into the query as milliseconds. Text that is not a duration is written as it is, for the query's check to
+ * flag.
+ */
 function lastN(ctx: Ctx, b: Path, p: string): JQuery {
   const m = ctx.model;
   const tw = m.get([...b, 'timeWindow']);
-  const ms = typeof tw === 'number' ? tw : 0;
-  const unit = UNITS.find((u) => ms > 0 && ms % u.ms === 0) ?? UNITS[UNITS.length - 1];
-  const n = textInput(`${p}timeWindow`, ms ? ms / unit.ms : '', '24').addClass('tb-b-num');
-  const u = select(
-    `${p}timeWindow.unit`,
-    UNITS.map((x) => ({ value: x.unit, label: t(`unit.${x.unit}`) })),
-    unit.unit,
-  );
-  const write = () => {
-    const v = numberValue(String(n.val() ?? ''));
-    const factor = UNITS.find((x) => x.unit === String(u.val()))?.ms ?? 3600000;
-    m.set([...b, 'timeWindow'], typeof v === 'number' ? Math.round(v * factor) : v);
-  };
-  n.on('change input', write);
-  u.on('change', write);
-  return $('<span class="tb-b-controls">').append(n, u);
+  const shown = typeof tw === 'number' && tw > 0 ? durationSetting(tw) : typeof tw === 'string' ? tw : '';
+  const n = textInput(`${p}timeWindow`, shown, t('time.lastPlaceholder')).addClass('tb-b-num');
+  n.on('change input', () => {
+    const text = String(n.val() ?? '').trim();
+    const ms = parseDuration(text);
+    m.set([...b, 'timeWindow'], text === '' ? undefined : (ms ?? text));
+  });
+  return n;
 }

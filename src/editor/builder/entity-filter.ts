@@ -62,7 +62,7 @@ export function renderEntityFilter(ctx: Ctx): JQuery {
     const control = bind
       ? bindable(ctx, bind, () => fieldControl(ctx, field, filter))
       : fieldControl(ctx, field, filter);
-    const r = row(field.label + (field.required ? ' *' : ''), control);
+    const r = row(field.label + (field.required && !field.emptyOk ? ' *' : ''), control);
     // the row's own controls: a control may be a .tb-b-controls of its own (an entity: its type and the picker)
     if (field.help) $('<div class="tb-b-hint">').text(field.help).appendTo(r.children('.tb-b-controls'));
     section.append(r);

@@ -19,8 +19,9 @@
  * The package test holds the two sides together: every property of the html's defaults (and credentials)
  * has a validator here, and every validator here a property there.
  */
+import { numberToDuration } from '../../protocol/duration';
 import type { NodeDeclaration, Setting } from '../../settings/declare';
-import { migrate, type Migration } from '../../settings/migrate';
+import { migrate, savedVersion, type Migration } from '../../settings/migrate';
 import { addConnection } from '../builder/dialogs';
 import type { EditorNode, TypeHelpers, Validator } from './for-type';
 import { blank } from './predicates';
@@ -107,6 +108,9 @@ function kindValidator(E: TypeHelpers, name: string, s: Setting): Validator {
       };
       return E.when((v) => !blank(v), check);
     }
+    case 'duration':
+      // Empty reads as the default (or "not set", when optional).
+      return E.when((v) => !blank(v), E.duration(key, s.min, s.above));
     case 'config':
       return s.type === 'tb-connection' ? E.connection() : E.any;
     case 'version':
@@ -130,6 +134,37 @@ function showMigrated(E: TypeHelpers, decl: NodeDeclaration, migrations: readonl
     if (!el.length) continue;
     if (el.is(':checkbox')) el.prop('checked', migrated[name] === true || migrated[name] === 'true');
     else el.val(migrated[name] as string);
+  }
+}
+
+/**
+ * A validator that checks a node saved by an older version as the runtime reads it: its settings migrated (the
+ * dialog of such a node shows them migrated already, and it saves the current version). So a setting whose kind
+ * changed, such as a number of seconds that became a duration, is not flagged on the canvas before it is opened.
+ */
+function asMigrated(
+  decl: NodeDeclaration,
+  migrations: readonly Migration[],
+  name: string,
+  validator: Validator,
+): Validator {
+  return function (v, opt) {
+    if (savedVersion(this) >= decl.version || v !== this[name]) return validator.call(this, v, opt);
+    const migrated = migrate(decl, migrations, this);
+    return validator.call(migrated, migrated[name], opt);
+  };
+}
+
+/**
+ * The duration settings of the dialog, as it saves them: a number typed alone (ms) gets its unit ("15000" is
+ * saved "15s"), so that the dialog shows every duration with its unit.
+ */
+function withUnits(E: TypeHelpers, decl: NodeDeclaration): void {
+  for (const [name, s] of Object.entries(decl.settings)) {
+    if (s.kind !== 'duration') continue;
+    const el = E.input(name);
+    const v = el.val();
+    if (el.length && typeof v === 'string') el.val(String(numberToDuration(v.trim(), 'ms')));
   }
 }
 
@@ -159,7 +194,7 @@ export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): D
     validate: (prop) => {
       const v = validators[prop];
       if (!v) throw new Error(`${type}: no validator for ${prop} (src/nodes/${type}/editor.ts)`);
-      return v;
+      return decl && migrations.length && prop in decl.settings ? asMigrated(decl, migrations, prop, v) : v;
     },
     nodeLabel: spec.label,
     paletteLabel: spec.paletteLabel ?? (() => t(`${type}.paletteLabel`)),
@@ -176,6 +211,7 @@ export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): D
     // The settings saved are those of the declaration's version (Node-RED sees the change and saves the node).
     oneditsave: decl
       ? function (this: EditorNode) {
+          withUnits(E, decl);
           save.call(this);
           this.version = decl.version;
         }

@@ -9,6 +9,7 @@
  * __field__), target/targetType (and `<prop>`/`<prop>Type` for other sourced settings); the query part's own are in
  * query-part.ts.
  */
+import { parseDuration } from '../../protocol/duration';
 import { validateSetting, type ActionType } from '../builder/action-settings';
 import { blank, isBool, isKeyList, items, positiveNumber, wholeAtLeast } from './predicates';
 
@@ -208,6 +209,15 @@ export function forType(type: string, options?: { config?: boolean }) {
         if (v === undefined) return true;
         const ok = wholeAtLeast(v, min) && (max === null || max === undefined || Number(v) <= max);
         return ok ? true : message(key, opts);
+      };
+    },
+
+    /** A duration such as 30s, 15m, 2h (a number alone is ms) of at least `min` ms (more than it with `above`). */
+    duration(key: string, min = 0, above = false, opts?: MessageOptions): Validator {
+      return function (v, opt) {
+        if (v === undefined) return true;
+        const ms = parseDuration(typeof v === 'number' ? v : String(v));
+        return ms !== undefined && (above ? ms > min : ms >= min) ? true : message(key, opts);
       };
     },
 

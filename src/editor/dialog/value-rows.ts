@@ -51,6 +51,13 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
   function changed(): void {
     const rows = read();
     (holder()[0] as RowsElement).value = rows;
+    // An empty list draws as a thin bar: a line says there is nothing yet, above the button that adds a value.
+    holder()
+      .find('.red-ui-editableList-border')
+      .toggle(rows.length > 0);
+    holder()
+      .find('[data-tb-value-empty]')
+      .toggle(rows.length === 0);
     const count = new Map<string, number>();
     for (const r of rows) count.set(r.key, (count.get(r.key) ?? 0) + 1);
     list()
@@ -79,6 +86,9 @@ export function valueRows(E: TypeHelpers, o: ValueRowsOptions) {
 
     /** Builds the list from the node's rows (in oneditprepare). */
     prepare(node: EditorNode): void {
+      $('<div data-tb-value-empty style="font-style: italic; opacity: 0.75; margin: 4px 0 6px;"></div>')
+        .text(E.t(`${type}.placeholder.noValues`))
+        .appendTo(holder());
       const ol = $('<ol data-tb-value-list></ol>').appendTo(holder());
       ol.editableList({
         addItem(row: JQuery, _index: number, data: Partial<ValueRow>) {

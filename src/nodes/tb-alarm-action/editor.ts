@@ -153,7 +153,6 @@ export default dialog(E, {
         '.tb-row-raise-id': uses(node, 'raise') && E.input('originatorType').val() !== 'json',
         '.tb-tip-msg': o === 'msg',
         '.tb-tip-raise': uses(node, 'raise'),
-        '.tb-tip-alarm': uses(node, 'alarm'),
       };
     }, ['operation', 'originator']);
   },

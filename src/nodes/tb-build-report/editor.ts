@@ -60,7 +60,7 @@ export default dialog(E, {
       return RED.validators.typedInput('viewConfigIdType').call(this, v, opt);
     },
     // Checked only while the range uses it.
-    last: E.when(rangeIs('last'), E.positive('tb-build-report.errors.last')),
+    last: E.when(rangeIs('last'), E.duration('tb-build-report.errors.last', 0, true)),
     rangeStartTs: E.when(rangeIs('fixed'), timestamp('rangeStartTs')),
     rangeEndTs: E.when(
       rangeIs('fixed'),

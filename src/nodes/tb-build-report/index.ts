@@ -13,9 +13,7 @@ import { errorStatus, setupProblem, status } from '../../node-red/status';
 import { TypedInput } from '../../node-red/typed-input';
 import { label } from './label';
 import { MIGRATIONS } from './migrations';
-import { TB_BUILD_REPORT, type LastUnit } from './settings';
-
-const UNIT_MS: Record<LastUnit, number> = { minutes: 60000, hours: 3600000, days: 86400000 };
+import { TB_BUILD_REPORT } from './settings';
 const DEFAULT_FILTERS = TB_BUILD_REPORT.settings.filters.default;
 
 export default function (RED: NodeAPI): void {
@@ -30,9 +28,9 @@ export default function (RED: NodeAPI): void {
     const range = s.range;
     const format = s.format;
     const split = s.split && format !== 'table' && format !== 'csv';
-    // Whole numbers within their range (their default when the saved one is not).
+    // Within their range (their default when the saved one is not).
     const maxRetries = s.maxRetries as number;
-    const maxWaitMs = (s.maxWait as number) * 1000;
+    const maxWaitMs = s.maxWait as number;
     // str (the id as it is: placeholders are not read), msg, flow, global or env.
     const view = new TypedInput(RED, node, s.viewConfigIdType, s.viewConfigId, { name: 'viewConfigId' });
     const filtersType = s.filtersType;
@@ -63,7 +61,7 @@ export default function (RED: NodeAPI): void {
       let endField = 'rangeEndTs';
       if (range === 'last') {
         rangeEndTs = Date.now();
-        rangeStartTs = (rangeEndTs as number) - s.last * UNIT_MS[s.lastUnit];
+        rangeStartTs = (rangeEndTs as number) - (s.last as number);
       } else if (range === 'fixed') {
         rangeStartTs = s.rangeStartTs;
         rangeEndTs = s.rangeEndTs;

@@ -88,7 +88,7 @@ export default dialog(E, {
       if (!cfg) return t('tb-connection.errors.tlsMissing');
       return cfg.valid === false ? t('tb-connection.errors.tlsInvalid') : true;
     },
-    timeout: E.positive('tb-connection.errors.timeout'),
+    timeout: E.duration('tb-connection.errors.timeout', 0, true),
     analyticsUrl: function (v, opt) {
       if (v === undefined) return true;
       return blank(v) || isHttpUrl(v) ? true : t('tb-connection.errors.analyticsUrl');
@@ -103,7 +103,7 @@ export default dialog(E, {
       },
       analyticsSignInReady,
     ),
-    reportTimeout: E.positive('tb-connection.errors.reportTimeout'),
+    reportTimeout: E.duration('tb-connection.errors.reportTimeout', 0, true),
     // The credentials.
     username: needed(forMode('password'), 'tb-connection.errors.username'),
     password: needed(forMode('password'), 'tb-connection.errors.password'),

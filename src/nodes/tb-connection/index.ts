@@ -57,7 +57,7 @@ export default function (RED: NodeAPI): void {
         url,
         authMode: values.authMode,
         credentials: { username: creds.username, password: creds.password, apiKey: creds.apiKey, token: creds.token },
-        timeoutMs: values.timeout * 1000,
+        timeoutMs: values.timeout as number,
         tls,
         retry: {
           // Left empty (a connection saved before it had retries): settings.js, else the setting's default.
@@ -65,7 +65,7 @@ export default function (RED: NodeAPI): void {
           initialMs: setting(RED, 'tbConnectionRetryInitialMs', 1000),
           maxMs: setting(RED, 'tbConnectionRetryMaxMs', 30000),
           jitter: 0.2,
-          maxTotalMs: values.retryBudget * 1000,
+          maxTotalMs: values.retryBudget as number,
         },
         maxResponseBytes,
         auth: {
@@ -149,7 +149,7 @@ export default function (RED: NodeAPI): void {
         url: aUrl,
         username,
         password,
-        timeoutMs: values.reportTimeout * 1000,
+        timeoutMs: values.reportTimeout as number,
         maxResponseBytes,
         // A whole number from 1 to 10 (its default when the saved one is not).
         concurrency: values.reportConcurrency as number,

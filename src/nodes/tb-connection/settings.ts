@@ -1,7 +1,7 @@
 /**
  * tb-connection's settings and credentials, declared once: the dialog, the runtime and the reference page read them.
  */
-import { choice, configNode, declareNode, number, text, whole } from '../../settings/declare';
+import { choice, configNode, declareNode, duration, number, text, whole } from '../../settings/declare';
 
 /** The ways to sign in to ThingsBoard: username and password, an API key (4.3+), a token issued elsewhere. */
 export const AUTH_MODES = ['password', 'apiKey', 'token'] as const;
@@ -15,14 +15,14 @@ export const TB_CONNECTION = declareNode({
   category: 'config',
   inputs: 0,
   outputs: 0,
-  version: 2,
+  version: 3,
   settings: {
     name: text(),
     url: text('', { required: true }),
     authMode: choice(AUTH_MODES, 'password'),
     tls: configNode('tls-config'),
-    /** Seconds one request may take. */
-    timeout: number(30, 0, { above: true }),
+    /** How long one request may take. */
+    timeout: duration('30s', { min: 0, above: true }),
     /** The largest WebSocket message the server accepts, in KiB (ThingsBoard's default is 32). */
     wsMessageLimit: number(32, 0, { above: true }),
     /**
@@ -30,16 +30,16 @@ export const TB_CONNECTION = declareNode({
      * settings.js's tbConnectionRetryCount, else the default.
      */
     retries: whole(3, { min: 0, max: 10, optional: true }),
-    /** At most this many seconds of waiting between the tries of one request. */
-    retryBudget: number(30, 0, { above: true }),
+    /** At most this much waiting between the tries of one request. */
+    retryBudget: duration('30s', { min: 0, above: true }),
     /** The largest answer read, in MB; a larger one is dropped while it is read. */
     maxResponseMB: number(32, 0, { above: true }),
     analyticsUrl: text(),
     analyticsAuth: choice(ANALYTICS_AUTH, 'same'),
     /** Reports built at once (Trendz queues about 10). */
     reportConcurrency: whole(2, { min: 1, max: 10 }),
-    /** Seconds one report may take. */
-    reportTimeout: number(300, 0, { above: true }),
+    /** How long one report may take. */
+    reportTimeout: duration('5m', { min: 0, above: true }),
   },
   credentials: {
     username: { type: 'text' },

@@ -55,6 +55,16 @@ function methodText(node: EditorNode): string {
 }
 
 /**
+ * What the mode line says: a two-way or a one-way command sent at once (each waits for the device in its own way),
+ * or a persistent one; nothing while the message chooses the mode.
+ */
+function modeHint(node: EditorNode): 'twoway' | 'oneway' | 'persistent' | undefined {
+  if (persistent(node)) return 'persistent';
+  const mode = String(E.value(node, 'mode') ?? '');
+  return mode === 'twoway' || mode === 'oneway' ? mode : undefined;
+}
+
+/**
  * The summary line: which method, and where its params come from ("params from msg.payload", "params: {…}", "no
  * params").
  */
@@ -107,11 +117,18 @@ export default dialog(E, {
       const on = persistent(node);
       return {
         '.tb-row-persistent': on,
-        '.tb-tip-lightweight': !on,
-        '.tb-tip-persistent': on,
         '.tb-row-params': paramsFrom(node) === 'json',
       };
     }, ['persistent', 'paramsFrom']);
+    // One line on what the mode does, true of the mode chosen (none while the message chooses it).
+    const modeTip = $('[data-tb-tip="mode"]');
+    E.follow(() => {
+      const how = modeHint(node);
+      modeTip
+        .attr('data-tb-mode', how ?? '')
+        .text(how ? t(`tb-rpc.tip.${how}`) : '')
+        .toggle(!!how);
+    }, ['mode', 'persistent']);
     const line = $('[data-tb-summary]');
     E.follow(() => line.text(summary(node)), ['paramsFrom', 'params', 'method', 'methodType']);
     // Which device, as configured: picked by name, the message, JSON, msg., JSONata.

@@ -4,6 +4,7 @@
  * expiration…) and of a cancel. No I/O, no Node-RED.
  */
 import { TbInputError } from '../../errors';
+import { durationText } from '../../protocol/duration';
 import {
   DEFAULT_EXPIRATION,
   MAX_LIGHTWEIGHT_TIMEOUT,
@@ -132,9 +133,9 @@ export function prepareRpcRequest(
     const field = timeoutS ? timeoutS.field : 'timeout';
     fail(
       field,
-      `${field} is ${timeout} ms: ThingsBoard cuts every wait at about 30 s, so a lightweight RPC may wait at ` +
-        `most ${MAX_LIGHTWEIGHT_TIMEOUT} ms. For a longer wait, make it persistent (the answer then comes by ` +
-        'following the RPC)',
+      `${field} is ${durationText(timeout)}: make it ${durationText(MAX_LIGHTWEIGHT_TIMEOUT)} or less, or tick ` +
+        'Persistent for a longer wait (ThingsBoard cuts every wait at about 30 s; a persistent RPC is followed ' +
+        'until it is done)',
     );
   }
   const body: RpcBody = { method, timeout };

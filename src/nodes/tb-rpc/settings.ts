@@ -1,6 +1,17 @@
 /** tb-rpc's settings, declared once: the dialog, the runtime and the reference page read them. */
+import { durationSetting } from '../../protocol/duration';
 import { DEFAULT_RPC_TIMEOUT, MAX_RPC_RETRIES, RPC_MODES, RPC_WAIT_FOR } from '../../protocol/rpc';
-import { choice, connection, declareNode, flag, formatted, text, whole, type Values } from '../../settings/declare';
+import {
+  choice,
+  connection,
+  declareNode,
+  duration,
+  flag,
+  formatted,
+  text,
+  whole,
+  type Values,
+} from '../../settings/declare';
 import { concurrencySetting } from '../../settings/options';
 import { targetSettings } from '../../settings/target';
 
@@ -16,7 +27,7 @@ export const TB_RPC = declareNode({
   type: 'tb-rpc',
   inputs: 1,
   outputs: 1,
-  version: 2,
+  version: 3,
   settings: {
     name: text(),
     connection: connection(),
@@ -29,10 +40,10 @@ export const TB_RPC = declareNode({
     params: formatted('json', ''),
     // The options of a send: left empty, each reads the message property of its name.
     mode: choice(RPC_MODES, 'twoway', { fromMessage: 'msg.mode' }),
-    // The server's own wait.
-    timeout: formatted('duration', DEFAULT_RPC_TIMEOUT, { fromMessage: 'msg.timeout' }),
+    // The server's own wait (10s), saved as the dialog shows it.
+    timeout: duration(durationSetting(DEFAULT_RPC_TIMEOUT), { min: 1 }, { fromMessage: 'msg.timeout' }),
     persistent: flag(false),
-    expiration: formatted('duration', '', { fromMessage: 'msg.expiration' }),
+    expiration: duration('', { min: 1000, optional: true }, { fromMessage: 'msg.expiration' }),
     retries: whole('', { min: 0, max: MAX_RPC_RETRIES, optional: true }, { fromMessage: 'msg.retries' }),
     additionalInfo: formatted('json', '', { fromMessage: 'msg.additionalInfo' }),
     waitFor: choice(RPC_WAIT_FOR, 'final', { fromMessage: 'msg.waitFor' }),

@@ -5,12 +5,30 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { blank, isOn, items } from '../../editor/dialog/predicates';
 import { queryPart } from '../../editor/dialog/query-part';
+import { parseDuration } from '../../protocol/duration';
 import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
 const E = forType('tb-subscribe');
 const t = E.t;
+
+/**
+ * The everyday choices of a live alarm subscription, as the events they send: every change (the first alarms, then
+ * each change), only new alarms, new and cleared ones. Any other choice of events is "choose the events".
+ */
+const ALARM_PICKS: Readonly<Record<string, string>> = {
+  all: '',
+  created: 'created',
+  createdCleared: 'created,cleared',
+};
+
+/** The pick that sends these events (the saved setting), or custom. */
+function alarmPick(events: string): string {
+  const chosen = blank(events) ? '' : items(events).sort().join(',');
+  for (const [pick, ev] of Object.entries(ALARM_PICKS)) if (ev.split(',').sort().join(',') === chosen) return pick;
+  return 'custom';
+}
 
 /** The events a kind can send that a node may choose (counts always send the number). */
 function eventsOf(kind: SubscribeKind): readonly string[] {
@@ -58,19 +76,24 @@ export default dialog(E, {
       return ok ? true : t('tb-subscribe.errors.events', { allowed: allowed.join(', ') || '-' });
     },
     tsKeys: E.keyList('tb-subscribe.errors.keyList', field('tsKeys')),
-    tsWindow: E.when(tsInUse, E.positive('tb-subscribe.errors.positive', field('tsWindow'))),
+    tsWindow: E.when(tsInUse, E.duration('tb-subscribe.errors.tsWindow', 0, true)),
     tsLimit: E.when(tsInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('tsLimit'))),
     historyKeys: E.all(E.keyList('tb-subscribe.errors.keyList', field('historyKeys')), function (v, opt) {
       return v !== undefined && historyInUse.call(this) && blank(v) ? t('tb-subscribe.errors.historyKeys') : true;
     }),
-    historyRange: E.when(historyInUse, E.positive('tb-subscribe.errors.positive', field('historyRange'))),
+    historyRange: E.when(historyInUse, E.duration('tb-subscribe.errors.historyRange', 0, true)),
     historyInterval: E.when(
       historyInUse,
-      E.all(E.whole(0, null, 'tb-subscribe.errors.historyInterval'), function (v, opt) {
-        // Aggregation needs an interval.
-        const agg = E.value(this, 'historyAgg') || TB_SUBSCRIBE.settings.historyAgg.default;
-        return agg !== 'NONE' && Number(v) === 0 ? t('tb-subscribe.errors.historyAggInterval') : true;
-      }),
+      E.all(
+        E.when((v) => !blank(v), E.duration('tb-subscribe.errors.historyInterval')),
+        function (v, opt) {
+          // Aggregation needs an interval.
+          const agg = E.value(this, 'historyAgg') || TB_SUBSCRIBE.settings.historyAgg.default;
+          return agg !== 'NONE' && !parseDuration(blank(v) ? 0 : String(v))
+            ? t('tb-subscribe.errors.historyAggInterval')
+            : true;
+        },
+      ),
     ),
     historyLimit: E.when(historyInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('historyLimit'))),
   },
@@ -84,23 +107,42 @@ export default dialog(E, {
     const node = this;
     query.prepare(node);
 
-    // Which events to send: one check box per event of the kind; all checked is stored as '' (all).
+    // Which events to send: one check box per event of the kind; all checked is stored as '' (all). Alarms offer the
+    // everyday choices as one pick first (the check boxes come with "choose the events").
     const eventsInput = E.input('events');
+    let custom = false;
     const drawEvents = () => {
       const kind = kindOf(node);
       const box = $('#tb-subscribe-events').empty();
       const all = eventsOf(kind);
       const chosen = blank(eventsInput.val()) ? all : items(eventsInput.val());
+      if (kind === 'alarmData') {
+        const picked = custom ? 'custom' : alarmPick(String(eventsInput.val() ?? ''));
+        const select = $('<select style="width: 100%;" data-tb-events-pick>').appendTo(box);
+        for (const p of [...Object.keys(ALARM_PICKS), 'custom'])
+          $('<option>')
+            .val(p)
+            .text(t(`tb-subscribe.alarmPick.${p}`))
+            .appendTo(select);
+        select.val(picked).on('change', () => {
+          const p = String(select.val());
+          custom = p === 'custom';
+          if (!custom) eventsInput.val(ALARM_PICKS[p]).trigger('change');
+          drawEvents();
+        });
+        if (picked !== 'custom') return;
+      }
+      const ticks = kind === 'alarmData' ? $('<div style="margin-top: 6px;">').appendTo(box) : box;
       for (const ev of all) {
         const label = $(
           '<label class="tb-b-check" style="display: inline-flex; width: auto; margin-right: 10px;">',
-        ).appendTo(box);
+        ).appendTo(ticks);
         $('<input type="checkbox" style="width: auto; margin: 0 4px 0 0;">')
           .attr('data-tb-event', ev)
           .prop('checked', chosen.indexOf(ev) !== -1)
           .appendTo(label)
           .on('change', () => {
-            const on = box
+            const on = ticks
               .find('input:checked')
               .map(function () {
                 return $(this).attr('data-tb-event');
@@ -129,6 +171,7 @@ export default dialog(E, {
     }, ['history', 'tsKeys']);
 
     E.input('kind').on('change', () => {
+      custom = false;
       // Keep the chosen events that the new kind has too; none left means all.
       const allowed = eventsOf(kindOf(node));
       const kept = blank(eventsInput.val()) ? [] : items(eventsInput.val()).filter((e) => allowed.indexOf(e) !== -1);

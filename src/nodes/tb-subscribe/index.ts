@@ -3,7 +3,7 @@
  * Wiring: the node's settings, the subscriptions it starts, replaces and stops, and its status.
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
-import { TbConfigError, TbError, TbInputError } from '../../errors';
+import { TbError, TbInputError } from '../../errors';
 import { NodeSink } from '../../families/live-node';
 import { Prepare, QuerySource } from '../../families/query-source';
 import type { Subscriber } from '../../live/hub';
@@ -22,7 +22,6 @@ import { labelUnnamed, nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../../protocol/types';
 import {
-  describe,
   jsonText,
   prepareAlarmCountQuery,
   prepareAlarmDataQuery,
@@ -30,7 +29,7 @@ import {
   prepareEntityDataQuery,
 } from '../../protocol/validate';
 import { label } from './label';
-import { droppedEvents, keyList, spanMs } from './logic';
+import { droppedEvents, keyList } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
@@ -44,14 +43,8 @@ const PREPARE: Record<SubscribeKind, Prepare<AnyQuery>> = {
 };
 
 /** The settings read only while the series are on (entity data with series keys), and only while the history is. */
-const SERIES_SETTINGS: readonly string[] = ['tsWindow', 'tsWindowUnit', 'tsLimit'];
-const HISTORY_SETTINGS: readonly string[] = [
-  'historyRange',
-  'historyRangeUnit',
-  'historyInterval',
-  'historyLimit',
-  'historyAgg',
-];
+const SERIES_SETTINGS: readonly string[] = ['tsWindow', 'tsLimit'];
+const HISTORY_SETTINGS: readonly string[] = ['historyRange', 'historyInterval', 'historyLimit', 'historyAgg'];
 
 export default function (RED: NodeAPI): void {
   function TbSubscribe(this: Node, config: NodeDef) {
@@ -65,13 +58,13 @@ export default function (RED: NodeAPI): void {
     const seriesOn = kind === 'entityData' && tsKeys.length > 0;
     const historyOn = kind === 'entityData' && s.history && historyKeys.length > 0;
     const series: SeriesOptions | undefined = seriesOn
-      ? { keys: tsKeys, windowMs: spanMs(s.tsWindow, s.tsWindowUnit), limit: s.tsLimit as number }
+      ? { keys: tsKeys, windowMs: s.tsWindow as number, limit: s.tsLimit as number }
       : undefined;
     const history: HistoryOptions | undefined = historyOn
       ? {
           keys: historyKeys,
-          rangeMs: spanMs(s.historyRange, s.historyRangeUnit),
-          intervalMs: s.historyInterval as number,
+          rangeMs: s.historyRange as number,
+          intervalMs: s.historyInterval ?? 0,
           limit: s.historyLimit as number,
           agg: s.historyAgg,
         }
@@ -79,16 +72,11 @@ export default function (RED: NodeAPI): void {
 
     /**
      * The first problem of a setting the node reads: the series' settings count only while the series are on, the
-     * history's only while it is on (the dialog, too, checks them only then); the window and the range are numbers
-     * greater than 0.
+     * history's only while it is on (the dialog, too, checks them only then).
      */
     const settingsProblem = (): TbError | undefined => {
       for (const name of Object.keys(TB_SUBSCRIBE.settings) as Array<keyof typeof TB_SUBSCRIBE.settings>) {
         if (SERIES_SETTINGS.includes(name) ? !seriesOn : HISTORY_SETTINGS.includes(name) ? !historyOn : false) continue;
-        if ((name === 'tsWindow' || name === 'historyRange') && (problemOf[name] || s[name] <= 0)) {
-          const saved = (config as unknown as Record<string, unknown>)[name];
-          return new TbConfigError(`${name} must be a number greater than 0 (got ${describe(saved)})`);
-        }
         if (problemOf[name]) return problemOf[name];
       }
       return undefined;

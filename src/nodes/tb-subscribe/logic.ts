@@ -1,6 +1,6 @@
-/** tb-subscribe's pure logic: the events it sends, its key lists and spans of time. No I/O, no Node-RED. */
+/** tb-subscribe's pure logic: the events it sends and its key lists. No I/O, no Node-RED. */
 import { TbConfigError } from '../../errors';
-import { CHOOSABLE_EVENTS, type SpanUnit } from './settings';
+import { CHOOSABLE_EVENTS } from './settings';
 
 const KIND_LABEL: Record<string, string> = { entityData: 'entity data', alarmData: 'alarm data' };
 
@@ -37,11 +37,4 @@ export function keyList(v: unknown): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-}
-
-const UNIT_MS: Readonly<Record<SpanUnit, number>> = { minutes: 60000, hours: 3600000, days: 86400000 };
-
-/** A span of time in ms: `n` of the unit. */
-export function spanMs(n: number, unit: SpanUnit): number {
-  return n * UNIT_MS[unit];
 }

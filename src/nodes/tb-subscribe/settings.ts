@@ -3,7 +3,7 @@ import { RESULT_FORMATS } from '../../protocol/format';
 import { AGGREGATIONS } from '../../protocol/types';
 import { compactQuery } from '../../query-model/json-text';
 import { defaultQuery, type QueryMode } from '../../query-model/schema';
-import { choice, connection, declareNode, flag, formatted, number, text, whole } from '../../settings/declare';
+import { choice, connection, declareNode, duration, flag, formatted, text, whole } from '../../settings/declare';
 import { querySettings } from '../../settings/query';
 
 /** What a node watches: entities and their latest values, their number, alarms, or their number. */
@@ -24,15 +24,18 @@ export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData', reado
   alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
 };
 
-/** The units of the series window and of the history's range. */
-export const SPAN_UNITS = ['minutes', 'hours', 'days'] as const;
-export type SpanUnit = (typeof SPAN_UNITS)[number];
+/**
+ * The units version 2 saved the series window and the history range in, beside a number. The settings stay declared,
+ * empty since version 3, because the editor keeps only the declared properties of a node it loads: a flow of version
+ * 2 keeps its units until its migration has read them.
+ */
+export const SPAN_UNITS = ['', 'minutes', 'hours', 'days'] as const;
 
 export const TB_SUBSCRIBE = declareNode({
   type: 'tb-subscribe',
   inputs: 1,
   outputs: 1,
-  version: 2,
+  version: 3,
   settings: {
     name: text(),
     connection: connection(),
@@ -42,16 +45,16 @@ export const TB_SUBSCRIBE = declareNode({
     format: choice(RESULT_FORMATS, 'flat'),
     events: formatted('list', ''),
     tsKeys: formatted('list', ''),
-    // A number greater than 0 (index.ts checks it while the series are on).
-    tsWindow: number(1, 0),
-    tsWindowUnit: choice(SPAN_UNITS, 'hours'),
+    // Durations (index.ts reports a problem only while the series, or the history, are on).
+    tsWindow: duration('1h', { min: 0, above: true }),
+    tsWindowUnit: choice(SPAN_UNITS, ''),
     tsLimit: whole(100, { min: 1 }),
     history: flag(false),
     historyKeys: formatted('list', ''),
-    // A number greater than 0 (index.ts checks it while the history is on).
-    historyRange: number(24, 0),
-    historyRangeUnit: choice(SPAN_UNITS, 'hours'),
-    historyInterval: whole(0, { min: 0 }),
+    historyRange: duration('24h', { min: 0, above: true }),
+    historyRangeUnit: choice(SPAN_UNITS, ''),
+    // Empty: every stored value (no interval).
+    historyInterval: duration('', { min: 0, optional: true }),
     historyLimit: whole(1000, { min: 1 }),
     historyAgg: choice(AGGREGATIONS, 'NONE'),
   },

@@ -81,7 +81,6 @@ export default dialog(E, {
     chainHint(E, this);
     values.prepare(node);
     E.showRows(() => {
-      const o = op(node);
       const saves = uses(node, 'save');
       const rows = saves && values.fromRows(node);
       return {
@@ -93,8 +92,7 @@ export default dialog(E, {
         '.tb-row-values': rows,
         '.tb-row-format': uses(node, 'format'),
         '.tb-row-id-type': target.source() !== 'json',
-        '.tb-tip-end': o === 'delete' || o === 'history' || o === 'msg',
-        '.tb-tip-save': saves,
+        '.tb-tip-save': saves && !rows,
         '.tb-tip-rows': rows,
       };
     }, ['operation', 'target', 'valuesFrom']);

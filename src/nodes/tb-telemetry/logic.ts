@@ -4,6 +4,7 @@
  * save stamped once when the message arrives, and the flat forms of the answers. No I/O, no Node-RED.
  */
 import { TbError, TbInputError } from '../../errors';
+import { durationSetting, durationText } from '../../protocol/duration';
 import {
   checkValues,
   INTERVAL_TYPES,
@@ -154,7 +155,7 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
   if (interval === undefined) {
     fail(
       'interval',
-      `interval is missing: agg ${agg} needs an interval (ms, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, ` +
+      `interval is missing: agg ${agg} needs an interval (a duration, e.g. 1h) or an intervalType (WEEK, WEEK_ISO, MONTH, ` +
         'QUARTER); without one ThingsBoard silently returns raw points',
     );
   }
@@ -162,10 +163,12 @@ function prepareHistory(r: OptionReader, now: number): HistoryRequest {
   if (intervals > MAX_INTERVALS) {
     const field = intervalS ? intervalS.field : 'interval';
     const least = Math.ceil(span / MAX_INTERVALS);
+    // Said as one types it: in whole seconds from a second up.
+    const typed = durationSetting(least > 1000 ? Math.ceil(least / 1000) * 1000 : least);
     fail(
       field,
-      `${field} of ${interval} ms splits the ${span} ms range into ${intervals} intervals; ThingsBoard allows at ` +
-        `most ${MAX_INTERVALS} (use an interval of at least ${least} ms, or a shorter range)`,
+      `${field} must be at least ${typed} for this range, or the range shorter: ${durationText(interval)} cuts ` +
+        `${durationText(span)} into ${intervals} intervals, and ThingsBoard allows at most ${MAX_INTERVALS}`,
     );
   }
   req.interval = interval;
@@ -207,6 +210,18 @@ function prepareDelete(r: OptionReader, now: number): DeleteRequest {
  * `now` stamps the values of a save and ends a range without `to`. With `fromRows` the values of a save are the
  * dialog's rows for this message (`{key: value}`, one point at `now`), not msg.payload.
  */
+/**
+ * The time to live of saved values, in whole seconds as ThingsBoard takes it: a duration such as `30d` (a number
+ * alone is ms, as in every duration setting; in msg.ttl it is seconds, as documented); undefined = the tenant's.
+ */
+function prepareTtl(s: ReturnType<OptionReader['get']>): number | undefined {
+  const ms = durationOption(s, undefined, 0, s?.field === 'msg.ttl' ? 's' : 'ms');
+  if (ms === undefined || !s) return undefined;
+  if (ms % 1000 !== 0)
+    fail(s.field, `${s.field} must be whole seconds, such as 30d, 12h or 90s (got ${describe(s.value)})`);
+  return ms / 1000;
+}
+
 export function prepareTelemetryRequest(
   operation: TelemetryOperation,
   r: OptionReader,
@@ -220,7 +235,7 @@ export function prepareTelemetryRequest(
       const records = fromRows
         ? [{ ts: now, values: checkValues(payload, 'values', 'rows of key and value') }]
         : prepareTimeseries(payload, 'msg.payload', now);
-      const ttl = intOption(r.get('ttl'), undefined, 0, Number.MAX_SAFE_INTEGER, 'seconds');
+      const ttl = prepareTtl(r.get('ttl'));
       return ttl ? { operation, records, ttl } : { operation, records };
     }
     case 'latest':

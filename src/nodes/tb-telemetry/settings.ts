@@ -1,7 +1,17 @@
 /** tb-telemetry's settings, declared once: the dialog, the runtime and the reference page read them. */
 import { INTERVAL_TYPES, ORDERS } from '../../protocol/telemetry';
 import { AGGREGATIONS } from '../../protocol/types';
-import { choice, connection, declareNode, flag, formatted, text, whole, type Values } from '../../settings/declare';
+import {
+  choice,
+  connection,
+  declareNode,
+  duration,
+  flag,
+  formatted,
+  text,
+  whole,
+  type Values,
+} from '../../settings/declare';
 import { concurrencySetting, formatSetting } from '../../settings/options';
 import { targetEntityTypeSetting, targetSettings } from '../../settings/target';
 import { valueRowsSettings } from '../../settings/value-rows';
@@ -13,7 +23,7 @@ export const TB_TELEMETRY = declareNode({
   type: 'tb-telemetry',
   inputs: 1,
   outputs: 1,
-  version: 2,
+  version: 3,
   settings: {
     name: text(),
     connection: connection(),
@@ -23,11 +33,11 @@ export const TB_TELEMETRY = declareNode({
     targetEntityType: targetEntityTypeSetting(),
     // The options of an operation: left empty, each reads the message property of its name.
     keys: formatted('list', '', { fromMessage: 'msg.keys' }),
-    last: formatted('duration', '', { fromMessage: 'msg.last' }),
+    last: duration('', { min: 1, optional: true }, { fromMessage: 'msg.last' }),
     from: text('', { fromMessage: 'msg.from' }),
     to: text('', { fromMessage: 'msg.to' }),
     agg: choice(AGGREGATIONS, 'NONE', { fromMessage: 'msg.agg' }),
-    interval: formatted('duration', '', { fromMessage: 'msg.interval' }),
+    interval: duration('', { min: 1, optional: true }, { fromMessage: 'msg.interval' }),
     // Empty: no calendar interval (a fixed interval), unless the message gives one.
     intervalType: choice(['', ...INTERVAL_TYPES], '', { fromMessage: 'msg.intervalType' }),
     timeZone: text('', { fromMessage: 'msg.timeZone' }),
@@ -35,7 +45,8 @@ export const TB_TELEMETRY = declareNode({
     order: choice(ORDERS, 'ASC', { fromMessage: 'msg.order' }),
     // The points of a history read without a limit, at most.
     maxItems: whole(100000, { min: 1 }, { fromMessage: 'msg.maxItems' }),
-    ttl: whole('', { min: 0, optional: true }, { fromMessage: 'msg.ttl' }),
+    // A duration saved with its unit (version 2 saved seconds).
+    ttl: duration('', { min: 0, optional: true }, { fromMessage: 'msg.ttl' }),
     ...valueRowsSettings(),
     all: flag(false),
     deleteLatest: flag(true),

@@ -12,11 +12,12 @@ import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { blank } from '../../editor/dialog/predicates';
 import { parseTemplate } from '../../protocol/bindings';
+import { durationParts } from '../../protocol/duration';
 import { fromMessage } from '../../settings/declare';
 import { durationOption } from '../../settings/options';
 import { VALUE_TYPES } from '../../settings/value-rows';
 import { condition as waitCondition, operator, valueType, waitFor, type Get } from './label';
-import { durationParts, isNumericText } from './logic';
+import { isNumericText } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_WAIT_UNTIL } from './settings';
 
@@ -238,9 +239,6 @@ export default dialog(E, {
         '.tb-row-alarm': !forValue,
         '.tb-row-id-type': target.source() !== 'json',
         '.tb-tip-no-limit': ms === 0,
-        // With no limit nothing is ever timed out: the outputs' tip does not mention the second one.
-        '.tb-tip-timed': ms !== 0,
-        '.tb-tip-untimed': ms === 0,
       };
     }, [
       'waitFor',

@@ -9,6 +9,7 @@
  * `21`, and `>` applies to `"21.5"` but not to `"warm"`.
  */
 import { TbConfigError, TbInputError } from '../../errors';
+import { DURATION_TEXT, durationText as saidDuration } from '../../protocol/duration';
 import { flattenAlarm, parseValue, type FlatAlarm } from '../../protocol/format';
 import type {
   AlarmData,
@@ -21,7 +22,7 @@ import type {
 } from '../../protocol/types';
 import { got, isObject } from '../../protocol/validate';
 import type { Sourced } from '../../settings/options';
-import { DURATION_TEXT, durationOption } from '../../settings/options';
+import { durationOption } from '../../settings/options';
 import { readSettings } from '../../settings/read';
 import {
   TB_WAIT_UNTIL,
@@ -303,25 +304,9 @@ export function prepareTimeout(setting: unknown, fromMsg: unknown): number {
   }
 }
 
-/** "30 s", "10 min", "2 h", for statuses and messages. */
+/** "30 s", "10 min", "2 h", for statuses and messages ("no limit" for 0). */
 export function durationText(ms: number): string {
-  if (ms === 0) return 'no limit';
-  const { n, unit } = durationParts(ms);
-  return `${n} ${unit}`;
-}
-
-/** The units a duration is said in, largest first. */
-const UNITS: ReadonlyArray<readonly ['d' | 'h' | 'min' | 's', number]> = [
-  ['d', 86400000],
-  ['h', 3600000],
-  ['min', 60000],
-  ['s', 1000],
-];
-
-/** A duration in the largest unit that divides it: 30 s, 30 min, 2 h, 1 d (ms when none does). */
-export function durationParts(ms: number): { n: number; unit: 'd' | 'h' | 'min' | 's' | 'ms' } {
-  for (const [unit, size] of UNITS) if (ms % size === 0) return { n: ms / size, unit };
-  return { n: ms, unit: 'ms' };
+  return ms === 0 ? 'no limit' : saidDuration(ms);
 }
 
 // ---- what is watched ------------------------------------------------------------------------------------

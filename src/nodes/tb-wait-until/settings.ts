@@ -1,5 +1,5 @@
 /** tb-wait-until's settings, declared once: the dialog, the runtime and the reference page read them. */
-import { choice, connection, declareNode, flag, formatted, text, whole } from '../../settings/declare';
+import { choice, connection, declareNode, duration, flag, text, whole } from '../../settings/declare';
 import { targetEntityTypeSetting, targetSettings } from '../../settings/target';
 import { VALUE_TYPES } from '../../settings/value-rows';
 
@@ -25,7 +25,7 @@ export const TB_WAIT_UNTIL = declareNode({
   type: 'tb-wait-until',
   inputs: 1,
   outputs: 2,
-  version: 2,
+  version: 3,
   settings: {
     name: text(),
     connection: connection(),
@@ -41,7 +41,8 @@ export const TB_WAIT_UNTIL = declareNode({
     alarmType: text(),
     listMode: choice(LIST_MODES, 'all'),
     checkCurrent: flag(true),
-    timeout: formatted('duration', '30s', { fromMessage: 'msg.timeout' }),
+    // 0: no limit.
+    timeout: duration('30s', { min: 0 }, { fromMessage: 'msg.timeout' }),
     maxWaits: whole(1000, { min: 1 }),
   },
 });

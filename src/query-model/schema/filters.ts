@@ -8,8 +8,7 @@ import { ALIAS_ENTITY_TYPES, RELATION_DIRECTIONS, type EntityFilterType } from '
 import { clone, isObj, type FieldSpec, type FilterTypeSpec } from './spec';
 
 const NAME_HELP =
-  'Case-insensitive: matches names that start with this text, or use % at the start or end for a pattern (% = any ' +
-  'text, _ = any one character); empty = any name.';
+  'Names that start with this text, in any case; % stands for any text, _ for one character. Empty: any name.';
 const DIRECTION_HELP =
   'FROM follows relations going out of the root (e.g. to what it contains); TO follows relations coming into it.';
 const MAX_LEVEL_HELP = '1 = direct relations only; 0 = as deep as the server allows (50 levels).';
@@ -130,7 +129,7 @@ export const ENTITY_FILTER_SCHEMA: Readonly<Record<EntityFilterType, FilterTypeS
     label: 'Entities by name',
     fields: [
       entityTypeField('entityType', 'Entity type'),
-      { ...nameFilterField('entityNameFilter'), required: true, default: '' },
+      { ...nameFilterField('entityNameFilter'), required: true, emptyOk: true, default: '' },
     ],
   },
   entityType: {

@@ -35,6 +35,11 @@ export interface FieldSpec {
   kind: FieldKind;
   /** The runtime validator requires it (when it is shown: see `when`). */
   required?: boolean;
+  /**
+   * Required in the query, but left empty it is a choice the form offers (a name filter: empty matches every name),
+   * so the form does not mark it as one to fill in.
+   */
+  emptyOk?: boolean;
   /** For 'enum' and 'enumList'. */
   options?: readonly string[];
   /** For 'entityIds': the sibling field holding the entity type. */
