@@ -1,19 +1,14 @@
 /** tb-wait-until's settings, declared once: the dialog, the runtime and the reference page read them. */
+import { CONDITION_KEY_TYPES, CONDITION_OPERATORS, JOIN_MODES } from '../../settings/conditions';
 import { choice, connection, declareNode, duration, flag, text, whole } from '../../settings/declare';
 import { targetEntityTypeSetting, targetSettings } from '../../settings/target';
 import { VALUE_TYPES } from '../../settings/value-rows';
 
 export const WAIT_FOR = ['value', 'alarm'] as const;
-export const WAIT_KEY_TYPES = [
-  'TIME_SERIES',
-  'SERVER_ATTRIBUTE',
-  'SHARED_ATTRIBUTE',
-  'CLIENT_ATTRIBUTE',
-  'ENTITY_FIELD',
-] as const;
-export const WAIT_OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'changes', 'jsonata'] as const;
+export const WAIT_KEY_TYPES = CONDITION_KEY_TYPES;
+export const WAIT_OPERATORS = CONDITION_OPERATORS;
 export const ALARM_STATES = ['acknowledged', 'cleared', 'either'] as const;
-export const LIST_MODES = ['all', 'any'] as const;
+export const LIST_MODES = JOIN_MODES;
 
 export type WaitFor = (typeof WAIT_FOR)[number];
 export type WaitKeyType = (typeof WAIT_KEY_TYPES)[number];
