@@ -108,6 +108,8 @@ const BARE_ID_TYPE = targetEntityTypeSetting().default;
 export interface KeySource {
   entityType: string;
   ids: string[];
+  /** Without ids: the keys of the entities of these profiles only (a query's), else of every entity of the type. */
+  profiles?: string[];
 }
 
 /** The entities of a fixed target (`{entityType, id}` or a list, as JSON): those of the first one's type. */

@@ -41,7 +41,7 @@ export function keysInput(o: KeysInputOptions): void {
     const src = o.source();
     const keys = src.ids.length
       ? await lookups.entityKeys(src.entityType, src.ids)
-      : await lookups.keys(src.entityType, []);
+      : await lookups.keys(src.entityType, src.profiles ?? []);
     return keys ? keysOfKind(keys, o.kind()) : null;
   };
   const write = (keys: string[]) => input.val(keys.join(', ')).trigger('change');

@@ -60,7 +60,7 @@ export function markUnknownKey(ctx: Ctx, input: JQuery, type: () => string, mess
 }
 
 /** Profile names a filter restricts to (for key suggestions of those profiles only). */
-function filterProfiles(filter: unknown): string[] {
+export function filterProfiles(filter: unknown): string[] {
   if (!isObj(filter)) return [];
   for (const k of ['deviceTypes', 'assetTypes', 'entityViewTypes', 'edgeTypes']) {
     const v = filter[k];

@@ -7,25 +7,21 @@ import { validateSetting } from '../../editor/builder/action-settings';
 import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
 import { chainHint } from '../../editor/dialog/chain-hint';
+import { keyKind, oneKey, oneKeyNamed, valueProblem } from '../../editor/dialog/condition';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { blank } from '../../editor/dialog/predicates';
-import { parseTemplate } from '../../protocol/bindings';
-import { durationParts } from '../../protocol/duration';
+import { durationWords } from '../../settings/condition-words';
 import { fromMessage } from '../../settings/declare';
 import { durationOption } from '../../settings/options';
 import { VALUE_TYPES } from '../../settings/value-rows';
 import { condition as waitCondition, operator, valueType, waitFor, type Get } from './label';
-import { isNumericText } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_WAIT_UNTIL } from './settings';
 
 const E = forType('tb-wait-until');
 const t = E.t;
-
-/** The comparisons of numbers (a fixed value must be a number, or text that reads as one). */
-const NUMERIC = ['lt', 'lte', 'gt', 'gte'];
 
 /**
  * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: its runtime gives the entity
@@ -35,14 +31,6 @@ const NUMERIC = ['lt', 'lte', 'gt', 'gte'];
  * are read from this node's catalog (below).
  */
 const ENTITY_RULE = 'tb-attributes';
-
-/** The keys suggested for each key type (the kinds of the key chips); entity fields have no look-up. */
-const KEY_KINDS: Record<string, string> = {
-  TIME_SERIES: 'timeseries',
-  SERVER_ATTRIBUTE: 'SERVER_SCOPE',
-  SHARED_ATTRIBUTE: 'SHARED_SCOPE',
-  CLIENT_ATTRIBUTE: 'CLIENT_SCOPE',
-};
 
 /** The node's settings as the dialog holds them now (else as saved). */
 const live =
@@ -88,29 +76,12 @@ const target = deviceTarget(
   { runtime: targetCheck },
 );
 
-/** A list for "is one of": a JSON array (not empty), a number or a text; not an object. */
-function jsonList(text: string): boolean {
-  try {
-    const v: unknown = JSON.parse(text);
-    return Array.isArray(v) ? v.length > 0 : v !== null && typeof v !== 'object';
-  } catch {
-    return false;
-  }
-}
-
 /** The value to compare with: present, a number for <, ≤, >, ≥, a list for "is one of". */
 const value: Validator = E.when(comparing, function (v, opt) {
   if (v === undefined) return true;
-  if (blank(v)) return t('tb-wait-until.errors.value');
   const get = live(this);
-  const op = operator(get);
-  const type = valueType(get);
-  const text = String(v);
-  if (type === 'str' && parseTemplate(text)) return true;
-  if (NUMERIC.indexOf(op) !== -1 && (type === 'bool' || type === 'json' || (type === 'str' && !isNumericText(text))))
-    return t('tb-wait-until.errors.valueNumber');
-  if ((op === 'in' || op === 'nin') && type === 'json' && !jsonList(text)) return t('tb-wait-until.errors.valueList');
-  if (type === 'str') return true;
+  const problem = valueProblem(operator(get), valueType(get), v);
+  if (problem !== 'typed') return problem ? t(`tb-wait-until.errors.${problem}`) : true;
   const r = RED.validators.typedInput('valueType').call(this, v, opt);
   return r === true ? true : r || t('tb-wait-until.errors.value');
 });
@@ -122,7 +93,7 @@ const key: Validator = E.when(
   },
   function (v, opt) {
     if (v === undefined) return true;
-    return !blank(v) && String(v).indexOf(',') === -1 ? true : t('tb-wait-until.errors.key');
+    return oneKeyNamed(v) ? true : t('tb-wait-until.errors.key');
   },
 );
 
@@ -147,10 +118,7 @@ const timeout: Validator = function (v, opt) {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** A duration as a person says it, in the largest unit that divides it (the runtime's rule), translated. */
-function durationText(ms: number): string {
-  const { n, unit } = durationParts(ms);
-  return t(`tb-wait-until.unit.${unit}`, { n });
-}
+const durationText = (ms: number): string => durationWords(ms, t, 'tb-wait-until');
 
 /** The entities of a fixed list (how many), or 0 when the entity is one or comes from the message. */
 function fixedCount(get: Get): number {
@@ -203,20 +171,13 @@ export default dialog(E, {
     chainHint(E, this);
     const sel = (prop: string) => `#${E.prefix}${prop}`;
     const connection = () => E.input('connection').val() as string | undefined;
-    const keyInput = E.input('key');
-    keyInput.on('change', () => {
-      // One key: a chip added beside another replaces it.
-      const keys = str(keyInput.val())
-        .split(',')
-        .map((k) => k.trim())
-        .filter((k) => k !== '');
-      if (keys.length > 1) keyInput.val(keys[keys.length - 1]);
-    });
+    // One key: a chip added beside another replaces it.
+    oneKey(E.input('key'));
     keysInput({
       input: sel('key'),
       connection,
       source: target.fixed,
-      kind: () => KEY_KINDS[String(E.input('keyType').val())] ?? 'ENTITY_FIELD',
+      kind: () => keyKind(E.input('keyType').val()),
       watch: [sel('target'), sel('targetEntityType'), sel('keyType'), sel('connection')],
     });
     E.typedInput('value', VALUE_TYPES);

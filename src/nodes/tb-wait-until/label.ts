@@ -2,8 +2,8 @@
  * tb-wait-until's label without a name, from its settings: the condition, "until temperature ≥ 21" (the dialog's
  * sentence starts with it). The canvas shows it, and the runtime's log and errors.
  */
+import { comparedValueText } from '../../settings/condition-words';
 import type { SavedSettings, Translate } from '../../settings/declare';
-import { isNumericText } from './logic';
 import { ALARM_STATES, TB_WAIT_UNTIL } from './settings';
 
 /** A setting of the node, as saved or as its dialog holds it now. */
@@ -18,22 +18,7 @@ export const valueType = (get: Get): string => str(get('valueType')) || DEFAULTS
 
 /** The value to compare with, as the sentence shows it (a text in quotes, a source by its path). */
 function valueText(get: Get, t: Translate): string {
-  const type = valueType(get);
-  const v = str(get('value'));
-  if (v === '') return t('tb-wait-until.sentence.noValue');
-  switch (type) {
-    case 'str':
-      // Numeric text compares as the number it stands for (the runtime's rule): shown as one.
-      return isNumericText(v) ? v : JSON.stringify(v);
-    case 'msg':
-    case 'flow':
-    case 'global':
-      return `${type}.${v}`;
-    case 'env':
-      return `env.${v}`;
-    default:
-      return v;
-  }
+  return comparedValueText(get('value'), valueType(get), t('tb-wait-until.sentence.noValue'));
 }
 
 /** "until temperature ≥ 21", "until the alarm of the message is acknowledged" (no time). */
