@@ -432,6 +432,20 @@ const VALUE_CORPUS: unknown[] = [
   'all',
   '90s',
   '["online","idle"]',
+  // tb-trigger: what it watches, when, alarm states, durations, and condition rows (fine, without a key, a value that
+  // does not fit its comparison).
+  'query',
+  'entity',
+  'message',
+  'silence',
+  'active',
+  'unacknowledged',
+  'gt',
+  '10m',
+  [],
+  [{ keyType: 'TIME_SERIES', key: 'temperature', operator: 'gt', value: '25', valueType: 'num' }],
+  [{ keyType: 'TIME_SERIES', key: '', operator: 'gt', value: '25', valueType: 'num' }],
+  [{ keyType: 'TIME_SERIES', key: 'temperature', operator: 'gt', value: 'warm', valueType: 'str' }],
 ];
 const CHECKBOXES = new Set([
   'allPages',
@@ -440,6 +454,7 @@ const CHECKBOXES = new Set([
   'keysAttributes',
   'history',
   'parseNumbers',
+  'sendInitial',
   'usetls',
 ]);
 const SANDBOX_CONFIGS = {
@@ -919,6 +934,7 @@ describe('package scorecard (offline node-red-dev validate)', function () {
           viewConfigId: UUID_SAMPLE,
           key: 'temperature',
           value: '21',
+          conditions: [{ keyType: 'TIME_SERIES', key: 'temperature', operator: 'gt', value: '25', valueType: 'num' }],
         });
         for (const p of Object.keys(def.defaults)) {
           assert.equal(def.defaults[p].validate.call(node, node[p], {}), true, `the default of ${p} is valid`);

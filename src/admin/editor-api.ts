@@ -93,6 +93,8 @@ export const PREVIEW_OPERATIONS = {
   'tb-entity-count': ['count'],
   'tb-alarm-query': ['find', 'count'],
   'tb-subscribe': ['entityData', 'entityCount', 'alarmData', 'alarmCount'],
+  // The entities a trigger watches, and how many they are (its dialog's sentence).
+  'tb-trigger': ['entityData', 'entityCount'],
 } as const;
 type PreviewNode = keyof typeof PREVIEW_OPERATIONS;
 const PREVIEW_NODES = Object.keys(PREVIEW_OPERATIONS) as PreviewNode[];
@@ -109,6 +111,8 @@ const RUNS: Record<string, Run> = {
   'tb-subscribe/entityCount': 'entityCount',
   'tb-subscribe/alarmData': 'alarmFind',
   'tb-subscribe/alarmCount': 'alarmCount',
+  'tb-trigger/entityData': 'entityFind',
+  'tb-trigger/entityCount': 'entityCount',
 };
 
 /** Names sorted the way the server sorts them (Java String order), then filtered by a case-insensitive "contains". */
