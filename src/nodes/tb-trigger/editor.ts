@@ -161,7 +161,24 @@ function conditionList(node: EditorNode, keySource: () => ReturnType<typeof targ
     return rows;
   }
 
-  /** Keeps the element's value (what Node-RED saves and checks) and each row's marks in step with the list. */
+  /**
+   * Marks each row's key box (a key missing) or value box (a value that does not fit), after the key box has drawn its
+   * chips again (a chip removed or added redraws them, after the change it reports).
+   */
+  function mark(): void {
+    const rows = read();
+    rowsShown().each(function (i) {
+      const row = $(this);
+      const r = rows[i];
+      const problem = r === undefined ? undefined : rowProblem(r);
+      const keyBad = r !== undefined && !oneKeyNamed(r.key);
+      row.find('.tb-b-chips input.tb-b-text').toggleClass('tb-b-invalid', keyBad);
+      row.find('.red-ui-typedInput-container').toggleClass('input-error', problem !== undefined && !keyBad);
+      row.attr('data-tb-problem', problem ?? '');
+    });
+  }
+
+  /** Keeps the element's value (what Node-RED saves and checks) and the rows' marks in step with the list. */
   function changed(): void {
     const rows = read();
     (holder[0] as RowsElement).value = rows;
@@ -170,15 +187,7 @@ function conditionList(node: EditorNode, keySource: () => ReturnType<typeof targ
       .find('.red-ui-editableList-border')
       .toggle(rows.length > 0);
     empty.toggle(rows.length === 0);
-    rowsShown().each(function (i) {
-      const row = $(this);
-      const r = rows[i];
-      const keyBad = r !== undefined && !oneKeyNamed(r.key);
-      row.find('.tb-b-chips').toggleClass('tb-b-invalid', keyBad);
-      const valueBad = r !== undefined && !keyBad && rowProblem(r) !== undefined;
-      row.find('.red-ui-typedInput-container').toggleClass('input-error', valueBad);
-      row.attr('data-tb-problem', r ? (rowProblem(r) ?? '') : '');
-    });
+    setTimeout(mark, 0);
     holder.trigger('change');
   }
 
@@ -259,7 +268,8 @@ function queryWhat(q: unknown): string {
     const p = plural(profiles[0]);
     if (p) return p;
   }
-  return entitiesLabel(q) ?? t(`${T}.sentence.entities`);
+  // "all devices" reads "any of 28 devices".
+  return entitiesLabel(q)?.replace(/^all /, '') ?? t(`${T}.sentence.entities`);
 }
 
 function parsed(text: unknown): unknown {
