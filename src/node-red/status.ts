@@ -94,7 +94,8 @@ export type StatusKey =
   | 'waiting'
   | 'waitMet'
   | 'waitTimedOut'
-  | 'waitCancelled';
+  | 'waitCancelled'
+  | 'triggerTrue';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {
