@@ -252,8 +252,8 @@ export async function quietDebugSidebar(editorUrl: string): Promise<boolean> {
   return true;
 }
 
-/** The live node types: they send on their own, as the server's updates come. */
-const LIVE_TYPES = new Set(['tb-subscribe', 'tb-alarm-status']);
+/** The live node types: they send on their own, as the server's updates come (a trigger, as its conditions turn). */
+const LIVE_TYPES = new Set(['tb-subscribe', 'tb-alarm-status', 'tb-trigger']);
 
 /** The ids of the nodes a live node's messages reach, through any wires. */
 export function downstreamOfLive(nodes: FlowNode[]): Set<string> {

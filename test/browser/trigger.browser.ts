@@ -10,6 +10,7 @@ import { strict as assert } from 'node:assert';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startDemoActivity, WARM_ROOMS } from '../../scripts/demo-activity';
+import { demoFlows } from '../../scripts/start';
 import { dbl } from '../../sim';
 import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
@@ -326,7 +327,7 @@ describe('tb-trigger (browser)', function () {
       holdFor: '15m',
       valid: true,
     });
-    assert.equal(await canvasLabel('trigA'), 'critical High Temperature alarm active and unacknowledged for 15 min');
+    assert.equal(await canvasLabel('trigA'), 'critical High Temperature unacknowledged for 15 min');
 
     await edit('trigA');
     assert.equal(await tray().locator('[data-tb-severity="CRITICAL"]').isChecked(), true);
@@ -348,7 +349,12 @@ describe('tb-trigger (browser)', function () {
     assert.equal(await verdict(page, 'trigS', 'target'), true);
     await tray().locator('#node-input-condition').selectOption('silence');
     assert.equal(await visible('[data-tb-row="silentFor"]'), true);
-    await says('when no update has come for 1 h on Gateway 1');
+    await says('when no update of (key) has come for 1 h on Gateway 1');
+    // A silence counts the updates of the keys it names: none named is flagged.
+    assert.match(
+      String(await verdict(page, 'trigS', 'silenceKeys')),
+      /^Keys: name the time series whose updates count/,
+    );
     // The gateway's own time series, suggested.
     assert.deepEqual(await keySuggestions(page, 'silenceKeys'), ['cpu', 'status', 'uptime']);
     await pickSuggestion(page, tray().locator('[data-tb-chips="silenceKeys"] input.tb-b-text'), 'up', 'uptime');
@@ -404,9 +410,15 @@ describe('tb-trigger (browser)', function () {
       assert.match(m.topic, new RegExp(`^true: temperature [\\d.]+ held .*\\(${m.payload.name}\\)$`));
       assert.equal(m.entity.id, sim.data.mustFindByName('DEVICE' as never, m.payload.name).id);
     }
+    // What a person sees: the notification closed, the status under the node and the messages in the sidebar.
+    const close = page.locator('.red-ui-notification button').filter({ hasText: 'Close' });
+    if (await close.count()) await close.first().click();
+    await page.waitForFunction(() => $('.red-ui-notification:visible').length === 0, undefined, { timeout: WAIT });
+    await page.evaluate(() => RED.sidebar.show('debug'));
+    await page.locator('.red-ui-debug-msg').first().waitFor({ state: 'visible', timeout: WAIT });
     await page.screenshot({
       path: path.join(screenshotDir(), 'trigger-fired.png'),
-      clip: { x: 0, y: 0, width: 1100, height: 500 },
+      clip: { x: 0, y: 0, width: 1500, height: 600 },
     });
 
     // One warm room cools below 25 °C: the second output, and one fewer true.
@@ -418,5 +430,34 @@ describe('tb-trigger (browser)', function () {
     }>;
     assert.deepEqual([cooled.payload.state, cooled.payload.name, cooled.payload.value], [false, warm[0], 22]);
     await waitForStatus(page, 'trigV', new RegExp(`^${warm.length - 1} true of 20$`));
+  });
+
+  it("the demo's example Device silent for an hour fires at once, for the one device that has sent nothing for an hour", async function () {
+    // The example's tab as `npm start` deploys it (on the demo's connection, its debug nodes showing under them),
+    // imported into the editor and deployed with the button.
+    const conn = await page.evaluate((id) => ({ ...RED.nodes.node(id), credentials: {} }), CONN);
+    const tabs = demoFlows({ ...conn, id: CONN, type: 'tb-connection' });
+    const tab = tabs.find((n) => n.type === 'tab' && n.label === 'Device silent for an hour')!;
+    const nodes = tabs.filter((n) => n.id === tab.id || n.z === tab.id);
+    await page.evaluate((list) => {
+      RED.view.importNodes(list, { generateIds: false, touchImport: true, notify: false });
+      RED.view.select({ nodes: [] });
+      RED.view.redraw(true);
+    }, nodes);
+    const trigger = nodes.find((n) => n.type === 'tb-trigger')!;
+    const notify = nodes.find((n) => n.type === 'debug' && n.name === 'notify')!;
+    await page.evaluate((id) => RED.workspaces.show(id), tab.id);
+    await deployButton(page);
+    // Every device but Gateway 1 reports (the demo's history reaches the last hour); the simulator's spare sensor,
+    // which never reported, is silent from the deploy on, and waits its hour.
+    await waitForStatus(page, trigger.id, /^1 true of 28$/);
+    await waitForStatus(page, notify.id, /^Gateway 1 has sent nothing/);
+    const close = page.locator('.red-ui-notification button').filter({ hasText: 'Close' });
+    if (await close.count()) await close.first().click();
+    await page.waitForFunction(() => $('.red-ui-notification:visible').length === 0, undefined, { timeout: WAIT });
+    await page.screenshot({
+      path: path.join(screenshotDir(), 'trigger-demo-silent.png'),
+      clip: { x: 0, y: 0, width: 1100, height: 400 },
+    });
   });
 });

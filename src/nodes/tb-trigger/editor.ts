@@ -293,7 +293,18 @@ export default dialog(E, {
     target: targetValidator,
     conditions,
     severities: E.listOf(ALARM_SEVERITIES, `${T}.errors.severities`),
-    silenceKeys: E.keyList(`${T}.errors.silenceKeys`),
+    // A silence counts the updates of keys it names (one at least).
+    silenceKeys: E.all(
+      E.keyList(`${T}.errors.silenceKeys`),
+      E.when(
+        function () {
+          return conditionOf(live(this)) === 'silence';
+        },
+        function (v, opt) {
+          return blank(v) ? t(`${T}.errors.silenceKeys`) : true;
+        },
+      ),
+    ),
   },
   label() {
     return String(this.name || label(this, t));

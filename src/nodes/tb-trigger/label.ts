@@ -92,16 +92,14 @@ export function label(s: SavedSettings, t: Translate): string {
   const held = (what: string) => (some(hold) ? t(`${T}.words.held`, { what, time: hold.text }) : what);
   switch (conditionOf(get)) {
     case 'alarm': {
-      const what = alarmWhat(get, t);
-      const alarm = what ? t(`${T}.words.alarmOf`, { what }) : t(`${T}.words.alarm`);
-      return held(`${alarm} ${t(`${T}.state.${alarmStateOf(get)}`)}`);
+      // "critical High Temperature unacknowledged", "alarm active" (short: the canvas shows it).
+      const type = str(get('alarmType'));
+      const what = [severityWords(get, t), type || t(`${T}.words.alarm`)].filter((x) => x !== '').join(' ');
+      return held(`${what} ${t(`${T}.words.${alarmStateOf(get)}`)}`);
     }
     case 'silence': {
-      const keys = itemsOf(get('silenceKeys'));
-      const time = timeWords(orDefault(get, 'silentFor'), t).text;
-      return keys.length
-        ? t(`${T}.words.silenceOf`, { keys: keys.join(', '), time })
-        : t(`${T}.words.silence`, { time });
+      const keys = itemsOf(get('silenceKeys')).join(', ') || t(`${T}.words.noKey`);
+      return t(`${T}.words.silence`, { keys, time: timeWords(orDefault(get, 'silentFor'), t).text });
     }
     default:
       return held(conditionsWords(get, t));
@@ -129,11 +127,8 @@ export function sentence(get: Get, t: Translate, where: string): string {
       break;
     }
     case 'silence': {
-      const keys = itemsOf(get('silenceKeys'));
-      const time = timeWords(orDefault(get, 'silentFor'), t).text;
-      first = keys.length
-        ? t(`${T}.sentence.silenceOf`, { keys: keys.join(` ${t(`${T}.words.or`)} `), time })
-        : t(`${T}.sentence.silence`, { time });
+      const keys = itemsOf(get('silenceKeys')).join(` ${t(`${T}.words.or`)} `) || t(`${T}.words.noKey`);
+      first = t(`${T}.sentence.silence`, { keys, time: timeWords(orDefault(get, 'silentFor'), t).text });
       if (some(hold)) first += `, ${t(`${T}.sentence.thenHeld`, { hold: hold.text })}`;
       break;
     }
