@@ -364,6 +364,7 @@ export default dialog(E, {
     const lookups = new Lookups(connection);
     let counted: { query: string; n: number | undefined } = { query: '', n: undefined };
     let asking = '';
+    const asked = new Set<string>();
     const where = (): string => {
       const watch = watchOf(get);
       if (watch === 'message') return t(`${T}.sentence.onMessage`);
@@ -372,7 +373,11 @@ export default dialog(E, {
         if (str(get('targetType')) !== 'json' || !fixed.ids.length) return t(`${T}.sentence.onNoEntity`);
         if (fixed.ids.length > 1) return t(`${T}.sentence.onEntities`, { n: fixed.ids.length });
         const name = lookups.knownName(fixed.ids[0]);
-        if (name === undefined) void lookups.names(fixed.entityType, fixed.ids).then(() => update());
+        // Asked once per entity: one the server does not know stays named by its id.
+        if (name === undefined && !asked.has(fixed.ids[0])) {
+          asked.add(fixed.ids[0]);
+          void lookups.names(fixed.entityType, fixed.ids).then(() => update());
+        }
         return t(`${T}.sentence.onEntity`, { name: name ?? pickedEntity(str(get('target')))?.id ?? '' });
       }
       const type = str(get('queryType')) || 'json';
