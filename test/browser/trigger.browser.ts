@@ -168,6 +168,15 @@ describe('tb-trigger (browser)', function () {
     await pickSuggestion(page, field('entityFilter.deviceTypes').last(), 'therm', 'thermostat');
     // Counted on the server: the sentence says how many.
     await says('as soon as (key) > (value) on any of 20 thermostats');
+    // The query's page is what is watched: a page smaller than the list says so.
+    await field('pageLink.pageSize').first().fill('10');
+    await field('pageLink.pageSize').first().press('Tab');
+    await says(
+      "as soon as (key) > (value) on any of the first 10 of 20 thermostats (raise the query's Page size to watch them all)",
+    );
+    await field('pageLink.pageSize').first().fill('100');
+    await field('pageLink.pageSize').first().press('Tab');
+    await says('as soon as (key) > (value) on any of 20 thermostats');
 
     // The condition: the key suggested from the thermostats' own keys, of the key type chosen.
     assert.deepEqual(await rowKeys(0), ['humidity', 'temperature']);

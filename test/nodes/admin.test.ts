@@ -518,6 +518,23 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.equal(sim.countRequests('/api/alarmsQuery/count'), 1);
     });
 
+    it("tb-trigger: its query's entities and their number (the dialog's sentence), over REST, never subscribing", async () => {
+      await load();
+      const live = { ...THERMOSTATS, pageLink: { ...THERMOSTATS.pageLink, dynamic: true } };
+      let r = await preview({ node: 'tb-trigger', operation: 'entityCount', query: JSON.stringify(live) });
+      assert.deepEqual(r.body, { payload: 20 });
+      r = await preview({ node: 'tb-trigger', operation: 'entityData', query: live });
+      assert.equal(r.body.page.totalElements, 20);
+      expectError(
+        await preview({ node: 'tb-trigger', operation: 'alarmData', query: live }),
+        400,
+        'TB_INVALID_INPUT',
+        'operation must be one of entityData, entityCount (got "alarmData")',
+        'operation',
+      );
+      assert.equal(sim.ws.connections().total, 0, 'no WebSocket');
+    });
+
     it("an invalid query: 400 with the runtime's field and message, nothing sent", async () => {
       await load();
       const bad = { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] }, pageLink: { pageSize: 0 } };
@@ -593,7 +610,7 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
         await preview({ node: 'tb-entity-find', query: THERMOSTATS }),
         400,
         'TB_INVALID_INPUT',
-        'node must be one of tb-entity-query, tb-entity-count, tb-alarm-query, tb-subscribe (got "tb-entity-find")',
+        'node must be one of tb-entity-query, tb-entity-count, tb-alarm-query, tb-subscribe, tb-trigger (got "tb-entity-find")',
         'node',
       );
       expectError(

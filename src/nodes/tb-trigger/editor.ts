@@ -400,6 +400,9 @@ export default dialog(E, {
       if (n === undefined) return t(`${T}.sentence.onQueryUnknown`, { what });
       if (n === 0) return t(`${T}.sentence.onQueryNone`, { what });
       if (n === 1) return t(`${T}.sentence.onQueryOneNow`, { what });
+      // The query's page is what is watched: more entities than it holds are left out.
+      const size = Number((parsed(text) as { pageLink?: { pageSize?: unknown } } | undefined)?.pageLink?.pageSize);
+      if (Number.isInteger(size) && size > 0 && size < n) return t(`${T}.sentence.onQueryFirst`, { n, size, what });
       return t(`${T}.sentence.onQuery`, { n, what });
     };
 
