@@ -36,6 +36,7 @@ const TYPES = [
   'tb-attributes',
   'tb-rpc',
   'tb-wait-until',
+  'tb-trigger',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
@@ -167,6 +168,7 @@ describe('editor (browser)', function () {
         ...at(860, 300),
         wires: [[], []],
       },
+      { id: 'trig1', type: 'tb-trigger', connection: 'conn1', version: 1, ...at(860, 380), wires: [[], []] },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -183,6 +185,7 @@ describe('editor (browser)', function () {
     'tb-attributes': 'attr1',
     'tb-rpc': 'rpc1',
     'tb-wait-until': 'wait1',
+    'tb-trigger': 'trig1',
   };
 
   async function admin(
