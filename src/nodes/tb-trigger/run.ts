@@ -60,11 +60,18 @@ interface EntityState {
 
 type Entity = Tracked<EntityState>;
 
-/** The clock of the node: the process's (sinon's fake timers in the tests). */
+/**
+ * The clock of the node: the process's (sinon's fake timers in the tests). A timer is cleared by the clearTimeout of
+ * the clock that set it, even when another one has been installed since.
+ */
 const NODE_CLOCK: Clock = {
   now: () => Date.now(),
-  setTimer: (fn, ms) => setTimeout(fn, ms),
-  clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
+  setTimer: (fn, ms) => {
+    const clear = clearTimeout;
+    const h = setTimeout(fn, ms);
+    return () => clear(h);
+  },
+  clearTimer: (cancel) => (cancel as () => void)(),
 };
 
 /**
