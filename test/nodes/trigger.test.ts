@@ -459,6 +459,29 @@ describe('tb-trigger (runtime + simulator WebSocket, fake clock)', function () {
       assert.match(out.all.find((o) => o.port === 'false')?.msg.topic as string, /^now false: temperature 20/);
       await judged('blue');
     });
+    it('a query from the message: started by it, the same one again changes nothing, another replaces it', async () => {
+      const type = 'trigger-bound';
+      const a = probe(26, type);
+      const other = 'trigger-bound-2';
+      const b = probe(27, other);
+      await load([trigger({ watch: 'query', targetType: 'auto', queryType: 'msg', query: 'payload' })]);
+      await waitFor(() => statuses('tr').some((s) => s.text === key('idle')));
+      inject('tr', { payload: JSON.parse(probesQuery(type)) });
+      const first = await out.nth(0);
+      assert.deepEqual([first.port, first.msg.entity], ['true', a]);
+      inject('tr', { payload: JSON.parse(probesQuery(type)) });
+      inject('tr', { payload: JSON.parse(probesQuery(other)) });
+      // the first list is left (a, true, is said false), the second one watched (b, true)
+      const left = await out.nth(1);
+      assert.deepEqual([left.port, left.msg.entity, (left.msg.payload as Rec).removed], ['false', a, true]);
+      const next = await out.nth(2);
+      assert.deepEqual([next.port, next.msg.entity], ['true', b]);
+      assert.equal(out.all.length, 3, 'the same query again sent nothing');
+      inject('tr', { action: 'unwatch' });
+      const off = await out.nth(3);
+      assert.deepEqual([off.port, off.msg.entity], ['false', b]);
+      await waitFor(() => serverSubs() === 0, 5000, 'nothing subscribed');
+    });
   });
 
   describe('entities named by messages', () => {

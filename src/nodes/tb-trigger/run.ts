@@ -637,8 +637,9 @@ export class TriggerEngine {
         if (!t || t.data.session !== session) return;
         t.data.row = ed;
         t.data.name = nameOf(ed) ?? t.data.name;
+        // The status counts the entities and those true: an update changes it only through a change it causes.
         if (this.plan.condition !== 'alarm') this.evaluate(t);
-        break;
+        return;
       }
       case 'added':
         if (!session.fixed) this.add(session, ev.item as EntityData, false);
