@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       "contender's flow; the raw clients without Node-RED), measured in turn, in rotated " +
       `order, ${args.quick ? 'no warm-up round (--quick)' : 'one warm-up round discarded'}, then ${args.rounds} ` +
       'measured round(s) (scenarios 3 and 4 at most 3, scenario 5 at most 2, scenario 6: heap at most 2, history at ' +
-      'most 3); figures are medians over the measured rounds.',
+      'most 3, scenarios 7 and 8 at most 3); figures are medians over the measured rounds.',
   );
   lines.push('');
   const allTargets: Array<[number, string, string, string, boolean | undefined]> = [];

@@ -3,6 +3,7 @@ import { axiosBulk, axiosHistory, nodeBulk, nodeHistory } from './actions';
 import { burst, deployAndWait, dropAndWait, hubStats, rawClose, rawOpen, simWs } from './live';
 import { axiosLarge, axiosLoad, nodeLarge, nodeLoad } from './query-load';
 import { reportLoad, axiosReports } from './reports';
+import { triggerRun } from './triggers';
 import { waitsRun } from './waits';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,4 +28,5 @@ export const TASKS: Record<string, Task> = {
   nodeHistory,
   axiosHistory,
   waitsRun,
+  triggerRun,
 };

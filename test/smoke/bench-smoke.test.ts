@@ -30,6 +30,7 @@ describe('benchmark suite (smoke run)', function () {
       '## 5. Reports',
       '## 6. Acting on devices',
       '## 7. Waits',
+      '## 8. Triggers',
     ]) {
       assert.ok(out.includes(title), `${title} missing:\n${out.slice(-2000)}`);
     }
@@ -41,5 +42,8 @@ describe('benchmark suite (smoke run)', function () {
     assert.match(out, /\| ours \(tb-attributes, concurrency 1\) \|/);
     assert.match(out, /\| ours \(tb-telemetry history, flat rows, pages of 100\) \|/);
     assert.doesNotMatch(out, /failed \(|points \(expected/);
+    // Scenario 8 measured the trigger and its subscription alone.
+    assert.match(out, /\| ours \(tb-trigger, 1,000 entities\) \|/);
+    assert.match(out, /\| its subscription alone \(1,000\) \|/);
   });
 });

@@ -60,11 +60,18 @@ interface EntityState {
 
 type Entity = Tracked<EntityState>;
 
-/** The clock of the node: the process's (sinon's fake timers in the tests). */
+/**
+ * The clock of the node: the process's (sinon's fake timers in the tests). A timer is cleared by the clearTimeout of
+ * the clock that set it, even when another one has been installed since.
+ */
 const NODE_CLOCK: Clock = {
   now: () => Date.now(),
-  setTimer: (fn, ms) => setTimeout(fn, ms),
-  clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
+  setTimer: (fn, ms) => {
+    const clear = clearTimeout;
+    const h = setTimeout(fn, ms);
+    return () => clear(h);
+  },
+  clearTimer: (cancel) => (cancel as () => void)(),
 };
 
 /**
@@ -630,8 +637,9 @@ export class TriggerEngine {
         if (!t || t.data.session !== session) return;
         t.data.row = ed;
         t.data.name = nameOf(ed) ?? t.data.name;
+        // The status counts the entities and those true: an update changes it only through a change it causes.
         if (this.plan.condition !== 'alarm') this.evaluate(t);
-        break;
+        return;
       }
       case 'added':
         if (!session.fixed) this.add(session, ev.item as EntityData, false);
