@@ -155,7 +155,10 @@ describe('tb-rpc (runtime + simulator)', function () {
           'TB_RPC_NO_REPLY',
           /^TbApiError: Check that the device is online.*: DEVICE .* did not answer the RPC "ping" within 5 s \(HTTP 504\)/,
         );
-        assert.match(error.message as string, /online, subscribed to RPC, and that its rule chain has an "rpc call request" node:/);
+        assert.match(
+          error.message as string,
+          /online, subscribed to RPC, and that its rule chain has an "rpc call request" node:/,
+        );
         // The device, as the next node (a Catch's retry) reads it whatever its type for a bare id.
         assert.deepEqual(msg.entity, { entityType: 'DEVICE', id: d.id });
       }
