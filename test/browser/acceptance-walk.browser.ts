@@ -32,6 +32,7 @@ import {
   type BareNode,
 } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -77,16 +78,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     // The demo: a connection to the simulator; the walk starts on a new, empty tab.
     flows: () => [
       { id: TAB, type: 'tab', label: 'acceptance walk' },
-      {
-        id: CONN,
-        type: 'tb-connection',
-        name: 'ThingsBoard demo',
-        url: sim.url,
-        authMode: 'password',
-        timeout: 10,
-        version: 1,
-        credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-      },
+      simConnection(CONN, sim.url, { name: 'ThingsBoard demo' }),
     ],
   });
   before(async function () {
