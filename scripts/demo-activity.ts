@@ -160,7 +160,8 @@ export function startDemoActivity(sim: Simulator, opts: DemoActivityOptions = {}
   };
   sim.rpc.events.on('delivered', onDelivered);
   // What to stop, taken now: the stop may come after the caller let go of the simulator.
-  const { rooms, events } = { rooms: sim.rooms, events: sim.rpc.events };
+  const rooms = sim.rooms;
+  const events = sim.rpc.events;
   return () => {
     clearInterval(timer);
     rooms.stop();

@@ -7,22 +7,7 @@ import type { TbError } from '../errors';
 import type { LiveState, StateInfo } from '../live/hub';
 import type { LiveEvent, LiveSink } from '../live/subscriptions';
 import { errorStatus, status } from '../node-red/status';
-import type { EntityId } from '../protocol/types';
-
-/**
- * The entity a message about one entity or alarm concerns, `{ entityType, id }` (a new object: the receiver may keep
- * or change it): an entity's row (flat, or raw with its `entityId`), or an alarm's originator. Undefined for anything
- * else (an alarm without an originator).
- */
-export function entityOf(item: unknown): EntityId | undefined {
-  if (item === null || typeof item !== 'object') return undefined;
-  const o = item as { id?: unknown; entityType?: unknown; entityId?: EntityId | null; originator?: EntityId | null };
-  const e = o.originator ?? o.entityId;
-  if (e && typeof e === 'object') return { entityType: e.entityType, id: e.id };
-  if (typeof o.id === 'string' && typeof o.entityType === 'string')
-    return { entityType: o.entityType as EntityId['entityType'], id: o.id };
-  return undefined;
-}
+import { rowEntity } from '../protocol/targets';
 
 /**
  * Turns one live event into the message the node sends (a new message each time). The `_msgid` is in each literal:
@@ -41,7 +26,7 @@ export function eventMessage(ev: LiveEvent, topic: string, _msgid: string): Node
         event: 'update',
         payload: ev.item,
         changed: ev.changed,
-        entity: entityOf(ev.item),
+        entity: rowEntity(ev.item),
       };
     case 'count':
       return { _msgid, topic, event: 'count', payload: ev.count };
@@ -56,7 +41,7 @@ export function eventMessage(ev: LiveEvent, topic: string, _msgid: string): Node
         entity: { entityType: ev.originator.entityType, id: ev.originator.id },
       };
     default:
-      return { _msgid, topic: ev.id, event: ev.event, payload: ev.item, entity: entityOf(ev.item) };
+      return { _msgid, topic: ev.id, event: ev.event, payload: ev.item, entity: rowEntity(ev.item) };
   }
 }
 

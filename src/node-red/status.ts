@@ -4,9 +4,10 @@
  */
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import { TbApiError, TbError } from '../errors';
+import { catalogKey } from '../settings/declare';
 
 /** Runtime strings live in the tb-connection catalog; every node of the module reads them from there. */
-const STATUS_NS = 'node-red-contrib-thingsboard-query/tb-connection:tb-connection.status.';
+const STATUS_NS = catalogKey('tb-connection', 'tb-connection.status.');
 
 export type StatusKey =
   | 'requesting'

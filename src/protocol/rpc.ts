@@ -5,6 +5,7 @@
  * errors. No I/O, no Node-RED.
  */
 
+import { durationText } from './duration';
 import { describe, isObject } from './validate';
 
 export const RPC_MODES = ['oneway', 'twoway'] as const;
@@ -88,9 +89,9 @@ export function classifyRpcAnswer(
 
 export function noReplyText(device: string, method: string, timeout: number, status: number): string {
   return (
-    `Device ${device} did not ${status === 409 ? 'take' : 'answer'} the RPC "${method}" ` +
-    `within ${Math.max(timeout, MIN_RPC_TIMEOUT)} ms (HTTP ${status}). Usual causes: the device is offline; it is ` +
-    'connected but not subscribed to RPC; or its rule chain has no "rpc call request" node'
+    'Check that the device is online, subscribed to RPC, and that its rule chain has an "rpc call request" node: ' +
+    `${device} did not ${status === 409 ? 'take' : 'answer'} the RPC "${method}" within ` +
+    `${durationText(Math.max(timeout, MIN_RPC_TIMEOUT))} (HTTP ${status})`
   );
 }
 

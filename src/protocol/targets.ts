@@ -191,19 +191,22 @@ export function prepareTargets(v: unknown, field: string, rules: TargetRules): T
 }
 
 /**
- * A list of entities as the query nodes give it in msg.payload: not empty, and every row carries an entity id the
- * way their rows do: an entity query's flat row (`id` and `entityType` as text) or raw row (`entityId`), or an alarm
- * query's row, flat or raw (its `originator`, the entity acted on).
+ * The entity a row of our query or live nodes concerns, as a new `{ entityType, id }` (the receiver may keep or change
+ * it): an entity query's flat row (`id` and `entityType` as text) or raw row (`entityId`), or an alarm's row, flat or
+ * raw (its `originator`). Undefined for anything else.
  */
+export function rowEntity(row: unknown): EntityId | undefined {
+  if (!isObject(row)) return undefined;
+  const e = isObject(row.originator) ? row.originator : isObject(row.entityId) ? row.entityId : undefined;
+  if (e) return { entityType: e.entityType as EntityId['entityType'], id: e.id as string };
+  if (typeof row.id === 'string' && typeof row.entityType === 'string')
+    return { entityType: row.entityType as EntityId['entityType'], id: row.id };
+  return undefined;
+}
+
+/** A list of entities as the query nodes give it in msg.payload: not empty, and every row has its entity. */
 export function isEntityList(v: unknown): v is unknown[] {
-  if (!Array.isArray(v) || v.length === 0) return false;
-  for (const row of v) {
-    if (!isObject(row)) return false;
-    if (isObject(row.entityId) || isObject(row.originator)) continue;
-    if (typeof row.id === 'string' && typeof row.entityType === 'string') continue;
-    return false;
-  }
-  return true;
+  return Array.isArray(v) && v.length > 0 && v.every((row) => rowEntity(row) !== undefined);
 }
 
 /**

@@ -125,6 +125,14 @@ export interface NodeDeclaration<S extends Record<string, Setting> = Record<stri
 /** The colour of every node of the package (the palette's category). */
 export const NODE_COLOR = '#3FADB5';
 
+/** The package's name: a node type's catalog is read as `<module>/<type>:<key>`. */
+export const MODULE = 'node-red-contrib-thingsboard-query';
+
+/** The full key of a text in a node type's catalog, as `RED._` reads it in the runtime and in the editor. */
+export function catalogKey(type: string, key: string): string {
+  return `${MODULE}/${type}:${key}`;
+}
+
 // ---- constructors -------------------------------------------------------------------------------------------------
 
 type Extra<T extends Setting> = Partial<Omit<T, 'kind' | 'default' | 'values'>>;
@@ -258,3 +266,9 @@ export type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
 /** A node's settings as saved, read by its label. */
 export type SavedSettings = Readonly<Record<string, unknown>>;
+
+/**
+ * A node's label when it has no name, from its settings (each node's label.ts): the editor draws it on the canvas and
+ * the runtime names the node by it in the log and the debug sidebar.
+ */
+export type LabelOf = (s: SavedSettings, t: Translate) => string;

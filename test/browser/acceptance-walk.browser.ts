@@ -32,6 +32,7 @@ import {
   type BareNode,
 } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -77,16 +78,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     // The demo: a connection to the simulator; the walk starts on a new, empty tab.
     flows: () => [
       { id: TAB, type: 'tab', label: 'acceptance walk' },
-      {
-        id: CONN,
-        type: 'tb-connection',
-        name: 'ThingsBoard demo',
-        url: sim.url,
-        authMode: 'password',
-        timeout: 10,
-        version: 1,
-        credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-      },
+      simConnection(CONN, sim.url, { name: 'ThingsBoard demo' }),
     ],
   });
   before(async function () {
@@ -162,6 +154,59 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     );
 
   const shot = (name: string) => tray().screenshot({ path: path.join(screenshotDir(), `walk-${name}.png`) });
+
+  /** The name of the kind of entity chosen in the dialog's Entity (the label of its typed input). */
+  const targetKind = () =>
+    page.evaluate(() => $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text());
+
+  /** The time series temperature in the dialog's chips of setting `f`: "temp" typed, "temperature" picked. */
+  const pickTemperature = (f: string) =>
+    pickSuggestion(page, tray().locator(`[data-tb-chips="${f}"] input[data-tb-field="${f}"]`), 'temp', 'temperature');
+
+  /** In an attributes dialog: shared attributes, one row of values with its key, type and value. */
+  async function sharedValueRow(key: string, type: string, value: string): Promise<void> {
+    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
+    await tray().locator('#node-input-valuesFrom').selectOption('rows');
+    await tray().locator('[data-tb-value-rows] .red-ui-editableList-addButton').click();
+    const row = tray().locator('[data-tb-value-row]').first();
+    await row.locator('input[data-tb-value-key]').fill(key);
+    await row.locator('input[data-tb-value-key]').press('Tab');
+    await chooseTypedType(page, row, 'input[data-tb-value-value]', type);
+    await typeTyped(row, 'input[data-tb-value-value]', value);
+  }
+
+  /** In an rpc dialog: a one-way command, its method typed as text and its params as JSON. */
+  async function oneWayCommand(method: string, params: string): Promise<void> {
+    await chooseTypedType(page, tray(), '#node-input-method', 'str');
+    await typeTyped(tray(), '#node-input-method', method);
+    await tray().locator('#node-input-mode').selectOption('oneway');
+    await tray().locator('[data-tb-params-from]').selectOption('json');
+    await typeTyped(tray(), '#node-input-params', params);
+  }
+
+  /** In a wait-until dialog: until temperature ≥ `value` (of the type chosen, when given), for at most 30 minutes. */
+  async function untilTemperatureAtLeast(value: string, valueType?: string): Promise<void> {
+    await pickTemperature('key');
+    await tray().locator('#node-input-operator').selectOption('gte');
+    if (valueType) await chooseTypedType(page, tray(), '#node-input-value', valueType);
+    await typeTyped(tray(), '#node-input-value', value);
+    await tray().locator('#node-input-timeout').fill('30m');
+    await tray().locator('#node-input-timeout').press('Tab');
+  }
+
+  /**
+   * The demo's clock, stepped by hand while a room is `below` the target (each room below its own target warms
+   * ROOM_STEP °C a step), at most `most` steps; the number of steps taken.
+   */
+  function stepRoomsWhile(below: () => boolean, target: number, most: number): number {
+    let steps = 0;
+    while (below()) {
+      assert.ok(steps < most, `still below ${target} °C after ${steps} steps of ${ROOM_STEP} °C`);
+      sim.rooms.step();
+      steps++;
+    }
+    return steps;
+  }
 
   // ---- the ten tasks ----------------------------------------------------------------------------------------
 
@@ -334,14 +379,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
 
     await edit(attr);
     assert.equal(await tray().locator('#node-input-operation').inputValue(), 'save', 'Save is the default');
-    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
-    await tray().locator('#node-input-valuesFrom').selectOption('rows');
-    await tray().locator('[data-tb-value-rows] .red-ui-editableList-addButton').click();
-    const row = tray().locator('[data-tb-value-row]').first();
-    await row.locator('input[data-tb-value-key]').fill('targetTemperature');
-    await row.locator('input[data-tb-value-key]').press('Tab');
-    await chooseTypedType(page, row, 'input[data-tb-value-value]', 'num');
-    await typeTyped(row, 'input[data-tb-value-value]', '21');
+    await sharedValueRow('targetTemperature', 'num', '21');
     await shot('4-attributes');
     await saveDialog(page);
     assert.deepEqual(await saved(attr, ['operation', 'scope', 'valuesFrom', 'values']), {
@@ -354,17 +392,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
 
     // Then wait until every room is at 21 °C or more: the entities come with the message (msg.entity, the default).
     await edit(wait);
-    await pickSuggestion(
-      page,
-      tray().locator('[data-tb-chips="key"] input[data-tb-field="key"]'),
-      'temp',
-      'temperature',
-    );
-    await tray().locator('#node-input-operator').selectOption('gte');
-    await chooseTypedType(page, tray(), '#node-input-value', 'num');
-    await typeTyped(tray(), '#node-input-value', '21');
-    await tray().locator('#node-input-timeout').fill('30m');
-    await tray().locator('#node-input-timeout').press('Tab');
+    await untilTemperatureAtLeast('21', 'num');
     assert.match(await page.evaluate(() => String($('[data-tb-sentence]').text())), /temperature ≥ 21/);
     await shot('4-wait-until');
     await saveDialog(page);
@@ -400,12 +428,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     await waitForStatus(page, wait, /^waiting for 1$/);
     // The demo's clock: every 3 s each room below its target warms ROOM_STEP °C. The coolest (17.2 °C at least) is
     // there within 20 steps: a minute.
-    let steps = 0;
-    while (thermostats.some((d) => temperature(d) < 21)) {
-      assert.ok(steps < 20, `still below 21 °C after ${steps} steps of ${ROOM_STEP} °C`);
-      sim.rooms.step();
-      steps++;
-    }
+    stepRoomsWhile(() => thermostats.some((d) => temperature(d) < 21), 21, 20);
     const met = await waitForStatus(page, wait, /^met$/);
     assert.equal(met.fill, 'green');
     // Met, not timed out: the message came by the first output, with the attributes node's results.
@@ -423,18 +446,9 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     const [inj, rpc, dbg] = await chain(4, 'w5n', ['inject', 'tb-rpc', 'debug']);
     await edit(rpc);
     await chooseTypedType(page, tray(), '#node-input-target', 'entity');
-    assert.equal(
-      await page.evaluate(() =>
-        $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text(),
-      ),
-      'device picked by name',
-    );
+    assert.equal(await targetKind(), 'device picked by name');
     await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
-    await chooseTypedType(page, tray(), '#node-input-method', 'str');
-    await typeTyped(tray(), '#node-input-method', 'reboot');
-    await tray().locator('#node-input-mode').selectOption('oneway');
-    await tray().locator('[data-tb-params-from]').selectOption('json');
-    await typeTyped(tray(), '#node-input-params', '{"delay": 5}');
+    await oneWayCommand('reboot', '{"delay": 5}');
     assert.equal(await page.evaluate(() => $('[data-tb-summary]').text()), 'Sends "reboot"; params: {"delay":5}.');
     await shot('5-rpc');
     await saveDialog(page);
@@ -547,21 +561,11 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     const [inj, tel, dbg] = await chain(7, 'w8n', ['inject', 'tb-telemetry', 'debug']);
     await edit(tel);
     await chooseTypedType(page, tray(), '#node-input-target', 'entity');
-    assert.equal(
-      await page.evaluate(() =>
-        $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text(),
-      ),
-      'entity picked by name',
-    );
+    assert.equal(await targetKind(), 'entity picked by name');
     assert.equal(await field('target.entityType').inputValue(), 'DEVICE', 'a device is the default');
     await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
     await tray().locator('#node-input-operation').selectOption('history');
-    await pickSuggestion(
-      page,
-      tray().locator('[data-tb-chips="keys"] input[data-tb-field="keys"]'),
-      'temp',
-      'temperature',
-    );
+    await pickTemperature('keys');
     await tray().locator('#node-input-last').fill('24h');
     await tray().locator('#node-input-last').press('Tab');
     await tray().locator('#node-input-agg').selectOption('AVG');
@@ -595,31 +599,13 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     await edit(rpc);
     await chooseTypedType(page, tray(), '#node-input-target', 'entity');
     await pickSuggestion(page, field('target.id'), 'B-203', 'Thermo B-203');
-    await chooseTypedType(page, tray(), '#node-input-method', 'str');
-    await typeTyped(tray(), '#node-input-method', 'setTarget');
-    await tray().locator('#node-input-mode').selectOption('oneway');
-    await tray().locator('[data-tb-params-from]').selectOption('json');
-    await typeTyped(tray(), '#node-input-params', '{"target": 23}');
+    await oneWayCommand('setTarget', '{"target": 23}');
     await saveDialog(page);
 
     await edit(wait);
     // The entity is left at its default: the message's, which the rpc node passes on.
-    assert.equal(
-      await page.evaluate(() =>
-        $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text(),
-      ),
-      'msg.entity, else msg.topic',
-    );
-    await pickSuggestion(
-      page,
-      tray().locator('[data-tb-chips="key"] input[data-tb-field="key"]'),
-      'temp',
-      'temperature',
-    );
-    await tray().locator('#node-input-operator').selectOption('gte');
-    await typeTyped(tray(), '#node-input-value', '23');
-    await tray().locator('#node-input-timeout').fill('30m');
-    await tray().locator('#node-input-timeout').press('Tab');
+    assert.equal(await targetKind(), 'msg.entity, else msg.topic');
+    await untilTemperatureAtLeast('23');
     assert.match(await page.evaluate(() => $('[data-tb-sentence]').text()), /^until temperature ≥ 23 /);
     await shot('9-wait');
     await saveDialog(page);
@@ -641,12 +627,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     // No "msg.entity is missing": the wait watches the device the rpc node commanded.
     await waitForStatus(page, wait, /^waiting for 1$/);
     // The room warms toward the target the command set, ROOM_STEP °C at each step of the demo's clock.
-    let steps = 0;
-    while (temperature() < 23) {
-      assert.ok(steps < 40, `still below 23 °C after ${steps} steps of ${ROOM_STEP} °C`);
-      sim.rooms.step();
-      steps++;
-    }
+    const steps = stepRoomsWhile(() => temperature() < 23, 23, 40);
     assert.ok(steps > 0, 'the room was below the target and warmed');
     const met = await waitForStatus(page, wait, /^met$/);
     assert.equal(met.fill, 'green');
@@ -669,14 +650,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     assert.equal(await page.evaluate((id) => RED.nodes.node(id).output, q), 'payload', 'Output to left alone');
 
     await edit(attr);
-    await tray().locator('#node-input-scope').selectOption('SHARED_SCOPE');
-    await tray().locator('#node-input-valuesFrom').selectOption('rows');
-    await tray().locator('[data-tb-value-rows] .red-ui-editableList-addButton').click();
-    const row = tray().locator('[data-tb-value-row]').first();
-    await row.locator('input[data-tb-value-key]').fill('mode');
-    await row.locator('input[data-tb-value-key]').press('Tab');
-    await chooseTypedType(page, row, 'input[data-tb-value-value]', 'str');
-    await typeTyped(row, 'input[data-tb-value-value]', 'eco');
+    await sharedValueRow('mode', 'str', 'eco');
     // The line under the entity says the query before it sends its list to msg.payload; one click fixes it.
     const hint = tray().locator('[data-tb-chain-hint]');
     await hint.waitFor({ state: 'visible', timeout: WAIT });

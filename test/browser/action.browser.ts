@@ -11,6 +11,7 @@ import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import { marked, openDialog, pickSuggestion, saveDialog, topTray, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -33,16 +34,7 @@ describe('tb-alarm-action (browser)', function () {
       const at = (x: number, y: number) => ({ z: 'tabA', x, y });
       return [
         { id: 'tabA', type: 'tab', label: 'alarm action' },
-        {
-          id: 'connA',
-          type: 'tb-connection',
-          name: 'sim',
-          url: simUrl,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection('connA', simUrl),
         {
           id: 'injA',
           type: 'inject',

@@ -16,13 +16,12 @@ import type { Embedded } from '../../scripts/embedded';
 import { Simulator } from '../../sim';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { builderQuery, closeTrays as closeAll, openBuilder, runPreview, topTray, WAIT } from './editor-page';
+import { simConnection } from './flows';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
 declare const $: any;
-
-const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 
 describe('query builder: values from the message (browser)', function () {
   this.timeout(90000);
@@ -41,16 +40,7 @@ describe('query builder: values from the message (browser)', function () {
     const at = (x: number, y: number) => ({ z: 'tabV', x, y, wires: [] as string[][] });
     return [
       { id: 'tabV', type: 'tab', label: 'values from the message' },
-      {
-        id: 'connV',
-        type: 'tb-connection',
-        name: 'sim',
-        url: simUrl,
-        authMode: 'password',
-        timeout: 10,
-        version: 1,
-        credentials: TENANT,
-      },
+      simConnection('connV', simUrl),
       {
         id: 'eqV',
         type: 'tb-entity-query',

@@ -13,6 +13,7 @@ import { adminAuthSettings, startChildNodeRed, type ChildNodeRed } from '../supp
 import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium } from './chromium';
 import { openDialog } from './editor-page';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -63,16 +64,7 @@ describe('query builder under adminAuth (browser)', function () {
       },
       body: JSON.stringify([
         { id: 'tabA', type: 'tab', label: 'auth' },
-        {
-          id: 'connA',
-          type: 'tb-connection',
-          name: 'sim',
-          url: simUrl,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection('connA', simUrl),
         {
           id: 'countA',
           type: 'tb-entity-count',

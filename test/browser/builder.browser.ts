@@ -16,14 +16,13 @@ import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import { closeTrays as closeAll, openDialog, pickSuggestion, saveDialog, topTray, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
 declare const $: any;
 /** The editor helpers' global (src/editor/builder/index.ts). */
 declare const TbBuilder: { validateText(mode: string, text: string, options?: { live?: boolean }): true | string };
-
-const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 
 interface CorpusEntry {
   id: string;
@@ -48,16 +47,7 @@ describe('query builder (browser)', function () {
     const at = (x: number, y: number) => ({ z: 'tabB', x, y, wires: [] as string[][] });
     return [
       { id: 'tabB', type: 'tab', label: 'builder' },
-      {
-        id: 'connB',
-        type: 'tb-connection',
-        name: 'sim',
-        url: simUrl,
-        authMode: 'password',
-        timeout: 10,
-        version: 1,
-        credentials: TENANT,
-      },
+      simConnection('connB', simUrl),
       {
         id: 'eqB',
         type: 'tb-entity-query',

@@ -12,6 +12,7 @@ import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import { deployButton, pressInject, saveDialog, topTray, waitForStatus, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -63,16 +64,7 @@ describe('the chain: a query into a node that reads msg.entity, and errors in th
       });
       return [
         { id: TAB, type: 'tab', label: 'chain' },
-        {
-          id: CONN,
-          type: 'tb-connection',
-          name: 'ThingsBoard demo',
-          url: sim.url,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection(CONN, sim.url, { name: 'ThingsBoard demo' }),
         // query → save attributes, Output to left at msg.payload.
         inject('chI', 'go', 80, 'chQ'),
         query('chQ', 80, 'chA'),

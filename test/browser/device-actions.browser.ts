@@ -26,6 +26,7 @@ import {
   WAIT,
 } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -45,16 +46,7 @@ describe('tb-telemetry, tb-attributes, tb-rpc (browser)', function () {
       const a102 = { entityType: 'DEVICE', id: idOf('Thermo A-102') };
       return [
         { id: 'tabD', type: 'tab', label: 'device actions' },
-        {
-          id: 'connD',
-          type: 'tb-connection',
-          name: 'sim',
-          url: sim.url,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection('connD', sim.url),
         { id: 'telD', type: 'tb-telemetry', connection: 'connD', version: 1, ...at(400, 60) },
         // A connection the runtime does not run (disabled): no suggestions, and the dialog says why.
         {

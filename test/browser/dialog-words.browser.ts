@@ -14,6 +14,7 @@ import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import { addNodes, closeTrays, marked, openDialog, saveDialog, topTray, typeInto, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -50,16 +51,7 @@ describe("the dialogs in the user's words (browser)", function () {
     viewport: { width: 1500, height: 1600 },
     flows: () => [
       { id: 'tabX', type: 'tab', label: 'words' },
-      {
-        id: 'connX',
-        type: 'tb-connection',
-        name: 'sim',
-        url: sim.url,
-        authMode: 'password',
-        timeout: 10,
-        version: 1,
-        credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-      },
+      simConnection('connX', sim.url),
       // Saved by version 2, when these durations were numbers: of ms, of seconds, or beside a unit.
       {
         id: 'connV2',

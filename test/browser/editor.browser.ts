@@ -15,6 +15,7 @@ import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from './chromium';
 import { closeTrays as closeAll, openDialog as openEditDialog, saveDialog } from './editor-page';
+import { simConnection, TENANT } from './flows';
 import { sharedNodeRed } from './nodered';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
@@ -39,7 +40,6 @@ const TYPES = [
   'tb-trigger',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
-const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 const WAIT = 15000;
 
 const catalog = (type: string): any =>
@@ -71,20 +71,12 @@ describe('editor (browser)', function () {
     const at = (x: number, y: number) => ({ z: 'tab1', x, y, wires: [] as string[][] });
     return [
       { id: 'tab1', type: 'tab', label: 'browser test' },
-      {
-        id: 'conn1',
-        type: 'tb-connection',
-        name: 'sim',
-        url: simUrl,
-        authMode: 'password',
-        timeout: 10,
+      simConnection('conn1', simUrl, {
         analyticsUrl: `${simUrl}/apiTrendz/`,
         analyticsAuth: 'same',
         reportConcurrency: 2,
         reportTimeout: 300,
-        version: 1,
-        credentials: TENANT,
-      },
+      }),
       {
         id: 'inj1',
         type: 'inject',

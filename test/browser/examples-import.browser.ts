@@ -18,13 +18,13 @@ import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium } from './chromium';
 import { closeTrays, openDialog, topTray, WAIT } from './editor-page';
+import { TENANT } from './flows';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
 declare const $: any;
 
 const MODULE = 'node-red-contrib-thingsboard-query';
-const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 
 type FlowNode = Record<string, any> & { id: string; type: string };
 interface Example {

@@ -20,12 +20,12 @@ import { REPO_ROOT, type Embedded } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
 import { launchChromium, requireChromium, screenshotDir } from './chromium';
 import { closeTrays, pickSuggestion, topTray, WAIT } from './editor-page';
+import { TENANT } from './flows';
 import { deployFlows, sharedNodeRed } from './nodered';
 
 declare const RED: any;
 declare const $: any;
 
-const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 const TAB = 'gsFlow';
 
 describe('getting started walkthrough (browser)', function () {

@@ -13,6 +13,7 @@ import { REPO_ROOT } from '../../scripts/embedded';
 import { useSimulator } from '../support/simulator';
 import { closeTrays, openDialog, topTray, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -38,16 +39,7 @@ describe('Output to in the query dialogs (browser)', function () {
       // Saved before the setting existed: no `output` property.
       return [
         { id: 'tabO', type: 'tab', label: 'output to' },
-        {
-          id: 'connO',
-          type: 'tb-connection',
-          name: 'sim',
-          url: sim.url,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection('connO', sim.url),
         {
           id: 'eqO',
           type: 'tb-entity-query',

@@ -11,12 +11,11 @@ import type { Page } from 'playwright-core';
 import { useSimulator } from '../support/simulator';
 import { openDialog, runPreview, topTray, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 // Globals of the editor page, for the functions passed to page.evaluate / waitForFunction.
 declare const RED: any;
 declare const $: any;
-
-const TENANT = { username: 'tenant@thingsboard.org', password: 'tenant' };
 
 const THERMOSTATS = { type: 'deviceType', deviceTypes: ['thermostat'] };
 /** A condition no thermostat meets (the simulator's temperatures are around 20 °C). */
@@ -52,16 +51,7 @@ describe('query dialogs after the walk (browser)', function () {
       const paged = { format: 'flat', allPages: false, maxItems: 10000, split: false };
       return [
         { id: 'tabW', type: 'tab', label: 'walk' },
-        {
-          id: 'connW',
-          type: 'tb-connection',
-          name: 'sim',
-          url: sim.url,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: TENANT,
-        },
+        simConnection('connW', sim.url),
         node('eqA', 'tb-entity-query', { name: 'A', operation: 'find', ...paged, ...at(200, 60) }),
         node('eqB', 'tb-entity-query', { name: 'B', operation: 'find', ...paged, ...at(200, 140) }),
         node('ecW', 'tb-entity-count', { name: 'count', ...at(200, 220) }),

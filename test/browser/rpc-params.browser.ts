@@ -13,6 +13,7 @@ import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import { closeTrays, openDialog, pickSuggestion, saveDialog, topTray, verdict as verdictIn, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -32,16 +33,7 @@ describe('tb-rpc Params, and the entity picked by name (browser)', function () {
       const a102 = JSON.stringify({ entityType: 'DEVICE', id: idOf('Thermo A-102') });
       return [
         { id: 'tabP', type: 'tab', label: 'params' },
-        {
-          id: 'connP',
-          type: 'tb-connection',
-          name: 'sim',
-          url: sim.url,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection('connP', sim.url),
         // Saved before the Params setting and the picker's own type: no paramsFrom, no params.
         {
           id: 'rpcP',

@@ -11,6 +11,7 @@ import { useSimulator } from '../support/simulator';
 import { screenshotDir } from './chromium';
 import { openDialog, topTray, WAIT } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -28,16 +29,7 @@ describe('values set in the dialog: tb-attributes, tb-telemetry (browser)', func
       const at = (x: number, y: number) => ({ z: 'tabV', x, y, wires: [] as string[][] });
       return [
         { id: 'tabV', type: 'tab', label: 'values' },
-        {
-          id: 'connV',
-          type: 'tb-connection',
-          name: 'sim',
-          url: sim.url,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection('connV', sim.url),
         // Saved before rows existed: no valuesFrom, no values.
         { id: 'attrV', type: 'tb-attributes', connection: 'connV', version: 1, ...at(300, 60) },
         { id: 'telV', type: 'tb-telemetry', connection: 'connV', version: 1, ...at(300, 140) },

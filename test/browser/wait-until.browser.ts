@@ -26,6 +26,7 @@ import {
   WAIT,
 } from './editor-page';
 import { useEditor } from './editor-session';
+import { simConnection } from './flows';
 
 declare const RED: any;
 declare const $: any;
@@ -64,16 +65,7 @@ describe('tb-wait-until (browser)', function () {
       };
       return [
         { id: 'tabW', type: 'tab', label: 'wait until' },
-        {
-          id: 'connW',
-          type: 'tb-connection',
-          name: 'sim',
-          url: sim.url,
-          authMode: 'password',
-          timeout: 10,
-          version: 1,
-          credentials: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
+        simConnection('connW', sim.url),
         { id: 'waitV', type: 'tb-wait-until', ...fresh, ...at(400, 60) },
         { id: 'waitA', type: 'tb-wait-until', ...fresh, ...at(400, 140) },
         { id: 'waitL', type: 'tb-wait-until', ...fresh, ...at(700, 60) },

@@ -85,6 +85,28 @@ describe('the chain carries the entity (runtime + simulator)', function () {
     wires: [['out']],
     ...props,
   });
+  /** The settings of a one-way RPC to device `e` picked by name: its method, and its params as JSON. */
+  const oneWay = (e: { id: string }, method: string, params: string): Rec => ({
+    targetType: 'json',
+    target: JSON.stringify(idOf(e)),
+    methodType: 'str',
+    method,
+    paramsFrom: 'json',
+    params,
+    mode: 'oneway',
+  });
+  /** Wait until temperature ≥ 21, for `timeout`: met, to helper "out"; timed out, to helper "late". */
+  const waitUntil21 = (timeout: string): Rec[] => [
+    action('tb-wait-until', 'w', {
+      key: 'temperature',
+      operator: 'gte',
+      value: '21',
+      valueType: 'num',
+      timeout,
+      wires: [['out'], ['late']],
+    }),
+    { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] },
+  ];
 
   describe('msg.entity: what was acted on, as the next node reads it', () => {
     it('telemetry: a device picked by name, an id in msg.topic, a query list in msg.payload', async () => {
@@ -160,17 +182,7 @@ describe('the chain carries the entity (runtime + simulator)', function () {
 
     it('rpc: the device picked by name; a one-way RPC says what was sent in msg.payload', async () => {
       const a = probe();
-      await load([
-        action('tb-rpc', 'r', {
-          targetType: 'json',
-          target: JSON.stringify(idOf(a)),
-          methodType: 'str',
-          method: 'reboot',
-          paramsFrom: 'json',
-          params: '{"delay": 5}',
-          mode: 'oneway',
-        }),
-      ]);
+      await load([action('tb-rpc', 'r', oneWay(a, 'reboot', '{"delay": 5}'))]);
       const out = await next('out', () => inject('r', { payload: 1767225600000 }));
       assert.deepEqual(out.entity, idOf(a));
       assert.deepEqual(out.payload, { method: 'reboot', params: { delay: 5 }, status: 'SENT' });
@@ -179,20 +191,7 @@ describe('the chain carries the entity (runtime + simulator)', function () {
 
     it('wait until: the entity waited on, and how it ended in msg.topic (msg.payload passed on)', async () => {
       const a = probe(20);
-      await load([
-        {
-          id: 'w',
-          type: 'tb-wait-until',
-          connection: 'c1',
-          key: 'temperature',
-          operator: 'gte',
-          value: '21',
-          valueType: 'num',
-          timeout: '30s',
-          wires: [['out'], ['late']],
-        },
-        { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] },
-      ]);
+      await load(waitUntil21('30s'));
       // Timed out: the wait's timer is fake, installed before the message starts it; the value it last saw, 19.5, is
       // read before the time is up (in the subscription's first answer, or the change after it).
       sim.data.setTelemetry(a.id, { temperature: 19.5 }, ++ts);
@@ -277,31 +276,8 @@ describe('the chain carries the entity (runtime + simulator)', function () {
     it('rpc to a device picked by name → wait until at its default: the wait watches that device', async () => {
       const a = probe(19);
       await load([
-        {
-          id: 'r',
-          type: 'tb-rpc',
-          connection: 'c1',
-          targetType: 'json',
-          target: JSON.stringify(idOf(a)),
-          methodType: 'str',
-          method: 'setTarget',
-          paramsFrom: 'json',
-          params: '{"temperature": 21}',
-          mode: 'oneway',
-          wires: [['w']],
-        },
-        {
-          id: 'w',
-          type: 'tb-wait-until',
-          connection: 'c1',
-          key: 'temperature',
-          operator: 'gte',
-          value: '21',
-          valueType: 'num',
-          timeout: '30m',
-          wires: [['out'], ['late']],
-        },
-        { id: 'late', type: 'helper', z: 't', x: 300, y: 300, wires: [] },
+        action('tb-rpc', 'r', { ...oneWay(a, 'setTarget', '{"temperature": 21}'), wires: [['w']] }),
+        ...waitUntil21('30m'),
       ]);
       const out = new Collector('out');
       const caughtAny = new Collector('caught');

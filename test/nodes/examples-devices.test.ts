@@ -195,7 +195,10 @@ describe('examples: acting on devices (runtime + simulator)', function () {
     press(byName('ask Thermo A-101'));
     const e = await error.until(() => true, 8000);
     assertCode(e.error as Rec, 'TB_RPC_NO_REPLY');
-    assert.match(String((e.error as Rec).message), /offline.*not subscribed to RPC.*"rpc call request"/);
+    assert.match(
+      String((e.error as Rec).message),
+      /online, subscribed to RPC.*"rpc call request" node: .* did not answer/,
+    );
   });
 
   it('Last 24 hours, hourly average: rows by hour of the device picked by name, oldest first, and the data of a line chart', async () => {

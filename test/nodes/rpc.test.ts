@@ -153,9 +153,12 @@ describe('tb-rpc (runtime + simulator)', function () {
           'r',
           { entity: d.id, method: 'ping' },
           'TB_RPC_NO_REPLY',
-          /did not answer the RPC "ping" within 5000 ms \(HTTP 504\)/,
+          /^TbApiError: Check that the device is online.*: DEVICE .* did not answer the RPC "ping" within 5 s \(HTTP 504\)/,
         );
-        assert.match(error.message as string, /offline.*not subscribed to RPC.*"rpc call request" node/);
+        assert.match(
+          error.message as string,
+          /online, subscribed to RPC, and that its rule chain has an "rpc call request" node:/,
+        );
         // The device, as the next node (a Catch's retry) reads it whatever its type for a bare id.
         assert.deepEqual(msg.entity, { entityType: 'DEVICE', id: d.id });
       }

@@ -2,8 +2,9 @@
  * Small DOM helpers of the query builder: translated texts, element factories with the `data-tb-*` hooks the
  * browser tests use, and the stylesheet (injected once per page).
  */
+import { catalogKey } from '../../settings/declare';
 
-const NS = 'node-red-contrib-thingsboard-query/tb-connection:tb-connection.builder.';
+const NS = catalogKey('tb-connection', 'tb-connection.builder.');
 
 /** A text of the builder's catalog (in the tb-connection catalog, under `builder`). */
 export function t(key: string, options?: Record<string, unknown>): string {

@@ -5,12 +5,13 @@
  * sets the query node's *Output to* to msg.entity: in the query's own dialog, its input (saved with Done); in the
  * other node's dialog, the query node itself (an edit of its own, which the editor can undo).
  *
- * One call from each dialog's oneditprepare, `chainHint(E, node)`, after its inputs are prepared. The line is
+ * Called by every dialog (dialog.ts), after its own oneditprepare has prepared its inputs. The line is
  * `[data-tb-chain-hint]`, its button `[data-tb-chain-fix]`; the texts are the tb-connection catalog's `chain.*`.
  */
+import { catalogKey } from '../../settings/declare';
 import type { EditorNode, TypeHelpers } from './for-type';
 
-const NS = 'node-red-contrib-thingsboard-query/tb-connection:tb-connection.chain.';
+const NS = catalogKey('tb-connection', 'tb-connection.chain.');
 
 function t(key: string, options?: Record<string, unknown>): string {
   return RED._(NS + key, options);

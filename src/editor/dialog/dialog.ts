@@ -20,9 +20,10 @@
  * has a validator here, and every validator here a property there.
  */
 import { numberToDuration } from '../../protocol/duration';
-import type { NodeDeclaration, Setting } from '../../settings/declare';
+import type { LabelOf, NodeDeclaration, Setting } from '../../settings/declare';
 import { migrate, savedVersion, type Migration } from '../../settings/migrate';
 import { addConnection } from '../builder/dialogs';
+import { chainHint } from './chain-hint';
 import type { EditorNode, TypeHelpers, Validator } from './for-type';
 import { blank } from './predicates';
 
@@ -43,8 +44,8 @@ export interface DialogSpec<P extends string> {
    * settings' `label` say them).
    */
   labels?: Partial<Record<P, string>>;
-  /** The node's label on the canvas (Node-RED's `label`). */
-  label(this: EditorNode): string;
+  /** The node's label on the canvas when it has no name (its label.ts; the name wins). */
+  unnamed: LabelOf;
   /** Default: the catalog's `<type>.paletteLabel`. */
   paletteLabel?(): string;
   /** Defaults: the catalog's `<type>.inputLabel` and `<type>.outputLabel`. */
@@ -196,7 +197,9 @@ export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): D
       if (!v) throw new Error(`${type}: no validator for ${prop} (src/nodes/${type}/editor.ts)`);
       return decl && migrations.length && prop in decl.settings ? asMigrated(decl, migrations, prop, v) : v;
     },
-    nodeLabel: spec.label,
+    nodeLabel(this: EditorNode): string {
+      return String(this.name || spec.unnamed(this, t));
+    },
     paletteLabel: spec.paletteLabel ?? (() => t(`${type}.paletteLabel`)),
     labelStyle,
     onadd: spec.onadd ?? (config ? nothing : addConnection),
@@ -206,6 +209,8 @@ export function dialog<P extends string>(E: TypeHelpers, spec: DialogSpec<P>): D
       ? function (this: EditorNode) {
           showMigrated(E, decl, migrations, this);
           prepare.call(this);
+          // A query wired to a node that reads msg.entity (either end): one line, and the fix in one click.
+          chainHint(E, this);
         }
       : prepare,
     // The settings saved are those of the declaration's version (Node-RED sees the change and saves the node).

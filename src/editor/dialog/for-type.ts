@@ -10,10 +10,9 @@
  * query-part.ts.
  */
 import { parseDuration } from '../../protocol/duration';
+import { catalogKey } from '../../settings/declare';
 import { validateSetting, type ActionType } from '../builder/action-settings';
 import { blank, isBool, isKeyList, items, positiveNumber, wholeAtLeast } from './predicates';
-
-const MODULE = 'node-red-contrib-thingsboard-query';
 
 /** A node as the editor hands it to validators and dialog functions (`this`): its properties by name. */
 export type EditorNode = Record<string, unknown>;
@@ -31,12 +30,11 @@ export type Validator = (this: EditorNode, v: unknown, opt?: unknown) => boolean
 export type MessageOptions = Record<string, unknown> | (() => Record<string, unknown>);
 
 export function forType(type: string, options?: { config?: boolean }) {
-  const NS = `${MODULE}/${type}`;
   const prefix = options?.config ? 'node-config-input-' : 'node-input-';
 
   /** A key of this node's catalog, translated. */
   function t(key: string, opts?: Record<string, unknown>): string {
-    return RED._(`${NS}:${key}`, opts);
+    return RED._(catalogKey(type, key), opts);
   }
   function err(name: string, opts?: Record<string, unknown>): string {
     return t(`${type}.errors.${name}`, opts);

@@ -120,9 +120,7 @@ export default dialog(E, {
     ),
     propagateRelationTypes: E.keyList('tb-alarm-action.errors.propagateRelationTypes'),
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   oneditprepare() {
     const node = this;
     const connection = () => E.input('connection').val() as string | undefined;

@@ -6,7 +6,7 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { lookupConnection, usableClient } from '../../node-red/connection';
 import { Activity, onClose, onInput } from '../../node-red/input';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { setupProblem, status } from '../../node-red/status';
 import type { PlatformClient } from '../../platform/client';
 import type { AlarmActionRequest, AlarmOperation } from '../../protocol/alarm-actions';
@@ -19,8 +19,7 @@ export default function (RED: NodeAPI): void {
   function TbAlarmAction(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const settings = nodeSettings(node, TB_ALARM_ACTION, MIGRATIONS, config);
-    labelUnnamed(RED, node, TB_ALARM_ACTION.type, settings.values, label);
+    const settings = nodeSettings(node, TB_ALARM_ACTION, MIGRATIONS, config, { RED, label });
     const conn = lookupConnection(RED, node, settings.values.connection);
     const inputs = new AlarmActionInputs(RED, node, settings, config as unknown as Record<string, unknown>);
     const activity = new Activity(RED, node);

@@ -17,6 +17,7 @@ import {
 } from '../../protocol/alarm-actions';
 import type { ResultFormat } from '../../protocol/format';
 import { flattenAlarm } from '../../protocol/format';
+import { rowEntity } from '../../protocol/targets';
 import { isObject } from '../../protocol/validate';
 import { type Sourced } from '../../settings/options';
 import type { ReadSettings } from '../../settings/read';
@@ -255,8 +256,8 @@ export function writeResult(msg: NodeMessage, result: AlarmActionResult, format:
   const m = msg as Record<string, unknown>;
   m.payload = result.alarm === null ? null : format === 'raw' ? result.alarm : flattenAlarm(result.alarm);
   m.topic = result.alarmId;
-  const o = result.alarm?.originator;
-  if (o) m.entity = { entityType: o.entityType, id: o.id };
+  const entity = rowEntity(result.alarm);
+  if (entity) m.entity = entity;
   m.operation = result.operation;
   m.alreadyDone = result.alreadyDone;
   if (result.operation === 'raise') m.created = result.created === true;

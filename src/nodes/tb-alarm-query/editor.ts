@@ -1,5 +1,4 @@
 /** tb-alarm-query's dialog: find alarms, or count them. */
-import { chainHint } from '../../editor/dialog/chain-hint';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
@@ -9,7 +8,6 @@ import { MIGRATIONS } from './migrations';
 import { TB_ALARM_QUERY } from './settings';
 
 const E = forType('tb-alarm-query');
-const t = E.t;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || TB_ALARM_QUERY.settings.operation.default);
@@ -31,16 +29,12 @@ export default dialog(E, {
     query: query.query,
     output: output.validator,
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   outputLabels: output.labelled(results.outputLabels('count')),
   oneditprepare() {
     const node = this;
     query.prepare(node);
     output.prepare();
-    // Wired into a node that reads msg.entity: one line, and the fix in one click.
-    chainHint(E, this);
     E.input('operation').on('change', () => query.modeChanged());
     E.showRows(() => {
       const find = op(node) === 'find';

@@ -1,7 +1,7 @@
 /** tb-alarm-query: find alarms (POST /api/alarmsQuery/find) or count them (POST /api/alarmsQuery/count). */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { findOperation, restNode } from '../../families/query-node';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { AlarmCountQuery, AlarmDataQuery } from '../../protocol/types';
 import { prepareAlarmCountQuery, prepareAlarmDataQuery } from '../../protocol/validate';
@@ -12,8 +12,7 @@ import { TB_ALARM_QUERY } from './settings';
 export default function (RED: NodeAPI): void {
   function TbAlarmQuery(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
-    const settings = nodeSettings(this, TB_ALARM_QUERY, MIGRATIONS, config);
-    labelUnnamed(RED, this, TB_ALARM_QUERY.type, settings.values, label);
+    const settings = nodeSettings(this, TB_ALARM_QUERY, MIGRATIONS, config, { RED, label });
     if (settings.values.operation === 'count') {
       restNode<AlarmCountQuery>(
         RED,

@@ -23,9 +23,7 @@ export default dialog(E, {
     typeList: E.keyList('tb-alarm-status.errors.typeList'),
     severityList: E.listOf(ALARM_SEVERITIES, 'tb-alarm-status.errors.severityList'),
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   oneditprepare() {
     // The entity by name (the id stays in the hidden text box the node saves).
     entityInput({

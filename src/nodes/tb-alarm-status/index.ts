@@ -8,7 +8,7 @@ import { NodeSink } from '../../families/live-node';
 import { AlarmStatusSubscription } from '../../live/subscriptions';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import type { EntityId } from '../../protocol/types';
 import { jsonText, prepareAlarmStatusOptions, prepareEntityId } from '../../protocol/validate';
@@ -20,8 +20,7 @@ export default function (RED: NodeAPI): void {
   function TbAlarmStatus(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const { values: s, problems } = nodeSettings(node, TB_ALARM_STATUS, MIGRATIONS, config);
-    labelUnnamed(RED, node, TB_ALARM_STATUS.type, s, label);
+    const { values: s, problems } = nodeSettings(node, TB_ALARM_STATUS, MIGRATIONS, config, { RED, label });
     const conn = lookupConnection(RED, node, s.connection);
     const watched = new Map<string, { sub: AlarmStatusSubscription; sink: NodeSink; active?: boolean }>();
     /** Of the watched entities: how many answered so far, and how many have an active alarm. */

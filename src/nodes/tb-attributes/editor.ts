@@ -1,6 +1,5 @@
 /** tb-attributes' dialog: save, read and delete attributes (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
-import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
@@ -54,14 +53,10 @@ export default dialog(E, {
     values: values.values,
     concurrency: target.concurrency,
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   oneditprepare() {
     const node = this;
     target.prepare();
-    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
-    chainHint(E, this);
     // Keys left empty (or a {{msg.…}} placeholder) read msg.keys.
     messageSettings(E, node, fromMessage(TB_ATTRIBUTES));
     values.prepare(node);

@@ -6,7 +6,7 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { deviceActionNode, savePayloadUse } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { fromMessage } from '../../settings/declare';
 import { label } from './label';
 import { MIGRATIONS } from './migrations';
@@ -16,8 +16,7 @@ import { TB_ATTRIBUTES } from './settings';
 export default function (RED: NodeAPI): void {
   function TbAttributes(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
-    const read = nodeSettings(this, TB_ATTRIBUTES, MIGRATIONS, config);
-    labelUnnamed(RED, this, TB_ATTRIBUTES.type, read.values, label);
+    const read = nodeSettings(this, TB_ATTRIBUTES, MIGRATIONS, config, { RED, label });
     const s = read.values;
     const rows = new ValueRows(RED, this, s);
     deviceActionNode(RED, this, read, 'tb-attributes', (action) => ({

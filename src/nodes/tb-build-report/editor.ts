@@ -79,9 +79,7 @@ export default dialog(E, {
       return RED.validators.typedInput('filtersType').call(this, v, opt);
     },
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   outputLabels() {
     const f = listed(REPORT_FORMATS, String(this.format)) ? this.format : DEFAULTS.format.default;
     return f === 'rows' && this.split ? t('tb-build-report.outputLabel.split') : t(`tb-build-report.outputLabel.${f}`);

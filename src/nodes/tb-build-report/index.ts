@@ -8,7 +8,7 @@ import { TbInputError } from '../../errors';
 import { sendSplit } from '../../families/query-node';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { Activity, onClose, onInput, SendFn, tracked } from '../../node-red/input';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import { TypedInput } from '../../node-red/typed-input';
 import { label } from './label';
@@ -20,8 +20,7 @@ export default function (RED: NodeAPI): void {
   function TbBuildReport(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const settings = nodeSettings(node, TB_BUILD_REPORT, MIGRATIONS, config);
-    labelUnnamed(RED, node, TB_BUILD_REPORT.type, settings.values, label);
+    const settings = nodeSettings(node, TB_BUILD_REPORT, MIGRATIONS, config, { RED, label });
     const s = settings.values;
     const conn = lookupConnection(RED, node, s.connection);
     const activity = new Activity(RED, node);

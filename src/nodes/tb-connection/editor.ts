@@ -118,9 +118,7 @@ export default dialog(E, {
     analyticsUsername: needed(ownAnalyticsLogin, 'tb-connection.errors.analyticsUsername'),
     analyticsPassword: needed(ownAnalyticsLogin, 'tb-connection.errors.analyticsPassword'),
   },
-  label() {
-    return String(this.name || this.url || t('tb-connection.paletteLabel'));
-  },
+  unnamed: (s, tr) => String(s.url || tr('tb-connection.paletteLabel')),
   oneditprepare() {
     const node = this;
     // Left empty, these read their default (the retries: settings.js first), which the empty box shows.

@@ -19,9 +19,7 @@ export default dialog(E, {
     query: query.query,
     output: output.validator,
   },
-  label() {
-    return String(this.name || label(this, E.t));
-  },
+  unnamed: label,
   outputLabels: output.labelled(() => E.t('tb-entity-count.outputLabel')),
   oneditprepare() {
     query.prepare(this);

@@ -1,7 +1,7 @@
 /** tb-entity-count: count entities (POST /api/entitiesQuery/count). Wiring only. */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { restNode } from '../../families/query-node';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { EntityCountQuery } from '../../protocol/types';
 import { prepareEntityCountQuery } from '../../protocol/validate';
@@ -12,8 +12,7 @@ import { TB_ENTITY_COUNT } from './settings';
 export default function (RED: NodeAPI): void {
   function TbEntityCount(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
-    const settings = nodeSettings(this, TB_ENTITY_COUNT, MIGRATIONS, config);
-    labelUnnamed(RED, this, TB_ENTITY_COUNT.type, settings.values, label);
+    const settings = nodeSettings(this, TB_ENTITY_COUNT, MIGRATIONS, config, { RED, label });
     restNode<EntityCountQuery>(
       RED,
       this,

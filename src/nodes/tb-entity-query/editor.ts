@@ -1,5 +1,4 @@
 /** tb-entity-query's dialog: find entities with their keys' values, or discover the keys they have. */
-import { chainHint } from '../../editor/dialog/chain-hint';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { pagedResults, queryPart, resultOutput } from '../../editor/dialog/query-part';
@@ -35,16 +34,12 @@ export default dialog(E, {
     }),
     keysScopes: E.listOf(ATTRIBUTE_SCOPES, 'tb-entity-query.errors.keysScopes'),
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   outputLabels: output.labelled(results.outputLabels('keys')),
   oneditprepare() {
     const node = this;
     query.prepare(node);
     output.prepare();
-    // Wired into a node that reads msg.entity: one line, and the fix in one click.
-    chainHint(E, this);
     E.multiSelect(
       'keysScopes',
       'scopes',

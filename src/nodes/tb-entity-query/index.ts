@@ -1,7 +1,7 @@
 /** tb-entity-query: find entities (POST /api/entitiesQuery/find) or list their keys. Wiring only. */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { findOperation, Operation, restNode } from '../../families/query-node';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { status } from '../../node-red/status';
 import type { EntityDataQuery } from '../../protocol/types';
 import { prepareEntityDataQuery, prepareKeysOptions } from '../../protocol/validate';
@@ -12,8 +12,7 @@ import { TB_ENTITY_QUERY } from './settings';
 export default function (RED: NodeAPI): void {
   function TbEntityQuery(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
-    const settings = nodeSettings(this, TB_ENTITY_QUERY, MIGRATIONS, config);
-    labelUnnamed(RED, this, TB_ENTITY_QUERY.type, settings.values, label);
+    const settings = nodeSettings(this, TB_ENTITY_QUERY, MIGRATIONS, config, { RED, label });
     const v = settings.values;
     let operation: Operation<EntityDataQuery>;
     if (v.operation === 'keys') {

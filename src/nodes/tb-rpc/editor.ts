@@ -1,6 +1,5 @@
 /** tb-rpc's dialog: a command to a device (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
-import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
@@ -97,17 +96,13 @@ export default dialog(E, {
     waitFor: runtime('waitFor'),
     concurrency: target.concurrency,
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   oneditprepare() {
     const node = this;
     // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
     messageSettings(E, node, fromMessage(TB_RPC));
     // A fixed device is picked by name with the query builder's entity picker (devices only).
     target.prepare();
-    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
-    chainHint(E, this);
     E.sourcedInput('method', METHOD_SOURCES);
     // Additional info is JSON: the JSON type gives it the editor's JSON view.
     E.input('additionalInfo').typedInput({ default: 'json', types: ['json'] });

@@ -6,7 +6,7 @@
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { deviceActionNode } from '../../families/device-action';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { Gate } from '../../platform/bulk';
 import { fromMessage } from '../../settings/declare';
 import { label } from './label';
@@ -19,8 +19,7 @@ export default function (RED: NodeAPI): void {
   function TbRpc(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const read = nodeSettings(node, TB_RPC, MIGRATIONS, config);
-    labelUnnamed(RED, node, TB_RPC.type, read.values, label);
+    const read = nodeSettings(node, TB_RPC, MIGRATIONS, config, { RED, label });
     deviceActionNode(RED, node, read, 'tb-rpc', (action) => {
       const inputs = new RpcInputs(RED, node, read.values);
       const followers = new Followers(RED, action, followTiming(RED));

@@ -6,7 +6,7 @@ import { forType, type EditorNode } from '../../editor/dialog/for-type';
 import { blank, isOn, items } from '../../editor/dialog/predicates';
 import { queryPart } from '../../editor/dialog/query-part';
 import { parseDuration } from '../../protocol/duration';
-import { label } from './label';
+import { knownKind, label, savedKind } from './label';
 import { MIGRATIONS } from './migrations';
 import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
@@ -35,18 +35,8 @@ function eventsOf(kind: SubscribeKind): readonly string[] {
   return kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : [];
 }
 
-/** A kind, or the default one for an empty or unknown kind. */
-function known(kind: unknown): SubscribeKind {
-  return (SUBSCRIBE_KINDS as readonly unknown[]).indexOf(kind) !== -1
-    ? (kind as SubscribeKind)
-    : TB_SUBSCRIBE.settings.kind.default;
-}
 function kindOf(node: EditorNode): SubscribeKind {
-  return known(E.value(node, 'kind'));
-}
-/** The kind as saved, for the labels. */
-function savedKind(node: EditorNode): SubscribeKind {
-  return known(node.kind);
+  return knownKind(E.value(node, 'kind'));
 }
 // Time series and history settings are used by entity data subscriptions only.
 function tsInUse(this: EditorNode): boolean {
@@ -97,9 +87,7 @@ export default dialog(E, {
     ),
     historyLimit: E.when(historyInUse, E.whole(1, null, 'tb-subscribe.errors.wholeAtLeast1', field('historyLimit'))),
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   outputLabels() {
     return t(`tb-subscribe.outputLabel.${savedKind(this)}`);
   },

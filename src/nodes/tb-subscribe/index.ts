@@ -18,7 +18,7 @@ import {
 } from '../../live/subscriptions';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../../protocol/types';
 import {
@@ -50,8 +50,7 @@ export default function (RED: NodeAPI): void {
   function TbSubscribe(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const { values: s, problemOf } = nodeSettings(node, TB_SUBSCRIBE, MIGRATIONS, config);
-    labelUnnamed(RED, node, TB_SUBSCRIBE.type, s, label);
+    const { values: s, problemOf } = nodeSettings(node, TB_SUBSCRIBE, MIGRATIONS, config, { RED, label });
     const kind = s.kind;
     const tsKeys = keyList(s.tsKeys);
     const historyKeys = keyList(s.historyKeys);

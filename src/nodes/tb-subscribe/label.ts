@@ -2,11 +2,16 @@
 import type { SavedSettings, Translate } from '../../settings/declare';
 import { SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } from './settings';
 
-/** The kind watched, as saved (its default when it is none of them). */
-export function savedKind(s: SavedSettings): SubscribeKind {
-  return (SUBSCRIBE_KINDS as readonly unknown[]).indexOf(s.kind) !== -1
-    ? (s.kind as SubscribeKind)
+/** A kind, or the default one for an empty or unknown kind. */
+export function knownKind(kind: unknown): SubscribeKind {
+  return (SUBSCRIBE_KINDS as readonly unknown[]).indexOf(kind) !== -1
+    ? (kind as SubscribeKind)
     : TB_SUBSCRIBE.settings.kind.default;
+}
+
+/** The kind watched, as saved. */
+export function savedKind(s: SavedSettings): SubscribeKind {
+  return knownKind(s.kind);
 }
 
 /** "live entities", "live alarms", "live entity count", "live alarm count". */

@@ -1,6 +1,5 @@
 /** tb-telemetry's dialog: save, read and delete time series (the settings as the runtime reads them). */
 import { settingsCheck } from '../../editor/builder/action-settings';
-import { chainHint } from '../../editor/dialog/chain-hint';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
@@ -13,7 +12,6 @@ import { TB_TELEMETRY } from './settings';
 
 const E = forType('tb-telemetry');
 settingsCheck('tb-telemetry', checkTelemetrySettings);
-const t = E.t;
 
 function op(node: EditorNode): string {
   return String(E.value(node, 'operation') || TB_TELEMETRY.settings.operation.default);
@@ -68,17 +66,13 @@ export default dialog(E, {
     all: E.all(E.bool('tb-telemetry.label.all'), runtime('all')),
     concurrency: target.concurrency,
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   oneditprepare() {
     const node = this;
     // Settings a message may set: left empty (or "from the message", or a {{msg.…}} placeholder), they read it.
     messageSettings(E, node, fromMessage(TB_TELEMETRY));
     // A fixed entity is picked by name; the keys as chips, suggested from its own time series (else its type's).
     target.prepare();
-    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
-    chainHint(E, this);
     values.prepare(node);
     E.showRows(() => {
       const saves = uses(node, 'save');

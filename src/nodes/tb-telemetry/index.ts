@@ -7,7 +7,7 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { deviceActionNode, savePayloadUse } from '../../families/device-action';
 import { ValueRows } from '../../families/value-rows';
 import { setting } from '../../node-red/connection';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
 import { fromMessage } from '../../settings/declare';
 import { label } from './label';
@@ -18,8 +18,7 @@ import { TB_TELEMETRY } from './settings';
 export default function (RED: NodeAPI): void {
   function TbTelemetry(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
-    const read = nodeSettings(this, TB_TELEMETRY, MIGRATIONS, config);
-    labelUnnamed(RED, this, TB_TELEMETRY.type, read.values, label);
+    const read = nodeSettings(this, TB_TELEMETRY, MIGRATIONS, config, { RED, label });
     const s = read.values;
     const pageSize =
       setting(RED, 'tbConnectionHistoryPageSize', DEFAULT_HISTORY_PAGE_SIZE) || DEFAULT_HISTORY_PAGE_SIZE;

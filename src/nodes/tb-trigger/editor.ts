@@ -306,9 +306,7 @@ export default dialog(E, {
       ),
     ),
   },
-  label() {
-    return String(this.name || label(this, t));
-  },
+  unnamed: label,
   outputLabels(i) {
     return t(`${T}.outputLabel.${OUTPUTS[i] ?? 'true'}`);
   },

@@ -8,6 +8,7 @@ import { lookupConnection } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
 import { nodeSettings } from '../../node-red/settings';
 import { setupProblem } from '../../node-red/status';
+import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TriggerEngine } from './run';
 import { TB_TRIGGER } from './settings';
@@ -16,7 +17,7 @@ export default function (RED: NodeAPI): void {
   function TbTrigger(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const settings = nodeSettings(node, TB_TRIGGER, MIGRATIONS, config);
+    const settings = nodeSettings(node, TB_TRIGGER, MIGRATIONS, config, { RED, label });
     const conn = lookupConnection(RED, node, settings.values.connection);
     const engine = new TriggerEngine(RED, node, settings, conn);
     if (conn) conn.register(node);

@@ -6,7 +6,6 @@
 import { validateSetting } from '../../editor/builder/action-settings';
 import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
-import { chainHint } from '../../editor/dialog/chain-hint';
 import { keyKind, oneKey, oneKeyNamed, valueProblem } from '../../editor/dialog/condition';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
@@ -16,7 +15,7 @@ import { durationWords } from '../../settings/condition-words';
 import { fromMessage } from '../../settings/declare';
 import { durationOption } from '../../settings/options';
 import { VALUE_TYPES } from '../../settings/value-rows';
-import { condition as waitCondition, operator, valueType, waitFor, type Get } from './label';
+import { condition as waitCondition, label, operator, valueType, waitFor, type Get } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_WAIT_UNTIL } from './settings';
 
@@ -37,11 +36,6 @@ const live =
   (node: EditorNode): Get =>
   (prop) =>
     E.value(node, prop);
-/** The node's settings as saved (for its label: another node's dialog may be open). */
-const saved =
-  (node: EditorNode): Get =>
-  (prop) =>
-    node[prop];
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v)).trim();
 
@@ -155,9 +149,7 @@ export default dialog(E, {
   migrations: MIGRATIONS,
   // What the kinds of its settings do not say (choices, the check box and the count are checked by their kind).
   validators: { target: target.target, key, value, timeout },
-  label() {
-    return String(this.name || condition(saved(this)));
-  },
+  unnamed: label,
   outputLabels(i) {
     return t(`tb-wait-until.outputLabel.${OUTPUTS[i] ?? 'met'}`);
   },
@@ -167,8 +159,6 @@ export default dialog(E, {
     messageSettings(E, node, fromMessage(TB_WAIT_UNTIL));
     // A fixed entity is picked by name; the key as a chip, suggested from its own keys of the chosen type.
     target.prepare();
-    // Wired to a query node that sends its list to msg.payload: one line, and the fix in one click.
-    chainHint(E, this);
     const sel = (prop: string) => `#${E.prefix}${prop}`;
     const connection = () => E.input('connection').val() as string | undefined;
     // One key: a chip added beside another replaces it.

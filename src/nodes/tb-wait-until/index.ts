@@ -6,7 +6,7 @@
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { lookupConnection } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
-import { labelUnnamed, nodeSettings } from '../../node-red/settings';
+import { nodeSettings } from '../../node-red/settings';
 import { label } from './label';
 import { MIGRATIONS } from './migrations';
 import { TB_WAIT_UNTIL } from './settings';
@@ -16,8 +16,7 @@ export default function (RED: NodeAPI): void {
   function TbWaitUntil(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const node = this;
-    const settings = nodeSettings(node, TB_WAIT_UNTIL, MIGRATIONS, config);
-    labelUnnamed(RED, node, TB_WAIT_UNTIL.type, settings.values, label);
+    const settings = nodeSettings(node, TB_WAIT_UNTIL, MIGRATIONS, config, { RED, label });
     const conn = lookupConnection(RED, node, settings.values.connection);
     const engine = waitUntilNode(RED, node, settings, conn);
     if (conn) conn.register(node);
