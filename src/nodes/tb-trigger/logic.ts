@@ -203,7 +203,7 @@ export function prepareTriggerPlan(read: ReadSettings<typeof TB_TRIGGER.settings
   if (v.watch === 'message' && v.targetType === 'json')
     fail(
       new TbConfigError(
-        'targetType: the entities messages name are read from the message; for a fixed entity, choose Watch: one entity',
+        'targetType: the entities messages name are read from the message; for a fixed entity, choose Watch: an entity picked by name',
       ),
     );
   const state: TriggerAlarmState = v.alarmState;

@@ -21,6 +21,12 @@ import type { ValueType } from '../../settings/value-rows';
  * the entities messages name (`msg.entity`, read as `targetType` says), each from its message on, until one says
  * `msg.action = "unwatch"`.
  */
+/** The builder's neutral query of entity data, with a page for a fleet that follows its list (dynamic). */
+function fleetQuery(): Record<string, unknown> {
+  const q = defaultQuery('entityData');
+  return { ...q, pageLink: { ...(q.pageLink as Record<string, unknown>), pageSize: 1000, dynamic: true } };
+}
+
 export const TRIGGER_WATCH = ['entity', 'query', 'message'] as const;
 export type TriggerWatch = (typeof TRIGGER_WATCH)[number];
 
@@ -67,8 +73,9 @@ export const TB_TRIGGER = declareNode({
     // watch = entity: the entity, picked by name (json); watch = message: where the message names it.
     ...targetSettings(),
     targetEntityType: targetEntityTypeSetting(),
-    // watch = query: the query a new node starts with, the builder's neutral query of entity data.
-    ...querySettings(compactQuery(defaultQuery('entityData'))),
+    // watch = query: the query a new node starts with, the builder's neutral query of entity data, for a fleet:
+    // a page of 1,000 that follows its list as devices come and go.
+    ...querySettings(compactQuery(fleetQuery())),
     condition: choice(TRIGGER_CONDITIONS, 'value'),
     // condition = value: the rows (ConditionRow), every one holding or one of them.
     conditions: rows(),
