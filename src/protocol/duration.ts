@@ -96,6 +96,24 @@ export function durationText(ms: number): string {
   return `${n} ${unit}`;
 }
 
+/**
+ * A span of time measured on a clock, as a message says it: rounded, in at most two units, "10 s" for 10,001 ms,
+ * "10 min", "1 h 29 min", "2 d 3 h"; under a second in ms. (durationText says a set duration exactly.)
+ */
+export function spanText(ms: number): string {
+  const two = (total: number, per: number, big: string, small: string) => {
+    const rest = total % per;
+    return `${(total - rest) / per} ${big}${rest ? ` ${rest} ${small}` : ''}`;
+  };
+  if (Math.round(ms) < UNIT_MS.s) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = Math.round(ms / UNIT_MS.s);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return two(s, 60, 'min', 's');
+  const min = Math.round(ms / UNIT_MS.m);
+  if (min < 1440) return two(min, 60, 'h', 'min');
+  return two(Math.round(ms / UNIT_MS.h), 24, 'd', 'h');
+}
+
 /** A duration as a setting saves it, for the dialog to show: "30s", "10m", "2h", "1d", "1500ms"; 0 is "0". */
 export function durationSetting(ms: number): string {
   if (ms === 0) return '0';

@@ -20,6 +20,7 @@ import {
   durationParts,
   durationSetting,
   durationText,
+  spanText,
   numberToDuration,
   parseDuration,
 } from '../../src/protocol/duration';
@@ -62,6 +63,23 @@ describe('durations', function () {
       assert.deepEqual(ms.map(durationSetting), ['30s', '10m', '2h', '1d', '1500ms', '14d']);
       assert.deepEqual(durationParts(90000), { n: 90, unit: 's' });
       assert.equal(durationSetting(0), '0');
+    });
+
+    it('spanText: a measured span rounded, in at most two units', function () {
+      const said = [0, 400, 999.6, 10001, 59600, 600002, 754000, 3599999, 5340000, 86399000, 183600000];
+      assert.deepEqual(said.map(spanText), [
+        '0 ms',
+        '400 ms',
+        '1 s',
+        '10 s',
+        '1 min',
+        '10 min',
+        '12 min 34 s',
+        '1 h',
+        '1 h 29 min',
+        '1 d',
+        '2 d 3 h',
+      ]);
     });
 
     it('what it saves reads back as the same duration', function () {

@@ -585,6 +585,11 @@ describe('tb-trigger settings and messages (pure)', function () {
       repeat: 0,
     });
     assert.equal(topicOf('value', p, 0), 'true: temperature 26.1 held 10 min (Freezer 3)');
+    // A timer wakes a little after its deadline: the span measured is said rounded.
+    assert.equal(
+      topicOf('value', payloadOf(change({ heldFor: 600004 }), 'F', reading), 0),
+      'true: temperature 26.1 held 10 min (F)',
+    );
     assert.equal(topicOf('value', payloadOf(change({ heldFor: 0 }), undefined, reading), 0), 'true: temperature 26.1');
     assert.equal(
       topicOf('value', payloadOf(change({ kind: 'repeat', repeat: 2, heldFor: 20 * MIN }), 'F', reading), 0),

@@ -17,7 +17,7 @@
  * its deadline is checked lazily (an update only moves it later, so the heap is not touched at each update).
  */
 import { TbConfigError } from '../../errors';
-import { durationText } from '../../protocol/duration';
+import { durationText, spanText } from '../../protocol/duration';
 import { flattenAlarm, type FlatAlarm } from '../../protocol/format';
 import {
   ALARM_SEVERITIES,
@@ -953,12 +953,12 @@ export function topicOf(condition: TriggerCondition, p: TriggerPayload, silenceM
     case 'initial':
       return `now ${p.state}: ${what}${who}`;
     case 'repeat':
-      return `still true: ${what} for ${durationText(p.heldFor)}, reminder ${p.repeat}${who}`;
+      return `still true: ${what} for ${spanText(p.heldFor)}, reminder ${p.repeat}${who}`;
     case 'true':
-      return p.heldFor > 0 ? `true: ${what} held ${durationText(p.heldFor)}${who}` : `true: ${what}${who}`;
+      return p.heldFor > 0 ? `true: ${what} held ${spanText(p.heldFor)}${who}` : `true: ${what}${who}`;
     default:
       if (p.removed) return `false: no longer watched${who}`;
-      return `false: ${what}, held ${durationText(p.heldFor)}${who}`;
+      return `false: ${what}, held ${spanText(p.heldFor)}${who}`;
   }
 }
 
