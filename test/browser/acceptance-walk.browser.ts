@@ -1,5 +1,5 @@
 /**
- * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the ten everyday tasks done
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the eleven everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
  * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
  *
@@ -18,6 +18,7 @@ import {
   addNodes,
   builderQuery,
   chooseTypedType,
+  debugValues,
   deployButton,
   pickSuggestion,
   pressInject,
@@ -40,7 +41,7 @@ declare const $: any;
 const TAB = 'walkTab';
 const CONN = 'walkConn';
 
-describe("the editor's acceptance walk: ten tasks with the mouse (browser)", function () {
+describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", function () {
   this.timeout(120000);
 
   const sim = useSimulator();
@@ -208,7 +209,7 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     return steps;
   }
 
-  // ---- the ten tasks ----------------------------------------------------------------------------------------
+  // ---- the eleven tasks -------------------------------------------------------------------------------------
 
   it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
     const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
@@ -669,5 +670,107 @@ describe("the editor's acceptance walk: ten tasks with the mouse (browser)", fun
     assert.ok(results.every((r) => r.ok));
     assert.deepEqual(results[0].payload, { mode: 'eco' }, 'each result says what was written');
     for (const d of thermostats) assert.equal(sim.data.getAttribute(d, 'SHARED_SCOPE', 'mode')?.value, 'eco', d.name);
+  });
+
+  it('11. the warm rooms, once too warm for a while: trigger on a query of thermostats, temperature > 25 held 10 s', async function () {
+    // No inject: the trigger watches from deploy. A debug node on each of its outputs (on the second, to see that
+    // nothing comes), on row 10 as chain() lays a row out.
+    const [trig, dbg, dbgFalse] = ['w11n0', 'w11n1', 'w11n2'];
+    const y = 80 + 110 * 10;
+    await addNodes(page, [
+      { id: trig, type: 'tb-trigger', z: TAB, x: 200, y, wires: [[dbg], [dbgFalse]] },
+      { id: dbg, type: 'debug', z: TAB, x: 420, y: y - 25 },
+      { id: dbgFalse, type: 'debug', z: TAB, x: 420, y: y + 25 },
+    ]);
+    // Both debug nodes show the whole message: msg.entity and msg.topic beside msg.payload.
+    for (const id of [dbg, dbgFalse]) {
+      await edit(id);
+      await chooseTypedType(page, tray(), '#node-input-typed-complete', 'full');
+      await saveDialog(page);
+    }
+
+    await edit(trig);
+    // Watch = the entities of a query, When = values: the defaults, with one condition to fill in.
+    assert.equal(await tray().locator('#node-input-watch').inputValue(), 'query');
+    assert.equal(await tray().locator('#node-input-condition').inputValue(), 'value');
+    assert.equal(await visible('[data-tb-builder]'), true, 'a new trigger opens its query in the builder');
+    // In the builder: devices of the profile thermostat, picked from the server's list.
+    await field('entityFilter.type').first().selectOption('deviceType');
+    await pick('entityFilter.deviceTypes', 'therm', 'thermostat');
+    // The condition: temperature (a chip from the thermostats' keys) > 25, a number.
+    const cond = tray().locator('[data-tb-condition-row]');
+    assert.equal(await cond.count(), 1, 'a new trigger has one condition to fill in');
+    assert.equal(await cond.locator('[data-tb-condition-key-type]').inputValue(), 'TIME_SERIES');
+    await pickSuggestion(page, cond.locator('[data-tb-chips] input.tb-b-text'), 'temp', 'temperature');
+    assert.equal(await cond.locator('[data-tb-condition-operator]').inputValue(), 'gt', '> is the default');
+    assert.equal(
+      await page.evaluate(() => $('[data-tb-condition-row] input[data-tb-condition-value]').typedInput('type')),
+      'num',
+      'a number is the default',
+    );
+    await typeTyped(cond, 'input[data-tb-condition-value]', '25');
+    // Held for 10 seconds: long enough to see it hold, short enough to wait for.
+    await tray().locator('#node-input-holdFor').fill('10s');
+    await tray().locator('#node-input-holdFor').press('Tab');
+    // The sentence reads the trigger back, with the thermostats the query finds on the server.
+    const thermostats = sim.data.devices().filter((d) => d.type === 'thermostat');
+    const sentence = `when temperature > 25 has held for 10 s on any of ${thermostats.length} thermostats`;
+    try {
+      await page.waitForFunction((text) => $('[data-tb-sentence]').text() === text, sentence, { timeout: WAIT });
+    } catch {
+      assert.equal(await page.evaluate(() => String($('[data-tb-sentence]').text())), sentence, 'the sentence');
+    }
+    // The picture without an earlier deploy's notification over the top of the dialog: closed as its own close does.
+    await page.evaluate(() => $('.red-ui-notification').each((_i: number, n: any) => n.close && n.close()));
+    await page.waitForFunction(() => $('.red-ui-notification').length === 0, undefined, { timeout: WAIT });
+    await shot('11-trigger');
+    await saveDialog(page);
+    assert.deepEqual(await saved(trig, ['watch', 'queryType', 'condition', 'conditions', 'holdFor']), {
+      watch: 'query',
+      queryType: 'json',
+      condition: 'value',
+      conditions: [{ keyType: 'TIME_SERIES', key: 'temperature', operator: 'gt', value: '25', valueType: 'num' }],
+      holdFor: '10s',
+      valid: true,
+    });
+    const query = JSON.parse(await page.evaluate((id) => RED.nodes.node(id).query, trig));
+    assert.deepEqual(query.entityFilter, { type: 'deviceType', deviceTypes: ['thermostat'] });
+    // A new trigger's query follows the fleet (dynamic), a page of 1,000: every thermostat is watched.
+    assert.deepEqual([query.pageLink.dynamic, query.pageLink.pageSize], [true, 1000]);
+
+    const deployed = Date.now();
+    await deployButton(page);
+    // While the warm rooms hold: none true yet, of the thermostats watched.
+    const holding = await waitForStatus(page, trig, new RegExp(`^0 true of ${thermostats.length}$`));
+    assert.equal(holding.fill, 'green');
+    // The hold is real time: 10 s from deploy, then one message per warm room on the first output.
+    const warm = [...WARM_ROOMS].sort();
+    const fired = await waitForStatus(
+      page,
+      trig,
+      new RegExp(`^${warm.length} true of ${thermostats.length}$`),
+      10000 + WAIT,
+    );
+    assert.equal(fired.fill, 'blue');
+    const got = (await waitForDebug(page, dbg, warm.length)) as Array<{
+      topic: string;
+      entity: { entityType: string; id: string };
+      payload: { state: boolean; event: string; name: string; value: number; since: number; heldFor: number };
+    }>;
+    assert.equal(got.length, warm.length, 'one message per warm room');
+    assert.deepEqual(got.map((m) => m.payload.name).sort(), warm);
+    for (const m of got) {
+      const name = m.payload.name;
+      assert.deepEqual(m.entity, { entityType: 'DEVICE', id: sim.data.mustFindByName('DEVICE', name).id }, name);
+      assert.deepEqual([m.payload.state, m.payload.event], [true, 'true'], name);
+      assert.ok(m.payload.value > 25, `${name}: ${m.payload.value}`);
+      // Held since the trigger started watching (after the deploy), for the 10 s asked.
+      assert.ok(m.payload.since >= deployed, `${name} held since ${m.payload.since}, deployed at ${deployed}`);
+      assert.ok(m.payload.heldFor >= 10000, `${name} held ${m.payload.heldFor} ms`);
+      // The topic, for the sidebar: what became true, how long it held, and which room.
+      assert.match(m.topic, new RegExp(`^true: temperature ${m.payload.value} held \\d+ m?s \\(${name}\\)$`));
+    }
+    // Nothing became false: the second output sent nothing.
+    assert.deepEqual(await debugValues(page, dbgFalse), []);
   });
 });

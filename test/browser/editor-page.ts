@@ -315,11 +315,15 @@ export function nodeStatus(page: Page, id: string): Promise<{ text: string; fill
   }, id);
 }
 
-/** Waits until node `id`'s status text matches `text`; fails with the status it shows. */
+/**
+ * Waits until node `id`'s status text matches `text` (at most `timeout` ms: longer for a status that comes after a
+ * real hold); fails with the status it shows.
+ */
 export async function waitForStatus(
   page: Page,
   id: string,
   text: RegExp,
+  timeout = WAIT,
 ): Promise<{ text: string; fill: string; shape: string }> {
   try {
     await page.waitForFunction(
@@ -328,7 +332,7 @@ export async function waitForStatus(
           String((window as unknown as PageGlobals).RED.nodes.node(nodeId)?.status?.text ?? ''),
         ),
       [id, text.source, text.flags] as const,
-      { timeout: WAIT },
+      { timeout },
     );
   } catch {
     throw new Error(`status of ${id}: wanted ${text}, shows ${JSON.stringify(await nodeStatus(page, id))}`);
