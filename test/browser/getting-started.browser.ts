@@ -185,7 +185,16 @@ describe('getting started walkthrough (browser)', function () {
     ).filter((t) => t !== 'tb-connection');
     assert.ok(listed.includes('tb-telemetry') && listed.length >= 10);
     assert.deepEqual(types.sort(), listed.sort());
+    // The picture shows every node: the window tall enough for the palette to hold the whole category unscrolled.
+    await page.setViewportSize({ width: 1400, height: 1400 });
+    const whole = await page.evaluate(() => {
+      const scroller = $('#red-ui-palette-container').closest('.red-ui-palette-scroll')[0] ?? document.body;
+      const last = $('#red-ui-palette-container-ThingsBoard .red-ui-palette-node').last()[0];
+      return last.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom;
+    });
+    assert.ok(whole, 'the last ThingsBoard node is inside the palette, not scrolled out of it');
     await category.screenshot({ path: shotPath('palette') });
+    await page.setViewportSize({ width: 1400, height: 860 });
   });
 
   it('2. a first flow: inject, tb-entity-query and debug dragged from the palette and wired', async function () {
