@@ -516,6 +516,22 @@ describe('tb-trigger (runtime + simulator WebSocket, fake clock)', function () {
       assert.match(String(((await out.nth(4)).msg.error as Rec).message), /msg\.action must be "watch" or "unwatch"/);
     });
 
+    it('a {{msg.…}} placeholder in the value: read from each message, as a value from the message is', async () => {
+      await load([byMessage({ conditions: [warm({ value: '{{msg.limit}}', valueType: 'str' })] })]);
+      await waitFor(() => statuses('tr').some((s) => s.text === key('idle')));
+      const cool = probe(24);
+      inject('tr', { entity: cool, limit: 23 }); // 24 > 23: true at once (no hold)
+      const o = await out.nth(0);
+      assert.deepEqual([o.port, o.msg.entity], ['true', cool]);
+      const e = probe(26);
+      inject('tr', { entity: e, limit: '25.5' }); // a number written as text compares as the number
+      assert.deepEqual((await out.nth(1)).msg.entity, e);
+      inject('tr', { entity: probe(1), limit: 'warm' });
+      const err = await out.nth(2);
+      assert.equal(err.port, 'error');
+      assert.match(String((err.msg.error as Rec).message), /must be a number/);
+    });
+
     it('no more than Max entities', async () => {
       await load([byMessage({ maxEntities: 2 })]);
       inject('tr', { entity: [probe(1), probe(2)], threshold: 25 });
