@@ -18,6 +18,7 @@ import tbSubscribe from '../../src/nodes/tb-subscribe/index';
 import tbTelemetry from '../../src/nodes/tb-telemetry/index';
 import tbWaitUntil from '../../src/nodes/tb-wait-until/index';
 import {
+  assertCode,
   Collector,
   connectionNode,
   flow,
@@ -173,7 +174,7 @@ describe('the chain carries the entity (runtime + simulator)', function () {
       assert.deepEqual(one.entity, idOf(a), 'a bare id becomes the entity');
       // Values from msg.payload: a list of entities there is not taken for the entities, and the error says why.
       const error = await caught(() => inject('payload', { payload: rows }));
-      assert.equal(error.code, 'TB_INVALID_INPUT');
+      assertCode(error, 'TB_INVALID_INPUT');
       assert.match(
         String(error.message),
         /: Set the query node's Output to msg\.entity \(msg\.payload holds the values to save\)$/,

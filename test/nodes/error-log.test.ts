@@ -11,7 +11,17 @@ import tbAttributes from '../../src/nodes/tb-attributes/index';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbRpc from '../../src/nodes/tb-rpc/index';
 import tbWaitUntil from '../../src/nodes/tb-wait-until/index';
-import { Collector, connectionNode, flow, helper, inject, TENANT, useRuntime, type Rec } from '../support/runtime';
+import {
+  assertCode,
+  Collector,
+  connectionNode,
+  flow,
+  helper,
+  inject,
+  TENANT,
+  useRuntime,
+  type Rec,
+} from '../support/runtime';
 import { waitFor } from '../support/wait';
 
 const NODES = [tbConnection, tbAttributes, tbRpc, tbWaitUntil];
@@ -75,7 +85,7 @@ describe('errors as the debug sidebar shows them (runtime + simulator)', functio
     const m = await caught.until(() => true, 8000, true);
     const error = m.error as Rec;
     assert.equal(error.message, `TbInputError: ${FIX}`);
-    assert.equal(error.code, 'TB_INVALID_INPUT');
+    assertCode(error, 'TB_INVALID_INPUT');
     assert.match(String(error.stack), /^TbInputError: Set the query node's Output/);
     assert.deepEqual(error.source, {
       id: 'save',
