@@ -185,3 +185,39 @@ export function setupProblem(RED: NodeAPI, node: Node, err: unknown): void {
   node.status({ ...errorStatus(RED, err), shape: 'dot' });
   node.error((err as Error).message);
 }
+
+/**
+ * A node's status worked out at most once per turn of the event loop, however many changes ask for it, and set only
+ * when it differs from the one shown: a fleet's updates would otherwise set it once each.
+ */
+export class TurnStatus {
+  private scheduled = false;
+  private shown = '';
+
+  /** `compute`: the status now, or undefined to leave the one shown (a closed node, nothing to say). */
+  constructor(
+    private readonly node: Node,
+    private readonly compute: () => NodeStatus | undefined,
+  ) {}
+
+  /** Asks for the status again: it is worked out once, at the end of this turn. */
+  update(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const s = this.compute();
+      if (!s) return;
+      const key = `${s.fill}|${s.shape}|${s.text}`;
+      if (key === this.shown) return;
+      this.shown = key;
+      this.node.status(s);
+    });
+  }
+
+  /** Shows `s` at once (an error) in place of the worked-out status, which the next update sets again. */
+  showNow(s: NodeStatus): void {
+    this.shown = '';
+    this.node.status(s);
+  }
+}

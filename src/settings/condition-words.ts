@@ -43,3 +43,20 @@ export function savedDuration(v: unknown): number | undefined {
   const s = str(v);
   return s === '' ? undefined : parseDuration(s);
 }
+
+/**
+ * An entity's value as a message's topic says it: text, numbers and booleans as they are, anything else as JSON, at
+ * most 40 characters.
+ */
+export function shortValue(v: unknown): string {
+  let s: string;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') s = String(v);
+  else {
+    try {
+      s = JSON.stringify(v) ?? String(v);
+    } catch {
+      s = String(v);
+    }
+  }
+  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
+}

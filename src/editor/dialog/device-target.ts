@@ -17,7 +17,13 @@
  */
 import { parseTemplate } from '../../protocol/bindings';
 import { TARGET_SOURCES } from '../../settings/target';
-import { fixedEntities, targetEntityTypes, type ActionType, type KeySource } from '../builder/action-settings';
+import {
+  fixedEntities,
+  targetEntityTypes,
+  validateSetting,
+  type ActionType,
+  type KeySource,
+} from '../builder/action-settings';
 import { keysInput } from '../builder/actions';
 import { Lookups } from '../builder/lookups';
 import type { TypeHelpers, Validator } from './for-type';
@@ -169,4 +175,31 @@ export function placeholderAware(runtime: (name: string) => Validator): (name: s
       return typeof v === 'string' && parseTemplate(v) ? true : check.call(this, v, opt);
     };
   };
+}
+
+/**
+ * The part for a node that watches any entity whose attributes and time series ThingsBoard keeps (tb-wait-until,
+ * tb-trigger): its runtime gives the entity setting tb-attributes' policy (every type of TELEMETRY_ENTITY_TYPES, a
+ * bare UUID typed by targetEntityType). The targets' table has rows for the three device actions only, so the part
+ * borrows tb-attributes' row, checks the target by the runtime's own rules (`msg`: the action that takes its other
+ * settings from the message, so that only the target is checked), and reads its texts from the node's own catalog.
+ */
+export function watchedEntityTarget(E: TypeHelpers) {
+  const rule: ActionType = 'tb-attributes';
+  const check = placeholderAware(
+    (name) =>
+      function (v) {
+        if (v === undefined) return true;
+        const get = (prop: string) => E.value(this, prop);
+        const settings = {
+          operation: 'msg',
+          target: get('target'),
+          targetType: get('targetType'),
+          targetEntityType: get('targetEntityType'),
+        };
+        return validateSetting(rule, settings, name);
+      },
+  );
+  const t: TypeHelpers['t'] = (key, opts) => E.t(key.replace(`${rule}.`, `${E.type}.`), opts);
+  return deviceTarget({ ...E, type: rule, t }, { runtime: check });
 }

@@ -4,13 +4,12 @@
  * the server, the operators, the value from the dialog or the message; an alarm; a silence), how long it must hold,
  * and the trigger read back in words ("when temperature > 25 has held for 10 min on any of 20 thermostats").
  */
-import { validateSetting } from '../../editor/builder/action-settings';
 import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
 import { filterProfiles } from '../../editor/builder/keys';
 import { Lookups } from '../../editor/builder/lookups';
 import { keyKind, oneKey, oneKeyNamed, typedValueOk, valueProblem } from '../../editor/dialog/condition';
-import { deviceTarget, placeholderAware } from '../../editor/dialog/device-target';
+import { watchedEntityTarget } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { PICKED, pickedEntity } from '../../editor/dialog/picked-entity';
@@ -28,13 +27,6 @@ import { TB_TRIGGER, type ConditionRow } from './settings';
 const E = forType('tb-trigger');
 const t = E.t;
 const T = 'tb-trigger';
-
-/**
- * tb-trigger watches any entity whose attributes and time series ThingsBoard keeps, as tb-wait-until does: the
- * device-target part takes its rule from tb-attributes' row of the targets' table (the same types), and its texts are
- * read from this node's catalog.
- */
-const ENTITY_RULE = 'tb-attributes';
 
 /** The node's settings as the dialog holds them now (else as saved). */
 const live =
@@ -82,29 +74,8 @@ const conditions: Validator = E.when(
   },
 );
 
-/** The target checked by the runtime's own rules (the targets' rule, through the device actions' check). */
-const targetCheck = placeholderAware(
-  (name) =>
-    function (v, opt) {
-      if (v === undefined) return true;
-      const get = live(this);
-      return validateSetting(
-        ENTITY_RULE,
-        {
-          operation: 'msg',
-          target: get('target'),
-          targetType: get('targetType'),
-          targetEntityType: get('targetEntityType'),
-        },
-        name,
-      );
-    },
-);
-// The part names its texts after its type (`<type>.source.target`): this node's catalog has them under its own name.
-const target = deviceTarget(
-  { ...E, type: ENTITY_RULE, t: (key, opts) => E.t(key.replace(`${ENTITY_RULE}.`, `${T}.`), opts) },
-  { runtime: targetCheck },
-);
+// Any entity with attributes and time series, checked by the runtime's own rules; texts from this catalog.
+const target = watchedEntityTarget(E);
 
 /**
  * The entity: none for a query; picked by name (or typed JSON) for one entity; where the message names it (the

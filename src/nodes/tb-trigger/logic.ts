@@ -31,6 +31,7 @@ import {
   type EntityKey,
 } from '../../protocol/types';
 import { describe } from '../../protocol/validate';
+import { shortValue } from '../../settings/condition-words';
 import {
   CONDITION_KEY_TYPES,
   latestValue,
@@ -843,20 +844,6 @@ export class TriggerMachine<D> {
 }
 
 // ---- what the messages say ------------------------------------------------------------------------------------------
-
-/** A value as a short text: text, numbers and booleans as they are, anything else as JSON, at most 40 characters. */
-export function shortValue(v: unknown): string {
-  let s: string;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') s = String(v);
-  else {
-    try {
-      s = JSON.stringify(v) ?? String(v);
-    } catch {
-      s = String(v);
-    }
-  }
-  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
-}
 
 /** The values of the keys a condition reads, by key (null for a key without a value). */
 export function valuesOf(

@@ -15,7 +15,7 @@ import { QuerySource } from '../../families/query-source';
 import type { LiveHub, LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from '../../live/hub';
 import { AlarmDataSubscription, EntityDataSubscription, type LiveEvent, type LiveSink } from '../../live/subscriptions';
 import { noConnectionError, usableClient, type TbConnectionNode } from '../../node-red/connection';
-import { errorStatus, status } from '../../node-red/status';
+import { errorStatus, status, TurnStatus } from '../../node-red/status';
 import { TypedInput } from '../../node-red/typed-input';
 import { parseTemplate } from '../../protocol/bindings';
 import { policyRules, targetsFromMessage, uuidText } from '../../protocol/targets';
@@ -224,8 +224,7 @@ export class TriggerEngine {
   private boundKey: string | undefined;
   private closed = false;
   private down: { state: LiveState; info?: StateInfo } | undefined;
-  private statusScheduled = false;
-  private shown = '';
+  private readonly statusLine: TurnStatus;
   private overWarned = false;
   private readonly targetEntityType: string;
 
@@ -235,6 +234,7 @@ export class TriggerEngine {
     read: ReadSettings<typeof TB_TRIGGER.settings>,
     private readonly conn: TbConnectionNode | undefined,
   ) {
+    this.statusLine = new TurnStatus(node, () => this.statusNow());
     const { plan, problem } = prepareTriggerPlan(read);
     this.plan = plan;
     const problems: TbError[] = problem ? [problem] : [];
@@ -754,8 +754,7 @@ export class TriggerEngine {
   /** A subscription failed for good: its entities are no longer watched; a Catch node hears why. */
   onError(session: Session, err: TbError, fatal: boolean): void {
     if (this.closed) return;
-    this.node.status(errorStatus(this.RED, err));
-    this.shown = '';
+    this.statusLine.showNow(errorStatus(this.RED, err));
     if (fatal) this.stop(session, false);
     this.node.error(err, { topic: 'tb-trigger', payload: err.message, fatal } as NodeMessage);
   }
@@ -794,28 +793,23 @@ export class TriggerEngine {
 
   /** "3 true of 20" (or the connection's trouble); once per tick. */
   showStatus(): void {
-    if (this.statusScheduled || this.closed) return;
-    this.statusScheduled = true;
-    setImmediate(() => {
-      this.statusScheduled = false;
-      if (this.closed) return;
-      let s: NodeStatus | undefined;
-      if (this.down && this.sessions.size) s = stateStatus(this.RED, this.down.state, this.down.info);
-      if (!s && this.sessions.size === 0) s = status(this.RED, 'grey', 'ring', 'idle');
-      const n = this.machine.trueCount;
-      if (!s)
-        s = status(this.RED, n > 0 ? 'blue' : 'green', 'dot', 'triggerTrue', { count: n, total: this.entities.size });
-      const text = `${s.fill}|${s.shape}|${s.text}`;
-      if (text === this.shown) return;
-      this.shown = text;
-      this.node.status(s);
-    });
+    this.statusLine.update();
+  }
+
+  private statusNow(): NodeStatus | undefined {
+    if (this.closed) return undefined;
+    if (this.down && this.sessions.size) {
+      const s = stateStatus(this.RED, this.down.state, this.down.info);
+      if (s) return s;
+    }
+    if (this.sessions.size === 0) return status(this.RED, 'grey', 'ring', 'idle');
+    const n = this.machine.trueCount;
+    return status(this.RED, n > 0 ? 'blue' : 'green', 'dot', 'triggerTrue', { count: n, total: this.entities.size });
   }
 
   /** A message refused: its error status (the next change shows the count again). */
   refused(err: unknown): void {
-    this.shown = '';
-    this.node.status(errorStatus(this.RED, err));
+    this.statusLine.showNow(errorStatus(this.RED, err));
   }
 
   /** Redeploy or close: every subscription and the timer stop; nothing is sent. */

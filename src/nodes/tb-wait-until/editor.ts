@@ -3,11 +3,10 @@
  * of its keys compared with a value, or an alarm state), the timeout, and the condition read back as a sentence
  * ("until temperature ≥ 21 within 30 min").
  */
-import { validateSetting } from '../../editor/builder/action-settings';
 import { keysInput } from '../../editor/builder/actions';
 import { alarmTypeInput } from '../../editor/builder/dialogs';
 import { keyKind, oneKey, oneKeyNamed, valueProblem } from '../../editor/dialog/condition';
-import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
+import { messageSettings, watchedEntityTarget } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
 import { blank } from '../../editor/dialog/predicates';
@@ -21,15 +20,6 @@ import { TB_WAIT_UNTIL } from './settings';
 
 const E = forType('tb-wait-until');
 const t = E.t;
-
-/**
- * tb-wait-until watches any entity whose attributes and time series ThingsBoard keeps: its runtime gives the entity
- * setting the empty policy (every type of TELEMETRY_ENTITY_TYPES, a bare UUID typed by targetEntityType), which is
- * tb-attributes' row of ACTION_TARGETS. The device-target part takes its rule from a type of that table, which has no
- * row of its own for this node (the table is the three device actions'): so it borrows that row, and the part's texts
- * are read from this node's catalog (below).
- */
-const ENTITY_RULE = 'tb-attributes';
 
 /** The node's settings as the dialog holds them now (else as saved). */
 const live =
@@ -45,30 +35,8 @@ function comparing(this: EditorNode): boolean {
   return waitFor(get) === 'value' && operator(get) !== 'changes';
 }
 
-/** The target checked by the runtime's own rules (the targets' rule, through the device actions' check). */
-const targetCheck = placeholderAware(
-  (name) =>
-    function (v, opt) {
-      if (v === undefined) return true;
-      const get = live(this);
-      // `msg`: the action that takes its settings from the message, so that only the target is checked.
-      return validateSetting(
-        ENTITY_RULE,
-        {
-          operation: 'msg',
-          target: get('target'),
-          targetType: get('targetType'),
-          targetEntityType: get('targetEntityType'),
-        },
-        name,
-      );
-    },
-);
-// The part names its texts after its type (`<type>.source.target`): this node's catalog has them under its own name.
-const target = deviceTarget(
-  { ...E, type: ENTITY_RULE, t: (key, opts) => E.t(key.replace(`${ENTITY_RULE}.`, 'tb-wait-until.'), opts) },
-  { runtime: targetCheck },
-);
+// Any entity with attributes and time series, checked by the runtime's own rules; texts from this catalog.
+const target = watchedEntityTarget(E);
 
 /** The value to compare with: present, a number for <, ≤, >, ≥, a list for "is one of". */
 const value: Validator = E.when(comparing, function (v, opt) {

@@ -9,6 +9,7 @@ import { DURATION_TEXT, durationText as saidDuration } from '../../protocol/dura
 import { flattenAlarm, type FlatAlarm } from '../../protocol/format';
 import type { AlarmData, AlarmDataQuery, EntityDataQuery, EntityId, EntityKey } from '../../protocol/types';
 import { got } from '../../protocol/validate';
+import { shortValue } from '../../settings/condition-words';
 import { alarmInState } from '../../settings/conditions';
 import type { Sourced } from '../../settings/options';
 import { durationOption } from '../../settings/options';
@@ -220,20 +221,6 @@ export function waitedOf(
       return e;
     }),
   };
-}
-
-/** A value as a short text: text, numbers and booleans as they are, anything else as JSON, at most 40 characters. */
-function shortValue(v: unknown): string {
-  let s: string;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') s = String(v);
-  else {
-    try {
-      s = JSON.stringify(v) ?? String(v);
-    } catch {
-      s = String(v);
-    }
-  }
-  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
 }
 
 /**

@@ -18,7 +18,7 @@ import { AlarmDataSubscription, EntityDataSubscription, type LiveEvent, type Liv
 import type { TbConnectionNode } from '../../node-red/connection';
 import { usableClient } from '../../node-red/connection';
 import { type SendFn } from '../../node-red/input';
-import { errorStatus, setupProblem, status } from '../../node-red/status';
+import { errorStatus, setupProblem, status, TurnStatus } from '../../node-red/status';
 import { IgnoredWarnings } from '../../node-red/value-sources';
 import { alarmIdFromMessage } from '../../protocol/alarm-actions';
 import { entityOut, entityText, policyRules, targetsFromMessage, uuidText, type Targets } from '../../protocol/targets';
@@ -133,8 +133,7 @@ export class WaitEngine {
   private closed = false;
   private outcome: Outcome | undefined;
   private down: { state: LiveState; info?: StateInfo } | undefined;
-  private statusScheduled = false;
-  private shown = '';
+  private readonly statusLine: TurnStatus;
   private jsonataWarned = false;
 
   constructor(
@@ -144,6 +143,7 @@ export class WaitEngine {
     private readonly conn: TbConnectionNode | undefined,
     problems: TbError[] = [],
   ) {
+    this.statusLine = new TurnStatus(node, () => this.statusNow());
     let settings: WaitSettings;
     try {
       settings = prepareWaitSettings(config);
@@ -538,8 +538,7 @@ export class WaitEngine {
       wait.finish(err);
     }
     this.dropWatch(watch);
-    this.node.status(errorStatus(this.RED, err));
-    this.shown = '';
+    this.statusLine.showNow(errorStatus(this.RED, err));
   }
 
   onState(state: LiveState, info?: StateInfo): void {
@@ -611,30 +610,26 @@ export class WaitEngine {
 
   /** "waiting for 3" (or the connection's trouble) while waits run; then how the last one ended. Once per tick. */
   private showStatus(): void {
-    if (this.statusScheduled) return;
-    this.statusScheduled = true;
-    setImmediate(() => {
-      this.statusScheduled = false;
-      if (this.closed) return;
-      let s: NodeStatus | undefined;
-      const n = this.waits.size;
-      if (n > 0 && this.down) s = stateStatus(this.RED, this.down.state, this.down.info);
-      if (!s && n > 0) s = status(this.RED, 'blue', 'dot', 'waiting', { count: n });
-      if (!s && this.outcome === 'waitMet') s = status(this.RED, 'green', 'dot', 'waitMet');
-      if (!s && this.outcome === 'waitTimedOut') s = status(this.RED, 'yellow', 'dot', 'waitTimedOut');
-      if (!s && this.outcome === 'waitCancelled') s = status(this.RED, 'grey', 'ring', 'waitCancelled');
-      if (!s) return;
-      const text = `${s.fill}|${s.shape}|${s.text}`;
-      if (text === this.shown) return;
-      this.shown = text;
-      this.node.status(s);
-    });
+    this.statusLine.update();
+  }
+
+  private statusNow(): NodeStatus | undefined {
+    if (this.closed) return undefined;
+    const n = this.waits.size;
+    if (n > 0 && this.down) {
+      const s = stateStatus(this.RED, this.down.state, this.down.info);
+      if (s) return s;
+    }
+    if (n > 0) return status(this.RED, 'blue', 'dot', 'waiting', { count: n });
+    if (this.outcome === 'waitMet') return status(this.RED, 'green', 'dot', 'waitMet');
+    if (this.outcome === 'waitTimedOut') return status(this.RED, 'yellow', 'dot', 'waitTimedOut');
+    if (this.outcome === 'waitCancelled') return status(this.RED, 'grey', 'ring', 'waitCancelled');
+    return undefined;
   }
 
   /** A message refused: its error status (the waits running show theirs again on their next change). */
   refused(err: unknown): void {
-    this.shown = '';
-    this.node.status(errorStatus(this.RED, err));
+    this.statusLine.showNow(errorStatus(this.RED, err));
   }
 }
 
