@@ -9,21 +9,23 @@ import sinon from 'sinon';
 import { TbConfigError } from '../../src/errors';
 import {
   checkRows,
-  DeadlineHeap,
-  Group,
   lastUpdateOf,
   listItems,
   payloadOf,
   prepareTriggerPlan,
   topicOf,
-  Tracked,
-  TriggerMachine,
   valueQuery,
   alarmQuery,
+} from '../../src/nodes/tb-trigger/logic';
+import {
+  DeadlineHeap,
+  Group,
+  Tracked,
+  TriggerMachine,
   type Change,
   type Clock,
   type Timing,
-} from '../../src/nodes/tb-trigger/logic';
+} from '../../src/nodes/tb-trigger/machine';
 import { TB_TRIGGER } from '../../src/nodes/tb-trigger/settings';
 import type { EntityData } from '../../src/protocol/types';
 import { readSettings } from '../../src/settings/read';

@@ -1,7 +1,7 @@
 /**
  * tb-trigger: a condition that has held for a while, on every entity watched (one, a query's list, or those the
  * messages name), with an output for each way it turns. Wiring only: the entities and their subscriptions are
- * run.ts, the states and their deadlines logic.ts, the settings settings.ts.
+ * run.ts, the states and their deadlines machine.ts, the plan and the messages logic.ts, the settings settings.ts.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { lookupConnection } from '../../node-red/connection';

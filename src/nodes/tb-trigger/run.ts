@@ -1,7 +1,7 @@
 /**
  * The node side of tb-trigger: the entities it watches (fixed, a query's list, or those messages name), their live
  * subscriptions over the connection's shared WebSocket, the condition evaluated on each update, and the messages the
- * state machine (logic.ts) reports. One state machine and one timer per node, whatever the number of entities.
+ * state machine (machine.ts) reports. One state machine and one timer per node, whatever the number of entities.
  *
  * After a reconnect the subscriptions compare the server's fresh answer with what they knew and report only what
  * changed: an entity whose values did not change while the socket was down keeps its hold. A deadline that comes
@@ -28,22 +28,18 @@ import {
   byType,
   entitiesFilter,
   flatAlarm,
-  Group,
   lastUpdateOf,
   nameOf,
   newestAlarm,
   payloadOf,
   prepareTriggerPlan,
   topicOf,
-  TriggerMachine,
-  Tracked,
   valueQuery,
   valuesOf,
-  type Change,
   type CheckedRow,
-  type Clock,
   type TriggerPlan,
 } from './logic';
+import { Group, TriggerMachine, Tracked, type Change, type Clock } from './machine';
 import { TB_TRIGGER, type TriggerSettings } from './settings';
 
 /** What the node keeps of an entity beside its state. */
