@@ -96,7 +96,11 @@ export type StatusKey =
   | 'waitMet'
   | 'waitTimedOut'
   | 'waitCancelled'
-  | 'triggerTrue';
+  | 'triggerTrue'
+  | 'apiJson'
+  | 'apiText'
+  | 'apiFile'
+  | 'apiEmpty';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {
