@@ -99,7 +99,9 @@ export type StatusKey =
   | 'triggerTrue'
   | 'apiJson'
   | 'apiText'
-  | 'apiFile'
+  | 'apiFileBytes'
+  | 'apiFileKB'
+  | 'apiFileMB'
   | 'apiEmpty';
 
 /** Every variable a status text may hold, as markers that survive translation. */

@@ -64,7 +64,7 @@ describe('tb-api: any REST call through the connection (runtime + simulator)', f
     assert.equal(out.filename, 'thermo-fw-1.2.bin');
     assert.equal(out.contentType, 'application/octet-stream');
     assert.equal((out.headers as Rec)['content-length'], '4096');
-    assert.deepEqual(lastStatus('a'), { fill: 'green', shape: 'dot', text: key('apiFile') });
+    assert.deepEqual(lastStatus('a'), { fill: 'green', shape: 'dot', text: key('apiFileKB') });
     const json = await ok('a', { otaPackageId: schedule.id });
     assert.ok(Buffer.isBuffer(json.payload));
     assert.equal(json.filename, 'schedule.json');

@@ -37,7 +37,7 @@ function current(node: EditorNode): Record<string, unknown> {
 
 /** The runtime's check of the settings, reported by the setting it is about. */
 function runtime(name: string): Validator {
-  return function (v) {
+  return function (v, opt) {
     if (v === undefined) return true;
     try {
       checkApiSettings(current(this));
@@ -284,7 +284,6 @@ export default dialog(E, {
     method: runtime('method'),
     path: runtime('path'),
     query: runtime('query'),
-    bodyFrom: runtime('bodyFrom'),
     body: runtime('body'),
   },
   unnamed: label,

@@ -151,14 +151,15 @@ export function answerProps(answer: ApiAnswer, sent: ApiSent): Record<string, un
   return props;
 }
 
-/** A size in words (`512 B`, `3.2 KB`, `1.5 MB`). */
-export function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+/** A file's status: its size in whole bytes, KB or MB (`200 file, 4 KB`). */
+function fileStatus(RED: NodeAPI, code: number, bytes: number): NodeStatus {
+  if (bytes < 1024) return status(RED, 'green', 'dot', 'apiFileBytes', { status: code, count: bytes });
+  if (bytes < 1024 * 1024)
+    return status(RED, 'green', 'dot', 'apiFileKB', { status: code, count: Math.round(bytes / 1024) });
+  return status(RED, 'green', 'dot', 'apiFileMB', { status: code, count: Math.round(bytes / 1024 / 1024) });
 }
 
-/** Green: the status and what came (`200 JSON`, `200 text`, `200 file 3.2 KB`, `204 no body`). */
+/** Green: the status and what came (`200 JSON`, `200 text`, `200 file, 4 KB`, `204 no body`). */
 export function answerStatus(RED: NodeAPI, a: ApiAnswer): NodeStatus {
   switch (a.kind) {
     case 'json':
@@ -166,10 +167,7 @@ export function answerStatus(RED: NodeAPI, a: ApiAnswer): NodeStatus {
     case 'text':
       return status(RED, 'green', 'dot', 'apiText', { status: a.statusCode });
     case 'file':
-      return status(RED, 'green', 'dot', 'apiFile', {
-        status: a.statusCode,
-        s: sizeText((a.payload as Buffer).length),
-      });
+      return fileStatus(RED, a.statusCode, (a.payload as Buffer).length);
     default:
       return status(RED, 'green', 'dot', 'apiEmpty', { status: a.statusCode });
   }
