@@ -91,7 +91,7 @@ interface PathsAnswer {
 }
 
 /** The list of common calls, filled from the connected server (and again when the connection changes). */
-function suggestions(node: EditorNode): void {
+function suggestions(): void {
   const select = $('[data-tb-api-suggest]');
   const note = $('[data-tb-api-suggest-note]');
   let items: ApiPathSuggestion[] = [];
@@ -152,7 +152,6 @@ function suggestions(node: EditorNode): void {
     E.input('query')
       .val(s.query ?? '')
       .trigger('change');
-    if (s.method !== 'GET' && !node.bodyFrom) E.input('bodyFrom').val('payload').trigger('change');
     select.val('');
   });
   E.input('connection').on('change', fill);
@@ -302,7 +301,7 @@ export default dialog(E, {
     }, ['method', 'bodyFrom']);
     const line = $('[data-tb-api-summary]');
     E.follow(() => line.text(summary(node)), ['method', 'path']);
-    suggestions(node);
+    suggestions();
     tryPanel(node);
   },
   oneditsave() {
