@@ -13,6 +13,7 @@ import { AuthService, type JwtPair } from './auth';
 import { versionAtLeast } from './auth';
 import { ControlApi } from './control';
 import { Dataset, type DatasetOptions } from './dataset';
+import { GenericApi } from './generic';
 import { Faults, RequestLog, type FaultSpec } from './hooks';
 import { AlarmQueryEngine } from './query/alarms';
 import { EntityQueryEngine } from './query/entities';
@@ -121,6 +122,11 @@ export class Simulator {
    * target (the shared attribute `targetTemperature` or the RPC `setTarget`) or its own temperature
    */
   readonly rooms: Rooms;
+  /**
+   * a few platform endpoints for the generic REST node: the audit log, OTA packages and their files, a customer's
+   * title, a path that needs no login; `seen()` tells which requests carried a credential
+   */
+  readonly generic: GenericApi;
   /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
   httpServer: Server | null = null;
 
@@ -198,6 +204,7 @@ export class Simulator {
     this.rooms = new Rooms({ data: this.data, rpc: this.rpc, now });
     const spare = this.data.findByName('DEVICE', 'Spare Sensor');
     if (spare) this.rpc.seedDevice(spare.id, { mode: 'offline' });
+    this.generic = new GenericApi({ data: this.data, users: this.seed.users, now });
     const wsControl = new WsControl(this.ws);
     this.control = new ControlWithWs(this, () => wsControl);
     this.front = new HttpFront({
@@ -210,6 +217,7 @@ export class Simulator {
       control: this.control,
       telemetry: this.telemetry,
       rpc: this.rpc,
+      generic: this.generic,
       now,
       latencyMs: () => this.latency,
       version: () => this.ver,

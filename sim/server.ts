@@ -9,6 +9,7 @@ import { versionAtLeast } from './auth';
 import type { ControlApi } from './control';
 import type { Dataset } from './dataset';
 import { ApiError, forbidden, jsonParseError, PlainError, SpringError, general } from './errors';
+import type { GenericApi } from './generic';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
 import { alarmTypes, entityTypes, profileInfos, profileNames, systemInfo } from './lookups';
 import { springBool } from './params';
@@ -31,6 +32,7 @@ export interface FrontContext {
   readonly control: ControlApi;
   readonly telemetry: TelemetryApi;
   readonly rpc: RpcService;
+  readonly generic: GenericApi;
   now(): number;
   latencyMs(): number;
   version(): string;
@@ -54,6 +56,10 @@ export interface Result {
   text?: boolean;
   /** an already serialised JSON body */
   json?: string;
+  /** a body of bytes (a file), sent with `headers` as they are */
+  bytes?: Buffer;
+  /** with `text`: the Content-Type (default `text/plain;charset=UTF-8`) */
+  contentType?: string;
   headers?: Record<string, string>;
 }
 
@@ -72,6 +78,15 @@ interface Route {
 const ALL_USERS: readonly Authority[] = ['SYS_ADMIN', 'TENANT_ADMIN', 'CUSTOMER_USER'];
 const TENANT_AND_CUSTOMER: readonly Authority[] = ['TENANT_ADMIN', 'CUSTOMER_USER'];
 const MAX_BODY = 16 * 1024 * 1024;
+/**
+ * `server.http.max_payload_size` (YML): the first pattern that matches the path wins. The filter reads only the
+ * declared Content-Length (`PayloadSizeFilter.java`), so a chunked body passes it.
+ */
+const PAYLOAD_LIMITS: ReadonlyArray<[RegExp, number]> = [
+  [/^\/api\/image[^/]*(\/|$)/, 52428800],
+  [/^\/api\/resource(\/|$)/, 52428800],
+  [/^\/api\//, 16777216],
+];
 const SPRING_ERRORS: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed' };
 
 function requiredBool(params: URLSearchParams, name: string): boolean {
@@ -281,6 +296,69 @@ export class HttpFront {
     this.defineLookupRoutes();
     this.defineAlarmActionRoutes();
     this.defineDeviceRoutes();
+    this.defineGenericRoutes();
+  }
+
+  /** A few platform endpoints outside the package's own business, for the generic REST node (sim/generic.ts). */
+  private defineGenericRoutes(): void {
+    const g = this.ctx.generic;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const noted =
+      (handler: Handler): Handler =>
+      (r) => {
+        g.note(r.method, r.path, r.headers['x-authorization'] !== undefined || r.headers.authorization !== undefined);
+        return handler(r);
+      };
+    const route = (
+      method: string,
+      pattern: string,
+      authorities: readonly Authority[],
+      since: string | undefined,
+      h: Handler,
+    ): void => this.addPattern(method, pattern, { auth: true, authorities, since, handler: noted(h) });
+    const admins: readonly Authority[] = ['SYS_ADMIN', 'TENANT_ADMIN'];
+    this.add('GET', '/api/audit/logs', {
+      auth: true,
+      authorities: admins,
+      handler: noted((r) => ({ status: 200, body: g.auditLogPage(this.caller(r), q(r)) })),
+    });
+    route('GET', '/api/audit/logs/entity/{entityType}/{entityId}', admins, undefined, (r) => ({
+      status: 200,
+      body: g.auditLogPage(this.caller(r), q(r), g.auditLogScope('entity', [p(r, 0), p(r, 1)])),
+    }));
+    route('GET', '/api/audit/logs/customer/{customerId}', ['TENANT_ADMIN'], undefined, (r) => ({
+      status: 200,
+      body: g.auditLogPage(this.caller(r), q(r), g.auditLogScope('customer', [p(r, 0)])),
+    }));
+    route('GET', '/api/audit/logs/user/{userId}', ['TENANT_ADMIN'], undefined, (r) => ({
+      status: 200,
+      body: g.auditLogPage(this.caller(r), q(r), g.auditLogScope('user', [p(r, 0)])),
+    }));
+    this.add('GET', '/api/otaPackages', {
+      auth: true,
+      authorities: TENANT_AND_CUSTOMER,
+      since: '3.3',
+      handler: noted((r) => ({ status: 200, body: g.otaPackagePage(this.caller(r), q(r)) })),
+    });
+    route('GET', '/api/otaPackage/info/{otaPackageId}', TENANT_AND_CUSTOMER, '3.3', (r) => ({
+      status: 200,
+      body: g.otaPackageInfo(this.caller(r), p(r, 0)),
+    }));
+    route('GET', '/api/otaPackage/{otaPackageId}/download', ['TENANT_ADMIN'], '3.3', (r) => {
+      const d = g.otaDownload(this.caller(r), p(r, 0));
+      return { status: d.status, bytes: d.bytes, headers: d.headers };
+    });
+    route('GET', '/api/customer/{customerId}/title', TENANT_AND_CUSTOMER, undefined, (r) => ({
+      status: 200,
+      body: g.customerTitle(this.caller(r), p(r, 0)),
+      text: true,
+      contentType: 'application/text;charset=UTF-8',
+    }));
+    this.add('GET', '/api/noauth/userPasswordPolicy', {
+      auth: false,
+      handler: noted(() => ({ status: 200, body: g.passwordPolicy() })),
+    });
   }
 
   /**
@@ -486,6 +564,18 @@ export class HttpFront {
     const arrival = this.ctx.now();
     const started = Date.now();
     this.ctx.requests.arrive(method, path);
+    const declared = Number(req.headers['content-length']);
+    const limit = PAYLOAD_LIMITS.find(([re]) => re.test(path))?.[1];
+    if (limit !== undefined && declared > limit) {
+      // PayloadSizeFilter: before security and routing, a JSON string as the body, no Content-Type. The body is read
+      // and dropped, so that the client, still sending, gets the answer rather than a reset connection.
+      const text = JSON.stringify(`Payload size exceeds the limit of ${limit} bytes`);
+      res.writeHead(413, { 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+      req.resume();
+      this.ctx.requests.record({ method, path, query, status: 413, time: arrival, durationMs: Date.now() - started });
+      return;
+    }
     const fault = this.ctx.faults.take(method, path);
     this.readBody(req, res, (body) => {
       const delay = this.ctx.latencyMs() + (fault?.delayMs ?? 0);
@@ -647,10 +737,23 @@ export class HttpFront {
   }
 
   private write(res: ServerResponse, result: Result): number {
+    if (result.bytes !== undefined) {
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(result.status, { ...(result.headers ?? {}), 'Content-Length': result.bytes.length });
+        res.end(result.bytes);
+      }
+      return result.status;
+    }
     if (result.json !== undefined)
       this.sendRaw(res, result.status, result.json, 'application/json', result.headers ?? {});
     else if (result.text && typeof result.body === 'string')
-      this.sendRaw(res, result.status, result.body, 'text/plain;charset=UTF-8', result.headers ?? {});
+      this.sendRaw(
+        res,
+        result.status,
+        result.body,
+        result.contentType ?? 'text/plain;charset=UTF-8',
+        result.headers ?? {},
+      );
     else this.send(res, result.status, result.body, result.headers);
     return result.status;
   }
@@ -695,7 +798,8 @@ export class HttpFront {
     if (!route) {
       const exists = byMethod !== undefined && [...byMethod.values()].some((x) => this.versionOk(x.since));
       if (r.path === '/api/auth/login') throw new ApiError(401, 10, 'Authentication method not supported');
-      if (r.path.startsWith('/api/') && r.path !== '/api/auth/token') {
+      // `/api/noauth/**` is permitAll: an unknown path there is a 404 without a token too
+      if (r.path.startsWith('/api/') && r.path !== '/api/auth/token' && !r.path.startsWith('/api/noauth/')) {
         r.principal = this.ctx.auth.authenticate(header(r.headers['x-authorization']), header(r.headers.authorization));
       }
       throw new SpringError(exists ? 405 : 404, exists ? 'Method Not Allowed' : 'Not Found');

@@ -8,9 +8,19 @@
  * Look-ups are cached (see LookupCache); preview and test never are. Queries are validated by the same prepare
  * functions the nodes use, and sent with the same PlatformClient calls.
  */
-import { TbError, TbInputError } from '../errors';
+import { TbApiError, TbError, TbInputError } from '../errors';
+import type { ApiAnswer } from '../platform/api-call';
 import type { PlatformClient } from '../platform/client';
 import type { PlatformLookups } from '../platform/lookups';
+import {
+  isNoAuthPath,
+  parseQueryText,
+  pathWithQuery,
+  preparePath,
+  prepareMethod,
+  splitPathAndQuery,
+} from '../protocol/api-call';
+import { suggestionsFor, type ApiPathSuggestion } from '../protocol/api-paths';
 import {
   formatAlarms,
   formatEntities,
@@ -82,6 +92,33 @@ function withoutKeyFilters<T extends { keyFilters?: unknown; keyFiltersOperation
   delete bare.keyFiltersOperation;
   return bare;
 }
+
+/** The calls tb-api's dialog suggests for the connected server (`serverVersion`, `authority`: null when unknown). */
+export interface ApiPathsResult {
+  serverVersion: string | null;
+  authority: string | null;
+  items: ApiPathSuggestion[];
+}
+
+/** The most of an answer's text the try shows (the dialog shows the start of a long answer). */
+export const TRY_TEXT_MAX = 20000;
+
+/**
+ * What tb-api's try answered: the status, the content type and the answer's start as text (JSON pretty-printed),
+ * or a file's name, type and size; or, when the server refused, its status and message (`ok: false`).
+ */
+export type ApiTryResult =
+  | {
+      ok: true;
+      statusCode: number;
+      contentType: string;
+      kind: ApiAnswer['kind'];
+      text?: string;
+      cut?: boolean;
+      file?: { name?: string; contentType: string; size: number };
+      path: string;
+    }
+  | { ok: false; statusCode?: number; code: string; message: string; path: string };
 
 export type TestResult =
   | { ok: true; user: string; authority: string; serverVersion: string | null }
@@ -307,6 +344,69 @@ export class EditorApi {
       return result;
     }
     return { ...result, withoutConditions: entityType === undefined ? { count } : { count, entityType } };
+  }
+
+  /**
+   * The calls tb-api's dialog suggests: those the server's version has and its user may call (all of them when the
+   * version or the user cannot be read).
+   */
+  async apiPaths(): Promise<ApiPathsResult> {
+    const [serverVersion, authority] = await Promise.all([
+      this.cache.get('serverVersion', () => this.lookups.serverVersion()).catch(() => null),
+      this.cache.get('authority', async () => (await this.lookups.currentUser()).authority).catch(() => null),
+    ]);
+    return { serverVersion, authority, items: suggestionsFor(serverVersion, authority) };
+  }
+
+  /**
+   * tb-api's try before deploy: one GET of a path checked as the node checks it (placeholders must be filled in
+   * already: the dialog does it with the values typed to try), sent as the node sends it. Only GET: a call that
+   * changes something is never sent from the dialog. The server's refusal is an answer too (`ok: false`).
+   */
+  async apiTry(body: unknown): Promise<ApiTryResult> {
+    const b = asObject(body);
+    const method = b.method === undefined ? 'GET' : prepareMethod(b.method, 'method');
+    if (method !== 'GET')
+      throw new TbInputError(
+        'method',
+        'Only a GET is tried before deploy: a call that changes something is sent by the node',
+      );
+    if (typeof b.path !== 'string') throw new TbInputError('path', 'path must be the path to try, as text');
+    if (/\{\{[^{}]*\}\}/.test(b.path))
+      throw new TbInputError('path', 'path still holds a placeholder: give it a value to try with');
+    const split = splitPathAndQuery(b.path.trim());
+    const path = pathWithQuery(preparePath(split.path, 'path'), parseQueryText(split.query));
+    try {
+      const a = await this.client.api.call({ method, path, noAuth: isNoAuthPath(path) });
+      const contentType = a.headers['content-type'] ?? '';
+      if (a.kind === 'file') {
+        const size = (a.payload as Buffer).length;
+        return {
+          ok: true,
+          statusCode: a.statusCode,
+          contentType,
+          kind: a.kind,
+          file: { name: a.filename, contentType: a.contentType ?? '', size },
+          path,
+        };
+      }
+      if (a.kind === 'empty') return { ok: true, statusCode: a.statusCode, contentType, kind: a.kind, path };
+      const full = a.kind === 'json' ? JSON.stringify(a.payload, null, 2) : String(a.payload);
+      const cut = full.length > TRY_TEXT_MAX;
+      return {
+        ok: true,
+        statusCode: a.statusCode,
+        contentType,
+        kind: a.kind,
+        text: cut ? full.slice(0, TRY_TEXT_MAX) : full,
+        cut,
+        path,
+      };
+    } catch (err) {
+      if (!(err instanceof TbError)) throw err;
+      const statusCode = err instanceof TbApiError ? err.status : undefined;
+      return { ok: false, statusCode, code: err.code, message: err.message, path };
+    }
   }
 
   /** Logs in (if needed) and reads the current user and the server version. Never throws. */

@@ -11,6 +11,11 @@
  *        → {items: ["High Temperature", …]}
  *   POST tb-connection/:id/preview {node, operation, query, format}
  *        → {payload, page?, withoutConditions?}
+ *   GET  tb-connection/:id/api-paths
+ *        → {serverVersion, authority, items: [{method, path, query?, what, group, since?, authorities, answer?}]}
+ *   POST tb-connection/:id/api-try {method: "GET", path}
+ *        → {ok: true, statusCode, contentType, kind, text?, cut?, file?, path}
+ *        | {ok: false, statusCode?, code, message, path}
  *   POST tb-connection/:id/test
  *        → {ok, user, authority, serverVersion} | {ok:false, code, message}
  *
@@ -168,6 +173,16 @@ export function registerEditorEndpoints(RED: NodeAPI, resolve: ConnectionResolve
     '/tb-connection/:id/preview',
     write,
     handle((api, req) => api.preview(req.body)),
+  );
+  app.get(
+    '/tb-connection/:id/api-paths',
+    read,
+    handle((api) => api.apiPaths()),
+  );
+  app.post(
+    '/tb-connection/:id/api-try',
+    write,
+    handle((api, req) => api.apiTry(req.body)),
   );
   app.post(
     '/tb-connection/:id/test',

@@ -96,7 +96,13 @@ export type StatusKey =
   | 'waitMet'
   | 'waitTimedOut'
   | 'waitCancelled'
-  | 'triggerTrue';
+  | 'triggerTrue'
+  | 'apiJson'
+  | 'apiText'
+  | 'apiFileBytes'
+  | 'apiFileKB'
+  | 'apiFileMB'
+  | 'apiEmpty';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {

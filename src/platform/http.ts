@@ -92,16 +92,23 @@ export interface RequestOptions {
    *   TbNetworkError with `maybeProcessed: true`; a 502/503/504 answer is not retried (as `once`).
    */
   delivery?: Delivery;
+  /**
+   * The answer as it came (any status): its bytes in `data` (a Buffer; undefined when empty), never parsed, so that a
+   * caller that takes any answer (a file, text, JSON) reads it as it is; sent accepting any type, since an endpoint
+   * that produces a file answers 406 to `Accept: application/json`. 429 and 502/503/504 are retried and mapped to
+   * errors as for any request.
+   */
+  raw?: boolean;
 }
 
 export type Delivery = 'default' | 'idempotent' | 'once' | 'atMostOnce';
 
 /** The HTTP methods the clients use. */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface HttpResult {
   status: number;
-  /** Parsed JSON body (undefined for an empty body). */
+  /** Parsed JSON body (undefined for an empty body); with `raw`, the body's bytes (a Buffer, or undefined). */
   data: unknown;
   headers: Record<string, unknown>;
 }
@@ -116,6 +123,15 @@ interface TbErrorBody {
 /** Marks a body that is not JSON; `text` keeps the start of it for error messages. */
 class NotJson {
   constructor(readonly text: string) {}
+}
+
+/**
+ * An error answer's body as the error message reads it: the parsed JSON (an error object, or a quoted text such as
+ * the 413's), else the start of the text itself (a plain-text 403 or 404); undefined when empty.
+ */
+export function errorBody(raw: unknown): unknown {
+  const parsed = parseBody(raw);
+  return parsed instanceof NotJson ? parsed.text : parsed;
 }
 
 function parseBody(raw: unknown): unknown {
@@ -287,6 +303,7 @@ export class HttpClient {
     const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const config: AxiosRequestConfig = { method, url: path, data };
     if (authHeader !== undefined) config.headers = this.authHeaders(authHeader);
+    if (opts?.raw) config.headers = { ...config.headers, Accept: '*/*' };
     if (opts?.params) config.params = opts.params;
     if (opts?.timeoutMs !== undefined) config.timeout = opts.timeoutMs;
     const delivery: Delivery = opts?.delivery ?? 'default';
@@ -342,8 +359,13 @@ export class HttpClient {
           continue;
         }
       }
-      const parsed = parseBody(res.data);
+      const bytes = res.data as Buffer | undefined;
+      const parsed = opts?.raw && !(res.status === 429 || transient) ? undefined : parseBody(bytes);
       releaseBody(res);
+      if (opts?.raw && !(res.status === 429 || transient)) {
+        const data = bytes && bytes.length > 0 ? bytes : undefined;
+        return { status: res.status, data, headers: res.headers as Record<string, unknown> };
+      }
       if (res.status === 429 || transient) {
         const tries = attempt + 1;
         let why = '';

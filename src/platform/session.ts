@@ -4,7 +4,7 @@
  * client and the analytics client both sit on it.
  */
 import { AuthManager } from './auth';
-import { HttpClient, HttpMethod, RequestOptions } from './http';
+import { errorBody, HttpClient, HttpMethod, HttpResult, RequestOptions } from './http';
 import type { Requester } from './requester';
 
 export class Session implements Requester {
@@ -30,6 +30,33 @@ export class Session implements Requester {
     if (res.status >= 300) throw this.http.apiError(res.status, res.data, method, path);
     this.auth.noteSuccess();
     return res.data;
+  }
+
+  /**
+   * Sends a request and gives the answer whatever its status (the generic call reads errors itself): with auth and
+   * the one retry after "token expired" as `request`, or, with `noAuth`, without any credential (a path the server
+   * serves to anyone: the token is not sent where it is not needed).
+   */
+  async exchange(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    opts: RequestOptions & { noAuth?: boolean },
+  ): Promise<HttpResult> {
+    if (opts.noAuth) return this.http.send(method, path, body, undefined, opts);
+    let header = this.auth.header();
+    if (typeof header !== 'string') header = await header;
+    let res = await this.http.send(method, path, body, header, opts);
+    if (this.authStatuses.includes(res.status)) {
+      const err = this.http.apiError(res.status, errorBody(res.data), method, path);
+      const verdict = await this.auth.onUnauthorized(header, err);
+      if (verdict !== true) throw verdict;
+      header = this.auth.header();
+      if (typeof header !== 'string') header = await header;
+      res = await this.http.send(method, path, body, header, opts);
+    }
+    if (res.status < 300) this.auth.noteSuccess();
+    return res;
   }
 
   close(): void {

@@ -67,7 +67,9 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
     '/tb-connection/c1/entities?entityType=DEVICE&search=meter',
     '/tb-connection/c1/keys?entityType=ASSET',
     '/tb-connection/c1/alarm-types',
+    '/tb-connection/c1/api-paths',
   ];
+  const TRY = { method: 'GET', path: '/api/noauth/userPasswordPolicy' };
   const PREVIEW = {
     node: 'tb-entity-count',
     query: { entityFilter: { type: 'deviceType', deviceTypes: ['thermostat'] } },
@@ -78,6 +80,7 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
     for (const p of GETS) assert.equal((await call('GET', p)).status, 401, p);
     assert.equal((await call('POST', '/tb-connection/c1/preview', undefined, PREVIEW)).status, 401);
     assert.equal((await call('POST', '/tb-connection/c1/test')).status, 401);
+    assert.equal((await call('POST', '/tb-connection/c1/api-try', undefined, TRY)).status, 401);
     assert.equal(sim.requests.entries(100).length, 0);
   });
 
@@ -92,6 +95,11 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
     sim.resetRequests();
     assert.equal((await call('POST', '/tb-connection/c1/preview', 'reader', PREVIEW)).status, 401);
     assert.equal((await call('POST', '/tb-connection/c1/test', 'reader')).status, 401);
+    assert.equal(
+      (await call('POST', '/tb-connection/c1/api-try', 'reader', TRY)).status,
+      401,
+      'a try calls the server',
+    );
     assert.equal(sim.requests.entries(100).length, 0);
   });
 
@@ -104,6 +112,8 @@ describe('tb-connection admin endpoints: permissions (embedded Node-RED with adm
       [r.status, r.json()],
       [200, { ok: true, user: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN', serverVersion: '4.3.1.3' }],
     );
+    r = await call('POST', '/tb-connection/c1/api-try', 'admin', TRY);
+    assert.deepEqual([r.status, r.json().ok, r.json().kind], [200, true, 'json']);
     r = await call('GET', '/tb-connection/nope/alarm-types', 'admin');
     assert.equal(r.status, 404);
     assert.equal(r.json().code, 'TB_NOT_DEPLOYED');
