@@ -17,6 +17,7 @@ import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
 import { parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery } from './query/parse';
 import type { RpcService } from './rpc';
+import type { RuleEngineService } from './rule-engine';
 import type { TelemetryApi } from './telemetry';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
 
@@ -31,6 +32,7 @@ export interface FrontContext {
   readonly control: ControlApi;
   readonly telemetry: TelemetryApi;
   readonly rpc: RpcService;
+  readonly ruleEngine: RuleEngineService;
   now(): number;
   latencyMs(): number;
   version(): string;
@@ -281,6 +283,33 @@ export class HttpFront {
     this.defineLookupRoutes();
     this.defineAlarmActionRoutes();
     this.defineDeviceRoutes();
+    this.defineRuleEngineRoutes();
+  }
+
+  /**
+   * The rule engine (`ctrl/RuleEngineController.java`, since 3.8). The calling user's path is `/api/rule-engine/` with
+   * its trailing slash: Spring matches the pattern exactly, so `/api/rule-engine` is an unknown path (404).
+   */
+  private defineRuleEngineRoutes(): void {
+    const re = this.ctx.ruleEngine;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const since = '3.8';
+    this.add('POST', '/api/rule-engine/', {
+      auth: true,
+      authorities: ALL_USERS,
+      since,
+      handler: (r) => re.handle(this.caller(r), null, null, null, null, r.body),
+    });
+    const route = (pattern: string, handler: Handler): void =>
+      this.addPattern('POST', pattern, { auth: true, authorities: ALL_USERS, since, handler });
+    const R = '/api/rule-engine';
+    route(`${R}/{entityType}/{entityId}`, (r) => re.handle(this.caller(r), p(r, 0), p(r, 1), null, null, r.body));
+    route(`${R}/{entityType}/{entityId}/{timeout}`, (r) =>
+      re.handle(this.caller(r), p(r, 0), p(r, 1), null, p(r, 2), r.body),
+    );
+    route(`${R}/{entityType}/{entityId}/{queueName}/{timeout}`, (r) =>
+      re.handle(this.caller(r), p(r, 0), p(r, 1), p(r, 2), p(r, 3), r.body),
+    );
   }
 
   /**
