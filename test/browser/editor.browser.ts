@@ -36,6 +36,7 @@ const TYPES = [
   'tb-telemetry',
   'tb-attributes',
   'tb-rpc',
+  'tb-rule-engine',
   'tb-wait-until',
   'tb-trigger',
 ];
@@ -161,6 +162,7 @@ describe('editor (browser)', function () {
         wires: [[], []],
       },
       { id: 'trig1', type: 'tb-trigger', connection: 'conn1', version: 1, ...at(860, 380), wires: [[], []] },
+      { id: 're1', type: 'tb-rule-engine', connection: 'conn1', version: 1, ...at(860, 460) },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -178,6 +180,7 @@ describe('editor (browser)', function () {
     'tb-rpc': 'rpc1',
     'tb-wait-until': 'wait1',
     'tb-trigger': 'trig1',
+    'tb-rule-engine': 're1',
   };
 
   async function admin(
