@@ -3,6 +3,7 @@ import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode, type Validator } from '../../editor/dialog/for-type';
+import { durationText, parseDuration } from '../../protocol/duration';
 import { jsonText } from '../../protocol/validate';
 import { fromMessage } from '../../settings/declare';
 import { label } from './label';
@@ -47,6 +48,12 @@ function bodyText(text: string): string {
   }
 }
 
+/** A timeout as a duration says it ("5 s"), or as typed while it is not one (a placeholder, a typo). */
+function timeoutText(text: string): string {
+  const ms = parseDuration(text);
+  return ms === undefined ? text : durationText(ms);
+}
+
 /** The summary line: who sends, what data, which queue and wait. */
 function summary(node: EditorNode): string {
   const from = originator(node) === 'user' ? t('tb-rule-engine.summary.user') : t('tb-rule-engine.summary.entity');
@@ -60,7 +67,7 @@ function summary(node: EditorNode): string {
     from,
     data,
     queue: queue ? t('tb-rule-engine.summary.queue', { queue }) : t('tb-rule-engine.summary.queueDefault'),
-    timeout: timeout ? timeout : t('tb-rule-engine.summary.timeoutDefault'),
+    timeout: timeout ? timeoutText(timeout) : t('tb-rule-engine.summary.timeoutDefault'),
   });
 }
 
