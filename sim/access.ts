@@ -14,7 +14,7 @@ export type Operation =
   | 'WRITE_ATTRIBUTES'
   | 'WRITE_TELEMETRY'
   | 'RPC_CALL'
-  // the rule engine's check of a message's originator (`ctrl/RuleEngineController.java` L173)
+  // the rule engine's check of a message's originator (`C/RuleEngineController.java` L173)
   | 'WRITE';
 
 export const MSG_SYSADMIN = 'System administrator is not allowed to perform this operation!';

@@ -1,10 +1,10 @@
 /**
- * The rule engine's REST API (`ctrl/RuleEngineController.java`, since 3.8): `POST /api/rule-engine/` (the calling
+ * The rule engine's REST API (`C/RuleEngineController.java`, since 3.8): `POST /api/rule-engine/` (the calling
  * user, the trailing slash part of the mapping), `…/{entityType}/{entityId}`, `…/{timeout}`,
  * `…/{queueName}/{timeout}`. The controller checks the body is JSON, checks WRITE on the originator
  * (`SEC/AccessValidator.java`: refusals are bare strings, 403 / 404), pushes a `REST_API_REQUEST` message with the
  * metadata `serviceId`, `requestUUID` and `expirationTime` into the rule chains, and waits for a "rest call reply"
- * node (`re/rest/TbSendRestApiCallReplyNode.java`) to answer: 200 with the reply's data as JSON, 406 (empty) when that
+ * node (`RE/rest/TbSendRestApiCallReplyNode.java`) to answer: 200 with the reply's data as JSON, 406 (empty) when that
  * data is not JSON, 408 (empty) when nothing answered before the expiration, 500 JSON "Request timeout" at the
  * `spring.mvc.async.request-timeout` cut (30 s).
  *
@@ -78,7 +78,10 @@ export interface RuleEngineContext extends AccessContext {
   now(): number;
 }
 
-/** The queues of a fresh installation (`HashPartitionService`): any other name goes to Main, without an error. */
+/**
+ * The queues of a fresh installation: a name the server does not know goes to Main, without an error
+ * (`HashPartitionService.java` of common/queue).
+ */
 const QUEUES = ['Main', 'HighPriority', 'SequentialByOriginator'];
 const CALL_LOG = 1000;
 /** The core node's id in `serviceId` (one node). */
@@ -247,7 +250,7 @@ export class RuleEngineService {
           }),
         ),
       );
-      // `DefaultRuleEngineCallService.scheduleTimeout`: max(0, expirationTime - now), then 408 with no body
+      // max(0, expirationTime - now), then 408, no body (`APP/service/ruleengine/DefaultRuleEngineCallService.java`)
       tasks.push(this.timers.schedule(Math.max(0, timeout), () => answer({ status: 408 })));
       if (done) return;
       const reply = this.reply(msg, caller);

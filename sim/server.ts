@@ -287,7 +287,7 @@ export class HttpFront {
   }
 
   /**
-   * The rule engine (`ctrl/RuleEngineController.java`, since 3.8). The calling user's path is `/api/rule-engine/` with
+   * The rule engine (`C/RuleEngineController.java`, since 3.8). The calling user's path is `/api/rule-engine/` with
    * its trailing slash: Spring matches the pattern exactly, so `/api/rule-engine` is an unknown path (404).
    */
   private defineRuleEngineRoutes(): void {

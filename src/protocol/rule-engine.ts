@@ -1,5 +1,5 @@
 /**
- * The rule engine's REST API on the wire (`ctrl/RuleEngineController.java`, ThingsBoard 3.8+): a message pushed into
+ * The rule engine's REST API on the wire (`C/RuleEngineController.java`, ThingsBoard 3.8+): a message pushed into
  * the rule chains as an entity (or as the calling user), answered by a "rest call reply" node. The four paths, the
  * limits of the wait, what an answer status means (no reply, a reply that is not JSON, an endpoint the server lacks)
  * and the texts of those errors. No I/O, no Node-RED.

@@ -1,5 +1,5 @@
 /**
- * The simulator's rule engine REST API, as `ctrl/RuleEngineController.java` answers: the four paths (the trailing
+ * The simulator's rule engine REST API, as `C/RuleEngineController.java` answers: the four paths (the trailing
  * slash of the user's own), the message the rule chains get, a reply (fixed, a transformation), no reply (408 with an
  * empty body, after the timeout and not before), data that is not JSON (406), the 30 s cut (500 JSON), the plain-text
  * 403 and 404 of the access check, JSON 400s, the system administrator's dropped message, and servers before 3.8.
