@@ -8,7 +8,14 @@ import type { Dataset, SimEntity } from './dataset';
 import { general, MSG_PERMISSION, PlainError } from './errors';
 import type { Caller, EntityId } from './types';
 
-export type Operation = 'READ_ATTRIBUTES' | 'READ_TELEMETRY' | 'WRITE_ATTRIBUTES' | 'WRITE_TELEMETRY' | 'RPC_CALL';
+export type Operation =
+  | 'READ_ATTRIBUTES'
+  | 'READ_TELEMETRY'
+  | 'WRITE_ATTRIBUTES'
+  | 'WRITE_TELEMETRY'
+  | 'RPC_CALL'
+  // the rule engine's check of a message's originator (`C/RuleEngineController.java` L173)
+  | 'WRITE';
 
 export const MSG_SYSADMIN = 'System administrator is not allowed to perform this operation!';
 export const MSG_CUSTOMER = 'Customer user is not allowed to perform this operation!';
@@ -57,6 +64,7 @@ const CUSTOMER_ENTITY_OPS: readonly Operation[] = [
   'RPC_CALL',
   'WRITE_ATTRIBUTES',
   'WRITE_TELEMETRY',
+  'WRITE',
 ];
 
 export interface AccessContext {
@@ -124,7 +132,7 @@ export function validateAccess(ctx: AccessContext, caller: Caller, op: Operation
       const e = lookup();
       if (!customer) return e;
       // customerEntityPermissionChecker; the write operations for customer users exist since 3.3
-      const writes = op === 'WRITE_ATTRIBUTES' || op === 'WRITE_TELEMETRY';
+      const writes = op === 'WRITE_ATTRIBUTES' || op === 'WRITE_TELEMETRY' || op === 'WRITE';
       if (!CUSTOMER_ENTITY_OPS.includes(op) || (writes && !ctx.versionAtLeast('3.3'))) throw denied();
       if (e.customerId === null || e.customerId !== caller.customerId) throw denied();
       return e;

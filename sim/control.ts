@@ -8,6 +8,7 @@ import type { AuthService } from './auth';
 import type { AddEntitySpec, CreateAlarmSpec, Dataset, KeyScope, SimEntity } from './dataset';
 import type { FaultSpec, Faults, RequestLog } from './hooks';
 import { DEVICE_MODES, type DeviceBehaviour, type DeviceMode, type RpcService } from './rpc';
+import { CHAIN_MODES, type ChainBehaviour, type ChainMode, type RuleEngineService } from './rule-engine';
 import type { TelemetryApi } from './telemetry';
 import type { AttributeScope, EntityRef, EntityType } from './types';
 import { DoubleValue, LongValue, type JsonValue, type KvInput } from './values';
@@ -18,6 +19,7 @@ export interface ControlTarget {
   readonly requests: RequestLog;
   readonly auth: AuthService;
   readonly rpc: RpcService;
+  readonly ruleEngine: RuleEngineService;
   readonly telemetry: TelemetryApi;
   readonly url: string;
   readonly version: string;
@@ -357,6 +359,37 @@ export class ControlApi {
           scale: typeof o.scale === 'number' ? o.scale : undefined,
         });
         return { ok: true, mode: sim.rpc.timers.mode, scale: sim.rpc.timers.scale };
+      }
+      // --- the rule engine: how the rule chains answer, the messages that reached them, timers ---
+      case 'GET /rule-engine/chain':
+        return sim.ruleEngine.behaviour();
+      case 'POST /rule-engine/chain': {
+        const o = obj(body);
+        if (!CHAIN_MODES.includes(o.mode as ChainMode))
+          throw new ControlError(`mode must be one of ${CHAIN_MODES.join(', ')}`);
+        const b: ChainBehaviour = { mode: o.mode as ChainMode };
+        if (o.reply !== undefined) b.reply = o.reply as JsonValue;
+        if (typeof o.replyDelayMs === 'number') b.replyDelayMs = o.replyDelayMs;
+        sim.ruleEngine.setChain(b);
+        return { ok: true };
+      }
+      case 'POST /rule-engine/reset':
+        sim.ruleEngine.resetChain();
+        sim.ruleEngine.resetCounters();
+        return { ok: true };
+      case 'GET /rule-engine/calls':
+        return { count: sim.ruleEngine.count(), calls: sim.ruleEngine.calls() };
+      case 'POST /rule-engine/advance':
+        return { ran: sim.ruleEngine.advance(Number(obj(body).ms)), pending: sim.ruleEngine.pendingTimers() };
+      case 'POST /rule-engine/timers': {
+        const o = obj(body);
+        if (o.mode !== undefined && o.mode !== 'real' && o.mode !== 'manual')
+          throw new ControlError("mode must be 'real' or 'manual'");
+        sim.ruleEngine.setTimers({
+          mode: o.mode as 'real' | 'manual' | undefined,
+          scale: typeof o.scale === 'number' ? o.scale : undefined,
+        });
+        return { ok: true, mode: sim.ruleEngine.timers.mode, scale: sim.ruleEngine.timers.scale };
       }
       case 'GET /telemetry/stats':
         return sim.telemetry.stats(q.get('entityId') ?? undefined);

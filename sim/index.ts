@@ -19,6 +19,7 @@ import { AlarmQueryEngine } from './query/alarms';
 import { EntityQueryEngine } from './query/entities';
 import { Rooms } from './rooms';
 import { RpcService, type DeviceBehaviour, type TimerMode } from './rpc';
+import { RuleEngineService } from './rule-engine';
 import { seedDataset, type SeedInfo } from './seed';
 import { HttpFront } from './server';
 import { TelemetryApi } from './telemetry';
@@ -94,6 +95,13 @@ export interface SimOptions {
   rpcMaxRetries?: number;
   /** behaviour of devices without one of their own (default `{mode: 'answer'}`) */
   rpcDefaultDevice?: DeviceBehaviour;
+  // --- the rule engine (see README "Rule engine") ---
+  /** rule engine timers: 'real' (wall clock, default) or 'manual' (only `sim.ruleEngine.advance(ms)` moves them) */
+  ruleEngineTimers?: TimerMode;
+  /** real timers: every rule engine wait is multiplied by this (default 1) */
+  ruleEngineTimeScale?: number;
+  /** server.rest.rule_engine.response_timeout: the wait when the path has none (default 10000) */
+  ruleEngineDefaultTimeoutMs?: number;
 }
 
 const DEFAULT_SECRET = 'thingsboard-simulator-development-secret-not-for-production-use-0123456789';
@@ -117,6 +125,11 @@ export class Simulator {
    * server-side RPC: simulated devices (`setDevice`), timers (`advance`), counters (`deliveredCount`, `calls`), events
    */
   readonly rpc: RpcService;
+  /**
+   * the rule engine's REST API: how the rule chains answer (`setChain`), the messages that reached them (`calls`,
+   * `count`), timers (`advance`)
+   */
+  readonly ruleEngine: RuleEngineService;
   /**
    * heated rooms: off until `sim.rooms.start()`; then each `step()` moves every thermostat's temperature toward its
    * target (the shared attribute `targetTemperature` or the RPC `setTarget`) or its own temperature
@@ -201,6 +214,12 @@ export class Simulator {
       maxRetries: opts.rpcMaxRetries,
       defaultDevice: opts.rpcDefaultDevice,
     });
+    this.ruleEngine = new RuleEngineService(deviceCtx, {
+      timers: opts.ruleEngineTimers,
+      timeScale: opts.ruleEngineTimeScale,
+      defaultTimeoutMs: opts.ruleEngineDefaultTimeoutMs,
+      asyncRequestTimeoutMs: opts.asyncRequestTimeoutMs,
+    });
     this.rooms = new Rooms({ data: this.data, rpc: this.rpc, now });
     const spare = this.data.findByName('DEVICE', 'Spare Sensor');
     if (spare) this.rpc.seedDevice(spare.id, { mode: 'offline' });
@@ -218,6 +237,7 @@ export class Simulator {
       telemetry: this.telemetry,
       rpc: this.rpc,
       generic: this.generic,
+      ruleEngine: this.ruleEngine,
       now,
       latencyMs: () => this.latency,
       version: () => this.ver,
@@ -285,6 +305,7 @@ export class Simulator {
     this.ws.detach();
     this.front.shutdown();
     this.rpc.shutdown();
+    this.ruleEngine.shutdown();
     this.analytics.shutdown();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
@@ -361,6 +382,7 @@ export { dbl, long, javaValueString, sqlValueString } from './values';
 export type { KvInput } from './values';
 export type { FaultSpec, Fault, RequestLogEntry } from './hooks';
 export type { DeviceBehaviour, DeviceMode, RpcCall, RpcStatus, TimerMode } from './rpc';
+export type { ChainBehaviour, ChainMode, RuleEngineMsg } from './rule-engine';
 export type { SaveRecord } from './telemetry';
 export { Rooms, ROOM_TARGET_KEY, ROOM_TARGET_METHOD, ROOM_TEMPERATURE_KEY } from './rooms';
 export type { RoomsOptions, RoomState } from './rooms';

@@ -18,6 +18,7 @@ import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
 import { parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery } from './query/parse';
 import type { RpcService } from './rpc';
+import type { RuleEngineService } from './rule-engine';
 import type { TelemetryApi } from './telemetry';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Authority, type Caller } from './types';
 
@@ -33,6 +34,7 @@ export interface FrontContext {
   readonly telemetry: TelemetryApi;
   readonly rpc: RpcService;
   readonly generic: GenericApi;
+  readonly ruleEngine: RuleEngineService;
   now(): number;
   latencyMs(): number;
   version(): string;
@@ -297,6 +299,7 @@ export class HttpFront {
     this.defineAlarmActionRoutes();
     this.defineDeviceRoutes();
     this.defineGenericRoutes();
+    this.defineRuleEngineRoutes();
   }
 
   /** A few platform endpoints outside the package's own business, for the generic REST node (sim/generic.ts). */
@@ -359,6 +362,32 @@ export class HttpFront {
       auth: false,
       handler: noted(() => ({ status: 200, body: g.passwordPolicy() })),
     });
+  }
+
+  /**
+   * The rule engine (`C/RuleEngineController.java`, since 3.8). The calling user's path is `/api/rule-engine/` with
+   * its trailing slash: Spring matches the pattern exactly, so `/api/rule-engine` is an unknown path (404).
+   */
+  private defineRuleEngineRoutes(): void {
+    const re = this.ctx.ruleEngine;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const since = '3.8';
+    this.add('POST', '/api/rule-engine/', {
+      auth: true,
+      authorities: ALL_USERS,
+      since,
+      handler: (r) => re.handle(this.caller(r), null, null, null, null, r.body),
+    });
+    const route = (pattern: string, handler: Handler): void =>
+      this.addPattern('POST', pattern, { auth: true, authorities: ALL_USERS, since, handler });
+    const R = '/api/rule-engine';
+    route(`${R}/{entityType}/{entityId}`, (r) => re.handle(this.caller(r), p(r, 0), p(r, 1), null, null, r.body));
+    route(`${R}/{entityType}/{entityId}/{timeout}`, (r) =>
+      re.handle(this.caller(r), p(r, 0), p(r, 1), null, p(r, 2), r.body),
+    );
+    route(`${R}/{entityType}/{entityId}/{queueName}/{timeout}`, (r) =>
+      re.handle(this.caller(r), p(r, 0), p(r, 1), p(r, 2), p(r, 3), r.body),
+    );
   }
 
   /**

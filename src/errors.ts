@@ -30,7 +30,11 @@ export type TbErrorCode =
   | 'TB_RPC_BAD_REPLY' // the device answered an RPC with something that is not JSON (HTTP 406)
   | 'TB_RPC_FAILED' // a persistent RPC ended FAILED
   | 'TB_RPC_EXPIRED' // a persistent RPC ended EXPIRED (its expiration passed before it completed)
-  | 'TB_RPC_UNCERTAIN'; // the connection was lost after an RPC went out: the device may or may not have run it
+  | 'TB_RPC_UNCERTAIN' // the connection was lost after an RPC went out: the device may or may not have run it
+  | 'TB_RULE_NO_REPLY' // the rule chain did not answer a rule engine message in time (no "rest call reply" on its path)
+  | 'TB_RULE_BAD_REPLY' // the rule chain answered with data that is not JSON (HTTP 406)
+  | 'TB_RULE_UNCERTAIN' // the connection was lost after a message went to the rule engine: it may have been handled
+  | 'TB_SERVER_TOO_OLD'; // the server lacks the endpoint: it is older than the version that brought it
 
 export class TbError extends Error {
   /** Stable code; an own property so that Node-RED copies it into msg.error.code. */

@@ -467,6 +467,7 @@ describe('the documentation', function () {
         'tb-telemetry': ['Record a computed value', 'Last 24 hours, hourly average'],
         'tb-attributes': ['Set the target temperature of every thermostat'],
         'tb-rpc': ['Command a device and wait for its answer'],
+        'tb-rule-engine': ['Ask a rule chain for an answer'],
         'tb-entity-query': ['Reply with the state of the device named in a request'],
         'tb-alarm-query': ['Count the alarms of the site named in a message'],
         'tb-subscribe': ['Follow the device chosen by a message'],

@@ -201,24 +201,8 @@ export class DeviceAction {
     const RED = this.RED;
     const m = msg as NodeMessage & Record<string, unknown>;
     m.entity = entityOut(targets, m.entity);
+    if (!targets.bulk) return this.once(m, send, () => work(targets.entities[0]), statusOf);
     this.activity.start();
-    if (!targets.bulk) {
-      let props: Props;
-      try {
-        props = await work(targets.entities[0]);
-      } catch (err) {
-        if (this.stop.stopped && err instanceof TbError && err.code === 'TB_CLOSED') return this.dropped();
-        const props = propsOf(err);
-        if (props) Object.assign(m, props);
-        this.activity.end(actionFailureStatus(RED, err));
-        throw err;
-      }
-      if (this.stop.stopped) return this.dropped();
-      Object.assign(m, props);
-      send(m);
-      this.activity.end(statusOf(props));
-      return;
-    }
     const total = targets.entities.length;
     let settled = 0;
     let failed = 0;
@@ -250,6 +234,33 @@ export class DeviceAction {
         ? status(RED, 'yellow', 'dot', 'bulkPartial', { count: total - failed, total, failed })
         : status(RED, 'green', 'dot', 'bulkDone', { count: total }),
     );
+  }
+
+  /**
+   * One piece of work for the message (one entity, or none: the node acting as the connection's user): the
+   * properties it gives go on the message; its error, with the properties it carries, goes to done(err).
+   */
+  async once(
+    m: NodeMessage & Record<string, unknown>,
+    send: SendFn,
+    work: () => Promise<Props>,
+    statusOf: (props: Props) => NodeStatus,
+  ): Promise<void> {
+    this.activity.start();
+    let props: Props;
+    try {
+      props = await work();
+    } catch (err) {
+      if (this.stop.stopped && err instanceof TbError && err.code === 'TB_CLOSED') return this.dropped();
+      const carried = propsOf(err);
+      if (carried) Object.assign(m, carried);
+      this.activity.end(actionFailureStatus(this.RED, err));
+      throw err;
+    }
+    if (this.stop.stopped) return this.dropped();
+    Object.assign(m, props);
+    send(m);
+    this.activity.end(statusOf(props));
   }
 
   /** The node stopped while the action ran: nothing is sent (the message just ends). */
@@ -305,6 +316,12 @@ export interface DeviceActionParts<R> {
   problems?: ReadonlyArray<TbError | undefined>;
   /** A message that acts on no target (tb-rpc's cancel): handled in full by the promise, when there is one. */
   divert?: (msg: NodeMessageInFlow, send: SendFn, client: () => PlatformClient) => Promise<void> | undefined;
+  /**
+   * The node acts as the connection's own user for this message, on no entity (tb-rule-engine with the current user
+   * as originator): the one piece of work, given the client and the request. No entity is read, msg.entity is left
+   * as it came. Undefined: the message's entities are read, as usual.
+   */
+  self?: (msg: NodeMessageInFlow) => ((client: PlatformClient, req: R) => Promise<Props>) | undefined;
   /** Checks of the message made before its targets are read (they throw a TbInputError). */
   check?: (msg: NodeMessageInFlow) => void;
   /**
@@ -371,18 +388,30 @@ export function deviceActionNode<R>(
     const diverted = own.divert?.(msg, send, () => usableClient(conn));
     if (diverted) return diverted;
     const now = Date.now();
-    let targets: Targets;
+    const self = own.self?.(msg);
+    let targets: Targets | undefined;
     let req: R;
     let client: PlatformClient;
     try {
       own.check?.(msg);
-      targets = await action.targets(msg, own.payloadUse?.(msg));
+      if (self) action.check();
+      else targets = await action.targets(msg, own.payloadUse?.(msg));
       req = await request(msg, now);
       client = usableClient(conn);
     } catch (err) {
       // Nothing was sent: bad input, a bad setting, no connection.
       action.activity.immediate(actionFailureStatus(RED, err));
       throw err;
+    }
+    if (!targets) {
+      const m = msg as NodeMessage & Record<string, unknown>;
+      await action.once(
+        m,
+        send,
+        () => (self as NonNullable<typeof self>)(client, req),
+        (props) => own.status(req, props),
+      );
+      return;
     }
     const work = own.work(client, req, targets);
     await action.run(msg, send, targets, work.each, (props) => own.status(req, props), work.concurrency);

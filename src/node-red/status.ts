@@ -92,6 +92,8 @@ export type StatusKey =
   | 'rpcBadReply'
   | 'rpcUncertain'
   | 'rpcCancelled'
+  | 'ruleUncertain'
+  | 'serverTooOld'
   | 'waiting'
   | 'waitMet'
   | 'waitTimedOut'
@@ -180,6 +182,14 @@ export function errorStatus(RED: NodeAPI, err: unknown): NodeStatus {
       return status(RED, 'red', 'ring', 'rpcExpired');
     case 'TB_RPC_UNCERTAIN':
       return status(RED, 'red', 'ring', 'rpcUncertain');
+    case 'TB_RULE_NO_REPLY':
+      return status(RED, 'red', 'ring', 'rpcNoReply');
+    case 'TB_RULE_BAD_REPLY':
+      return status(RED, 'red', 'ring', 'rpcBadReply');
+    case 'TB_RULE_UNCERTAIN':
+      return status(RED, 'red', 'ring', 'ruleUncertain');
+    case 'TB_SERVER_TOO_OLD':
+      return status(RED, 'red', 'dot', 'serverTooOld');
     default:
       if (err instanceof TbApiError) return status(RED, 'red', 'ring', 'httpError', { status: err.status });
       return status(RED, 'red', 'ring', 'error');

@@ -1,8 +1,9 @@
 /**
  * The REST client of one ThingsBoard platform connection. It only composes: the keep-alive HTTP client, the token
  * manager and the session that joins them (the Requester every sub-client stands on), and the sub-clients for
- * entity and alarm queries, look-ups, alarm actions, device data, RPC and any other call, each made on first use and
- * kept, so that what one learnt about the server (which endpoints it has) lasts as long as the connection.
+ * entity and alarm queries, look-ups, alarm actions, device data, RPC, the rule engine and any other call, each made
+ * on first use and kept, so that what one learnt about the server (which endpoints it has) lasts as long as the
+ * connection.
  */
 import type https from 'node:https';
 import type { KeysResult } from '../protocol/format';
@@ -25,6 +26,7 @@ import { PlatformLookups } from './lookups';
 import { EntityQueries, type PageChunk } from './queries';
 import type { CallOptions } from './requester';
 import { RpcClient } from './rpc';
+import { RuleEngineClient } from './rule-engine';
 import { Session } from './session';
 
 export interface PlatformOptions {
@@ -50,6 +52,7 @@ export class PlatformClient {
   private deviceDataClient: DeviceData | undefined;
   private rpcClient: RpcClient | undefined;
   private apiCalls: ApiCalls | undefined;
+  private ruleEngineClient: RuleEngineClient | undefined;
   private readonly timeoutMs: number;
 
   constructor(opts: PlatformOptions) {
@@ -99,6 +102,13 @@ export class PlatformClient {
   get api(): ApiCalls {
     if (!this.apiCalls) this.apiCalls = new ApiCalls(this.session);
     return this.apiCalls;
+  }
+
+  /** The rule engine: a message into the rule chains, the answer of their "rest call reply" (at most once). */
+  get ruleEngine(): RuleEngineClient {
+    if (!this.ruleEngineClient)
+      this.ruleEngineClient = new RuleEngineClient(this.session, this.lookups, this.timeoutMs);
+    return this.ruleEngineClient;
   }
 
   // The queries (queries.ts), on the client itself: the nodes, the editor endpoints and the live side call them.

@@ -67,16 +67,20 @@ export interface TargetRules extends TargetPolicy {
   defaultType: EntityType;
 }
 
-export type DeviceActionType = 'tb-telemetry' | 'tb-attributes' | 'tb-rpc';
+export type DeviceActionType = 'tb-telemetry' | 'tb-attributes' | 'tb-rpc' | 'tb-rule-engine';
 
 /**
  * Which entities each device action acts on, the one rule that the nodes and their dialogs read: RPC goes to
- * devices only; attributes and time series to every type that has them.
+ * devices only; attributes and time series to every type that has them, and a rule engine message comes from them.
  */
 export const ACTION_TARGETS: Readonly<Record<DeviceActionType, TargetPolicy>> = {
   'tb-telemetry': {},
   'tb-attributes': {},
   'tb-rpc': { allowed: ['DEVICE'], why: 'RPC goes to devices only' },
+  // The rule engine's access check knows the same types (`AccessValidator`): any other is a 500 "Not Implemented!".
+  'tb-rule-engine': {
+    why: `a rule engine message's originator must be one of ${TELEMETRY_ENTITY_TYPES.join(', ')}`,
+  },
 };
 
 /** The entity types a dialog offers for a fixed entity and for a bare UUID: those allowed, else the usual ones. */

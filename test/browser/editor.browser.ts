@@ -36,6 +36,7 @@ const TYPES = [
   'tb-telemetry',
   'tb-attributes',
   'tb-rpc',
+  'tb-rule-engine',
   'tb-wait-until',
   'tb-trigger',
   'tb-api',
@@ -163,6 +164,7 @@ describe('editor (browser)', function () {
       },
       { id: 'trig1', type: 'tb-trigger', connection: 'conn1', version: 1, ...at(860, 380), wires: [[], []] },
       { id: 'api1', type: 'tb-api', connection: 'conn1', path: '/api/audit/logs', version: 1, ...at(860, 460) },
+      { id: 're1', type: 'tb-rule-engine', connection: 'conn1', version: 1, ...at(860, 540) },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -181,6 +183,7 @@ describe('editor (browser)', function () {
     'tb-wait-until': 'wait1',
     'tb-trigger': 'trig1',
     'tb-api': 'api1',
+    'tb-rule-engine': 're1',
   };
 
   async function admin(

@@ -16,7 +16,7 @@ import { errorInfo } from '../../query-model/check';
 import { targetEntityTypeSetting } from '../../settings/target';
 import { isUuid } from '../dialog/predicates';
 
-export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc'] as const;
+export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc', 'tb-rule-engine'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /**
@@ -48,7 +48,8 @@ export function settingsCheck(type: ActionType, check: SettingsCheck): void {
 
 function checkTarget(type: ActionType, s: Settings): void {
   const rules = targetRules(type, s.targetEntityType);
-  if (s.targetType !== 'json') return;
+  // tb-rule-engine as the connection's user reads no entity.
+  if (s.targetType !== 'json' || s.originator === 'user') return;
   const text = typeof s.target === 'string' ? s.target : '';
   let value: unknown;
   try {
