@@ -75,6 +75,12 @@ function encodeSegment(seg: string): string {
 const ADDRESS_HINT = 'write the path only, such as /api/tenant/devices: the connection gives the server';
 
 /**
+ * The calls whose answer is a sign-in token (a login, a refresh, a user's token as another user may ask it,
+ * `UserController#getUserToken`): refused, so that no token travels in a message.
+ */
+const TOKEN_PATH = /^\/api\/(auth\/(login|token)(\/|$)|user\/[^/]+\/token\/?$)/i;
+
+/**
  * A path typed in the node or given by a message, checked and written as it is sent: it starts with `/api/` (a
  * leading `api/` gets its slash), dot segments are resolved and must stay under `/api/`, characters a path cannot
  * hold are encoded. A query (`?…`) is not part of it: see `splitPathAndQuery`. Throws a TbInputError naming `field`,
@@ -124,6 +130,12 @@ export function preparePath(text: unknown, field: string): string {
   let written = `/${out.join('/')}`;
   if (trailing && !written.endsWith('/')) written += '/';
   if (written.startsWith('//')) return fail(field, `${field} is an address, not a path: ${ADDRESS_HINT}`);
+  if (TOKEN_PATH.test(written))
+    return fail(
+      field,
+      `${field}: call the API you need directly; the connection signs in by itself. ${written} answers with ` +
+        'sign-in tokens, which a message must not carry',
+    );
   return written;
 }
 

@@ -61,6 +61,24 @@ describe('generic call: paths stay on the server, under /api/', () => {
     refused(() => preparePath('/api/x\ny', 'path'), 'path', /control character/);
   });
 
+  it('a call that answers with sign-in tokens is refused: no token travels in a message', () => {
+    refused(() => preparePath('/api/auth/login', 'path'), 'path', /^path: call the API you need directly.*tokens/);
+    refused(() => preparePath('/api/auth/login/public', 'path'), 'path', /sign-in tokens/);
+    refused(() => preparePath('/api/auth/token', 'msg.path'), 'msg.path', /sign-in tokens/);
+    refused(() => preparePath('/api/user/784f394c-42b6-435a-983c-b7beff2784f9/token', 'path'), 'path', /tokens/);
+    refused(() => preparePath('/api/x/../auth/login', 'path'), 'path', /sign-in tokens/);
+    // A placeholder in it: refused at deploy already.
+    refused(() => preparePathTemplate('/api/user/{{msg.id}}/token', '', 'path', 'query'), 'path', /sign-in tokens/);
+    const whole = preparePathTemplate('{{msg.path}}', '', 'path', 'query');
+    refused(
+      () => fillPathTemplate(whole, () => '/api/auth/token', 'path', 'query'),
+      'path (from {{msg.path}})',
+      /tokens/,
+    );
+    assert.equal(preparePath('/api/auth/user', 'path'), '/api/auth/user', 'who the connection is: no token in it');
+    assert.equal(preparePath('/api/user/tokenAccessEnabled', 'path'), '/api/user/tokenAccessEnabled');
+  });
+
   it('a placeholder inside the path is one encoded segment, never a dot segment; a whole one is the path itself', () => {
     const t = preparePathTemplate('/api/device/{{msg.id}}/x', '', 'path', 'query');
     const fill = (v: unknown) => fillPathTemplate(t, () => v, 'path', 'query').path;
