@@ -96,7 +96,13 @@ export type StatusKey =
   | 'waitMet'
   | 'waitTimedOut'
   | 'waitCancelled'
-  | 'triggerTrue';
+  | 'triggerTrue'
+  | 'notifySent'
+  | 'notifyPartly'
+  | 'notifyPending'
+  | 'markedRead'
+  | 'allMarkedRead'
+  | 'unread';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {

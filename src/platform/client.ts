@@ -1,8 +1,8 @@
 /**
  * The REST client of one ThingsBoard platform connection. It only composes: the keep-alive HTTP client, the token
  * manager and the session that joins them (the Requester every sub-client stands on), and the sub-clients for
- * entity and alarm queries, look-ups, alarm actions, device data and RPC, each made on first use and kept, so that
- * what one learnt about the server (which endpoints it has) lasts as long as the connection.
+ * entity and alarm queries, look-ups, alarm actions, device data, RPC and notifications, each made on first use and
+ * kept, so that what one learnt about the server (which endpoints it has) lasts as long as the connection.
  */
 import type https from 'node:https';
 import type { KeysResult } from '../protocol/format';
@@ -21,6 +21,7 @@ import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth'
 import { DeviceData } from './device-data';
 import { DEFAULT_RETRY, HttpClient, RetryPolicy } from './http';
 import { PlatformLookups } from './lookups';
+import { Notifications } from './notifications';
 import { EntityQueries, type PageChunk } from './queries';
 import type { CallOptions } from './requester';
 import { RpcClient } from './rpc';
@@ -48,6 +49,7 @@ export class PlatformClient {
   private alarmActions: AlarmActions | undefined;
   private deviceDataClient: DeviceData | undefined;
   private rpcClient: RpcClient | undefined;
+  private notificationsClient: Notifications | undefined;
   private readonly timeoutMs: number;
 
   constructor(opts: PlatformOptions) {
@@ -91,6 +93,12 @@ export class PlatformClient {
   get rpc(): RpcClient {
     if (!this.rpcClient) this.rpcClient = new RpcClient(this.session, this.timeoutMs);
     return this.rpcClient;
+  }
+
+  /** The notification center: send, follow a request, targets and templates by name, the user's inbox. */
+  get notifications(): Notifications {
+    if (!this.notificationsClient) this.notificationsClient = new Notifications(this.session, this.lookups);
+    return this.notificationsClient;
   }
 
   // The queries (queries.ts), on the client itself: the nodes, the editor endpoints and the live side call them.

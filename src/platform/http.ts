@@ -97,7 +97,7 @@ export interface RequestOptions {
 export type Delivery = 'default' | 'idempotent' | 'once' | 'atMostOnce';
 
 /** The HTTP methods the clients use. */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface HttpResult {
   status: number;
