@@ -38,6 +38,7 @@ const TYPES = [
   'tb-rpc',
   'tb-wait-until',
   'tb-trigger',
+  'tb-notify',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const WAIT = 15000;
@@ -161,6 +162,7 @@ describe('editor (browser)', function () {
         wires: [[], []],
       },
       { id: 'trig1', type: 'tb-trigger', connection: 'conn1', version: 1, ...at(860, 380), wires: [[], []] },
+      { id: 'notify1', type: 'tb-notify', connection: 'conn1', targets: 'Night shift', version: 1, ...at(860, 460) },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -178,6 +180,7 @@ describe('editor (browser)', function () {
     'tb-rpc': 'rpc1',
     'tb-wait-until': 'wait1',
     'tb-trigger': 'trig1',
+    'tb-notify': 'notify1',
   };
 
   async function admin(

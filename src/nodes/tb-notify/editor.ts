@@ -57,7 +57,6 @@ export default dialog(E, {
       const write = (list: string[]) => {
         targetsInput.val(list.join(', ')).trigger('change');
         drawTargets();
-        box.find('input').trigger('focus');
       };
       box.append(
         chips({
