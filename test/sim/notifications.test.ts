@@ -334,6 +334,42 @@ describe('simulator: notification center (REST)', function () {
     });
   });
 
+  describe('control API', () => {
+    it('/__sim/notifications: an inbox, a notification put in it, hold and release, the channels', async () => {
+      const inbox = await c.anon.request('GET', '/__sim/notifications?user=tenant@thingsboard.org');
+      assert.equal(inbox.status, 200);
+      assert.deepEqual(
+        inbox.body.map((n: Rec) => n.subject),
+        ['Maintenance due', 'Firmware update available', 'Welcome'],
+      );
+      const added = await c.anon.post('/__sim/notifications', {
+        recipient: 'tech@thingsboard.org',
+        subject: 'Hi',
+        text: 'there',
+      });
+      assert.equal(added.status, 200, added.text);
+      assert.equal(center().inbox(user('tech@thingsboard.org').userId)[0].id, added.body.id.id);
+      assert.equal((await c.anon.post('/__sim/notifications', { recipient: 'nobody', text: 'x' })).status, 400);
+      assert.deepEqual((await c.anon.post('/__sim/notifications/hold', { on: true })).body, { held: 0 });
+      const r = await c.tenant.post('/api/notification/request', {
+        targets: [target('Night shift')],
+        template: inline(),
+      });
+      assert.equal(center().heldCount, 1);
+      assert.deepEqual((await c.anon.post('/__sim/notifications/release')).body, { released: 1 });
+      assert.equal(center().requests.get(r.body.id.id)!.status, 'SENT');
+      const ch = await c.anon.post('/__sim/notifications/channels', { sms: true, mail: false });
+      assert.deepEqual(ch.body.deliveryMethods, ['WEB', 'SMS', 'MICROSOFT_TEAMS']);
+      assert.equal((await c.anon.post('/__sim/notifications/channels', { sms: 'yes' })).status, 400);
+      const all = await c.anon.request('GET', '/__sim/notifications');
+      assert.deepEqual(
+        all.body.targets.map((t: Rec) => t.name),
+        ['All users', 'Tenant administrators', 'Customer A users', 'Night shift', 'Ops channel'],
+      );
+      assert.equal(all.body.requests.length, 1);
+    });
+  });
+
   describe('the inbox', () => {
     let customer: Client;
     beforeEach(async () => {
