@@ -7,6 +7,7 @@ import { commentInfoJson } from './alarm-actions';
 import type { AuthService } from './auth';
 import type { AddEntitySpec, CreateAlarmSpec, Dataset, KeyScope, SimEntity } from './dataset';
 import type { FaultSpec, Faults, RequestLog } from './hooks';
+import type { NotificationCenter } from './notifications';
 import { DEVICE_MODES, type DeviceBehaviour, type DeviceMode, type RpcService } from './rpc';
 import { CHAIN_MODES, type ChainBehaviour, type ChainMode, type RuleEngineService } from './rule-engine';
 import type { TelemetryApi } from './telemetry';
@@ -21,6 +22,7 @@ export interface ControlTarget {
   readonly rpc: RpcService;
   readonly ruleEngine: RuleEngineService;
   readonly telemetry: TelemetryApi;
+  readonly notifications: NotificationCenter;
   readonly url: string;
   readonly version: string;
   now(): number;
@@ -88,6 +90,32 @@ function entityJson(e: SimEntity): Obj {
 type Step = { afterMs: number; run: () => void };
 
 export class ControlApi {
+  /** A user by e-mail or id (the notification hooks). */
+  private user(who: string): { userId: string; email: string } {
+    const u = this.sim.auth.users.find((x) => x.email === who || x.userId === who);
+    if (!u) throw new ControlError(`no user "${who}" (give an e-mail or a user id)`);
+    return u;
+  }
+
+  /** A user's inbox (`?user=`), or the center's targets, templates, requests and outbox. */
+  private notifications(who: string | null): unknown {
+    const n = this.sim.notifications;
+    if (who !== null) {
+      const u = this.user(who);
+      return [...n.notifications.values()]
+        .filter((x) => x.recipientId === u.userId)
+        .sort((a, b) => b.createdTime - a.createdTime)
+        .map((x) => n.notificationJson(x));
+    }
+    return {
+      targets: [...n.targets.values()].map((t) => n.targetJson(t)),
+      templates: [...n.templates.values()].map((t) => n.templateJson(t)),
+      requests: [...n.requests.values()].map((r) => n.requestJson(r, true)),
+      outbox: n.outbox,
+      channels: n.channels,
+    };
+  }
+
   /** Changes scheduled by POST /__sim/schedule and not made yet (their timers do not keep the process alive). */
   private readonly scheduled = new Set<NodeJS.Timeout>();
 
@@ -400,6 +428,36 @@ export class ControlApi {
         const o = obj(body);
         const spec = { ...o, originator: ref(o.originator) } as unknown as CreateAlarmSpec;
         return d.alarmInfo(d.createAlarm(spec));
+      }
+      case 'GET /notifications':
+        return this.notifications(q.get('user'));
+      case 'POST /notifications': {
+        // a notification put into a user's inbox as a rule or the system would (live subscriptions see it)
+        const o = obj(body);
+        const user = this.user(String(o.recipient ?? ''));
+        const n = sim.notifications.addNotification({
+          recipientId: user.userId,
+          subject: typeof o.subject === 'string' ? o.subject : null,
+          text: String(o.text ?? ''),
+          type: typeof o.type === 'string' ? o.type : undefined,
+        });
+        return sim.notifications.notificationJson(n);
+      }
+      case 'POST /notifications/hold':
+        sim.notifications.hold(obj(body ?? {}).on !== false);
+        return { held: sim.notifications.heldCount };
+      case 'POST /notifications/release':
+        return { released: sim.notifications.release() };
+      case 'POST /notifications/channels': {
+        const o = obj(body);
+        const c: Record<string, boolean> = {};
+        for (const k of ['mail', 'sms', 'slack', 'mobileApp'])
+          if (o[k] !== undefined) {
+            if (typeof o[k] !== 'boolean') throw new ControlError(`${k} must be true or false`);
+            c[k] = o[k];
+          }
+        sim.notifications.configure(c);
+        return { ...sim.notifications.channels, deliveryMethods: sim.notifications.deliveryMethods() };
       }
       default:
         break;

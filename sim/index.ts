@@ -15,12 +15,13 @@ import { ControlApi } from './control';
 import { Dataset, type DatasetOptions } from './dataset';
 import { GenericApi } from './generic';
 import { Faults, RequestLog, type FaultSpec } from './hooks';
+import { NotificationCenter } from './notifications';
 import { AlarmQueryEngine } from './query/alarms';
 import { EntityQueryEngine } from './query/entities';
 import { Rooms } from './rooms';
 import { RpcService, type DeviceBehaviour, type TimerMode } from './rpc';
 import { RuleEngineService } from './rule-engine';
-import { seedDataset, type SeedInfo } from './seed';
+import { seedDataset, seedNotifications, type SeedInfo } from './seed';
 import { HttpFront } from './server';
 import { TelemetryApi } from './telemetry';
 import { ControlWithWs, WsControl, WsServer } from './ws';
@@ -140,6 +141,11 @@ export class Simulator {
    * title, a path that needs no login; `seen()` tells which requests carried a credential
    */
   readonly generic: GenericApi;
+  /**
+   * the notification center: targets, templates, requests, inboxes (`inbox(userId)`), `outbox`, channel settings
+   * (`configure`), `hold()` / `release()` of the delivery, events 'processed' (a request SENT) and 'inbox'
+   */
+  readonly notifications: NotificationCenter;
   /** the underlying node:http server (exists after start; the WebSocket layer attaches to it) */
   httpServer: Server | null = null;
 
@@ -160,6 +166,13 @@ export class Simulator {
     const now = (): number => this.clock();
     this.data = new Dataset(now, opts.dataset);
     this.seed = seedDataset(this.data, opts.dataset ?? {});
+    this.notifications = new NotificationCenter({
+      users: this.seed.users,
+      now,
+      versionAtLeast: (v) => versionAtLeast(this.ver, v),
+      customerExists: (id) => this.data.get(id)?.entityType === 'CUSTOMER',
+    });
+    if (!opts.dataset?.empty) seedNotifications(this.notifications, this.data, this.seed.users);
     this.analytics = new AnalyticsService({ ...opts.analytics, data: this.data, users: this.seed.users, now });
     this.requests = new RequestLog(opts.requestLogSize ?? 1000);
     this.auth = new AuthService(this.seed.users, this.seed.apiKeys, {
@@ -180,6 +193,7 @@ export class Simulator {
         now,
         secret: Buffer.from(opts.jwtSecret ?? DEFAULT_SECRET),
         version: () => this.ver,
+        notifications: this.notifications,
       },
       {
         authTimeoutMs: opts.wsAuthTimeoutMs,
@@ -238,6 +252,7 @@ export class Simulator {
       rpc: this.rpc,
       generic: this.generic,
       ruleEngine: this.ruleEngine,
+      notifications: this.notifications,
       now,
       latencyMs: () => this.latency,
       version: () => this.ver,
@@ -306,6 +321,7 @@ export class Simulator {
     this.front.shutdown();
     this.rpc.shutdown();
     this.ruleEngine.shutdown();
+    this.notifications.shutdown();
     this.analytics.shutdown();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
@@ -384,6 +400,17 @@ export type { FaultSpec, Fault, RequestLogEntry } from './hooks';
 export type { DeviceBehaviour, DeviceMode, RpcCall, RpcStatus, TimerMode } from './rpc';
 export type { ChainBehaviour, ChainMode, RuleEngineMsg } from './rule-engine';
 export type { SaveRecord } from './telemetry';
+export { NotificationCenter, DELIVERY_METHODS } from './notifications';
+export type {
+  ChannelConfig,
+  DeliveryMethod,
+  InboxEvent,
+  OutboxEntry,
+  SimNotification,
+  SimRequest,
+  SimTarget,
+  SimTemplate,
+} from './notifications';
 export { Rooms, ROOM_TARGET_KEY, ROOM_TARGET_METHOD, ROOM_TEMPERATURE_KEY } from './rooms';
 export type { RoomsOptions, RoomState } from './rooms';
 export type { JwtPair } from './auth';

@@ -3,6 +3,7 @@
  * Ids come from Dataset.nextId (a counter), times from BASE_TIME: two builds give identical data.
  */
 import { BASE_TIME, HOUR, type Dataset, type SimEntity } from './dataset';
+import type { NotificationCenter } from './notifications';
 import { NULL_UUID, type AlarmSeverity, type Authority } from './types';
 import { dbl, type KvInput } from './values';
 
@@ -446,4 +447,80 @@ export function seedDataset(ds: Dataset, opts: { extraDevices?: number; empty?: 
 
   ds.setBenchCount(opts.extraDevices ?? 0);
   return { users, apiKeys };
+}
+
+/**
+ * The notification center's demo data: five targets, two templates, and three notifications in the tenant
+ * administrator's inbox (two unread), all of the tenant "Tenant".
+ */
+export function seedNotifications(n: NotificationCenter, ds: Dataset, users: readonly UserAccount[]): void {
+  const tenant = ds.findByName('TENANT', 'Tenant');
+  const custA = ds.findByName('CUSTOMER', 'Customer A');
+  const admin = users.find((u) => u.email === 'tenant@thingsboard.org');
+  const tech = users.find((u) => u.email === 'tech@thingsboard.org');
+  if (!tenant || !custA || !admin || !tech) return;
+  let created = BASE_TIME - 10 * DAY;
+  const at = (): number => (created += 60_000);
+  const t = tenant.id;
+  n.addTarget(t, 'All users', { type: 'PLATFORM_USERS', usersFilter: { type: 'ALL_USERS' } }, at());
+  n.addTarget(
+    t,
+    'Tenant administrators',
+    { type: 'PLATFORM_USERS', usersFilter: { type: 'TENANT_ADMINISTRATORS' } },
+    at(),
+  );
+  n.addTarget(
+    t,
+    'Customer A users',
+    { type: 'PLATFORM_USERS', usersFilter: { type: 'CUSTOMER_USERS', customerId: custA.id } },
+    at(),
+  );
+  n.addTarget(
+    t,
+    'Night shift',
+    { type: 'PLATFORM_USERS', usersFilter: { type: 'USER_LIST', usersIds: [tech.userId] }, description: 'Terry' },
+    at(),
+  );
+  n.addTarget(
+    t,
+    'Ops channel',
+    { type: 'MICROSOFT_TEAMS', webhookUrl: 'https://example.invalid/webhook/ops', channelName: 'Ops' },
+    at(),
+  );
+  n.addTemplate(
+    t,
+    'Critical alarm',
+    'GENERAL',
+    {
+      WEB: { subject: 'Critical alarm', body: '${recipientFirstName}, a critical alarm needs your attention.' },
+      EMAIL: { subject: 'Critical alarm', body: '<p>${recipientTitle}, a critical alarm needs your attention.</p>' },
+    },
+    at(),
+  );
+  n.addTemplate(
+    t,
+    'Maintenance window',
+    'GENERAL',
+    { WEB: { subject: 'Maintenance tonight', body: 'The platform is down for maintenance from 22:00 to 23:00.' } },
+    at(),
+  );
+  n.addNotification({
+    recipientId: admin.userId,
+    subject: 'Welcome',
+    text: 'Welcome to the notification center.',
+    createdTime: BASE_TIME - 2 * DAY,
+    status: 'READ',
+  });
+  n.addNotification({
+    recipientId: admin.userId,
+    subject: 'Firmware update available',
+    text: 'Firmware 1.3.1 is ready for the A thermostats.',
+    createdTime: BASE_TIME - 3 * HOUR,
+  });
+  n.addNotification({
+    recipientId: admin.userId,
+    subject: 'Maintenance due',
+    text: 'Building Beta is due for maintenance.',
+    createdTime: BASE_TIME - HOUR,
+  });
 }

@@ -12,6 +12,7 @@ import { ApiError, forbidden, jsonParseError, PlainError, SpringError, general }
 import type { GenericApi } from './generic';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
 import { alarmTypes, entityTypes, profileInfos, profileNames, systemInfo } from './lookups';
+import type { NotificationCenter } from './notifications';
 import { springBool } from './params';
 import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
@@ -35,6 +36,7 @@ export interface FrontContext {
   readonly rpc: RpcService;
   readonly generic: GenericApi;
   readonly ruleEngine: RuleEngineService;
+  readonly notifications: NotificationCenter;
   now(): number;
   latencyMs(): number;
   version(): string;
@@ -300,6 +302,7 @@ export class HttpFront {
     this.defineDeviceRoutes();
     this.defineGenericRoutes();
     this.defineRuleEngineRoutes();
+    this.defineNotificationRoutes();
   }
 
   /** A few platform endpoints outside the package's own business, for the generic REST node (sim/generic.ts). */
@@ -388,6 +391,62 @@ export class HttpFront {
     route(`${R}/{entityType}/{entityId}/{queueName}/{timeout}`, (r) =>
       re.handle(this.caller(r), p(r, 0), p(r, 1), p(r, 2), p(r, 3), r.body),
     );
+  }
+
+  /**
+   * The notification center (3.5+): targets, templates and requests for SYS_ADMIN and TENANT_ADMIN, the current
+   * user's inbox for every authority (C/NotificationController.java, NotificationTargetController.java,
+   * NotificationTemplateController.java).
+   */
+  private defineNotificationRoutes(): void {
+    const n = this.ctx.notifications;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const ADMINS: readonly Authority[] = ['SYS_ADMIN', 'TENANT_ADMIN'];
+    const answer = (out: unknown): Result => (out === undefined ? { status: 200 } : { status: 200, body: out });
+    const literal = (
+      method: string,
+      path: string,
+      authorities: readonly Authority[],
+      body: (r: Req) => unknown,
+      since = '3.5',
+    ): void => this.add(method, path, { auth: true, authorities, since, handler: (r) => answer(body(r)) });
+    const pattern = (
+      method: string,
+      path: string,
+      authorities: readonly Authority[],
+      body: (r: Req) => unknown,
+      since = '3.5',
+    ): void => this.addPattern(method, path, { auth: true, authorities, since, handler: (r) => answer(body(r)) });
+    // sending and its requests
+    literal('POST', '/api/notification/request', ADMINS, (r) => n.send(this.caller(r), this.json(r)));
+    pattern('GET', '/api/notification/request/{id}', ADMINS, (r) => n.getRequest(this.caller(r), p(r, 0)));
+    pattern('DELETE', '/api/notification/request/{id}', ADMINS, (r) => n.deleteRequest(this.caller(r), p(r, 0)));
+    literal('GET', '/api/notification/requests', ADMINS, (r) => n.listRequests(this.caller(r), q(r)));
+    // targets
+    literal('GET', '/api/notification/targets', ADMINS, (r) => n.listTargets(this.caller(r), q(r)));
+    literal(
+      'GET',
+      '/api/notification/targets/list',
+      ADMINS,
+      (r) => n.targetsByIds(this.caller(r), q(r).get('ids') ?? ''),
+      '4.4',
+    );
+    literal('POST', '/api/notification/target', ADMINS, (r) => n.saveTarget(this.caller(r), this.json(r)));
+    pattern('GET', '/api/notification/target/{id}', ADMINS, (r) => n.getTarget(this.caller(r), p(r, 0)));
+    pattern('DELETE', '/api/notification/target/{id}', ADMINS, (r) => n.deleteTarget(this.caller(r), p(r, 0)));
+    // templates
+    literal('GET', '/api/notification/templates', ADMINS, (r) => n.listTemplates(this.caller(r), q(r)));
+    literal('POST', '/api/notification/template', ADMINS, (r) => n.saveTemplate(this.caller(r), this.json(r)));
+    pattern('GET', '/api/notification/template/{id}', ADMINS, (r) => n.getTemplate(this.caller(r), p(r, 0)));
+    pattern('DELETE', '/api/notification/template/{id}', ADMINS, (r) => n.deleteTemplate(this.caller(r), p(r, 0)));
+    // the current user's inbox
+    literal('GET', '/api/notifications', ALL_USERS, (r) => n.list(this.caller(r), q(r)));
+    literal('GET', '/api/notifications/unread/count', ALL_USERS, (r) => n.unreadCount(this.caller(r), q(r)), '3.7');
+    pattern('PUT', '/api/notification/{id}/read', ALL_USERS, (r) => n.markRead(this.caller(r), p(r, 0)));
+    literal('PUT', '/api/notifications/read', ALL_USERS, (r) => n.markAllRead(this.caller(r), q(r)));
+    pattern('DELETE', '/api/notification/{id}', ALL_USERS, (r) => n.deleteNotification(this.caller(r), p(r, 0)));
+    literal('GET', '/api/notification/deliveryMethods', ALL_USERS, () => n.deliveryMethods());
   }
 
   /**

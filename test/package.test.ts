@@ -44,7 +44,14 @@ const STATUS_KEYS: string[] = (() => {
  * "watching, no alarms yet" (23), the wording the query-builder issue asked for. A bulk action's partial failure,
  * "19 of 20, 1 failed" (the device-actions issue's wording), holds three numbers: up to 28 with 5-digit ones.
  */
-const LONG_STATUS_KEYS = new Set(['watchingEntities', 'noAlarmsYet', 'alarmOnSome', 'noAlarmOnAll', 'bulkPartial']);
+const LONG_STATUS_KEYS = new Set([
+  'watchingEntities',
+  'noAlarmsYet',
+  'alarmOnSome',
+  'noAlarmOnAll',
+  'bulkPartial',
+  'notifyPartly',
+]);
 const LONG_STATUS_MAX: Record<string, number> = { bulkPartial: 28 };
 
 /** Core node types an example may use (no third-party nodes in examples). */

@@ -1,5 +1,6 @@
 /** Shared types of the WebSocket part: resolved options, what subscriptions need from their session. */
 import type { Dataset } from '../dataset';
+import type { NotificationCenter } from '../notifications';
 import type { AlarmQueryEngine } from '../query/alarms';
 import type { EntityQueryEngine } from '../query/entities';
 import type { Caller } from '../types';
@@ -57,6 +58,7 @@ export interface WsContext {
   readonly entityQuery: EntityQueryEngine;
   readonly alarmQuery: AlarmQueryEngine;
   readonly router: LiveRouter;
+  readonly notifications: NotificationCenter;
   readonly opts: WsOptions;
   /** the simulator clock */
   now(): number;
@@ -96,7 +98,14 @@ export class RestartSession extends Error {
 }
 
 export interface Sub {
-  readonly kind: 'ENTITY_DATA' | 'ENTITY_COUNT' | 'ALARM_DATA' | 'ALARM_COUNT' | 'ALARM_STATUS';
+  readonly kind:
+    | 'ENTITY_DATA'
+    | 'ENTITY_COUNT'
+    | 'ALARM_DATA'
+    | 'ALARM_COUNT'
+    | 'ALARM_STATUS'
+    | 'NOTIFICATIONS'
+    | 'NOTIFICATIONS_COUNT';
   readonly cmdId: number;
   /** cancels timers and live registrations */
   stop(): void;

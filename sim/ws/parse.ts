@@ -21,6 +21,7 @@ import { ALARM_SEVERITIES, type AlarmSeverity, type EntityId, type EntityKey, ty
 const WS = 'org.thingsboard.server.service.ws';
 const CMD2 = `${WS}.telemetry.cmd.v2`;
 const Q = 'org.thingsboard.server.common.data.query';
+const NOTIF = `${WS}.notification.cmd`;
 
 /** A message that Jackson would refuse; `message` imitates Jackson's text. */
 export class WsParseError extends Error {
@@ -299,12 +300,37 @@ export type UnsubscribeType =
   | 'ENTITY_COUNT_UNSUBSCRIBE'
   | 'ALARM_DATA_UNSUBSCRIBE'
   | 'ALARM_COUNT_UNSUBSCRIBE'
-  | 'ALARM_STATUS_UNSUBSCRIBE';
+  | 'ALARM_STATUS_UNSUBSCRIBE'
+  | 'NOTIFICATIONS_UNSUBSCRIBE';
 export interface UnsubscribeCmd {
   type: UnsubscribeType;
   cmdId: number;
 }
-/** Valid server command types the simulator does not implement (legacy v1, notifications). */
+/** NOTIFICATIONS (`ws/notification/cmd/NotificationsSubCmd.java`): the latest `limit` unread WEB notifications. */
+export interface NotificationsCmd {
+  type: 'NOTIFICATIONS';
+  cmdId: number;
+  limit: number;
+  /** NotificationType names (3.9+); null = every type */
+  types: string[] | null;
+}
+/** NOTIFICATIONS_COUNT (`NotificationsCountSubCmd.java`): the unread WEB total. */
+export interface NotificationsCountCmd {
+  type: 'NOTIFICATIONS_COUNT';
+  cmdId: number;
+}
+/** MARK_NOTIFICATIONS_AS_READ (`MarkNotificationsAsReadCmd.java`): no direct reply. */
+export interface MarkReadCmd {
+  type: 'MARK_NOTIFICATIONS_AS_READ';
+  cmdId: number;
+  notifications: string[];
+}
+/** MARK_ALL_NOTIFICATIONS_AS_READ (`MarkAllNotificationsAsReadCmd.java`): no direct reply. */
+export interface MarkAllReadCmd {
+  type: 'MARK_ALL_NOTIFICATIONS_AS_READ';
+  cmdId: number;
+}
+/** Valid server command types the simulator does not implement (legacy v1). */
 export interface UnsupportedCmd {
   type: 'UNSUPPORTED';
   wsType: string;
@@ -312,7 +338,17 @@ export interface UnsupportedCmd {
 }
 
 export type WsCmd =
-  EntityDataCmd | EntityCountCmd | AlarmDataCmd | AlarmCountCmd | AlarmStatusCmd | UnsubscribeCmd | UnsupportedCmd;
+  | EntityDataCmd
+  | EntityCountCmd
+  | AlarmDataCmd
+  | AlarmCountCmd
+  | AlarmStatusCmd
+  | NotificationsCmd
+  | NotificationsCountCmd
+  | MarkReadCmd
+  | MarkAllReadCmd
+  | UnsubscribeCmd
+  | UnsupportedCmd;
 
 export interface AuthCmd {
   cmdId: number;
@@ -333,23 +369,19 @@ const UNSUBSCRIBE_TYPES: readonly UnsubscribeType[] = [
   'ALARM_DATA_UNSUBSCRIBE',
   'ALARM_COUNT_UNSUBSCRIBE',
   'ALARM_STATUS_UNSUBSCRIBE',
-];
-const UNSUPPORTED_TYPES = [
-  'ATTRIBUTES',
-  'TIMESERIES',
-  'TIMESERIES_HISTORY',
-  'NOTIFICATIONS',
-  'NOTIFICATIONS_COUNT',
-  'MARK_NOTIFICATIONS_AS_READ',
-  'MARK_ALL_NOTIFICATIONS_AS_READ',
   'NOTIFICATIONS_UNSUBSCRIBE',
 ];
+const UNSUPPORTED_TYPES = ['ATTRIBUTES', 'TIMESERIES', 'TIMESERIES_HISTORY'];
 const KNOWN_TYPES = [
   'ENTITY_DATA',
   'ENTITY_COUNT',
   'ALARM_DATA',
   'ALARM_COUNT',
   'ALARM_STATUS',
+  'NOTIFICATIONS',
+  'NOTIFICATIONS_COUNT',
+  'MARK_NOTIFICATIONS_AS_READ',
+  'MARK_ALL_NOTIFICATIONS_AS_READ',
   ...UNSUBSCRIBE_TYPES,
   ...UNSUPPORTED_TYPES,
 ];
@@ -492,6 +524,27 @@ function parseCmd(v: unknown): WsCmd {
           : null,
       };
     }
+    case 'NOTIFICATIONS': {
+      strict(o, ['type', 'cmdId', 'limit', 'types'], `${NOTIF}.NotificationsSubCmd`);
+      const types = arrOrNull(o.types, 'org.thingsboard.server.common.data.notification.NotificationType');
+      return {
+        type: 'NOTIFICATIONS',
+        cmdId,
+        limit: int(o.limit),
+        types: types ? types.map((x) => strOrNull(x) ?? '') : null,
+      };
+    }
+    case 'NOTIFICATIONS_COUNT':
+      strict(o, ['type', 'cmdId'], `${NOTIF}.NotificationsCountSubCmd`);
+      return { type: 'NOTIFICATIONS_COUNT', cmdId };
+    case 'MARK_NOTIFICATIONS_AS_READ': {
+      strict(o, ['type', 'cmdId', 'notifications'], `${NOTIF}.MarkNotificationsAsReadCmd`);
+      const ids = arrOrNull(o.notifications, 'java.util.UUID') ?? [];
+      return { type: 'MARK_NOTIFICATIONS_AS_READ', cmdId, notifications: ids.map((x) => strOrNull(x) ?? '') };
+    }
+    case 'MARK_ALL_NOTIFICATIONS_AS_READ':
+      strict(o, ['type', 'cmdId'], `${NOTIF}.MarkAllNotificationsAsReadCmd`);
+      return { type: 'MARK_ALL_NOTIFICATIONS_AS_READ', cmdId };
     default:
       if ((UNSUBSCRIBE_TYPES as readonly string[]).includes(t)) {
         strict(o, ['type', 'cmdId'], `${CMD2}.UnsubscribeCmd`);

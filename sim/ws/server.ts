@@ -9,6 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AuthService } from '../auth';
 import { versionAtLeast } from '../auth';
 import type { Dataset } from '../dataset';
+import type { NotificationCenter } from '../notifications';
 import type { AlarmQueryEngine } from '../query/alarms';
 import type { EntityQueryEngine } from '../query/entities';
 import { pushTelemetryBurst, type BurstOptions, type BurstResult } from './burst';
@@ -25,6 +26,7 @@ export interface WsServerDeps {
   secret: Buffer;
   now(): number;
   version(): string;
+  notifications: NotificationCenter;
 }
 
 export interface WsCommandLogEntry {
@@ -108,6 +110,7 @@ export class WsServer implements SessionHub {
       entityQuery: deps.entityQuery,
       alarmQuery: deps.alarmQuery,
       router: this.router,
+      notifications: deps.notifications,
       get opts() {
         return self.opts;
       },

@@ -12,6 +12,7 @@ import { parseEnvelope, type AuthCmd, type Envelope, type WsCmd } from './parse'
 import { AlarmDataSub } from './subs/alarm-data';
 import { AlarmCountSub, AlarmStatusSub, EntityCountSub } from './subs/counts';
 import { EntityDataSub } from './subs/entity-data';
+import { NotificationsCountSub, NotificationsSub } from './subs/notifications';
 
 /** What a session needs from the server (hooks, counters, options). */
 export interface SessionHub {
@@ -309,6 +310,28 @@ export class WsSession implements SubHost {
         sub.handle(cmd);
         return;
       }
+      case 'NOTIFICATIONS': {
+        // a new subscription under the same cmdId replaces the old one (TbLocalSubscriptionService.addSubscription)
+        this.subs.get(id)?.stop();
+        const sub = new NotificationsSub(this, id, this.ctx.notifications);
+        this.subs.set(id, sub);
+        sub.handle(cmd);
+        return;
+      }
+      case 'NOTIFICATIONS_COUNT': {
+        this.subs.get(id)?.stop();
+        const sub = new NotificationsCountSub(this, id, this.ctx.notifications);
+        this.subs.set(id, sub);
+        sub.handle(cmd);
+        return;
+      }
+      case 'MARK_NOTIFICATIONS_AS_READ':
+        // no direct reply: the subscriptions see the change (ids that are not UUIDs fail the handler)
+        for (const n of cmd.notifications) this.ctx.notifications.markRead(this.caller, n);
+        return;
+      case 'MARK_ALL_NOTIFICATIONS_AS_READ':
+        this.ctx.notifications.markAllRead(this.caller, new URLSearchParams('deliveryMethod=WEB'));
+        return;
       case 'UNSUPPORTED':
         this.send(legacyError(id, 1, `${cmd.wsType} commands are not simulated`), id);
         return;

@@ -43,6 +43,7 @@ import {
   PROFILE_ENTITY_TYPES,
   profileKeysQuery,
 } from '../protocol/lookups';
+import { TARGET_METHODS, templateMethods, type DeliveryMethod, type TargetType } from '../protocol/notifications';
 import type { EntityId } from '../protocol/types';
 import {
   prepareAlarmCountQuery,
@@ -258,6 +259,47 @@ export class EditorApi {
       });
       return { items: page.data.map((t) => t.type) };
     });
+  }
+
+  /**
+   * `{items: [{id, name, type, methods}]}`: the notification targets whose name contains `search` (at most 100, by
+   * name), with the delivery methods each can carry.
+   */
+  async notificationTargets(
+    params: Params,
+  ): Promise<Items<{ id: string; name: string; type: string; methods: DeliveryMethod[] }>> {
+    const search = (stringParam(params, 'search') ?? '').trim();
+    return this.cache.get(`notificationTargets\n${search.toLowerCase()}`, async () => {
+      const page = await this.client.notifications.targets(search ? literalTextSearch(search) : '');
+      return {
+        items: page.data
+          .filter((t) => t && t.id && typeof t.name === 'string')
+          .map((t) => {
+            const type = String(t.configuration?.type ?? '');
+            return { id: t.id.id, name: t.name, type, methods: [...(TARGET_METHODS[type as TargetType] ?? [])] };
+          }),
+      };
+    });
+  }
+
+  /** `{items: [{id, name, methods}]}`: the notification templates whose name contains `search` (at most 100). */
+  async notificationTemplates(params: Params): Promise<Items<{ id: string; name: string; methods: DeliveryMethod[] }>> {
+    const search = (stringParam(params, 'search') ?? '').trim();
+    return this.cache.get(`notificationTemplates\n${search.toLowerCase()}`, async () => {
+      const page = await this.client.notifications.templates(search ? literalTextSearch(search) : '');
+      return {
+        items: page.data
+          .filter((t) => t && t.id && typeof t.name === 'string')
+          .map((t) => ({ id: t.id.id, name: t.name, methods: templateMethods(t) })),
+      };
+    });
+  }
+
+  /** `{items: ["WEB", "EMAIL", …]}`: the delivery methods the server can send with now. */
+  async deliveryMethods(): Promise<Items<DeliveryMethod>> {
+    return this.cache.get('deliveryMethods', async () => ({
+      items: await this.client.notifications.deliveryMethods(),
+    }));
   }
 
   /**

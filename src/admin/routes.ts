@@ -9,6 +9,12 @@
  *        → {entityTypes, timeseries, attributes}
  *   GET  tb-connection/:id/alarm-types?search=
  *        → {items: ["High Temperature", …]}
+ *   GET  tb-connection/:id/notification-targets?search=
+ *        → {items: [{id, name, type, methods}]}
+ *   GET  tb-connection/:id/notification-templates?search=
+ *        → {items: [{id, name, methods}]}
+ *   GET  tb-connection/:id/delivery-methods
+ *        → {items: ["WEB", "EMAIL", …]}
  *   POST tb-connection/:id/preview {node, operation, query, format}
  *        → {payload, page?, withoutConditions?}
  *   GET  tb-connection/:id/api-paths
@@ -168,6 +174,21 @@ export function registerEditorEndpoints(RED: NodeAPI, resolve: ConnectionResolve
     '/tb-connection/:id/alarm-types',
     read,
     handle((api, req) => api.alarmTypes(query(req))),
+  );
+  app.get(
+    '/tb-connection/:id/notification-targets',
+    read,
+    handle((api, req) => api.notificationTargets(query(req))),
+  );
+  app.get(
+    '/tb-connection/:id/notification-templates',
+    read,
+    handle((api, req) => api.notificationTemplates(query(req))),
+  );
+  app.get(
+    '/tb-connection/:id/delivery-methods',
+    read,
+    handle((api) => api.deliveryMethods()),
   );
   app.post(
     '/tb-connection/:id/preview',

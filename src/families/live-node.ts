@@ -30,6 +30,11 @@ export function eventMessage(ev: LiveEvent, topic: string, _msgid: string): Node
       };
     case 'count':
       return { _msgid, topic, event: 'count', payload: ev.count };
+    case 'inbox':
+      // the user's unread notifications at the start: the first message, as every kind's
+      return { _msgid, topic, event: 'snapshot', payload: ev.items, unreadCount: ev.unreadCount };
+    case 'notification':
+      return { _msgid, topic: ev.id, event: 'notification', payload: ev.item, unreadCount: ev.unreadCount };
     case 'history':
       return { _msgid, topic, event: 'history', payload: ev.items };
     case 'alarmStatus':

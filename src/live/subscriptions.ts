@@ -17,6 +17,7 @@ import {
   parseValue,
   ResultFormat,
 } from '../protocol/format';
+import { flattenNotification, type Notification } from '../protocol/notifications';
 import type {
   AlarmCountQuery,
   AlarmData,
@@ -34,6 +35,8 @@ import type { LiveState, StateInfo, Subscriber, WsCommand, WsMessage } from './h
 
 export type LiveEvent =
   | { event: 'snapshot'; items: unknown[]; page: PageInfo }
+  | { event: 'inbox'; items: unknown[]; unreadCount: number }
+  | { event: 'notification'; id: string; item: unknown; unreadCount: number }
   | { event: 'update'; id: string; item: unknown; changed: string[] }
   | { event: 'added' | 'removed'; id: string; item: unknown }
   | { event: 'timeseries'; id: string; item: unknown }
@@ -666,5 +669,123 @@ export class AlarmStatusSubscription extends Base {
     if (typeof active !== 'boolean' || active === this.last) return;
     this.last = active;
     this.sink.event({ event: 'alarmStatus', active, originator: this.originator });
+  }
+}
+
+// ---- the current user's notifications ---------------------------------------------------------------------
+
+/** How many notification ids a subscription remembers as sent (the newest). */
+export const SENT_NOTIFICATIONS_KEPT = 1000;
+
+function notificationId(n: unknown): string | undefined {
+  if (!n || typeof n !== 'object') return undefined;
+  const id = (n as { id?: { id?: unknown } }).id;
+  return id && typeof id.id === 'string' ? id.id : undefined;
+}
+
+/**
+ * NOTIFICATIONS: the latest `limit` unread web notifications of the connection's user and their total, live. The
+ * server answers a full list on subscribe and after a read (`notifications`), one new notification at a time
+ * (`update`), or the count alone, each with a `sequenceNumber` counted per subscription (one not above the last
+ * is stale and ignored, as ThingsBoard's own UI does).
+ *
+ * Events: `inbox` once, the unread notifications at start and their total; `notification` for each new one; `count`
+ * when the unread total changes otherwise (a notification read, deleted). A notification is sent once: after a
+ * reconnect the new subscription's full list is compared with the ids already sent, and only the ones that arrived
+ * meanwhile come out. A notification older than the start, which the first list left out (beyond `limit`), is not
+ * new when a later list shows it.
+ */
+export class NotificationsSubscription extends Base {
+  readonly unsubscribeType = 'NOTIFICATIONS_UNSUBSCRIBE';
+  private started = false;
+  private lastSequence = 0;
+  private unread: number | undefined;
+  /** Ids sent (or in the first list), oldest first; the set beside it for look-ups. */
+  private readonly sentOrder: string[] = [];
+  private readonly sent = new Set<string>();
+  /** Notifications created at or before this were unread at the start but not listed (beyond `limit`). */
+  private cutoff = -Infinity;
+  /** The unread total the last event carried. */
+  private lastTold: number | undefined;
+
+  constructor(
+    sink: LiveSink,
+    /** How many of the latest unread notifications the server lists (at least 1). */
+    private readonly limit: number,
+    private readonly format: ResultFormat,
+  ) {
+    super(sink);
+  }
+
+  /** The unread total last known; undefined before the first answer. */
+  get unreadCount(): number | undefined {
+    return this.unread;
+  }
+
+  command(): WsCommand {
+    return { type: 'NOTIFICATIONS', limit: Math.max(1, Math.floor(this.limit)) };
+  }
+
+  /** A new subscription counts its sequence from 1 again. */
+  onResubscribe(): void {
+    this.lastSequence = 0;
+  }
+
+  private present(n: Notification): unknown {
+    return this.format === 'raw' ? n : flattenNotification(n);
+  }
+
+  private remember(id: string): void {
+    if (this.sent.has(id)) return;
+    this.sent.add(id);
+    this.sentOrder.push(id);
+    if (this.sentOrder.length > SENT_NOTIFICATIONS_KEPT) this.sent.delete(this.sentOrder.shift() as string);
+  }
+
+  onMessage(msg: WsMessage): void {
+    const seq = msg.sequenceNumber;
+    if (typeof seq === 'number') {
+      if (seq <= this.lastSequence) return;
+      this.lastSequence = seq;
+    }
+    const total = typeof msg.totalUnreadCount === 'number' ? msg.totalUnreadCount : this.unread;
+    const list = Array.isArray(msg.notifications) ? (msg.notifications as Notification[]) : undefined;
+    const update = msg.update && typeof msg.update === 'object' ? (msg.update as Notification) : undefined;
+    if (!this.started) {
+      if (!list) return; // the first answer is the full list
+      this.started = true;
+      this.unread = total ?? list.length;
+      for (const n of list) {
+        const id = notificationId(n);
+        if (id) this.remember(id);
+      }
+      // The server listed `limit` of more: the older unread ones are not new when a later list shows them.
+      if (this.unread > list.length && list.length > 0)
+        this.cutoff = Math.min(...list.map((n) => (typeof n.createdTime === 'number' ? n.createdTime : Infinity)));
+      this.lastTold = this.unread;
+      this.sink.event({ event: 'inbox', items: list.map((n) => this.present(n)), unreadCount: this.unread });
+      return;
+    }
+    let told = false;
+    const fresh = (n: Notification): boolean => {
+      const id = notificationId(n);
+      if (!id || this.sent.has(id)) return false;
+      return typeof n.createdTime !== 'number' || n.createdTime > this.cutoff;
+    };
+    const news = list ? list.filter(fresh).reverse() : update && fresh(update) ? [update] : [];
+    if (total !== undefined) this.unread = total;
+    for (const n of news) {
+      this.remember(notificationId(n) as string);
+      this.sink.event({
+        event: 'notification',
+        id: notificationId(n) as string,
+        item: this.present(n),
+        unreadCount: this.unread ?? 0,
+      });
+      told = true;
+    }
+    // A count that changed without a new notification (one read, or deleted): the count alone.
+    if (!told && total !== undefined && total !== this.lastTold) this.sink.event({ event: 'count', count: total });
+    this.lastTold = this.unread;
   }
 }

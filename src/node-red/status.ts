@@ -104,7 +104,13 @@ export type StatusKey =
   | 'apiFileBytes'
   | 'apiFileKB'
   | 'apiFileMB'
-  | 'apiEmpty';
+  | 'apiEmpty'
+  | 'notifySent'
+  | 'notifyPartly'
+  | 'notifyPending'
+  | 'markedRead'
+  | 'allMarkedRead'
+  | 'unread';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {

@@ -1,9 +1,9 @@
 /**
  * The REST client of one ThingsBoard platform connection. It only composes: the keep-alive HTTP client, the token
  * manager and the session that joins them (the Requester every sub-client stands on), and the sub-clients for
- * entity and alarm queries, look-ups, alarm actions, device data, RPC, the rule engine and any other call, each made
- * on first use and kept, so that what one learnt about the server (which endpoints it has) lasts as long as the
- * connection.
+ * entity and alarm queries, look-ups, alarm actions, device data, RPC, the rule engine, notifications and any other
+ * call, each made on first use and kept, so that what one learnt about the server (which endpoints it has) lasts as
+ * long as the connection.
  */
 import type https from 'node:https';
 import type { KeysResult } from '../protocol/format';
@@ -23,6 +23,7 @@ import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth'
 import { DeviceData } from './device-data';
 import { DEFAULT_RETRY, HttpClient, RetryPolicy } from './http';
 import { PlatformLookups } from './lookups';
+import { Notifications } from './notifications';
 import { EntityQueries, type PageChunk } from './queries';
 import type { CallOptions } from './requester';
 import { RpcClient } from './rpc';
@@ -53,6 +54,7 @@ export class PlatformClient {
   private rpcClient: RpcClient | undefined;
   private apiCalls: ApiCalls | undefined;
   private ruleEngineClient: RuleEngineClient | undefined;
+  private notificationsClient: Notifications | undefined;
   private readonly timeoutMs: number;
 
   constructor(opts: PlatformOptions) {
@@ -109,6 +111,12 @@ export class PlatformClient {
     if (!this.ruleEngineClient)
       this.ruleEngineClient = new RuleEngineClient(this.session, this.lookups, this.timeoutMs);
     return this.ruleEngineClient;
+  }
+
+  /** The notification center: send, follow a request, targets and templates by name, the user's inbox. */
+  get notifications(): Notifications {
+    if (!this.notificationsClient) this.notificationsClient = new Notifications(this.session, this.lookups);
+    return this.notificationsClient;
   }
 
   // The queries (queries.ts), on the client itself: the nodes, the editor endpoints and the live side call them.

@@ -40,6 +40,7 @@ const TYPES = [
   'tb-wait-until',
   'tb-trigger',
   'tb-api',
+  'tb-notify',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const WAIT = 15000;
@@ -165,6 +166,7 @@ describe('editor (browser)', function () {
       { id: 'trig1', type: 'tb-trigger', connection: 'conn1', version: 1, ...at(860, 380), wires: [[], []] },
       { id: 'api1', type: 'tb-api', connection: 'conn1', path: '/api/audit/logs', version: 1, ...at(860, 460) },
       { id: 're1', type: 'tb-rule-engine', connection: 'conn1', version: 1, ...at(860, 540) },
+      { id: 'notify1', type: 'tb-notify', connection: 'conn1', targets: 'Night shift', version: 1, ...at(860, 620) },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -184,6 +186,7 @@ describe('editor (browser)', function () {
     'tb-trigger': 'trig1',
     'tb-api': 'api1',
     'tb-rule-engine': 're1',
+    'tb-notify': 'notify1',
   };
 
   async function admin(

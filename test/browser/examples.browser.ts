@@ -268,7 +268,9 @@ describe('npm start demo (browser)', function () {
           ? /^(\d+ alarms|1 alarm|watching, no alarms yet)$/
           : n.kind === 'entityData'
             ? /^(watching \d+ entities|watching 1 entity|watching, none match)$/
-            : /^count: \d+$/;
+            : n.kind === 'notifications'
+              ? /^\d+ unread$/
+              : /^count: \d+$/;
       await page
         .waitForFunction(
           ([id, re]) => {

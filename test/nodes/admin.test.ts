@@ -407,6 +407,57 @@ describe('tb-connection admin endpoints (runtime + simulator)', function () {
       assert.deepEqual(r.body, { items: all });
     });
 
+    it('notification targets, templates and delivery methods: by name, search = contains, cached', async () => {
+      await load();
+      let r = await get('/tb-connection/c1/notification-targets');
+      assert.deepEqual(
+        r.body.items.map((t: Rec) => [t.name, t.type, (t.methods as string[]).join(',')]),
+        [
+          ['All users', 'PLATFORM_USERS', 'WEB,EMAIL,SMS,MOBILE_APP'],
+          ['Customer A users', 'PLATFORM_USERS', 'WEB,EMAIL,SMS,MOBILE_APP'],
+          ['Night shift', 'PLATFORM_USERS', 'WEB,EMAIL,SMS,MOBILE_APP'],
+          ['Ops channel', 'MICROSOFT_TEAMS', 'MICROSOFT_TEAMS'],
+          ['Tenant administrators', 'PLATFORM_USERS', 'WEB,EMAIL,SMS,MOBILE_APP'],
+        ],
+      );
+      assert.equal(r.body.items[0].id, sim.notifications.findTarget('All users')!.id);
+      r = await get('/tb-connection/c1/notification-targets?search=SHIFT');
+      assert.deepEqual(
+        r.body.items.map((t: Rec) => t.name),
+        ['Night shift'],
+      );
+      r = await get('/tb-connection/c1/notification-templates?search=crit');
+      assert.deepEqual(r.body, {
+        items: [
+          {
+            id: sim.notifications.findTemplate('Critical alarm')!.id,
+            name: 'Critical alarm',
+            methods: ['WEB', 'EMAIL'],
+          },
+        ],
+      });
+      r = await get('/tb-connection/c1/delivery-methods');
+      assert.deepEqual(r.body, { items: ['WEB', 'EMAIL', 'MICROSOFT_TEAMS'] });
+      await get('/tb-connection/c1/delivery-methods');
+      assert.equal(sim.countRequests('/api/notification/deliveryMethods'), 1, 'cached');
+      const log = sim.requests.entries(20).filter((e) => e.path === '/api/notification/targets');
+      assert.match(log[0].query, /^pageSize=100&page=0&sortProperty=name&sortOrder=ASC$/);
+    });
+
+    it('notification look-ups for a customer user: 403 as TB_PERMISSION; before 3.5: no notification center', async () => {
+      await load(CUSTOMER);
+      expectError(await get('/tb-connection/c1/notification-targets'), 403, 'TB_PERMISSION', /HTTP 403/);
+      await helper.unload();
+      sim.setVersion('3.4.4');
+      await load();
+      expectError(
+        await get('/tb-connection/c1/notification-templates'),
+        404,
+        'TB_NOT_FOUND',
+        /no notification center \(it came in ThingsBoard 3.5\)/,
+      );
+    });
+
     it("alarm types on a server before 3.6: the server's 404 as TB_NOT_FOUND", async () => {
       sim.setVersion('3.5.1');
       await load();

@@ -501,7 +501,7 @@ describe('live nodes: tb-subscribe and tb-alarm-status (runtime + simulator WebS
       ['v1', /^query/],
       [
         'kind',
-        /^kind must be one of entityData, entityCount, alarmData, alarmCount \(got "entitydata"; did you mean "entityData"\?\)$/,
+        /^kind must be one of entityData, entityCount, alarmData, alarmCount, notifications \(got "entitydata"; did you mean "entityData"\?\)$/,
       ],
       // Version 2 saved a number and a unit: the migration makes them one duration, or keeps what it cannot read.
       ['unit', /^tsWindow must be a duration such as 30s, 15m, 2h or 7d .*, more than 0 \(got "1 fortnights"\)$/],

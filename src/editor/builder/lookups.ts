@@ -94,6 +94,15 @@ function query(params: Record<string, string | undefined>): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
+/** A notification target or template as the look-ups answer it. */
+export interface NotificationItem {
+  id: string;
+  name: string;
+  /** a target's type (PLATFORM_USERS, SLACK, MICROSOFT_TEAMS) */
+  type?: string;
+  methods: string[];
+}
+
 /** The preview endpoint's answer (the admin endpoints' PreviewResult). */
 export interface PreviewAnswer {
   payload: unknown;
@@ -191,6 +200,24 @@ export class Lookups {
 
   async alarmTypes(search = ''): Promise<string[] | null> {
     const r = await this.get<{ items: string[] }>('alarm-types', { search });
+    return r ? r.items : null;
+  }
+
+  /** Notification targets whose name contains `search`, with the delivery methods each can carry. */
+  async notificationTargets(search = ''): Promise<NotificationItem[] | null> {
+    const r = await this.get<{ items: NotificationItem[] }>('notification-targets', { search });
+    return r ? r.items : null;
+  }
+
+  /** Notification templates whose name contains `search`, with their enabled delivery methods. */
+  async notificationTemplates(search = ''): Promise<NotificationItem[] | null> {
+    const r = await this.get<{ items: NotificationItem[] }>('notification-templates', { search });
+    return r ? r.items : null;
+  }
+
+  /** The delivery methods the server can send with now. */
+  async deliveryMethods(): Promise<string[] | null> {
+    const r = await this.get<{ items: string[] }>('delivery-methods', {});
     return r ? r.items : null;
   }
 

@@ -8,7 +8,7 @@ import { queryPart } from '../../editor/dialog/query-part';
 import { parseDuration } from '../../protocol/duration';
 import { knownKind, label, savedKind } from './label';
 import { MIGRATIONS } from './migrations';
-import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type SubscribeKind } from './settings';
+import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type QueryKind, type SubscribeKind } from './settings';
 
 const E = forType('tb-subscribe');
 const t = E.t;
@@ -32,11 +32,19 @@ function alarmPick(events: string): string {
 
 /** The events a kind can send that a node may choose (counts always send the number). */
 function eventsOf(kind: SubscribeKind): readonly string[] {
-  return kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : [];
+  return kind === 'entityData' || kind === 'alarmData' || kind === 'notifications' ? CHOOSABLE_EVENTS[kind] : [];
 }
 
 function kindOf(node: EditorNode): SubscribeKind {
   return knownKind(E.value(node, 'kind'));
+}
+/** The query's kind (the notifications kind has no query: the builder, hidden then, keeps entity data). */
+function queryKind(node: EditorNode): QueryKind {
+  const k = kindOf(node);
+  return k === 'notifications' ? 'entityData' : k;
+}
+function watchesQuery(this: EditorNode): boolean {
+  return kindOf(this) !== 'notifications';
 }
 // Time series and history settings are used by entity data subscriptions only.
 function tsInUse(this: EditorNode): boolean {
@@ -50,14 +58,14 @@ function field(name: string): () => Record<string, unknown> {
   return () => ({ field: t(`tb-subscribe.label.${name}`) });
 }
 
-const query = queryPart(E, { mode: kindOf, operation: kindOf, live: true });
+const query = queryPart(E, { mode: queryKind, operation: queryKind, live: true });
 
 export default dialog(E, {
   declaration: TB_SUBSCRIBE,
   migrations: MIGRATIONS,
   // What the kinds of its settings do not say (the choices and the check box are checked by their kind).
   validators: {
-    query: query.query,
+    query: E.when(watchesQuery, query.query),
     events: function (v, opt) {
       // Empty = every event of the kind; otherwise names of that kind's events only.
       if (v === undefined || blank(v)) return true;
@@ -148,7 +156,9 @@ export default dialog(E, {
     const update = E.showRows(() => {
       const kind = kindOf(node);
       const rules: Record<string, unknown> = {
-        '.tb-row-format': kind === 'entityData' || kind === 'alarmData',
+        '.tb-row-format': kind === 'entityData' || kind === 'alarmData' || kind === 'notifications',
+        '.tb-row-query, #tb-builder': kind !== 'notifications',
+        '.tb-row-notifications': kind === 'notifications',
         '.tb-row-events': eventsOf(kind).length > 0,
         '.tb-row-entityData': kind === 'entityData',
         '.tb-row-ts': tsInUse.call(node),

@@ -1,6 +1,7 @@
 /**
- * tb-subscribe: live entity data, entity count, alarm data or alarm count over the connection's shared WebSocket.
- * Wiring: the node's settings, the subscriptions it starts, replaces and stops, and its status.
+ * tb-subscribe: live entity data, entity count, alarm data or alarm count, or the current user's notifications, over
+ * the connection's shared WebSocket. Wiring: the node's settings, the subscriptions it starts, replaces and stops,
+ * and its status.
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { TbError, TbInputError } from '../../errors';
@@ -14,6 +15,7 @@ import {
   EntityHistoryFetch,
   HistoryOptions,
   LiveEvent,
+  NotificationsSubscription,
   SeriesOptions,
 } from '../../live/subscriptions';
 import { lookupConnection, noConnectionError } from '../../node-red/connection';
@@ -31,11 +33,11 @@ import {
 import { label } from './label';
 import { droppedEvents, keyList } from './logic';
 import { MIGRATIONS } from './migrations';
-import { TB_SUBSCRIBE, type SubscribeKind } from './settings';
+import { TB_SUBSCRIBE, type QueryKind } from './settings';
 
 type AnyQuery = EntityDataQuery | EntityCountQuery | AlarmDataQuery | AlarmCountQuery;
 
-const PREPARE: Record<SubscribeKind, Prepare<AnyQuery>> = {
+const PREPARE: Record<QueryKind, Prepare<AnyQuery>> = {
   entityData: prepareEntityDataQuery,
   entityCount: prepareEntityCountQuery,
   alarmData: prepareAlarmDataQuery,
@@ -45,6 +47,9 @@ const PREPARE: Record<SubscribeKind, Prepare<AnyQuery>> = {
 /** The settings read only while the series are on (entity data with series keys), and only while the history is. */
 const SERIES_SETTINGS: readonly string[] = ['tsWindow', 'tsLimit'];
 const HISTORY_SETTINGS: readonly string[] = ['historyRange', 'historyInterval', 'historyLimit', 'historyAgg'];
+/** The settings of a query (the notifications kind has none), and the one of the notifications kind. */
+const QUERY_SETTINGS: readonly string[] = ['query', 'queryType'];
+const NOTIFICATION_SETTINGS: readonly string[] = ['notificationLimit'];
 
 export default function (RED: NodeAPI): void {
   function TbSubscribe(this: Node, config: NodeDef) {
@@ -52,6 +57,7 @@ export default function (RED: NodeAPI): void {
     const node = this;
     const { values: s, problemOf } = nodeSettings(node, TB_SUBSCRIBE, MIGRATIONS, config, { RED, label });
     const kind = s.kind;
+    const notifications = kind === 'notifications';
     const tsKeys = keyList(s.tsKeys);
     const historyKeys = keyList(s.historyKeys);
     const seriesOn = kind === 'entityData' && tsKeys.length > 0;
@@ -76,6 +82,10 @@ export default function (RED: NodeAPI): void {
     const settingsProblem = (): TbError | undefined => {
       for (const name of Object.keys(TB_SUBSCRIBE.settings) as Array<keyof typeof TB_SUBSCRIBE.settings>) {
         if (SERIES_SETTINGS.includes(name) ? !seriesOn : HISTORY_SETTINGS.includes(name) ? !historyOn : false) continue;
+        if (
+          QUERY_SETTINGS.includes(name) ? notifications : NOTIFICATION_SETTINGS.includes(name) ? !notifications : false
+        )
+          continue;
         if (problemOf[name]) return problemOf[name];
       }
       return undefined;
@@ -90,8 +100,16 @@ export default function (RED: NodeAPI): void {
     }
 
     const conn = lookupConnection(RED, node, s.connection);
-    const source = new QuerySource<AnyQuery>(RED, node, String(s.query), s.queryType, PREPARE[kind], { live: true });
-    const problem: TbError | undefined = settingsProblem() ?? eventsProblem ?? source.problem;
+    const source = new QuerySource<AnyQuery>(
+      RED,
+      node,
+      notifications ? '' : String(s.query),
+      notifications ? 'json' : s.queryType,
+      PREPARE[notifications ? 'entityData' : kind],
+      { live: true },
+    );
+    const problem: TbError | undefined =
+      settingsProblem() ?? eventsProblem ?? (notifications ? undefined : source.problem);
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
     /**
      * With values from the message: the resolved query now subscribed, as JSON (the same one again changes nothing).
@@ -108,6 +126,12 @@ export default function (RED: NodeAPI): void {
       shown: NodeStatus | undefined,
     ): NodeStatus | undefined => {
       if (!ev) return status(RED, 'green', 'dot', 'subscribed');
+      if (notifications) {
+        // the user's unread notifications, whichever event told the number
+        const n =
+          ev.event === 'count' ? ev.count : ev.event === 'inbox' || ev.event === 'notification' ? ev.unreadCount : 0;
+        return status(RED, 'green', 'dot', 'unread', { count: n });
+      }
       if (ev.event === 'count') return status(RED, 'green', 'dot', 'liveCount', { count: ev.count });
       // A one-off history can come before the page; updates and series leave the number of items as it is
       // (they only bring the status back after another one, such as a bad message's, replaced it).
@@ -133,14 +157,16 @@ export default function (RED: NodeAPI): void {
       current = undefined;
     }
 
-    function start(query: AnyQuery): void {
+    function start(query: AnyQuery | undefined): void {
       if (!conn) throw noConnectionError();
       const hub = conn.live(); // throws the connection's config error, if any
       stop();
       let table: { readonly size: number } | undefined;
       const sink: NodeSink = new NodeSink(RED, node, kind, (ev) => statusAfter(table, ev, sink.memo.shown), drop);
       const subs: Subscriber[] = [];
-      if (kind === 'entityData') {
+      if (notifications) {
+        subs.push(new NotificationsSubscription(sink, s.notificationLimit as number, s.format));
+      } else if (kind === 'entityData') {
         const live = new EntityDataSubscription(sink, query as EntityDataQuery, s.format, series);
         table = live;
         subs.push(live);
@@ -188,9 +214,9 @@ export default function (RED: NodeAPI): void {
     if (conn) conn.register(node);
     if (problem) {
       setupProblem(RED, node, problem);
-    } else if (source.type === 'json' && !source.bound && conn) {
+    } else if ((notifications || (source.type === 'json' && !source.bound)) && conn) {
       try {
-        start(source.resolve({}) as AnyQuery);
+        start(notifications ? undefined : (source.resolve({}) as AnyQuery));
       } catch (err) {
         if (err instanceof TbInputError) {
           // The query cannot be sent (too large for one WebSocket message): a Catch node hears it.
@@ -221,6 +247,11 @@ export default function (RED: NodeAPI): void {
             'msg.action',
             `msg.action must be "subscribe" or "unsubscribe" (got ${jsonText(msg.action)})`,
           );
+        }
+        if (notifications) {
+          // a message subscribes again: a new subscription, whose first message is the list again
+          start(undefined);
+          return;
         }
         const r = source.resolve(msg);
         const q = r instanceof Promise ? await r : r;

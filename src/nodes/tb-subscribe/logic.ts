@@ -2,16 +2,21 @@
 import { TbConfigError } from '../../errors';
 import { CHOOSABLE_EVENTS } from './settings';
 
-const KIND_LABEL: Record<string, string> = { entityData: 'entity data', alarmData: 'alarm data' };
+const KIND_LABEL: Record<string, string> = {
+  entityData: 'entity data',
+  alarmData: 'alarm data',
+  notifications: 'notifications',
+};
 
 /**
  * Reads the `events` setting: a comma-separated list of event names (an array of names is accepted too). Returns the
- * events NOT to send, or undefined to send every event (missing or empty setting, every name listed, or a count
- * subscription, which only ever sends its count). A name that is not an event of this kind throws a TbConfigError
- * naming the field and the allowed names.
+ * events NOT to send (by their live event names), or undefined to send every event (missing or empty setting, every
+ * name listed, or a count subscription, which only ever sends its count). A name that is not an event of this kind
+ * throws a TbConfigError naming the field and the allowed names.
  */
 export function droppedEvents(kind: string, value: unknown): ReadonlySet<string> | undefined {
-  const allowed = kind === 'entityData' || kind === 'alarmData' ? CHOOSABLE_EVENTS[kind] : undefined;
+  const allowed =
+    kind === 'entityData' || kind === 'alarmData' || kind === 'notifications' ? CHOOSABLE_EVENTS[kind] : undefined;
   if (!allowed || value === undefined || value === null) return undefined;
   const help = () => `choose from ${allowed.join(', ')} (empty = all; counts, time series and history are always sent)`;
   let names: string[];
@@ -27,7 +32,10 @@ export function droppedEvents(kind: string, value: unknown): ReadonlySet<string>
       `events: ${what} ${unknown.length > 1 ? 'are not events' : 'is not an event'} of ${KIND_LABEL[kind]}; ${help()}`,
     );
   }
-  const drop = new Set(allowed.filter((n) => !names.includes(n)));
+  // The notifications' first list is the live event 'inbox', sent as msg.event "snapshot".
+  const drop = new Set(
+    allowed.filter((n) => !names.includes(n)).map((n) => (kind === 'notifications' && n === 'snapshot' ? 'inbox' : n)),
+  );
   return drop.size ? drop : undefined;
 }
 

@@ -6,22 +6,27 @@ import { defaultQuery, type QueryMode } from '../../query-model/schema';
 import { choice, connection, declareNode, duration, flag, formatted, text, whole } from '../../settings/declare';
 import { querySettings } from '../../settings/query';
 
-/** What a node watches: entities and their latest values, their number, alarms, or their number. */
-export const SUBSCRIBE_KINDS = [
+/** The kinds that watch what a query selects: entities and their latest values, their number, alarms, their number. */
+export const QUERY_KINDS = [
   'entityData',
   'entityCount',
   'alarmData',
   'alarmCount',
 ] as const satisfies readonly QueryMode[];
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
+/** What a node watches: a query's kinds, or the current user's notifications (no query). */
+export const SUBSCRIBE_KINDS = [...QUERY_KINDS, 'notifications'] as const;
 export type SubscribeKind = (typeof SUBSCRIBE_KINDS)[number];
 
 /**
  * The events a node may choose to send, per kind of subscription. Counts, time series and history are not in these
  * lists: they are always sent (each has its own setting that turns it on).
  */
-export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData', readonly string[]>> = {
+export const CHOOSABLE_EVENTS: Readonly<Record<'entityData' | 'alarmData' | 'notifications', readonly string[]>> = {
   entityData: ['snapshot', 'update', 'added', 'removed'],
   alarmData: ['snapshot', 'created', 'acknowledged', 'cleared', 'updated', 'removed'],
+  notifications: ['snapshot', 'notification', 'count'],
 };
 
 /**
@@ -57,6 +62,8 @@ export const TB_SUBSCRIBE = declareNode({
     historyInterval: duration('', { min: 0, optional: true }),
     historyLimit: whole(1000, { min: 1 }),
     historyAgg: choice(AGGREGATIONS, 'NONE'),
+    // The notifications kind: how many of the latest unread notifications the server lists (and resends).
+    notificationLimit: whole(10, { min: 1, max: 100 }),
   },
 });
 
