@@ -41,7 +41,7 @@ import type {
 } from '../protocol/types';
 import { explained, statusOf } from './explain';
 import type { HttpMethod, RequestOptions } from './http';
-import type { PlatformLookups, PlatformUser } from './lookups';
+import type { PlatformLookups } from './lookups';
 import type { EntityQueries } from './queries';
 import { checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
@@ -114,14 +114,13 @@ function aboutAlarm(err: unknown, alarmId: string, operation: AlarmOperation | '
 export class AlarmActions {
   /** The tail of the raises in flight per originator and type. */
   private readonly raising = new Map<string, Promise<unknown>>();
-  private me: Promise<PlatformUser> | undefined;
 
   constructor(
     private readonly requester: Requester,
     /** For the active alarms of an originator (raise). */
     private readonly queries: Pick<EntityQueries, 'findAlarmData'>,
     /** For the connection's user (assign to oneself). */
-    private readonly lookups: Pick<PlatformLookups, 'currentUser'>,
+    private readonly lookups: Pick<PlatformLookups, 'me'>,
   ) {}
 
   private call(
@@ -212,18 +211,6 @@ export class AlarmActions {
   async activeAlarms(originator: EntityId, type: string, opts?: CallOptions): Promise<AlarmData[]> {
     const page = await this.queries.findAlarmData(activeAlarmQuery(originator, type), opts);
     return page.data.filter((a) => a && a.id && typeof a.id.id === 'string' && a.type === type);
-  }
-
-  /** The connection's user (`GET /api/auth/user`), asked once per client. */
-  private caller(opts?: CallOptions): Promise<PlatformUser> {
-    if (!this.me) {
-      const p = this.lookups.currentUser(opts);
-      this.me = p;
-      p.catch(() => {
-        if (this.me === p) this.me = undefined;
-      });
-    }
-    return this.me;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -372,7 +359,7 @@ export class AlarmActions {
     let before: AlarmData[];
     let saved: Alarm;
     try {
-      const me = await this.caller(call);
+      const me = await this.lookups.me(call);
       before = await this.activeAlarms(body.originator, body.type, call);
       saved = await this.save(raiseWireBody(body, me, before[0]), call);
     } catch (err) {

@@ -125,6 +125,22 @@ export class PlatformLookups {
       throw badAnswer(path, 'something that is not a user');
     return u;
   }
+  private meOnce: Promise<PlatformUser> | undefined;
+
+  /**
+   * The connection's user, asked once for all who need it (alarm actions, the rule engine, notifications); a failed
+   * look-up is asked again next time.
+   */
+  me(opts?: CallOptions): Promise<PlatformUser> {
+    if (!this.meOnce) {
+      const p = this.currentUser(opts);
+      this.meOnce = p;
+      p.catch(() => {
+        if (this.meOnce === p) this.meOnce = undefined;
+      });
+    }
+    return this.meOnce;
+  }
 
   /**
    * The server's version (`GET /api/system/info`), or null when it cannot be known: the endpoint is missing

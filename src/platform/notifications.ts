@@ -23,7 +23,7 @@ import {
 } from '../protocol/notifications';
 import type { PageData } from '../protocol/types';
 import { explained, statusOf } from './explain';
-import type { PlatformLookups, PlatformUser } from './lookups';
+import type { PlatformLookups } from './lookups';
 import { checkObject, checkPage, isMissingEndpoint, type CallOptions, type Requester } from './requester';
 
 const enc = encodeURIComponent;
@@ -60,32 +60,19 @@ export interface FollowOptions extends CallOptions {
 }
 
 export class Notifications {
-  private me: Promise<PlatformUser> | undefined;
   private readonly names = new Map<string, { id: string; at: number }>();
 
   constructor(
     private readonly requester: Requester,
-    private readonly lookups: Pick<PlatformLookups, 'currentUser'>,
+    private readonly lookups: Pick<PlatformLookups, 'me'>,
   ) {}
 
   // -------------------------------------------------------------------------------------------------------------
   // Sending
 
-  /** The connection's user, asked once (a failed look-up is asked again next time). */
-  private caller(opts?: CallOptions): Promise<PlatformUser> {
-    if (!this.me) {
-      const p = this.lookups.currentUser(opts);
-      this.me = p;
-      p.catch(() => {
-        if (this.me === p) this.me = undefined;
-      });
-    }
-    return this.me;
-  }
-
   /** Refuses a customer user's connection before anything is sent. */
   async checkMaySend(opts?: CallOptions): Promise<void> {
-    const me = await this.caller(opts);
+    const me = await this.lookups.me(opts);
     if (me.authority === 'CUSTOMER_USER') throw new TbError('TB_PERMISSION', CUSTOMER_MAY_NOT_SEND);
   }
 

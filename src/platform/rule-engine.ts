@@ -58,7 +58,7 @@ export class RuleEngineClient {
 
   private currentUserId(opts?: CallOptions): Promise<string> {
     if (!this.userId) {
-      const p = this.lookups.currentUser(opts).then((u) => {
+      const p = this.lookups.me(opts).then((u) => {
         const id = u.id?.id;
         if (typeof id !== 'string')
           throw new TbError('TB_BAD_RESPONSE', 'ThingsBoard answered /api/auth/user without an id');
