@@ -1,5 +1,5 @@
 /**
- * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the eleven everyday tasks done
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the twelve everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
  * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
  *
@@ -41,7 +41,7 @@ declare const $: any;
 const TAB = 'walkTab';
 const CONN = 'walkConn';
 
-describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", function () {
+describe("the editor's acceptance walk: twelve tasks with the mouse (browser)", function () {
   this.timeout(120000);
 
   const sim = useSimulator();
@@ -209,7 +209,7 @@ describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", 
     return steps;
   }
 
-  // ---- the eleven tasks -------------------------------------------------------------------------------------
+  // ---- the twelve tasks -------------------------------------------------------------------------------------
 
   it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
     const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
@@ -772,5 +772,100 @@ describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", 
     }
     // Nothing became false: the second output sent nothing.
     assert.deepEqual(await debugValues(page, dbgFalse), []);
+  });
+
+  it('12. the last 10 entries of the audit log: api, the call picked from the common calls, tried before deploy', async function () {
+    const [inj, api, dbg] = await chain(11, 'w12n', ['inject', 'tb-api', 'debug']);
+    // On a server, the walk's own work is in the audit log (task 4's shared attributes, one entry per thermostat):
+    // the simulator logs nothing by itself, so the entries are added, more than a page of 10 with the seeded ones.
+    const [login] = sim.generic.auditLogs();
+    const written = Date.now();
+    sim.data
+      .devices()
+      .filter((d) => d.type === 'thermostat')
+      .forEach((d, i) =>
+        sim.generic.addAuditLog({
+          tenantId: login.tenantId,
+          customerId: null,
+          entityId: { entityType: 'DEVICE', id: d.id },
+          entityName: d.name,
+          userId: login.userId,
+          userName: login.userName,
+          actionType: 'ATTRIBUTES_UPDATED',
+          actionData: { entityId: d.id, scope: 'SHARED_SCOPE', attributes: { targetTemperature: 21 } },
+          actionStatus: 'SUCCESS',
+          actionFailureDetails: null,
+          createdTime: written - 60000 + i * 1000,
+        }),
+      );
+    const logs = sim.generic.auditLogs();
+    assert.ok(logs.length > 10, `${logs.length} entries in the audit log`);
+
+    await edit(api);
+    // The common calls of the connected server: the audit log picked from the list, nothing typed.
+    await page.waitForFunction(() => $('[data-tb-api-suggest]').attr('data-tb-state') === 'ready', undefined, {
+      timeout: WAIT,
+    });
+    const option = tray().locator('[data-tb-api-suggest] option[data-tb-path="/api/audit/logs"]');
+    assert.match(String(await option.textContent()), /^GET \/api\/audit\/logs\?pageSize=\d+&page=0: the audit log/);
+    await tray()
+      .locator('[data-tb-api-suggest]')
+      .selectOption(String(await option.getAttribute('value')));
+    assert.equal(await tray().locator('#node-input-method').inputValue(), 'GET');
+    assert.equal(await tray().locator('#node-input-path').inputValue(), '/api/audit/logs');
+    // The page size the pick filled in (100) made 10, as a person edits the number in Query.
+    const picked = await tray().locator('#node-input-query').inputValue();
+    assert.match(picked, /(^|&)pageSize=100(&|$)/);
+    const query = picked.replace(/(^|&)pageSize=100(&|$)/, '$1pageSize=10$2');
+    await tray().locator('#node-input-query').fill(query);
+    await tray().locator('#node-input-query').press('Tab');
+    assert.equal(
+      await page.evaluate(() => $('[data-tb-api-summary]').text()),
+      "Sends GET /api/audit/logs with the connection's login.",
+    );
+    // Try it (GET): the answer, before deploy.
+    await tray().locator('[data-tb-api-try]').click();
+    await page.waitForFunction(
+      () => !['idle', 'running'].includes(String($('[data-tb-api-try-result]').attr('data-tb-state'))),
+      undefined,
+      { timeout: WAIT },
+    );
+    const tried = await page.evaluate(() => ({
+      state: String($('[data-tb-api-try-result]').attr('data-tb-state')),
+      head: String($('[data-tb-api-try-head]').text()),
+      text: String($('[data-tb-api-try-text]').text()),
+    }));
+    assert.equal(tried.state, 'json', tried.head);
+    assert.equal(tried.head, `/api/audit/logs?${query}: HTTP 200 · application/json`);
+    const answer = JSON.parse(tried.text) as { data: unknown[]; totalElements: number };
+    assert.deepEqual([answer.data.length, answer.totalElements], [10, logs.length]);
+    await shot('12-api');
+    await saveDialog(page);
+    assert.deepEqual(await saved(api, ['method', 'path', 'query']), {
+      method: 'GET',
+      path: '/api/audit/logs',
+      query,
+      valid: true,
+    });
+    await deployButton(page);
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, api, /^200 JSON$/);
+    assert.equal(s.fill, 'green');
+    const [page1] = (await waitForDebug(page, dbg)) as Array<{
+      data: Array<{ id: { id: string }; createdTime: number }>;
+      totalElements: number;
+      hasNext: boolean;
+    }>;
+    // The 10 newest of what the server holds, newest first.
+    const newest = logs
+      .slice()
+      .sort((a, b) => b.createdTime - a.createdTime)
+      .slice(0, 10)
+      .map((l) => l.id);
+    assert.deepEqual(
+      page1.data.map((e) => e.id.id),
+      newest,
+    );
+    assert.deepEqual([page1.totalElements, page1.hasNext], [logs.length, true]);
   });
 });
