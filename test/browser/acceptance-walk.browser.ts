@@ -1,5 +1,5 @@
 /**
- * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the twelve everyday tasks done
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the thirteen everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
  * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
  *
@@ -24,6 +24,7 @@ import {
   pressInject,
   recordDebug,
   runPreview,
+  targetLineIs,
   saveDialog,
   topTray,
   typeTyped,
@@ -41,7 +42,7 @@ declare const $: any;
 const TAB = 'walkTab';
 const CONN = 'walkConn';
 
-describe("the editor's acceptance walk: twelve tasks with the mouse (browser)", function () {
+describe("the editor's acceptance walk: thirteen tasks with the mouse (browser)", function () {
   this.timeout(120000);
 
   const sim = useSimulator();
@@ -209,7 +210,7 @@ describe("the editor's acceptance walk: twelve tasks with the mouse (browser)", 
     return steps;
   }
 
-  // ---- the twelve tasks -------------------------------------------------------------------------------------
+  // ---- the thirteen tasks -----------------------------------------------------------------------------------
 
   it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
     const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
@@ -867,5 +868,52 @@ describe("the editor's acceptance walk: twelve tasks with the mouse (browser)", 
       newest,
     );
     assert.deepEqual([page1.totalElements, page1.hasNext], [logs.length, true]);
+  });
+
+  it('13. ask a rule chain for an answer about a device: rule engine, as the entity picked by name', async function () {
+    const [inj, re, dbg] = await chain(12, 'w13n', ['inject', 'tb-rule-engine', 'debug']);
+    await injectPayload(inj, 'json', '{"question": "temperature"}');
+    await edit(re);
+    // Sent as the device: Originator an entity, the entity picked by name.
+    await tray().locator('#node-input-originator').selectOption('entity');
+    await chooseTypedType(page, tray(), '#node-input-target', 'entity');
+    assert.equal(await targetKind(), 'entity picked by name');
+    assert.equal(await field('target.entityType').inputValue(), 'DEVICE', 'a device is the default');
+    await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
+    await targetLineIs(page, /^The entity is Thermo A-101, picked by name\.$/);
+    assert.equal(await tray().locator('#node-input-bodyFrom').inputValue(), 'payload', 'msg.payload is the default');
+    assert.equal(
+      await page.evaluate(() => $('[data-tb-summary]').text()),
+      "Sends msg.payload as the entity into its usual queue; waits the server's 10 s for the reply.",
+    );
+    await shot('13-rule-engine');
+    await saveDialog(page);
+    const a101 = await deviceId('Thermo A-101');
+    assert.deepEqual(await saved(re, ['originator', 'target', 'targetType', 'bodyFrom']), {
+      originator: 'entity',
+      target: JSON.stringify({ entityType: 'DEVICE', id: a101 }),
+      targetType: 'json',
+      bodyFrom: 'payload',
+      valid: true,
+    });
+    await deployButton(page);
+    await control('POST', '/rule-engine/reset', {});
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, re, /^replied$/);
+    assert.equal(s.fill, 'green');
+    // The demo root chain's answer: the data merged with its originator, the device.
+    const [reply] = await waitForDebug(page, dbg);
+    assert.deepEqual(reply, {
+      question: 'temperature',
+      originator: { entityType: 'DEVICE', id: a101, name: 'Thermo A-101' },
+    });
+    // On the server: one message reached the rule chains, from the device, with the inject's data, answered.
+    const { calls } = await control<{
+      calls: Array<{ originator: { entityType: string; id: string }; data: unknown; answered: number }>;
+    }>('GET', '/rule-engine/calls');
+    assert.deepEqual(
+      calls.map((c) => [c.originator, c.data, c.answered]),
+      [[{ entityType: 'DEVICE', id: a101 }, { question: 'temperature' }, 200]],
+    );
   });
 });
