@@ -1,7 +1,8 @@
 /**
- * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the thirteen everyday tasks done
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the fourteen everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
- * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
+ * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm) and the
+ * simulator's own (its audit log, the demo root rule chain's answer, the notification center's targets and inboxes).
  *
  * Each task puts bare nodes on a new tab as the palette gives them (default settings), makes every setting in the
  * dialogs with clicks, choices and typed names and values (never node JSON), presses Deploy and the inject button,
@@ -17,6 +18,7 @@ import { screenshotDir } from './chromium';
 import {
   addNodes,
   builderQuery,
+  chipsShown,
   chooseTypedType,
   debugValues,
   deployButton,
@@ -42,7 +44,7 @@ declare const $: any;
 const TAB = 'walkTab';
 const CONN = 'walkConn';
 
-describe("the editor's acceptance walk: thirteen tasks with the mouse (browser)", function () {
+describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)", function () {
   this.timeout(120000);
 
   const sim = useSimulator();
@@ -123,18 +125,28 @@ describe("the editor's acceptance walk: thirteen tasks with the mouse (browser)"
     }
   }
 
-  /** The inject's msg.payload set in its dialog: the type chosen from the menu, the value typed. */
-  async function injectPayload(id: string, type: string, value: string): Promise<void> {
+  /**
+   * The inject's msg.payload set in its dialog: the type chosen from the menu, the value typed; and its msg.topic (a
+   * string, the default type of its row), when given.
+   */
+  async function injectPayload(id: string, type: string, value: string, topic?: string): Promise<void> {
     await edit(id);
-    const row = tray().locator('#node-input-property-container li').first();
-    assert.equal(
-      await page.evaluate(() =>
-        $('#node-input-property-container li').first().find('.node-input-prop-property-name').typedInput('value'),
-      ),
-      'payload',
-    );
-    await chooseTypedType(page, row, '.node-input-prop-property-value', type);
-    await typeTyped(row, '.node-input-prop-property-value', value);
+    const rows = tray().locator('#node-input-property-container li');
+    const row = (i: number) =>
+      page.evaluate((n) => {
+        const li = $('#node-input-property-container li').eq(n);
+        return [
+          li.find('.node-input-prop-property-name').typedInput('value'),
+          li.find('.node-input-prop-property-value').typedInput('type'),
+        ];
+      }, i);
+    assert.equal((await row(0))[0], 'payload');
+    await chooseTypedType(page, rows.first(), '.node-input-prop-property-value', type);
+    await typeTyped(rows.first(), '.node-input-prop-property-value', value);
+    if (topic !== undefined) {
+      assert.deepEqual(await row(1), ['topic', 'str'], 'the second row: msg.topic, a string');
+      await typeTyped(rows.nth(1), '.node-input-prop-property-value', topic);
+    }
     await saveDialog(page);
   }
 
@@ -210,7 +222,7 @@ describe("the editor's acceptance walk: thirteen tasks with the mouse (browser)"
     return steps;
   }
 
-  // ---- the thirteen tasks -----------------------------------------------------------------------------------
+  // ---- the fourteen tasks -----------------------------------------------------------------------------------
 
   it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
     const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
@@ -915,5 +927,92 @@ describe("the editor's acceptance walk: thirteen tasks with the mouse (browser)"
       calls.map((c) => [c.originator, c.data, c.answered]),
       [[{ entityType: 'DEVICE', id: a101 }, { question: 'temperature' }, 200]],
     );
+  });
+
+  it('14. tell the night shift: notify, the target picked by name, the subject and text from the message', async function () {
+    const [inj, notify, dbg] = await chain(13, 'w14n', ['inject', 'tb-notify', 'debug']);
+    const subject = 'Thermo A-103 too warm';
+    const text = 'Thermo A-103 has been above 25 °C all day: please look at its heater tonight.';
+    await injectPayload(inj, 'str', text, subject);
+    await edit(notify);
+    // Send a notification, a subject and a text written here, by the web: the defaults; the subject and the text
+    // left empty are the message's topic and payload.
+    assert.equal(await tray().locator('#node-input-action').inputValue(), 'send');
+    assert.equal(await tray().locator('#node-input-content').inputValue(), 'text');
+    assert.deepEqual(
+      [await tray().locator('#node-input-subject').inputValue(), await tray().locator('#node-input-text').inputValue()],
+      ['', ''],
+    );
+    assert.match(String(await tray().locator('#node-input-subject').getAttribute('placeholder')), /empty: msg\.topic/);
+    assert.match(String(await tray().locator('#node-input-text').getAttribute('placeholder')), /empty: msg\.payload/);
+    // The delivery methods the server offers, the web ticked.
+    await page.waitForFunction(() => $('[data-tb-method]').length === 3, undefined, { timeout: WAIT });
+    assert.deepEqual(
+      await page.evaluate(() =>
+        $('[data-tb-method]:checked')
+          .map((_i: number, el: HTMLElement) => el.getAttribute('data-tb-method'))
+          .get(),
+      ),
+      ['WEB'],
+    );
+    // Send to: a target picked by name from the server's list.
+    await pickSuggestion(
+      page,
+      tray().locator('[data-tb-chips="targets"] input[data-tb-field="targets"]'),
+      'night',
+      'Night shift',
+    );
+    await page.waitForFunction(() => $('[data-tb-chips="targets"] [data-tb-chip]').length === 1, undefined, {
+      timeout: WAIT,
+    });
+    assert.deepEqual(await chipsShown(page, 'targets'), ['Night shift']);
+    await shot('14-notify');
+    await saveDialog(page);
+    assert.deepEqual(await saved(notify, ['action', 'targets', 'content', 'subject', 'text', 'methods']), {
+      action: 'send',
+      targets: 'Night shift',
+      content: 'text',
+      subject: '',
+      text: '',
+      methods: 'WEB',
+      valid: true,
+    });
+    await deployButton(page);
+    // The night shift's users, as the server holds the target, and what their inboxes hold before.
+    const center = await control<{
+      targets: Array<{ name: string; configuration: { usersFilter: { usersIds?: string[] } } }>;
+    }>('GET', '/notifications');
+    const nightShift = center.targets.find((x) => x.name === 'Night shift');
+    const users = nightShift?.configuration.usersFilter.usersIds ?? [];
+    assert.ok(users.length > 0, `the night shift: ${JSON.stringify(nightShift)}`);
+    const inbox = (user: string) =>
+      control<Array<{ subject: string; text: string; status: string; requestId: { id: string } | null }>>(
+        'GET',
+        `/notifications?user=${encodeURIComponent(user)}`,
+      );
+    const before = await Promise.all(users.map((u) => inbox(u)));
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, notify, new RegExp(`^sent: ${users.length}$`));
+    assert.equal(s.fill, 'green');
+    const [out] = (await waitForDebug(page, dbg)) as Array<{
+      id: string;
+      status: string;
+      stats: { sent: Record<string, number>; totalErrors: number };
+      sent: number;
+      failed: number;
+    }>;
+    assert.deepEqual(
+      [out.status, out.stats.sent, out.stats.totalErrors, out.sent, out.failed],
+      ['SENT', { WEB: users.length }, 0, users.length, 0],
+    );
+    // In each night shift user's inbox: the notification, unread, its subject the topic and its text the payload.
+    for (const [i, u] of users.entries()) {
+      const now = await inbox(u);
+      assert.equal(now.length, before[i].length + 1, `one more notification for ${u}`);
+      assert.deepEqual(
+        [now[0].subject, now[0].text, now[0].status, now[0].requestId?.id],
+        [subject, text, 'SENT', out.id],
+      );
+    }
   });
 });
