@@ -1,7 +1,8 @@
 /**
- * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the eleven everyday tasks done
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the fourteen everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
- * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm).
+ * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm) and the
+ * simulator's own (its audit log, the demo root rule chain's answer, the notification center's targets and inboxes).
  *
  * Each task puts bare nodes on a new tab as the palette gives them (default settings), makes every setting in the
  * dialogs with clicks, choices and typed names and values (never node JSON), presses Deploy and the inject button,
@@ -17,6 +18,7 @@ import { screenshotDir } from './chromium';
 import {
   addNodes,
   builderQuery,
+  chipsShown,
   chooseTypedType,
   debugValues,
   deployButton,
@@ -24,6 +26,7 @@ import {
   pressInject,
   recordDebug,
   runPreview,
+  targetLineIs,
   saveDialog,
   topTray,
   typeTyped,
@@ -41,7 +44,7 @@ declare const $: any;
 const TAB = 'walkTab';
 const CONN = 'walkConn';
 
-describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", function () {
+describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)", function () {
   this.timeout(120000);
 
   const sim = useSimulator();
@@ -122,18 +125,28 @@ describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", 
     }
   }
 
-  /** The inject's msg.payload set in its dialog: the type chosen from the menu, the value typed. */
-  async function injectPayload(id: string, type: string, value: string): Promise<void> {
+  /**
+   * The inject's msg.payload set in its dialog: the type chosen from the menu, the value typed; and its msg.topic (a
+   * string, the default type of its row), when given.
+   */
+  async function injectPayload(id: string, type: string, value: string, topic?: string): Promise<void> {
     await edit(id);
-    const row = tray().locator('#node-input-property-container li').first();
-    assert.equal(
-      await page.evaluate(() =>
-        $('#node-input-property-container li').first().find('.node-input-prop-property-name').typedInput('value'),
-      ),
-      'payload',
-    );
-    await chooseTypedType(page, row, '.node-input-prop-property-value', type);
-    await typeTyped(row, '.node-input-prop-property-value', value);
+    const rows = tray().locator('#node-input-property-container li');
+    const row = (i: number) =>
+      page.evaluate((n) => {
+        const li = $('#node-input-property-container li').eq(n);
+        return [
+          li.find('.node-input-prop-property-name').typedInput('value'),
+          li.find('.node-input-prop-property-value').typedInput('type'),
+        ];
+      }, i);
+    assert.equal((await row(0))[0], 'payload');
+    await chooseTypedType(page, rows.first(), '.node-input-prop-property-value', type);
+    await typeTyped(rows.first(), '.node-input-prop-property-value', value);
+    if (topic !== undefined) {
+      assert.deepEqual(await row(1), ['topic', 'str'], 'the second row: msg.topic, a string');
+      await typeTyped(rows.nth(1), '.node-input-prop-property-value', topic);
+    }
     await saveDialog(page);
   }
 
@@ -209,7 +222,7 @@ describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", 
     return steps;
   }
 
-  // ---- the eleven tasks -------------------------------------------------------------------------------------
+  // ---- the fourteen tasks -----------------------------------------------------------------------------------
 
   it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
     const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
@@ -772,5 +785,234 @@ describe("the editor's acceptance walk: eleven tasks with the mouse (browser)", 
     }
     // Nothing became false: the second output sent nothing.
     assert.deepEqual(await debugValues(page, dbgFalse), []);
+  });
+
+  it('12. the last 10 entries of the audit log: api, the call picked from the common calls, tried before deploy', async function () {
+    const [inj, api, dbg] = await chain(11, 'w12n', ['inject', 'tb-api', 'debug']);
+    // On a server, the walk's own work is in the audit log (task 4's shared attributes, one entry per thermostat):
+    // the simulator logs nothing by itself, so the entries are added, more than a page of 10 with the seeded ones.
+    const [login] = sim.generic.auditLogs();
+    const written = Date.now();
+    sim.data
+      .devices()
+      .filter((d) => d.type === 'thermostat')
+      .forEach((d, i) =>
+        sim.generic.addAuditLog({
+          tenantId: login.tenantId,
+          customerId: null,
+          entityId: { entityType: 'DEVICE', id: d.id },
+          entityName: d.name,
+          userId: login.userId,
+          userName: login.userName,
+          actionType: 'ATTRIBUTES_UPDATED',
+          actionData: { entityId: d.id, scope: 'SHARED_SCOPE', attributes: { targetTemperature: 21 } },
+          actionStatus: 'SUCCESS',
+          actionFailureDetails: null,
+          createdTime: written - 60000 + i * 1000,
+        }),
+      );
+    const logs = sim.generic.auditLogs();
+    assert.ok(logs.length > 10, `${logs.length} entries in the audit log`);
+
+    await edit(api);
+    // The common calls of the connected server: the audit log picked from the list, nothing typed.
+    await page.waitForFunction(() => $('[data-tb-api-suggest]').attr('data-tb-state') === 'ready', undefined, {
+      timeout: WAIT,
+    });
+    const option = tray().locator('[data-tb-api-suggest] option[data-tb-path="/api/audit/logs"]');
+    assert.match(String(await option.textContent()), /^GET \/api\/audit\/logs\?pageSize=\d+&page=0: the audit log/);
+    await tray()
+      .locator('[data-tb-api-suggest]')
+      .selectOption(String(await option.getAttribute('value')));
+    assert.equal(await tray().locator('#node-input-method').inputValue(), 'GET');
+    assert.equal(await tray().locator('#node-input-path').inputValue(), '/api/audit/logs');
+    // The page size the pick filled in (100) made 10, as a person edits the number in Query.
+    const picked = await tray().locator('#node-input-query').inputValue();
+    assert.match(picked, /(^|&)pageSize=100(&|$)/);
+    const query = picked.replace(/(^|&)pageSize=100(&|$)/, '$1pageSize=10$2');
+    await tray().locator('#node-input-query').fill(query);
+    await tray().locator('#node-input-query').press('Tab');
+    assert.equal(
+      await page.evaluate(() => $('[data-tb-api-summary]').text()),
+      "Sends GET /api/audit/logs with the connection's login.",
+    );
+    // Try it (GET): the answer, before deploy.
+    await tray().locator('[data-tb-api-try]').click();
+    await page.waitForFunction(
+      () => !['idle', 'running'].includes(String($('[data-tb-api-try-result]').attr('data-tb-state'))),
+      undefined,
+      { timeout: WAIT },
+    );
+    const tried = await page.evaluate(() => ({
+      state: String($('[data-tb-api-try-result]').attr('data-tb-state')),
+      head: String($('[data-tb-api-try-head]').text()),
+      text: String($('[data-tb-api-try-text]').text()),
+    }));
+    assert.equal(tried.state, 'json', tried.head);
+    assert.equal(tried.head, `/api/audit/logs?${query}: HTTP 200 · application/json`);
+    const answer = JSON.parse(tried.text) as { data: unknown[]; totalElements: number };
+    assert.deepEqual([answer.data.length, answer.totalElements], [10, logs.length]);
+    await shot('12-api');
+    await saveDialog(page);
+    assert.deepEqual(await saved(api, ['method', 'path', 'query']), {
+      method: 'GET',
+      path: '/api/audit/logs',
+      query,
+      valid: true,
+    });
+    await deployButton(page);
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, api, /^200 JSON$/);
+    assert.equal(s.fill, 'green');
+    const [page1] = (await waitForDebug(page, dbg)) as Array<{
+      data: Array<{ id: { id: string }; createdTime: number }>;
+      totalElements: number;
+      hasNext: boolean;
+    }>;
+    // The 10 newest of what the server holds, newest first.
+    const newest = logs
+      .slice()
+      .sort((a, b) => b.createdTime - a.createdTime)
+      .slice(0, 10)
+      .map((l) => l.id);
+    assert.deepEqual(
+      page1.data.map((e) => e.id.id),
+      newest,
+    );
+    assert.deepEqual([page1.totalElements, page1.hasNext], [logs.length, true]);
+  });
+
+  it('13. ask a rule chain for an answer about a device: rule engine, as the entity picked by name', async function () {
+    const [inj, re, dbg] = await chain(12, 'w13n', ['inject', 'tb-rule-engine', 'debug']);
+    await injectPayload(inj, 'json', '{"question": "temperature"}');
+    await edit(re);
+    // Sent as the device: Originator an entity, the entity picked by name.
+    await tray().locator('#node-input-originator').selectOption('entity');
+    await chooseTypedType(page, tray(), '#node-input-target', 'entity');
+    assert.equal(await targetKind(), 'entity picked by name');
+    assert.equal(await field('target.entityType').inputValue(), 'DEVICE', 'a device is the default');
+    await pickSuggestion(page, field('target.id'), 'A-101', 'Thermo A-101');
+    await targetLineIs(page, /^The entity is Thermo A-101, picked by name\.$/);
+    assert.equal(await tray().locator('#node-input-bodyFrom').inputValue(), 'payload', 'msg.payload is the default');
+    assert.equal(
+      await page.evaluate(() => $('[data-tb-summary]').text()),
+      "Sends msg.payload as the entity into its usual queue; waits the server's 10 s for the reply.",
+    );
+    await shot('13-rule-engine');
+    await saveDialog(page);
+    const a101 = await deviceId('Thermo A-101');
+    assert.deepEqual(await saved(re, ['originator', 'target', 'targetType', 'bodyFrom']), {
+      originator: 'entity',
+      target: JSON.stringify({ entityType: 'DEVICE', id: a101 }),
+      targetType: 'json',
+      bodyFrom: 'payload',
+      valid: true,
+    });
+    await deployButton(page);
+    await control('POST', '/rule-engine/reset', {});
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, re, /^replied$/);
+    assert.equal(s.fill, 'green');
+    // The demo root chain's answer: the data merged with its originator, the device.
+    const [reply] = await waitForDebug(page, dbg);
+    assert.deepEqual(reply, {
+      question: 'temperature',
+      originator: { entityType: 'DEVICE', id: a101, name: 'Thermo A-101' },
+    });
+    // On the server: one message reached the rule chains, from the device, with the inject's data, answered.
+    const { calls } = await control<{
+      calls: Array<{ originator: { entityType: string; id: string }; data: unknown; answered: number }>;
+    }>('GET', '/rule-engine/calls');
+    assert.deepEqual(
+      calls.map((c) => [c.originator, c.data, c.answered]),
+      [[{ entityType: 'DEVICE', id: a101 }, { question: 'temperature' }, 200]],
+    );
+  });
+
+  it('14. tell the night shift: notify, the target picked by name, the subject and text from the message', async function () {
+    const [inj, notify, dbg] = await chain(13, 'w14n', ['inject', 'tb-notify', 'debug']);
+    const subject = 'Thermo A-103 too warm';
+    const text = 'Thermo A-103 has been above 25 °C all day: please look at its heater tonight.';
+    await injectPayload(inj, 'str', text, subject);
+    await edit(notify);
+    // Send a notification, a subject and a text written here, by the web: the defaults; the subject and the text
+    // left empty are the message's topic and payload.
+    assert.equal(await tray().locator('#node-input-action').inputValue(), 'send');
+    assert.equal(await tray().locator('#node-input-content').inputValue(), 'text');
+    assert.deepEqual(
+      [await tray().locator('#node-input-subject').inputValue(), await tray().locator('#node-input-text').inputValue()],
+      ['', ''],
+    );
+    assert.match(String(await tray().locator('#node-input-subject').getAttribute('placeholder')), /empty: msg\.topic/);
+    assert.match(String(await tray().locator('#node-input-text').getAttribute('placeholder')), /empty: msg\.payload/);
+    // The delivery methods the server offers, the web ticked.
+    await page.waitForFunction(() => $('[data-tb-method]').length === 3, undefined, { timeout: WAIT });
+    assert.deepEqual(
+      await page.evaluate(() =>
+        $('[data-tb-method]:checked')
+          .map((_i: number, el: HTMLElement) => el.getAttribute('data-tb-method'))
+          .get(),
+      ),
+      ['WEB'],
+    );
+    // Send to: a target picked by name from the server's list.
+    await pickSuggestion(
+      page,
+      tray().locator('[data-tb-chips="targets"] input[data-tb-field="targets"]'),
+      'night',
+      'Night shift',
+    );
+    await page.waitForFunction(() => $('[data-tb-chips="targets"] [data-tb-chip]').length === 1, undefined, {
+      timeout: WAIT,
+    });
+    assert.deepEqual(await chipsShown(page, 'targets'), ['Night shift']);
+    await shot('14-notify');
+    await saveDialog(page);
+    assert.deepEqual(await saved(notify, ['action', 'targets', 'content', 'subject', 'text', 'methods']), {
+      action: 'send',
+      targets: 'Night shift',
+      content: 'text',
+      subject: '',
+      text: '',
+      methods: 'WEB',
+      valid: true,
+    });
+    await deployButton(page);
+    // The night shift's users, as the server holds the target, and what their inboxes hold before.
+    const center = await control<{
+      targets: Array<{ name: string; configuration: { usersFilter: { usersIds?: string[] } } }>;
+    }>('GET', '/notifications');
+    const nightShift = center.targets.find((x) => x.name === 'Night shift');
+    const users = nightShift?.configuration.usersFilter.usersIds ?? [];
+    assert.ok(users.length > 0, `the night shift: ${JSON.stringify(nightShift)}`);
+    const inbox = (user: string) =>
+      control<Array<{ subject: string; text: string; status: string; requestId: { id: string } | null }>>(
+        'GET',
+        `/notifications?user=${encodeURIComponent(user)}`,
+      );
+    const before = await Promise.all(users.map((u) => inbox(u)));
+    await pressInject(page, inj);
+    const s = await waitForStatus(page, notify, new RegExp(`^sent: ${users.length}$`));
+    assert.equal(s.fill, 'green');
+    const [out] = (await waitForDebug(page, dbg)) as Array<{
+      id: string;
+      status: string;
+      stats: { sent: Record<string, number>; totalErrors: number };
+      sent: number;
+      failed: number;
+    }>;
+    assert.deepEqual(
+      [out.status, out.stats.sent, out.stats.totalErrors, out.sent, out.failed],
+      ['SENT', { WEB: users.length }, 0, users.length, 0],
+    );
+    // In each night shift user's inbox: the notification, unread, its subject the topic and its text the payload.
+    for (const [i, u] of users.entries()) {
+      const now = await inbox(u);
+      assert.equal(now.length, before[i].length + 1, `one more notification for ${u}`);
+      assert.deepEqual(
+        [now[0].subject, now[0].text, now[0].status, now[0].requestId?.id],
+        [subject, text, 'SENT', out.id],
+      );
+    }
   });
 });
