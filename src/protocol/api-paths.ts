@@ -137,7 +137,8 @@ export const API_PATHS: readonly ApiPathSuggestion[] = [
   {
     method: 'GET',
     path: '/api/audit/logs',
-    query: PAGE,
+    // The server sorts only when asked (AuditLogController's sortProperty/sortOrder): newest first is asked here.
+    query: `${PAGE}&sortProperty=createdTime&sortOrder=DESC`,
     what: 'the audit log, newest first',
     group: 'Audit and files',
     authorities: ['SYS_ADMIN', 'TENANT_ADMIN'],

@@ -91,14 +91,17 @@ describe('tb-api dialog: common calls, the try, a bad path flagged (browser)', f
     await pick('/api/audit/logs');
     assert.equal(await val('method'), 'GET');
     assert.equal(await val('path'), '/api/audit/logs');
-    assert.equal(await val('query'), 'pageSize=100&page=0');
+    assert.equal(await val('query'), 'pageSize=100&page=0&sortProperty=createdTime&sortOrder=DESC');
     assert.equal(await summary(), "Sends GET /api/audit/logs with the connection's login.");
     assert.equal(await verdict(page, 'apiFresh', 'path'), true);
 
     sim.resetRequests();
     assert.equal(await tryIt(), 'json');
     assert.equal(await page.evaluate(() => $('[data-tb-api-try-result]').attr('data-tb-status')), '200');
-    assert.match(await tryText(), /\/api\/audit\/logs\?pageSize=100&page=0: HTTP 200 · application\/json/);
+    assert.match(
+      await tryText(),
+      /\/api\/audit\/logs\?pageSize=100&page=0&sortProperty=createdTime&sortOrder=DESC: HTTP 200 · application\/json/,
+    );
     assert.match(await tryText(), /"actionType": "UPDATED"/);
     assert.equal(sim.countRequests('/api/audit/logs'), 1, 'the try went to the server once');
     // A picture of the dialog from its top to the answer tried.
@@ -125,7 +128,7 @@ describe('tb-api dialog: common calls, the try, a bad path flagged (browser)', f
     assert.deepEqual(saved, {
       method: 'GET',
       path: '/api/audit/logs',
-      query: 'pageSize=100&page=0',
+      query: 'pageSize=100&page=0&sortProperty=createdTime&sortOrder=DESC',
       label: 'GET /api/audit/logs',
     });
   });
