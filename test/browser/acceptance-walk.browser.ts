@@ -820,7 +820,10 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
       timeout: WAIT,
     });
     const option = tray().locator('[data-tb-api-suggest] option[data-tb-path="/api/audit/logs"]');
-    assert.match(String(await option.textContent()), /^GET \/api\/audit\/logs\?pageSize=\d+&page=0: the audit log/);
+    assert.match(
+      String(await option.textContent()),
+      /^GET \/api\/audit\/logs\?pageSize=\d+&page=0&sortProperty=createdTime&sortOrder=DESC: the audit log/,
+    );
     await tray()
       .locator('[data-tb-api-suggest]')
       .selectOption(String(await option.getAttribute('value')));
