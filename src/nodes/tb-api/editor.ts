@@ -19,8 +19,9 @@ import {
 } from '../../protocol/api-call';
 import type { ApiPathSuggestion } from '../../protocol/api-paths';
 import { fromMessage as settingsFromMessage } from '../../settings/declare';
+import { unsetNode as fromMessage } from '../../settings/options';
 import { label } from './label';
-import { checkApiSettings, fromMessage } from './logic';
+import { checkApiSettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_API } from './settings';
 
