@@ -97,8 +97,12 @@ function suggestions(): void {
   const note = $('[data-tb-api-suggest-note]');
   let items: ApiPathSuggestion[] = [];
   let asked = 0;
+  let shownFor: string | undefined;
   const fill = (): void => {
     const id = connectionId();
+    // The editor sets the connection again as it fills its list: the same server keeps the list it has.
+    if (id === shownFor) return;
+    shownFor = id;
     const mine = ++asked;
     select
       .empty()
