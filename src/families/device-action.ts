@@ -197,6 +197,11 @@ export class DeviceAction {
      * requests).
      */
     concurrency: number = this.concurrency,
+    /**
+     * For a list: the message properties made of every entity's result, instead of the list of results
+     * (tb-telemetry's points for a chart); undefined, or a call that gives undefined, keeps the list.
+     */
+    combine?: (results: ReadonlyArray<Record<string, unknown>>) => Promise<Props> | undefined,
   ): Promise<void> {
     const RED = this.RED;
     const m = msg as NodeMessage & Record<string, unknown>;
@@ -227,6 +232,18 @@ export class DeviceAction {
       const err = bulkFailedError(targets.entities, total, 0, firstError);
       this.activity.end(actionFailureStatus(RED, err));
       throw err;
+    }
+    const combined = combine?.(results);
+    if (combined) {
+      let props: Props;
+      try {
+        props = await combined;
+      } catch (err) {
+        this.activity.end(actionFailureStatus(RED, err));
+        throw err;
+      }
+      if (this.stop.stopped) return this.dropped();
+      Object.assign(m, props);
     }
     send(m);
     this.activity.end(
@@ -335,6 +352,16 @@ export interface DeviceActionParts<R> {
   ) => { each: (e: EntityId) => Promise<Props>; concurrency?: number };
   /** The green status of a success (the properties one entity's work gave). */
   status: (req: R, props: Props) => NodeStatus;
+  /**
+   * For a list of entities, when the node makes one result of them all for this request: the message properties
+   * made of the results (in the list's order; a failed entity's is `{ entity, ok: false, error }`), instead of the
+   * list of results in msg.payload. Undefined (or a call that gives undefined) keeps the list.
+   */
+  combine?: (
+    req: R,
+    targets: Targets,
+    client: PlatformClient,
+  ) => ((results: ReadonlyArray<Record<string, unknown>>) => Promise<Props>) | undefined;
 }
 
 /**
@@ -407,7 +434,8 @@ export function deviceActionNode<R>(
       return;
     }
     const work = own.work(client, req, targets);
-    await action.run(msg, send, targets, work.each, (props) => own.status(req, props), work.concurrency);
+    const combine = own.combine?.(req, targets, client);
+    await action.run(msg, send, targets, work.each, (props) => own.status(req, props), work.concurrency, combine);
   });
 
   onClose(node, conn, () => action.close());

@@ -173,9 +173,25 @@ export function prepareTarget(v: unknown, field: string, rules: TargetRules): En
   return id;
 }
 
+/**
+ * An entity's name as our nodes give it: a flat row's `name`, a raw row's name entity field, an alarm's originator
+ * name; undefined for a bare id or an entity without one.
+ */
+export function entityNameOf(v: unknown): string | undefined {
+  if (!isObject(v)) return undefined;
+  if (typeof v.name === 'string' && v.name !== '') return v.name;
+  const ef = isObject(v.latest) && isObject(v.latest.ENTITY_FIELD) ? v.latest.ENTITY_FIELD : undefined;
+  const field = ef && isObject(ef.name) ? ef.name.value : undefined;
+  if (typeof field === 'string' && field !== '') return field;
+  if (typeof v.originatorName === 'string' && v.originatorName !== '') return v.originatorName;
+  return undefined;
+}
+
 /** The entities of a message: one, or a list (bulk). An empty list is refused: there would be nothing to do. */
 export interface Targets {
   entities: EntityId[];
+  /** A list's names, where its items bring them (query rows, alarms): `names[i]` is entity i's, else undefined. */
+  names?: Array<string | undefined>;
   /** True when the value was an array: the output is a list of results even for one entity. */
   bulk: boolean;
   /** Where they were read: `msg.entity`, `msg.topic`, `msg.payload`, `target` (the node's setting), `msg.<path>`. */
@@ -186,8 +202,13 @@ export function prepareTargets(v: unknown, field: string, rules: TargetRules): T
   if (Array.isArray(v)) {
     if (v.length === 0) fail(field, `${field} is an empty list: there is no entity to act on`);
     const entities: EntityId[] = new Array(v.length);
-    for (let i = 0; i < v.length; i++) entities[i] = prepareTarget(v[i], `${field}[${i}]`, rules);
-    return { entities, bulk: true, field };
+    let names: Array<string | undefined> | undefined;
+    for (let i = 0; i < v.length; i++) {
+      entities[i] = prepareTarget(v[i], `${field}[${i}]`, rules);
+      const name = entityNameOf(v[i]);
+      if (name !== undefined) (names ??= new Array<string | undefined>(v.length).fill(undefined))[i] = name;
+    }
+    return names ? { entities, bulk: true, field, names } : { entities, bulk: true, field };
   }
   if (v === undefined || v === null || v === '')
     fail(field, `${field} must be ${TARGET_SHAPES} ${got(v === null ? undefined : v)}`);

@@ -12,7 +12,7 @@ import { DEFAULT_HISTORY_PAGE_SIZE } from '../../platform/device-data';
 import { fromMessage } from '../../settings/declare';
 import { label } from './label';
 import { MIGRATIONS } from './migrations';
-import { telemetryRequest, telemetryStatus, telemetryWork } from './run';
+import { chartOfList, telemetryRequest, telemetryStatus, telemetryWork } from './run';
 import { TB_TELEMETRY } from './settings';
 
 export default function (RED: NodeAPI): void {
@@ -30,7 +30,12 @@ export default function (RED: NodeAPI): void {
       payloadUse: (msg) => savePayloadUse(s, msg),
       request: (msg, now, options) => telemetryRequest(s.operation, msg, now, options, rows),
       work: (client, req) => ({ each: (e) => telemetryWork(client, e, req, s.format, pageSize, action.call) }),
-      status: (req, props) => telemetryStatus(RED, req, props),
+      status: (req, props) => telemetryStatus(RED, req, props, s.format),
+      // For a chart, a list of entities gives one list of points, each entity's series named after it.
+      combine: (req, targets, client) =>
+        s.format === 'chart' && (req.operation === 'latest' || req.operation === 'history')
+          ? (results) => chartOfList(client, targets, results, action.call)
+          : undefined,
     }));
   }
   RED.nodes.registerType('tb-telemetry', TbTelemetry);

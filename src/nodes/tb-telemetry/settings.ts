@@ -1,4 +1,5 @@
 /** tb-telemetry's settings, declared once: the dialog, the runtime and the reference page read them. */
+import { RESULT_FORMATS } from '../../protocol/format';
 import { INTERVAL_TYPES, ORDERS } from '../../protocol/telemetry';
 import { AGGREGATIONS } from '../../protocol/types';
 import {
@@ -12,12 +13,19 @@ import {
   whole,
   type Values,
 } from '../../settings/declare';
-import { concurrencySetting, formatSetting } from '../../settings/options';
+import { concurrencySetting } from '../../settings/options';
 import { targetEntityTypeSetting, targetSettings } from '../../settings/target';
 import { valueRowsSettings } from '../../settings/value-rows';
 
 export const TELEMETRY_OPERATIONS = ['save', 'latest', 'history', 'delete'] as const;
 export type TelemetryOperation = (typeof TELEMETRY_OPERATIONS)[number];
+
+/**
+ * The output of a read: `flat` (one row per time; latest: `{ key: value }`), `raw` (as the server sends it) or
+ * `chart` (points `{ series, key, ts, value }`, oldest first, for a chart).
+ */
+export const TELEMETRY_FORMATS = [...RESULT_FORMATS, 'chart'] as const;
+export type TelemetryFormat = (typeof TELEMETRY_FORMATS)[number];
 
 export const TB_TELEMETRY = declareNode({
   type: 'tb-telemetry',
@@ -51,7 +59,7 @@ export const TB_TELEMETRY = declareNode({
     all: flag(false),
     deleteLatest: flag(true),
     rewriteLatest: flag(false),
-    format: formatSetting(),
+    format: choice(TELEMETRY_FORMATS, 'flat'),
     concurrency: concurrencySetting(),
   },
 });
