@@ -7,7 +7,19 @@ import type { TbError } from '../errors';
 import type { LiveState, StateInfo } from '../live/hub';
 import type { LiveEvent, LiveSink } from '../live/subscriptions';
 import { errorStatus, status } from '../node-red/status';
-import { rowEntity } from '../protocol/targets';
+import {
+  alarmRow,
+  chartValue,
+  oldestFirst,
+  rowPoints,
+  seriesName,
+  singleSeries,
+  type AlarmRow,
+  type ChartPoint,
+} from '../protocol/dashboard';
+import type { FlatEntity } from '../protocol/format';
+import { entityNameOf, rowEntity } from '../protocol/targets';
+import type { AlarmData } from '../protocol/types';
 
 /**
  * Turns one live event into the message the node sends (a new message each time). The `_msgid` is in each literal:
@@ -79,6 +91,155 @@ function newMsgId(): string {
   return msgIdHead + HEX_BYTE[low];
 }
 
+/**
+ * Another shape of an event's messages (a chart's points, a table's rows): the messages to send for it, none, one or
+ * several, each made with `id()` as its `_msgid`.
+ */
+export type EventShape = (ev: LiveEvent, topic: string, id: () => string) => NodeMessage | NodeMessage[] | undefined;
+
+/**
+ * Entity data for a chart (a subscription in flat format): the first page as ONE message, every latest value of every
+ * entity as a point `{ series, key, ts, value }`, oldest first, with `action: "replace"`; then one message per changed
+ * value, `msg.topic` its series and `msg.payload` the point (`{ series, key, ts, value }`), with `action: "append"`.
+ * The series is the key, or "<entity name> · <key>" when `several` entities are watched (named by their `name`
+ * column, else by id). An entity added to the page sends its values as one list to append, one removed sends
+ * nothing (its line stays); the time series of the window come as a list to append, a one-off history as a list
+ * that replaces.
+ */
+export function chartShape(several: boolean): EventShape {
+  /** The name of each entity seen, for the series of the events that carry only its id (time series, history). */
+  const names = new Map<string, string>();
+  const nameOf = (row: unknown, id: string): string | undefined => {
+    if (!several) return undefined;
+    const name = entityNameOf(row) ?? names.get(id) ?? id;
+    names.set(id, name);
+    return name;
+  };
+  const list = (
+    id: string,
+    topic: string,
+    event: string,
+    points: ChartPoint[],
+    action: 'replace' | 'append',
+  ): NodeMessage => ({
+    _msgid: id,
+    topic: singleSeries(points) ?? topic,
+    event,
+    payload: oldestFirst(points),
+    action,
+  });
+  const seriesPoints = (items: unknown[]): ChartPoint[] => {
+    const points: ChartPoint[] = [];
+    for (const item of items) {
+      const it = item as { id: string; series?: Record<string, Array<{ ts: number; value: unknown }>> };
+      const name = several ? (names.get(it.id) ?? it.id) : undefined;
+      for (const key in it.series ?? {}) {
+        const series = seriesName(key, name);
+        for (const p of (it.series as Record<string, Array<{ ts: number; value: unknown }>>)[key])
+          points.push({ series, key, ts: p.ts, value: chartValue(p.value) });
+      }
+    }
+    return points;
+  };
+  return (ev, topic, id) => {
+    switch (ev.event) {
+      case 'snapshot': {
+        const points: ChartPoint[] = [];
+        for (const item of ev.items) {
+          const row = item as FlatEntity;
+          for (const p of rowPoints(row, nameOf(row, row.id))) points.push(p);
+        }
+        const m = list(id(), topic, 'snapshot', points, 'replace');
+        m.page = ev.page;
+        return m;
+      }
+      case 'update': {
+        // One message per changed value (not an entity field, not a deleted value: those have no time).
+        const row = ev.item as FlatEntity;
+        const ts = row.ts;
+        const name = nameOf(row, ev.id);
+        const entity = { entityType: row.entityType, id: row.id };
+        let out: NodeMessage | NodeMessage[] | undefined;
+        for (let i = 0; i < ev.changed.length; i++) {
+          const key = ev.changed[i];
+          const t = ts[key];
+          if (t === undefined || t === 0) continue;
+          const series = seriesName(key, name);
+          const m: NodeMessage = {
+            _msgid: id(),
+            topic: series,
+            event: 'update',
+            payload: { series, key, ts: t, value: chartValue(row[key]) },
+            action: 'append',
+            entity,
+          };
+          out = out === undefined ? m : Array.isArray(out) ? (out.push(m), out) : [out, m];
+        }
+        return out;
+      }
+      case 'added': {
+        const row = ev.item as FlatEntity;
+        const m = list(id(), topic, 'added', rowPoints(row, nameOf(row, ev.id)), 'append');
+        m.entity = { entityType: row.entityType, id: row.id };
+        return m;
+      }
+      case 'timeseries':
+        return list(id(), topic, 'timeseries', seriesPoints([ev.item]), 'append');
+      case 'history':
+        return list(id(), topic, 'history', seriesPoints(ev.items), 'replace');
+      default:
+        // removed: the line stays as drawn; a count is not of this kind
+        return undefined;
+    }
+  };
+}
+
+/**
+ * Alarm data for a table (a subscription in raw format): every message holds the whole table, one row per alarm
+ * ({@link alarmRow}), with `action: "replace"`: the first page, then the table after each change (a new alarm first,
+ * a changed one in its place, one that left the page taken out). `onPage(id)` says whether the subscription still
+ * has the alarm on its page after the event.
+ */
+export function tableShape(onPage: (id: string) => boolean): EventShape {
+  let rows = new Map<string, AlarmRow>();
+  return (ev, topic, id) => {
+    switch (ev.event) {
+      case 'snapshot': {
+        rows = new Map();
+        for (const a of ev.items as AlarmData[]) rows.set(a.id.id, alarmRow(a));
+        return {
+          _msgid: id(),
+          topic,
+          event: 'snapshot',
+          payload: [...rows.values()],
+          action: 'replace',
+          page: ev.page,
+        };
+      }
+      case 'created':
+      case 'acknowledged':
+      case 'cleared':
+      case 'updated':
+      case 'removed': {
+        const a = ev.item as AlarmData;
+        if (ev.event === 'removed' || !onPage(ev.id)) rows.delete(ev.id);
+        else if (rows.has(ev.id)) rows.set(ev.id, alarmRow(a));
+        else rows = new Map([[ev.id, alarmRow(a)], ...rows]);
+        return {
+          _msgid: id(),
+          topic: ev.id,
+          event: ev.event,
+          payload: [...rows.values()],
+          action: 'replace',
+          entity: rowEntity(a),
+        };
+      }
+      default:
+        return undefined;
+    }
+  };
+}
+
 /** Status for a connection state ('subscribed' is decided by the node, which knows its count). */
 export function stateStatus(RED: NodeAPI, state: LiveState, info?: StateInfo): NodeStatus | undefined {
   switch (state) {
@@ -118,6 +279,8 @@ export class NodeSink implements LiveSink {
      * undefined`) when it sets another status itself.
      */
     readonly memo: { shown?: NodeStatus } = {},
+    /** The messages of an event in another shape (a chart's, a table's); undefined: {@link eventMessage}. */
+    private readonly shape?: EventShape,
   ) {}
 
   /** True when the status shown is not this subscription's subscribed status (a state or an error replaced it). */
@@ -127,7 +290,12 @@ export class NodeSink implements LiveSink {
     if (!this.active) return;
     // Filtered before the message is built: a dropped event costs one set lookup.
     if (this.drop === undefined || !this.drop.has(ev.event)) {
-      this.node.send(eventMessage(ev, this.topic, newMsgId()));
+      if (this.shape === undefined) this.node.send(eventMessage(ev, this.topic, newMsgId()));
+      else {
+        const out = this.shape(ev, this.topic, newMsgId);
+        if (Array.isArray(out)) for (let i = 0; i < out.length; i++) this.node.send(out[i]);
+        else if (out !== undefined) this.node.send(out);
+      }
     }
     const s = this.subscribedStatus(ev);
     const shown = this.memo.shown;

@@ -487,6 +487,11 @@ export class AlarmDataSubscription extends Base {
     return this.known.size;
   }
 
+  /** Is this alarm on the page now (as its last event left it)? */
+  has(id: string): boolean {
+    return this.known.has(id);
+  }
+
   /** Built anew for every (re)subscription, so a reconnect sends a window reaching back to the epoch again. */
   command(): WsCommand {
     return { type: 'ALARM_DATA', query: withLiveWindow(this.query, this.now()) };

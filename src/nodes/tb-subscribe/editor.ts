@@ -8,7 +8,16 @@ import { queryPart } from '../../editor/dialog/query-part';
 import { parseDuration } from '../../protocol/duration';
 import { knownKind, label, savedKind } from './label';
 import { MIGRATIONS } from './migrations';
-import { CHOOSABLE_EVENTS, SUBSCRIBE_KINDS, TB_SUBSCRIBE, type QueryKind, type SubscribeKind } from './settings';
+import {
+  CHOOSABLE_EVENTS,
+  FORMAT_KIND,
+  SUBSCRIBE_FORMATS,
+  SUBSCRIBE_KINDS,
+  TB_SUBSCRIBE,
+  type QueryKind,
+  type SubscribeFormat,
+  type SubscribeKind,
+} from './settings';
 
 const E = forType('tb-subscribe');
 const t = E.t;
@@ -66,6 +75,18 @@ export default dialog(E, {
   // What the kinds of its settings do not say (the choices and the check box are checked by their kind).
   validators: {
     query: E.when(watchesQuery, query.query),
+    format: function (v) {
+      // A dashboard format is for one kind only (a chart's points for entities, a table's rows for alarms).
+      if (v === undefined) return true;
+      if (!(SUBSCRIBE_FORMATS as readonly unknown[]).includes(v)) return t('tb-subscribe.errors.format');
+      const forKind = FORMAT_KIND[v as SubscribeFormat];
+      return forKind === undefined || forKind === kindOf(this)
+        ? true
+        : t('tb-subscribe.errors.formatKind', {
+            format: t(`tb-subscribe.format.${String(v)}`),
+            kind: t(`tb-subscribe.kind.${forKind}`),
+          });
+    },
     events: function (v, opt) {
       // Empty = every event of the kind; otherwise names of that kind's events only.
       if (v === undefined || blank(v)) return true;
@@ -165,6 +186,8 @@ export default dialog(E, {
         '.tb-row-history': historyInUse.call(node),
       };
       for (const k of SUBSCRIBE_KINDS) rules[`.tb-tip-${k}`] = k === kind;
+      // The dashboard formats of this kind only.
+      for (const [f, k] of Object.entries(FORMAT_KIND)) rules[`#node-input-format option[value="${f}"]`] = k === kind;
       return rules;
     }, ['history', 'tsKeys']);
 
@@ -174,6 +197,10 @@ export default dialog(E, {
       const allowed = eventsOf(kindOf(node));
       const kept = blank(eventsInput.val()) ? [] : items(eventsInput.val()).filter((e) => allowed.indexOf(e) !== -1);
       eventsInput.val(kept.length && kept.length < allowed.length ? kept.join(',') : '');
+      // A dashboard format of another kind (hidden now) becomes simple objects.
+      const format = E.input('format');
+      const forKind = FORMAT_KIND[String(format.val()) as SubscribeFormat];
+      if (forKind !== undefined && forKind !== kindOf(node)) format.val('flat').trigger('change');
       drawEvents();
       query.modeChanged();
       update();

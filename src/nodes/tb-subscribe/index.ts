@@ -5,7 +5,7 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { TbError, TbInputError } from '../../errors';
-import { NodeSink } from '../../families/live-node';
+import { chartShape, NodeSink, tableShape, type EventShape } from '../../families/live-node';
 import { Prepare, QuerySource } from '../../families/query-source';
 import type { Subscriber } from '../../live/hub';
 import {
@@ -22,6 +22,7 @@ import { lookupConnection, noConnectionError } from '../../node-red/connection';
 import { onClose, onInput } from '../../node-red/input';
 import { nodeSettings } from '../../node-red/settings';
 import { errorStatus, setupProblem, status } from '../../node-red/status';
+import type { ResultFormat } from '../../protocol/format';
 import type { AlarmCountQuery, AlarmDataQuery, EntityCountQuery, EntityDataQuery } from '../../protocol/types';
 import {
   jsonText,
@@ -31,7 +32,7 @@ import {
   prepareEntityDataQuery,
 } from '../../protocol/validate';
 import { label } from './label';
-import { droppedEvents, keyList } from './logic';
+import { droppedEvents, formatProblem, keyList, watchesSeveral } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_SUBSCRIBE, type QueryKind } from './settings';
 
@@ -58,6 +59,8 @@ export default function (RED: NodeAPI): void {
     const { values: s, problemOf } = nodeSettings(node, TB_SUBSCRIBE, MIGRATIONS, config, { RED, label });
     const kind = s.kind;
     const notifications = kind === 'notifications';
+    // A chart's points are made of the flat rows, a table's rows of the alarms as the server sends them.
+    const format: ResultFormat = s.format === 'chart' ? 'flat' : s.format === 'table' ? 'raw' : s.format;
     const tsKeys = keyList(s.tsKeys);
     const historyKeys = keyList(s.historyKeys);
     const seriesOn = kind === 'entityData' && tsKeys.length > 0;
@@ -109,7 +112,10 @@ export default function (RED: NodeAPI): void {
       { live: true },
     );
     const problem: TbError | undefined =
-      settingsProblem() ?? eventsProblem ?? (notifications ? undefined : source.problem);
+      settingsProblem() ??
+      formatProblem(kind, s.format) ??
+      eventsProblem ??
+      (notifications ? undefined : source.problem);
     let current: { subs: Subscriber[]; sink: NodeSink } | undefined;
     /**
      * With values from the message: the resolved query now subscribed, as JSON (the same one again changes nothing).
@@ -162,19 +168,34 @@ export default function (RED: NodeAPI): void {
       const hub = conn.live(); // throws the connection's config error, if any
       stop();
       let table: { readonly size: number } | undefined;
-      const sink: NodeSink = new NodeSink(RED, node, kind, (ev) => statusAfter(table, ev, sink.memo.shown), drop);
+      let alarms: AlarmDataSubscription | undefined;
+      const shape: EventShape | undefined =
+        s.format === 'chart'
+          ? chartShape(watchesSeveral(query as EntityDataQuery))
+          : s.format === 'table'
+            ? tableShape((id) => alarms?.has(id) === true)
+            : undefined;
+      const sink: NodeSink = new NodeSink(
+        RED,
+        node,
+        kind,
+        (ev) => statusAfter(table, ev, sink.memo.shown),
+        drop,
+        {},
+        shape,
+      );
       const subs: Subscriber[] = [];
       if (notifications) {
-        subs.push(new NotificationsSubscription(sink, s.notificationLimit as number, s.format));
+        subs.push(new NotificationsSubscription(sink, s.notificationLimit as number, format));
       } else if (kind === 'entityData') {
-        const live = new EntityDataSubscription(sink, query as EntityDataQuery, s.format, series);
+        const live = new EntityDataSubscription(sink, query as EntityDataQuery, format, series);
         table = live;
         subs.push(live);
         if (history) {
           const fetch: EntityHistoryFetch = new EntityHistoryFetch(
             sink,
             query as EntityDataQuery,
-            s.format,
+            format,
             history,
             () => {
               setImmediate(() => hub.unsubscribe(fetch));
@@ -184,9 +205,10 @@ export default function (RED: NodeAPI): void {
         }
       } else if (kind === 'alarmData') {
         const platform = conn.platform;
-        const live = new AlarmDataSubscription(sink, query as AlarmDataQuery, s.format, (id) =>
+        const live = new AlarmDataSubscription(sink, query as AlarmDataQuery, format, (id) =>
           platform ? platform.getAlarmInfo(id) : Promise.resolve(null),
         );
+        alarms = live;
         table = live;
         subs.push(live);
       } else {

@@ -1,11 +1,13 @@
 /** tb-subscribe's pure logic: the events it sends and its key lists. No I/O, no Node-RED. */
 import { TbConfigError } from '../../errors';
-import { CHOOSABLE_EVENTS } from './settings';
+import { CHOOSABLE_EVENTS, FORMAT_KIND, type SubscribeFormat, type SubscribeKind } from './settings';
 
 const KIND_LABEL: Record<string, string> = {
   entityData: 'entity data',
   alarmData: 'alarm data',
   notifications: 'notifications',
+  entityCount: 'entity count',
+  alarmCount: 'alarm count',
 };
 
 /**
@@ -45,4 +47,25 @@ export function keyList(v: unknown): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/** A dashboard format (chart, table) is for one kind only: the problem of choosing it for another, else undefined. */
+export function formatProblem(kind: SubscribeKind, format: SubscribeFormat): TbConfigError | undefined {
+  const forKind = FORMAT_KIND[format];
+  if (forKind === undefined || forKind === kind) return undefined;
+  return new TbConfigError(
+    `format ${format} is for ${KIND_LABEL[forKind]} (Watch: ${forKind}), not ${KIND_LABEL[kind] ?? kind}: choose ` +
+      'flat or raw, or watch what it is for',
+  );
+}
+
+/**
+ * Does an entity query watch several entities (so that a chart's series name the entity)? Not when its filter names
+ * one entity: a single entity, or a list of one id.
+ */
+export function watchesSeveral(query: { entityFilter?: unknown }): boolean {
+  const f = query.entityFilter as { type?: unknown; entityList?: unknown } | undefined;
+  if (f == null) return true;
+  if (f.type === 'singleEntity') return false;
+  return !(f.type === 'entityList' && Array.isArray(f.entityList) && f.entityList.length === 1);
 }

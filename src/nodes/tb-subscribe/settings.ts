@@ -15,6 +15,19 @@ export const QUERY_KINDS = [
 ] as const satisfies readonly QueryMode[];
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
+/**
+ * How found items come out: `flat`, `raw`, `chart` (entity data: points for a chart, the first page as one list, then
+ * one message per changed value) or `table` (alarm data: the whole table of alarm rows in every message).
+ */
+export const SUBSCRIBE_FORMATS = [...RESULT_FORMATS, 'chart', 'table'] as const;
+export type SubscribeFormat = (typeof SUBSCRIBE_FORMATS)[number];
+
+/** The kind each dashboard format is for. */
+export const FORMAT_KIND: Readonly<Partial<Record<SubscribeFormat, QueryKind>>> = {
+  chart: 'entityData',
+  table: 'alarmData',
+};
+
 /** What a node watches: a query's kinds, or the current user's notifications (no query). */
 export const SUBSCRIBE_KINDS = [...QUERY_KINDS, 'notifications'] as const;
 export type SubscribeKind = (typeof SUBSCRIBE_KINDS)[number];
@@ -47,7 +60,7 @@ export const TB_SUBSCRIBE = declareNode({
     kind: choice(SUBSCRIBE_KINDS, 'entityData'),
     // The query a new node starts with: the builder's neutral query of entity data.
     ...querySettings(compactQuery(defaultQuery('entityData'))),
-    format: choice(RESULT_FORMATS, 'flat'),
+    format: choice(SUBSCRIBE_FORMATS, 'flat'),
     events: formatted('list', ''),
     tsKeys: formatted('list', ''),
     // Durations (index.ts reports a problem only while the series, or the history, are on).
