@@ -11,6 +11,7 @@ import { Activity, onClose, onInput, SendFn, tracked } from '../node-red/input';
 import { errorStatus, setupProblem, status } from '../node-red/status';
 import type { PlatformClient } from '../platform/client';
 import type { CallOptions } from '../platform/requester';
+import { alarmRows } from '../protocol/dashboard';
 import { formatAlarms, formatEntities, pageInfo, type ResultFormat } from '../protocol/format';
 import type { AlarmData, AlarmDataQuery, EntityData, EntityDataQuery, PageData } from '../protocol/types';
 import type { PrepareOptions } from '../protocol/validate';
@@ -28,7 +29,8 @@ export interface RestSettings {
 
 /** The settings of a find (its declaration's pagedResultSettings). */
 export interface FindSettings {
-  format: ResultFormat;
+  /** `table` (alarms only): one row per alarm for a table, the whole list sent with `action: "replace"`. */
+  format: ResultFormat | 'table';
   allPages: boolean;
   maxItems: number | undefined;
   split: boolean;
@@ -180,8 +182,17 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
   const { format, allPages, split } = settings;
   // A whole number the declaration requires (never missing once read: its default stands in).
   const maxItems = settings.maxItems as number;
+  const table = format === 'table';
   const fmt = (items: Array<EntityData | AlarmData>): unknown[] =>
-    kind === 'entity' ? formatEntities(items as EntityData[], format) : formatAlarms(items as AlarmData[], format);
+    format === 'table'
+      ? alarmRows(items as AlarmData[])
+      : kind === 'entity'
+        ? formatEntities(items as EntityData[], format)
+        : formatAlarms(items as AlarmData[], format);
+  /** The whole list in one message: a table shows it instead of the last one (not so for one message per item). */
+  const whole = (msg: NodeMessage): void => {
+    if (table) msg.action = 'replace';
+  };
   const fetchOne = (client: PlatformClient, q: Q, call: CallOptions): Promise<PageData<EntityData | AlarmData>> =>
     kind === 'entity'
       ? client.findEntityData(q as EntityDataQuery, call)
@@ -196,6 +207,7 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
       else {
         msg.page = info;
         output(msg, items);
+        whole(msg);
         send(msg);
       }
       activity.end(foundStatus(RED, items.length, page.totalElements));
@@ -248,6 +260,7 @@ export function findOperation<Q extends EntityDataQuery | AlarmDataQuery>(
     } else {
       msg.page = info;
       output(msg, all);
+      whole(msg);
       send(msg);
       count = all.length;
     }

@@ -25,12 +25,12 @@ export function querySettings(defaultText: string) {
 }
 
 /**
- * The settings of a node that finds rows: their format, every page (up to `maxItems` rows) or one, and one message
- * per row or all in one.
+ * The settings of a node that finds rows: their format (`flat` and `raw`, and the node's own `formats` besides), every
+ * page (up to `maxItems` rows) or one, and one message per row or all in one.
  */
-export function pagedResultSettings() {
+export function pagedResultSettings<F extends string = never>(formats: readonly F[] = []) {
   return {
-    format: choice(RESULT_FORMATS, 'flat'),
+    format: choice<(typeof RESULT_FORMATS)[number] | F>([...RESULT_FORMATS, ...formats], 'flat'),
     allPages: flag(false),
     maxItems: whole(10000, { min: 1 }),
     split: flag(false),

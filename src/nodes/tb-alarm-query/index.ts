@@ -13,6 +13,8 @@ export default function (RED: NodeAPI): void {
   function TbAlarmQuery(this: Node, config: NodeDef) {
     RED.nodes.createNode(this, config);
     const settings = nodeSettings(this, TB_ALARM_QUERY, MIGRATIONS, config, { RED, label });
+    // The count's msg.topic (a chart's series), when set: empty leaves msg.topic as it came.
+    const topic = String(settings.values.topic ?? '').trim();
     if (settings.values.operation === 'count') {
       restNode<AlarmCountQuery>(
         RED,
@@ -22,6 +24,7 @@ export default function (RED: NodeAPI): void {
         async (q, msg, { client, send, activity, call, output }) => {
           const n = await client.countAlarms(q, call);
           output(msg, n);
+          if (topic) msg.topic = topic;
           send(msg);
           activity.end(status(RED, 'green', 'dot', 'count', { count: n }));
         },

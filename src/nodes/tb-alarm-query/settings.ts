@@ -7,6 +7,9 @@ import { pagedResultSettings, querySettings, resultOutputSetting } from '../../s
 /** Find the alarms, or count them. */
 const ALARM_QUERY_OPERATIONS = ['find', 'count'] as const;
 
+/** Besides flat and raw: `table`, one row per alarm for a table (see alarmRow). */
+export const ALARM_TABLE_FORMAT = 'table';
+
 export const TB_ALARM_QUERY = declareNode({
   type: 'tb-alarm-query',
   inputs: 1,
@@ -18,7 +21,9 @@ export const TB_ALARM_QUERY = declareNode({
     operation: choice(ALARM_QUERY_OPERATIONS, 'find'),
     // A new node (operation find) finds the active alarms of every device, newest first, 100 a page.
     ...querySettings(compactQuery(defaultQuery('alarmData'))),
-    ...pagedResultSettings(),
+    ...pagedResultSettings([ALARM_TABLE_FORMAT]),
     output: resultOutputSetting(),
+    // Count: msg.topic of the number (a chart's series); empty leaves msg.topic as it came.
+    topic: text(),
   },
 });

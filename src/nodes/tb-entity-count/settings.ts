@@ -15,5 +15,7 @@ export const TB_ENTITY_COUNT = declareNode({
     // A new node counts every device.
     ...querySettings(compactQuery(defaultQuery('entityCount'))),
     output: resultOutputSetting(),
+    // msg.topic of the number (a chart's series); empty leaves msg.topic as it came.
+    topic: text(),
   },
 });
