@@ -1,7 +1,8 @@
 /**
  * Starts Node-RED embedded (express + RED.init), with this repository loaded as a module through
  * `nodesDir`, on 127.0.0.1 and a port of your choice (0 = any free port). Used by `npm start` (the demo),
- * the browser tests and the benchmarks.
+ * the browser tests and the benchmarks. FlowFuse's Dashboard 2 (a devDependency, never one of the package) is loaded
+ * beside it when it is installed, so that the dashboard example runs in the demo.
  *
  * TB_TEST_NODE_RED=<path to another node-red package's lib/red.js (or red.js)> runs it on that Node-RED
  * instead of the devDependency, as the node tests do.
@@ -56,16 +57,33 @@ export interface Embedded {
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
+/** Where the runtime serves the flows' own routes (http in, Dashboard 2): its root, as a plain Node-RED does. */
+export const HTTP_NODE_ROOT = '/';
+
+/**
+ * The directory of Dashboard 2 (`@flowfuse/node-red-dashboard`) when it is installed, as in a dev checkout; undefined
+ * without it. Named in `nodesDir`, it loads on any Node-RED (TB_TEST_NODE_RED too), not only on one whose own
+ * node_modules hold it.
+ */
+export function dashboardDir(): string | undefined {
+  try {
+    return path.dirname(require.resolve('@flowfuse/node-red-dashboard/package.json', { paths: [REPO_ROOT] }));
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startNodeRed(o: EmbeddedOptions): Promise<Embedded> {
   const RED = loadNodeRed();
+  const dashboard = dashboardDir();
   const app = express();
   const server = http.createServer(app);
   const settings = {
     userDir: o.userDir,
     flowFile: o.flowFile ?? 'flows.json',
-    nodesDir: [REPO_ROOT],
+    nodesDir: dashboard ? [REPO_ROOT, dashboard] : [REPO_ROOT],
     httpAdminRoot: '/',
-    httpNodeRoot: '/api-node',
+    httpNodeRoot: HTTP_NODE_ROOT,
     uiHost: o.host ?? '127.0.0.1',
     credentialSecret: o.credentialSecret ?? 'embedded-test-secret',
     logging: { console: { level: o.logLevel ?? 'warn', metrics: false, audit: false } },

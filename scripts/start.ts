@@ -24,7 +24,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, startNodeRed } from './embedded';
+import { dashboardDir, HTTP_NODE_ROOT, REPO_ROOT, startNodeRed } from './embedded';
 
 type FlowNode = Record<string, unknown> & { id: string; type: string; z?: string };
 
@@ -180,6 +180,28 @@ export function demoServer(env: Record<string, string | undefined>, simUrl?: str
 export interface DemoFlowOptions {
   /** Where the examples' file nodes write: a relative file name (the examples use those) is put in this directory. */
   fileDir?: string;
+  /**
+   * Whether Dashboard 2 is there to run the examples made of its widgets (default: whether it is installed). Without
+   * it they are left out: their widgets would be unknown types, and Node-RED starts no flow while a type is missing.
+   */
+  dashboard?: boolean;
+}
+
+/** A node of Dashboard 2 (`@flowfuse/node-red-dashboard`): its types all start with `ui-`. */
+export const isDashboardNode = (n: { type: string }): boolean => n.type.startsWith('ui-');
+
+/**
+ * The address of the dashboard the flows deploy (their Dashboard 2 base, and the page of the lowest order under it),
+ * or undefined when they have none.
+ */
+export function dashboardUrl(flows: FlowNode[], nodeRedUrl: string): string | undefined {
+  const base = flows.find((n) => n.type === 'ui-base');
+  if (!base) return undefined;
+  const pages = flows
+    .filter((n) => n.type === 'ui-page' && n.ui === base.id && typeof n.path === 'string')
+    .sort((a, b) => Number(a.order) - Number(b.order));
+  const root = HTTP_NODE_ROOT.replace(/\/+$/, '');
+  return `${nodeRedUrl}${root}${String(base.path)}${pages.length ? String(pages[0].path) : ''}`;
 }
 
 /** An inject node that repeats (an interval or a cron time). */
@@ -194,6 +216,7 @@ export const repeats = (n: Record<string, unknown>): boolean =>
  */
 export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): FlowNode[] {
   const dir = path.join(REPO_ROOT, 'examples');
+  const dashboard = options.dashboard ?? dashboardDir() !== undefined;
   const out: FlowNode[] = [connection];
   const files = fs
     .readdirSync(dir)
@@ -201,6 +224,7 @@ export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): 
     .sort();
   for (const file of files) {
     const nodes = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as FlowNode[];
+    if (!dashboard && nodes.some(isDashboardNode)) continue;
     const connIds = new Set(nodes.filter((n) => n.type === 'tb-connection').map((n) => n.id));
     const live = downstreamOfLive(nodes);
     for (const n of nodes) {
@@ -324,15 +348,18 @@ async function main(): Promise<void> {
       credentialSecret: server.real ? demoSecret(userDir) : false,
     }),
   );
+  const flows = demoFlows(server.connection, { fileDir: userDir });
   const res = await fetch(`${nr.url}/flows`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
-    body: JSON.stringify(demoFlows(server.connection, { fileDir: userDir })),
+    body: JSON.stringify(flows),
   });
   if (!res.ok) throw new Error(`deploying the demo flows failed: HTTP ${res.status} ${await res.text()}`);
   await quietDebugSidebar(nr.url);
+  const dashboard = dashboardUrl(flows, nr.url);
   process.stdout.write(
     `\n${server.description}\nNode-RED editor:       ${nr.url}/\n` +
+      (dashboard ? `Dashboard:             ${dashboard}\n` : '') +
       (server.real
         ? 'Every example flow is deployed on its own tab against that server (they only read from it). Press Ctrl-C ' +
           'to stop.\n\n'
