@@ -90,6 +90,12 @@ const CORE_TYPES = new Set([
   'http request',
 ]);
 
+/**
+ * Dashboard 2's types (`@flowfuse/node-red-dashboard`), the one other module an example may use: the dashboard
+ * example draws our nodes' output in its widgets. Its comment says to install it; the package never needs it.
+ */
+const DASHBOARD_TYPES = new Set(['ui-base', 'ui-page', 'ui-theme', 'ui-group', 'ui-chart', 'ui-table', 'ui-gauge']);
+
 // ---------------------------------------------------------------------------------------------------------
 // Parsing helpers (the same approach as node-red-dev's checknodes.js: regex out the script blocks, acorn-parse).
 
@@ -527,6 +533,24 @@ describe('package scorecard (offline node-red-dev validate)', function () {
     assert.ok(Object.keys(pkg.dependencies || {}).length <= 6);
   });
 
+  it('Dashboard 2 is a devDependency only: no runtime dependency, and no source file loads it', function () {
+    const name = '@flowfuse/node-red-dashboard';
+    assert.ok(pkg.devDependencies[name], `${name} is a devDependency (the demo and the browser tests use it)`);
+    assert.equal((pkg.dependencies || {})[name], undefined);
+    assert.equal((pkg.peerDependencies || {})[name], undefined);
+    const loads = /(\bfrom|\bimport|\brequire)\s*\(?\s*['"]@flowfuse\/node-red-dashboard/;
+    const loading: string[] = [];
+    (function walk(dir: string) {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (/\.(ts|js|html)$/.test(e.name) && loads.test(fs.readFileSync(full, 'utf8')))
+          loading.push(path.relative(root, full));
+      }
+    })(path.join(root, 'src'));
+    assert.deepEqual(loading, []);
+  });
+
   it('D02: no agent-base older than 6 in package-lock.json', function () {
     const lock = readJson('package-lock.json');
     const bad: string[] = [];
@@ -596,12 +620,14 @@ describe('package scorecard (offline node-red-dev validate)', function () {
           assert.ok(!ids.has(n.id), `duplicate id ${n.id}`);
           ids.add(n.id);
           assert.ok(
-            n.type === 'tab' || CORE_TYPES.has(n.type) || allTypes.includes(n.type),
+            n.type === 'tab' || CORE_TYPES.has(n.type) || DASHBOARD_TYPES.has(n.type) || allTypes.includes(n.type),
             `third-party node type ${n.type}`,
           );
           assert.ok(!('credentials' in n), `${n.type} ${n.id} carries credentials`);
         }
         for (const n of placed) assert.equal(n.z, tab.id, `${n.type} ${n.id} is on the example's tab`);
+        if (flow.some((n) => DASHBOARD_TYPES.has(n.type)))
+          assert.match(flow[1].info, /`@flowfuse\/node-red-dashboard`/, 'its comment names Dashboard 2, to install');
         const conns = flow.filter((n) => n.type === CONFIG_TYPE);
         assert.equal(conns.length, 1, 'exactly one tb-connection config node');
         for (const n of flow) {
