@@ -211,8 +211,9 @@ export const repeats = (n: Record<string, unknown>): boolean =>
 /**
  * All examples as one deployable flow: each on its own tab (the example's tab node), every ThingsBoard node on the
  * one demo `connection`. Their injects stay as in the examples: a repeating one waits for its first interval and the
- * others for their button, so a deploy sends nothing to the debug sidebar (two injects fire at deploy, in their
- * examples too: one sets the flow variable its flow reads, one starts the alarm watch its tab shows).
+ * others for their button, so a deploy sends nothing to the debug sidebar (three injects fire at deploy, in their
+ * examples too: one sets the flow variable its flow reads, one starts the alarm watch its tab shows, one draws the
+ * dashboard's day).
  */
 export function demoFlows(connection: FlowNode, options: DemoFlowOptions = {}): FlowNode[] {
   const dir = path.join(REPO_ROOT, 'examples');

@@ -383,7 +383,7 @@ describe('npm start demo (browser)', function () {
       assert.equal(d.active, false, `example debug "${d.name}" prints every live event: it starts off`);
   });
 
-  it('the debug sidebar shows the messages of the tab looked at (current flow), and no example fires at deploy but two that send it nothing', async function () {
+  it('the debug sidebar shows the messages of the tab looked at (current flow), and no example fires at deploy but three that send it nothing', async function () {
     // The filter the demo set, as the sidebar shows it.
     assert.equal(await page.evaluate(() => RED.settings.get('debug.filter')), DEMO_DEBUG_FILTER);
     await page.evaluate(() => RED.sidebar.show('debug'));
@@ -392,7 +392,8 @@ describe('npm start demo (browser)', function () {
       'current flow',
     );
     // As deployed (what a Deploy in the editor starts again): every inject waits for its button or its time, but
-    // two that their examples start at deploy, and these reach no debug node that writes to the sidebar.
+    // three that their examples start at deploy, and these reach no debug node that writes to the sidebar (the
+    // dashboard's reaches its chart).
     const atDeploy: string[] = await page.evaluate(() =>
       RED.nodes
         .filterNodes({ type: 'inject' })
@@ -400,7 +401,7 @@ describe('npm start demo (browser)', function () {
         .map((n: any) => n.name)
         .sort(),
     );
-    assert.deepEqual(atDeploy, ['at deploy', 'watch all meters']);
+    assert.deepEqual(atDeploy, ['at deploy', 'the day, at deploy', 'watch all meters']);
 
     // Two tabs, each with a message of its own: each shows in the sidebar while its tab is the one looked at.
     const debugNode = (tab: string, name: string) => {
