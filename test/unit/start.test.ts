@@ -10,12 +10,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  dashboardUrl,
   DemoConfigError,
   demoFlows,
   demoPort,
   downstreamOfLive,
   demoSecret,
   demoServer,
+  isDashboardNode,
   portProblem,
   repeats,
   SIMULATOR_CREDENTIALS,
@@ -141,6 +143,20 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     }
   });
 
+  it('without Dashboard 2 leaves out the dashboard example (its widgets would stop every flow), and prints its address with it', function () {
+    const conn = demoServer({}, SIM).connection;
+    const title = 'Dashboard of temperatures, live line and alarms';
+    const tabs = (flows: Array<Record<string, unknown>>) => flows.filter((n) => n.type === 'tab').map((n) => n.label);
+    const without = demoFlows(conn, { dashboard: false });
+    assert.ok(!tabs(without).includes(title));
+    assert.deepEqual(without.filter(isDashboardNode), []);
+    assert.equal(dashboardUrl(without, 'http://127.0.0.1:1880'), undefined);
+    const withIt = demoFlows(conn, { dashboard: true });
+    assert.ok(tabs(withIt).includes(title));
+    assert.equal(tabs(withIt).length, tabs(without).length + 1, 'only that one');
+    assert.equal(dashboardUrl(withIt, 'http://127.0.0.1:1880'), 'http://127.0.0.1:1880/dashboard/thermostats');
+  });
+
   it("deploys every example on its own tab (the example's), every ThingsBoard node on the one demo connection", function () {
     const conn = demoServer({ TB_URL: TB, TB_API_KEY: KEY }, SIM).connection;
     const flows = demoFlows(conn);
@@ -168,7 +184,9 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
         const deployed = flows.find((x) => x.id === n.id);
         assert.ok(deployed, `${f}: ${n.type} ${n.id} is deployed`);
         if (typeof n.connection === 'string') assert.equal(deployed!.connection, conn.id);
-        if (n.type !== 'tab') assert.equal(deployed!.z, tab.id, `${n.id} is on its example's tab`);
+        // Dashboard 2's configuration (base, page, theme, groups) is global, as in its example.
+        if (n.type !== 'tab')
+          assert.equal(deployed!.z, n.z === undefined ? undefined : tab.id, `${n.id} is on its example's tab`);
       }
     }
     assert.equal(flows.length, 1 + nodes);
@@ -196,9 +214,10 @@ describe('npm start: the demo connection and flows (scripts/start.ts)', function
     const repeating = examples.filter(repeats);
     assert.ok(repeating.length >= 4, 'examples that repeat');
     for (const n of repeating) assert.equal(deployed(n).once, false, `"${n.name as string}" waits for its first time`);
-    // Two fire at deploy, for their own examples: a flow variable the counts read, the alarm watch of the meters.
+    // Three fire at deploy, for their own examples: a flow variable the counts read, the alarm watch of the meters,
+    // the dashboard's day.
     const atDeploy = flows.filter((n) => n.type === 'inject' && n.once === true);
-    assert.deepEqual(atDeploy.map((n) => n.name).sort(), ['at deploy', 'watch all meters']);
+    assert.deepEqual(atDeploy.map((n) => n.name).sort(), ['at deploy', 'the day, at deploy', 'watch all meters']);
     // What they start reaches no debug node that writes to the sidebar.
     const byId = new Map(flows.map((n) => [n.id, n]));
     for (const start of atDeploy) {
