@@ -326,6 +326,8 @@ const VALUE_CORPUS: unknown[] = [
   'count',
   'flat',
   'raw',
+  'chart',
+  'table',
   'json',
   'msg',
   'flow',

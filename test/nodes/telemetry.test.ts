@@ -452,6 +452,124 @@ describe('tb-telemetry (runtime + simulator)', function () {
     });
   });
 
+  describe('for a chart', () => {
+    type Point = { series: string; key: string; ts: number; value: unknown };
+
+    it('history: points { series, key, ts, value } oldest first (whatever the order asked), numbers as numbers, text as text, action replace', async () => {
+      const p = probe();
+      sim.data.setTelemetry(p.id, { t: 1, h: 10 }, 1000);
+      sim.data.setTelemetry(p.id, { t: '2.5' }, 2000); // a number stored as text: the server sends "2.5"
+      sim.data.setTelemetry(p.id, { h: 'n/a' }, 3000);
+      await load([tel('t', { operation: 'history', keys: 't,h', from: '0', to: '10000', format: 'chart' })]);
+      const out = await results.ok('t', { entity: p.id, order: 'DESC', topic: 'kept' });
+      assert.deepEqual(out.payload, [
+        { series: 't', key: 't', ts: 1000, value: 1 },
+        { series: 'h', key: 'h', ts: 1000, value: 10 },
+        { series: 't', key: 't', ts: 2000, value: 2.5 },
+        { series: 'h', key: 'h', ts: 3000, value: 'n/a' },
+      ]);
+      assert.equal(out.action, 'replace');
+      assert.equal(out.topic, 'kept', 'two series: msg.topic stays as it came');
+      assert.match((sim.requests.entries(1)[0] as { query: string }).query, /orderBy=DESC/);
+      assert.deepEqual(last('t'), { fill: 'green', shape: 'dot', text: key('points') });
+    });
+
+    it('history of one key: msg.topic is the key; the newest N (limit, DESC) still come oldest first', async () => {
+      await load([tel('t', { operation: 'history', keys: 'temperature', format: 'chart' })]);
+      const a101 = dev('Thermo A-101');
+      const out = await results.ok('t', {
+        entity: a101.id,
+        from: BASE_TIME - 24 * HOUR,
+        to: BASE_TIME + 1,
+        limit: 3,
+        order: 'DESC',
+      });
+      const points = out.payload as Point[];
+      assert.deepEqual(
+        points.map((x) => x.ts),
+        [BASE_TIME - 2 * HOUR, BASE_TIME - HOUR, BASE_TIME],
+      );
+      assert.ok(points.every((x) => typeof x.value === 'number' && x.series === 'temperature'));
+      assert.equal(out.topic, 'temperature');
+      assert.equal(out.action, 'replace');
+    });
+
+    it('latest: one point per key with a value, oldest first; a numeric text becomes a number, other text stays', async () => {
+      const p = probe();
+      sim.data.setTelemetry(p.id, { b: 5 }, 2000);
+      sim.data.setTelemetry(p.id, { a: '45' }, 1000);
+      await load([
+        tel('t', { operation: 'latest', keys: 'b, a, nope', format: 'chart' }),
+        tel('k', { operation: 'latest', keys: 'temperature', format: 'chart' }),
+      ]);
+      const out = await results.ok('t', { entity: p.id });
+      assert.deepEqual(out.payload, [
+        { series: 'a', key: 'a', ts: 1000, value: 45 },
+        { series: 'b', key: 'b', ts: 2000, value: 5 },
+      ]);
+      assert.equal(out.action, 'replace');
+      assert.equal(out.ts, undefined, 'no msg.ts: each point has its own');
+      assert.equal(out.topic, undefined, 'two series: no topic');
+      const b102 = await results.ok('k', { entity: dev('Thermo B-102').id });
+      assert.deepEqual(b102.payload, [{ series: 'temperature', key: 'temperature', ts: BASE_TIME, value: 'n/a' }]);
+      assert.equal(b102.topic, 'temperature');
+    });
+
+    it('a list of entities: ONE list of points, each series "<entity name> · <key>" (names from the rows, else looked up), oldest first; failures listed', async () => {
+      await load([tel('t', { operation: 'history', keys: 'temperature', format: 'chart' })]);
+      const a101 = dev('Thermo A-101');
+      const a102 = dev('Thermo A-102');
+      const missing = '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f';
+      const out = await results.ok('t', {
+        // a query row brings its name; a bare id and an id object do not: their names are looked up
+        entity: [{ id: a101.id, entityType: 'DEVICE', name: 'Thermo A-101' }, a102.id, missing],
+        from: BASE_TIME - 2 * HOUR,
+        to: BASE_TIME + 1,
+      });
+      const points = out.payload as Point[];
+      assert.deepEqual(
+        points.map((x) => [x.series, x.ts]),
+        [
+          ['Thermo A-101 · temperature', BASE_TIME - 2 * HOUR],
+          ['Thermo A-102 · temperature', BASE_TIME - 2 * HOUR],
+          ['Thermo A-101 · temperature', BASE_TIME - HOUR],
+          ['Thermo A-102 · temperature', BASE_TIME - HOUR],
+          ['Thermo A-101 · temperature', BASE_TIME],
+          ['Thermo A-102 · temperature', BASE_TIME],
+        ],
+      );
+      assert.ok(points.every((x) => x.key === 'temperature' && typeof x.value === 'number'));
+      assert.equal(out.action, 'replace');
+      assert.equal(out.failed, 1);
+      const failures = out.failures as Array<{ entity: Rec; error: Rec }>;
+      assert.deepEqual(
+        failures.map((f) => [f.entity.id, f.error.code]),
+        [[missing, 'TB_NOT_FOUND']],
+      );
+      assert.equal(
+        sim.countRequests('/api/entitiesQuery/find', 'POST'),
+        1,
+        'one look-up for the names the list did not bring',
+      );
+      assert.deepEqual(last('t'), { fill: 'yellow', shape: 'dot', text: key('bulkPartial') });
+    });
+
+    it('a list of one entity with one key: msg.topic is its series; every row of a query names its own', async () => {
+      await load([tel('t', { operation: 'latest', keys: 'temperature', format: 'chart' })]);
+      const a103 = dev('Thermo A-103');
+      const out = await results.ok('t', { entity: [{ id: a103.id, entityType: 'DEVICE', name: 'Thermo A-103' }] });
+      const points = out.payload as Point[];
+      assert.equal(points.length, 1);
+      assert.deepEqual(
+        [points[0].series, points[0].key, points[0].ts, typeof points[0].value],
+        ['Thermo A-103 · temperature', 'temperature', BASE_TIME, 'number'],
+      );
+      assert.equal(out.topic, 'Thermo A-103 · temperature');
+      assert.equal(out.failures, undefined);
+      assert.equal(sim.countRequests('/api/entitiesQuery/find', 'POST'), 0, 'no look-up: the row had its name');
+    });
+  });
+
   describe('delete', () => {
     it('[from, to): the end is not deleted; msg.payload and msg.deleted = the keys; all: true deletes up to now', async () => {
       const p = probe();

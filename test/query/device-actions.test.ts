@@ -225,6 +225,8 @@ describe('query: device actions', () => {
         ],
         bulk: true,
         field: 'msg.payload',
+        // the rows' names, for what names each entity (a chart's series)
+        names: ['Thermo A-101', 'Building A'],
       });
       assert.deepEqual(targetsFromMessage({ payload: raw }, DEVICE).entities, [{ entityType: 'DEVICE', id: U1 }]);
       assert.deepEqual(targetsFromMessage({ payload: alarms }, DEVICE).entities, [{ entityType: 'DEVICE', id: U2 }]);
