@@ -8,6 +8,7 @@ import type { AuthService, Principal } from './auth';
 import { versionAtLeast } from './auth';
 import type { ControlApi } from './control';
 import type { Dataset } from './dataset';
+import type { EntityService, ManagedType } from './entities';
 import { ApiError, forbidden, jsonParseError, PlainError, SpringError, general } from './errors';
 import type { GenericApi } from './generic';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
@@ -36,6 +37,7 @@ export interface FrontContext {
   readonly rpc: RpcService;
   readonly generic: GenericApi;
   readonly ruleEngine: RuleEngineService;
+  readonly entities: EntityService;
   readonly notifications: NotificationCenter;
   now(): number;
   latencyMs(): number;
@@ -302,6 +304,7 @@ export class HttpFront {
     this.defineDeviceRoutes();
     this.defineGenericRoutes();
     this.defineRuleEngineRoutes();
+    this.defineEntityRoutes();
     this.defineNotificationRoutes();
   }
 
@@ -365,6 +368,56 @@ export class HttpFront {
       auth: false,
       handler: noted(() => ({ status: 200, body: g.passwordPolicy() })),
     });
+  }
+
+  /**
+   * Devices, assets and customers: save (create or update), get, by name, delete, assign, unassign, a device's
+   * credentials (`C/DeviceController.java`, `C/AssetController.java`, `C/CustomerController.java`; sim/entities.ts).
+   */
+  private defineEntityRoutes(): void {
+    const en = this.ctx.entities;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const ok = (body: unknown): Result => ({ status: 200, body });
+    const route = (method: string, pattern: string, authorities: readonly Authority[], h: Handler, since?: string) =>
+      pattern.includes('{')
+        ? this.addPattern(method, pattern, { auth: true, authorities, since, handler: h })
+        : this.add(method, pattern, { auth: true, authorities, since, handler: h });
+    const TENANT: readonly Authority[] = ['TENANT_ADMIN'];
+    const kinds: [ManagedType, string, string, string][] = [
+      ['DEVICE', 'device', 'devices', 'deviceName'],
+      ['ASSET', 'asset', 'assets', 'assetName'],
+      ['CUSTOMER', 'customer', 'customers', 'customerTitle'],
+    ];
+    for (const [type, one, many, param] of kinds) {
+      // customers are saved by tenant administrators only; devices and assets also by customer users (update only)
+      route('POST', `/api/${one}`, type === 'CUSTOMER' ? TENANT : TENANT_AND_CUSTOMER, (r) =>
+        ok(en.save(this.caller(r), type, this.json(r), q(r))),
+      );
+      route('GET', `/api/${one}/{id}`, TENANT_AND_CUSTOMER, (r) => ok(en.get(this.caller(r), type, p(r, 0))));
+      route('DELETE', `/api/${one}/{id}`, TENANT, (r) => {
+        en.remove(this.caller(r), type, p(r, 0));
+        return { status: 200 };
+      });
+      route('GET', `/api/tenant/${many}`, TENANT, (r) => ok(en.byName(this.caller(r), type, q(r).get(param))));
+      if (type !== 'CUSTOMER') {
+        route(
+          'GET',
+          `/api/tenant/${one}`,
+          TENANT,
+          (r) => ok(en.byName(this.caller(r), type, q(r).get(param))),
+          '4.3.1.2',
+        );
+        route('POST', `/api/customer/{customerId}/${one}/{id}`, TENANT, (r) =>
+          ok(en.assign(this.caller(r), type, p(r, 0), p(r, 1))),
+        );
+        route('DELETE', `/api/customer/${one}/{id}`, TENANT, (r) => ok(en.unassign(this.caller(r), type, p(r, 0))));
+      }
+    }
+    route('GET', '/api/device/{id}/credentials', TENANT_AND_CUSTOMER, (r) =>
+      ok(en.getCredentials(this.caller(r), p(r, 0))),
+    );
+    route('POST', '/api/device/credentials', TENANT, (r) => ok(en.saveCredentials(this.caller(r), this.json(r))));
   }
 
   /**
@@ -907,7 +960,7 @@ export class HttpFront {
     if (e instanceof ApiError) {
       return {
         status: e.status,
-        body: { status: e.status, message: e.message, errorCode: e.errorCode, timestamp: this.ctx.now() },
+        body: { status: e.status, message: e.message, errorCode: e.errorCode, timestamp: this.ctx.now(), ...e.extra },
         headers: e.headers,
       };
     }
