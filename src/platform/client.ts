@@ -21,6 +21,7 @@ import { AlarmActions } from './alarm-actions';
 import { ApiCalls } from './api-call';
 import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth';
 import { DeviceData } from './device-data';
+import { EntityManagement } from './entities';
 import { DEFAULT_RETRY, HttpClient, RetryPolicy } from './http';
 import { PlatformLookups } from './lookups';
 import { Notifications } from './notifications';
@@ -56,6 +57,7 @@ export class PlatformClient {
   private ruleEngineClient: RuleEngineClient | undefined;
   private notificationsClient: Notifications | undefined;
   private readonly timeoutMs: number;
+  private entityClient: EntityManagement | undefined;
 
   constructor(opts: PlatformOptions) {
     this.timeoutMs = opts.timeoutMs ?? 30000;
@@ -107,6 +109,12 @@ export class PlatformClient {
   }
 
   /** The rule engine: a message into the rule chains, the answer of their "rest call reply" (at most once). */
+  /** Devices, assets and customers: create or update by name, delete, assign, credentials. */
+  get entities(): EntityManagement {
+    if (!this.entityClient) this.entityClient = new EntityManagement(this.session, this.lookups);
+    return this.entityClient;
+  }
+
   get ruleEngine(): RuleEngineClient {
     if (!this.ruleEngineClient)
       this.ruleEngineClient = new RuleEngineClient(this.session, this.lookups, this.timeoutMs);
