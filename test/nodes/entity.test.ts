@@ -54,7 +54,7 @@ describe('tb-entity (runtime + simulator)', function () {
     assert.equal(d.label, 'Roof');
     out = await results.ok('e', { payload: 'N-1' });
     assert.equal(out.action, 'unchanged');
-    assert.deepEqual(lastStatus('e'), { fill: 'green', shape: 'dot', text: key('bulkDone', { count: 1 }) });
+    assert.deepEqual(lastStatus('e'), { fill: 'green', shape: 'dot', text: key('bulkDone') });
   });
 
   it('a list: one result per row in order, a bad one among them, at most "in parallel" at once', async () => {
@@ -81,7 +81,7 @@ describe('tb-entity (runtime + simulator)', function () {
     assert.deepEqual(lastStatus('e'), {
       fill: 'yellow',
       shape: 'dot',
-      text: key('bulkPartial', { count: 11, total: 12, failed: 1 }),
+      text: key('bulkPartial'),
     });
   });
 
