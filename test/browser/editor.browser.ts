@@ -37,6 +37,7 @@ const TYPES = [
   'tb-attributes',
   'tb-rpc',
   'tb-rule-engine',
+  'tb-entity',
   'tb-wait-until',
   'tb-trigger',
   'tb-api',
@@ -166,6 +167,7 @@ describe('editor (browser)', function () {
       { id: 'trig1', type: 'tb-trigger', connection: 'conn1', version: 1, ...at(860, 380), wires: [[], []] },
       { id: 'api1', type: 'tb-api', connection: 'conn1', path: '/api/audit/logs', version: 1, ...at(860, 460) },
       { id: 're1', type: 'tb-rule-engine', connection: 'conn1', version: 1, ...at(860, 540) },
+      { id: 'ent1', type: 'tb-entity', connection: 'conn1', version: 1, ...at(860, 700) },
       { id: 'notify1', type: 'tb-notify', connection: 'conn1', targets: 'Night shift', version: 1, ...at(860, 620) },
     ];
   }
@@ -186,6 +188,7 @@ describe('editor (browser)', function () {
     'tb-trigger': 'trig1',
     'tb-api': 'api1',
     'tb-rule-engine': 're1',
+    'tb-entity': 'ent1',
     'tb-notify': 'notify1',
   };
 
