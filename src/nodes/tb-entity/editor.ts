@@ -22,9 +22,13 @@ export default dialog(E, {
       const op = String(E.value(node, 'operation') || 'upsert');
       const type = String(E.value(node, 'entityType') || 'DEVICE');
       const saves = op === 'upsert' || op === 'create' || op === 'update' || op === 'msg';
+      // customers and entity views have no profile (a view's type is free text in its row)
+      const view = type === 'ENTITY_VIEW';
       return {
-        '.tb-row-profile': saves && type !== 'CUSTOMER',
+        '.tb-row-profile': saves && type !== 'CUSTOMER' && !view,
         '.tb-row-customer': (op === 'assign' || op === 'msg') && type !== 'CUSTOMER',
+        '.tb-tip-rows': !view,
+        '.tb-tip-view-rows': view,
       };
     }, ['operation', 'entityType']);
   },
