@@ -342,18 +342,19 @@ export class EntityService {
         this.versions.set(e.id, 1);
         return this.toJson(e);
       }
-      if (type === 'ENTITY_VIEW' && cols) {
+      if (type === 'ENTITY_VIEW') {
+        const view = cols as ReturnType<EntityService['viewColumns']>;
         const customerId = this.customerOf(type, caller, body);
         const e = d.addEntity({
           entityType: 'ENTITY_VIEW',
           name: title,
           tenantId: caller.tenantId,
-          type: cols.viewType,
+          type: view.viewType,
           customerId,
           additionalInfo: isObj(body.additionalInfo) ? (body.additionalInfo as JsonValue) : undefined,
         });
-        e.viewOf = cols.viewOf;
-        e.view = cols.view;
+        e.viewOf = view.viewOf;
+        e.view = view.view;
         this.versions.set(e.id, 1);
         return this.toJson(e);
       }
