@@ -1,6 +1,7 @@
 /**
- * Entity management: devices, assets and customers created, updated, read, deleted, assigned and unassigned, and a
- * device's credentials (`C/DeviceController.java`, `C/AssetController.java`, `C/CustomerController.java`).
+ * Entity management: devices, assets, customers and entity views created, updated, read, deleted, assigned and
+ * unassigned, and a device's credentials (`C/DeviceController.java`, `C/AssetController.java`,
+ * `C/CustomerController.java`, `C/EntityViewController.java`).
  *
  * The server's traps are kept on purpose, since a client must cope with them:
  * - the same POST creates (no `id`) or updates (with `id`), and an update **replaces the whole object**: a missing
@@ -11,7 +12,9 @@
  * - a duplicate name is 400 code 31, not 409; a stale `version` is 409 code 35 (since 3.8), a missing one overwrites;
  * - every save, assign and unassign included, bumps `version`;
  * - a device is created with ACCESS_TOKEN credentials in the same transaction: a token already in use rejects the
- *   whole create; the credentials are their own record with their own `id` and `version`.
+ *   whole create; the credentials are their own record with their own `id` and `version`;
+ * - an entity view needs a name and a type (free text, not a profile); a device or asset that has entity views
+ *   cannot be deleted (400 code 31).
  *
  * A test sets `behaviour()`: the tenant's entity limits (403 code 41) and concurrent writers (the next N versioned
  * updates find the entity changed by someone else just before, as a second client would have done).
@@ -22,11 +25,13 @@ import { ApiError, badRequest, forbidden } from './errors';
 import { NULL_UUID, type Caller, type EntityId } from './types';
 import type { JsonValue } from './values';
 
-export type ManagedType = 'DEVICE' | 'ASSET' | 'CUSTOMER';
+export type ManagedType = 'DEVICE' | 'ASSET' | 'CUSTOMER' | 'ENTITY_VIEW';
+/** The types a customer owns: they are assigned and unassigned. */
+export type OwnedType = 'DEVICE' | 'ASSET' | 'ENTITY_VIEW';
 
 export interface EntityBehaviour {
-  /** the tenant profile's maximum of devices / assets / customers (0 or absent = no limit) */
-  limits: Partial<Record<ManagedType, number>>;
+  /** the tenant profile's maximum of devices / assets / customers (0 or absent = no limit; none for views) */
+  limits: Partial<Record<Exclude<ManagedType, 'ENTITY_VIEW'>, number>>;
   /** how many of the next versioned updates find the entity changed by someone else just before */
   concurrentWrites: number;
 }
@@ -48,8 +53,26 @@ export interface EntitiesContext {
 }
 
 /** The server's "normal name" of each type, as its messages print it. */
-const NORMAL: Record<ManagedType, string> = { DEVICE: 'Device', ASSET: 'Asset', CUSTOMER: 'Customer' };
-const PLURAL: Record<ManagedType, string> = { DEVICE: 'Devices', ASSET: 'Assets', CUSTOMER: 'Customers' };
+const NORMAL: Record<ManagedType, string> = {
+  DEVICE: 'Device',
+  ASSET: 'Asset',
+  CUSTOMER: 'Customer',
+  ENTITY_VIEW: 'Entity view',
+};
+/** The same in the messages' lower case ("Can't assign entity view to …"). */
+const LOWER: Record<OwnedType, string> = { DEVICE: 'device', ASSET: 'asset', ENTITY_VIEW: 'entity view' };
+const PLURAL: Record<Exclude<ManagedType, 'ENTITY_VIEW'>, string> = {
+  DEVICE: 'Devices',
+  ASSET: 'Assets',
+  CUSTOMER: 'Customers',
+};
+/** The by-name parameter of `GET /api/tenant/devices?deviceName=` and the others. */
+export const NAME_PARAM: Record<ManagedType, string> = {
+  DEVICE: 'deviceName',
+  ASSET: 'assetName',
+  CUSTOMER: 'customerTitle',
+  ENTITY_VIEW: 'entityViewName',
+};
 const UUID_RE = /^[0-9a-fA-F]{1,8}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,12}$/;
 const CREDENTIAL_TYPES = ['ACCESS_TOKEN', 'X509_CERTIFICATE', 'MQTT_BASIC', 'LWM2M_CREDENTIALS'];
 /** The contact columns of a customer (`data/ContactBased.java`). */
@@ -108,7 +131,7 @@ export class EntityService {
   }
 
   // -----------------------------------------------------------------------------------------------------------
-  // JSON of the three types
+  // JSON of the four types
 
   private ref(entityType: string, id: string | null): EntityId {
     return { entityType, id: id ?? NULL_UUID };
@@ -139,7 +162,18 @@ export class EntityService {
         type: e.type,
         label: e.label,
       });
-      if (e.entityType === 'DEVICE') {
+      if (e.entityType === 'ENTITY_VIEW') {
+        // `data/EntityView.java`: no label column; the keys as they were sent, the window in ms (0 = unbounded)
+        delete base.label;
+        Object.assign(base, {
+          entityId: e.viewOf ?? null,
+          keys: e.view ? e.view.keys : { timeseries: [], attributes: { cs: [], ss: [], sh: [] } },
+          startTimeMs: e.view?.startTimeMs ?? 0,
+          endTimeMs: e.view?.endTimeMs ?? 0,
+          additionalInfo: info,
+          externalId: null,
+        });
+      } else if (e.entityType === 'DEVICE') {
         Object.assign(base, {
           deviceProfileId: this.ref('DEVICE_PROFILE', profile?.id ?? null),
           firmwareId: null,
@@ -170,8 +204,8 @@ export class EntityService {
     if (!e || e.entityType !== type || e.tenantId !== caller.tenantId)
       throw new ApiError(404, 32, `${NORMAL[type]} with id [${id}] is not found`);
     if (caller.authority === 'CUSTOMER_USER') {
-      // CustomerUserPermissions: the own customer's devices and assets: READ and WRITE, never DELETE, credentials
-      // writes, assign; the own customer: READ only
+      // CustomerUserPermissions: the own customer's devices, assets and entity views: READ and WRITE, never DELETE,
+      // credentials writes, assign; the own customer: READ only
       if (type === 'CUSTOMER') {
         if (e.id !== caller.customerId || op !== 'READ') throw forbidden();
       } else if (e.customerId !== caller.customerId || op === 'DELETE' || op === 'CREDENTIALS') throw forbidden();
@@ -180,6 +214,8 @@ export class EntityService {
   }
 
   private checkLimit(type: ManagedType, tenantId: string): void {
+    // the tenant profile has no limit of entity views
+    if (type === 'ENTITY_VIEW') return;
     const limit = this.behaviour_.limits[type] ?? 0;
     if (limit <= 0) return;
     const n = this.ctx.data.list(type).filter((e) => e.tenantId === tenantId).length;
@@ -208,12 +244,12 @@ export class EntityService {
       throw new ApiError(409, 35, `${NORMAL[type]} was already changed by someone else`);
   }
 
-  /** The owner of a device or asset: the body's `customerId`, which must be a customer of the tenant. */
-  private customerOf(type: 'DEVICE' | 'ASSET', caller: Caller, body: Obj): string | null {
+  /** The owner of a device, asset or view: the body's `customerId`, which must be a customer of the tenant. */
+  private customerOf(type: OwnedType, caller: Caller, body: Obj): string | null {
     const id = idOf(body.customerId);
     if (id === null) return null;
     const c = this.ctx.data.get(id);
-    const what = type === 'DEVICE' ? 'device' : 'asset';
+    const what = LOWER[type];
     if (!c || c.entityType !== 'CUSTOMER') throw badRequest(`Can't assign ${what} to non-existent customer!`);
     if (c.tenantId !== caller.tenantId) throw badRequest(`Can't assign ${what} to customer from different tenant!`);
     return c.id;
@@ -252,7 +288,32 @@ export class EntityService {
   // -----------------------------------------------------------------------------------------------------------
   // save (create or update)
 
-  /** `POST /api/device`, `/api/asset`, `/api/customer`. */
+  /**
+   * An entity view's own columns from the body (`EntityViewDataValidator`): the type is required (free text, never
+   * a profile); `entityId`, `keys` and the time window are stored as sent (the server does not check the viewed
+   * entity here), `startTimeMs` / `endTimeMs` default to 0.
+   */
+  private viewColumns(body: Obj): {
+    viewType: string;
+    viewOf: EntityId | undefined;
+    view: NonNullable<SimEntity['view']>;
+  } {
+    if (typeof body.type !== 'string' || body.type.trim() === '')
+      throw badRequest('Entity view type should be specified!');
+    const ms = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : 0);
+    const of = isObj(body.entityId) && typeof body.entityId.entityType === 'string' ? idOf(body.entityId) : null;
+    return {
+      viewType: body.type,
+      viewOf: of === null ? undefined : { entityType: String((body.entityId as Obj).entityType), id: of },
+      view: {
+        keys: (body.keys ?? null) as JsonValue,
+        startTimeMs: ms(body.startTimeMs),
+        endTimeMs: ms(body.endTimeMs),
+      },
+    };
+  }
+
+  /** `POST /api/device`, `/api/asset`, `/api/customer`, `/api/entityView`. */
   save(caller: Caller, type: ManagedType, body: unknown, params: URLSearchParams): Obj {
     if (!isObj(body)) throw badRequest(`${NORMAL[type]} should be specified!`);
     const name = type === 'CUSTOMER' ? body.title : body.name;
@@ -263,6 +324,8 @@ export class EntityService {
       const title = this.checkName(type, name);
       if (type === 'CUSTOMER' && title === 'Public')
         throw badRequest("'Public' title for customer is system reserved!");
+      // the view's type is checked with its name, before the name's uniqueness (`DataValidator#validate`)
+      const cols = type === 'ENTITY_VIEW' ? this.viewColumns(body) : undefined;
       this.checkLimit(type, caller.tenantId);
       this.checkDuplicate(type, caller, title, null);
       const token = type === 'DEVICE' ? (params.get('accessToken') ?? '') : '';
@@ -276,6 +339,22 @@ export class EntityService {
           fields: this.contactFields(body),
           additionalInfo: isObj(body.additionalInfo) ? (body.additionalInfo as JsonValue) : undefined,
         });
+        this.versions.set(e.id, 1);
+        return this.toJson(e);
+      }
+      if (type === 'ENTITY_VIEW') {
+        const view = cols as ReturnType<EntityService['viewColumns']>;
+        const customerId = this.customerOf(type, caller, body);
+        const e = d.addEntity({
+          entityType: 'ENTITY_VIEW',
+          name: title,
+          tenantId: caller.tenantId,
+          type: view.viewType,
+          customerId,
+          additionalInfo: isObj(body.additionalInfo) ? (body.additionalInfo as JsonValue) : undefined,
+        });
+        e.viewOf = view.viewOf;
+        e.view = view.view;
         this.versions.set(e.id, 1);
         return this.toJson(e);
       }
@@ -301,16 +380,28 @@ export class EntityService {
     const e = this.check(caller, type, existingId, 'WRITE');
     const title = this.checkName(type, name);
     if (type === 'CUSTOMER' && title === 'Public') throw badRequest("'Public' title for customer is system reserved!");
+    const cols = type === 'ENTITY_VIEW' ? this.viewColumns(body) : undefined;
     this.checkVersion(type, e, body);
     this.checkDuplicate(type, caller, title, e.id);
     const additionalInfo = (body.additionalInfo ?? null) as JsonValue;
-    if (type === 'CUSTOMER') {
+    if (type === 'ENTITY_VIEW' && cols) {
+      // the whole view is replaced: no entityId = none, no keys = null, no window = 0 (unbounded)
+      d.updateEntity(e, {
+        name: title,
+        type: cols.viewType,
+        customerId: this.customerOf(type, caller, body),
+        additionalInfo,
+      });
+      e.viewOf = cols.viewOf;
+      e.view = cols.view;
+    } else if (type === 'CUSTOMER') {
       const fields: Record<string, string | null> = {};
       for (const f of CONTACT_FIELDS) fields[f] = typeof body[f] === 'string' ? (body[f] as string) : null;
       d.updateEntity(e, { name: title, fields, additionalInfo });
     } else {
-      const customerId = this.customerOf(type, caller, body);
-      const profile = this.resolveProfile(type, caller, body);
+      const owned = type as 'DEVICE' | 'ASSET';
+      const customerId = this.customerOf(owned, caller, body);
+      const profile = this.resolveProfile(owned, caller, body);
       d.updateEntity(e, {
         name: title,
         label: typeof body.label === 'string' ? body.label : null,
@@ -346,11 +437,11 @@ export class EntityService {
   }
 
   /**
-   * `GET /api/tenant/devices?deviceName=`, `/api/tenant/assets?assetName=`, `/api/tenant/customers?customerTitle=`
-   * (tenant administrators only): the entity, or 404.
+   * `GET /api/tenant/devices?deviceName=`, `/api/tenant/assets?assetName=`, `/api/tenant/customers?customerTitle=`,
+   * `/api/tenant/entityViews?entityViewName=` (tenant administrators only): the entity, or 404.
    */
   byName(caller: Caller, type: ManagedType, name: string | null): Obj {
-    const param = type === 'DEVICE' ? 'deviceName' : type === 'ASSET' ? 'assetName' : 'customerTitle';
+    const param = NAME_PARAM[type];
     if (name === null)
       throw new ApiError(
         500,
@@ -370,8 +461,8 @@ export class EntityService {
     if (caller.authority !== 'TENANT_ADMIN') throw forbidden();
     const e = this.check(caller, type, rawId, 'DELETE');
     const d = this.ctx.data;
-    if (type !== 'CUSTOMER' && d.entityViews().some((v) => v.viewOf?.id === e.id)) {
-      const what = type === 'DEVICE' ? 'device' : 'asset';
+    if ((type === 'DEVICE' || type === 'ASSET') && d.entityViews().some((v) => v.viewOf?.id === e.id)) {
+      const what = LOWER[type];
       throw badRequest(`Can't delete ${what} that has entity views or is referenced in calculated fields!`);
     }
     if (type === 'CUSTOMER') {
@@ -395,8 +486,8 @@ export class EntityService {
   // -----------------------------------------------------------------------------------------------------------
   // assign / unassign
 
-  /** `POST /api/customer/{customerId}/device/{id}` (and asset). */
-  assign(caller: Caller, type: 'DEVICE' | 'ASSET', rawCustomerId: string, rawId: string): Obj {
+  /** `POST /api/customer/{customerId}/device/{id}` (and asset, entity view). */
+  assign(caller: Caller, type: OwnedType, rawCustomerId: string, rawId: string): Obj {
     if (caller.authority !== 'TENANT_ADMIN') throw forbidden();
     const c = this.check(caller, 'CUSTOMER', rawCustomerId, 'READ');
     const e = this.check(caller, type, rawId, 'WRITE');
@@ -405,11 +496,13 @@ export class EntityService {
     return this.toJson(e);
   }
 
-  /** `DELETE /api/customer/device/{id}` (and asset): 400 when it is not assigned. */
-  unassign(caller: Caller, type: 'DEVICE' | 'ASSET', rawId: string): Obj {
+  /** `DELETE /api/customer/device/{id}` (and asset, entity view): 400 when it is not assigned. */
+  unassign(caller: Caller, type: OwnedType, rawId: string): Obj {
     if (caller.authority !== 'TENANT_ADMIN') throw forbidden();
     const e = this.check(caller, type, rawId, 'WRITE');
-    if (e.customerId === null) throw badRequest(`${NORMAL[type]} isn't assigned to any customer!`);
+    // the entity view controller spells it with a capital V (`C/EntityViewController.java`)
+    const what = type === 'ENTITY_VIEW' ? 'Entity View' : NORMAL[type];
+    if (e.customerId === null) throw badRequest(`${what} isn't assigned to any customer!`);
     this.ctx.data.updateEntity(e, { customerId: null });
     this.touch(e.id);
     return this.toJson(e);

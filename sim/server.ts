@@ -371,8 +371,9 @@ export class HttpFront {
   }
 
   /**
-   * Devices, assets and customers: save (create or update), get, by name, delete, assign, unassign, a device's
-   * credentials (`C/DeviceController.java`, `C/AssetController.java`, `C/CustomerController.java`; sim/entities.ts).
+   * Devices, assets, customers and entity views: save (create or update), get, by name, delete, assign, unassign, a
+   * device's credentials (`C/DeviceController.java`, `C/AssetController.java`, `C/CustomerController.java`,
+   * `C/EntityViewController.java`; sim/entities.ts).
    */
   private defineEntityRoutes(): void {
     const en = this.ctx.entities;
@@ -388,9 +389,10 @@ export class HttpFront {
       ['DEVICE', 'device', 'devices', 'deviceName'],
       ['ASSET', 'asset', 'assets', 'assetName'],
       ['CUSTOMER', 'customer', 'customers', 'customerTitle'],
+      ['ENTITY_VIEW', 'entityView', 'entityViews', 'entityViewName'],
     ];
     for (const [type, one, many, param] of kinds) {
-      // customers are saved by tenant administrators only; devices and assets also by customer users (update only)
+      // customers are saved by tenant administrators only; the others also by customer users (update only)
       route('POST', `/api/${one}`, type === 'CUSTOMER' ? TENANT : TENANT_AND_CUSTOMER, (r) =>
         ok(en.save(this.caller(r), type, this.json(r), q(r))),
       );

@@ -108,12 +108,13 @@ export class PlatformClient {
     return this.apiCalls;
   }
 
-  /** The rule engine: a message into the rule chains, the answer of their "rest call reply" (at most once). */
-  /** Devices, assets and customers: create or update by name, delete, assign, credentials. */
+  /** Devices, assets, customers and entity views: create or update by name, delete, assign, credentials. */
   get entities(): EntityManagement {
     if (!this.entityClient) this.entityClient = new EntityManagement(this.session, this.lookups);
     return this.entityClient;
   }
+
+  /** The rule engine: a message into the rule chains, the answer of their "rest call reply" (at most once). */
 
   get ruleEngine(): RuleEngineClient {
     if (!this.ruleEngineClient)

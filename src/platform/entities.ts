@@ -1,7 +1,7 @@
 /**
- * Entity management over REST: devices, assets and customers created or updated by name, read, deleted, assigned
- * to a customer and unassigned, and a device's access token. Every request goes through the Requester (auth, the
- * retry after "token expired", the 429 policy, our error classes).
+ * Entity management over REST: devices, assets, customers and entity views created or updated by name, read,
+ * deleted, assigned to a customer and unassigned, and a device's access token. Every request goes through the
+ * Requester (auth, the retry after "token expired", the 429 policy, our error classes).
  *
  * The server's traps are handled here, once:
  * - an update replaces the whole object, so an update is the entity as read with the row's fields changed
@@ -11,7 +11,9 @@
  *   first, and an unknown one is an error;
  * - a create is sent at most once (a lost connection after it went out is not resent); a create that meets "already
  *   exists" (another writer, or our own earlier try that did go through) is, for a create-or-update, an update;
- * - a by-name look-up answers 404 for "absent"; a customer user may not look up by name (403), said in words.
+ * - a by-name look-up answers 404 for "absent"; a customer user may not look up by name (403), said in words;
+ * - the entity a view shows is looked up (by name, or checked by id) before the view is written: the server would
+ *   save a view of nothing.
  * Nothing in here knows about Node-RED.
  */
 import { TbApiError, TbError, TbInputError } from '../errors';
@@ -22,6 +24,7 @@ import {
   type EntityAction,
   type EntitySpec,
   type ManagedType,
+  type ViewSpec,
 } from '../protocol/entities';
 import { explained } from './explain';
 import type { PlatformLookups } from './lookups';
@@ -29,11 +32,15 @@ import { checkObject, type CallOptions, type Requester } from './requester';
 
 type Obj = Record<string, unknown>;
 
-const ONE = { DEVICE: 'device', ASSET: 'asset', CUSTOMER: 'customer' } as const;
+/** The path segment of each type (`/api/entityView/{id}`), and its name in messages, with its article. */
+const PATH = { DEVICE: 'device', ASSET: 'asset', CUSTOMER: 'customer', ENTITY_VIEW: 'entityView' } as const;
+const WORD = { DEVICE: 'device', ASSET: 'asset', CUSTOMER: 'customer', ENTITY_VIEW: 'entity view' } as const;
+const A = { DEVICE: 'a device', ASSET: 'an asset', CUSTOMER: 'a customer', ENTITY_VIEW: 'an entity view' } as const;
 const BY_NAME = {
   DEVICE: ['/api/tenant/devices', 'deviceName'],
   ASSET: ['/api/tenant/assets', 'assetName'],
   CUSTOMER: ['/api/tenant/customers', 'customerTitle'],
+  ENTITY_VIEW: ['/api/tenant/entityViews', 'entityViewName'],
 } as const;
 
 /** What one create-or-update did. */
@@ -63,33 +70,33 @@ export class EntityManagement {
     const [path, param] = BY_NAME[type];
     try {
       const body = await this.requester.request('GET', path, undefined, { ...opts, params: { [param]: name } });
-      return checkObject<Obj>(body, path, `a ${ONE[type]}`);
+      return checkObject<Obj>(body, path, A[type]);
     } catch (err) {
       if (err instanceof TbApiError && err.status === 404 && err.errorCode === 32) return null;
       if (err instanceof TbApiError && err.status === 403)
         throw explained(
           err,
-          `Log in as a tenant administrator to find a ${ONE[type]} by name: ThingsBoard lets a customer user ` +
+          `Log in as a tenant administrator to find ${A[type]} by name: ThingsBoard lets a customer user ` +
             'pick its entities by id only',
         );
-      throw explained(err, `Could not look up the ${ONE[type]} "${name}"`);
+      throw explained(err, `Could not look up the ${WORD[type]} "${name}"`);
     }
   }
 
   /** The entity named `name`; TB_NOT_FOUND when there is none. */
   async mustFind(type: ManagedType, name: string, opts?: CallOptions): Promise<Obj> {
     const e = await this.findByName(type, name, opts);
-    if (!e) throw new TbError('TB_NOT_FOUND', `Check the name: no ${ONE[type]} is named "${name}"`);
+    if (!e) throw new TbError('TB_NOT_FOUND', `Check the name: no ${WORD[type]} is named "${name}"`);
     return e;
   }
 
   /** `GET /api/device/{id}` (and the others). */
   async get(type: ManagedType, id: string, opts?: CallOptions): Promise<Obj> {
-    const path = `/api/${ONE[type]}/${encodeURIComponent(id)}`;
+    const path = `/api/${PATH[type]}/${encodeURIComponent(id)}`;
     try {
       return checkObject<Obj>(await this.requester.request('GET', path, undefined, opts), path);
     } catch (err) {
-      throw explained(err, `Could not read the ${ONE[type]} ${id}`);
+      throw explained(err, `Could not read the ${WORD[type]} ${id}`);
     }
   }
 
@@ -98,13 +105,13 @@ export class EntityManagement {
    * a profile of an unknown name.
    */
   async checkProfile(type: ManagedType, profile: string, opts?: CallOptions): Promise<void> {
-    if (type === 'CUSTOMER') return;
+    if (type === 'CUSTOMER' || type === 'ENTITY_VIEW') return;
     const names = await this.lookups.profileNames(type, opts);
     if (!names.includes(profile)) {
       const known = names.slice(0, 10).join(', ');
       throw new TbInputError(
         'profile',
-        `Pick an existing ${ONE[type]} profile: "${profile}" is none of the tenant's (${known}); ` +
+        `Pick an existing ${WORD[type]} profile: "${profile}" is none of the tenant's (${known}); ` +
           'a profile is never created by this node',
       );
     }
@@ -112,10 +119,10 @@ export class EntityManagement {
 
   /** `POST /api/device` (and the others), at most once. */
   private async post(type: ManagedType, body: Obj, accessToken: string | undefined, opts?: CallOptions): Promise<Obj> {
-    const path = `/api/${ONE[type]}`;
+    const path = `/api/${PATH[type]}`;
     const params = accessToken !== undefined ? { accessToken } : undefined;
     const answer = await this.requester.request('POST', path, body, { ...opts, params, delivery: 'atMostOnce' });
-    return checkObject<Obj>(answer, path, `a ${ONE[type]}`);
+    return checkObject<Obj>(answer, path, A[type]);
   }
 
   /**
@@ -124,17 +131,22 @@ export class EntityManagement {
    */
   async save(spec: EntitySpec, mode: SaveMode, opts?: CallOptions): Promise<SaveResult> {
     if (spec.profile !== undefined) await this.checkProfile(spec.type, spec.profile, opts);
+    if (spec.view) spec = { ...spec, view: await this.resolveViewed(spec.view, opts) };
     let current = await this.findByName(spec.type, spec.name, opts);
     let result: SaveResult;
     if (current === null) {
       if (mode === 'update')
-        throw new TbError('TB_NOT_FOUND', `Check the name, or create it: no ${ONE[spec.type]} is named "${spec.name}"`);
+        throw new TbError(
+          'TB_NOT_FOUND',
+          `Check the name, or create it: no ${WORD[spec.type]} is named "${spec.name}"`,
+        );
+      if (spec.view) checkNewView(spec.view);
       try {
         result = { entity: await this.post(spec.type, createBody(spec), spec.accessToken, opts), action: 'created' };
       } catch (err) {
         // someone (or our own earlier try) made it meanwhile: a create-or-update updates it
         if (mode !== 'upsert' || !isDuplicate(err) || spec.accessToken !== undefined)
-          throw explained(err, `Could not create the ${ONE[spec.type]} "${spec.name}"`);
+          throw explained(err, `Could not create the ${WORD[spec.type]} "${spec.name}"`);
         current = await this.mustFind(spec.type, spec.name, opts);
         result = await this.update(spec, current, opts);
       }
@@ -142,7 +154,7 @@ export class EntityManagement {
       if (mode === 'create')
         throw new TbError(
           'TB_BAD_REQUEST',
-          `Pick another name, or choose "create or update": a ${ONE[spec.type]} named "${spec.name}" exists`,
+          `Pick another name, or choose "create or update": ${A[spec.type]} named "${spec.name}" exists`,
         );
       result = await this.update(spec, current, opts);
     }
@@ -155,12 +167,44 @@ export class EntityManagement {
       } catch (err) {
         throw explained(
           err,
-          `The ${ONE[spec.type]} "${spec.name}" was ${result.action} (id ${id.id}), but its attributes were not ` +
+          `The ${WORD[spec.type]} "${spec.name}" was ${result.action} (id ${id.id}), but its attributes were not ` +
             'set; send the row again to set them',
         );
       }
     }
     return result;
+  }
+
+  /**
+   * The view's entity as an id: one named is looked up, one given by id is checked to exist. An unknown one is an
+   * input error naming the row's field; nothing is written.
+   */
+  private async resolveViewed(view: ViewSpec, opts?: CallOptions): Promise<ViewSpec> {
+    if (view.entity) {
+      const { entityType, id } = view.entity;
+      try {
+        await this.get(entityType, id, opts);
+      } catch (err) {
+        if (err instanceof TbApiError && err.status === 404)
+          throw new TbInputError(
+            `${view.field}.entity`,
+            `Check ${view.field}.entity: no ${WORD[entityType]} has the id ${id}`,
+          );
+        throw err;
+      }
+      return view;
+    }
+    if (view.entityName === undefined) return view;
+    const type = view.entityType ?? 'DEVICE';
+    const e = await this.findByName(type, view.entityName, opts);
+    const id = e ? entityIdOf(e) : undefined;
+    if (!id)
+      throw new TbInputError(
+        `${view.field}.entityName`,
+        `Check ${view.field}.entityName: no ${WORD[type]} is named "${view.entityName}"` +
+          (view.entityType === undefined ? ' (set entityType to ASSET for an asset)' : ''),
+      );
+    return { ...view, entity: { entityType: type, id: id.id } };
   }
 
   /** The merged update, sent with the version read; a 409 is read again and retried once, then reported. */
@@ -179,10 +223,10 @@ export class EntityManagement {
         if (isConflict(err))
           throw explained(
             err,
-            `Send the row again: the ${ONE[spec.type]} "${spec.name}" was changed by someone else twice while it ` +
+            `Send the row again: the ${WORD[spec.type]} "${spec.name}" was changed by someone else twice while it ` +
               'was updated',
           );
-        throw explained(err, `Could not update the ${ONE[spec.type]} "${spec.name}"`);
+        throw explained(err, `Could not update the ${WORD[spec.type]} "${spec.name}"`);
       }
     }
   }
@@ -192,38 +236,43 @@ export class EntityManagement {
     const e = await this.mustFind(type, name, opts);
     const id = entityIdOf(e) as { id: string };
     try {
-      await this.requester.request('DELETE', `/api/${ONE[type]}/${id.id}`, undefined, opts);
+      await this.requester.request('DELETE', `/api/${PATH[type]}/${id.id}`, undefined, opts);
     } catch (err) {
-      throw explained(err, `Could not delete the ${ONE[type]} "${name}"`);
+      throw explained(err, `Could not delete the ${WORD[type]} "${name}"`);
     }
     return e;
   }
 
-  /** Assigns the device or asset named `name` to the customer titled `customer`. */
-  async assign(type: 'DEVICE' | 'ASSET', name: string, customer: string, opts?: CallOptions): Promise<Obj> {
+  /** Assigns the device, asset or entity view named `name` to the customer titled `customer`. */
+  async assign(
+    type: 'DEVICE' | 'ASSET' | 'ENTITY_VIEW',
+    name: string,
+    customer: string,
+    opts?: CallOptions,
+  ): Promise<Obj> {
     const e = await this.mustFind(type, name, opts);
     const c = await this.mustFind('CUSTOMER', customer, opts);
-    const path = `/api/customer/${(entityIdOf(c) as { id: string }).id}/${ONE[type]}/${(entityIdOf(e) as { id: string }).id}`;
+    const path = `/api/customer/${(entityIdOf(c) as { id: string }).id}/${PATH[type]}/${(entityIdOf(e) as { id: string }).id}`;
     try {
       return checkObject<Obj>(await this.requester.request('POST', path, undefined, opts), path);
     } catch (err) {
-      throw explained(err, `Could not assign the ${ONE[type]} "${name}" to "${customer}"`);
+      throw explained(err, `Could not assign the ${WORD[type]} "${name}" to "${customer}"`);
     }
   }
 
-  /** Unassigns the device or asset named `name`; one that is not assigned is left as it is (no error). */
-  async unassign(type: 'DEVICE' | 'ASSET', name: string, opts?: CallOptions): Promise<SaveResult> {
+  /** Unassigns the device, asset or entity view named `name`; one that is not assigned is left as it is (no error). */
+  async unassign(type: 'DEVICE' | 'ASSET' | 'ENTITY_VIEW', name: string, opts?: CallOptions): Promise<SaveResult> {
     const e = await this.mustFind(type, name, opts);
     const owner = (e.customerId as { id?: string } | undefined)?.id;
     if (owner === undefined || owner === NULL_UUID) return { entity: e, action: 'unchanged' };
-    const path = `/api/customer/${ONE[type]}/${(entityIdOf(e) as { id: string }).id}`;
+    const path = `/api/customer/${PATH[type]}/${(entityIdOf(e) as { id: string }).id}`;
     try {
       return {
         entity: checkObject<Obj>(await this.requester.request('DELETE', path, undefined, opts), path),
         action: 'unassigned',
       };
     } catch (err) {
-      throw explained(err, `Could not unassign the ${ONE[type]} "${name}"`);
+      throw explained(err, `Could not unassign the ${WORD[type]} "${name}"`);
     }
   }
 
@@ -255,6 +304,20 @@ export class EntityManagement {
       throw explained(err, `Could not set the access token of the device "${name}"`);
     }
   }
+}
+
+/** A view to be created needs its type and the entity it shows: said before anything is written. */
+function checkNewView(view: ViewSpec): void {
+  if (view.viewType === undefined)
+    throw new TbInputError(
+      `${view.field}.type`,
+      `Give ${view.field}.type to create the entity view: its type is free text (e.g. roomView), not a profile`,
+    );
+  if (!view.entity)
+    throw new TbInputError(
+      `${view.field}.entityName`,
+      `Give ${view.field}.entityName (or ${view.field}.entity) to create the entity view: the device or asset it shows`,
+    );
 }
 
 /** ThingsBoard's "no customer" id. */

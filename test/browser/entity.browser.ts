@@ -1,10 +1,11 @@
 /**
  * In a real editor (Debian chromium, the shared embedded Node-RED, the simulator): tb-entity's dialog. A new node
  * creates or updates devices, with the Profile row shown and the Customer row hidden; switched to "assign" the rows
- * swap; saved and reloaded with its label; then deployed, an inject's list of rows creates the devices and the
- * results, one per row in order, reach the debug sidebar. The Profile box suggests the server's device or asset
- * profiles (switched with the kind), the Customer box its customers; a profile the server does not have is warned
- * about under the box, never made invalid; a line under the settings reads the node back in words.
+ * swap; an entity view hides the Profile row and shows its own row tip; saved and reloaded with its label; then
+ * deployed, an inject's list of rows creates the devices and the results, one per row in order, reach the debug
+ * sidebar. The Profile box suggests the server's device or asset profiles (switched with the kind), the Customer
+ * box its customers; a profile the server does not have is warned about under the box, never made invalid; a line
+ * under the settings reads the node back in words.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
@@ -107,8 +108,21 @@ describe('tb-entity dialog (browser)', function () {
     assert.equal(await visible('[data-tb-row="customer"]'), true);
     await tray().locator('#node-input-entityType').selectOption('CUSTOMER');
     assert.equal(await visible('[data-tb-row="customer"]'), false, 'a customer is not assigned to a customer');
-    await tray().locator('#node-input-entityType').selectOption('DEVICE');
+    // an entity view: assigned like a device; saved without a profile (its type is free text), its own row tip
+    await tray().locator('#node-input-entityType').selectOption('ENTITY_VIEW');
+    assert.equal(
+      await tray().locator('#node-input-entityType option[value="ENTITY_VIEW"]').textContent(),
+      'entity view',
+    );
+    assert.equal(await visible('[data-tb-row="customer"]'), true);
     await tray().locator('#node-input-operation').selectOption('upsert');
+    assert.equal(await visible('[data-tb-row="profile"]'), false, 'an entity view has no profile');
+    assert.equal(await visible('[data-tb-row="customer"]'), false);
+    assert.equal(await visible('[data-tb-tip="viewRows"]'), true);
+    assert.equal(await visible('[data-tb-tip="rows"]'), false);
+    await tray().locator('#node-input-entityType').selectOption('DEVICE');
+    assert.equal(await visible('[data-tb-row="profile"]'), true);
+    assert.equal(await visible('[data-tb-tip="viewRows"]'), false);
     await typeText('profile', 'thermostat');
     await tray().screenshot({ path: path.join(screenshotDir(), 'entity-dialog.png') });
     await saveDialog(page);

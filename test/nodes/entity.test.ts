@@ -3,7 +3,8 @@
  * updated keeping the customer and the gateway flag, unchanged), create only and update only, get, delete, assign and
  * unassign, the access token read and set, a list of rows with one result per row in order and bounded concurrency,
  * the traps (an unknown profile refused with nothing written, a 409 read again and retried once, then reported), a
- * customer user's by-name refusal, and bad input at Catch with nothing sent.
+ * customer user's by-name refusal, and bad input at Catch with nothing sent; entity views (every operation, the
+ * refused delete of a viewed device, their bad input).
  */
 import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection/index';
@@ -153,6 +154,117 @@ describe('tb-entity (runtime + simulator)', function () {
       0,
     );
     assert.equal(sim.data.findByName('DEVICE', 'ok'), undefined);
+  });
+
+  it('entity views: create or update (a list), update keeping the rest, get, assign, unassign, delete', async () => {
+    await load([
+      ent('v', { entityType: 'ENTITY_VIEW', profile: 'thermostat' }),
+      ent('g', { entityType: 'ENTITY_VIEW', operation: 'get' }),
+      ent('a', { entityType: 'ENTITY_VIEW', operation: 'assign', customer: 'Customer C' }),
+      ent('n', { entityType: 'ENTITY_VIEW', operation: 'unassign' }),
+      ent('d', { entityType: 'ENTITY_VIEW', operation: 'delete' }),
+    ]);
+    const thermo = sim.data.mustFindByName('DEVICE', 'Thermo Lab');
+    const alpha = sim.data.mustFindByName('ASSET', 'Building Alpha');
+    const out = await results.ok('v', {
+      payload: [
+        { name: 'RV-1', type: 'roomView', entityName: 'Thermo Lab', timeseries: 'temperature,humidity' },
+        { name: 'RV-2', type: 'siteView', entityType: 'ASSET', entityName: 'Building Alpha', startTime: 1000 },
+        { name: 'RV-3', type: 'roomView', entityName: 'Nowhere' },
+      ],
+    });
+    const rows = out.payload as Rec[];
+    assert.deepEqual(
+      rows.map((r) => [r.ok, r.action ?? (r.error as Rec).code]),
+      [
+        [true, 'created'],
+        [true, 'created'],
+        [false, 'TB_INVALID_INPUT'],
+      ],
+    );
+    assert.match(
+      (rows[2].error as Rec).message as string,
+      /msg.payload\[2\].entityName.*no device is named "Nowhere"/s,
+    );
+    assert.equal(out.failed, 1);
+    const v1 = sim.data.mustFindByName('ENTITY_VIEW', 'RV-1');
+    assert.deepEqual([v1.type, v1.viewOf], ['roomView', { entityType: 'DEVICE', id: thermo.id }]);
+    assert.deepEqual(v1.view?.keys, {
+      timeseries: ['temperature', 'humidity'],
+      attributes: { cs: [], sh: [], ss: [] },
+    });
+    assert.equal(sim.data.findByName('DEVICE_PROFILE', 'roomView'), undefined, 'a view type makes no profile');
+    const v2 = sim.data.mustFindByName('ENTITY_VIEW', 'RV-2');
+    assert.deepEqual([v2.viewOf, v2.view?.startTimeMs], [{ entityType: 'ASSET', id: alpha.id }, 1000]);
+    assert.deepEqual(out.entity, [
+      { entityType: 'ENTITY_VIEW', id: v1.id },
+      { entityType: 'ENTITY_VIEW', id: v2.id },
+    ]);
+    // an update: only the attributes of one scope, the rest (type, entity, time series, customer) kept
+    const custB = sim.data.mustFindByName('CUSTOMER', 'Customer B');
+    sim.data.updateEntity(v1, { customerId: custB.id });
+    const u = await results.ok('v', { payload: { name: 'RV-1', attributes: { shared: ['mode'] } } });
+    assert.equal(u.action, 'updated');
+    assert.deepEqual(
+      [v1.type, v1.viewOf?.id, v1.customerId, v1.view?.keys],
+      [
+        'roomView',
+        thermo.id,
+        custB.id,
+        { timeseries: ['temperature', 'humidity'], attributes: { cs: [], sh: ['mode'], ss: [] } },
+      ],
+    );
+    assert.equal((await results.ok('v', { payload: { name: 'RV-1', type: 'roomView' } })).action, 'unchanged');
+    const g = await results.ok('g', { payload: 'RV-2' });
+    assert.deepEqual(
+      [g.action, (g.payload as Rec).type, g.entity],
+      ['found', 'siteView', { entityType: 'ENTITY_VIEW', id: v2.id }],
+    );
+    const custC = sim.data.mustFindByName('CUSTOMER', 'Customer C');
+    assert.equal((await results.ok('a', { payload: 'RV-2' })).action, 'assigned');
+    assert.equal(v2.customerId, custC.id);
+    assert.equal((await results.ok('n', { payload: 'RV-2' })).action, 'unassigned');
+    assert.equal(v2.customerId, null);
+    assert.equal((await results.ok('d', { payload: 'RV-2' })).action, 'deleted');
+    assert.equal(sim.data.findByName('ENTITY_VIEW', 'RV-2'), undefined);
+  });
+
+  it("entity views: the viewed device's delete is refused at Catch; after the view's delete it goes", async () => {
+    await load([ent('dd', { operation: 'delete' }), ent('dv', { entityType: 'ENTITY_VIEW', operation: 'delete' })]);
+    await results.fails(
+      'dd',
+      { payload: 'Thermo A-101' },
+      'TB_BAD_REQUEST',
+      /Could not delete the device "Thermo A-101".*has entity views/s,
+    );
+    assert.ok(sim.data.findByName('DEVICE', 'Thermo A-101'));
+    assert.equal((await results.ok('dv', { payload: 'View A-101' })).action, 'deleted');
+    assert.equal((await results.ok('dd', { payload: 'Thermo A-101' })).action, 'deleted');
+    assert.equal(sim.data.findByName('DEVICE', 'Thermo A-101'), undefined);
+  });
+
+  it('entity views: bad input at Catch with nothing written (a label, no type on create, credentials)', async () => {
+    await load([
+      ent('v', { entityType: 'ENTITY_VIEW', operation: 'create' }),
+      ent('c', { entityType: 'ENTITY_VIEW', operation: 'setCredentials' }),
+    ]);
+    sim.resetRequests();
+    await results.fails('v', { payload: { name: 'BV', type: 't', label: 'x' } }, 'TB_INVALID_INPUT', /no label/);
+    await results.fails(
+      'c',
+      { payload: { name: 'View A-101', accessToken: 'x' } },
+      'TB_INVALID_INPUT',
+      /an entity view has none/,
+    );
+    assert.equal(writes(), 0);
+    await results.fails(
+      'v',
+      { payload: { name: 'BV', entityName: 'Thermo Lab' } },
+      'TB_INVALID_INPUT',
+      /msg.payload.type/,
+    );
+    assert.equal(writes(), 0);
+    assert.equal(sim.data.findByName('ENTITY_VIEW', 'BV'), undefined);
   });
 
   it('a customer user: the by-name refusal in words, at Catch', async () => {

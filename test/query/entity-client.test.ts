@@ -112,6 +112,92 @@ describe('platform: entity management client', function () {
     );
   });
 
+  const view = (row: Record<string, unknown>) => readSpec(row, 'ENTITY_VIEW', 'msg.payload');
+
+  it('an entity view: created with its entity by name, updated keeping the rest, unchanged, then 409 retried', async () => {
+    const e = client().entities;
+    const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo A-101');
+    const a = await e.save(
+      view({ name: 'CV-1', type: 'roomView', entityName: 'Thermo A-101', timeseries: ['temperature'] }),
+      'upsert',
+    );
+    assert.equal(a.action, 'created');
+    assert.deepEqual(a.entity.entityId, { entityType: 'DEVICE', id: dev.id });
+    assert.deepEqual(a.entity.keys, { timeseries: ['temperature'], attributes: { cs: [], sh: [], ss: [] } });
+    const stored = c.sim.data.mustFindByName('ENTITY_VIEW', 'CV-1');
+    const custA = c.sim.data.mustFindByName('CUSTOMER', 'Customer A');
+    c.sim.data.updateEntity(stored, { customerId: custA.id });
+    const b = await e.save(view({ name: 'CV-1', attributes: { server: ['model'] }, startTime: 5 }), 'upsert');
+    assert.equal(b.action, 'updated');
+    assert.deepEqual(
+      [(b.entity.customerId as { id: string }).id, b.entity.type, b.entity.keys, b.entity.startTimeMs],
+      [custA.id, 'roomView', { timeseries: ['temperature'], attributes: { cs: [], sh: [], ss: ['model'] } }, 5],
+    );
+    assert.deepEqual(b.entity.entityId, { entityType: 'DEVICE', id: dev.id });
+    assert.equal((await e.save(view({ name: 'CV-1', type: 'roomView' }), 'upsert')).action, 'unchanged');
+    c.sim.entities.setBehaviour({ concurrentWrites: 1 });
+    const r = await e.save(view({ name: 'CV-1', type: 'other' }), 'update');
+    assert.deepEqual([r.action, r.entity.type], ['updated', 'other']);
+    assert.equal(c.sim.entities.behaviour().concurrentWrites, 0, 'the 409 was met and retried');
+  });
+
+  it('an entity view: an unknown entity names the field; a new one needs its type and entity; nothing written', async () => {
+    const e = client().entities;
+    const rejects = (row: Record<string, unknown>, field: string, re: RegExp) =>
+      assert.rejects(
+        e.save(view(row), 'upsert'),
+        (err: unknown) => err instanceof TbInputError && err.field === field && re.test(err.message),
+      );
+    await rejects(
+      { name: 'CV-2', type: 't', entityName: 'Nope' },
+      'msg.payload.entityName',
+      /no device is named "Nope"/,
+    );
+    await rejects(
+      { name: 'CV-2', type: 't', entityName: 'Building Alpha' },
+      'msg.payload.entityName',
+      /set entityType to ASSET/,
+    );
+    await rejects(
+      { name: 'CV-2', type: 't', entity: { entityType: 'ASSET', id: '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f' } },
+      'msg.payload.entity',
+      /no asset has the id 5f3c9a10/,
+    );
+    await rejects({ name: 'CV-2', entityName: 'Thermo A-101' }, 'msg.payload.type', /free text/);
+    await rejects({ name: 'CV-2', type: 't' }, 'msg.payload.entityName', /device or asset it shows/);
+    assert.equal(c.sim.data.findByName('ENTITY_VIEW', 'CV-2'), undefined);
+    const asset = c.sim.data.mustFindByName('ASSET', 'Building Alpha');
+    const ok = await e.save(view({ name: 'CV-2', type: 't', entity: { entityType: 'ASSET', id: asset.id } }), 'create');
+    assert.deepEqual(ok.entity.entityId, { entityType: 'ASSET', id: asset.id });
+  });
+
+  it('an entity view: get, assign, unassign, delete; the viewed device cannot be deleted meanwhile', async () => {
+    const e = client().entities;
+    await e.save(dev({ name: 'L-9' }), 'create');
+    await e.save(view({ name: 'CV-3', type: 't', entityName: 'L-9' }), 'create');
+    assert.equal((await e.mustFind('ENTITY_VIEW', 'CV-3')).name, 'CV-3');
+    const custB = c.sim.data.mustFindByName('CUSTOMER', 'Customer B');
+    const a = await e.assign('ENTITY_VIEW', 'CV-3', 'Customer B');
+    assert.equal((a.customerId as { id: string }).id, custB.id);
+    assert.equal((await e.unassign('ENTITY_VIEW', 'CV-3')).action, 'unassigned');
+    assert.equal((await e.unassign('ENTITY_VIEW', 'CV-3')).action, 'unchanged');
+    await assert.rejects(
+      e.remove('DEVICE', 'L-9'),
+      (err: unknown) =>
+        err instanceof TbApiError &&
+        err.status === 400 &&
+        /Could not delete the device "L-9".*has entity views/.test(err.message),
+    );
+    await e.remove('ENTITY_VIEW', 'CV-3');
+    assert.equal(c.sim.data.findByName('ENTITY_VIEW', 'CV-3'), undefined);
+    await e.remove('DEVICE', 'L-9');
+    await assert.rejects(
+      e.mustFind('ENTITY_VIEW', 'CV-3'),
+      (err: unknown) =>
+        err instanceof TbError && err.code === 'TB_NOT_FOUND' && /no entity view is named/.test(err.message),
+    );
+  });
+
   it("a customer user's by-name look-up is told in words", async () => {
     await assert.rejects(
       client('customer@thingsboard.org', 'customer').entities.findByName('DEVICE', 'Thermo A-101'),

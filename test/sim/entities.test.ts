@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { useSimSetup } from '../support/simulator';
 
-describe('simulator: entity management (devices, assets, customers)', function () {
+describe('simulator: entity management (devices, assets, customers, entity views)', function () {
   const c = useSimSetup({}, { perTest: true });
   const custA = () => c.sim.data.mustFindByName('CUSTOMER', 'Customer A');
 
@@ -190,6 +190,128 @@ describe('simulator: entity management (devices, assets, customers)', function (
     assert.equal((await c.tenant.request('GET', '/api/tenant/device?deviceName=Old-1')).status, 404);
     c.sim.setVersion('4.3.1.2');
     assert.equal((await c.tenant.request('GET', '/api/tenant/device?deviceName=Old-1')).body.name, 'Old-1');
+  });
+
+  it('an entity view: name and type required, created unassigned with its entity, keys and window; version 1', async () => {
+    const dev = c.sim.data.mustFindByName('DEVICE', 'Thermo A-101');
+    let r = await c.tenant.post('/api/entityView', { type: 'roomView' });
+    assert.deepEqual([r.status, r.body.errorCode, r.body.message], [400, 31, 'Entity view name should be specified!']);
+    r = await c.tenant.post('/api/entityView', { name: 'EV-1', type: ' ' });
+    assert.deepEqual([r.status, r.body.message], [400, 'Entity view type should be specified!']);
+    // the type is checked before the name's uniqueness
+    r = await c.tenant.post('/api/entityView', { name: 'View A-101' });
+    assert.equal(r.body.message, 'Entity view type should be specified!');
+    r = await c.tenant.post('/api/entityView', { name: 'View A-101', type: 'roomView' });
+    assert.deepEqual(
+      [r.status, r.body.errorCode, r.body.message],
+      [400, 31, 'Entity view with such name already exists!'],
+    );
+    const keys = { timeseries: ['temperature'], attributes: { cs: [], ss: ['model'], sh: [] } };
+    const v = await c.tenant.ok('/api/entityView', {
+      name: 'EV-1',
+      type: 'roomView',
+      entityId: { entityType: 'DEVICE', id: dev.id },
+      keys,
+      startTimeMs: 1000,
+    });
+    assert.deepEqual(v.id.entityType, 'ENTITY_VIEW');
+    assert.deepEqual(
+      [v.name, v.type, v.entityId, v.keys, v.startTimeMs, v.endTimeMs, v.version, v.customerId.id],
+      [
+        'EV-1',
+        'roomView',
+        { entityType: 'DEVICE', id: dev.id },
+        keys,
+        1000,
+        0,
+        1,
+        '13814000-1dd2-11b2-8080-808080808080',
+      ],
+    );
+    assert.equal(c.sim.data.findByName('DEVICE_PROFILE', 'roomView'), undefined, 'a view type is no profile');
+    const got = await c.tenant.request('GET', `/api/entityView/${v.id.id}`);
+    assert.deepEqual(got.body, v);
+    const seeded = await c.tenant.request('GET', '/api/tenant/entityViews?entityViewName=View%20A-101');
+    assert.deepEqual(
+      [seeded.body.name, seeded.body.type, seeded.body.entityId.id, seeded.body.keys.timeseries],
+      ['View A-101', 'roomView', dev.id, []],
+    );
+    const none = await c.tenant.request('GET', '/api/tenant/entityViews?entityViewName=Nope');
+    assert.deepEqual([none.status, none.body.message], [404, "Requested item wasn't found!"]);
+    const id = '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f';
+    const g = await c.tenant.request('GET', `/api/entityView/${id}`);
+    assert.deepEqual([g.status, g.body.message], [404, `Entity view with id [${id}] is not found`]);
+    // the types list still answers beside /api/entityView/{id}
+    const types = await c.tenant.request('GET', '/api/entityView/types');
+    assert.equal(types.status, 200);
+  });
+
+  it('an entity view update replaces it whole; a stale version is 409; assign, unassign, delete', async () => {
+    const dev = c.sim.data.mustFindByName('DEVICE', 'Meter G-100');
+    const v = await c.tenant.ok('/api/entityView', {
+      name: 'EV-2',
+      type: 'meterView',
+      entityId: { entityType: 'DEVICE', id: dev.id },
+      customerId: { entityType: 'CUSTOMER', id: custA().id },
+      keys: { timeseries: ['power'] },
+      endTimeMs: 5000,
+      additionalInfo: { description: 'd' },
+    });
+    assert.equal(v.customerId.id, custA().id);
+    const stale = await c.tenant.post('/api/entityView', { ...v, version: 7 });
+    assert.deepEqual(
+      [stale.status, stale.body.errorCode, stale.body.message],
+      [409, 35, 'Entity view was already changed by someone else'],
+    );
+    const bare = await c.tenant.ok('/api/entityView', { id: v.id, name: 'EV-2', type: 'other', version: 1 });
+    assert.deepEqual(
+      [bare.version, bare.type, bare.customerId.id, bare.keys, bare.endTimeMs, bare.entityId, bare.additionalInfo],
+      [2, 'other', '13814000-1dd2-11b2-8080-808080808080', null, 0, null, null],
+    );
+    const a = await c.tenant.post(`/api/customer/${custA().id}/entityView/${v.id.id}`);
+    assert.deepEqual([a.status, a.body.customerId.id, a.body.version], [200, custA().id, 3]);
+    const u = await c.tenant.request('DELETE', `/api/customer/entityView/${v.id.id}`);
+    assert.deepEqual([u.status, u.body.version], [200, 4]);
+    const again = await c.tenant.request('DELETE', `/api/customer/entityView/${v.id.id}`);
+    assert.deepEqual([again.status, again.body.message], [400, "Entity View isn't assigned to any customer!"]);
+    const bad = await c.tenant.post('/api/entityView', {
+      name: 'EV-3',
+      type: 't',
+      customerId: { entityType: 'CUSTOMER', id: '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f' },
+    });
+    assert.deepEqual([bad.status, bad.body.message], [400, "Can't assign entity view to non-existent customer!"]);
+    const d = await c.tenant.request('DELETE', `/api/entityView/${v.id.id}`);
+    assert.deepEqual([d.status, d.text], [200, '']);
+    assert.equal(c.sim.data.findByName('ENTITY_VIEW', 'EV-2'), undefined);
+  });
+
+  it('a device or asset with an entity view cannot be deleted; once the view is gone, it can', async () => {
+    const asset = await c.tenant.ok('/api/asset', { name: 'Viewed asset' });
+    const v = await c.tenant.ok('/api/entityView', { name: 'EV-A', type: 'a', entityId: asset.id });
+    const r = await c.tenant.request('DELETE', `/api/asset/${asset.id.id}`);
+    assert.deepEqual(
+      [r.status, r.body.errorCode, r.body.message],
+      [400, 31, "Can't delete asset that has entity views or is referenced in calculated fields!"],
+    );
+    assert.ok(c.sim.data.findByName('ASSET', 'Viewed asset'));
+    assert.equal((await c.tenant.request('DELETE', `/api/entityView/${v.id.id}`)).status, 200);
+    assert.equal((await c.tenant.request('DELETE', `/api/asset/${asset.id.id}`)).status, 200);
+  });
+
+  it("a customer user and entity views: reads and updates its customer's, no create, delete, assign, by-name", async () => {
+    const mine = c.sim.data.mustFindByName('ENTITY_VIEW', 'View A-101');
+    let r = await c.customer.post('/api/entityView', { name: 'Cu-EV', type: 't' });
+    assert.deepEqual([r.status, r.body.errorCode], [403, 20]);
+    r = await c.customer.request('GET', '/api/tenant/entityViews?entityViewName=View%20A-101');
+    assert.equal(r.status, 403);
+    const got = await c.customer.request('GET', `/api/entityView/${mine.id}`);
+    assert.equal(got.status, 200);
+    r = await c.customer.post('/api/entityView', { ...got.body, type: 'byCustomer' });
+    assert.deepEqual([r.status, r.body.type], [200, 'byCustomer']);
+    assert.equal((await c.customer.request('DELETE', `/api/entityView/${mine.id}`)).status, 403);
+    assert.equal((await c.customer.request('DELETE', `/api/customer/entityView/${mine.id}`)).status, 403);
+    const other = c.sim.data.mustFindByName('ENTITY_VIEW', 'View B-101');
+    assert.equal((await c.customer.request('GET', `/api/entityView/${other.id}`)).status, 403);
   });
 
   it('the control API sets the behaviour and touches an entity', async () => {

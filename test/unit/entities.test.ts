@@ -8,6 +8,107 @@ import { TbInputError } from '../../src/errors';
 import { createBody, mergeUpdate, readSpec } from '../../src/protocol/entities';
 
 describe('entity management: rows, create bodies, merged updates', function () {
+  const DEV = '5f3c9a10-e71b-11f0-9d7e-8b1f2c3d4e5f';
+
+  it("reads an entity view's row: its own type, the entity by name or id, keys (lists or CSV text), the window", function () {
+    const s = readSpec(
+      {
+        name: 'V-1',
+        type: 'roomView',
+        entityName: 'Thermo A-101',
+        timeseries: 'temperature, humidity',
+        attributes: { server: ['model'], client: '' },
+        startTime: '1000',
+        endTime: 0,
+        description: 'hall',
+      },
+      'ENTITY_VIEW',
+      'msg.payload[1]',
+    );
+    assert.deepEqual(s, {
+      type: 'ENTITY_VIEW',
+      name: 'V-1',
+      description: 'hall',
+      view: {
+        field: 'msg.payload[1]',
+        viewType: 'roomView',
+        entityName: 'Thermo A-101',
+        timeseries: ['temperature', 'humidity'],
+        attributes: { server: ['model'], client: [] },
+        startTime: 1000,
+        endTime: 0,
+      },
+    });
+    const byId = readSpec({ name: 'V', entity: { entityType: 'asset', id: DEV.toUpperCase() } }, 'ENTITY_VIEW', 'r');
+    assert.deepEqual(byId.view, { field: 'r', entity: { entityType: 'ASSET', id: DEV } });
+    assert.equal(byId.attributes, undefined, "a view's attributes are keys, never attributes to set");
+  });
+
+  it('bad view rows name the field: a profile or label, an entity that is no device or asset, bad keys or times', function () {
+    const bad = (row: Record<string, unknown>, field: string, re: RegExp): void =>
+      assert.throws(
+        () => readSpec({ name: 'V', ...row }, 'ENTITY_VIEW', 'msg.payload[2]'),
+        (e: unknown) => e instanceof TbInputError && e.field === field && re.test(e.message),
+      );
+    bad({ profile: 'thermostat' }, 'msg.payload[2].profile', /no profile/);
+    bad({ label: 'x' }, 'msg.payload[2].label', /no label/);
+    bad({ entity: { entityType: 'CUSTOMER', id: DEV } }, 'msg.payload[2].entity.entityType', /DEVICE or ASSET/);
+    bad({ entity: { id: 'nope' } }, 'msg.payload[2].entity', /\{entityType, id\}/);
+    bad({ entityName: 'X', entityType: 'USER' }, 'msg.payload[2].entityType', /DEVICE or ASSET/);
+    bad({ timeseries: [1] }, 'msg.payload[2].timeseries', /list of key names/);
+    bad({ attributes: { private: ['a'] } }, 'msg.payload[2].attributes.private', /client, shared or server/);
+    bad({ attributes: ['a'] }, 'msg.payload[2].attributes', /\{client, shared, server\}/);
+    bad({ startTime: -1 }, 'msg.payload[2].startTime', /milliseconds/);
+    bad({ endTime: 'soon' }, 'msg.payload[2].endTime', /milliseconds/);
+    bad({ startTime: 2000, endTime: 1000 }, 'msg.payload[2].endTime', /after/);
+  });
+
+  it("a view's create body: type, entityId, keys as cs/sh/ss, the window (0 = unbounded)", function () {
+    const spec = readSpec(
+      { name: 'V', type: 't', entity: { entityType: 'DEVICE', id: DEV }, attributes: { shared: ['mode'] } },
+      'ENTITY_VIEW',
+      'r',
+    );
+    assert.deepEqual(createBody(spec), {
+      name: 'V',
+      type: 't',
+      entityId: { entityType: 'DEVICE', id: DEV },
+      keys: { timeseries: [], attributes: { cs: [], sh: ['mode'], ss: [] } },
+      startTimeMs: 0,
+      endTimeMs: 0,
+    });
+  });
+
+  it("a view's update changes only the row's fields: other scopes' keys, the customer and the window are kept", function () {
+    const current = {
+      id: { entityType: 'ENTITY_VIEW', id: 'v1' },
+      version: 3,
+      name: 'V',
+      type: 't',
+      customerId: { entityType: 'CUSTOMER', id: 'c1' },
+      entityId: { entityType: 'DEVICE', id: DEV },
+      keys: { timeseries: ['a'], attributes: { cs: ['x'], sh: [], ss: ['y'] } },
+      startTimeMs: 10,
+      endTimeMs: 20,
+      additionalInfo: { description: 'd' },
+    };
+    const body = mergeUpdate(
+      readSpec({ name: 'V', attributes: { shared: ['z'] }, endTime: 0 }, 'ENTITY_VIEW', 'r'),
+      current,
+    );
+    assert.deepEqual(body, {
+      ...current,
+      keys: { timeseries: ['a'], attributes: { cs: ['x'], sh: ['z'], ss: ['y'] } },
+      endTimeMs: 0,
+    });
+    assert.equal(mergeUpdate(readSpec({ name: 'V', type: 't', timeseries: ['a'] }, 'ENTITY_VIEW', 'r'), current), null);
+    const retyped = mergeUpdate(readSpec({ name: 'V', type: 'u' }, 'ENTITY_VIEW', 'r'), current) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual([retyped.type, retyped.keys, retyped.customerId], ['u', current.keys, current.customerId]);
+  });
+
   it('reads a CSV-like row: text booleans, profile from "type", attributes kept as an object', function () {
     const s = readSpec(
       { name: 'D-1', type: 'thermostat', label: 'Hall', gateway: 'yes', attributes: { floor: 2 } },

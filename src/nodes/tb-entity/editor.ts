@@ -31,7 +31,9 @@ const SAVES = ['upsert', 'create', 'update', 'msg'];
 
 /** The Profile box is in use: an operation that writes, on a kind of entity that has profiles. */
 function takesProfile(node: EditorNode): boolean {
-  return SAVES.indexOf(operation(node)) !== -1 && entityType(node) !== 'CUSTOMER';
+  // Customers and entity views have no profile (a view's type is free text in its row).
+  const type = entityType(node);
+  return SAVES.indexOf(operation(node)) !== -1 && type !== 'CUSTOMER' && type !== 'ENTITY_VIEW';
 }
 /** The Customer box is in use: assign (or an operation from the message) of a device or an asset. */
 function takesCustomer(node: EditorNode): boolean {
@@ -66,10 +68,15 @@ export default dialog(E, {
     ensureStyle();
     // Settings a message may set: left empty, they read msg.profile / msg.customer.
     messageSettings(E, node, fromMessage(TB_ENTITY));
-    E.showRows(
-      () => ({ '.tb-row-profile': takesProfile(node), '.tb-row-customer': takesCustomer(node) }),
-      ['operation', 'entityType'],
-    );
+    E.showRows(() => {
+      const view = entityType(node) === 'ENTITY_VIEW';
+      return {
+        '.tb-row-profile': takesProfile(node),
+        '.tb-row-customer': takesCustomer(node),
+        '.tb-tip-rows': !view,
+        '.tb-tip-view-rows': view,
+      };
+    }, ['operation', 'entityType']);
 
     const lookups = new Lookups(() => E.input('connection').val() as string | undefined);
     // The profiles of the kind picked now (device or asset profiles), and the customers by title.

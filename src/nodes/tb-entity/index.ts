@@ -1,7 +1,7 @@
 /**
- * tb-entity: devices, assets and customers created or updated by name, read, deleted, assigned to a customer and
- * unassigned, and a device's access token, one row or a list of rows (a CSV's lines) with bounded concurrency.
- * Wiring only: the per-message work is run.ts, the settings settings.ts.
+ * tb-entity: devices, assets, customers and entity views created or updated by name, read, deleted, assigned to a
+ * customer and unassigned, and a device's access token, one row or a list of rows (a CSV's lines) with bounded
+ * concurrency. Wiring only: the per-message work is run.ts, the settings settings.ts.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
 import { actionFailureStatus } from '../../families/device-action';

@@ -1,8 +1,8 @@
 /**
- * tb-entity's per-message work: the rows of the message (msg.payload: one object, a name, or a list of either), the
- * operation on each (create or update by name, get, delete, assign, unassign, the access token) with bounded
- * concurrency, and the output: one row's entity and action on the message, or one result per row in the list's
- * order (`ok`, `entity`, `action`, or `error`), like the device actions.
+ * tb-entity's per-message work (devices, assets, customers, entity views): the rows of the message (msg.payload:
+ * one object, a name, or a list of either), the operation on each (create or update by name, get, delete, assign,
+ * unassign, the access token) with bounded concurrency, and the output: one row's entity and action on the message,
+ * or one result per row in the list's order (`ok`, `entity`, `action`, or `error`), like the device actions.
  */
 import type { NodeAPI, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { TbError, TbInputError } from '../../errors';
@@ -17,6 +17,13 @@ import { prepareOperation, type Bag } from '../../settings/options';
 import { OPERATIONS, type EntitySettings, type Operation } from './settings';
 
 type Obj = Record<string, unknown>;
+
+/** Why the credentials operations refuse the other types, in words. */
+const NO_CREDENTIALS: Record<Exclude<ManagedType, 'DEVICE'>, string> = {
+  ASSET: 'an asset has none',
+  CUSTOMER: 'a customer has none',
+  ENTITY_VIEW: 'an entity view has none (it shows the data of its device)',
+};
 
 /** The most rows one message may carry: a list is kept whole in memory with its results. */
 export const MAX_ROWS = 100_000;
@@ -60,15 +67,19 @@ export function prepareRequest(msg: NodeMessageInFlow, s: EntitySettings): Entit
     const field = bulk ? `msg.payload[${i}]` : 'msg.payload';
     const r = typeof row === 'string' ? { [type === 'CUSTOMER' ? 'title' : 'name']: row } : row;
     const spec = readSpec(r, type, field);
-    if (spec.profile === undefined && profile && type !== 'CUSTOMER') spec.profile = profile;
+    // customers and entity views have no profile (a view's `type` is its own free text)
+    if (spec.profile === undefined && profile && type !== 'CUSTOMER' && type !== 'ENTITY_VIEW') spec.profile = profile;
     const own = (r as Obj).customer;
     const c = typeof own === 'string' && own !== '' ? own : customer || undefined;
     if (operation === 'assign' && c === undefined)
       throw new TbInputError(`${field}.customer`, `Give ${field}.customer or the node's Customer: whom to assign to`);
     if ((operation === 'assign' || operation === 'unassign') && type === 'CUSTOMER')
-      throw new TbInputError('entityType', 'Pick a device or an asset: a customer is not assigned to a customer');
+      throw new TbInputError(
+        'entityType',
+        'Pick a device, an asset or an entity view: a customer is not assigned to a customer',
+      );
     if ((operation === 'getCredentials' || operation === 'setCredentials') && type !== 'DEVICE')
-      throw new TbInputError('entityType', 'Pick Device: only devices have credentials');
+      throw new TbInputError('entityType', `Pick Device: only devices have credentials, ${NO_CREDENTIALS[type]}`);
     if (operation === 'setCredentials' && spec.accessToken === undefined)
       throw new TbInputError(`${field}.accessToken`, `Give ${field}.accessToken: the new access token`);
     req.rows.push(spec);
@@ -98,11 +109,11 @@ export async function runRow(
       return { entity: await e.remove(req.type, spec.name, call), action: 'deleted' };
     case 'assign':
       return {
-        entity: await e.assign(req.type as 'DEVICE', spec.name, req.customers[i] as string, call),
+        entity: await e.assign(req.type as 'DEVICE' | 'ENTITY_VIEW', spec.name, req.customers[i] as string, call),
         action: 'assigned',
       };
     case 'unassign':
-      return e.unassign(req.type as 'DEVICE', spec.name, call);
+      return e.unassign(req.type as 'DEVICE' | 'ENTITY_VIEW', spec.name, call);
     case 'getCredentials': {
       const r = await e.credentials(spec.name, call);
       return { entity: r.device, action: 'found', credentials: r.credentials };

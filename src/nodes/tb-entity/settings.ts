@@ -17,7 +17,7 @@ export const OPERATIONS = [
 export type Operation = (typeof OPERATIONS)[number];
 
 /** The kinds of entity the node manages. */
-export const ENTITY_TYPES = ['DEVICE', 'ASSET', 'CUSTOMER'] as const;
+export const ENTITY_TYPES = ['DEVICE', 'ASSET', 'CUSTOMER', 'ENTITY_VIEW'] as const;
 
 export const TB_ENTITY = declareNode({
   type: 'tb-entity',
@@ -29,7 +29,7 @@ export const TB_ENTITY = declareNode({
     connection: connection(),
     operation: choice([...OPERATIONS, 'msg'] as const, 'upsert'),
     entityType: choice(ENTITY_TYPES, 'DEVICE'),
-    // Left empty: each row's own profile (or the default profile on create).
+    // Left empty: each row's own profile (or the default profile on create). Not for customers and entity views.
     profile: text('', { fromMessage: 'msg.profile' }),
     // Assign: the customer's title, unless the row names one.
     customer: text('', { fromMessage: 'msg.customer' }),
