@@ -59,6 +59,9 @@ function isConflict(err: unknown): boolean {
   return err instanceof TbApiError && err.status === 409;
 }
 
+/** The tenant's profile names of each kind, read once for the rows of one message. */
+export type ProfileMemo = Map<ManagedType, Promise<string[]>>;
+
 export class EntityManagement {
   constructor(
     private readonly requester: Requester,
@@ -104,9 +107,18 @@ export class EntityManagement {
    * The profile name, checked to exist among the tenant's device (asset) profiles: the server would silently create
    * a profile of an unknown name.
    */
-  async checkProfile(type: ManagedType, profile: string, opts?: CallOptions): Promise<void> {
+  async checkProfile(type: ManagedType, profile: string, opts?: CallOptions, memo?: ProfileMemo): Promise<void> {
     if (type === 'CUSTOMER' || type === 'ENTITY_VIEW') return;
-    const names = await this.lookups.profileNames(type, opts);
+    let asked = memo?.get(type);
+    if (!asked) {
+      asked = this.lookups.profileNames(type, opts);
+      if (memo) {
+        memo.set(type, asked);
+        // A failed read is not kept: the next row asks again.
+        asked.catch(() => memo.delete(type));
+      }
+    }
+    const names = await asked;
     if (!names.includes(profile)) {
       const known = names.slice(0, 10).join(', ');
       throw new TbInputError(
@@ -127,10 +139,11 @@ export class EntityManagement {
 
   /**
    * Creates or updates the entity the spec names (`mode`: both, create only, update only), then sets its
-   * server-scope attributes. A failure after a create says what was created.
+   * server-scope attributes. A failure after a create says what was created. `memo`: the profile names read for
+   * the rows of one message, so that a list of rows reads them once.
    */
-  async save(spec: EntitySpec, mode: SaveMode, opts?: CallOptions): Promise<SaveResult> {
-    if (spec.profile !== undefined) await this.checkProfile(spec.type, spec.profile, opts);
+  async save(spec: EntitySpec, mode: SaveMode, opts?: CallOptions, memo?: ProfileMemo): Promise<SaveResult> {
+    if (spec.profile !== undefined) await this.checkProfile(spec.type, spec.profile, opts, memo);
     if (spec.view) spec = { ...spec, view: await this.resolveViewed(spec.view, opts) };
     let current = await this.findByName(spec.type, spec.name, opts);
     let result: SaveResult;

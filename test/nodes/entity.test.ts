@@ -62,6 +62,7 @@ describe('tb-entity (runtime + simulator)', function () {
     await load([ent('e', { concurrency: 3 })]);
     const rows = Array.from({ length: 12 }, (_, i) => ({ name: `B-${i}`, profile: i === 5 ? 'nope' : 'default' }));
     sim.setLatency(5);
+    sim.resetRequests();
     const flight = new InFlight(sim, '/api/');
     const out = await results.ok('e', { payload: rows }).finally(() => flight.stop());
     sim.setLatency(0);
@@ -79,6 +80,7 @@ describe('tb-entity (runtime + simulator)', function () {
     assert.equal((out.entity as unknown[]).length, 11);
     assert.equal(sim.data.findByName('DEVICE', 'B-5'), undefined);
     assert.equal(sim.data.findByName('DEVICE_PROFILE', 'nope'), undefined);
+    assert.equal(sim.countRequests('/api/deviceProfile/names'), 1, "the profiles are read once for the message's rows");
     assert.deepEqual(lastStatus('e'), {
       fill: 'yellow',
       shape: 'dot',

@@ -11,6 +11,7 @@ import { Activity } from '../../node-red/input';
 import { status } from '../../node-red/status';
 import { errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
+import type { ProfileMemo } from '../../platform/entities';
 import type { CallOptions } from '../../platform/requester';
 import { entityIdOf, readSpec, type EntitySpec, type ManagedType } from '../../protocol/entities';
 import { prepareOperation, type Bag } from '../../settings/options';
@@ -43,6 +44,8 @@ export interface EntityRequest {
   rows: EntitySpec[];
   customers: (string | undefined)[];
   tokens: (string | undefined)[];
+  /** The profile names read for this message's rows (once for a list). */
+  profiles: ProfileMemo;
 }
 
 /** The rows of msg.payload, each checked (a bad one names its field; nothing is sent). */
@@ -62,7 +65,7 @@ export function prepareRequest(msg: NodeMessageInFlow, s: EntitySettings): Entit
     throw new TbInputError('msg.payload', `Split the list: at most ${MAX_ROWS} rows a message (it has ${list.length})`);
   const profile = typeof m.profile === 'string' && !s.profile ? m.profile : String(s.profile ?? '');
   const customer = typeof m.customer === 'string' && !s.customer ? m.customer : String(s.customer ?? '');
-  const req: EntityRequest = { operation, type, bulk, rows: [], customers: [], tokens: [] };
+  const req: EntityRequest = { operation, type, bulk, rows: [], customers: [], tokens: [], profiles: new Map() };
   list.forEach((row, i) => {
     const field = bulk ? `msg.payload[${i}]` : 'msg.payload';
     const r = typeof row === 'string' ? { [type === 'CUSTOMER' ? 'title' : 'name']: row } : row;
@@ -102,7 +105,7 @@ export async function runRow(
     case 'upsert':
     case 'create':
     case 'update':
-      return e.save(spec, req.operation, call);
+      return e.save(spec, req.operation, call, req.profiles);
     case 'get':
       return { entity: await e.mustFind(req.type, spec.name, call), action: 'found' };
     case 'delete':
