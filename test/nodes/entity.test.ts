@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import tbConnection from '../../src/nodes/tb-connection/index';
 import tbEntity from '../../src/nodes/tb-entity/index';
-import { flowsOn, key, lastStatus, useRuntime, type Rec } from '../support/runtime';
+import { flowsOn, key, lastStatus, useRuntime, warningsOf, type Rec } from '../support/runtime';
 import { InFlight } from './device-support';
 
 const NODES = [tbConnection, tbEntity];
@@ -86,6 +86,26 @@ describe('tb-entity (runtime + simulator)', function () {
       shape: 'dot',
       text: key('bulkPartial'),
     });
+  });
+
+  it('Profile and Customer: a placeholder reads the message; the dialog wins over msg.profile, and says so once', async () => {
+    await load([
+      ent('p', { profile: '{{msg.kind}}' }),
+      ent('fixed', { profile: 'default' }),
+      ent('a', { operation: 'assign', customer: '{{msg.site.owner}}' }),
+    ]);
+    let out = await results.ok('p', { payload: { name: 'P-1' }, kind: 'meter' });
+    assert.equal((out.payload as Rec).type, 'meter');
+    await results.fails('p', { payload: { name: 'P-2' } }, 'TB_INVALID_INPUT', /msg\.kind/);
+    assert.equal(sim.data.findByName('DEVICE', 'P-2'), undefined, 'nothing written without the value');
+    out = await results.ok('fixed', { payload: { name: 'P-3' }, profile: 'meter' });
+    await results.ok('fixed', { payload: { name: 'P-4' }, profile: 'meter' });
+    assert.equal((out.payload as Rec).type, 'default', 'the dialog wins');
+    assert.equal(warningsOf('fixed').filter((w) => w.startsWith('msg.profile is ignored')).length, 1, 'once');
+    assert.deepEqual(warningsOf('p'), [], 'a placeholder reads msg.kind on purpose');
+    out = await results.ok('a', { payload: 'P-1', site: { owner: 'Customer B' } });
+    const custB = sim.data.mustFindByName('CUSTOMER', 'Customer B');
+    assert.equal((out.payload as Rec & { customerId: Rec }).customerId.id, custB.id);
   });
 
   it('create only and update only: an existing or a missing name goes to Catch, nothing written', async () => {

@@ -9,6 +9,7 @@ import { lookupConnection, usableClient } from '../../node-red/connection';
 import { Activity, onClose, onInput } from '../../node-red/input';
 import { nodeSettings } from '../../node-red/settings';
 import { setupProblem, status } from '../../node-red/status';
+import { BoundSettings, IgnoredWarnings } from '../../node-red/value-sources';
 import type { StopSignal } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
@@ -23,7 +24,10 @@ export default function (RED: NodeAPI): void {
     const node = this;
     const read = nodeSettings(node, TB_ENTITY, MIGRATIONS, config, { RED, label });
     const conn = lookupConnection(RED, node, read.values.connection);
-    const problem = read.problems[0];
+    // Profile and Customer may hold placeholders ({{msg.site}}), resolved for each message.
+    const bound = new BoundSettings(RED, node, read.values, ['profile', 'customer']);
+    const warnings = IgnoredWarnings.of(node);
+    const problem = read.problems[0] ?? bound.problem;
     if (problem) setupProblem(RED, node, problem);
     if (conn) conn.register(node);
     const activity = new Activity(RED, node);
@@ -35,7 +39,14 @@ export default function (RED: NodeAPI): void {
       let client: PlatformClient;
       try {
         if (problem) throw problem;
-        req = prepareRequest(msg, read.values);
+        const r = bound.resolve(read.values, msg);
+        const resolved = r instanceof Promise ? await r : r;
+        try {
+          req = prepareRequest(msg, resolved.query);
+        } catch (err) {
+          throw BoundSettings.explain(err, resolved);
+        }
+        for (const name of req.ignored) if (!bound.isBound(name)) warnings.ignored(name);
         client = usableClient(conn);
       } catch (err) {
         // Nothing was sent: bad input, a bad setting, no connection.

@@ -14,7 +14,7 @@ import type { PlatformClient } from '../../platform/client';
 import type { ProfileMemo } from '../../platform/entities';
 import type { CallOptions } from '../../platform/requester';
 import { entityIdOf, readSpec, type EntitySpec, type ManagedType } from '../../protocol/entities';
-import { prepareOperation, type Bag } from '../../settings/options';
+import { OptionReader, prepareOperation, type Bag, type Sourced } from '../../settings/options';
 import { OPERATIONS, type EntitySettings, type Operation } from './settings';
 
 type Obj = Record<string, unknown>;
@@ -46,6 +46,16 @@ export interface EntityRequest {
   tokens: (string | undefined)[];
   /** The profile names read for this message's rows (once for a list). */
   profiles: ProfileMemo;
+  /** Message properties set but not used: the node's dialog fixes them. */
+  ignored: string[];
+}
+
+/** A Profile or Customer: text (a number is read as its text), or nothing. */
+function textOption(o: Sourced | undefined): string {
+  if (o === undefined) return '';
+  if (typeof o.value === 'string') return o.value.trim();
+  if (typeof o.value === 'number') return String(o.value);
+  throw new TbInputError(o.field, `${o.field} must be a name, as text`);
 }
 
 /** The rows of msg.payload, each checked (a bad one names its field; nothing is sent). */
@@ -63,9 +73,20 @@ export function prepareRequest(msg: NodeMessageInFlow, s: EntitySettings): Entit
   const list: unknown[] = bulk ? (payload as unknown[]) : [payload];
   if (list.length > MAX_ROWS)
     throw new TbInputError('msg.payload', `Split the list: at most ${MAX_ROWS} rows a message (it has ${list.length})`);
-  const profile = typeof m.profile === 'string' && !s.profile ? m.profile : String(s.profile ?? '');
-  const customer = typeof m.customer === 'string' && !s.customer ? m.customer : String(s.customer ?? '');
-  const req: EntityRequest = { operation, type, bulk, rows: [], customers: [], tokens: [], profiles: new Map() };
+  // The dialog wins: a Profile or Customer set there (placeholders resolved already) is used, else the message's.
+  const options = new OptionReader(s as unknown as Bag, m);
+  const profile = textOption(options.get('profile'));
+  const customer = textOption(options.get('customer'));
+  const req: EntityRequest = {
+    operation,
+    type,
+    bulk,
+    rows: [],
+    customers: [],
+    tokens: [],
+    profiles: new Map(),
+    ignored: options.ignored,
+  };
   list.forEach((row, i) => {
     const field = bulk ? `msg.payload[${i}]` : 'msg.payload';
     const r = typeof row === 'string' ? { [type === 'CUSTOMER' ? 'title' : 'name']: row } : row;
