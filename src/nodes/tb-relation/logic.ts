@@ -12,7 +12,7 @@ import {
   type RelationsQuery,
   type RelationTypeGroup,
 } from '../../protocol/relations';
-import { RELATION_ENTITY_TYPES } from '../../protocol/targets';
+import { ACTION_TARGETS, policyRules, prepareTarget, RELATION_ENTITY_TYPES } from '../../protocol/targets';
 import type { EntityId } from '../../protocol/types';
 import { blankSetting, enumOption, intOption, keysOption, type OptionReader } from '../../settings/options';
 import type { RelationOperation } from './settings';
@@ -119,4 +119,25 @@ export function relationsQuery(e: EntityId, req: RelationRequest): RelationsQuer
     relationType: req.relationType,
     entityTypes: req.entityTypes,
   };
+}
+
+/**
+ * The dialog's check of the node's settings (registered by its dialog, run by the device-target part): the runtime's
+ * own checks over the settings as the dialog holds them, with stand-ins for what a message may still bring.
+ */
+export function checkRelationSettings(s: Record<string, unknown>): void {
+  if (s.relatedType === 'json' && !blankSetting(s.related)) {
+    let v: unknown;
+    try {
+      v = JSON.parse(String(s.related));
+    } catch {
+      fail('related', 'related: write the entity as JSON, e.g. { "entityType": "ASSET", "id": "<uuid>" }');
+    }
+    prepareTarget(v, 'related', policyRules(ACTION_TARGETS['tb-relation'], s.relatedEntityType ?? 'DEVICE'));
+  }
+  const op = blankSetting(s.operation) ? 'create' : s.operation;
+  if (!blankSetting(s.relationType)) prepareRelationType(s.relationType, 'relationType', false);
+  if (op === 'find' && !blankSetting(s.entityTypes) && !String(s.entityTypes).includes('{{'))
+    prepareEntityTypes({ value: s.entityTypes, field: 'entityTypes' });
+  if (op === 'find' && !blankSetting(s.maxLevel)) intOption({ value: s.maxLevel, field: 'maxLevel' }, 1, 0, 1000);
 }
