@@ -41,6 +41,7 @@ const TYPES = [
   'tb-trigger',
   'tb-api',
   'tb-notify',
+  'tb-relation',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const WAIT = 15000;
@@ -167,6 +168,7 @@ describe('editor (browser)', function () {
       { id: 'api1', type: 'tb-api', connection: 'conn1', path: '/api/audit/logs', version: 1, ...at(860, 460) },
       { id: 're1', type: 'tb-rule-engine', connection: 'conn1', version: 1, ...at(860, 540) },
       { id: 'notify1', type: 'tb-notify', connection: 'conn1', targets: 'Night shift', version: 1, ...at(860, 620) },
+      { id: 'rel1', type: 'tb-relation', connection: 'conn1', version: 1, ...at(860, 700) },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -187,6 +189,7 @@ describe('editor (browser)', function () {
     'tb-api': 'api1',
     'tb-rule-engine': 're1',
     'tb-notify': 'notify1',
+    'tb-relation': 'rel1',
   };
 
   async function admin(
