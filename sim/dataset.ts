@@ -63,7 +63,12 @@ export interface SimRelation {
   from: EntityId;
   to: EntityId;
   type: string;
-  typeGroup: 'COMMON';
+  /** COMMON for the relations of the entity hierarchy; the others (DASHBOARD, RULE_CHAIN, …) are never walked */
+  typeGroup: string;
+  /** JSON value or null */
+  additionalInfo: unknown;
+  /** server-assigned on every save (`relation_version_seq`) */
+  version: number;
 }
 
 export interface SimAlarm {
@@ -250,6 +255,7 @@ export class Dataset extends EventEmitter {
   version = 0;
   tenantId = '';
   private seq = 0;
+  private relationSeq = 0;
   private readonly byId = new Map<string, SimEntity>();
   private readonly byType = new Map<EntityType, SimEntity[]>();
   private readonly byName = new Map<string, SimEntity>();
@@ -854,7 +860,8 @@ export class Dataset extends EventEmitter {
   /** Removes an entity with its relations and the alarms it originated. */
   removeEntity(ref: EntityRef): void {
     const e = this.resolve(ref);
-    for (const r of [...this.relationsFrom(e.id), ...this.relationsTo(e.id)]) this.removeRelation(r.from, r.to, r.type);
+    for (const r of [...this.relationsFrom(e.id), ...this.relationsTo(e.id)])
+      this.removeRelation(r.from, r.to, r.type, r.typeGroup);
     for (const a of [...this.alarmMap.values()]) if (a.originator.id === e.id) this.deleteAlarm(a.id);
     if (e.bench !== undefined) {
       this.benchRemoved.add(e.bench);
@@ -868,23 +875,47 @@ export class Dataset extends EventEmitter {
     this.changed({ kind: 'entity', action: 'removed', entity: e });
   }
 
-  addRelation(from: EntityRef, to: EntityRef, type: string): SimRelation {
+  /**
+   * Saves a relation. The key is (from, to, typeGroup, type); saving an existing one is an upsert that replaces its
+   * additional info and takes a new version (`SqlRelationInsertRepository`'s `ON CONFLICT … DO UPDATE`).
+   */
+  addRelation(
+    from: EntityRef,
+    to: EntityRef,
+    type: string,
+    typeGroup = 'COMMON',
+    additionalInfo: unknown = null,
+  ): SimRelation {
     const f = this.resolve(from);
     const t = this.resolve(to);
-    const existing = this.relationsFrom(f.id).find((r) => r.to.id === t.id && r.type === type);
-    if (existing) return existing;
-    const rel: SimRelation = { from: this.entityId(f), to: this.entityId(t), type, typeGroup: 'COMMON' };
+    const existing = this.relationsFrom(f.id).find(
+      (r) => r.to.id === t.id && r.type === type && r.typeGroup === typeGroup,
+    );
+    if (existing) {
+      existing.additionalInfo = additionalInfo;
+      existing.version = ++this.relationSeq;
+      this.version++;
+      return existing;
+    }
+    const rel: SimRelation = {
+      from: this.entityId(f),
+      to: this.entityId(t),
+      type,
+      typeGroup,
+      additionalInfo,
+      version: ++this.relationSeq,
+    };
     pushTo(this.relOut, f.id, rel);
     pushTo(this.relIn, t.id, rel);
     this.changed({ kind: 'relation', action: 'added', relation: rel });
     return rel;
   }
 
-  removeRelation(from: EntityRef, to: EntityRef, type: string): boolean {
+  removeRelation(from: EntityRef, to: EntityRef, type: string, typeGroup = 'COMMON'): boolean {
     const fromId = typeof from === 'string' ? from : from.id;
     const toId = typeof to === 'string' ? to : to.id;
     const out = this.relOut.get(fromId);
-    const idx = out ? out.findIndex((r) => r.to.id === toId && r.type === type) : -1;
+    const idx = out ? out.findIndex((r) => r.to.id === toId && r.type === type && r.typeGroup === typeGroup) : -1;
     if (!out || idx < 0) return false;
     const [rel] = out.splice(idx, 1);
     const inn = this.relIn.get(toId);
@@ -1169,6 +1200,7 @@ export class Dataset extends EventEmitter {
         const next: string[] = [];
         for (const id of frontier) {
           for (const r of this.relationsTo(id)) {
+            if (r.typeGroup !== 'COMMON') continue;
             if (r.from.id !== orig.id && (types.length === 0 || types.includes(r.type)))
               out.set(r.from.id, { ...r.from });
             if (seen.has(r.from.id)) continue;

@@ -19,6 +19,7 @@ import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
 import { parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery } from './query/parse';
+import { RelationsApi } from './relations';
 import type { RpcService } from './rpc';
 import type { RuleEngineService } from './rule-engine';
 import type { TelemetryApi } from './telemetry';
@@ -117,6 +118,7 @@ export class HttpFront {
   /** routes with `{variables}` anywhere (segments; null = a variable), most literal segments first */
   private readonly patternRoutes: { method: string; segments: (string | null)[]; route: Route }[] = [];
   private readonly alarmActions: AlarmActions;
+  private readonly relations: RelationsApi;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly versionMemo = new Map<string, boolean>();
   private stopped = false;
@@ -129,7 +131,32 @@ export class HttpFront {
       versionAtLeast: (min) => versionAtLeast(ctx.version(), min),
       authorityOf: (userId) => ctx.auth.users.find((u) => u.userId === userId)?.authority ?? null,
     });
+    this.relations = new RelationsApi({
+      data: ctx.data,
+      versionAtLeast: (min) => versionAtLeast(ctx.version(), min),
+      authorityOf: (userId) => ctx.auth.users.find((u) => u.userId === userId)?.authority ?? null,
+    });
     this.defineRoutes();
+    this.defineRelationRoutes();
+  }
+
+  /** Relations (`C/EntityRelationController.java`): save, delete, get, lists, the relations query. */
+  private defineRelationRoutes(): void {
+    const rel = this.relations;
+    const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const answer = (out: unknown): Result => (out === undefined ? { status: 200 } : { status: 200, body: out });
+    const route = (method: string, path: string, body: (r: Req) => unknown, since?: string): void =>
+      this.add(method, path, { auth: true, authorities: ALL_USERS, since, handler: (r) => answer(body(r)) });
+    route('POST', '/api/relation', (r) => rel.save(this.caller(r), this.json(r), false));
+    route('POST', '/api/v2/relation', (r) => rel.save(this.caller(r), this.json(r), true), '3.8');
+    route('DELETE', '/api/relation', (r) => rel.remove(this.caller(r), q(r), false));
+    route('DELETE', '/api/v2/relation', (r) => rel.remove(this.caller(r), q(r), true), '3.8');
+    route('GET', '/api/relation', (r) => rel.get(this.caller(r), q(r)));
+    route('DELETE', '/api/relations', (r) => rel.removeAll(this.caller(r), q(r)));
+    route('GET', '/api/relations', (r) => rel.list(this.caller(r), q(r), false));
+    route('GET', '/api/relations/info', (r) => rel.list(this.caller(r), q(r), true));
+    route('POST', '/api/relations', (r) => rel.query(this.caller(r), this.json(r), false));
+    route('POST', '/api/relations/info', (r) => rel.query(this.caller(r), this.json(r), true));
   }
 
   /** Accepts requests again (after a stop, on the next start). */

@@ -11,7 +11,7 @@ import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow, NodeStatus } from '
 import { TbConfigError, TbError } from '../errors';
 import { lookupConnection, usableClient } from '../node-red/connection';
 import { Activity, onClose, onInput, type SendFn } from '../node-red/input';
-import { errorStatus, setupProblem, status } from '../node-red/status';
+import { actionFailureStatus, setupProblem, status } from '../node-red/status';
 import { TypedValue } from '../node-red/typed-value';
 import { BoundSettings, IgnoredWarnings } from '../node-red/value-sources';
 import { bulkFailedError, errorEntry, forEachBulk, type Outcome, type StopSignal } from '../platform/bulk';
@@ -285,13 +285,6 @@ export function savePayloadUse(
 ): string | undefined {
   const op = settings.operation === 'msg' ? (msg as { operation?: unknown }).operation : settings.operation;
   return op === 'save' && settings.valuesFrom !== 'rows' ? 'the values to save' : undefined;
-}
-
-/** Red, with the reason: "not found", "not permitted", "no reply"… or the usual error texts. */
-export function actionFailureStatus(RED: NodeAPI, err: unknown): NodeStatus {
-  if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
-  if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', 'ring', 'notPermitted');
-  return errorStatus(RED, err);
 }
 
 function resultEntry(entity: EntityId, o: Outcome<Props>): Record<string, unknown> {

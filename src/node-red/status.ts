@@ -110,7 +110,14 @@ export type StatusKey =
   | 'notifyPending'
   | 'markedRead'
   | 'allMarkedRead'
-  | 'unread';
+  | 'unread'
+  | 'relationCreated'
+  | 'relationExisted'
+  | 'relationDeleted'
+  | 'relationMissing'
+  | 'related'
+  | 'oneRelated'
+  | 'noRelated';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {
@@ -200,6 +207,16 @@ export function errorStatus(RED: NodeAPI, err: unknown): NodeStatus {
       if (err instanceof TbApiError) return status(RED, 'red', 'ring', 'httpError', { status: err.status });
       return status(RED, 'red', 'ring', 'error');
   }
+}
+
+/**
+ * Red, with the reason an action failed on what it names: "not found", "not permitted" (a ring, or a dot where it is
+ * the login's to fix), or the usual error texts.
+ */
+export function actionFailureStatus(RED: NodeAPI, err: unknown, permission: NodeStatus['shape'] = 'ring'): NodeStatus {
+  if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
+  if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', permission, 'notPermitted');
+  return errorStatus(RED, err);
 }
 
 /** A problem with the node's own settings, found at deploy: a red dot and one log line (never a throw). */

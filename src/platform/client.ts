@@ -26,6 +26,7 @@ import { DEFAULT_RETRY, HttpClient, RetryPolicy } from './http';
 import { PlatformLookups } from './lookups';
 import { Notifications } from './notifications';
 import { EntityQueries, type PageChunk } from './queries';
+import { Relations } from './relations';
 import type { CallOptions } from './requester';
 import { RpcClient } from './rpc';
 import { RuleEngineClient } from './rule-engine';
@@ -53,6 +54,7 @@ export class PlatformClient {
   private alarmActions: AlarmActions | undefined;
   private deviceDataClient: DeviceData | undefined;
   private rpcClient: RpcClient | undefined;
+  private relationsClient: Relations | undefined;
   private apiCalls: ApiCalls | undefined;
   private ruleEngineClient: RuleEngineClient | undefined;
   private notificationsClient: Notifications | undefined;
@@ -97,6 +99,11 @@ export class PlatformClient {
   }
 
   /** Server-side RPC to devices (send at most once, persistent RPCs read, followed and cancelled). */
+  get relations(): Relations {
+    if (!this.relationsClient) this.relationsClient = new Relations(this.session);
+    return this.relationsClient;
+  }
+
   get rpc(): RpcClient {
     if (!this.rpcClient) this.rpcClient = new RpcClient(this.session, this.timeoutMs);
     return this.rpcClient;

@@ -360,9 +360,11 @@ export class HttpClient {
         }
       }
       const bytes = res.data as Buffer | undefined;
-      const parsed = opts?.raw && !(res.status === 429 || transient) ? undefined : parseBody(bytes);
+      // A raw answer is given as it came, but a 429 or 502/503/504, which are retried and mapped as for any request.
+      const asItCame = opts?.raw === true && !(res.status === 429 || transient);
+      const parsed = asItCame ? undefined : parseBody(bytes);
       releaseBody(res);
-      if (opts?.raw && !(res.status === 429 || transient)) {
+      if (asItCame) {
         const data = bytes && bytes.length > 0 ? bytes : undefined;
         return { status: res.status, data, headers: res.headers as Record<string, unknown> };
       }

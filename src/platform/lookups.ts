@@ -125,6 +125,7 @@ export class PlatformLookups {
       throw badAnswer(path, 'something that is not a user');
     return u;
   }
+
   private meOnce: Promise<PlatformUser> | undefined;
 
   /**

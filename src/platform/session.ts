@@ -17,25 +17,15 @@ export class Session implements Requester {
 
   /** Sends a request with auth; returns the parsed body of a 2xx answer or throws our error. */
   async request(method: HttpMethod, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
-    let header = this.auth.header();
-    if (typeof header !== 'string') header = await header;
-    let res = await this.http.send(method, path, body, header, opts);
-    if (this.authStatuses.includes(res.status)) {
-      const verdict = await this.auth.onUnauthorized(header, this.http.apiError(res.status, res.data, method, path));
-      if (verdict !== true) throw verdict;
-      header = this.auth.header();
-      if (typeof header !== 'string') header = await header;
-      res = await this.http.send(method, path, body, header, opts);
-    }
+    const res = await this.exchange(method, path, body, opts ?? {});
     if (res.status >= 300) throw this.http.apiError(res.status, res.data, method, path);
-    this.auth.noteSuccess();
     return res.data;
   }
 
   /**
    * Sends a request and gives the answer whatever its status (the generic call reads errors itself): with auth and
-   * the one retry after "token expired" as `request`, or, with `noAuth`, without any credential (a path the server
-   * serves to anyone: the token is not sent where it is not needed).
+   * the one retry after "token expired", or, with `noAuth`, without any credential (a path the server serves to
+   * anyone: the token is not sent where it is not needed).
    */
   async exchange(
     method: HttpMethod,
@@ -48,7 +38,8 @@ export class Session implements Requester {
     if (typeof header !== 'string') header = await header;
     let res = await this.http.send(method, path, body, header, opts);
     if (this.authStatuses.includes(res.status)) {
-      const err = this.http.apiError(res.status, errorBody(res.data), method, path);
+      // A raw answer's body is its bytes: read as the error message reads it.
+      const err = this.http.apiError(res.status, opts.raw ? errorBody(res.data) : res.data, method, path);
       const verdict = await this.auth.onUnauthorized(header, err);
       if (verdict !== true) throw verdict;
       header = this.auth.header();

@@ -161,6 +161,12 @@ describe('tb-api dialog: common calls, the try, a bad path flagged (browser)', f
   it('a placeholder gets a box to try with; the file comes back by its name, type and size', async () => {
     await openDialog(page, 'apiFile');
     await suggestionsReady();
+    // The editor sets the connection again as it fills its own list: the same server keeps the list shown.
+    const kept = await page.evaluate(() => {
+      $('#node-input-connection').trigger('change');
+      return $('[data-tb-api-suggest]').attr('data-tb-state');
+    });
+    assert.equal(kept, 'ready');
     await pick('/api/otaPackage/{{msg.otaPackageId}}/download');
     await page.locator('[data-tb-api-try-value="msg.otaPackageId"]').waitFor({ state: 'visible', timeout: WAIT });
     assert.equal(await tryIt(), 'error', 'no value yet: not sent');

@@ -42,6 +42,7 @@ const TYPES = [
   'tb-trigger',
   'tb-api',
   'tb-notify',
+  'tb-relation',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const WAIT = 15000;
@@ -169,6 +170,7 @@ describe('editor (browser)', function () {
       { id: 're1', type: 'tb-rule-engine', connection: 'conn1', version: 1, ...at(860, 540) },
       { id: 'ent1', type: 'tb-entity', connection: 'conn1', version: 1, ...at(860, 700) },
       { id: 'notify1', type: 'tb-notify', connection: 'conn1', targets: 'Night shift', version: 1, ...at(860, 620) },
+      { id: 'rel1', type: 'tb-relation', connection: 'conn1', version: 1, ...at(860, 700) },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -190,6 +192,7 @@ describe('editor (browser)', function () {
     'tb-rule-engine': 're1',
     'tb-entity': 'ent1',
     'tb-notify': 'notify1',
+    'tb-relation': 'rel1',
   };
 
   async function admin(

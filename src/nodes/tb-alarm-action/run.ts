@@ -4,7 +4,7 @@
  */
 import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
-import { errorStatus, status, type StatusKey } from '../../node-red/status';
+import { actionFailureStatus, status, type StatusKey } from '../../node-red/status';
 import { TypedValue } from '../../node-red/typed-value';
 import { BoundSettings, IgnoredWarnings, type Settings } from '../../node-red/value-sources';
 import type { AlarmActionResult } from '../../platform/alarm-actions';
@@ -296,7 +296,5 @@ export function alarmFailureStatus(RED: NodeAPI, err: unknown, operation: AlarmO
     const key = ALREADY_KEY[operation];
     if (key) return status(RED, 'red', 'ring', key);
   }
-  if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
-  if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', 'ring', 'notPermitted');
-  return errorStatus(RED, err);
+  return actionFailureStatus(RED, err);
 }

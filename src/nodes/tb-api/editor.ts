@@ -19,8 +19,9 @@ import {
 } from '../../protocol/api-call';
 import type { ApiPathSuggestion } from '../../protocol/api-paths';
 import { fromMessage as settingsFromMessage } from '../../settings/declare';
+import { unsetNode as fromMessage } from '../../settings/options';
 import { label } from './label';
-import { checkApiSettings, fromMessage } from './logic';
+import { checkApiSettings } from './logic';
 import { MIGRATIONS } from './migrations';
 import { TB_API } from './settings';
 
@@ -96,8 +97,12 @@ function suggestions(): void {
   const note = $('[data-tb-api-suggest-note]');
   let items: ApiPathSuggestion[] = [];
   let asked = 0;
+  let shownFor: string | undefined;
   const fill = (): void => {
     const id = connectionId();
+    // The editor sets the connection again as it fills its list: the same server keeps the list it has.
+    if (id === shownFor) return;
+    shownFor = id;
     const mine = ++asked;
     select
       .empty()

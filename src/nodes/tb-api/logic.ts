@@ -6,6 +6,7 @@
 import { TbInputError } from '../../errors';
 import { BODY_FROM, preparePathTemplate, prepareMethod, type ApiMethod, type BodyFrom } from '../../protocol/api-call';
 import { got } from '../../protocol/validate';
+import { unsetNode as fromMessage } from '../../settings/options';
 import { TB_API } from './settings';
 
 const DEFAULTS = TB_API.settings;
@@ -82,11 +83,6 @@ const TIMESTAMP_WINDOW_MS = 86400000;
 /** Does msg.payload look like a timestamp (an inject node's default payload), which would be sent as the body? */
 export function looksLikeTimestamp(v: unknown, now: number): boolean {
   return typeof v === 'number' && Number.isInteger(v) && Math.abs(v - now) <= TIMESTAMP_WINDOW_MS;
-}
-
-/** A setting left empty: the message gives it. */
-export function fromMessage(v: unknown): boolean {
-  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }
 
 /**

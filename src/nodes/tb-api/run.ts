@@ -24,7 +24,8 @@ import {
   type QueryPair,
 } from '../../protocol/api-call';
 import type { BindingRef } from '../../protocol/bindings';
-import { bodyOf, fromMessage, looksLikeTimestamp, prepareBodySetting, type BodySetting } from './logic';
+import { unsetNode as fromMessage } from '../../settings/options';
+import { bodyOf, looksLikeTimestamp, prepareBodySetting, type BodySetting } from './logic';
 import type { ApiSettings } from './settings';
 
 /** What msg.api says of the call sent: its method and path (with the query), placeholders filled in. */

@@ -4,11 +4,10 @@
  * concurrency. Wiring only: the per-message work is run.ts, the settings settings.ts.
  */
 import type { Node, NodeAPI, NodeDef } from 'node-red';
-import { actionFailureStatus } from '../../families/device-action';
 import { lookupConnection, usableClient } from '../../node-red/connection';
 import { Activity, onClose, onInput } from '../../node-red/input';
 import { nodeSettings } from '../../node-red/settings';
-import { setupProblem, status } from '../../node-red/status';
+import { actionFailureStatus, setupProblem, status } from '../../node-red/status';
 import { BoundSettings, IgnoredWarnings } from '../../node-red/value-sources';
 import type { StopSignal } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';

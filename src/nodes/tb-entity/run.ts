@@ -6,9 +6,8 @@
  */
 import type { NodeAPI, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { TbError, TbInputError } from '../../errors';
-import { actionFailureStatus } from '../../families/device-action';
 import { Activity } from '../../node-red/input';
-import { status } from '../../node-red/status';
+import { actionFailureStatus, status } from '../../node-red/status';
 import { errorEntry, forEachBulk, type Outcome, type StopSignal } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
 import type { ProfileMemo } from '../../platform/entities';

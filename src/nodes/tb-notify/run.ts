@@ -4,7 +4,7 @@
  */
 import type { Node, NodeAPI, NodeMessage, NodeStatus } from 'node-red';
 import { TbError } from '../../errors';
-import { errorStatus, status } from '../../node-red/status';
+import { actionFailureStatus, status } from '../../node-red/status';
 import { BoundSettings, IgnoredWarnings, type Settings } from '../../node-red/value-sources';
 import type { PlatformClient } from '../../platform/client';
 import type { CallOptions } from '../../platform/requester';
@@ -131,7 +131,5 @@ function unreadStatus(RED: NodeAPI, unread: number | null, done: 'markedRead' | 
 
 /** Red with the reason: "not permitted" (red dot: a customer user's login), "not found", or the usual texts. */
 export function notifyFailureStatus(RED: NodeAPI, err: unknown): NodeStatus {
-  if (err instanceof TbError && err.code === 'TB_PERMISSION') return status(RED, 'red', 'dot', 'notPermitted');
-  if (err instanceof TbError && err.code === 'TB_NOT_FOUND') return status(RED, 'red', 'ring', 'notFound');
-  return errorStatus(RED, err);
+  return actionFailureStatus(RED, err, 'dot');
 }

@@ -6,10 +6,10 @@
  */
 import type { Node, NodeAPI, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { TbConfigError, TbError } from '../../errors';
-import { actionFailureStatus, withProps, type DeviceAction, type Props } from '../../families/device-action';
+import { withProps, type DeviceAction, type Props } from '../../families/device-action';
 import { setting } from '../../node-red/connection';
 import { type SendFn } from '../../node-red/input';
-import { status } from '../../node-red/status';
+import { actionFailureStatus, status } from '../../node-red/status';
 import { TypedValue } from '../../node-red/typed-value';
 import { Gate } from '../../platform/bulk';
 import type { PlatformClient } from '../../platform/client';
