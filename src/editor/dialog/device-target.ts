@@ -49,6 +49,9 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
   };
 
   /** The fixed entities (or, without one, every entity of the type of a bare id). */
+  // The names of picked entities, read once and kept.
+  const lookups = new Lookups(connection);
+
   const fixed = (): KeySource =>
     fixedEntities(
       String(E.input('targetType').val() ?? ''),
@@ -93,13 +96,20 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
       return source() === 'json' ? fixed().entityType : String(E.input('targetEntityType').val() ?? '');
     },
 
+    /** The name of the entity picked by name, once known (undefined: none picked, or its name not read yet). */
+    pickedName(): string | undefined {
+      if (String(E.input('target').typedInput('type')) !== PICKED) return undefined;
+      const e = pickedEntity(String(E.input('target').typedInput('value') ?? '').trim());
+      return e && e.id.trim() ? lookups.knownName(e.id) : undefined;
+    },
+
     /**
      * Says in `el` which entity the node acts on as the dialog is set now, following the target: the catalog's
      * `<key><how>` (`key` ends with a dot), how being auto (the message), picked (__name__: the picked entity's
-     * name, once known), pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata.
+     * name, once known), pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata. `then`:
+     * called after each change of the line (a summary that names the entity follows it).
      */
-    describe(el: JQuery, key: string): void {
-      const lookups = new Lookups(connection);
+    describe(el: JQuery, key: string, then?: () => void): void {
       const asked = new Set<string>();
       const update = (): void => {
         const input = E.input('target');
@@ -117,9 +127,11 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
             void lookups.names(e.entityType, [e.id]).then(update);
           }
           el.text(E.t(`${key}picked`, { name: name ?? e.id }));
+          then?.();
           return;
         }
         el.text(E.t(`${key}${['json', 'msg', 'jsonata'].includes(how) ? how : 'auto'}`, { prop: `msg.${value}` }));
+        then?.();
       };
       E.follow(update, ['target']);
     },
