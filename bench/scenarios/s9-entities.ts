@@ -175,7 +175,8 @@ export async function scenario9(opts: RunOptions): Promise<ScenarioResult> {
           'message entering the node until its one output (a result per row, in order) reaches the sink. "One ' +
           `message per row": ${fmt(n)} messages of one row into the same node, each sent once the previous one's ` +
           "output reached the sink (what a flow without the bulk does). The platform client: the package's own " +
-          'client (`dist/platform`) in a process without Node-RED, `entities.save(row, "upsert")` from a pool of ' +
+          'client (`dist/platform`) in a process without Node-RED, `entities.save(row, "upsert")` (the profile ' +
+          'names read once for the list, as the node does) from a pool of ' +
           `${CONCURRENCY} workers, logged in before the clock starts. The simulator waits ${LATENCY_MS} ms before ` +
           `handling each request (\`--latency ${LATENCY_MS}\`); "latency floor" = requests × ${LATENCY_MS} ms ÷ ` +
           `requests in flight. ${roundsText(opts, opts.rounds)}`,
