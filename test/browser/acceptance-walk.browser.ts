@@ -904,7 +904,7 @@ describe("the editor's acceptance walk: sixteen tasks with the mouse (browser)",
     assert.equal(await tray().locator('#node-input-bodyFrom').inputValue(), 'payload', 'msg.payload is the default');
     assert.equal(
       await page.evaluate(() => $('[data-tb-summary]').text()),
-      "Sends msg.payload as the entity into its usual queue; waits the server's 10 s for the reply.",
+      "Sends msg.payload as Thermo A-101 into its usual queue; waits the server's 10 s for the reply.",
     );
     await shot('13-rule-engine');
     await saveDialog(page);
@@ -943,8 +943,8 @@ describe("the editor's acceptance walk: sixteen tasks with the mouse (browser)",
     const text = 'Thermo A-103 has been above 25 °C all day: please look at its heater tonight.';
     await injectPayload(inj, 'str', text, subject);
     await edit(notify);
-    // Send a notification, a subject and a text written here, by the web: the defaults; the subject and the text
-    // left empty are the message's topic and payload.
+    // Send a notification, a subject and a text (typed here or the message's), by the web: the defaults; the
+    // subject and the text left empty are the message's topic and payload.
     assert.equal(await tray().locator('#node-input-action').inputValue(), 'send');
     assert.equal(await tray().locator('#node-input-content').inputValue(), 'text');
     assert.deepEqual(
@@ -974,6 +974,11 @@ describe("the editor's acceptance walk: sixteen tasks with the mouse (browser)",
       timeout: WAIT,
     });
     assert.deepEqual(await chipsShown(page, 'targets'), ['Night shift']);
+    assert.equal(
+      await tray().locator('[data-tb-notify-summary]').innerText(),
+      'Sends msg.topic as the subject and msg.payload as the text to Night shift by Web (bell); waits up to 10s for ' +
+        'how many were sent.',
+    );
     await shot('14-notify');
     await saveDialog(page);
     assert.deepEqual(await saved(notify, ['action', 'targets', 'content', 'subject', 'text', 'methods']), {
@@ -1108,6 +1113,14 @@ describe("the editor's acceptance walk: sixteen tasks with the mouse (browser)",
     }
   });
 
+  /** Waits for tb-relation's line under the settings to read `text` (a picked name arrives from the server). */
+  async function relationLineIs(text: string): Promise<void> {
+    await page
+      .waitForFunction((t) => $('[data-tb-relation-summary]').text() === t, text, { timeout: WAIT })
+      .catch(() => undefined);
+    assert.equal(await page.evaluate(() => $('[data-tb-relation-summary]').text()), text);
+  }
+
   it('16. put a new meter under its floor, then list the floor: relation Create, both ends picked by name; relation Find', async function () {
     const meter = sim.data.findByName('DEVICE', METERS[0].name);
     assert.ok(meter, `task 15 created ${METERS[0].name}`);
@@ -1134,6 +1147,7 @@ describe("the editor's acceptance walk: sixteen tasks with the mouse (browser)",
     await field('related.entityType').selectOption('ASSET');
     await pickSuggestion(page, field('related.id'), 'Gamma Fl', 'Gamma Floor 2');
     assert.equal(await visible('.tb-tip-exists'), true, 'the line says a relation that exists is left as it is');
+    await relationLineIs(`Creates: Gamma Floor 2 Contains ${METERS[0].name}.`);
     await closeNotifications();
     await shot('16-relation-create');
     await saveDialog(page);
@@ -1173,6 +1187,7 @@ describe("the editor's acceptance walk: sixteen tasks with the mouse (browser)",
       ],
       ['Contains', '1'],
     );
+    await relationLineIs('Finds X where Gamma Floor 2 Contains X, one level down.');
     await closeNotifications();
     await shot('16-relation-find');
     await saveDialog(page);

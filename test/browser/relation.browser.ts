@@ -82,6 +82,14 @@ describe('tb-relation dialog (browser)', function () {
 
   const tray = () => topTray(page);
   const visible = (sel: string) => page.evaluate((s) => $(s).is(':visible'), sel);
+  const summary = () => page.evaluate(() => $('[data-tb-relation-summary]').text());
+  /** Waits for the summary line to read `text` (a picked entity's name arrives from the server). */
+  async function summaryIs(text: string): Promise<void> {
+    await page
+      .waitForFunction((t) => $('[data-tb-relation-summary]').text() === t, text, { timeout: 10000 })
+      .catch(() => undefined);
+    assert.equal(await summary(), text);
+  }
 
   it('create by default, the related entity picked by name; find shows levels and types; saved, deployed, related', async function () {
     await openDialog(page, 'rel');
@@ -92,6 +100,9 @@ describe('tb-relation dialog (browser)', function () {
     assert.equal(await visible('[data-tb-row="entityTypes"]'), false);
     assert.equal(await visible('.tb-tip-exists'), true);
 
+    // The line under the settings says which way the relation goes: from the message at first.
+    assert.equal(await summary(), 'Creates: msg.related Contains msg.entity.');
+
     // The entity: Spare Sensor, picked by name; the related entity: Beta Floor 1, picked by name.
     await pickEntity(page, 'DEVICE', 'Spare', 'Spare Sensor');
     await targetLineIs(page, /^The entity is Spare Sensor, picked by name\.$/);
@@ -99,6 +110,7 @@ describe('tb-relation dialog (browser)', function () {
     await tray().locator('[data-tb-field="related.entityType"]').selectOption('ASSET');
     await pickSuggestion(page, tray().locator('[data-tb-field="related.id"]'), 'Beta Floor', 'Beta Floor 1');
     assert.equal(await verdict(page, 'rel', 'related'), true);
+    await summaryIs('Creates: Beta Floor 1 Contains Spare Sensor.');
 
     // Find: the related entity goes, levels and types come; a type that is not an entity type is flagged.
     await tray().locator('#node-input-operation').selectOption('find');
@@ -106,6 +118,10 @@ describe('tb-relation dialog (browser)', function () {
     assert.equal(await visible('[data-tb-row="maxLevel"]'), true);
     assert.equal(await visible('[data-tb-row="entityTypes"]'), true);
     assert.equal(await visible('.tb-tip-find'), true);
+    await summaryIs('Finds X where X Contains Spare Sensor, one level up.');
+    await tray().locator('#node-input-direction').selectOption('FROM');
+    await summaryIs('Finds X where Spare Sensor Contains X, one level down.');
+    await tray().locator('#node-input-direction').selectOption('TO');
     await typeInto(page, 'entityTypes', 'ALARM');
     await marked(page, 'entityTypes', true);
     assert.match(String(await verdict(page, 'rel', 'entityTypes')), /ALARM is not one of/);

@@ -51,6 +51,7 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
   /** The fixed entities (or, without one, every entity of the type of a bare id). */
   // The names of picked entities, read once and kept.
   const lookups = new Lookups(connection);
+  const askedNames = new Set<string>();
 
   const fixed = (): KeySource =>
     fixedEntities(
@@ -96,11 +97,22 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
       return source() === 'json' ? fixed().entityType : String(E.input('targetEntityType').val() ?? '');
     },
 
-    /** The name of the entity picked by name, once known (undefined: none picked, or its name not read yet). */
-    pickedName(): string | undefined {
-      if (String(E.input('target').typedInput('type')) !== PICKED) return undefined;
-      const e = pickedEntity(String(E.input('target').typedInput('value') ?? '').trim());
-      return e && e.id.trim() ? lookups.knownName(e.id) : undefined;
+    /**
+     * The name of the entity picked by name in `prop` (the target, or another entity input such as tb-relation's
+     * related one), once known: undefined when none is picked or its name is not read yet; `then` is called when
+     * a name asked for arrives.
+     */
+    pickedName(prop = 'target', then?: () => void): string | undefined {
+      const input = E.input(prop);
+      if (String(input.typedInput('type')) !== PICKED) return undefined;
+      const e = pickedEntity(String(input.typedInput('value') ?? '').trim());
+      if (!e || !e.id.trim()) return undefined;
+      const name = lookups.knownName(e.id);
+      if (name === undefined && then && isUuid(e.id) && !askedNames.has(e.id)) {
+        askedNames.add(e.id);
+        void lookups.names(e.entityType, [e.id]).then(then);
+      }
+      return name;
     },
 
     /**

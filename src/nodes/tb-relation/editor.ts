@@ -3,7 +3,7 @@ import { settingsCheck } from '../../editor/builder/action-settings';
 import { deviceTarget, messageSettings, placeholderAware } from '../../editor/dialog/device-target';
 import { dialog } from '../../editor/dialog/dialog';
 import { forType, type EditorNode } from '../../editor/dialog/for-type';
-import { pickedEntityInput } from '../../editor/dialog/picked-entity';
+import { PICKED, pickedEntityInput } from '../../editor/dialog/picked-entity';
 import { RELATION_ENTITY_TYPES } from '../../protocol/targets';
 import { fromMessage } from '../../settings/declare';
 import { TARGET_SOURCES } from '../../settings/target';
@@ -22,6 +22,33 @@ function op(node: EditorNode): string {
 /** The runtime's own check of the settings as the dialog holds them, when the problem is this setting's. */
 const runtime = placeholderAware(E.runtimeCheck(Object.keys(TB_RELATION.settings)));
 const target = deviceTarget(E, { runtime });
+
+/** The two ends and the relation as the dialog holds them, in words: "Gamma Floor 2 Contains Meter G-201." */
+function summary(node: EditorNode): string {
+  const s = (key: string, opts?: Record<string, unknown>) => E.t(`tb-relation.summary.${key}`, opts);
+  const o = op(node);
+  if (o === 'msg') return s('fromMsg');
+  const update = (): void => {
+    $('[data-tb-relation-summary]').text(summary(node));
+  };
+  const end = (prop: string, message: string): string => {
+    const type = String(E.input(prop).typedInput('type'));
+    if (type === PICKED) return target.pickedName(prop, update) ?? s('picked');
+    if (type === 'auto' || type === '') return message;
+    return s(type === 'msg' ? 'msgProp' : 'given', { prop: `msg.${String(E.input(prop).typedInput('value') ?? '')}` });
+  };
+  const entity = end('target', s('entityMsg'));
+  const related = end('related', s('relatedMsg'));
+  const typed = String(E.value(node, 'relationType') ?? '').trim();
+  const type = typed || s('typeMsg');
+  const from = String(E.value(node, 'direction') || TB_RELATION.settings.direction.default) === 'FROM';
+  if (o === 'find') {
+    const n = Number(String(E.value(node, 'maxLevel') ?? '').trim() || TB_RELATION.settings.maxLevel.default);
+    const depth = n === 0 ? s('everyLevel') : s(n === 1 ? 'oneLevel' : 'levels', { n });
+    return s(from ? 'findDown' : 'findUp', { entity, type: typed || s('anyType'), depth });
+  }
+  return s(o, { from: from ? entity : related, type, to: from ? related : entity });
+}
 
 export default dialog(E, {
   declaration: TB_RELATION,
@@ -62,7 +89,13 @@ export default dialog(E, {
         '.tb-tip-find': find,
       };
     }, ['operation', 'target', 'related', 'relatedType', 'targetEntityType']);
-    target.describe($('[data-tb-target-tip]'), 'tb-relation.entityIs.');
+    // The summary says which way the relation goes, with the names picked (read once, then the line follows).
+    const line = $('[data-tb-relation-summary]');
+    const said = E.follow(
+      () => line.text(summary(node)),
+      ['operation', 'target', 'related', 'relatedType', 'relationType', 'direction', 'maxLevel'],
+    );
+    target.describe($('[data-tb-target-tip]'), 'tb-relation.entityIs.', said);
   },
   oneditsave() {
     E.trim(['relationType', 'entityTypes', 'maxLevel', 'concurrency']);
