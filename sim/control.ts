@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { commentInfoJson } from './alarm-actions';
 import type { AuthService } from './auth';
 import type { AddEntitySpec, CreateAlarmSpec, Dataset, KeyScope, SimEntity } from './dataset';
+import type { EntityBehaviour, EntityService } from './entities';
 import type { FaultSpec, Faults, RequestLog } from './hooks';
 import type { NotificationCenter } from './notifications';
 import { DEVICE_MODES, type DeviceBehaviour, type DeviceMode, type RpcService } from './rpc';
@@ -21,6 +22,7 @@ export interface ControlTarget {
   readonly auth: AuthService;
   readonly rpc: RpcService;
   readonly ruleEngine: RuleEngineService;
+  readonly entities: EntityService;
   readonly telemetry: TelemetryApi;
   readonly notifications: NotificationCenter;
   readonly url: string;
@@ -419,6 +421,22 @@ export class ControlApi {
         });
         return { ok: true, mode: sim.ruleEngine.timers.mode, scale: sim.ruleEngine.timers.scale };
       }
+      // --- entity management: the tenant's limits, concurrent writers, versions, credentials ---
+      case 'GET /entities/behaviour':
+        return sim.entities.behaviour();
+      case 'POST /entities/behaviour': {
+        const o = obj(body);
+        const b: Partial<EntityBehaviour> = {};
+        if (o.limits !== undefined) b.limits = obj(o.limits) as EntityBehaviour['limits'];
+        if (typeof o.concurrentWrites === 'number') b.concurrentWrites = o.concurrentWrites;
+        sim.entities.setBehaviour(b);
+        return sim.entities.behaviour();
+      }
+      case 'POST /entities/reset':
+        sim.entities.reset();
+        return { ok: true };
+      case 'POST /entities/touch':
+        return { version: sim.entities.touch(String(obj(body).id)) };
       case 'GET /telemetry/stats':
         return sim.telemetry.stats(q.get('entityId') ?? undefined);
       case 'POST /telemetry/reset-counters':

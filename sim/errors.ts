@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly errorCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** fields the body carries besides the standard four (the entity limit's `entityType` and `limit`) */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -13,6 +13,7 @@ import { AuthService, type JwtPair } from './auth';
 import { versionAtLeast } from './auth';
 import { ControlApi } from './control';
 import { Dataset, type DatasetOptions } from './dataset';
+import { EntityService } from './entities';
 import { GenericApi } from './generic';
 import { Faults, RequestLog, type FaultSpec } from './hooks';
 import { NotificationCenter } from './notifications';
@@ -131,6 +132,8 @@ export class Simulator {
    * `count`), timers (`advance`)
    */
   readonly ruleEngine: RuleEngineService;
+  /** devices, assets and customers: versions, credentials, limits, concurrent writers */
+  readonly entities: EntityService;
   /**
    * heated rooms: off until `sim.rooms.start()`; then each `step()` moves every thermostat's temperature toward its
    * target (the shared attribute `targetTemperature` or the RPC `setTarget`) or its own temperature
@@ -234,6 +237,7 @@ export class Simulator {
       defaultTimeoutMs: opts.ruleEngineDefaultTimeoutMs,
       asyncRequestTimeoutMs: opts.asyncRequestTimeoutMs,
     });
+    this.entities = new EntityService(deviceCtx);
     this.rooms = new Rooms({ data: this.data, rpc: this.rpc, now });
     const spare = this.data.findByName('DEVICE', 'Spare Sensor');
     if (spare) this.rpc.seedDevice(spare.id, { mode: 'offline' });
@@ -252,6 +256,7 @@ export class Simulator {
       rpc: this.rpc,
       generic: this.generic,
       ruleEngine: this.ruleEngine,
+      entities: this.entities,
       notifications: this.notifications,
       now,
       latencyMs: () => this.latency,
@@ -399,6 +404,7 @@ export type { KvInput } from './values';
 export type { FaultSpec, Fault, RequestLogEntry } from './hooks';
 export type { DeviceBehaviour, DeviceMode, RpcCall, RpcStatus, TimerMode } from './rpc';
 export type { ChainBehaviour, ChainMode, RuleEngineMsg } from './rule-engine';
+export type { DeviceCredentials, EntityBehaviour, ManagedType } from './entities';
 export type { SaveRecord } from './telemetry';
 export { NotificationCenter, DELIVERY_METHODS } from './notifications';
 export type {

@@ -8,6 +8,7 @@ import type { AuthService, Principal } from './auth';
 import { versionAtLeast } from './auth';
 import type { ControlApi } from './control';
 import type { Dataset } from './dataset';
+import type { EntityService, ManagedType } from './entities';
 import { ApiError, forbidden, jsonParseError, PlainError, SpringError, general } from './errors';
 import type { GenericApi } from './generic';
 import { defaultFaultBody, type Fault, type Faults, type RequestLog } from './hooks';
@@ -18,6 +19,7 @@ import type { AlarmQueryEngine } from './query/alarms';
 import type { EntityQueryEngine } from './query/entities';
 import { findKeysV1, findKeysV2 } from './query/keys';
 import { parseAlarmCountQuery, parseAlarmDataQuery, parseEntityCountQuery, parseEntityDataQuery } from './query/parse';
+import { RelationsApi } from './relations';
 import type { RpcService } from './rpc';
 import type { RuleEngineService } from './rule-engine';
 import type { TelemetryApi } from './telemetry';
@@ -36,6 +38,7 @@ export interface FrontContext {
   readonly rpc: RpcService;
   readonly generic: GenericApi;
   readonly ruleEngine: RuleEngineService;
+  readonly entities: EntityService;
   readonly notifications: NotificationCenter;
   now(): number;
   latencyMs(): number;
@@ -115,6 +118,7 @@ export class HttpFront {
   /** routes with `{variables}` anywhere (segments; null = a variable), most literal segments first */
   private readonly patternRoutes: { method: string; segments: (string | null)[]; route: Route }[] = [];
   private readonly alarmActions: AlarmActions;
+  private readonly relations: RelationsApi;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly versionMemo = new Map<string, boolean>();
   private stopped = false;
@@ -127,7 +131,32 @@ export class HttpFront {
       versionAtLeast: (min) => versionAtLeast(ctx.version(), min),
       authorityOf: (userId) => ctx.auth.users.find((u) => u.userId === userId)?.authority ?? null,
     });
+    this.relations = new RelationsApi({
+      data: ctx.data,
+      versionAtLeast: (min) => versionAtLeast(ctx.version(), min),
+      authorityOf: (userId) => ctx.auth.users.find((u) => u.userId === userId)?.authority ?? null,
+    });
     this.defineRoutes();
+    this.defineRelationRoutes();
+  }
+
+  /** Relations (`C/EntityRelationController.java`): save, delete, get, lists, the relations query. */
+  private defineRelationRoutes(): void {
+    const rel = this.relations;
+    const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const answer = (out: unknown): Result => (out === undefined ? { status: 200 } : { status: 200, body: out });
+    const route = (method: string, path: string, body: (r: Req) => unknown, since?: string): void =>
+      this.add(method, path, { auth: true, authorities: ALL_USERS, since, handler: (r) => answer(body(r)) });
+    route('POST', '/api/relation', (r) => rel.save(this.caller(r), this.json(r), false));
+    route('POST', '/api/v2/relation', (r) => rel.save(this.caller(r), this.json(r), true), '3.8');
+    route('DELETE', '/api/relation', (r) => rel.remove(this.caller(r), q(r), false));
+    route('DELETE', '/api/v2/relation', (r) => rel.remove(this.caller(r), q(r), true), '3.8');
+    route('GET', '/api/relation', (r) => rel.get(this.caller(r), q(r)));
+    route('DELETE', '/api/relations', (r) => rel.removeAll(this.caller(r), q(r)));
+    route('GET', '/api/relations', (r) => rel.list(this.caller(r), q(r), false));
+    route('GET', '/api/relations/info', (r) => rel.list(this.caller(r), q(r), true));
+    route('POST', '/api/relations', (r) => rel.query(this.caller(r), this.json(r), false));
+    route('POST', '/api/relations/info', (r) => rel.query(this.caller(r), this.json(r), true));
   }
 
   /** Accepts requests again (after a stop, on the next start). */
@@ -302,6 +331,7 @@ export class HttpFront {
     this.defineDeviceRoutes();
     this.defineGenericRoutes();
     this.defineRuleEngineRoutes();
+    this.defineEntityRoutes();
     this.defineNotificationRoutes();
   }
 
@@ -365,6 +395,58 @@ export class HttpFront {
       auth: false,
       handler: noted(() => ({ status: 200, body: g.passwordPolicy() })),
     });
+  }
+
+  /**
+   * Devices, assets, customers and entity views: save (create or update), get, by name, delete, assign, unassign, a
+   * device's credentials (`C/DeviceController.java`, `C/AssetController.java`, `C/CustomerController.java`,
+   * `C/EntityViewController.java`; sim/entities.ts).
+   */
+  private defineEntityRoutes(): void {
+    const en = this.ctx.entities;
+    const p = (r: Req, i: number): string => (r.params ?? [])[i] ?? '';
+    const q = (r: Req): URLSearchParams => new URLSearchParams(r.query);
+    const ok = (body: unknown): Result => ({ status: 200, body });
+    const route = (method: string, pattern: string, authorities: readonly Authority[], h: Handler, since?: string) =>
+      pattern.includes('{')
+        ? this.addPattern(method, pattern, { auth: true, authorities, since, handler: h })
+        : this.add(method, pattern, { auth: true, authorities, since, handler: h });
+    const TENANT: readonly Authority[] = ['TENANT_ADMIN'];
+    const kinds: [ManagedType, string, string, string][] = [
+      ['DEVICE', 'device', 'devices', 'deviceName'],
+      ['ASSET', 'asset', 'assets', 'assetName'],
+      ['CUSTOMER', 'customer', 'customers', 'customerTitle'],
+      ['ENTITY_VIEW', 'entityView', 'entityViews', 'entityViewName'],
+    ];
+    for (const [type, one, many, param] of kinds) {
+      // customers are saved by tenant administrators only; the others also by customer users (update only)
+      route('POST', `/api/${one}`, type === 'CUSTOMER' ? TENANT : TENANT_AND_CUSTOMER, (r) =>
+        ok(en.save(this.caller(r), type, this.json(r), q(r))),
+      );
+      route('GET', `/api/${one}/{id}`, TENANT_AND_CUSTOMER, (r) => ok(en.get(this.caller(r), type, p(r, 0))));
+      route('DELETE', `/api/${one}/{id}`, TENANT, (r) => {
+        en.remove(this.caller(r), type, p(r, 0));
+        return { status: 200 };
+      });
+      route('GET', `/api/tenant/${many}`, TENANT, (r) => ok(en.byName(this.caller(r), type, q(r).get(param))));
+      if (type !== 'CUSTOMER') {
+        route(
+          'GET',
+          `/api/tenant/${one}`,
+          TENANT,
+          (r) => ok(en.byName(this.caller(r), type, q(r).get(param))),
+          '4.3.1.2',
+        );
+        route('POST', `/api/customer/{customerId}/${one}/{id}`, TENANT, (r) =>
+          ok(en.assign(this.caller(r), type, p(r, 0), p(r, 1))),
+        );
+        route('DELETE', `/api/customer/${one}/{id}`, TENANT, (r) => ok(en.unassign(this.caller(r), type, p(r, 0))));
+      }
+    }
+    route('GET', '/api/device/{id}/credentials', TENANT_AND_CUSTOMER, (r) =>
+      ok(en.getCredentials(this.caller(r), p(r, 0))),
+    );
+    route('POST', '/api/device/credentials', TENANT, (r) => ok(en.saveCredentials(this.caller(r), this.json(r))));
   }
 
   /**
@@ -907,7 +989,7 @@ export class HttpFront {
     if (e instanceof ApiError) {
       return {
         status: e.status,
-        body: { status: e.status, message: e.message, errorCode: e.errorCode, timestamp: this.ctx.now() },
+        body: { status: e.status, message: e.message, errorCode: e.errorCode, timestamp: this.ctx.now(), ...e.extra },
         headers: e.headers,
       };
     }

@@ -1,5 +1,6 @@
 /** The agent's task table: name -> function(args) run inside the agent process. */
 import { axiosBulk, axiosHistory, nodeBulk, nodeHistory } from './actions';
+import { clientEntities, nodeEntities } from './entities';
 import { burst, deployAndWait, dropAndWait, hubStats, rawClose, rawOpen, simWs } from './live';
 import { axiosLarge, axiosLoad, nodeLarge, nodeLoad } from './query-load';
 import { reportLoad, axiosReports } from './reports';
@@ -29,4 +30,6 @@ export const TASKS: Record<string, Task> = {
   axiosHistory,
   waitsRun,
   triggerRun,
+  nodeEntities,
+  clientEntities,
 };

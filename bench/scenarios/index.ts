@@ -8,6 +8,7 @@ import { scenario5 } from './s5-reports';
 import { scenario6 } from './s6-actions';
 import { scenario7 } from './s7-waits';
 import { scenario8 } from './s8-triggers';
+import { scenario9 } from './s9-entities';
 
 export const SCENARIOS: Record<number, { title: string; run: (o: RunOptions) => Promise<ScenarioResult> }> = {
   1: { title: 'Query throughput and latency', run: scenario1 },
@@ -18,4 +19,5 @@ export const SCENARIOS: Record<number, { title: string; run: (o: RunOptions) => 
   6: { title: 'Acting on devices (bulk attribute save, history)', run: scenario6 },
   7: { title: 'Waits: tb-wait-until on one connection', run: scenario7 },
   8: { title: 'Triggers: tb-trigger over a fleet', run: scenario8 },
+  9: { title: 'Entities in bulk (tb-entity create or update)', run: scenario9 },
 };

@@ -716,10 +716,12 @@ export class EntityQueryEngine {
     const found = new Map<string, Row>();
     let steps = 0;
     const next = (id: string): readonly { type: string; target: string }[] =>
-      (direction === 'FROM' ? ds.relationsFrom(id) : ds.relationsTo(id)).map((r) => ({
-        type: r.type,
-        target: direction === 'FROM' ? r.to.id : r.from.id,
-      }));
+      (direction === 'FROM' ? ds.relationsFrom(id) : ds.relationsTo(id))
+        .filter((r) => r.typeGroup === 'COMMON')
+        .map((r) => ({
+          type: r.type,
+          target: direction === 'FROM' ? r.to.id : r.from.id,
+        }));
     const hasFurther = (e: SimEntity): boolean =>
       next(e.id).some((n) => {
         const t = ds.get(n.target);

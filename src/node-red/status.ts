@@ -110,7 +110,14 @@ export type StatusKey =
   | 'notifyPending'
   | 'markedRead'
   | 'allMarkedRead'
-  | 'unread';
+  | 'unread'
+  | 'relationCreated'
+  | 'relationExisted'
+  | 'relationDeleted'
+  | 'relationMissing'
+  | 'related'
+  | 'oneRelated'
+  | 'noRelated';
 
 /** Every variable a status text may hold, as markers that survive translation. */
 const MARKERS: Record<string, string> = {

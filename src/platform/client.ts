@@ -21,10 +21,12 @@ import { AlarmActions } from './alarm-actions';
 import { ApiCalls } from './api-call';
 import { AuthManager, AuthMode, AuthOptions, Credentials, WsAuth } from './auth';
 import { DeviceData } from './device-data';
+import { EntityManagement } from './entities';
 import { DEFAULT_RETRY, HttpClient, RetryPolicy } from './http';
 import { PlatformLookups } from './lookups';
 import { Notifications } from './notifications';
 import { EntityQueries, type PageChunk } from './queries';
+import { Relations } from './relations';
 import type { CallOptions } from './requester';
 import { RpcClient } from './rpc';
 import { RuleEngineClient } from './rule-engine';
@@ -52,10 +54,12 @@ export class PlatformClient {
   private alarmActions: AlarmActions | undefined;
   private deviceDataClient: DeviceData | undefined;
   private rpcClient: RpcClient | undefined;
+  private relationsClient: Relations | undefined;
   private apiCalls: ApiCalls | undefined;
   private ruleEngineClient: RuleEngineClient | undefined;
   private notificationsClient: Notifications | undefined;
   private readonly timeoutMs: number;
+  private entityClient: EntityManagement | undefined;
 
   constructor(opts: PlatformOptions) {
     this.timeoutMs = opts.timeoutMs ?? 30000;
@@ -95,6 +99,11 @@ export class PlatformClient {
   }
 
   /** Server-side RPC to devices (send at most once, persistent RPCs read, followed and cancelled). */
+  get relations(): Relations {
+    if (!this.relationsClient) this.relationsClient = new Relations(this.session);
+    return this.relationsClient;
+  }
+
   get rpc(): RpcClient {
     if (!this.rpcClient) this.rpcClient = new RpcClient(this.session, this.timeoutMs);
     return this.rpcClient;
@@ -106,7 +115,14 @@ export class PlatformClient {
     return this.apiCalls;
   }
 
+  /** Devices, assets, customers and entity views: create or update by name, delete, assign, credentials. */
+  get entities(): EntityManagement {
+    if (!this.entityClient) this.entityClient = new EntityManagement(this.session, this.lookups);
+    return this.entityClient;
+  }
+
   /** The rule engine: a message into the rule chains, the answer of their "rest call reply" (at most once). */
+
   get ruleEngine(): RuleEngineClient {
     if (!this.ruleEngineClient)
       this.ruleEngineClient = new RuleEngineClient(this.session, this.lookups, this.timeoutMs);

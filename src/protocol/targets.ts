@@ -67,7 +67,19 @@ export interface TargetRules extends TargetPolicy {
   defaultType: EntityType;
 }
 
-export type DeviceActionType = 'tb-telemetry' | 'tb-attributes' | 'tb-rpc' | 'tb-rule-engine';
+export type DeviceActionType = 'tb-telemetry' | 'tb-attributes' | 'tb-rpc' | 'tb-rule-engine' | 'tb-relation';
+
+/** The entity types a relation's ends may have, as a node offers them. */
+export const RELATION_ENTITY_TYPES = [
+  'DEVICE',
+  'ASSET',
+  'ENTITY_VIEW',
+  'CUSTOMER',
+  'TENANT',
+  'USER',
+  'EDGE',
+  'DASHBOARD',
+] as const;
 
 /**
  * Which entities each device action acts on, the one rule that the nodes and their dialogs read: RPC goes to
@@ -80,6 +92,10 @@ export const ACTION_TARGETS: Readonly<Record<DeviceActionType, TargetPolicy>> = 
   // The rule engine's access check knows the same types (`AccessValidator`): any other is a 500 "Not Implemented!".
   'tb-rule-engine': {
     why: `a rule engine message's originator must be one of ${TELEMETRY_ENTITY_TYPES.join(', ')}`,
+  },
+  'tb-relation': {
+    allowed: RELATION_ENTITY_TYPES,
+    why: `a relation's ends are one of ${RELATION_ENTITY_TYPES.join(', ')}`,
   },
 };
 

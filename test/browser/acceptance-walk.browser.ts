@@ -1,5 +1,5 @@
 /**
- * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the fourteen everyday tasks done
+ * The editor's acceptance walk (CONTRIBUTING.md, "The editor's acceptance walk"): the sixteen everyday tasks done
  * through the real editor (Debian chromium, playwright-core) against the shared embedded Node-RED and one simulator
  * with the demo's data (scripts/demo-activity.ts: a week of hourly history up to now, one critical alarm) and the
  * simulator's own (its audit log, the demo root rule chain's answer, the notification center's targets and inboxes).
@@ -7,7 +7,8 @@
  * Each task puts bare nodes on a new tab as the palette gives them (default settings), makes every setting in the
  * dialogs with clicks, choices and typed names and values (never node JSON), presses Deploy and the inject button,
  * and checks what the walk promises: the node's status, what the debug node shows, and the server's state read
- * through the simulator's /__sim control API. The tasks run in order: task 7 acknowledges an alarm task 3 saw.
+ * through the simulator's /__sim control API. The tasks run in order: task 7 acknowledges an alarm task 3 saw, and
+ * task 16 puts under its floor a meter task 15 created.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
@@ -44,7 +45,7 @@ declare const $: any;
 const TAB = 'walkTab';
 const CONN = 'walkConn';
 
-describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)", function () {
+describe("the editor's acceptance walk: sixteen tasks with the mouse (browser)", function () {
   this.timeout(120000);
 
   const sim = useSimulator();
@@ -169,6 +170,12 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
 
   const shot = (name: string) => tray().screenshot({ path: path.join(screenshotDir(), `walk-${name}.png`) });
 
+  /** A picture without an earlier deploy's notification over the top of the dialog: closed as its own close does. */
+  async function closeNotifications(): Promise<void> {
+    await page.evaluate(() => $('.red-ui-notification').each((_i: number, n: any) => n.close && n.close()));
+    await page.waitForFunction(() => $('.red-ui-notification').length === 0, undefined, { timeout: WAIT });
+  }
+
   /** The name of the kind of entity chosen in the dialog's Entity (the label of its typed input). */
   const targetKind = () =>
     page.evaluate(() => $('#node-input-target + .red-ui-typedInput-container .red-ui-typedInput-type-label').text());
@@ -222,7 +229,7 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
     return steps;
   }
 
-  // ---- the fourteen tasks -----------------------------------------------------------------------------------
+  // ---- the sixteen tasks ------------------------------------------------------------------------------------
 
   it('1. list the thermostats above 25 °C: entity query built in the builder, preview, rows out', async function () {
     const [inj, q, dbg] = await chain(0, 'w1n', ['inject', 'tb-entity-query', 'debug']);
@@ -733,9 +740,7 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
     } catch {
       assert.equal(await page.evaluate(() => String($('[data-tb-sentence]').text())), sentence, 'the sentence');
     }
-    // The picture without an earlier deploy's notification over the top of the dialog: closed as its own close does.
-    await page.evaluate(() => $('.red-ui-notification').each((_i: number, n: any) => n.close && n.close()));
-    await page.waitForFunction(() => $('.red-ui-notification').length === 0, undefined, { timeout: WAIT });
+    await closeNotifications();
     await shot('11-trigger');
     await saveDialog(page);
     assert.deepEqual(await saved(trig, ['watch', 'queryType', 'condition', 'conditions', 'holdFor']), {
@@ -899,7 +904,7 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
     assert.equal(await tray().locator('#node-input-bodyFrom').inputValue(), 'payload', 'msg.payload is the default');
     assert.equal(
       await page.evaluate(() => $('[data-tb-summary]').text()),
-      "Sends msg.payload as the entity into its usual queue; waits the server's 10 s for the reply.",
+      "Sends msg.payload as Thermo A-101 into its usual queue; waits the server's 10 s for the reply.",
     );
     await shot('13-rule-engine');
     await saveDialog(page);
@@ -938,8 +943,8 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
     const text = 'Thermo A-103 has been above 25 °C all day: please look at its heater tonight.';
     await injectPayload(inj, 'str', text, subject);
     await edit(notify);
-    // Send a notification, a subject and a text written here, by the web: the defaults; the subject and the text
-    // left empty are the message's topic and payload.
+    // Send a notification, a subject and a text (typed here or the message's), by the web: the defaults; the
+    // subject and the text left empty are the message's topic and payload.
     assert.equal(await tray().locator('#node-input-action').inputValue(), 'send');
     assert.equal(await tray().locator('#node-input-content').inputValue(), 'text');
     assert.deepEqual(
@@ -969,6 +974,11 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
       timeout: WAIT,
     });
     assert.deepEqual(await chipsShown(page, 'targets'), ['Night shift']);
+    assert.equal(
+      await tray().locator('[data-tb-notify-summary]').innerText(),
+      'Sends msg.topic as the subject and msg.payload as the text to Night shift by Web (bell); waits up to 10s for ' +
+        'how many were sent.',
+    );
     await shot('14-notify');
     await saveDialog(page);
     assert.deepEqual(await saved(notify, ['action', 'targets', 'content', 'subject', 'text', 'methods']), {
@@ -1017,5 +1027,247 @@ describe("the editor's acceptance walk: fourteen tasks with the mouse (browser)"
         [subject, text, 'SENT', out.id],
       );
     }
+  });
+
+  /** The meters task 15 creates, one for each room of Gamma Floor 2; task 16 puts the first under the floor. */
+  const METERS = [
+    { name: 'Meter G-201', label: 'Room 201' },
+    { name: 'Meter G-202', label: 'Room 202' },
+    { name: 'Meter G-203', label: 'Room 203' },
+  ];
+
+  it('15. create devices from a list: entity, create or update devices, the profile picked; a second press changes nothing', async function () {
+    const [inj, ent, dbg] = await chain(14, 'w15n', ['inject', 'tb-entity', 'debug']);
+    // The rows as a person writes them: a name and a label each, no profile.
+    const rows =
+      '[{"name": "Meter G-201", "label": "Room 201"}, {"name": "Meter G-202", "label": "Room 202"}, ' +
+      '{"name": "Meter G-203", "label": "Room 203"}]';
+    assert.deepEqual(JSON.parse(rows), METERS);
+    await injectPayload(inj, 'json', rows);
+    await edit(ent);
+    // Create or update devices: the defaults.
+    assert.equal(
+      await tray().locator('#node-input-operation').inputValue(),
+      'upsert',
+      'create or update is the default',
+    );
+    assert.equal(await tray().locator('#node-input-entityType').inputValue(), 'DEVICE', 'a device is the default');
+    // The profile for rows that name none, picked from the server's device profiles.
+    await pickSuggestion(page, tray().locator('#node-input-profile'), 'met', 'meter');
+    assert.equal(await tray().locator('#node-input-profile').inputValue(), 'meter');
+    await page.waitForFunction(() => $('[data-tb-entity-summary]').text().endsWith('with profile meter.'), undefined, {
+      timeout: WAIT,
+    });
+    assert.equal(
+      await page.evaluate(() => String($('[data-tb-entity-summary]').text())),
+      'Creates or updates each device of msg.payload by its name, with profile meter.',
+    );
+    assert.equal(await visible('[data-tb-profile-warning]'), false, 'the server has the profile meter');
+    await shot('15-entity');
+    await saveDialog(page);
+    assert.deepEqual(await saved(ent, ['operation', 'entityType', 'profile']), {
+      operation: 'upsert',
+      entityType: 'DEVICE',
+      profile: 'meter',
+      valid: true,
+    });
+    // None of the meters is on the server yet.
+    for (const m of METERS) assert.equal(sim.data.findByName('DEVICE', m.name), undefined, m.name);
+    const devicesBefore = sim.data.devices().length;
+    await deployButton(page);
+
+    type Result = { ok: boolean; name: string; action: string; entity: { id: { id: string; entityType: string } } };
+    await pressInject(page, inj);
+    let s = await waitForStatus(page, ent, new RegExp(`^${METERS.length} done$`));
+    assert.equal(s.fill, 'green');
+    const [created] = (await waitForDebug(page, dbg)) as Result[][];
+    assert.deepEqual(
+      created.map((r) => [r.name, r.ok, r.action]),
+      METERS.map((m) => [m.name, true, 'created']),
+      'one result per row, in order',
+    );
+    // On the server: the three meters, each once, with the profile picked and the row's label.
+    assert.equal(sim.data.devices().length, devicesBefore + METERS.length);
+    const versions: number[] = [];
+    for (const [i, m] of METERS.entries()) {
+      const d = sim.data.mustFindByName('DEVICE', m.name);
+      assert.deepEqual([d.type, d.label], ['meter', m.label], m.name);
+      assert.deepEqual(created[i].entity.id, { entityType: 'DEVICE', id: d.id }, `${m.name}: the result's entity`);
+      versions.push(sim.entities.versionOf(d.id));
+    }
+
+    // Pressed again: each row found as it is, nothing written, no second device.
+    await pressInject(page, inj);
+    const [, again] = (await waitForDebug(page, dbg, 2)) as Result[][];
+    s = await waitForStatus(page, ent, new RegExp(`^${METERS.length} done$`));
+    assert.equal(s.fill, 'green');
+    assert.deepEqual(
+      again.map((r) => [r.name, r.ok, r.action]),
+      METERS.map((m) => [m.name, true, 'unchanged']),
+    );
+    assert.equal(sim.data.devices().length, devicesBefore + METERS.length, 'no second device');
+    for (const [i, m] of METERS.entries()) {
+      assert.equal(sim.data.devices().filter((d) => d.name === m.name).length, 1, `one ${m.name}`);
+      const d = sim.data.mustFindByName('DEVICE', m.name);
+      assert.equal(sim.entities.versionOf(d.id), versions[i], `${m.name} not written again`);
+    }
+  });
+
+  /** Waits for tb-relation's line under the settings to read `text` (a picked name arrives from the server). */
+  async function relationLineIs(text: string): Promise<void> {
+    await page
+      .waitForFunction((t) => $('[data-tb-relation-summary]').text() === t, text, { timeout: WAIT })
+      .catch(() => undefined);
+    assert.equal(await page.evaluate(() => $('[data-tb-relation-summary]').text()), text);
+  }
+
+  it('16. put a new meter under its floor, then list the floor: relation Create, both ends picked by name; relation Find', async function () {
+    const meter = sim.data.findByName('DEVICE', METERS[0].name);
+    assert.ok(meter, `task 15 created ${METERS[0].name}`);
+    const floor = sim.data.mustFindByName('ASSET', 'Gamma Floor 2');
+    const [inj, rel, dbg] = await chain(15, 'w16n', ['inject', 'tb-relation', 'debug']);
+    await edit(rel);
+    // Create a relation, the related entity over the entity (the floor contains the meter), Contains: the defaults.
+    assert.equal(await tray().locator('#node-input-operation').inputValue(), 'create', 'Create is the default');
+    assert.equal(await tray().locator('#node-input-direction').inputValue(), 'TO', 'related → entity is the default');
+    assert.equal(
+      await tray().locator('#node-input-direction option:checked').textContent(),
+      'related → entity (find: its parents)',
+    );
+    assert.equal(await tray().locator('#node-input-relationType').inputValue(), 'Contains', 'Contains is the default');
+    assert.equal(await tray().locator('#node-input-typeGroup').inputValue(), 'COMMON');
+    // The entity: the meter, picked by name.
+    await chooseTypedType(page, tray(), '#node-input-target', 'entity');
+    assert.equal(await targetKind(), 'entity picked by name');
+    assert.equal(await field('target.entityType').inputValue(), 'DEVICE', 'a device is the default');
+    await pickSuggestion(page, field('target.id'), 'G-201', METERS[0].name);
+    await targetLineIs(page, new RegExp(`^The entity is ${METERS[0].name}, picked by name\\.$`));
+    // The related entity: the floor, an asset picked by name.
+    await chooseTypedType(page, tray(), '#node-input-related', 'entity');
+    await field('related.entityType').selectOption('ASSET');
+    await pickSuggestion(page, field('related.id'), 'Gamma Fl', 'Gamma Floor 2');
+    assert.equal(await visible('.tb-tip-exists'), true, 'the line says a relation that exists is left as it is');
+    await relationLineIs(`Creates: Gamma Floor 2 Contains ${METERS[0].name}.`);
+    await closeNotifications();
+    await shot('16-relation-create');
+    await saveDialog(page);
+    assert.deepEqual(
+      await saved(rel, ['operation', 'target', 'targetType', 'related', 'relatedType', 'direction', 'relationType']),
+      {
+        operation: 'create',
+        target: JSON.stringify({ entityType: 'DEVICE', id: meter.id }),
+        targetType: 'json',
+        related: JSON.stringify({ entityType: 'ASSET', id: floor.id }),
+        relatedType: 'json',
+        direction: 'TO',
+        relationType: 'Contains',
+        valid: true,
+      },
+    );
+
+    // Then the floor's children: a second relation, Find, the floor picked by name, its children.
+    const [injFind, find, dbgFind] = await chain(16, 'w16f', ['inject', 'tb-relation', 'debug']);
+    await edit(find);
+    await tray().locator('#node-input-operation').selectOption('find');
+    assert.equal(await visible('[data-tb-row="related"]'), false, 'no related entity to find');
+    await chooseTypedType(page, tray(), '#node-input-target', 'entity');
+    await field('target.entityType').selectOption('ASSET');
+    await pickSuggestion(page, field('target.id'), 'Gamma Fl', 'Gamma Floor 2');
+    await targetLineIs(page, /^The entity is Gamma Floor 2, picked by name\.$/);
+    await tray().locator('#node-input-direction').selectOption('FROM');
+    assert.equal(
+      await tray().locator('#node-input-direction option:checked').textContent(),
+      'entity → related (find: its children)',
+    );
+    // Contains, one level: left as they are.
+    assert.deepEqual(
+      [
+        await tray().locator('#node-input-relationType').inputValue(),
+        await tray().locator('#node-input-maxLevel').inputValue(),
+      ],
+      ['Contains', '1'],
+    );
+    await relationLineIs('Finds X where Gamma Floor 2 Contains X, one level down.');
+    await closeNotifications();
+    await shot('16-relation-find');
+    await saveDialog(page);
+    assert.deepEqual(
+      await saved(find, ['operation', 'target', 'targetType', 'direction', 'relationType', 'maxLevel']),
+      {
+        operation: 'find',
+        target: JSON.stringify({ entityType: 'ASSET', id: floor.id }),
+        targetType: 'json',
+        direction: 'FROM',
+        relationType: 'Contains',
+        maxLevel: 1,
+        valid: true,
+      },
+    );
+    await deployButton(page);
+
+    // The relation: from the floor to the meter, Contains; none yet.
+    const held = () =>
+      sim.data
+        .relationsFrom(floor.id)
+        .filter((r) => r.to.id === meter.id)
+        .map((r) => ({ type: r.type, typeGroup: r.typeGroup, version: r.version }));
+    assert.deepEqual(held(), [], 'the meter is under no floor yet');
+    type Created = {
+      from: { entityType: string; id: string };
+      to: { entityType: string; id: string };
+      type: string;
+      typeGroup: string;
+      created: boolean;
+    };
+    await pressInject(page, inj);
+    let s = await waitForStatus(page, rel, /^relation created$/);
+    assert.equal(s.fill, 'green');
+    const [out] = (await waitForDebug(page, dbg)) as Created[];
+    const relation = {
+      from: { entityType: 'ASSET', id: floor.id },
+      to: { entityType: 'DEVICE', id: meter.id },
+      type: 'Contains',
+      typeGroup: 'COMMON',
+    };
+    assert.deepEqual(out, { ...relation, created: true });
+    const once = held();
+    assert.deepEqual(
+      once.map((r) => [r.type, r.typeGroup]),
+      [['Contains', 'COMMON']],
+      'the server holds the relation',
+    );
+    // Pressed again: already related, nothing written (the relation keeps its version).
+    await pressInject(page, inj);
+    const [, again] = (await waitForDebug(page, dbg, 2)) as Created[];
+    assert.deepEqual(again, { ...relation, created: false });
+    s = await waitForStatus(page, rel, /^already related$/);
+    assert.equal(s.fill, 'green');
+    assert.deepEqual(held(), once, 'the relation once, as it was');
+
+    // The floor's children: the rows as the query nodes give them, the new meter among them.
+    const children = sim.data
+      .relationsFrom(floor.id)
+      .filter((r) => r.type === 'Contains' && r.typeGroup === 'COMMON')
+      .map((r) => sim.data.get(r.to.id)!);
+    assert.ok(children.length > 1, `Gamma Floor 2 contains ${children.map((c) => c.name).join(', ')}`);
+    await pressInject(page, injFind);
+    s = await waitForStatus(page, find, new RegExp(`^${children.length} related$`));
+    assert.equal(s.fill, 'green');
+    const [found] = (await waitForDebug(page, dbgFind)) as Array<
+      Array<{ id: string; entityType: string; name: string; relationType: string }>
+    >;
+    const row = (e: { id: string; entityType: string; name: string }) => ({
+      id: e.id,
+      entityType: e.entityType,
+      name: e.name,
+      relationType: 'Contains',
+    });
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    assert.deepEqual([...found].sort(byName), children.map(row).sort(byName));
+    assert.deepEqual(
+      found.map((r) => r.name).sort(),
+      ['Meter G-200', 'Meter G-201', 'Thermo G-201', 'Thermo G-202', 'Thermo G-203'],
+      "the floor's meter and thermostats, and now the new meter",
+    );
   });
 });

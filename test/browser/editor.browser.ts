@@ -37,10 +37,12 @@ const TYPES = [
   'tb-attributes',
   'tb-rpc',
   'tb-rule-engine',
+  'tb-entity',
   'tb-wait-until',
   'tb-trigger',
   'tb-api',
   'tb-notify',
+  'tb-relation',
 ];
 const PALETTE_TYPES = TYPES.filter((t) => t !== 'tb-connection');
 const WAIT = 15000;
@@ -166,7 +168,9 @@ describe('editor (browser)', function () {
       { id: 'trig1', type: 'tb-trigger', connection: 'conn1', version: 1, ...at(860, 380), wires: [[], []] },
       { id: 'api1', type: 'tb-api', connection: 'conn1', path: '/api/audit/logs', version: 1, ...at(860, 460) },
       { id: 're1', type: 'tb-rule-engine', connection: 'conn1', version: 1, ...at(860, 540) },
+      { id: 'ent1', type: 'tb-entity', connection: 'conn1', version: 1, ...at(860, 700) },
       { id: 'notify1', type: 'tb-notify', connection: 'conn1', targets: 'Night shift', version: 1, ...at(860, 620) },
+      { id: 'rel1', type: 'tb-relation', connection: 'conn1', version: 1, ...at(860, 700) },
     ];
   }
   /** The node of each type that the dialog test opens. */
@@ -186,7 +190,9 @@ describe('editor (browser)', function () {
     'tb-trigger': 'trig1',
     'tb-api': 'api1',
     'tb-rule-engine': 're1',
+    'tb-entity': 'ent1',
     'tb-notify': 'notify1',
+    'tb-relation': 'rel1',
   };
 
   async function admin(

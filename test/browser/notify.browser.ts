@@ -110,15 +110,23 @@ describe('tb-notify (browser)', function () {
         .get(),
     }));
 
+  const summary = () => page.evaluate(() => $('[data-tb-notify-summary]').text());
+
   it('send: targets picked by name, a subject and a text with placeholders, the methods the server offers', async () => {
     await edit('send');
-    // a new node: send, a text written here, the web ticked; the template row hidden
+    // a new node: send, a subject and a text (typed here or the message's), the web ticked; the template row hidden
     assert.equal(await tray().locator('#node-input-action').inputValue(), 'send');
     assert.equal(await visible('.tb-row-template'), false);
     assert.equal(await visible('.tb-row-text'), true);
     // the methods the simulator offers: web, e-mail, Teams
     await page.waitForFunction(() => $('[data-tb-method]').length === 3, undefined, { timeout: WAIT });
     assert.deepEqual(await methods(), { shown: ['WEB', 'EMAIL', 'MICROSOFT_TEAMS'], ticked: ['WEB'], struck: [] });
+    // the line under the settings reads the send back: nothing typed yet, so the message's topic and payload
+    assert.equal(
+      await summary(),
+      'Sends msg.topic as the subject and msg.payload as the text to the targets named in msg.targets by Web (bell); ' +
+        'waits up to 10s for how many were sent.',
+    );
     // two targets from the server's suggestions
     const entry = tray().locator('[data-tb-chips="targets"] input[data-tb-field="targets"]');
     await pickSuggestion(page, entry, 'tenant', 'Tenant administrators');
@@ -150,6 +158,21 @@ describe('tb-notify (browser)', function () {
     await tray().locator('[data-tb-method="EMAIL"]').check();
     await marked(page, 'methods', false);
     await tray().locator('#node-input-name').fill('hot room');
+    assert.equal(
+      await summary(),
+      'Sends the subject and the text typed here to Tenant administrators, Night shift by Web (bell) and E-mail; ' +
+        'waits up to 10s for how many were sent.',
+    );
+    await tray().locator('#node-input-content').selectOption('template');
+    assert.equal(
+      await summary(),
+      'Sends the template named in msg.template to Tenant administrators, Night shift; waits up to 10s for how many ' +
+        'were sent.',
+    );
+    await tray().locator('#node-input-content').selectOption('text');
+    await tray().locator('#node-input-action').selectOption('markRead');
+    assert.equal(await visible('[data-tb-notify-summary]'), false, 'only a send is read back');
+    await tray().locator('#node-input-action').selectOption('send');
     await shot('notify-dialog.png', '.tb-tip-send');
     await saveDialog(page);
     const saved = await page.evaluate(() => {

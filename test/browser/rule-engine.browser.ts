@@ -99,8 +99,10 @@ describe('tb-rule-engine dialog (browser)', function () {
     assert.equal(await visible('[data-tb-row="target"]'), true);
     assert.equal(await visible('[data-tb-row="concurrency"]'), true);
     await targetLineIs(page, /^The entity is msg\.entity, else msg\.topic/);
+    assert.match(await summaryText(), /^Sends msg\.payload as the entity into/, 'the message names the entity');
     await pickEntity(page, 'DEVICE', 'A-101', 'Thermo A-101');
     await targetLineIs(page, /^The entity is Thermo A-101, picked by name\.$/);
+    assert.match(await summaryText(), /^Sends msg\.payload as Thermo A-101 into/, 'the summary names the picked one');
     assert.equal(await verdict(page, 're', 'target'), true);
 
     // Fixed data: JSON checked as the runtime does.
@@ -127,7 +129,7 @@ describe('tb-rule-engine dialog (browser)', function () {
     await marked(page, 'queue', false);
     assert.equal(
       await summaryText(),
-      'Sends {"question":"temperature"} as the entity into the queue HighPriority; waits 5 s for the reply.',
+      'Sends {"question":"temperature"} as Thermo A-101 into the queue HighPriority; waits 5 s for the reply.',
     );
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tray().screenshot({ path: path.join(screenshotDir(), 'rule-engine-dialog.png') });

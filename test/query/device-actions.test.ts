@@ -281,9 +281,16 @@ describe('query: device actions', () => {
     });
 
     it('one rule per device action, read by the nodes and their dialogs: RPC goes to devices only', () => {
-      assert.deepEqual(Object.keys(ACTION_TARGETS), ['tb-telemetry', 'tb-attributes', 'tb-rpc', 'tb-rule-engine']);
-      // The types offered: devices for RPC, the usual ones otherwise.
+      assert.deepEqual(Object.keys(ACTION_TARGETS), [
+        'tb-telemetry',
+        'tb-attributes',
+        'tb-rpc',
+        'tb-rule-engine',
+        'tb-relation',
+      ]);
+      // The types offered: devices for RPC, the ends a relation may have, the usual ones otherwise.
       assert.deepEqual(targetEntityTypes('tb-rpc'), ['DEVICE']);
+      assert.deepEqual(targetEntityTypes('tb-relation'), [...TARGET_ENTITY_TYPES, 'DASHBOARD']);
       for (const t of ['tb-telemetry', 'tb-attributes', 'tb-rule-engine'] as const)
         assert.deepEqual(targetEntityTypes(t), TARGET_ENTITY_TYPES);
       // The rules of a node: its bare-UUID type checked against the rule.

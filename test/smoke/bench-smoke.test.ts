@@ -31,6 +31,7 @@ describe('benchmark suite (smoke run)', function () {
       '## 6. Acting on devices',
       '## 7. Waits',
       '## 8. Triggers',
+      '## 9. Entities in bulk',
     ]) {
       assert.ok(out.includes(title), `${title} missing:\n${out.slice(-2000)}`);
     }
@@ -45,5 +46,10 @@ describe('benchmark suite (smoke run)', function () {
     // Scenario 8 measured the trigger and its subscription alone.
     assert.match(out, /\| ours \(tb-trigger, 1,000 entities\) \|/);
     assert.match(out, /\| its subscription alone \(1,000\) \|/);
+    // Scenario 9 ran the rows as one message and one message per row, and measured the heap; every row was created.
+    assert.match(out, /\| ours \(tb-entity, one message, concurrency 4\) \| [\d,]+ \|/);
+    assert.match(out, /\| ours \(tb-entity, one message per row\) \| [\d,]+ \|/);
+    assert.ok(out.includes('### Heap of the one-message run'), 'scenario 9 heap part missing');
+    assert.doesNotMatch(out, /created \(expected/);
   });
 });

@@ -16,7 +16,7 @@ import { errorInfo } from '../../query-model/check';
 import { targetEntityTypeSetting } from '../../settings/target';
 import { isUuid } from '../dialog/predicates';
 
-export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc', 'tb-rule-engine'] as const;
+export const ACTION_TYPES = ['tb-telemetry', 'tb-attributes', 'tb-rpc', 'tb-rule-engine', 'tb-relation'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /**

@@ -40,6 +40,28 @@ function moveAlarmFields(q: Query, to: 'pageLink' | ''): void {
   }
 }
 
+function hasPage(mode: QueryMode): boolean {
+  return MODE_SCHEMA[mode].parts.includes('page');
+}
+
+/**
+ * Entity data and alarm data both page, but their pages differ: an alarm page holds the alarm filter and sorts by
+ * alarm fields, which an entity page refuses. Each kind keeps its own page: the old one is left behind (under
+ * `pageLink@<kind>`), the new kind's comes back, else its default with the page size the user had.
+ */
+function swapPage(q: Query, from: QueryMode, to: QueryMode, leftBehind: Query): void {
+  const old = isObj(q.pageLink) ? q.pageLink : undefined;
+  if (old) leftBehind[`pageLink@${from}`] = old;
+  const back = leftBehind[`pageLink@${to}`];
+  delete leftBehind[`pageLink@${to}`];
+  if (isObj(back)) {
+    q.pageLink = back;
+    return;
+  }
+  const fresh = defaultQuery(to).pageLink;
+  q.pageLink = isObj(fresh) ? { ...fresh, ...(old?.pageSize !== undefined ? { pageSize: old.pageSize } : {}) } : fresh;
+}
+
 /**
  * The parts a switch filled from the new kind's defaults (because the query had none), as they were filled, per
  * dialog (keyed by its `leftBehind`): switching back to a kind that goes without them takes them away again if
@@ -53,6 +75,7 @@ const filledByDefault = new WeakMap<Query, Map<string, string>>();
  * switch took away (this dialog only): they come back before any default does.
  */
 export function switchMode(q: Query, from: QueryMode, to: QueryMode, leftBehind: Query): void {
+  if (from !== to && hasPage(from) && hasPage(to)) swapPage(q, from, to, leftBehind);
   const fromAt = MODE_SCHEMA[from].alarmFilterAt;
   const toAt = MODE_SCHEMA[to].alarmFilterAt;
   if (fromAt !== null && toAt !== null && fromAt !== toAt) moveAlarmFields(q, toAt);

@@ -49,6 +49,10 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
   };
 
   /** The fixed entities (or, without one, every entity of the type of a bare id). */
+  // The names of picked entities, read once and kept.
+  const lookups = new Lookups(connection);
+  const askedNames = new Set<string>();
+
   const fixed = (): KeySource =>
     fixedEntities(
       String(E.input('targetType').val() ?? ''),
@@ -94,12 +98,30 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
     },
 
     /**
+     * The name of the entity picked by name in `prop` (the target, or another entity input such as tb-relation's
+     * related one), once known: undefined when none is picked or its name is not read yet; `then` is called when
+     * a name asked for arrives.
+     */
+    pickedName(prop = 'target', then?: () => void): string | undefined {
+      const input = E.input(prop);
+      if (String(input.typedInput('type')) !== PICKED) return undefined;
+      const e = pickedEntity(String(input.typedInput('value') ?? '').trim());
+      if (!e || !e.id.trim()) return undefined;
+      const name = lookups.knownName(e.id);
+      if (name === undefined && then && isUuid(e.id) && !askedNames.has(e.id)) {
+        askedNames.add(e.id);
+        void lookups.names(e.entityType, [e.id]).then(then);
+      }
+      return name;
+    },
+
+    /**
      * Says in `el` which entity the node acts on as the dialog is set now, following the target: the catalog's
      * `<key><how>` (`key` ends with a dot), how being auto (the message), picked (__name__: the picked entity's
-     * name, once known), pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata.
+     * name, once known), pickedNone (none picked yet), json, msg (__prop__: the msg. property) or jsonata. `then`:
+     * called after each change of the line (a summary that names the entity follows it).
      */
-    describe(el: JQuery, key: string): void {
-      const lookups = new Lookups(connection);
+    describe(el: JQuery, key: string, then?: () => void): void {
       const asked = new Set<string>();
       const update = (): void => {
         const input = E.input('target');
@@ -117,9 +139,11 @@ export function deviceTarget(E: TypeHelpers, o: DeviceTargetOptions) {
             void lookups.names(e.entityType, [e.id]).then(update);
           }
           el.text(E.t(`${key}picked`, { name: name ?? e.id }));
+          then?.();
           return;
         }
         el.text(E.t(`${key}${['json', 'msg', 'jsonata'].includes(how) ? how : 'auto'}`, { prop: `msg.${value}` }));
+        then?.();
       };
       E.follow(update, ['target']);
     },

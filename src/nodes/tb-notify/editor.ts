@@ -1,7 +1,7 @@
 /**
  * tb-notify's dialog: send through the notification center (the targets and a template picked by name from the
- * server, or a subject and a text written here with the delivery methods the server offers), or mark the user's
- * notifications read.
+ * server, or a subject and a text, typed here or the message's, with the delivery methods the server offers), or mark
+ * the user's notifications read. A line under the settings reads a send back: what goes to whom, by which methods.
  */
 import { ensureStyle } from '../../editor/builder/dom';
 import { Lookups } from '../../editor/builder/lookups';
@@ -28,6 +28,38 @@ function sends(this: EditorNode): boolean {
 }
 function writes(this: EditorNode): boolean {
   return action(this) === 'send' && content(this) === 'text';
+}
+
+/** What a send does, in one line: the content, the targets, the methods and the wait for the stats. */
+function summary(node: EditorNode): string {
+  const s = (key: string, opts?: Record<string, unknown>) => t(`tb-notify.summary.${key}`, opts);
+  const own = (prop: string) => String(E.value(node, prop) ?? '').trim();
+  const what =
+    content(node) === 'template'
+      ? own('template')
+        ? s('template', { name: own('template') })
+        : s('templateMsg')
+      : own('subject') && own('text')
+        ? s('bothHere')
+        : s('text', {
+            subject: own('subject') ? s('subjectHere') : s('subjectMsg'),
+            text: own('text') ? s('textHere') : s('textMsg'),
+          });
+  const names = blank(own('targets')) ? [] : items(own('targets'));
+  const to = names.length ? s('targets', { names: names.join(', ') }) : s('targetsMsg');
+  const methods = items(own('methods')).map((m) => t(`tb-notify.method.${m}`));
+  // A template carries its own delivery methods: none are chosen here.
+  const listed =
+    methods.length > 1 ? `${methods.slice(0, -1).join(', ')}${s('and')}${methods[methods.length - 1]}` : methods[0];
+  const by = content(node) === 'template' ? '' : listed ? s('by', { methods: listed }) : s('noMethod');
+  const wait = own('statsWait');
+  return s('send', {
+    what,
+    to,
+    by,
+    wait:
+      wait === '0' || wait === '0s' ? s('noWait') : s('wait', { wait: wait || TB_NOTIFY.settings.statsWait.default }),
+  });
 }
 
 export default dialog(E, {
@@ -143,8 +175,14 @@ export default dialog(E, {
         '.tb-tip-send': a === 'send',
         '.tb-tip-markRead': a === 'markRead',
         '.tb-tip-markAllRead': a === 'markAllRead',
+        '[data-tb-notify-summary]': a === 'send',
       };
     }, ['action', 'content']);
+    const line = $('[data-tb-notify-summary]');
+    E.follow(
+      () => line.text(summary(node)),
+      ['action', 'content', 'targets', 'template', 'subject', 'text', 'methods', 'statsWait'],
+    );
   },
   oneditsave() {
     E.trim(['template', 'subject', 'statsWait']);

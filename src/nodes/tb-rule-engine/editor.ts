@@ -56,7 +56,13 @@ function timeoutText(text: string): string {
 
 /** The summary line: who sends, what data, which queue and wait. */
 function summary(node: EditorNode): string {
-  const from = originator(node) === 'user' ? t('tb-rule-engine.summary.user') : t('tb-rule-engine.summary.entity');
+  const picked = target.pickedName();
+  const from =
+    originator(node) === 'user'
+      ? t('tb-rule-engine.summary.user')
+      : picked
+        ? t('tb-rule-engine.summary.picked', { name: picked })
+        : t('tb-rule-engine.summary.entity');
   const data =
     bodyFrom(node) === 'json'
       ? t('tb-rule-engine.summary.json', { json: bodyText(String(E.input('body').typedInput('value') ?? '')) })
@@ -101,9 +107,9 @@ export default dialog(E, {
       };
     }, ['originator', 'target', 'bodyFrom']);
     const line = $('[data-tb-summary]');
-    E.follow(() => line.text(summary(node)), ['originator', 'bodyFrom', 'body', 'queue', 'timeout']);
-    // Which entity, as configured: picked by name, the message, JSON, msg., JSONata.
-    target.describe($('[data-tb-target-tip]'), 'tb-rule-engine.entityIs.');
+    const said = E.follow(() => line.text(summary(node)), ['originator', 'bodyFrom', 'body', 'queue', 'timeout']);
+    // Which entity, as configured: picked by name, the message, JSON, msg., JSONata; the summary names it too.
+    target.describe($('[data-tb-target-tip]'), 'tb-rule-engine.entityIs.', said);
   },
   oneditsave() {
     E.trim(['queue', 'timeout', 'body', 'concurrency']);
