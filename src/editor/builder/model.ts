@@ -83,9 +83,7 @@ export interface Ctx {
   rerender(): void;
 }
 
-export function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isObj } from '../../query-model/schema/spec';
 
 export function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
