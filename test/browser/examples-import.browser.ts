@@ -50,6 +50,8 @@ const NO_ANALYTICS = JSON.parse(
   fs.readFileSync(path.join(REPO_ROOT, 'nodes/locales/en-US/tb-build-report.json'), 'utf8'),
 )['tb-build-report'].errors.noAnalytics;
 const isTb = (type: string): boolean => /^tb-/.test(type) && type !== 'tb-connection';
+/** Dashboard 2's configuration nodes (the dashboard example brings its own base, page, theme and groups). */
+const isDashboardConfig = (type: string): boolean => /^ui-(base|page|theme|group)$/.test(type);
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What the editor holds: tabs, config nodes and flow nodes, with their validity and messages. */
@@ -269,20 +271,31 @@ describe('examples imported into a fresh editor (browser)', function () {
       const s = await state();
       const tab = ex.nodes.find((n) => n.type === 'tab')!;
       assert.deepEqual(s.tabs, [flow1, { id: tab.id, label: ex.label }], 'its own tab, named after it');
-      const placed = ex.nodes.filter((n) => n.type !== 'tab' && n.type !== 'tb-connection');
+      const placed = ex.nodes.filter(
+        (n) => n.type !== 'tab' && n.type !== 'tb-connection' && !isDashboardConfig(n.type),
+      );
       assert.deepEqual(s.nodes.map((n) => n.id).sort(), placed.map((n) => n.id).sort(), 'every node of the example');
       for (const n of s.nodes) assert.equal(n.z, tab.id, `${n.type} "${n.name}" is on the example's tab`);
 
+      // A dashboard's own configuration nodes come with it, valid as they are.
+      assert.deepEqual(
+        s.configs.filter((c) => isDashboardConfig(c.type)).map((c) => [c.id, c.valid]),
+        ex.nodes.filter((n) => isDashboardConfig(n.type)).map((n) => [n.id, true]),
+        "the dashboard's base, page, theme and groups",
+      );
       // The connection: the shared one, flagged with what to fill in; the nodes that use it say so too.
-      assert.deepEqual(s.configs, [
-        {
-          id: CONNECTION.id,
-          type: 'tb-connection',
-          name: CONNECTION.name,
-          valid: false,
-          errors: [ERRORS.signInPassword],
-        },
-      ]);
+      assert.deepEqual(
+        s.configs.filter((c) => !isDashboardConfig(c.type)),
+        [
+          {
+            id: CONNECTION.id,
+            type: 'tb-connection',
+            name: CONNECTION.name,
+            valid: false,
+            errors: [ERRORS.signInPassword],
+          },
+        ],
+      );
       const invalid = s.nodes.filter((n) => !n.valid);
       assert.deepEqual(
         invalid.map((n) => n.id).sort(),
@@ -372,7 +385,7 @@ describe('examples imported into a fresh editor (browser)', function () {
         `${when}: a tab per example`,
       );
       assert.deepEqual(
-        s.configs.map((c) => [c.id, c.valid]),
+        s.configs.filter((c) => !isDashboardConfig(c.type)).map((c) => [c.id, c.valid]),
         [[CONNECTION.id, true]],
         `${when}: one connection, valid`,
       );
@@ -450,7 +463,7 @@ describe('examples imported into a fresh editor (browser)', function () {
     });
     for (const [i, ex] of EXAMPLES.entries()) await importDirectly(ex.label, i > 0);
     assert.deepEqual(
-      (await state()).configs.map((c) => [c.id, c.valid]),
+      (await state()).configs.filter((c) => !isDashboardConfig(c.type)).map((c) => [c.id, c.valid]),
       [[CONNECTION.id, false]],
       'one connection, without credentials',
     );
