@@ -33,7 +33,6 @@ import {
 import {
   entityKeysQuery,
   entityNames,
-  entityNamesQuery,
   entitySearchQuery,
   literalTextSearch,
   LOOKUP_ENTITY_TYPES,
@@ -209,7 +208,10 @@ export class EditorApi {
       if (ids.length === 0) return { items: [] };
       const key = `names\n${entityType}\n${[...ids].sort().join(',')}`;
       return this.cache.get(key, async () => ({
-        items: entityNames((await this.client.findEntityData(entityNamesQuery(entityType, ids))).data),
+        items: [...(await this.client.entityNames(entityType, ids))].map(([id, name]) => ({
+          id: { entityType, id },
+          name,
+        })),
       }));
     }
     const text = (search ?? '').trim();

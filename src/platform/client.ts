@@ -7,6 +7,7 @@
  */
 import type https from 'node:https';
 import type { KeysResult } from '../protocol/format';
+import { entityNames as entityNamesOfRows, entityNamesQuery, type LookupEntityType } from '../protocol/lookups';
 import type {
   AlarmCountQuery,
   AlarmData,
@@ -31,6 +32,9 @@ import type { CallOptions } from './requester';
 import { RpcClient } from './rpc';
 import { RuleEngineClient } from './rule-engine';
 import { Session } from './session';
+
+/** Ids asked in one look-up of names (a page of them). */
+const NAMES_PER_LOOKUP = 100;
 
 export interface PlatformOptions {
   url: string;
@@ -143,6 +147,26 @@ export class PlatformClient {
 
   findEntityData(query: EntityDataQuery, opts?: CallOptions): Promise<PageData<EntityData>> {
     return this.queries.findEntityData(query, opts);
+  }
+
+  /**
+   * The names of entities of one type by id (the entity-list look-up, a page of ids at a time): id → name, for those
+   * the server found and named. The editor's name look-up and tb-telemetry's chart series read names through it.
+   */
+  async entityNames(
+    entityType: LookupEntityType,
+    ids: readonly string[],
+    opts?: CallOptions,
+  ): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (let i = 0; i < ids.length; i += NAMES_PER_LOOKUP) {
+      const page = await this.queries.findEntityData(
+        entityNamesQuery(entityType, ids.slice(i, i + NAMES_PER_LOOKUP)),
+        opts,
+      );
+      for (const r of entityNamesOfRows(page.data)) if (r.name !== '') found.set(r.id.id, r.name);
+    }
+    return found;
   }
 
   countEntities(query: EntityCountQuery, opts?: CallOptions): Promise<number> {

@@ -19,7 +19,7 @@ import {
   singleSeries,
   type ChartPoint,
 } from '../../protocol/dashboard';
-import { entityNamesQuery, entityNames, LOOKUP_ENTITY_TYPES, type LookupEntityType } from '../../protocol/lookups';
+import { LOOKUP_ENTITY_TYPES, type LookupEntityType } from '../../protocol/lookups';
 import type { Targets } from '../../protocol/targets';
 import { type TelemetryRequest } from '../../protocol/telemetry';
 import type { EntityId } from '../../protocol/types';
@@ -98,12 +98,9 @@ function chartProps(points: ChartPoint[]): Props {
   return props;
 }
 
-/** Ids asked in one look-up of names (a page of them). */
-const NAMES_PER_LOOKUP = 100;
-
 /**
  * The names of the entities of a list: those its items brought (query rows), the others looked up on the server, by
- * type, a page of ids at a time. An entity the look-up does not find (or of a type it cannot read) is named by its id.
+ * type. An entity the look-up does not find (or of a type it cannot read) is named by its id.
  */
 export async function entityNamesOf(client: PlatformClient, targets: Targets, call: CallOptions): Promise<string[]> {
   const names = targets.entities.map((e, i) => targets.names?.[i]);
@@ -116,12 +113,8 @@ export async function entityNamesOf(client: PlatformClient, targets: Targets, ca
     missing.set(type, ids);
   });
   const found = new Map<string, string>();
-  for (const [type, ids] of missing) {
-    for (let i = 0; i < ids.length; i += NAMES_PER_LOOKUP) {
-      const page = await client.findEntityData(entityNamesQuery(type, ids.slice(i, i + NAMES_PER_LOOKUP)), call);
-      for (const r of entityNames(page.data)) if (r.name !== '') found.set(r.id.id, r.name);
-    }
-  }
+  for (const [type, ids] of missing)
+    for (const [id, name] of await client.entityNames(type, ids, call)) found.set(id, name);
   return targets.entities.map((e, i) => names[i] ?? found.get(e.id) ?? e.id);
 }
 
